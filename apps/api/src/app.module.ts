@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@svc/auth';
+import { OrganizationsModule } from '@svc/organizations';
+import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
+import { MIGRATIONS } from '../../../migrations';
+
+/** The HTTP API: wires the platform and the domain modules; no logic of its own. */
+@Module({
+  imports: [
+    ConfigModule,
+    LoggingModule.forRoot('api'),
+    DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-api' }),
+    QueueModule.forRoot(),
+    PaginationModule,
+    ObservabilityModule,
+    OrganizationsModule,
+    AuthModule,
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppConfig, ConfigError, configureHttpApp, loadConfig } from '@svc/platform';
+
+async function main(): Promise<void> {
+  try {
+    loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const { AppModule } = await import('./app.module');
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app);
+  const config = app.get(AppConfig);
+  await app.listen(config.PORT);
+  app.get(Logger).log(`API listening on port ${config.PORT} (public URL ${config.SVC_PUBLIC_URL})`, 'Bootstrap');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`API failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

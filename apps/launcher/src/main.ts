@@ -1,0 +1,51 @@
+import { ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '@svc/platform';
+import { prepareDatabase } from './migrate';
+
+/**
+ * `npm start`: validates configuration, creates and migrates the database, then runs one API and
+ * one worker as child processes. When either exits, the other is stopped and the launcher exits
+ * with its code; SIGINT/SIGTERM are passed on. Production runs the two separately
+ * (`npm run start:api`, `npm run start:worker`) after `npm run db:migrate`.
+ */
+async function main(): Promise<void> {
+  try {
+    loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const notes = await prepareDatabase();
+  process.stdout.write(`${JSON.stringify({ level: 'info', process: 'launcher', msg: `database ready: ${notes.join('; ')}` })}\n`);
+
+  const children: ChildProcess[] = [
+    fork(join(__dirname, '../../api/src/main.js'), { stdio: 'inherit' }),
+    fork(join(__dirname, '../../worker/src/main.js'), { stdio: 'inherit' }),
+  ];
+  let exiting = false;
+  const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.exitCode === null && child.kill(signal));
+  for (const child of children) {
+    child.on('exit', (code, signal) => {
+      if (!exiting) {
+        exiting = true;
+        stopAll('SIGTERM');
+      }
+      if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(code ?? (signal ? 1 : 0));
+    });
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      exiting = true;
+      stopAll(signal);
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
+import { MIGRATIONS } from '../../../migrations';
+
+/** Creates the database when missing and applies pending migrations. Returns what it did, for the log. */
+export async function prepareDatabase(): Promise<string[]> {
+  const { DATABASE_URL } = loadConfig();
+  const notes: string[] = [];
+  if (await ensureDatabase(DATABASE_URL)) notes.push(`created database ${new URL(DATABASE_URL).pathname.slice(1)}`);
+  const applied = await runMigrations(DATABASE_URL, MIGRATIONS);
+  notes.push(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
+  return notes;
+}
+
+if (require.main === module) {
+  prepareDatabase()
+    .then((notes) => process.stdout.write(`${JSON.stringify({ level: 'info', msg: `database ready: ${notes.join('; ')}` })}\n`))
+    .catch((error: unknown) => {
+      process.stderr.write(`Migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    });
+}

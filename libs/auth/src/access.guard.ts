@@ -1,0 +1,96 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import {
+  ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, DomainError, ForbiddenError, InvalidInputError, minimumRole,
+  roleAtLeast, UnauthenticatedError,
+} from '@svc/platform';
+import { OrganizationsService } from '@svc/organizations';
+import { AuthenticatedRequest, Principal } from './principal';
+import { SESSION_STRATEGY } from './session.strategy';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ORGANIZATION_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const ORGANIZATION_HEADER = 'x-svc-organization';
+
+type Request = AuthenticatedRequest & AliasedRequest;
+
+/** Passport's guard, made to hand our errors through unchanged. */
+class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) {
+  override handleRequest<T>(error: unknown, user: T): T {
+    if (error) throw error instanceof DomainError ? error : new UnauthenticatedError('credential_rejected');
+    if (!user) throw new UnauthenticatedError('credential_rejected');
+    return user;
+  }
+}
+
+/**
+ * The one global guard. Deny by default: a route must declare its access rule. For everything
+ * but public routes it authenticates the caller, enforces the Origin rule for cookie-authenticated
+ * unsafe requests, resolves the Organization (alias path, then header, then the session's active
+ * one), checks membership (403 `credential_rejected` when there is none) and the role.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly sessionAuth = new SessionAuthGuard();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
+    private readonly organizations: OrganizationsService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return false;
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_METADATA, [context.getHandler(), context.getClass()]);
+    if (!rule) throw new ForbiddenError('This route declares no access rule');
+    const req = context.switchToHttp().getRequest<Request>();
+
+    if (rule.kind === 'public') {
+      // Login CSRF: a browser posting from another site names that site; refuse it.
+      if (UNSAFE.has(req.method) && req.path.startsWith('/api/') && req.headers.origin !== undefined && !this.originMatches(req)) {
+        throw new ForbiddenError('Origin does not match this service');
+      }
+      return true;
+    }
+
+    if (/^bearer\s/i.test(req.headers.authorization ?? '')) {
+      // Organization API tokens are not issued by this release: a bearer credential is not a session.
+      throw new UnauthenticatedError('credential_rejected', 'Bearer credential not accepted');
+    }
+    await this.sessionAuth.canActivate(context);
+    const principal = req.user as Principal;
+    req.principal = principal;
+
+    if (UNSAFE.has(req.method) && !this.originMatches(req)) {
+      throw new ForbiddenError('Missing or mismatched Origin header on a cookie-authenticated request');
+    }
+    if (rule.kind === 'signed-in') return true;
+
+    const organizationId = this.organizationOf(req, principal, rule.organizationHeader === 'required');
+    const organization = await this.organizations.membership(organizationId, principal.user.id);
+    if (!organization) throw new ForbiddenError('Organization not available', { reason: 'credential_rejected' });
+    if (!roleAtLeast(organization.membership.role, minimumRole(rule.permission))) {
+      throw new ForbiddenError(`Your role does not allow this: requires ${rule.permission}`, { requires: rule.permission });
+    }
+    req.organization = organization;
+    return true;
+  }
+
+  private originMatches(req: Request): boolean {
+    return req.headers.origin === this.config.publicOrigin;
+  }
+
+  private organizationOf(req: Request, principal: Principal, headerRequired: boolean): string {
+    const raw = req.headers[ORGANIZATION_HEADER];
+    const header = Array.isArray(raw) ? raw[0] : raw;
+    const alias = req.aliasOrganization;
+    if (header !== undefined && !ORGANIZATION_ID.test(header)) throw new InvalidInputError('X-Svc-Organization is not a valid Organization identifier');
+    if (alias !== undefined && !ORGANIZATION_ID.test(alias)) throw new InvalidInputError('The path names an invalid Organization identifier');
+    if (header !== undefined && alias !== undefined && header !== alias) throw new InvalidInputError('X-Svc-Organization names a different Organization than the path');
+    if (headerRequired && header === undefined) throw new InvalidInputError('This operation requires the X-Svc-Organization header');
+    const chosen = alias ?? header ?? principal.activeOrganizationId;
+    if (!chosen) throw new ForbiddenError('No Organization selected: name one with X-Svc-Organization', { reason: 'credential_rejected' });
+    return chosen;
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '@svc/organizations';
+import { AccessGuard } from './access.guard';
+import { BootstrapCredential } from './bootstrap-credential';
+import { LocalAuthController } from './local-auth.controller';
+import { LocalAuthService } from './local-auth.service';
+import { Passwords } from './passwords';
+import { PermissionsController } from './permissions.controller';
+import { Session } from './session.entity';
+import { SessionController } from './session.controller';
+import { SessionStrategy } from './session.strategy';
+import { SessionsService } from './sessions.service';
+import { User } from './user.entity';
+
+/** Sign-in, sessions, and the global access guard every route passes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([User, Session]), PassportModule, OrganizationsModule],
+  controllers: [LocalAuthController, SessionController, PermissionsController],
+  providers: [
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential,
+    { provide: APP_GUARD, useClass: AccessGuard },
+  ],
+  exports: [SessionsService, Passwords],
+})
+export class AuthModule {}

@@ -1,0 +1,50 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public, UnauthenticatedError } from '@svc/platform';
+import { BootstrapCredential } from './bootstrap-credential';
+import { BootstrapDto } from './dto/bootstrap.dto';
+import { SignedInView } from './dto/auth-views';
+import { SignInDto } from './dto/sign-in.dto';
+import { LocalAuthService } from './local-auth.service';
+import { RequestOrigin } from './sessions.service';
+import { setSessionCookie } from './session-cookie.writer';
+
+export function requestOrigin(req: Request): RequestOrigin {
+  return { userAgent: req.headers['user-agent'], address: req.ip };
+}
+
+@ApiTags('authentication')
+@Controller('api/v1/auth/local')
+export class LocalAuthController {
+  constructor(private readonly auth: LocalAuthService, private readonly bootstrapCredential: BootstrapCredential) {}
+
+  /** First Organization and Admin of a new deployment, authorized by the bootstrap credential. */
+  @Public()
+  @Post('bootstrap')
+  @HttpCode(201)
+  @ApiBearerAuth('bearer')
+  @ApiCreatedResponse({ type: SignedInView, description: 'Created; the session cookie is set' })
+  @ApiUnauthorizedResponse({ description: 'Wrong or missing bootstrap credential' })
+  @ApiConflictResponse({ description: 'Already bootstrapped' })
+  async bootstrap(@Body() body: BootstrapDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInView> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!match || !(await this.bootstrapCredential.matches(match[1]))) {
+      throw new UnauthenticatedError('credential_rejected', 'Bootstrap requires the deployment bootstrap credential');
+    }
+    const { view, issued } = await this.auth.bootstrap(body, requestOrigin(req));
+    setSessionCookie(res, issued.token, issued.session.expiresAt);
+    return view;
+  }
+
+  @Public()
+  @Post('sign-in')
+  @HttpCode(200)
+  @ApiOkResponse({ type: SignedInView, description: 'Signed in; the session cookie is set' })
+  @ApiUnauthorizedResponse({ description: 'Email or password is incorrect (reason credential_rejected)' })
+  async signIn(@Body() body: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInView> {
+    const { view, issued } = await this.auth.signIn(body, requestOrigin(req));
+    setSessionCookie(res, issued.token, issued.session.expiresAt);
+    return view;
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ConflictError, newId, UnauthenticatedError } from '@svc/platform';
+import { OrganizationsService } from '@svc/organizations';
+import { BootstrapDto } from './dto/bootstrap.dto';
+import { SignedInView } from './dto/auth-views';
+import { SignInDto } from './dto/sign-in.dto';
+import { Passwords } from './passwords';
+import { IssuedSession, RequestOrigin, SessionsService } from './sessions.service';
+import { User } from './user.entity';
+
+const BOOTSTRAP_LOCK = 7_402_114_002;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+@Injectable()
+export class LocalAuthService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly passwords: Passwords,
+    private readonly sessions: SessionsService,
+    private readonly organizations: OrganizationsService,
+  ) {}
+
+  /** Creates the first Organization, its first Admin and a session. Only while no user exists. */
+  async bootstrap(input: BootstrapDto, origin: RequestOrigin): Promise<{ view: SignedInView; issued: IssuedSession }> {
+    const passwordHash = await this.passwords.hash(input.user.password);
+    return this.dataSource.transaction(async (manager) => {
+      // Serializes concurrent bootstraps; the loser sees the winner's user and gets 409.
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+      const anyUser = await manager.getRepository(User).createQueryBuilder('u').select('1').limit(1).getRawOne();
+      if (anyUser) throw new ConflictError('This deployment is already bootstrapped');
+      const user = manager.create(User, { id: newId(), email: normalizeEmail(input.user.email), name: input.user.name, passwordHash, disabledAt: null });
+      await manager.insert(User, user);
+      const organization = await this.organizations.createWithMember(manager, input.organization, user.id, 'admin');
+      const issued = await this.sessions.issue(manager, user.id, organization.id, origin);
+      return { view: { user: { id: user.id, email: user.email, name: user.name }, organizations: [organization] }, issued };
+    });
+  }
+
+  /**
+   * Email and password sign-in. Unknown account, wrong password and disabled account are one
+   * answer, and each costs one argon2 verification, so neither body nor timing tells them apart.
+   */
+  async signIn(input: SignInDto, origin: RequestOrigin): Promise<{ view: SignedInView; issued: IssuedSession }> {
+    const user = await this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(input.email) });
+    const valid = await this.passwords.verify(user?.passwordHash, input.password);
+    if (!user || !valid || user.disabledAt) throw new UnauthenticatedError('credential_rejected', 'Email or password is incorrect');
+    const organizations = await this.organizations.organizationsOfUser(user.id);
+    const issued = await this.dataSource.transaction((manager) => this.sessions.issue(manager, user.id, organizations[0]?.id ?? null, origin));
+    return { view: { user: { id: user.id, email: user.email, name: user.name }, organizations }, issued };
+  }
+}

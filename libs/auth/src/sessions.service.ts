@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { EntityManager, IsNull, Repository } from 'typeorm';
+import { AppConfig, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { RevocationReason, Session } from './session.entity';
+import { User } from './user.entity';
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** last_seen_at is written at most this often per session, not on every request. */
+const TOUCH_EVERY_SECONDS = 60;
+
+export interface IssuedSession {
+  session: Session;
+  /** The cookie value: shown to the browser once, never stored. */
+  token: string;
+}
+
+export interface RequestOrigin {
+  userAgent?: string;
+  address?: string;
+}
+
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** A new session with a fresh random value (every sign-in rotates it). */
+  async issue(manager: EntityManager, userId: string, activeOrganizationId: string | null, origin: RequestOrigin): Promise<IssuedSession> {
+    const token = randomBytes(32).toString('base64url');
+    const now = Timestamp.now();
+    const session = manager.create(Session, {
+      id: newId(),
+      tokenHash: hashToken(token),
+      userId,
+      activeOrganizationId,
+      issuedAt: now,
+      lastSeenAt: now,
+      expiresAt: now.plusSeconds(this.config.SVC_SESSION_ABSOLUTE_SECONDS),
+      idleTimeoutSeconds: this.config.SVC_SESSION_IDLE_SECONDS,
+      revokedAt: null,
+      revokedReason: null,
+      userAgent: origin.userAgent?.slice(0, 512) ?? null,
+      address: origin.address ?? null,
+    });
+    await manager.insert(Session, session);
+    return { session, token };
+  }
+
+  /**
+   * The live session behind a cookie value, with its user. Unknown or malformed values are
+   * `credential_rejected`, revoked ones `session_revoked`, expired ones `session_expired`.
+   */
+  async authenticate(token: string | undefined): Promise<{ session: Session; user: User }> {
+    if (!token || !TOKEN.test(token)) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
+    const session = await this.sessions.findOne({ where: { tokenHash: hashToken(token) }, relations: { user: true } });
+    if (!session || !session.user) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
+    if (session.revokedAt) throw new UnauthenticatedError('session_revoked', 'This session was ended; sign in again');
+    if (session.user.disabledAt) throw new UnauthenticatedError('session_revoked', 'This account is disabled');
+    const now = Timestamp.now();
+    if (!now.isBefore(session.expiresAt) || !now.isBefore(this.idleExpiry(session))) {
+      throw new UnauthenticatedError('session_expired', 'This session has expired; sign in again');
+    }
+    if (session.lastSeenAt.secondsUntil(now) >= TOUCH_EVERY_SECONDS) {
+      await this.sessions.update({ id: session.id, revokedAt: IsNull() }, { lastSeenAt: now });
+      session.lastSeenAt = now;
+    }
+    return { session, user: session.user };
+  }
+
+  idleExpiry(session: Session): Timestamp {
+    return session.lastSeenAt.plusSeconds(session.idleTimeoutSeconds);
+  }
+
+  /** Ends one session; ending an already ended one changes nothing. */
+  async revoke(sessionId: string, reason: RevocationReason): Promise<void> {
+    await this.sessions.update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: Timestamp.now(), revokedReason: reason });
+  }
+}

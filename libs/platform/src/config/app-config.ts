@@ -1,0 +1,108 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * Every deployment setting the service reads, validated once at boot. Nothing else in the code
+ * reads `process.env`; a bad value stops the process with a message naming the variable.
+ */
+export class AppConfig {
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 8080;
+
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  DATABASE_URL = 'postgres://localhost:5432/svc';
+
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  SVC_PUBLIC_URL = 'http://localhost:8080';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
+  SVC_BOOTSTRAP_CREDENTIAL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(32)
+  SVC_SECRET_KEY?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  SVC_OIDC_ISSUER?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  SVC_OIDC_CLIENT_ID?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  SVC_OIDC_CLIENT_SECRET?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['openai-compatible', 'anthropic'])
+  SVC_LLM_PROVIDER?: 'openai-compatible' | 'anthropic';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  SVC_LLM_BASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  SVC_LLM_API_KEY?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  SVC_LLM_MODEL?: string;
+
+  /** Beyond the contract's names: operational knobs with safe defaults. */
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
+
+  /** Prefix of every Redis key the queues write, so several deployments can share one Redis. */
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/)
+  SVC_QUEUE_PREFIX = 'svc';
+
+  /** Session lifetimes until Policy overrides them per Organization (seconds). */
+  @Transform(toInt) @IsInt() @Min(60) @Max(31 * 24 * 3600)
+  SVC_SESSION_IDLE_SECONDS = 12 * 3600;
+
+  @Transform(toInt) @IsInt() @Min(60) @Max(365 * 24 * 3600)
+  SVC_SESSION_ABSOLUTE_SECONDS = 7 * 24 * 3600;
+
+  /** Largest JSON body accepted on /api/v1 (bytes). */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(64 * 1024 * 1024)
+  SVC_JSON_BODY_LIMIT = 1024 * 1024;
+
+  /** Connections each process keeps to PostgreSQL. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  SVC_DATABASE_POOL_SIZE = 10;
+
+  /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
+  get publicOrigin(): string {
+    return new URL(this.SVC_PUBLIC_URL).origin;
+  }
+
+  get oidcConfigured(): boolean {
+    return Boolean(this.SVC_OIDC_ISSUER && this.SVC_OIDC_CLIENT_ID);
+  }
+}
+
+export class ConfigError extends Error {}
+
+const KNOWN = new Set(Object.keys(new AppConfig()).concat([
+  'SVC_BOOTSTRAP_CREDENTIAL', 'SVC_SECRET_KEY', 'SVC_OIDC_ISSUER', 'SVC_OIDC_CLIENT_ID', 'SVC_OIDC_CLIENT_SECRET',
+  'SVC_LLM_PROVIDER', 'SVC_LLM_BASE_URL', 'SVC_LLM_API_KEY', 'SVC_LLM_MODEL',
+]));
+
+/** Reads and validates the settings; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw: Record<string, string> = {};
+  for (const key of KNOWN) {
+    const value = env[key];
+    if (value !== undefined) raw[key] = value;
+  }
+  const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
+  const errors = validateSync(config, { skipMissingProperties: false, forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const shown = e.property.includes('SECRET') || e.property.includes('CREDENTIAL') || e.property.includes('KEY') ? '(hidden)' : JSON.stringify(e.value);
+      return `${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return config;
+}

@@ -1,0 +1,50 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { AppConfig } from '../config/app-config';
+import { createHttpLogger } from '../observability/http-logger';
+import { Metrics } from '../observability/metrics';
+import { ROOT_LOGGER } from '../observability/root-logger';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { requireJsonBody } from './content-type';
+import { toErrorResponse } from './error-body';
+import { InputShapeInterceptor } from './input-shape.interceptor';
+import { noStore } from './no-store';
+import { organizationAliasMiddleware } from './organization-alias';
+import { mountOpenApi } from './openapi';
+import { requestIdMiddleware } from './request-id';
+import { sendError } from './send-error';
+import { createValidationPipe } from './validation';
+
+/**
+ * The request pipeline, in order: request id, access log, metrics, no-store, JSON-only bodies
+ * under a size limit (checked from Content-Length before reading), then Nest's guards, validation
+ * and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
+ * The app must be created with `bodyParser: false`.
+ */
+export function configureHttpApp(app: NestExpressApplication): void {
+  const config = app.get(AppConfig);
+  const logger = app.get<Logger>(ROOT_LOGGER);
+  const metrics = app.get(Metrics);
+
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Behind the supplied nginx (or any proxy on a private network) the client address is X-Forwarded-For's.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+
+  app.use(requestIdMiddleware);
+  app.use(createHttpLogger(logger));
+  app.use(metrics.middleware());
+  app.use(['/api', '/webhooks'], noStore);
+  app.use(organizationAliasMiddleware);
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true }));
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, toErrorResponse(error)));
+
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalInterceptors(new InputShapeInterceptor());
+  app.enableShutdownHooks();
+
+  mountOpenApi(app);
+}

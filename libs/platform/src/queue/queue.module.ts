@@ -1,0 +1,54 @@
+import { BullModule } from '@nestjs/bull';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
+import { JobDeclaration } from './job-declaration';
+import { JobWiring } from './job-wiring';
+import { Outbox } from './outbox';
+import { OutboxMessage } from './outbox-message.entity';
+import { OutboxRelay } from './outbox-relay';
+
+@Global()
+@Module({})
+export class QueueModule {
+  /** The Redis connection of every queue, and the Outbox for writing jobs in a transaction. */
+  static forRoot(): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [
+        BullModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => ({
+            url: config.REDIS_URL,
+            prefix: config.SVC_QUEUE_PREFIX,
+            defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 10_000, removeOnFail: 10_000 },
+          }),
+        }),
+        TypeOrmModule.forFeature([OutboxMessage]),
+      ],
+      providers: [Outbox],
+      exports: [Outbox, BullModule],
+    };
+  }
+
+  /** A domain module's queue and the job names it puts on it. */
+  static forFeature(queue: string, jobs: readonly string[]): DynamicModule {
+    return {
+      module: class QueueFeatureModule {},
+      imports: [BullModule.registerQueue({ name: queue })],
+      providers: [{ provide: `svc:jobs:${queue}`, useValue: new JobDeclaration(queue, jobs) }],
+      exports: [BullModule],
+    };
+  }
+
+  /** For the worker: checks the job wiring at boot and runs the outbox relay. */
+  static forWorker(): DynamicModule {
+    return {
+      module: class QueueWorkerModule {},
+      imports: [DiscoveryModule],
+      providers: [JobWiring, OutboxRelay],
+      exports: [OutboxRelay, JobWiring],
+    };
+  }
+}

@@ -1,0 +1,5 @@
+import { Initial1795318424791 } from './1795318424791-Initial';
+/** Every migration, in order. New ones are generated with `npm run migration:generate -- <Name>`. */
+export const MIGRATIONS: Function[] = [
+  Initial1795318424791,
+];
