@@ -40,21 +40,21 @@ export class ScopedRepository<T extends OrganizationOwnedEntity> {
     return new ScopedRepository(manager.getRepository(this.repository.target));
   }
 
-  find(organizationId: string, options: { where?: Where<T>; order?: FindOptionsOrder<T>; take?: number } = {}): Promise<T[]> {
+  async find(organizationId: string, options: { where?: Where<T>; order?: FindOptionsOrder<T>; take?: number } = {}): Promise<T[]> {
     const org = requireOrganization(organizationId, 'find');
     return this.repository.find({ where: this.scope(org, options.where), order: options.order, take: options.take });
   }
 
-  findOne(organizationId: string, where: Where<T>): Promise<T | null> {
+  async findOne(organizationId: string, where: Where<T>): Promise<T | null> {
     const org = requireOrganization(organizationId, 'findOne');
     return this.repository.findOne({ where: this.scope(org, where) });
   }
 
-  findById(organizationId: string, id: string): Promise<T | null> {
+  async findById(organizationId: string, id: string): Promise<T | null> {
     return this.findOne(organizationId, { id } as FindOptionsWhere<T>);
   }
 
-  count(organizationId: string, where?: Where<T>): Promise<number> {
+  async count(organizationId: string, where?: Where<T>): Promise<number> {
     const org = requireOrganization(organizationId, 'count');
     return this.repository.count({ where: this.scope(org, where) });
   }
