@@ -26,20 +26,22 @@ async function main(): Promise<void> {
     fork(join(__dirname, '../../api/src/main.js'), { stdio: 'inherit' }),
     fork(join(__dirname, '../../worker/src/main.js'), { stdio: 'inherit' }),
   ];
-  let exiting = false;
-  const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.exitCode === null && child.kill(signal));
+  // A stop the launcher was asked for ends with 0; a child that died on its own ends it with failure.
+  let stopRequested = false;
+  let firstFailure: number | undefined;
+  const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.exitCode === null && child.signalCode === null && child.kill(signal));
   for (const child of children) {
-    child.on('exit', (code, signal) => {
-      if (!exiting) {
-        exiting = true;
+    child.on('exit', (code) => {
+      if (!stopRequested && firstFailure === undefined) {
+        firstFailure = code || 1;
         stopAll('SIGTERM');
       }
-      if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(code ?? (signal ? 1 : 0));
+      if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(stopRequested ? 0 : firstFailure ?? 1);
     });
   }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      exiting = true;
+      stopRequested = true;
       stopAll(signal);
     });
   }

@@ -1,0 +1,119 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, withServer } from '../support/databases';
+
+const ROOT = join(__dirname, '../..');
+const DIST = join(ROOT, 'dist/apps');
+
+function run(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(DIST, script)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The built processes, as `npm start` / `npm run start:api` run them. */
+describe('processes', () => {
+  beforeAll(() => {
+    // Build once (the same `npm run build` that `npm start` runs) unless a fresh build is present.
+    if (!process.env.SKIP_BUILD || !existsSync(join(DIST, 'launcher/src/main.js'))) {
+      execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    }
+  }, 180_000);
+
+  it('a bad setting stops the API before it starts, with a message naming the variable', async () => {
+    const result = await run('api/src/main.js', { PORT: 'eighty', SVC_PUBLIC_URL: 'not a url', SVC_SECRET_KEY: 'short' });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('PORT="eighty"');
+    expect(result.stderr).toContain('SVC_PUBLIC_URL');
+    expect(result.stderr).toContain('SVC_SECRET_KEY=(hidden)');
+    expect(result.stderr).not.toContain('short');
+  });
+
+  it('the worker refuses bad settings the same way', async () => {
+    const result = await run('worker/src/main.js', { REDIS_URL: 'http://nope' });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('REDIS_URL');
+  });
+
+  it('the API refuses to start on a database with pending migrations', async () => {
+    const name = `svc_test_unmigrated_${process.pid}`;
+    await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
+    try {
+      const result = await run('api/src/main.js', { DATABASE_URL: databaseUrl(name), PORT: '0', LOG_LEVEL: 'silent' });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('pending migrations');
+    } finally {
+      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
+  });
+
+  describe('npm start (the launcher)', () => {
+    const name = `svc_test_launcher_${process.pid}`;
+    let launcher: ChildProcess | undefined;
+    let output = '';
+    const port = 18_000 + (process.pid % 1000);
+
+    beforeAll(async () => {
+      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      launcher = spawn(process.execPath, [join(DIST, 'launcher/src/main.js')], {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl(name), PORT: String(port), SVC_QUEUE_PREFIX: `launcher${process.pid}`, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      launcher.stdout!.on('data', (d) => (output += d));
+      launcher.stderr!.on('data', (d) => (output += d));
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        try {
+          if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.includes('Worker started')) break;
+        } catch { /* not up yet */ }
+        if (Date.now() > deadline || launcher.exitCode !== null) throw new Error(`launcher did not come up:\n${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }, 90_000);
+
+    afterAll(async () => {
+      if (launcher && launcher.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          launcher!.once('exit', () => resolve());
+          launcher!.kill('SIGTERM');
+        });
+      }
+      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    });
+
+    it('creates the missing database, migrates it, and runs the API and a worker', async () => {
+      expect(output).toContain(`created database ${name}`);
+      expect(output).toMatch(/applied migrations: Initial\d+/);
+      const meta = await fetch(`http://127.0.0.1:${port}/api/v1/meta`);
+      expect(meta.status).toBe(200);
+      expect(await meta.json()).toMatchObject({ contractVersion: '0.1.0' });
+    });
+
+    it('generates a bootstrap credential at first start, logs it once, and it works exactly once', async () => {
+      const match = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(output);
+      expect(match).not.toBeNull();
+      const body = JSON.stringify({ organization: { id: 'first', displayName: 'First' }, user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' } });
+      const wrong = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' }, body });
+      expect(wrong.status).toBe(401);
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${match![1]}` }, body });
+      expect(res.status).toBe(201);
+      expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-svc_session=/);
+      const again = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${match![1]}` }, body });
+      expect(again.status).toBe(409);
+    });
+
+    it('stops both processes on SIGTERM', async () => {
+      const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
+      launcher!.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    });
+  });
+});

@@ -1,0 +1,58 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A private redis-server on its own port, which a test may kill and start again. */
+export class RedisServer {
+  private process?: ChildProcess;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.startProcess();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async startProcess(): Promise<void> {
+    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const client = new Redis(this.url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+    client.on('error', () => undefined);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await client.connect().catch(() => undefined);
+        if ((await client.ping()) === 'PONG') break;
+      } catch {
+        if (Date.now() > deadline) throw new Error('redis-server did not start');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    client.disconnect();
+  }
+
+  /** SIGKILL: no shutdown, no save; whatever Redis held is gone. */
+  async kill(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}
