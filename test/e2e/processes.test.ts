@@ -109,6 +109,23 @@ describe('processes', () => {
       expect(again.status).toBe(409);
     });
 
+    it('logs JSON lines with the request id, and never the password, the credential or the session value', async () => {
+      const signIn = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'trace-sign-in-1' },
+        body: JSON.stringify({ email: 'op@example.com', password: 'a long enough password' }),
+      });
+      expect(signIn.status).toBe(200);
+      const cookie = signIn.headers.getSetCookie()[0].split(';')[0].split('=')[1];
+      await new Promise((r) => setTimeout(r, 300));
+      const lines = output.split('\n').filter((l) => l.startsWith('{'));
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+      const access = lines.map((l) => JSON.parse(l)).find((l) => l.req?.id === 'trace-sign-in-1');
+      expect(access).toMatchObject({ req: { method: 'POST', path: '/api/v1/auth/local/sign-in' }, res: { statusCode: 200 } });
+      expect(output).not.toContain('a long enough password');
+      expect(output).not.toContain(cookie);
+    });
+
     it('stops both processes on SIGTERM', async () => {
       const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
       launcher!.kill('SIGTERM');
