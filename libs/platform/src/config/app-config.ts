@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
@@ -104,5 +105,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  config.DATABASE_URL = withDefaultDatabaseUser(config.DATABASE_URL);
   return config;
+}
+
+/** Like libpq: a DATABASE_URL without a user connects as the operating-system user. */
+function withDefaultDatabaseUser(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username) return url;
+  parsed.username = userInfo().username;
+  return parsed.toString();
 }

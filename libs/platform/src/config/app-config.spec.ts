@@ -1,0 +1,47 @@
+import { userInfo } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the contract defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(8080);
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.SVC_PUBLIC_URL).toBe('http://localhost:8080');
+    expect(config.publicOrigin).toBe('http://localhost:8080');
+    expect(config.SVC_SESSION_IDLE_SECONDS).toBe(12 * 3600);
+    expect(config.SVC_SESSION_ABSOLUTE_SECONDS).toBe(7 * 24 * 3600);
+    expect(config.SVC_JSON_BODY_LIMIT).toBe(1024 * 1024);
+    expect(config.oidcConfigured).toBe(false);
+  });
+
+  it('connects as the operating-system user when DATABASE_URL names none, like libpq', () => {
+    expect(loadConfig({}).DATABASE_URL).toBe(`postgres://${userInfo().username}@localhost:5432/svc`);
+    expect(loadConfig({ DATABASE_URL: 'postgres://app:pw@db:5432/x' }).DATABASE_URL).toBe('postgres://app:pw@db:5432/x');
+  });
+
+  it('reads numbers and the public origin', () => {
+    const config = loadConfig({ PORT: '9090', SVC_PUBLIC_URL: 'https://incidents.example.com/console/' });
+    expect(config.PORT).toBe(9090);
+    expect(config.publicOrigin).toBe('https://incidents.example.com');
+  });
+
+  it('names every bad variable, and hides secret values', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: '80a', REDIS_URL: 'http://nope', SVC_SECRET_KEY: 'tooshort', LOG_LEVEL: 'loud', SVC_LLM_PROVIDER: 'other' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['PORT="80a"', 'REDIS_URL', 'SVC_SECRET_KEY=(hidden)', 'LOG_LEVEL', 'SVC_LLM_PROVIDER']) expect(message).toContain(name);
+    expect(message).not.toContain('tooshort');
+  });
+
+  it('treats empty optional settings as unset', () => {
+    const config = loadConfig({ SVC_BOOTSTRAP_CREDENTIAL: '', SVC_SECRET_KEY: '', SVC_OIDC_ISSUER: '' });
+    expect(config.SVC_BOOTSTRAP_CREDENTIAL).toBeUndefined();
+    expect(config.SVC_SECRET_KEY).toBeUndefined();
+  });
+});
