@@ -89,7 +89,7 @@ export class AccessGuard implements CanActivate {
     if (alias !== undefined && !ORGANIZATION_ID.test(alias)) throw new InvalidInputError('The path names an invalid Organization identifier');
     if (header !== undefined && alias !== undefined && header !== alias) throw new InvalidInputError('X-Svc-Organization names a different Organization than the path');
     if (headerRequired && header === undefined) throw new InvalidInputError('This operation requires the X-Svc-Organization header');
-    const chosen = alias ?? header ?? principal.activeOrganizationId;
+    const chosen = alias ?? header ?? principal.session.activeOrganizationId;
     if (!chosen) throw new ForbiddenError('No Organization selected: name one with X-Svc-Organization', { reason: 'credential_rejected' });
     return chosen;
   }

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Role } from '@svc/platform';
+import type { Role, Timestamp } from '@svc/platform';
 
 export interface PrincipalUser {
   id: string;
@@ -8,12 +8,20 @@ export interface PrincipalUser {
   name: string;
 }
 
+export interface PrincipalSession {
+  id: string;
+  issuedAt: Timestamp;
+  expiresAt: Timestamp;
+  lastSeenAt: Timestamp;
+  idleExpiresAt: Timestamp;
+  activeOrganizationId: string | null;
+}
+
 /** Who is calling, as established by the access guard. */
 export interface Principal {
   kind: 'session';
   user: PrincipalUser;
-  sessionId: string;
-  activeOrganizationId: string | null;
+  session: PrincipalSession;
 }
 
 /** The Organization a request works in, and the caller's membership there. */

@@ -24,8 +24,14 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
     return {
       kind: 'session',
       user: { id: user.id, email: user.email, name: user.name },
-      sessionId: session.id,
-      activeOrganizationId: session.activeOrganizationId,
+      session: {
+        id: session.id,
+        issuedAt: session.issuedAt,
+        expiresAt: session.expiresAt,
+        lastSeenAt: session.lastSeenAt,
+        idleExpiresAt: this.sessions.idleExpiry(session),
+        activeOrganizationId: session.activeOrganizationId,
+      },
     };
   }
 }

@@ -60,7 +60,11 @@ export class SessionsService {
    */
   async authenticate(token: string | undefined): Promise<{ session: Session; user: User }> {
     if (!token || !TOKEN.test(token)) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
-    const session = await this.sessions.findOne({ where: { tokenHash: hashToken(token) }, relations: { user: true } });
+    // token_hash is unique: a plain join, no LIMIT (findOne's LIMIT with a relation costs TypeORM a second query).
+    const session = await this.sessions.createQueryBuilder('s')
+      .innerJoinAndSelect('s.user', 'u')
+      .where('s.token_hash = :hash', { hash: hashToken(token) })
+      .getOne();
     if (!session || !session.user) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
     if (session.revokedAt) throw new UnauthenticatedError('session_revoked', 'This session was ended; sign in again');
     if (session.user.disabledAt) throw new UnauthenticatedError('session_revoked', 'This account is disabled');

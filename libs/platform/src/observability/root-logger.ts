@@ -8,6 +8,10 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
  * fields are redacted wherever they appear.
  */
 export function createRootLogger(level: string, name: string): Logger {
+  // Asynchronous writes: lines logged while a write is in flight go out together in the next
+  // one, and nothing waits for a threshold, so a quiet process still shows its latest line.
+  // pino flushes what is pending on exit.
+  const destination = pino.destination({ dest: 1, sync: false });
   return pino({
     name,
     level,
@@ -20,5 +24,5 @@ export function createRootLogger(level: string, name: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
