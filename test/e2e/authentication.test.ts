@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_CREDENTIAL, Client, PUBLIC_ORIGIN, startApi, TestApi } from '../support/api';
-import { ADMIN, bootstrap, signedInMember } from '../support/factories';
+import { ADMIN, bootstrap, signedInMember, signInAdmin, useBootstrappedApi } from '../support/factories';
 
 const bootstrapBody = { organization: { id: 'acme', displayName: 'Acme' }, user: ADMIN };
 const bearer = (value: string) => ({ headers: { authorization: `Bearer ${value}` } });
@@ -73,9 +73,8 @@ describe('sign-in and sessions', () => {
   });
 
   it('issues a new session value on every sign-in', async () => {
-    const a = new Client(api.baseUrl);
+    const a = await signInAdmin(api);
     const b = new Client(api.baseUrl);
-    await a.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
     await b.post('/api/v1/auth/local/sign-in', { email: 'ADA@example.com ', password: ADMIN.password });
     expect(a.cookie).toBeDefined();
     expect(b.cookie).toBeDefined();
@@ -94,8 +93,7 @@ describe('sign-in and sessions', () => {
   });
 
   it('GET /api/v1/session shows the session, user, active Organization and role', async () => {
-    const client = new Client(api.baseUrl);
-    await client.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
+    const client = await signInAdmin(api);
     const res = await client.get('/api/v1/session');
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe(ADMIN.email);
@@ -113,8 +111,7 @@ describe('sign-in and sessions', () => {
   });
 
   it('sign-out revokes the session: its cookie then gets 401 session_revoked', async () => {
-    const client = new Client(api.baseUrl);
-    await client.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
+    const client = await signInAdmin(api);
     const cookie = client.cookie!;
     const out = await client.delete('/api/v1/session');
     expect(out.status).toBe(204);
@@ -125,16 +122,14 @@ describe('sign-in and sessions', () => {
   });
 
   it('a session past its idle or absolute lifetime gets 401 session_expired', async () => {
-    const idle = new Client(api.baseUrl);
-    await idle.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
+    const idle = await signInAdmin(api);
     const idleId = (await idle.get('/api/v1/session')).body.session.id;
     await api.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '12 hours 1 second' WHERE id = $1`, [idleId]);
     const idleRes = await idle.get('/api/v1/session');
     expect(idleRes.status).toBe(401);
     expect(idleRes.body.reason).toBe('session_expired');
 
-    const absolute = new Client(api.baseUrl);
-    await absolute.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
+    const absolute = await signInAdmin(api);
     const absoluteId = (await absolute.get('/api/v1/session')).body.session.id;
     await api.dataSource.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [absoluteId]);
     const absoluteRes = await absolute.get('/api/v1/session');
@@ -143,8 +138,7 @@ describe('sign-in and sessions', () => {
   });
 
   it('keeps a used session alive: activity moves lastSeenAt and the idle expiry', async () => {
-    const client = new Client(api.baseUrl);
-    await client.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
+    const client = await signInAdmin(api);
     const id = (await client.get('/api/v1/session')).body.session.id;
     await api.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '11 hours' WHERE id = $1`, [id]);
     const res = await client.get('/api/v1/session');
@@ -154,32 +148,26 @@ describe('sign-in and sessions', () => {
 });
 
 describe('Origin check', () => {
-  let api: TestApi;
-  let admin: Client;
-  beforeAll(async () => {
-    api = await startApi();
-    ({ admin } = await bootstrap(api));
-  });
-  afterAll(() => api?.close());
+  const ctx = useBootstrappedApi();
 
   it('refuses a cookie-authenticated unsafe request without Origin, or with another one, with 403', async () => {
-    const missing = await admin.post('/api/v1/organizations', { id: 'no-origin', displayName: 'x' }, { origin: false });
+    const missing = await ctx.admin.post('/api/v1/organizations', { id: 'no-origin', displayName: 'x' }, { origin: false });
     expect(missing.status).toBe(403);
     expect(missing.body).toEqual({ error: expect.stringMatching(/Origin/) });
-    const foreign = await admin.post('/api/v1/organizations', { id: 'foreign', displayName: 'x' }, { origin: 'https://evil.example' });
+    const foreign = await ctx.admin.post('/api/v1/organizations', { id: 'foreign', displayName: 'x' }, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
-    const signOut = await admin.delete('/api/v1/session', { origin: false });
+    const signOut = await ctx.admin.delete('/api/v1/session', { origin: false });
     expect(signOut.status).toBe(403);
-    const ok = await admin.post('/api/v1/organizations', { id: 'with-origin', displayName: 'x' }, { origin: PUBLIC_ORIGIN });
+    const ok = await ctx.admin.post('/api/v1/organizations', { id: 'with-origin', displayName: 'x' }, { origin: PUBLIC_ORIGIN });
     expect(ok.status).toBe(201);
   });
 
   it('lets safe methods through without Origin', async () => {
-    expect((await admin.get('/api/v1/organizations', { origin: false })).status).toBe(200);
+    expect((await ctx.admin.get('/api/v1/organizations', { origin: false })).status).toBe(200);
   });
 
   it('refuses sign-in from another Origin (login CSRF) but allows it without one', async () => {
-    const client = new Client(api.baseUrl);
+    const client = new Client(ctx.api.baseUrl);
     const foreign = await client.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password }, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.cookies).toEqual([]);
@@ -188,33 +176,27 @@ describe('Origin check', () => {
   });
 
   it('refuses a bearer credential on product routes (no API tokens are issued yet)', async () => {
-    const res = await new Client(api.baseUrl).get('/api/v1/organizations', bearer(BOOTSTRAP_CREDENTIAL));
+    const res = await new Client(ctx.api.baseUrl).get('/api/v1/organizations', bearer(BOOTSTRAP_CREDENTIAL));
     expect(res.status).toBe(401);
     expect(res.body.reason).toBe('credential_rejected');
   });
 });
 
 describe('Organizations, roles and the resolved Organization', () => {
-  let api: TestApi;
-  let admin: Client;
-  beforeAll(async () => {
-    api = await startApi();
-    ({ admin } = await bootstrap(api));
-  });
-  afterAll(() => api?.close());
+  const ctx = useBootstrappedApi();
 
   it('an Admin creates an Organization and becomes its Admin; a taken id is 409', async () => {
-    const res = await admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Acme Europe' });
+    const res = await ctx.admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Acme Europe' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: 'acme-eu', displayName: 'Acme Europe', membership: { id: expect.any(String), role: 'admin' } });
-    expect((await admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Again' })).status).toBe(409);
-    const list = await admin.get('/api/v1/organizations');
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Again' })).status).toBe(409);
+    const list = await ctx.admin.get('/api/v1/organizations');
     expect(list.body.organizations.map((o: { id: string }) => o.id)).toEqual(['acme', 'acme-eu']);
   });
 
   it('resolves the Organization from the header, else from the session', async () => {
-    const { client: viewer } = await signedInMember(api, 'acme', 'viewer');
-    await api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role)
+    const { client: viewer } = await signedInMember(ctx.api, 'acme', 'viewer');
+    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role)
       SELECT 'acme-eu', gen_random_uuid(), m.user_id, 'editor' FROM memberships m WHERE m.organization_id = 'acme' AND m.role = 'viewer'`);
     const bySession = await viewer.get('/api/v1/permissions');
     expect(bySession.status).toBe(200);
@@ -228,8 +210,8 @@ describe('Organizations, roles and the resolved Organization', () => {
   });
 
   it('an Organization the caller does not belong to, or that does not exist, is 403 credential_rejected', async () => {
-    const { client: outsider } = await signedInMember(api, 'acme', 'editor');
-    await admin.post('/api/v1/organizations', { id: 'secret-org', displayName: 'Secret' });
+    const { client: outsider } = await signedInMember(ctx.api, 'acme', 'editor');
+    await ctx.admin.post('/api/v1/organizations', { id: 'secret-org', displayName: 'Secret' });
     for (const org of ['secret-org', 'does-not-exist']) {
       const res = await outsider.get('/api/v1/permissions', { headers: { 'x-svc-organization': org } });
       expect(res.status).toBe(403);
@@ -238,19 +220,19 @@ describe('Organizations, roles and the resolved Organization', () => {
   });
 
   it('an invalid header is 400', async () => {
-    const res = await admin.get('/api/v1/permissions', { headers: { 'x-svc-organization': 'Not_Valid' } });
+    const res = await ctx.admin.get('/api/v1/permissions', { headers: { 'x-svc-organization': 'Not_Valid' } });
     expect(res.status).toBe(400);
   });
 
   it('a role below the minimum is 403 with requires naming the permission', async () => {
-    const { client: editor } = await signedInMember(api, 'acme', 'editor');
+    const { client: editor } = await signedInMember(ctx.api, 'acme', 'editor');
     const res = await editor.post('/api/v1/organizations', { id: 'by-editor', displayName: 'x' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: expect.any(String), requires: 'organizations:create' });
   });
 
   it('lists only the caller\'s own Organizations', async () => {
-    const { client: member } = await signedInMember(api, 'acme', 'viewer');
+    const { client: member } = await signedInMember(ctx.api, 'acme', 'viewer');
     const res = await member.get('/api/v1/organizations');
     expect(res.body).toEqual({ organizations: [{ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'viewer' } }] });
   });

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
+import { afterAll, beforeAll } from 'vitest';
 import type { Role } from '@svc/platform';
-import { BOOTSTRAP_CREDENTIAL, Client, TestApi } from './api';
+import { BOOTSTRAP_CREDENTIAL, Client, startApi, TestApi } from './api';
 
 export const ADMIN = { email: 'ada@example.com', name: 'Ada Admin', password: 'correct horse battery staple' };
 
@@ -32,4 +33,23 @@ export async function signedInMember(api: TestApi, organizationId: string, role:
   const res = await client.post('/api/v1/auth/local/sign-in', { email, password });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
   return { client, userId, email, password };
+}
+
+/** A fresh API, bootstrapped, for one describe block: `ctx.api` and the signed-in `ctx.admin`. */
+export function useBootstrappedApi(options?: Parameters<typeof startApi>[0]) {
+  const ctx = {} as { api: TestApi; admin: Client };
+  beforeAll(async () => {
+    ctx.api = await startApi(options);
+    ({ admin: ctx.admin } = await bootstrap(ctx.api));
+  });
+  afterAll(() => ctx.api?.close());
+  return ctx;
+}
+
+/** A new browser session of the bootstrap Admin. */
+export async function signInAdmin(api: TestApi): Promise<Client> {
+  const client = new Client(api.baseUrl);
+  const res = await client.post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: ADMIN.password });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  return client;
 }

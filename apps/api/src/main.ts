@@ -2,18 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ConfigError, configureHttpApp, loadConfig } from '@svc/platform';
+import { AppConfig, configureHttpApp, loadConfigOrExit } from '@svc/platform';
 
 async function main(): Promise<void> {
-  try {
-    loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  loadConfigOrExit();
   const { AppModule } = await import('./app.module');
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));

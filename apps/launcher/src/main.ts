@@ -1,6 +1,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '@svc/platform';
+import { loadConfigOrExit } from '@svc/platform';
 import { prepareDatabase } from './migrate';
 
 /**
@@ -10,15 +10,7 @@ import { prepareDatabase } from './migrate';
  * (`npm run start:api`, `npm run start:worker`) after `npm run db:migrate`.
  */
 async function main(): Promise<void> {
-  try {
-    loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  loadConfigOrExit();
   const notes = await prepareDatabase();
   process.stdout.write(`${JSON.stringify({ level: 'info', process: 'launcher', msg: `database ready: ${notes.join('; ')}` })}\n`);
 

@@ -33,3 +33,4 @@ export * from './queue/outbox-relay';
 export * from './queue/queue.module';
 export * from './service-info';
 export * from './time/timestamp';
+export * from './config/load-config-or-exit';
