@@ -101,7 +101,7 @@ export class Client {
       this.cookie = value === '__Host-svc_session=' ? undefined : value;
     }
     let parsed: unknown = undefined;
-    if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    if (text && /^application\/(?:[\w.-]+\+)?json\b/.test(res.headers.get('content-type') ?? '')) parsed = JSON.parse(text);
     return { status: res.status, headers: res.headers, body: parsed as T, text, cookies };
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '@svc/audit';
 import { AuthModule } from '@svc/auth';
 import { OrganizationsModule } from '@svc/organizations';
 import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
@@ -13,6 +14,7 @@ import { MIGRATIONS } from '../../../migrations';
     QueueModule.forRoot(),
     PaginationModule,
     ObservabilityModule,
+    AuditModule,
     OrganizationsModule,
     AuthModule,
   ],

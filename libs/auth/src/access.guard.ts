@@ -5,6 +5,9 @@ import {
   ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, DomainError, ForbiddenError, InvalidInputError, minimumRole,
   roleAtLeast, UnauthenticatedError,
 } from '@svc/platform';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { auditContext, AuditService, requestOrigin } from '@svc/audit';
 import { OrganizationsService } from '@svc/organizations';
 import { AuthenticatedRequest, Principal } from './principal';
 import { SESSION_STRATEGY } from './session.strategy';
@@ -38,6 +41,8 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly config: AppConfig,
     private readonly organizations: OrganizationsService,
+    private readonly audit: AuditService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -71,6 +76,10 @@ export class AccessGuard implements CanActivate {
     const organization = await this.organizations.membership(organizationId, principal.user.id);
     if (!organization) throw new ForbiddenError('Organization not available', { reason: 'credential_rejected' });
     if (!roleAtLeast(organization.membership.role, minimumRole(rule.permission))) {
+      await this.audit.record(this.dataSource.manager, organization.id, auditContext(requestOrigin(req), principal.user), {
+        action: 'access.denied', outcome: 'denied', targetKind: 'permission', targetId: rule.permission,
+        detail: { method: req.method, route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`, role: organization.membership.role },
+      });
       throw new ForbiddenError(`Your role does not allow this: requires ${rule.permission}`, { requires: rule.permission });
     }
     req.organization = organization;

@@ -1,18 +1,14 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { requestOrigin } from '@svc/audit';
 import { Public, UnauthenticatedError } from '@svc/platform';
 import { BootstrapCredential } from './bootstrap-credential';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { SignedInView } from './dto/auth-views';
 import { SignInDto } from './dto/sign-in.dto';
 import { LocalAuthService } from './local-auth.service';
-import { RequestOrigin } from './sessions.service';
 import { setSessionCookie } from './session-cookie.writer';
-
-export function requestOrigin(req: Request): RequestOrigin {
-  return { userAgent: req.headers['user-agent'], address: req.ip };
-}
 
 @ApiTags('authentication')
 @Controller('api/v1/auth/local')

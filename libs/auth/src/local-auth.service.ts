@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
 import { ConflictError, newId, UnauthenticatedError } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { SignedInView } from './dto/auth-views';
 import { SignInDto } from './dto/sign-in.dto';
 import { Passwords } from './passwords';
-import { IssuedSession, RequestOrigin, SessionsService } from './sessions.service';
+import { IssuedSession, SessionsService } from './sessions.service';
 import { User } from './user.entity';
 
 const BOOTSTRAP_LOCK = 7_402_114_002;
@@ -18,11 +19,14 @@ export function normalizeEmail(email: string): string {
 
 @Injectable()
 export class LocalAuthService {
+  private readonly logger = new Logger('Authentication');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly passwords: Passwords,
     private readonly sessions: SessionsService,
     private readonly organizations: OrganizationsService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Creates the first Organization, its first Admin and a session. Only while no user exists. */
@@ -37,6 +41,10 @@ export class LocalAuthService {
       await manager.insert(User, user);
       const organization = await this.organizations.createWithMember(manager, input.organization, user.id, 'admin');
       const issued = await this.sessions.issue(manager, user.id, organization.id, origin);
+      await this.audit.record(manager, organization.id, auditContext(origin, user), {
+        action: 'deployment.bootstrap', targetKind: 'organization', targetId: organization.id,
+        detail: { userId: user.id, email: user.email, sessionId: issued.session.id },
+      });
       return { view: { user: { id: user.id, email: user.email, name: user.name }, organizations: [organization] }, issued };
     });
   }
@@ -48,9 +56,30 @@ export class LocalAuthService {
   async signIn(input: SignInDto, origin: RequestOrigin): Promise<{ view: SignedInView; issued: IssuedSession }> {
     const user = await this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(input.email) });
     const valid = await this.passwords.verify(user?.passwordHash, input.password);
-    if (!user || !valid || user.disabledAt) throw new UnauthenticatedError('credential_rejected', 'Email or password is incorrect');
+    if (!user || !valid || user.disabledAt) {
+      await this.recordFailedSignIn(user, input.email, origin, user?.disabledAt ? 'account disabled' : 'wrong password');
+      throw new UnauthenticatedError('credential_rejected', 'Email or password is incorrect');
+    }
     const organizations = await this.organizations.organizationsOfUser(user.id);
-    const issued = await this.dataSource.transaction((manager) => this.sessions.issue(manager, user.id, organizations[0]?.id ?? null, origin));
+    const issued = await this.dataSource.transaction(async (manager) => {
+      const issued = await this.sessions.issue(manager, user.id, organizations[0]?.id ?? null, origin);
+      await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, user), {
+        action: 'session.sign_in', targetKind: 'session', targetId: issued.session.id, detail: { method: 'local' },
+      });
+      return issued;
+    });
     return { view: { user: { id: user.id, email: user.email, name: user.name }, organizations }, issued };
+  }
+
+  /** Records a failed sign-in in the account's Organizations; an unknown account has none, so it is logged only. */
+  private async recordFailedSignIn(user: User | null, email: string, origin: RequestOrigin, why: string): Promise<void> {
+    if (!user) {
+      this.logger.warn({ requestId: origin.requestId, sourceAddress: origin.address }, 'Sign-in failed for an unknown account');
+      return;
+    }
+    const organizations = await this.organizations.organizationsOfUser(user.id);
+    await this.dataSource.transaction((manager) => this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin), {
+      action: 'session.sign_in', outcome: 'failed', targetKind: 'user', targetId: user.id, detail: { method: 'local', email: normalizeEmail(email), reason: why },
+    }));
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { requestOrigin } from '@svc/audit';
 import { SignedIn } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { CurrentSessionView } from './dto/auth-views';
@@ -32,8 +33,8 @@ export class SessionController {
   @Delete()
   @HttpCode(204)
   @ApiNoContentResponse()
-  async signOut(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<void> {
-    await this.sessions.revoke(principal.session.id, 'signed_out');
+  async signOut(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.sessions.signOut(principal, requestOrigin(req));
     clearSessionCookie(res);
   }
 }

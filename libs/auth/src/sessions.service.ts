@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { EntityManager, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
+import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
+import { OrganizationsService } from '@svc/organizations';
 import { AppConfig, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { Principal } from './principal';
 import { RevocationReason, Session } from './session.entity';
 import { User } from './user.entity';
 
@@ -16,11 +19,6 @@ export interface IssuedSession {
   token: string;
 }
 
-export interface RequestOrigin {
-  userAgent?: string;
-  address?: string;
-}
-
 function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
@@ -29,7 +27,10 @@ function hashToken(token: string): Buffer {
 export class SessionsService {
   constructor(
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly organizations: OrganizationsService,
+    private readonly audit: AuditService,
   ) {}
 
   /** A new session with a fresh random value (every sign-in rotates it). */
@@ -83,8 +84,20 @@ export class SessionsService {
     return session.lastSeenAt.plusSeconds(session.idleTimeoutSeconds);
   }
 
-  /** Ends one session; ending an already ended one changes nothing. */
-  async revoke(sessionId: string, reason: RevocationReason): Promise<void> {
-    await this.sessions.update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: Timestamp.now(), revokedReason: reason });
+  /** Ends one session; ending an already ended one changes nothing. Returns whether it ended it. */
+  async revoke(manager: EntityManager, sessionId: string, reason: RevocationReason): Promise<boolean> {
+    const result = await manager.update(Session, { id: sessionId, revokedAt: IsNull() }, { revokedAt: Timestamp.now(), revokedReason: reason });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Sign-out: the caller's own session ends, recorded in each of their Organizations. */
+  async signOut(principal: Principal, origin: RequestOrigin): Promise<void> {
+    const organizations = await this.organizations.organizationsOfUser(principal.user.id);
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.revoke(manager, principal.session.id, 'signed_out'))) return;
+      await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, principal.user), {
+        action: 'session.sign_out', targetKind: 'session', targetId: principal.session.id,
+      });
+    });
   }
 }

@@ -34,3 +34,5 @@ export * from './queue/queue.module';
 export * from './service-info';
 export * from './time/timestamp';
 export * from './config/load-config-or-exit';
+export * from './http/timestamp-query';
+export * from './http/listing-shape';

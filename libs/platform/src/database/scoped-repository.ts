@@ -20,7 +20,8 @@ function requireOrganization(organizationId: unknown, operation: string): string
 }
 
 type Where<T> = FindOptionsWhere<T> | FindOptionsWhere<T>[];
-type Values<T> = Omit<QueryDeepPartialEntity<T>, 'organizationId'>;
+/** Column values as the entity declares them (jsonb columns included); the Organization comes from the scope. */
+type Values<T> = Omit<Partial<T>, 'organizationId'>;
 
 /**
  * The only door to an Organization's rows. Every method takes the Organization first and adds it
@@ -63,7 +64,7 @@ export class ScopedRepository<T extends OrganizationOwnedEntity> {
     const org = requireOrganization(organizationId, 'insert');
     const rows = (Array.isArray(values) ? values : [values]).map((v) => {
       if ('organizationId' in (v as object)) throw new Error('organizationId is set by the scope, not by the caller');
-      return { ...v, organizationId: org } as QueryDeepPartialEntity<T>;
+      return { ...v, organizationId: org } as unknown as QueryDeepPartialEntity<T>;
     });
     await this.repository.insert(rows);
   }
@@ -72,7 +73,7 @@ export class ScopedRepository<T extends OrganizationOwnedEntity> {
   async update(organizationId: string, where: FindOptionsWhere<T>, values: Values<T>): Promise<number> {
     const org = requireOrganization(organizationId, 'update');
     if ('organizationId' in (values as object)) throw new Error('organizationId cannot be changed');
-    const result = await this.repository.update(this.scope(org, where) as FindOptionsWhere<T>, values as QueryDeepPartialEntity<T>);
+    const result = await this.repository.update(this.scope(org, where) as FindOptionsWhere<T>, values as unknown as QueryDeepPartialEntity<T>);
     return result.affected ?? 0;
   }
 

@@ -1,0 +1,32 @@
+import type { Request } from 'express';
+import type { ActorKind } from './audit-event.entity';
+
+/** Who acted and from where: taken from the request once, passed to every record of it. */
+export interface AuditContext {
+  actorKind: ActorKind;
+  actorId: string | null;
+  actorName: string | null;
+  sourceAddress: string | null;
+  requestId: string | null;
+}
+
+/** Where a request came from, as services need it (no Express types past the controller). */
+export interface RequestOrigin {
+  userAgent?: string;
+  address?: string;
+  requestId?: string;
+}
+
+export function requestOrigin(req: Request): RequestOrigin {
+  return { userAgent: req.headers['user-agent'], address: req.ip, requestId: typeof req.id === 'string' ? req.id : undefined };
+}
+
+export function auditContext(origin: RequestOrigin, actor?: { id: string; name: string } | null): AuditContext {
+  return {
+    actorKind: actor ? 'user' : 'anonymous',
+    actorId: actor?.id ?? null,
+    actorName: actor?.name ?? null,
+    sourceAddress: origin.address ?? null,
+    requestId: origin.requestId ?? null,
+  };
+}

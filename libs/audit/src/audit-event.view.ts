@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { AuditEvent } from './audit-event.entity';
+
+export class AuditEventView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) occurredAt!: string;
+  @ApiProperty({ enum: ['user', 'system', 'anonymous'] }) actorKind!: string;
+  @ApiPropertyOptional({ nullable: true }) actorId!: string | null;
+  @ApiPropertyOptional({ nullable: true }) actorName!: string | null;
+  @ApiProperty({ example: 'session.sign_in' }) action!: string;
+  @ApiPropertyOptional({ nullable: true }) targetKind!: string | null;
+  @ApiPropertyOptional({ nullable: true }) targetId!: string | null;
+  @ApiProperty({ enum: ['allowed', 'denied', 'failed'] }) outcome!: string;
+  @ApiPropertyOptional({ nullable: true }) sourceAddress!: string | null;
+  @ApiPropertyOptional({ nullable: true }) requestId!: string | null;
+  @ApiProperty({ type: Object }) detail!: Record<string, unknown>;
+}
+
+export class AuditEventPage {
+  @ApiProperty({ type: [AuditEventView] }) events!: AuditEventView[];
+  @ApiProperty({ type: String, nullable: true }) next!: string | null;
+}
+
+export function auditEventView(e: AuditEvent): AuditEventView {
+  return {
+    id: e.id,
+    occurredAt: e.occurredAt.toISOString(),
+    actorKind: e.actorKind,
+    actorId: e.actorId,
+    actorName: e.actorName,
+    action: e.action,
+    targetKind: e.targetKind,
+    targetId: e.targetId,
+    outcome: e.outcome,
+    sourceAddress: e.sourceAddress,
+    requestId: e.requestId,
+    detail: e.detail,
+  };
+}
+
+export const CSV_COLUMNS = ['id', 'occurredAt', 'actorKind', 'actorId', 'actorName', 'action', 'targetKind', 'targetId', 'outcome', 'sourceAddress', 'requestId', 'detail'] as const;
+
+function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // Quote every field that needs it; a leading formula character is neutralized for spreadsheets.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(view: AuditEventView): string {
+  return `${CSV_COLUMNS.map((c) => csvField(view[c])).join(',')}\r\n`;
+}

@@ -1,0 +1,57 @@
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { once } from 'node:events';
+import { listingBody, RequirePermission } from '@svc/platform';
+import { CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
+import { auditEventView, AuditEventPage, CSV_COLUMNS, csvLine } from './audit-event.view';
+import { AuditService } from './audit.service';
+import { AuditExportQueryDto, AuditListQueryDto } from './dto/audit-query.dto';
+
+@ApiTags('audit')
+@ApiCookieAuth('session')
+@Controller('api/v1/audit-events')
+export class AuditEventsController {
+  constructor(private readonly audit: AuditService) {}
+
+  /** Newest first; filter by time range, actor, action, target and outcome. */
+  @RequirePermission('audit-events:read')
+  @Get()
+  @ApiOkResponse({ type: AuditEventPage })
+  async list(@Query() query: AuditListQueryDto, @CurrentOrganization() organization: OrganizationContext, @Req() req: Request) {
+    const { limit, cursor, ...filters } = query;
+    const page = await this.audit.list(organization.id, filters, { limit, cursor });
+    return listingBody(req, 'events', page.items.map(auditEventView), page.next);
+  }
+
+  /**
+   * Every matching event, oldest first, streamed as NDJSON (one event per line) or CSV, in
+   * constant memory: batches are read only as fast as the client takes them.
+   */
+  @RequirePermission('audit-events:read')
+  @Get('export')
+  @ApiProduces('application/x-ndjson', 'text/csv')
+  async export(@Query() query: AuditExportQueryDto, @CurrentOrganization() organization: OrganizationContext, @Res() res: Response): Promise<void> {
+    const { format = 'ndjson', ...filters } = query;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    res.status(200);
+    res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="audit-events-${organization.id}-${stamp}.${format}"`);
+    if (format === 'csv') res.write(`${CSV_COLUMNS.join(',')}\r\n`);
+    let aborted = false;
+    res.on('close', () => { aborted = !res.writableFinished; });
+    try {
+      await this.audit.forEachBatch(organization.id, filters, async (batch) => {
+        if (aborted) throw new ExportAborted();
+        const chunk = batch.map((e) => (format === 'csv' ? csvLine(auditEventView(e)) : `${JSON.stringify(auditEventView(e))}\n`)).join('');
+        if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      });
+      res.end();
+    } catch (error) {
+      // Headers are gone: the only honest signal left is a truncated, aborted response.
+      if (!(error instanceof ExportAborted)) res.destroy(error instanceof Error ? error : undefined);
+    }
+  }
+}
+
+class ExportAborted extends Error {}

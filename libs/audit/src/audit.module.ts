@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditEvent } from './audit-event.entity';
+import { AuditEventsController } from './audit-events.controller';
+import { AuditService } from './audit.service';
+
+/** The append-only audit trail; other modules record through AuditService in their own transactions. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEvent])],
+  controllers: [AuditEventsController],
+  providers: [AuditService],
+  exports: [AuditService],
+})
+export class AuditModule {}

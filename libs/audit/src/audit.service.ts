@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { CursorCodec, keysetPage, KeysetOrdering, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
+import { AuditContext } from './audit-context';
+import { AuditEvent, AuditOutcome } from './audit-event.entity';
+import { AuditFilterDto } from './dto/audit-query.dto';
+
+export interface AuditRecord {
+  action: string;
+  targetKind?: string;
+  targetId?: string;
+  outcome?: AuditOutcome;
+  detail?: Record<string, unknown>;
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|credential|cookie|authorization/i;
+
+/** Drops anything that looks like a secret, however deep: an audit detail never holds one. */
+function scrub(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[truncated]';
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  if (value && typeof value === 'object' && !(value instanceof Timestamp)) {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrub(v, depth + 1)]));
+  }
+  return value;
+}
+
+const NEWEST_FIRST: KeysetOrdering<AuditEvent> = {
+  name: 'occurred',
+  direction: 'DESC',
+  columns: [
+    { expression: 'e.occurred_at', read: (e) => e.occurredAt, timestamp: true },
+    { expression: 'e.id', read: (e) => e.id },
+  ],
+};
+
+@Injectable()
+export class AuditService {
+  private readonly events: ScopedRepository<AuditEvent>;
+
+  constructor(@InjectRepository(AuditEvent) repository: Repository<AuditEvent>, private readonly cursors: CursorCodec) {
+    this.events = new ScopedRepository(repository);
+  }
+
+  /** Records an event in the caller's transaction, so it exists exactly when the change does. */
+  async record(manager: EntityManager, organizationId: string, context: AuditContext, record: AuditRecord): Promise<void> {
+    await this.recordInEach(manager, [organizationId], context, record);
+  }
+
+  /** The same event in several Organizations (a person's sign-in concerns each of theirs). */
+  async recordInEach(manager: EntityManager, organizationIds: string[], context: AuditContext, record: AuditRecord): Promise<void> {
+    const repository = this.events.withManager(manager);
+    for (const organizationId of organizationIds) {
+      await repository.insert(organizationId, {
+        id: newId(),
+        actorKind: context.actorKind,
+        actorId: context.actorId,
+        actorName: context.actorName,
+        action: record.action,
+        targetKind: record.targetKind ?? null,
+        targetId: record.targetId ?? null,
+        outcome: record.outcome ?? 'allowed',
+        sourceAddress: context.sourceAddress,
+        requestId: context.requestId,
+        detail: scrub(record.detail ?? {}) as Record<string, unknown>,
+      });
+    }
+  }
+
+  /** Newest first, keyset-paginated; the cursor is bound to the Organization and the filters. */
+  list(organizationId: string, filters: AuditFilterDto, page: { limit?: number; cursor?: string }): Promise<Page<AuditEvent>> {
+    const query = this.filtered(organizationId, filters);
+    return keysetPage(query, this.cursors, { scope: organizationId, collection: `audit-events?${filterKey(filters)}` }, NEWEST_FIRST, page);
+  }
+
+  /**
+   * Every matching event, oldest first, in batches: memory stays flat however many there are.
+   * The consumer's promise is awaited before the next batch is read (backpressure).
+   */
+  async forEachBatch(organizationId: string, filters: AuditFilterDto, consume: (batch: AuditEvent[]) => Promise<void>, batchSize = 1000): Promise<void> {
+    let after: { at: Timestamp; id: string } | undefined;
+    for (;;) {
+      const query = this.filtered(organizationId, filters);
+      if (after) query.andWhere('(e.occurred_at, e.id) > (:at, :id)', { at: after.at, id: after.id });
+      const batch = await query.orderBy('e.occurred_at', 'ASC').addOrderBy('e.id', 'ASC').limit(batchSize).getMany();
+      if (batch.length === 0) return;
+      await consume(batch);
+      if (batch.length < batchSize) return;
+      const last = batch[batch.length - 1];
+      after = { at: last.occurredAt, id: last.id };
+    }
+  }
+
+  private filtered(organizationId: string, filters: AuditFilterDto): SelectQueryBuilder<AuditEvent> {
+    const query = this.events.query(organizationId, 'e');
+    const where = new Brackets((qb) => {
+      qb.where('TRUE');
+      if (filters.from) qb.andWhere('e.occurred_at >= :from', { from: Timestamp.parse(filters.from) });
+      if (filters.until) qb.andWhere('e.occurred_at < :until', { until: Timestamp.parse(filters.until) });
+      if (filters.actorId) qb.andWhere('e.actor_id = :actorId', { actorId: filters.actorId });
+      if (filters.action) qb.andWhere('e.action = :action', { action: filters.action });
+      if (filters.targetKind) qb.andWhere('e.target_kind = :targetKind', { targetKind: filters.targetKind });
+      if (filters.targetId) qb.andWhere('e.target_id = :targetId', { targetId: filters.targetId });
+      if (filters.outcome) qb.andWhere('e.outcome = :outcome', { outcome: filters.outcome });
+    });
+    return query.andWhere(where);
+  }
+}
+
+function filterKey(filters: AuditFilterDto): string {
+  const keys = ['from', 'until', 'actorId', 'action', 'targetKind', 'targetId', 'outcome'] as const;
+  return keys.map((k) => `${k}=${filters[k] ?? ''}`).join('&');
+}

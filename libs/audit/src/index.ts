@@ -1,0 +1,3 @@
+export * from './audit-context';
+export * from './audit.module';
+export * from './audit.service';
