@@ -1,7 +1,9 @@
+import { Policies1795320231379 } from './1795320231379-Policies';
 import { AuditEvents1795320009959 } from './1795320009959-AuditEvents';
 import { Initial1795318424791 } from './1795318424791-Initial';
 /** Every migration, in order. New ones are generated with `npm run migration:generate -- <Name>`. */
 export const MIGRATIONS: Function[] = [
   Initial1795318424791,
   AuditEvents1795320009959,
+  Policies1795320231379,
 ];

@@ -14,14 +14,15 @@ export interface AuditRecord {
   detail?: Record<string, unknown>;
 }
 
-const SECRET_KEY = /pass(word)?|secret|token|credential|cookie|authorization/i;
+/** Names of fields that hold secrets (not every name that mentions a token: `apiTokensAllowed` is a setting). */
+const SECRET_KEY = /^(?:password|passwordHash|currentPassword|newPassword|secret|clientSecret|webhookSecret|signingSecret|token|accessToken|refreshToken|idToken|apiKey|bootstrapCredential|credential|credentials|cookie|authorization)$/i;
 
 /** Drops anything that looks like a secret, however deep: an audit detail never holds one. */
-function scrub(value: unknown, depth = 0): unknown {
+export function scrubSecrets(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[truncated]';
-  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => scrubSecrets(v, depth + 1));
   if (value && typeof value === 'object' && !(value instanceof Timestamp)) {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrub(v, depth + 1)]));
+    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrubSecrets(v, depth + 1)]));
   }
   return value;
 }
@@ -63,7 +64,7 @@ export class AuditService {
         outcome: record.outcome ?? 'allowed',
         sourceAddress: context.sourceAddress,
         requestId: context.requestId,
-        detail: scrub(record.detail ?? {}) as Record<string, unknown>,
+        detail: scrubSecrets(record.detail ?? {}) as Record<string, unknown>,
       });
     }
   }

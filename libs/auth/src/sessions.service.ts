@@ -3,8 +3,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
-import { OrganizationsService } from '@svc/organizations';
-import { AppConfig, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { OrganizationsService, PolicyService } from '@svc/organizations';
+import { newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { Principal } from './principal';
 import { RevocationReason, Session } from './session.entity';
 import { User } from './user.entity';
@@ -28,14 +28,18 @@ export class SessionsService {
   constructor(
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
     private readonly organizations: OrganizationsService,
+    private readonly policies: PolicyService,
     private readonly audit: AuditService,
   ) {}
 
-  /** A new session with a fresh random value (every sign-in rotates it). */
+  /**
+   * A new session with a fresh random value (every sign-in rotates it). Its lifetimes are the
+   * active Organization's Policy at the time of issue.
+   */
   async issue(manager: EntityManager, userId: string, activeOrganizationId: string | null, origin: RequestOrigin): Promise<IssuedSession> {
     const token = randomBytes(32).toString('base64url');
+    const { sessions: lifetimes } = activeOrganizationId ? await this.policies.get(activeOrganizationId, manager) : this.policies.defaults();
     const now = Timestamp.now();
     const session = manager.create(Session, {
       id: newId(),
@@ -44,8 +48,8 @@ export class SessionsService {
       activeOrganizationId,
       issuedAt: now,
       lastSeenAt: now,
-      expiresAt: now.plusSeconds(this.config.SVC_SESSION_ABSOLUTE_SECONDS),
-      idleTimeoutSeconds: this.config.SVC_SESSION_IDLE_SECONDS,
+      expiresAt: now.plusSeconds(lifetimes.absoluteSeconds),
+      idleTimeoutSeconds: lifetimes.idleSeconds,
       revokedAt: null,
       revokedReason: null,
       userAgent: origin.userAgent?.slice(0, 512) ?? null,

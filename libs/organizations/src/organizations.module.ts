@@ -4,11 +4,14 @@ import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsService } from './organizations.service';
+import { PolicyController } from './policy/policy.controller';
+import { Policy } from './policy/policy.entity';
+import { PolicyService } from './policy/policy.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization, Membership])],
-  controllers: [OrganizationsController],
-  providers: [OrganizationsService],
-  exports: [OrganizationsService],
+  imports: [TypeOrmModule.forFeature([Organization, Membership, Policy])],
+  controllers: [OrganizationsController, PolicyController],
+  providers: [OrganizationsService, PolicyService],
+  exports: [OrganizationsService, PolicyService],
 })
 export class OrganizationsModule {}
