@@ -7,6 +7,8 @@ import { AccessGuard } from './access.guard';
 import { BootstrapCredential } from './bootstrap-credential';
 import { LocalAuthController } from './local-auth.controller';
 import { LocalAuthService } from './local-auth.service';
+import { LocalUsersController, MembersController } from './members.controller';
+import { MembersService } from './members.service';
 import { Passwords } from './passwords';
 import { PermissionsController } from './permissions.controller';
 import { Session } from './session.entity';
@@ -18,9 +20,9 @@ import { User } from './user.entity';
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
   imports: [TypeOrmModule.forFeature([User, Session]), PassportModule, OrganizationsModule],
-  controllers: [LocalAuthController, SessionController, PermissionsController],
+  controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential,
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [SessionsService, Passwords],

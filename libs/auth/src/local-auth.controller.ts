@@ -1,10 +1,12 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestOrigin } from '@svc/audit';
-import { Public, UnauthenticatedError } from '@svc/platform';
+import { Public, SignedIn, UnauthenticatedError } from '@svc/platform';
 import { BootstrapCredential } from './bootstrap-credential';
 import { BootstrapDto } from './dto/bootstrap.dto';
+import { ChangePasswordDto } from './dto/member.dto';
+import { CurrentPrincipal, Principal } from './principal';
 import { SignedInView } from './dto/auth-views';
 import { SignInDto } from './dto/sign-in.dto';
 import { LocalAuthService } from './local-auth.service';
@@ -42,5 +44,15 @@ export class LocalAuthController {
     const { view, issued } = await this.auth.signIn(body, requestOrigin(req));
     setSessionCookie(res, issued.token, issued.session.expiresAt);
     return view;
+  }
+
+  /** Changes the caller's own password; their other sessions end, this one stays. */
+  @SignedIn()
+  @Put('password')
+  @HttpCode(204)
+  @ApiCookieAuth('session')
+  @ApiNoContentResponse()
+  async changePassword(@Body() body: ChangePasswordDto, @CurrentPrincipal() principal: Principal, @Req() req: Request): Promise<void> {
+    await this.auth.changePassword(principal, body, requestOrigin(req));
   }
 }

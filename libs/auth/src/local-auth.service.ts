@@ -2,11 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
-import { ConflictError, newId, UnauthenticatedError } from '@svc/platform';
+import { ConflictError, ForbiddenError, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { SignedInView } from './dto/auth-views';
 import { SignInDto } from './dto/sign-in.dto';
+import { ChangePasswordDto } from './dto/member.dto';
+import { Principal } from './principal';
 import { Passwords } from './passwords';
 import { IssuedSession, SessionsService } from './sessions.service';
 import { User } from './user.entity';
@@ -81,5 +83,22 @@ export class LocalAuthService {
     await this.dataSource.transaction((manager) => this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin), {
       action: 'session.sign_in', outcome: 'failed', targetKind: 'user', targetId: user.id, detail: { method: 'local', email: normalizeEmail(email), reason: why },
     }));
+  }
+
+  /** The caller changes their own password: every other session of theirs ends. */
+  async changePassword(principal: Principal, input: ChangePasswordDto, origin: RequestOrigin): Promise<void> {
+    const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.user.id });
+    if (!(await this.passwords.verify(user.passwordHash, input.currentPassword))) {
+      throw new ForbiddenError('The current password is incorrect');
+    }
+    const passwordHash = await this.passwords.hash(input.newPassword);
+    const organizations = await this.organizations.organizationsOfUser(user.id);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(User, { id: user.id }, { passwordHash, updatedAt: Timestamp.now() });
+      const ended = await this.sessions.revokeAllOfUser(manager, user.id, 'password_changed', principal.session.id);
+      await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, user), {
+        action: 'user.password_change', targetKind: 'user', targetId: user.id, detail: { otherSessionsEnded: ended },
+      });
+    });
   }
 }

@@ -94,6 +94,15 @@ export class SessionsService {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Ends every live session of a user (optionally but one); returns how many ended. */
+  async revokeAllOfUser(manager: EntityManager, userId: string, reason: RevocationReason, exceptSessionId?: string): Promise<number> {
+    const query = manager.createQueryBuilder().update(Session)
+      .set({ revokedAt: Timestamp.now(), revokedReason: reason })
+      .where('user_id = :userId AND revoked_at IS NULL', { userId });
+    if (exceptSessionId) query.andWhere('id <> :exceptSessionId', { exceptSessionId });
+    return (await query.execute()).affected ?? 0;
+  }
+
   /** Sign-out: the caller's own session ends, recorded in each of their Organizations. */
   async signOut(principal: Principal, origin: RequestOrigin): Promise<void> {
     const organizations = await this.organizations.organizationsOfUser(principal.user.id);

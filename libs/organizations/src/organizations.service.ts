@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { ConflictError, newId, Role, ScopedRepository } from '@svc/platform';
+import { ConflictError, CursorCodec, keysetPage, KeysetOrdering, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationView } from './organization-view';
+
+const OLDEST_FIRST: KeysetOrdering<Membership> = {
+  name: 'created',
+  direction: 'ASC',
+  columns: [
+    { expression: 'm.created_at', read: (m) => m.createdAt, timestamp: true },
+    { expression: 'm.id', read: (m) => m.id },
+  ],
+};
 
 @Injectable()
 export class OrganizationsService {
@@ -13,6 +22,7 @@ export class OrganizationsService {
   constructor(
     @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
     @InjectRepository(Membership) membershipRepository: Repository<Membership>,
+    private readonly cursors: CursorCodec,
   ) {
     this.memberships = new ScopedRepository(membershipRepository);
   }
@@ -47,5 +57,47 @@ export class OrganizationsService {
       .orderBy('m.created_at', 'ASC').addOrderBy('m.id', 'ASC')
       .getMany();
     return rows.map((row) => ({ id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } }));
+  }
+
+  /** The Organization's memberships, oldest first. */
+  listMemberships(organizationId: string, page: PageRequest): Promise<Page<Membership>> {
+    return keysetPage(this.memberships.query(organizationId, 'm'), this.cursors, { scope: organizationId, collection: 'members' }, OLDEST_FIRST, page);
+  }
+
+  /** A membership named by its own id or by its user's id (both path forms of /members/{...}). */
+  async findMembership(organizationId: string, membershipOrUserId: string, manager?: EntityManager): Promise<Membership | null> {
+    const repository = manager ? this.memberships.withManager(manager) : this.memberships;
+    return repository.findOne(organizationId, [{ id: membershipOrUserId }, { userId: membershipOrUserId }]);
+  }
+
+  async addMember(manager: EntityManager, organizationId: string, userId: string, role: Role): Promise<Membership> {
+    const membership = { id: newId(), userId, role };
+    await this.memberships.withManager(manager).insert(organizationId, membership);
+    return (await this.memberships.withManager(manager).findById(organizationId, membership.id))!;
+  }
+
+  /** Changes a role; the last Admin cannot be demoted (409). */
+  async changeRole(manager: EntityManager, organizationId: string, membership: Membership, role: Role): Promise<Membership> {
+    if (membership.role === 'admin' && role !== 'admin') await this.assertAnotherAdmin(manager, organizationId, membership.id);
+    await this.memberships.withManager(manager).update(organizationId, { id: membership.id }, { role, updatedAt: Timestamp.now() });
+    return (await this.memberships.withManager(manager).findById(organizationId, membership.id))!;
+  }
+
+  /** Removes a membership; the last Admin cannot be removed (409). */
+  async removeMember(manager: EntityManager, organizationId: string, membership: Membership): Promise<void> {
+    if (membership.role === 'admin') await this.assertAnotherAdmin(manager, organizationId, membership.id);
+    await this.memberships.withManager(manager).delete(organizationId, { id: membership.id });
+  }
+
+  /**
+   * Locks the Organization's Admin memberships, so two concurrent demotions cannot both see
+   * "another Admin remains" and leave none.
+   */
+  private async assertAnotherAdmin(manager: EntityManager, organizationId: string, exceptMembershipId: string): Promise<void> {
+    const admins = await this.memberships.withManager(manager).query(organizationId, 'm')
+      .andWhere(`m.role = 'admin'`).setLock('pessimistic_write').getMany();
+    if (!admins.some((m) => m.id !== exceptMembershipId)) {
+      throw new ConflictError('The last Admin of an Organization cannot be demoted or removed');
+    }
   }
 }

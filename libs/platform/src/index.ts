@@ -36,3 +36,4 @@ export * from './time/timestamp';
 export * from './config/load-config-or-exit';
 export * from './http/timestamp-query';
 export * from './http/listing-shape';
+export * from './http/uuid-param';

@@ -1,0 +1,77 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { auditContext, requestOrigin } from '@svc/audit';
+import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
+import { CreateLocalUserDto, LocalUserView, MemberPage, MemberView, SetPasswordDto, UpdateMemberDto } from './dto/member.dto';
+import { MembersService } from './members.service';
+import { CurrentOrganization, CurrentPrincipal, OrganizationContext, Principal } from './principal';
+
+@ApiTags('members')
+@ApiCookieAuth('session')
+@Controller('api/v1/members')
+export class MembersController {
+  constructor(private readonly members: MembersService) {}
+
+  /** The Organization's members, oldest membership first. */
+  @RequirePermission('members:read')
+  @Get()
+  @ApiOkResponse({ type: MemberPage })
+  list(@Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<MemberPage> {
+    return this.members.list(organization.id, query);
+  }
+
+  /** `{member}` is the membership id or the user id. */
+  @RequirePermission('members:write')
+  @Patch(':member')
+  @ApiOkResponse({ type: MemberView })
+  @ApiConflictResponse({ description: 'The last Admin cannot be demoted' })
+  update(
+    @Param('member', uuidParam('member')) member: string, @Body() body: UpdateMemberDto,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request,
+  ): Promise<MemberView> {
+    return this.members.update(organization.id, member, body, auditContext(requestOrigin(req), principal.user));
+  }
+
+  /** Removes the member from the Organization and ends all their sessions. */
+  @RequirePermission('members:write')
+  @Delete(':member')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  @ApiConflictResponse({ description: 'The last Admin cannot be removed' })
+  async remove(
+    @Param('member', uuidParam('member')) member: string,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request,
+  ): Promise<void> {
+    await this.members.remove(organization.id, member, auditContext(requestOrigin(req), principal.user));
+  }
+}
+
+@ApiTags('members')
+@ApiCookieAuth('session')
+@Controller('api/v1/local-users')
+export class LocalUsersController {
+  constructor(private readonly members: MembersService) {}
+
+  /** A new account with a password, and its membership in the Organization. */
+  @RequirePermission('members:write')
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: LocalUserView })
+  @ApiConflictResponse({ description: 'The email belongs to an existing user' })
+  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request): Promise<LocalUserView> {
+    return this.members.createLocalUser(organization.id, body, auditContext(requestOrigin(req), principal.user));
+  }
+
+  /** Sets a member's password; every session of that user ends. */
+  @RequirePermission('members:write')
+  @Put(':user/password')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async setPassword(
+    @Param('user', uuidParam('user')) user: string, @Body() body: SetPasswordDto,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request,
+  ): Promise<void> {
+    await this.members.setPassword(organization.id, user, body.password, auditContext(requestOrigin(req), principal.user));
+  }
+}
