@@ -1,3 +1,4 @@
+import { OidcIdentities1795320300000 } from './1795320300000-OidcIdentities';
 import { Policies1795320231379 } from './1795320231379-Policies';
 import { AuditEvents1795320009959 } from './1795320009959-AuditEvents';
 import { Initial1795318424791 } from './1795318424791-Initial';
@@ -6,4 +7,5 @@ export const MIGRATIONS: Function[] = [
   Initial1795318424791,
   AuditEvents1795320009959,
   Policies1795320231379,
+  OidcIdentities1795320300000,
 ];

@@ -22,9 +22,10 @@ export interface TestApi {
 /**
  * Boots the real API (AppModule and the real request pipeline) on a loopback port, against a
  * fresh database and a Redis key prefix of its own. Extra modules/controllers can be mounted for
- * tests that need a probe route.
+ * tests that need a probe route. `port` makes it listen on that port (for a SVC_PUBLIC_URL that must
+ * be reachable, like an OIDC callback) instead of a random one.
  */
-export async function startApi(options: { env?: Record<string, string>; extra?: ModuleMetadata } = {}): Promise<TestApi> {
+export async function startApi(options: { env?: Record<string, string>; extra?: ModuleMetadata; port?: number } = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
@@ -44,7 +45,7 @@ export async function startApi(options: { env?: Record<string, string>; extra?: 
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureHttpApp(app);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '@svc/audit';
-import { AuthModule } from '@svc/auth';
+import { AuthModule, OidcModule } from '@svc/auth';
 import { OrganizationsModule } from '@svc/organizations';
 import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
@@ -17,6 +17,7 @@ import { MIGRATIONS } from '../../../migrations';
     AuditModule,
     OrganizationsModule,
     AuthModule,
+    OidcModule,
   ],
 })
 export class AppModule {}

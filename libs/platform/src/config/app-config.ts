@@ -37,6 +37,10 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsString()
   SVC_OIDC_CLIENT_SECRET?: string;
 
+  /** The Organization OIDC auto-provisioning adds new users to (its Policy decides the role); the oldest Organization when unset. */
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { message: 'SVC_OIDC_ORGANIZATION must be an Organization id' })
+  SVC_OIDC_ORGANIZATION?: string;
+
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['openai-compatible', 'anthropic'])
   SVC_LLM_PROVIDER?: 'openai-compatible' | 'anthropic';
 
@@ -85,7 +89,7 @@ export class AppConfig {
 export class ConfigError extends Error {}
 
 const KNOWN = new Set(Object.keys(new AppConfig()).concat([
-  'SVC_BOOTSTRAP_CREDENTIAL', 'SVC_SECRET_KEY', 'SVC_OIDC_ISSUER', 'SVC_OIDC_CLIENT_ID', 'SVC_OIDC_CLIENT_SECRET',
+  'SVC_BOOTSTRAP_CREDENTIAL', 'SVC_SECRET_KEY', 'SVC_OIDC_ISSUER', 'SVC_OIDC_CLIENT_ID', 'SVC_OIDC_CLIENT_SECRET', 'SVC_OIDC_ORGANIZATION',
   'SVC_LLM_PROVIDER', 'SVC_LLM_BASE_URL', 'SVC_LLM_API_KEY', 'SVC_LLM_MODEL',
 ]));
 

@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
+import { PolicyService } from '@svc/organizations';
+import { Membership } from '@svc/organizations/membership.entity';
+import { Organization } from '@svc/organizations/organization.entity';
+import { AppConfig, ForbiddenError, newId, Role, ScopedRepository } from '@svc/platform';
+import { IssuedSession, SessionsService } from '../sessions.service';
+import { User } from '../user.entity';
+import { VerifiedIdentity } from './oidc-issuer';
+import { OidcIdentity } from './oidc-identity.entity';
+
+const NO_ACCOUNT = 'No account for this identity';
+
+type Outcome =
+  | { kind: 'signed-in'; issued: IssuedSession }
+  | { kind: 'disabled'; user: User; organizationIds: string[] };
+
+/** Serializes concurrent first sign-ins of one identity (or one email address) across API instances. */
+async function lock(manager: EntityManager, key: string): Promise<void> {
+  await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+}
+
+/**
+ * Turns a verified OpenID identity into a session: the user linked to (issuer, subject), else the
+ * user with that verified email (and the identity is linked to them), else a new user provisioned
+ * into the provisioning Organization when its Policy allows it. Everything, the audit events
+ * included, happens in one transaction.
+ */
+@Injectable()
+export class OidcSignInService {
+  private readonly logger = new Logger('OidcSignIn');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly sessions: SessionsService,
+    private readonly policies: PolicyService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async signIn(identity: VerifiedIdentity, origin: RequestOrigin): Promise<IssuedSession> {
+    const outcome = await this.dataSource.transaction((manager) => this.match(manager, identity, origin));
+    if (outcome.kind === 'disabled') {
+      await this.dataSource.transaction((manager) => this.audit.recordInEach(manager, outcome.organizationIds, auditContext(origin), {
+        action: 'session.sign_in', outcome: 'failed', targetKind: 'user', targetId: outcome.user.id,
+        detail: { method: 'oidc', issuer: identity.issuer, reason: 'account disabled' },
+      }));
+      throw new ForbiddenError('This account is disabled');
+    }
+    return outcome.issued;
+  }
+
+  private async match(manager: EntityManager, identity: VerifiedIdentity, origin: RequestOrigin): Promise<Outcome> {
+    const { issuer, subject } = identity;
+    await lock(manager, `oidc-identity:${issuer}\n${subject}`);
+    const users = manager.getRepository(User);
+    const linked = await manager.findOneBy(OidcIdentity, { issuer, subject });
+    let user = linked ? await users.findOneBy({ id: linked.userId }) : null;
+    let linkedNow = false;
+    let provisioned: { organizationId: string; role: Role } | null = null;
+
+    if (!user && identity.email && identity.emailVerified) {
+      await lock(manager, `user-email:${identity.email}`);
+      user = await users.findOneBy({ email: identity.email });
+      if (user && !user.disabledAt) {
+        await this.link(manager, identity, user.id);
+        linkedNow = true;
+      }
+    }
+    if (!user) {
+      // Provisioning needs a verified address: an unverified one could later be "verified" into
+      // someone else's account by the email match above.
+      if (!identity.email || !identity.emailVerified) {
+        this.logger.warn({ issuer, requestId: origin.requestId }, 'OIDC sign-in refused: unknown identity without a verified email');
+        throw new ForbiddenError(NO_ACCOUNT);
+      }
+      const organizationId = await this.provisioningOrganization(manager);
+      const role = organizationId ? (await this.policies.get(organizationId, manager)).oidcAutoProvision : null;
+      if (!organizationId || !role) {
+        this.logger.warn({ issuer, organizationId, requestId: origin.requestId }, 'OIDC sign-in refused: unknown identity and the Policy provisions no one');
+        throw new ForbiddenError(NO_ACCOUNT);
+      }
+      user = manager.create(User, { id: newId(), email: identity.email, name: identity.name ?? identity.email, passwordHash: null, disabledAt: null });
+      await manager.insert(User, user);
+      await ScopedRepository.of(manager, Membership).insert(organizationId, { id: newId(), userId: user.id, role });
+      await this.link(manager, identity, user.id);
+      provisioned = { organizationId, role };
+    }
+
+    const organizationIds = await this.organizationsOf(manager, user.id);
+    if (user.disabledAt) return { kind: 'disabled', user, organizationIds };
+
+    const actor = auditContext(origin, user);
+    if (provisioned) {
+      await this.audit.record(manager, provisioned.organizationId, actor, {
+        action: 'user.provision', targetKind: 'user', targetId: user.id, detail: { method: 'oidc', role: provisioned.role, issuer },
+      });
+    }
+    if (linkedNow) {
+      await this.audit.recordInEach(manager, organizationIds, actor, {
+        action: 'user.identity_link', targetKind: 'user', targetId: user.id, detail: { method: 'oidc', issuer, subject },
+      });
+    }
+    const issued = await this.sessions.issue(manager, user.id, organizationIds[0] ?? null, origin);
+    await this.audit.recordInEach(manager, organizationIds, actor, {
+      action: 'session.sign_in', targetKind: 'session', targetId: issued.session.id, detail: { method: 'oidc', issuer },
+    });
+    return { kind: 'signed-in', issued };
+  }
+
+  private async link(manager: EntityManager, identity: VerifiedIdentity, userId: string): Promise<void> {
+    await manager.insert(OidcIdentity, { id: newId(), issuer: identity.issuer, subject: identity.subject, userId });
+  }
+
+  /** SVC_OIDC_ORGANIZATION when it names an existing Organization, else the oldest Organization. */
+  private async provisioningOrganization(manager: EntityManager): Promise<string | null> {
+    const organizations = manager.getRepository(Organization);
+    const configured = this.config.SVC_OIDC_ORGANIZATION;
+    if (configured) {
+      if (await organizations.existsBy({ id: configured })) return configured;
+      this.logger.error({ organizationId: configured }, 'SVC_OIDC_ORGANIZATION names no existing Organization: nobody is provisioned');
+      return null;
+    }
+    const oldest = await organizations.createQueryBuilder('o').select('o.id', 'id').orderBy('o.created_at', 'ASC').addOrderBy('o.id', 'ASC').limit(1).getRawOne<{ id: string }>();
+    return oldest?.id ?? null;
+  }
+
+  /** The user's Organizations, oldest membership first (the first is the session's active one). */
+  private async organizationsOf(manager: EntityManager, userId: string): Promise<string[]> {
+    const rows = await manager.getRepository(Membership).createQueryBuilder('m')
+      .select('m.organization_id', 'organizationId')
+      .where('m.user_id = :userId', { userId })
+      .orderBy('m.created_at', 'ASC').addOrderBy('m.id', 'ASC')
+      .getRawMany<{ organizationId: string }>();
+    return rows.map((r) => r.organizationId);
+  }
+}
