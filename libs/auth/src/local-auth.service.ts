@@ -11,6 +11,7 @@ import { ChangePasswordDto } from './dto/member.dto';
 import { Principal } from './principal';
 import { Passwords } from './passwords';
 import { IssuedSession, SessionsService } from './sessions.service';
+import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
 
 const BOOTSTRAP_LOCK = 7_402_114_002;
@@ -29,6 +30,7 @@ export class LocalAuthService {
     private readonly sessions: SessionsService,
     private readonly organizations: OrganizationsService,
     private readonly audit: AuditService,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   /** Creates the first Organization, its first Admin and a session. Only while no user exists. */
@@ -56,12 +58,16 @@ export class LocalAuthService {
    * answer, and each costs one argon2 verification, so neither body nor timing tells them apart.
    */
   async signIn(input: SignInDto, origin: RequestOrigin): Promise<{ view: SignedInView; issued: IssuedSession }> {
+    // Before any hashing: a flood of guesses costs a Redis round trip, not an argon2 verification.
+    await this.throttle.assertAllowed(input.email, origin.address);
     const user = await this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(input.email) });
     const valid = await this.passwords.verify(user?.passwordHash, input.password);
     if (!user || !valid || user.disabledAt) {
+      await this.throttle.recordFailure(input.email, origin.address);
       await this.recordFailedSignIn(user, input.email, origin, user?.disabledAt ? 'account disabled' : 'wrong password');
       throw new UnauthenticatedError('credential_rejected', 'Email or password is incorrect');
     }
+    await this.throttle.recordSuccess(input.email);
     const organizations = await this.organizations.organizationsOfUser(user.id);
     const issued = await this.dataSource.transaction(async (manager) => {
       const issued = await this.sessions.issue(manager, user.id, organizations[0]?.id ?? null, origin);
@@ -88,7 +94,9 @@ export class LocalAuthService {
   /** The caller changes their own password: every other session of theirs ends. */
   async changePassword(principal: Principal, input: ChangePasswordDto, origin: RequestOrigin): Promise<void> {
     const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.user.id });
+    await this.throttle.assertAllowed(user.email, origin.address);
     if (!(await this.passwords.verify(user.passwordHash, input.currentPassword))) {
+      await this.throttle.recordFailure(user.email, origin.address);
       throw new ForbiddenError('The current password is incorrect');
     }
     const passwordHash = await this.passwords.hash(input.newPassword);

@@ -1,0 +1,70 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+import { createHash } from 'node:crypto';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppConfig, DomainError } from '@svc/platform';
+
+const FAILURES = 10;
+const WINDOW_SECONDS = 15 * 60;
+
+function limiter(redis: Redis, keyPrefix: string): RateLimiterRedis {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix,
+    points: FAILURES,
+    duration: WINDOW_SECONDS,
+    rejectIfRedisNotReady: true,
+    // While Redis is unreachable each API instance keeps counting in memory instead of letting everyone through.
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: FAILURES, duration: WINDOW_SECONDS }),
+  });
+}
+
+/**
+ * Password guessing limits, shared by every API instance through Redis: after 10 failures for an
+ * account or from a source address within 15 minutes, attempts get 429 with Retry-After, before
+ * any password is hashed. A success clears the account's count.
+ */
+@Injectable()
+export class SignInThrottle implements OnModuleDestroy {
+  private readonly logger = new Logger(SignInThrottle.name);
+  private readonly redis: Redis;
+  private readonly byAccount: RateLimiterRedis;
+  private readonly byAddress: RateLimiterRedis;
+
+  constructor(config: AppConfig) {
+    this.redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000 });
+    this.redis.on('error', (error: Error) => this.logger.warn({ err: error }, 'Sign-in throttle: Redis unavailable, counting in memory'));
+    this.byAccount = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:account`);
+    this.byAddress = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:address`);
+  }
+
+  onModuleDestroy(): void {
+    this.redis.disconnect();
+  }
+
+  /** Throws 429 when the account or the address has used up its failures. */
+  async assertAllowed(email: string, address: string | undefined): Promise<void> {
+    const [account, source] = await Promise.all([this.byAccount.get(accountKey(email)), address ? this.byAddress.get(address) : null]);
+    const blocked = [account, source].filter((r): r is RateLimiterRes => r !== null && r.consumedPoints >= FAILURES);
+    if (blocked.length > 0) {
+      const retryAfterSeconds = Math.max(...blocked.map((r) => r.msBeforeNext)) / 1000;
+      throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later', { retryAfterSeconds });
+    }
+  }
+
+  async recordFailure(email: string, address: string | undefined): Promise<void> {
+    await Promise.all([
+      this.byAccount.penalty(accountKey(email), 1),
+      address ? this.byAddress.penalty(address, 1) : undefined,
+    ]);
+  }
+
+  async recordSuccess(email: string): Promise<void> {
+    await this.byAccount.delete(accountKey(email));
+  }
+}
+
+/** Accounts are counted by a hash of the normalized email, so Redis never holds the address itself. */
+function accountKey(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+}

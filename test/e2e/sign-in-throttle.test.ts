@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { Client } from '../support/api';
+import { ADMIN, useBootstrappedApi } from '../support/factories';
+
+describe('sign-in throttling', () => {
+  const ctx = useBootstrappedApi();
+  let n = 0;
+  /** Each call looks like a different client behind the proxy unless an address is given. */
+  const signIn = (email: string, password: string, address = `198.51.100.${++n}`) =>
+    new Client(ctx.api.baseUrl).post('/api/v1/auth/local/sign-in', { email, password }, { headers: { 'x-forwarded-for': address } });
+
+  it('after 10 failures for an account, even the right password gets 429 with Retry-After', async () => {
+    await ctx.admin.post('/api/v1/local-users', { email: 'target@example.com', name: 'Target', password: 'the right password', role: 'viewer' });
+    for (let i = 0; i < 10; i++) expect((await signIn('target@example.com', `wrong guess ${i}`)).status).toBe(401);
+    const blocked = await signIn('Target@Example.com', 'the right password');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ error: 'Too many failed sign-in attempts; try again later' });
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(800);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(blocked.cookies).toEqual([]);
+    expect((await signIn(ADMIN.email, ADMIN.password)).status).toBe(200);
+  });
+
+  it('after 10 failures from one address, every account from it gets 429; other addresses do not', async () => {
+    for (let i = 0; i < 10; i++) expect((await signIn(`nobody${i}@example.com`, 'whatever it is', '203.0.113.7')).status).toBe(401);
+    expect((await signIn(ADMIN.email, ADMIN.password, '203.0.113.7')).status).toBe(429);
+    expect((await signIn(ADMIN.email, ADMIN.password, '203.0.113.8')).status).toBe(200);
+  });
+
+  it('a successful sign-in clears the account\'s count', async () => {
+    await ctx.admin.post('/api/v1/local-users', { email: 'forgetful@example.com', name: 'F', password: 'the right password', role: 'viewer' });
+    for (let i = 0; i < 9; i++) await signIn('forgetful@example.com', 'wrong');
+    expect((await signIn('forgetful@example.com', 'the right password')).status).toBe(200);
+    for (let i = 0; i < 9; i++) await signIn('forgetful@example.com', 'wrong');
+    expect((await signIn('forgetful@example.com', 'the right password')).status).toBe(200);
+  });
+
+  it('unknown accounts are counted like known ones, and look the same when blocked', async () => {
+    for (let i = 0; i < 10; i++) await signIn('ghost@example.com', 'wrong');
+    const ghost = await signIn('ghost@example.com', 'wrong');
+    const known = await signIn('target@example.com', 'wrong');
+    expect(ghost.status).toBe(429);
+    expect(known.status).toBe(429);
+    expect(ghost.body).toEqual(known.body);
+  });
+
+  it('records each failed attempt on a known account in its Organizations\' audit trail', async () => {
+    const res = await ctx.admin.get('/api/v1/audit-events?action=session.sign_in&outcome=failed&limit=200');
+    expect(res.body.events.filter((e: { detail: { email: string } }) => e.detail.email === 'target@example.com').length).toBeGreaterThanOrEqual(10);
+    expect(res.body.events[0].sourceAddress).toMatch(/^198\.51\.100\./);
+  });
+});
