@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
@@ -46,6 +47,39 @@ async function startApi(databaseUrl: string, port: number): Promise<ChildProcess
   throw new Error('API did not start');
 }
 
+function rssMiB(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Streams an export to nowhere while sampling the API's resident memory. */
+async function exportRun(url: string, cookie: string, pid: number): Promise<{ events: number; seconds: number; idleMiB: number; peakMiB: number }> {
+  const idleMiB = rssMiB(pid);
+  let peakMiB = idleMiB;
+  const sampler = setInterval(() => { peakMiB = Math.max(peakMiB, rssMiB(pid)); }, 20);
+  const started = process.hrtime.bigint();
+  const res = await fetch(url, { headers: { cookie } });
+  let events = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    for (const byte of value) if (byte === 10) events += 1;
+  }
+  clearInterval(sampler);
+  return { events, seconds: Number(process.hrtime.bigint() - started) / 1e9, idleMiB, peakMiB };
+}
+
+async function seedAuditEvents(databaseUrl: string, count: number): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`INSERT INTO audit_events (organization_id, id, occurred_at, actor_kind, actor_id, actor_name, action, target_kind, target_id, outcome, source_address, request_id, detail)
+    SELECT 'bench', gen_random_uuid(), now() - (n * interval '1 millisecond'), 'user', gen_random_uuid()::text, 'Bench User', 'member.role_change', 'membership', gen_random_uuid()::text,
+           'allowed', '192.0.2.' || (n % 250), gen_random_uuid()::text, jsonb_build_object('before', 'viewer', 'after', 'editor', 'n', n)
+    FROM generate_series(1, $1) n`, [count]);
+  await client.end();
+}
+
 async function main(): Promise<void> {
   const base = new URL(loadConfig().DATABASE_URL);
   base.pathname = `/svc_bench_${process.pid}`;
@@ -70,6 +104,11 @@ async function main(): Promise<void> {
       await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }),
       await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }),
     ];
+    const exportUrl = `http://127.0.0.1:${port}/api/v1/audit-events/export?format=ndjson`;
+    await seedAuditEvents(databaseUrl, 100_000);
+    const small = await exportRun(exportUrl, cookie, api.pid!);
+    await seedAuditEvents(databaseUrl, 200_000);
+    const large = await exportRun(exportUrl, cookie, api.pid!);
     const floor = results[0].rps;
     console.log(`\nRequest pipeline, ${CONNECTIONS} connections, ${DURATION_S}s each, loopback (API logs at info to /dev/null)\n`);
     console.log('| case | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
@@ -77,6 +116,13 @@ async function main(): Promise<void> {
     for (const r of results) {
       console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / floor).toFixed(3)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
     }
+    console.log('\nAudit export (NDJSON, streamed; API resident memory sampled every 20 ms)\n');
+    console.log('| events | seconds | events/s | API RSS idle MiB | API RSS peak MiB | growth MiB |');
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    for (const e of [small, large]) {
+      console.log(`| ${e.events} | ${e.seconds.toFixed(2)} | ${(e.events / e.seconds).toFixed(0)} | ${e.idleMiB.toFixed(1)} | ${e.peakMiB.toFixed(1)} | ${(e.peakMiB - e.idleMiB).toFixed(1)} |`);
+    }
+    console.log(`\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`);
   } finally {
     plain.close();
     api.kill('SIGTERM');

@@ -14,15 +14,17 @@ import { PermissionsController } from './permissions.controller';
 import { Session } from './session.entity';
 import { SessionController } from './session.controller';
 import { SessionStrategy } from './session.strategy';
+import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
+import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
 
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
   imports: [TypeOrmModule.forFeature([User, Session]), PassportModule, OrganizationsModule],
-  controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController],
+  controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService,
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [SessionsService, Passwords],

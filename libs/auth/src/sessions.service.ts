@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
 import { OrganizationsService, PolicyService } from '@svc/organizations';
-import { newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { CursorCodec, ForbiddenError, keysetPage, KeysetOrdering, newId, NotFoundError, Page, PageRequest, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { Principal } from './principal';
 import { RevocationReason, Session } from './session.entity';
 import { User } from './user.entity';
@@ -19,6 +19,15 @@ export interface IssuedSession {
   token: string;
 }
 
+const NEWEST_FIRST: KeysetOrdering<Session> = {
+  name: 'issued',
+  direction: 'DESC',
+  columns: [
+    { expression: 's.issued_at', read: (s) => s.issuedAt, timestamp: true },
+    { expression: 's.id', read: (s) => s.id },
+  ],
+};
+
 function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
@@ -31,6 +40,7 @@ export class SessionsService {
     private readonly organizations: OrganizationsService,
     private readonly policies: PolicyService,
     private readonly audit: AuditService,
+    private readonly cursors: CursorCodec,
   ) {}
 
   /**
@@ -110,6 +120,35 @@ export class SessionsService {
       if (!(await this.revoke(manager, principal.session.id, 'signed_out'))) return;
       await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, principal.user), {
         action: 'session.sign_out', targetKind: 'session', targetId: principal.session.id,
+      });
+    });
+  }
+
+  /** A user's live sessions (not ended, not expired), newest first. */
+  listLive(userId: string, page: PageRequest): Promise<Page<Session>> {
+    const query = this.sessions.createQueryBuilder('s')
+      .where('s.user_id = :userId', { userId })
+      .andWhere('s.revoked_at IS NULL AND s.expires_at > now()')
+      .andWhere(`s.last_seen_at + s.idle_timeout_seconds * interval '1 second' > now()`);
+    return keysetPage(query, this.cursors, { scope: `user:${userId}`, collection: 'sessions' }, NEWEST_FIRST, page);
+  }
+
+  /**
+   * Ends a session named by id. One's own session always; another person's only as an Admin of
+   * the Organization named by the header, and only if that person is a member there (else 404,
+   * as for an unknown session).
+   */
+  async revokeById(sessionId: string, principal: Principal, organization: { id: string; role: string }, origin: RequestOrigin): Promise<void> {
+    const session = await this.sessions.findOneBy({ id: sessionId });
+    if (!session) throw new NotFoundError('Session');
+    if (session.userId !== principal.user.id) {
+      if (!(await this.organizations.membership(organization.id, session.userId))) throw new NotFoundError('Session');
+      if (organization.role !== 'admin') throw new ForbiddenError('Only an Admin may end another member\'s session', { requires: 'sessions:revoke-others' });
+    }
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.revoke(manager, session.id, 'revoked'))) return;
+      await this.audit.record(manager, organization.id, auditContext(origin, principal.user), {
+        action: 'session.revoke', targetKind: 'session', targetId: session.id, detail: { userId: session.userId },
       });
     });
   }
