@@ -1,3 +1,4 @@
+import { ApiTokens1795321471686 } from './1795321471686-ApiTokens';
 import { OidcIdentities1795320300000 } from './1795320300000-OidcIdentities';
 import { Policies1795320231379 } from './1795320231379-Policies';
 import { AuditEvents1795320009959 } from './1795320009959-AuditEvents';
@@ -8,4 +9,5 @@ export const MIGRATIONS: Function[] = [
   AuditEvents1795320009959,
   Policies1795320231379,
   OidcIdentities1795320300000,
+  ApiTokens1795321471686,
 ];

@@ -12,8 +12,9 @@ function joinPath(...parts: (string | string[] | undefined)[]): string {
 
 function describeRule(rule: AccessRule | undefined): string {
   if (!rule) return 'UNDECLARED';
+  if (rule.kind === 'signed-in') return 'signed-in (people only, no API tokens)';
   if (rule.kind !== 'permission') return rule.kind;
-  return `permission ${rule.permission}${rule.organizationHeader === 'required' ? ' (X-Svc-Organization required)' : ''}`;
+  return `permission ${rule.permission}${rule.organizationHeader === 'required' ? ' (X-Svc-Organization required)' : ''}${rule.tokens ? '' : ' (people only, no API tokens)'}`;
 }
 
 /** Every route of the API with its declared access and whether unsafe cookie calls need Origin. */

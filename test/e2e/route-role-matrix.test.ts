@@ -42,6 +42,7 @@ describe('route × role matrix', () => {
   let api: TestApi;
   let table: Route[];
   const signIns: Record<Role, () => Promise<Client>> = {} as never;
+  const tokens: Record<Role, string> = {} as never;
 
   beforeAll(async () => {
     api = await startApi({ extra: { imports: [DiscoveryModule] } });
@@ -57,6 +58,11 @@ describe('route × role matrix', () => {
       };
     }
     table = routes(api).filter((r) => r.rule.kind !== 'public');
+    const admin = await signIns.admin();
+    for (const role of ROLES) {
+      const res = await admin.post('/api/v1/api-tokens', { name: `${role} matrix`, role, expiresAt: new Date(Date.now() + 86400_000).toISOString() });
+      tokens[role] = res.body.token;
+    }
   });
   afterAll(() => api?.close());
 
@@ -87,6 +93,23 @@ describe('route × role matrix', () => {
           if (res.status !== 403) failures.push(`${label} (should be 403)`);
           else if (route.rule.kind === 'permission' && res.body.requires !== route.rule.permission) failures.push(`${label} requires=${res.body.requires}`);
         }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('API tokens of each role are allowed where the route takes tokens and the role suffices, refused elsewhere', async () => {
+    const failures: string[] = [];
+    for (const route of table) {
+      for (const role of ROLES) {
+        const res = await new Client(api.baseUrl).request(route.method, route.path, {
+          body: UNSAFE.has(route.method) ? {} : undefined, origin: false,
+          headers: { 'x-svc-organization': 'acme', authorization: `Bearer ${tokens[role]}` },
+        });
+        const allowed = route.rule.kind === 'permission' && route.rule.tokens && roleAtLeast(role, minimumRole(route.rule.permission));
+        const label = `${role} token ${route.method} ${route.path} -> ${res.status}`;
+        if (allowed && [401, 403].includes(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
+        if (!allowed && res.status !== 403) failures.push(`${label} (should be 403)`);
       }
     }
     expect(failures).toEqual([]);

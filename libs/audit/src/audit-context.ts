@@ -21,9 +21,16 @@ export function requestOrigin(req: Request): RequestOrigin {
   return { userAgent: req.headers['user-agent'], address: req.ip, requestId: typeof req.id === 'string' ? req.id : undefined };
 }
 
-export function auditContext(origin: RequestOrigin, actor?: { id: string; name: string } | null): AuditContext {
+/** Who acted: a person (the default) or an API token. */
+export interface AuditActor {
+  kind?: 'user' | 'api_token';
+  id: string;
+  name: string;
+}
+
+export function auditContext(origin: RequestOrigin, actor?: AuditActor | null): AuditContext {
   return {
-    actorKind: actor ? 'user' : 'anonymous',
+    actorKind: actor ? actor.kind ?? 'user' : 'anonymous',
     actorId: actor?.id ?? null,
     actorName: actor?.name ?? null,
     sourceAddress: origin.address ?? null,

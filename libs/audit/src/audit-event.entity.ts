@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
 
-export type ActorKind = 'user' | 'system' | 'anonymous';
+export type ActorKind = 'user' | 'api_token' | 'system' | 'anonymous';
 export type AuditOutcome = 'allowed' | 'denied' | 'failed';
 
 /**

@@ -4,7 +4,7 @@ import type { AuditEvent } from './audit-event.entity';
 export class AuditEventView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ type: String, format: 'date-time' }) occurredAt!: string;
-  @ApiProperty({ enum: ['user', 'system', 'anonymous'] }) actorKind!: string;
+  @ApiProperty({ enum: ['user', 'api_token', 'system', 'anonymous'] }) actorKind!: string;
   @ApiPropertyOptional({ nullable: true }) actorId!: string | null;
   @ApiPropertyOptional({ nullable: true }) actorName!: string | null;
   @ApiProperty({ example: 'session.sign_in' }) action!: string;

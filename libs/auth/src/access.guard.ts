@@ -9,7 +9,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { auditContext, AuditService, requestOrigin } from '@svc/audit';
 import { OrganizationsService } from '@svc/organizations';
-import { AuthenticatedRequest, Principal } from './principal';
+import { ApiTokensService } from './api-tokens.service';
+import { AuthenticatedRequest, OrganizationContext, Principal } from './principal';
 import { SESSION_STRATEGY } from './session.strategy';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -29,9 +30,10 @@ class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) {
 
 /**
  * The one global guard. Deny by default: a route must declare its access rule. For everything
- * but public routes it authenticates the caller, enforces the Origin rule for cookie-authenticated
- * unsafe requests, resolves the Organization (alias path, then header, then the session's active
- * one), checks membership (403 `credential_rejected` when there is none) and the role.
+ * but public routes it authenticates the caller (session cookie, or an API token as Bearer),
+ * enforces the Origin rule for cookie-authenticated unsafe requests, resolves the Organization
+ * (alias path, then header, then the session's active one; a token's own), checks membership
+ * (403 `credential_rejected` when there is none) and the role.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -42,6 +44,7 @@ export class AccessGuard implements CanActivate {
     private readonly config: AppConfig,
     private readonly organizations: OrganizationsService,
     private readonly audit: AuditService,
+    private readonly tokens: ApiTokensService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -59,38 +62,57 @@ export class AccessGuard implements CanActivate {
       return true;
     }
 
-    if (/^bearer\s/i.test(req.headers.authorization ?? '')) {
-      // Organization API tokens are not issued by this release: a bearer credential is not a session.
-      throw new UnauthenticatedError('credential_rejected', 'Bearer credential not accepted');
-    }
+    const bearer = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    if (bearer) return this.admitToken(req, rule, bearer[1].trim());
+
     await this.sessionAuth.canActivate(context);
     const principal = req.user as Principal;
     req.principal = principal;
+    req.actor = { kind: 'user', id: principal.user.id, name: principal.user.name };
 
     if (UNSAFE.has(req.method) && !this.originMatches(req)) {
       throw new ForbiddenError('Missing or mismatched Origin header on a cookie-authenticated request');
     }
     if (rule.kind === 'signed-in') return true;
 
-    const organizationId = this.organizationOf(req, principal, rule.organizationHeader === 'required');
+    const organizationId = this.organizationOf(req, rule.organizationHeader === 'required') ?? principal.session.activeOrganizationId;
+    if (!organizationId) throw new ForbiddenError('No Organization selected: name one with X-Svc-Organization', { reason: 'credential_rejected' });
     const organization = await this.organizations.membership(organizationId, principal.user.id);
     if (!organization) throw new ForbiddenError('Organization not available', { reason: 'credential_rejected' });
+    await this.authorize(req, rule, { id: organization.id, membership: organization.membership });
+    return true;
+  }
+
+  /** API tokens: no Origin needed; bound to their Organization; people-only routes refuse them. */
+  private async admitToken(req: Request, rule: Exclude<AccessRule, { kind: 'public' }>, value: string): Promise<boolean> {
+    const token = await this.tokens.authenticate(value);
+    req.token = token;
+    req.actor = { kind: 'api_token', id: token.id, name: token.name };
+    if (rule.kind === 'signed-in' || !rule.tokens) throw new ForbiddenError('This operation needs a signed-in person, not an API token');
+    const named = this.organizationOf(req, rule.organizationHeader === 'required');
+    if (named !== undefined && named !== token.organizationId) throw new ForbiddenError('Organization not available', { reason: 'credential_rejected' });
+    await this.authorize(req, rule, { id: token.organizationId, membership: { id: token.id, role: token.role } });
+    return true;
+  }
+
+  /** The role check, with the denial recorded in the Organization's audit trail. */
+  private async authorize(req: Request, rule: Extract<AccessRule, { kind: 'permission' }>, organization: OrganizationContext): Promise<void> {
     if (!roleAtLeast(organization.membership.role, minimumRole(rule.permission))) {
-      await this.audit.record(this.dataSource.manager, organization.id, auditContext(requestOrigin(req), principal.user), {
+      await this.audit.record(this.dataSource.manager, organization.id, auditContext(requestOrigin(req), req.actor), {
         action: 'access.denied', outcome: 'denied', targetKind: 'permission', targetId: rule.permission,
         detail: { method: req.method, route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`, role: organization.membership.role },
       });
       throw new ForbiddenError(`Your role does not allow this: requires ${rule.permission}`, { requires: rule.permission });
     }
     req.organization = organization;
-    return true;
   }
 
   private originMatches(req: Request): boolean {
     return req.headers.origin === this.config.publicOrigin;
   }
 
-  private organizationOf(req: Request, principal: Principal, headerRequired: boolean): string {
+  /** The Organization named by the alias path or the header, validated; undefined when neither names one. */
+  private organizationOf(req: Request, headerRequired: boolean): string | undefined {
     const raw = req.headers[ORGANIZATION_HEADER];
     const header = Array.isArray(raw) ? raw[0] : raw;
     const alias = req.aliasOrganization;
@@ -98,8 +120,6 @@ export class AccessGuard implements CanActivate {
     if (alias !== undefined && !ORGANIZATION_ID.test(alias)) throw new InvalidInputError('The path names an invalid Organization identifier');
     if (header !== undefined && alias !== undefined && header !== alias) throw new InvalidInputError('X-Svc-Organization names a different Organization than the path');
     if (headerRequired && header === undefined) throw new InvalidInputError('This operation requires the X-Svc-Organization header');
-    const chosen = alias ?? header ?? principal.session.activeOrganizationId;
-    if (!chosen) throw new ForbiddenError('No Organization selected: name one with X-Svc-Organization', { reason: 'credential_rejected' });
-    return chosen;
+    return alias ?? header;
   }
 }

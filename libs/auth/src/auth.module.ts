@@ -4,6 +4,9 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '@svc/organizations';
 import { AccessGuard } from './access.guard';
+import { ApiToken } from './api-token.entity';
+import { ApiTokensController } from './api-tokens.controller';
+import { ApiTokensService } from './api-tokens.service';
 import { BootstrapCredential } from './bootstrap-credential';
 import { LocalAuthController } from './local-auth.controller';
 import { LocalAuthService } from './local-auth.service';
@@ -21,10 +24,10 @@ import { User } from './user.entity';
 
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([User, Session]), PassportModule, OrganizationsModule],
-  controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController],
+  imports: [TypeOrmModule.forFeature([User, Session, ApiToken]), PassportModule, OrganizationsModule],
+  controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle,
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [SessionsService, Passwords],

@@ -5,7 +5,7 @@ import { auditContext, requestOrigin } from '@svc/audit';
 import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
 import { CreateLocalUserDto, LocalUserView, MemberPage, MemberView, SetPasswordDto, UpdateMemberDto } from './dto/member.dto';
 import { MembersService } from './members.service';
-import { CurrentOrganization, CurrentPrincipal, OrganizationContext, Principal } from './principal';
+import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from './principal';
 
 @ApiTags('members')
 @ApiCookieAuth('session')
@@ -28,9 +28,9 @@ export class MembersController {
   @ApiConflictResponse({ description: 'The last Admin cannot be demoted' })
   update(
     @Param('member', uuidParam('member')) member: string, @Body() body: UpdateMemberDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
   ): Promise<MemberView> {
-    return this.members.update(organization.id, member, body, auditContext(requestOrigin(req), principal.user));
+    return this.members.update(organization.id, member, body, auditContext(requestOrigin(req), actor));
   }
 
   /** Removes the member from the Organization and ends all their sessions. */
@@ -41,9 +41,9 @@ export class MembersController {
   @ApiConflictResponse({ description: 'The last Admin cannot be removed' })
   async remove(
     @Param('member', uuidParam('member')) member: string,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
   ): Promise<void> {
-    await this.members.remove(organization.id, member, auditContext(requestOrigin(req), principal.user));
+    await this.members.remove(organization.id, member, auditContext(requestOrigin(req), actor));
   }
 }
 
@@ -59,8 +59,8 @@ export class LocalUsersController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: LocalUserView })
   @ApiConflictResponse({ description: 'The email belongs to an existing user' })
-  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request): Promise<LocalUserView> {
-    return this.members.createLocalUser(organization.id, body, auditContext(requestOrigin(req), principal.user));
+  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<LocalUserView> {
+    return this.members.createLocalUser(organization.id, body, auditContext(requestOrigin(req), actor));
   }
 
   /** Sets a member's password; every session of that user ends. */
@@ -70,8 +70,8 @@ export class LocalUsersController {
   @ApiNoContentResponse()
   async setPassword(
     @Param('user', uuidParam('user')) user: string, @Body() body: SetPasswordDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
   ): Promise<void> {
-    await this.members.setPassword(organization.id, user, body.password, auditContext(requestOrigin(req), principal.user));
+    await this.members.setPassword(organization.id, user, body.password, auditContext(requestOrigin(req), actor));
   }
 }

@@ -24,25 +24,52 @@ export interface Principal {
   session: PrincipalSession;
 }
 
-/** The Organization a request works in, and the caller's membership there. */
+/** An API token acting in its one Organization. */
+export interface TokenCaller {
+  id: string;
+  name: string;
+  organizationId: string;
+  role: Role;
+}
+
+/** Whoever is acting, person or token: what audit records and what token-capable routes use. */
+export interface Actor {
+  kind: 'user' | 'api_token';
+  id: string;
+  name: string;
+}
+
+/**
+ * The Organization a request works in and the caller's role there (for a token: the token's id
+ * and role).
+ */
 export interface OrganizationContext {
   id: string;
-  displayName: string;
   membership: { id: string; role: Role };
 }
 
 export interface AuthenticatedRequest extends Request {
+  /** Set for people (session cookie); never for API tokens. */
   principal?: Principal;
+  token?: TokenCaller;
+  actor?: Actor;
   organization?: OrganizationContext;
 }
 
 class ContextMissingError extends Error {}
 
-/** The authenticated caller. Throws when the access guard did not run: a wiring bug, never a 401. */
+/** The signed-in person. Throws on routes open to API tokens or without authentication: a wiring bug. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
   const principal = ctx.switchToHttp().getRequest<AuthenticatedRequest>().principal;
   if (!principal) throw new ContextMissingError('CurrentPrincipal used on a route without an authenticated caller');
   return principal;
+});
+
+/** The acting person or API token. Throws when the access guard did not authenticate anyone. */
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
+  const actor = ctx.switchToHttp().getRequest<AuthenticatedRequest>().actor;
+  if (!actor) throw new ContextMissingError('CurrentActor used on a route without an authenticated caller');
+  return actor;
 });
 
 /** The resolved Organization. Throws when the route declared no permission (so none was resolved). */

@@ -46,7 +46,7 @@ export class SessionsController {
   }
 
   /** Ends a session: one's own, or (as an Admin of the header's Organization) a member's. */
-  @RequirePermission('organizations:read', { organizationHeader: 'required' })
+  @RequirePermission('organizations:read', { organizationHeader: 'required', tokens: false })
   @Delete(':session')
   @HttpCode(204)
   @ApiNoContentResponse()

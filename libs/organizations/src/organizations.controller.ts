@@ -32,7 +32,7 @@ export class OrganizationsController {
    * A new Organization with the caller as its Admin. The caller must be an Admin of the
    * Organization the request resolves to (header or active one).
    */
-  @RequirePermission('organizations:create')
+  @RequirePermission('organizations:create', { tokens: false })
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: OrganizationView })

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { auditContext, AuditService, requestOrigin } from '@svc/audit';
-import { CurrentOrganization, CurrentPrincipal, OrganizationContext, Principal } from '@svc/auth/principal';
+import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
 import { RequirePermission } from '@svc/platform';
 import { PolicyDto } from './policy.dto';
 import { PolicyService } from './policy.service';
@@ -26,10 +26,10 @@ export class PolicyController {
   @RequirePermission('policy:write')
   @Put()
   @ApiOkResponse({ type: PolicyDto })
-  async put(@Body() body: PolicyDto, @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal, @Req() req: Request): Promise<PolicyDto> {
+  async put(@Body() body: PolicyDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<PolicyDto> {
     return this.dataSource.transaction(async (manager) => {
-      const previous = await this.policies.replace(manager, organization.id, body, principal.user.id);
-      await this.audit.record(manager, organization.id, auditContext(requestOrigin(req), principal.user), {
+      const previous = await this.policies.replace(manager, organization.id, body, actor.id);
+      await this.audit.record(manager, organization.id, auditContext(requestOrigin(req), actor), {
         action: 'policy.update', targetKind: 'policy', targetId: organization.id, detail: { before: previous, after: body },
       });
       return this.policies.get(organization.id, manager);

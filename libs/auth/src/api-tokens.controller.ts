@@ -1,0 +1,41 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { auditContext, requestOrigin } from '@svc/audit';
+import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
+import { ApiTokensService } from './api-tokens.service';
+import { ApiTokenPage, CreateApiTokenDto, CreatedApiTokenView } from './dto/api-token.dto';
+import { CurrentActor, CurrentOrganization, Actor, OrganizationContext } from './principal';
+
+/** Managed by people only: a token cannot mint, list or revoke tokens. */
+@ApiTags('api-tokens')
+@ApiCookieAuth('session')
+@Controller('api/v1/api-tokens')
+export class ApiTokensController {
+  constructor(private readonly tokens: ApiTokensService) {}
+
+  @RequirePermission('api-tokens:write', { tokens: false })
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: CreatedApiTokenView, description: 'The token is in `token`, shown this once' })
+  @ApiConflictResponse({ description: 'API tokens are switched off by Policy' })
+  create(@Body() body: CreateApiTokenDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<CreatedApiTokenView> {
+    return this.tokens.mint(organization.id, organization.membership.role, body, auditContext(requestOrigin(req), actor));
+  }
+
+  /** Every token of the Organization, newest first, without the token values. */
+  @RequirePermission('api-tokens:read', { tokens: false })
+  @Get()
+  @ApiOkResponse({ type: ApiTokenPage })
+  list(@Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<ApiTokenPage> {
+    return this.tokens.list(organization.id, query);
+  }
+
+  @RequirePermission('api-tokens:write', { tokens: false })
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async revoke(@Param('id', uuidParam('id')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<void> {
+    await this.tokens.revoke(organization.id, id, auditContext(requestOrigin(req), actor));
+  }
+}

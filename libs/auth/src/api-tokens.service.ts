@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { AuditContext, AuditService } from '@svc/audit';
+import { PolicyService } from '@svc/organizations';
+import {
+  ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, KeysetOrdering, newId, NotFoundError, Page, PageRequest, Role,
+  roleAtLeast, ScopedRepository, Timestamp, UnauthenticatedError,
+} from '@svc/platform';
+import { ApiToken } from './api-token.entity';
+import { ApiTokenView, CreateApiTokenDto, CreatedApiTokenView } from './dto/api-token.dto';
+import { TokenCaller } from './principal';
+
+const PREFIX = 'svc_pat_';
+const FORMAT = /^svc_pat_[A-Za-z0-9_-]{43}$/;
+const MAX_LIFETIME_DAYS = 366;
+const TOUCH_EVERY_SECONDS = 60;
+
+const NEWEST_FIRST: KeysetOrdering<ApiToken> = {
+  name: 'created',
+  direction: 'DESC',
+  columns: [
+    { expression: 't.created_at', read: (t) => t.createdAt, timestamp: true },
+    { expression: 't.id', read: (t) => t.id },
+  ],
+};
+
+function hash(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function view(t: ApiToken): ApiTokenView {
+  return {
+    id: t.id, name: t.name, role: t.role, createdBy: t.createdBy, createdAt: t.createdAt.toISOString(),
+    expiresAt: t.expiresAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Organization API tokens for REST clients and audit exporters (decisions §2): minted by an Admin,
+ * bound to one Organization and a role no higher than the minter's, shown once, stored hashed.
+ * Policy `apiTokensAllowed` switches minting and use off.
+ */
+@Injectable()
+export class ApiTokensService {
+  private readonly tokens: ScopedRepository<ApiToken>;
+
+  constructor(
+    @InjectRepository(ApiToken) private readonly repository: Repository<ApiToken>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly policies: PolicyService,
+    private readonly audit: AuditService,
+    private readonly cursors: CursorCodec,
+  ) {
+    this.tokens = new ScopedRepository(repository);
+  }
+
+  async mint(organizationId: string, minterRole: Role, input: CreateApiTokenDto, context: AuditContext): Promise<CreatedApiTokenView> {
+    if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError('API tokens are switched off by this Organization\'s Policy');
+    if (!roleAtLeast(minterRole, input.role)) throw new ForbiddenError('A token cannot have a higher role than its minter');
+    const expiresAt = Timestamp.parse(input.expiresAt)!;
+    const now = Timestamp.now();
+    if (!expiresAt.isAfter(now) || now.secondsUntil(expiresAt) > MAX_LIFETIME_DAYS * 86400) {
+      throw new InvalidInputError(`Invalid input: expiresAt must be in the future and at most ${MAX_LIFETIME_DAYS} days ahead`);
+    }
+    const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
+    const id = newId();
+    return this.dataSource.transaction(async (manager) => {
+      const tokens = this.tokens.withManager(manager);
+      await tokens.insert(organizationId, { id, name: input.name, role: input.role, tokenHash: hash(token), createdBy: context.actorId!, expiresAt, lastUsedAt: null, revokedAt: null });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'api_token.create', targetKind: 'api_token', targetId: id, detail: { name: input.name, role: input.role, expiresAt: expiresAt.toISOString() },
+      });
+      return { ...view((await tokens.findById(organizationId, id))!), token };
+    });
+  }
+
+  async list(organizationId: string, page: PageRequest): Promise<Page<ApiTokenView>> {
+    const result = await keysetPage(this.tokens.query(organizationId, 't'), this.cursors, { scope: organizationId, collection: 'api-tokens' }, NEWEST_FIRST, page);
+    return { items: result.items.map(view), next: result.next };
+  }
+
+  /** Revokes a token; revoking a revoked one changes nothing. */
+  async revoke(organizationId: string, id: string, context: AuditContext): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const tokens = this.tokens.withManager(manager);
+      const token = await tokens.findById(organizationId, id);
+      if (!token) throw new NotFoundError('API token');
+      if (token.revokedAt) return;
+      await tokens.update(organizationId, { id }, { revokedAt: Timestamp.now() });
+      await this.audit.record(manager, organizationId, context, { action: 'api_token.revoke', targetKind: 'api_token', targetId: id, detail: { name: token.name } });
+    });
+  }
+
+  /**
+   * The live token behind a bearer value. Unknown, malformed, revoked, expired, or switched off
+   * by Policy: 401 `credential_rejected`, alike.
+   */
+  async authenticate(value: string): Promise<TokenCaller> {
+    const rejected = () => new UnauthenticatedError('credential_rejected', 'API token is unknown, expired, revoked or not allowed');
+    if (!FORMAT.test(value)) throw rejected();
+    // The token's hash is globally unique; this lookup is the one read that precedes knowing the Organization.
+    const token = await this.repository.findOneBy({ tokenHash: hash(value) });
+    const now = Timestamp.now();
+    if (!token || token.revokedAt || !now.isBefore(token.expiresAt)) throw rejected();
+    if (!(await this.policies.get(token.organizationId)).apiTokensAllowed) throw rejected();
+    if (!token.lastUsedAt || token.lastUsedAt.secondsUntil(now) >= TOUCH_EVERY_SECONDS) {
+      await this.repository.update({ organizationId: token.organizationId, id: token.id, revokedAt: IsNull() }, { lastUsedAt: now });
+    }
+    return { id: token.id, name: token.name, organizationId: token.organizationId, role: token.role };
+  }
+}
