@@ -4,18 +4,11 @@ import { Membership } from '../../libs/organizations/src/membership.entity';
 import { Organization } from '../../libs/organizations/src/organization.entity';
 import { User } from '../../libs/auth/src/user.entity';
 import { Session } from '../../libs/auth/src/session.entity';
-import { CursorCodec, dataSourceOptions, InvalidInputError, keysetPage, KeysetOrdering, ScopedRepository, SecretKeys } from '@svc/platform';
+import { byTimeThenId, CursorCodec, dataSourceOptions, InvalidInputError, keysetPage, ScopedRepository, SecretKeys } from '@svc/platform';
 import '../../libs/platform/src/database/database.module';
 import { createTestDatabase } from '../support/databases';
 
-const ORDER: KeysetOrdering<Membership> = {
-  name: 'created',
-  direction: 'ASC',
-  columns: [
-    { expression: 'm.created_at', read: (m) => m.createdAt, timestamp: true },
-    { expression: 'm.id', read: (m) => m.id },
-  ],
-};
+const ORDER = byTimeThenId<Membership>('m', 'created_at', (m) => m.createdAt, 'ASC');
 
 describe('keyset pagination with signed cursors', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { CursorCodec, keysetPage, KeysetOrdering, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
+import { byTimeThenId, CursorCodec, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
 import { AuditContext } from './audit-context';
 import { AuditEvent, AuditOutcome } from './audit-event.entity';
 import { AuditFilterDto } from './dto/audit-query.dto';
@@ -27,14 +27,7 @@ export function scrubSecrets(value: unknown, depth = 0): unknown {
   return value;
 }
 
-const NEWEST_FIRST: KeysetOrdering<AuditEvent> = {
-  name: 'occurred',
-  direction: 'DESC',
-  columns: [
-    { expression: 'e.occurred_at', read: (e) => e.occurredAt, timestamp: true },
-    { expression: 'e.id', read: (e) => e.id },
-  ],
-};
+const NEWEST_FIRST = byTimeThenId<AuditEvent>('e', 'occurred_at', (e) => e.occurredAt, 'DESC');
 
 @Injectable()
 export class AuditService {

@@ -5,7 +5,7 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { AuditContext, AuditService } from '@svc/audit';
 import { PolicyService } from '@svc/organizations';
 import {
-  ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, KeysetOrdering, newId, NotFoundError, Page, PageRequest, Role,
+  byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role,
   roleAtLeast, ScopedRepository, Timestamp, UnauthenticatedError,
 } from '@svc/platform';
 import { ApiToken } from './api-token.entity';
@@ -17,14 +17,7 @@ const FORMAT = /^svc_pat_[A-Za-z0-9_-]{43}$/;
 const MAX_LIFETIME_DAYS = 366;
 const TOUCH_EVERY_SECONDS = 60;
 
-const NEWEST_FIRST: KeysetOrdering<ApiToken> = {
-  name: 'created',
-  direction: 'DESC',
-  columns: [
-    { expression: 't.created_at', read: (t) => t.createdAt, timestamp: true },
-    { expression: 't.id', read: (t) => t.id },
-  ],
-};
+const NEWEST_FIRST = byTimeThenId<ApiToken>('t', 'created_at', (t) => t.createdAt, 'DESC');
 
 function hash(value: string): Buffer {
   return createHash('sha256').update(value).digest();

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
 import { OrganizationsService, PolicyService } from '@svc/organizations';
-import { CursorCodec, ForbiddenError, keysetPage, KeysetOrdering, newId, NotFoundError, Page, PageRequest, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { byTimeThenId, CursorCodec, ForbiddenError, keysetPage, newId, NotFoundError, Page, PageRequest, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { Principal } from './principal';
 import { RevocationReason, Session } from './session.entity';
 import { User } from './user.entity';
@@ -19,14 +19,7 @@ export interface IssuedSession {
   token: string;
 }
 
-const NEWEST_FIRST: KeysetOrdering<Session> = {
-  name: 'issued',
-  direction: 'DESC',
-  columns: [
-    { expression: 's.issued_at', read: (s) => s.issuedAt, timestamp: true },
-    { expression: 's.id', read: (s) => s.id },
-  ],
-};
+const NEWEST_FIRST = byTimeThenId<Session>('s', 'issued_at', (s) => s.issuedAt, 'DESC');
 
 function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();

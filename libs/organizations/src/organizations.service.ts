@@ -1,19 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { ConflictError, CursorCodec, keysetPage, KeysetOrdering, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
+import { byTimeThenId, ConflictError, CursorCodec, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationView } from './organization-view';
 
-const OLDEST_FIRST: KeysetOrdering<Membership> = {
-  name: 'created',
-  direction: 'ASC',
-  columns: [
-    { expression: 'm.created_at', read: (m) => m.createdAt, timestamp: true },
-    { expression: 'm.id', read: (m) => m.id },
-  ],
-};
+const OLDEST_FIRST = byTimeThenId<Membership>('m', 'created_at', (m) => m.createdAt, 'ASC');
 
 @Injectable()
 export class OrganizationsService {

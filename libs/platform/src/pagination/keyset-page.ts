@@ -18,6 +18,21 @@ export interface KeysetOrdering<T> {
   columns: KeysetColumn<T>[];
 }
 
+/**
+ * The usual ordering: a timestamp column, then the id to break ties (both unique together).
+ * `alias` is the query's alias, `column` the timestamp's SQL name.
+ */
+export function byTimeThenId<T extends { id: string }>(alias: string, column: string, read: (row: T) => Timestamp, direction: 'ASC' | 'DESC'): KeysetOrdering<T> {
+  return {
+    name: column,
+    direction,
+    columns: [
+      { expression: `${alias}.${column}`, read, timestamp: true },
+      { expression: `${alias}.id`, read: (row) => row.id },
+    ],
+  };
+}
+
 export interface Page<T> {
   items: T[];
   next: string | null;
