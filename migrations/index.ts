@@ -1,3 +1,4 @@
+import { Integrations1795321911753 } from './1795321911753-Integrations';
 import { ApiTokens1795321471686 } from './1795321471686-ApiTokens';
 import { OidcIdentities1795320300000 } from './1795320300000-OidcIdentities';
 import { Policies1795320231379 } from './1795320231379-Policies';
@@ -10,4 +11,5 @@ export const MIGRATIONS: Function[] = [
   Policies1795320231379,
   OidcIdentities1795320300000,
   ApiTokens1795321471686,
+  Integrations1795321911753,
 ];

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '@svc/audit';
 import { AuthModule, OidcModule } from '@svc/auth';
+import { IntegrationsModule } from '@svc/integrations';
 import { OrganizationsModule } from '@svc/organizations';
 import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
@@ -17,6 +18,7 @@ import { MIGRATIONS } from '../../../migrations';
     AuditModule,
     OrganizationsModule,
     AuthModule,
+    IntegrationsModule,
     OidcModule,
   ],
 })

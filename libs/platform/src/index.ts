@@ -37,3 +37,4 @@ export * from './config/load-config-or-exit';
 export * from './http/timestamp-query';
 export * from './http/listing-shape';
 export * from './http/uuid-param';
+export * from './database/credential-cipher';

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, MixedList } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { CredentialCipher } from './credential-cipher';
 import { dataSourceOptions } from './data-source-options';
 import { PlatformSetting } from './platform-setting.entity';
 import { PlatformSettingsService } from './platform-settings.service';
@@ -48,6 +49,7 @@ export class DatabaseModule {
       ],
       providers: [
         PlatformSettingsService,
+        CredentialCipher,
         {
           provide: SecretKeys,
           inject: [AppConfig, PlatformSettingsService],
@@ -59,7 +61,7 @@ export class DatabaseModule {
           },
         },
       ],
-      exports: [TypeOrmModule, PlatformSettingsService, SecretKeys],
+      exports: [TypeOrmModule, PlatformSettingsService, SecretKeys, CredentialCipher],
     };
   }
 }

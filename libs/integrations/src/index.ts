@@ -1,0 +1,3 @@
+export * from './catalog/integration-types';
+export * from './integrations.module';
+export * from './integrations.service';

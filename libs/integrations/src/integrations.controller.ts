@@ -1,0 +1,123 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { auditContext, requestOrigin } from '@svc/audit';
+import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
+import { InvalidInputError, NotFoundError, RequirePermission, uuidParam } from '@svc/platform';
+import { INTEGRATION_TYPES, integrationType, IntegrationType } from './catalog/integration-types';
+import { CreatedIntegrationView, CreateIntegrationDto, IntegrationPage, IntegrationView, ListIntegrationsQueryDto, RotationResult, UpdateIntegrationDto } from './dto/integration.dto';
+import { IntegrationsService } from './integrations.service';
+
+class IntegrationTypeList {
+  @ApiProperty({ type: [Object] }) items!: IntegrationType[];
+}
+
+@ApiTags('integrations')
+@ApiCookieAuth('session')
+@Controller('api/v1/integration-types')
+export class IntegrationTypesController {
+  /** Every integration type with its capabilities and the JSON Schemas of its config and credentials. */
+  @RequirePermission('integrations:read')
+  @Get()
+  @ApiOkResponse({ type: IntegrationTypeList })
+  list(): IntegrationTypeList {
+    return { items: [...INTEGRATION_TYPES] };
+  }
+
+  /** Starts an OAuth connection for types that connect that way; none of this release's types do. */
+  @RequirePermission('integrations:write')
+  @Post(':type/connect')
+  connect(@Param('type') typeId: string): never {
+    const type = integrationType(typeId);
+    if (!type) throw new NotFoundError('Integration type');
+    throw new InvalidInputError(`${type.displayName} integrations do not connect by OAuth: create one with POST /api/v1/integrations and its config`);
+  }
+}
+
+@ApiTags('integrations')
+@ApiCookieAuth('session')
+@Controller('api/v1/integrations')
+export class IntegrationsController {
+  constructor(private readonly integrations: IntegrationsService) {}
+
+  /** Where an OAuth provider returns the browser; no OAuth connection can be in progress in this release. */
+  @RequirePermission('integrations:write')
+  @Get('connect/callback')
+  connectCallback(): never {
+    throw new InvalidInputError('No OAuth connection is in progress: no integration type of this release connects by OAuth');
+  }
+
+  @RequirePermission('integrations:read')
+  @Get()
+  @ApiOkResponse({ type: IntegrationPage })
+  list(@Query() query: ListIntegrationsQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<IntegrationPage> {
+    return this.integrations.list(organization.id, query);
+  }
+
+  /** Enabled on creation; types that receive webhooks return their webhookUrl and, this once, webhookSecret. */
+  @RequirePermission('integrations:write')
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: CreatedIntegrationView })
+  create(@Body() body: CreateIntegrationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<CreatedIntegrationView> {
+    return this.integrations.create(organization.id, body, auditContext(requestOrigin(req), actor));
+  }
+
+  @RequirePermission('integrations:read')
+  @Get(':integration')
+  @ApiOkResponse({ type: IntegrationView })
+  get(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<IntegrationView> {
+    return this.integrations.get(organization.id, id);
+  }
+
+  @RequirePermission('integrations:write')
+  @Patch(':integration')
+  @ApiOkResponse({ type: IntegrationView })
+  update(
+    @Param('integration', uuidParam('integration')) id: string, @Body() body: UpdateIntegrationDto,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+  ): Promise<IntegrationView> {
+    return this.integrations.update(organization.id, id, body, auditContext(requestOrigin(req), actor));
+  }
+
+  @RequirePermission('integrations:write')
+  @Delete(':integration')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<void> {
+    await this.integrations.remove(organization.id, id, auditContext(requestOrigin(req), actor));
+  }
+
+  @RequirePermission('integrations:write')
+  @Post(':integration/enable')
+  @HttpCode(200)
+  @ApiOkResponse({ type: IntegrationView })
+  enable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<IntegrationView> {
+    return this.integrations.setEnabled(organization.id, id, true, auditContext(requestOrigin(req), actor));
+  }
+
+  @RequirePermission('integrations:write')
+  @Post(':integration/disable')
+  @HttpCode(200)
+  @ApiOkResponse({ type: IntegrationView })
+  disable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<IntegrationView> {
+    return this.integrations.setEnabled(organization.id, id, false, auditContext(requestOrigin(req), actor));
+  }
+
+  /** Contacts the system with the stored credentials and records the outcome (in lastVerification). */
+  @RequirePermission('integrations:write')
+  @Post(':integration/verify')
+  @HttpCode(200)
+  @ApiOkResponse({ type: IntegrationView })
+  verify(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<IntegrationView> {
+    return this.integrations.verify(organization.id, id, auditContext(requestOrigin(req), actor));
+  }
+
+  @RequirePermission('integrations:write')
+  @Post(':integration/rotate-webhook-secret')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RotationResult })
+  rotate(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<RotationResult> {
+    return this.integrations.rotateWebhookSecret(organization.id, id, auditContext(requestOrigin(req), actor));
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IntegrationSchemaValidator } from './catalog/schema-validator';
+import { Integration } from './integration.entity';
+import { IntegrationVerifier } from './integration-verifier';
+import { IntegrationsController, IntegrationTypesController } from './integrations.controller';
+import { IntegrationsService } from './integrations.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Integration])],
+  controllers: [IntegrationTypesController, IntegrationsController],
+  providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier],
+  exports: [IntegrationsService],
+})
+export class IntegrationsModule {}

@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AuditContext, AuditService } from '@svc/audit';
+import {
+  AppConfig, byTimeThenId, CredentialCipher, CursorCodec, InvalidInputError, keysetPage, newId, NotFoundError, Page, ScopedRepository, Timestamp,
+} from '@svc/platform';
+import { integrationType, IntegrationType } from './catalog/integration-types';
+import { IntegrationSchemaValidator } from './catalog/schema-validator';
+import { CreatedIntegrationView, CreateIntegrationDto, IntegrationView, ListIntegrationsQueryDto, RotationResult, UpdateIntegrationDto } from './dto/integration.dto';
+import { Integration } from './integration.entity';
+import { HttpCredentials, IntegrationVerifier } from './integration-verifier';
+
+const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
+
+export function hashWebhookSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+function mintWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+@Injectable()
+export class IntegrationsService {
+  private readonly integrations: ScopedRepository<Integration>;
+
+  constructor(
+    @InjectRepository(Integration) repository: Repository<Integration>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly schemas: IntegrationSchemaValidator,
+    private readonly cipher: CredentialCipher,
+    private readonly verifier: IntegrationVerifier,
+    private readonly cursors: CursorCodec,
+    private readonly audit: AuditService,
+    private readonly config: AppConfig,
+  ) {
+    this.integrations = new ScopedRepository(repository);
+  }
+
+  async create(organizationId: string, input: CreateIntegrationDto, context: AuditContext): Promise<CreatedIntegrationView> {
+    const type = integrationType(input.type)!;
+    const config = input.config ?? {};
+    this.schemas.config(type, config);
+    if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
+    const id = newId();
+    const webhookSecret = type.webhookFormat ? mintWebhookSecret() : undefined;
+    return this.dataSource.transaction(async (manager) => {
+      const now = Timestamp.now();
+      await this.integrations.withManager(manager).insert(organizationId, {
+        id, type: type.id, name: input.name, enabled: true, config,
+        credentialsSealed: input.credentials ? this.cipher.encrypt(input.credentials, id) : null,
+        webhookSecretHash: webhookSecret ? hashWebhookSecret(webhookSecret) : null,
+        webhookSecretRotatedAt: webhookSecret ? now : null,
+        lastVerifiedAt: null, lastVerifyOutcome: null, lastVerifyDetail: null, createdBy: context.actorId!,
+      });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'integration.create', targetKind: 'integration', targetId: id, detail: { type: type.id, name: input.name, config, credentials: Boolean(input.credentials) },
+      });
+      const view = this.view((await this.integrations.withManager(manager).findById(organizationId, id))!);
+      return webhookSecret ? { ...view, webhookSecret } : view;
+    });
+  }
+
+  async list(organizationId: string, query: ListIntegrationsQueryDto): Promise<Page<IntegrationView>> {
+    const q = this.integrations.query(organizationId, 'i');
+    if (query.type !== undefined) q.andWhere('i.type = :type', { type: query.type });
+    if (query.enabled !== undefined) q.andWhere('i.enabled = :enabled', { enabled: query.enabled });
+    const page = await keysetPage(q, this.cursors, { scope: organizationId, collection: `integrations?type=${query.type ?? ''}&enabled=${String(query.enabled ?? '')}` }, NEWEST_FIRST, query);
+    return { items: page.items.map((i) => this.view(i)), next: page.next };
+  }
+
+  async get(organizationId: string, id: string): Promise<IntegrationView> {
+    return this.view(await this.require(this.dataSource.manager, organizationId, id));
+  }
+
+  async update(organizationId: string, id: string, input: UpdateIntegrationDto, context: AuditContext): Promise<IntegrationView> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.require(manager, organizationId, id, true);
+      const type = integrationType(current.type)!;
+      const patch: Partial<Integration> = { updatedAt: Timestamp.now() };
+      if (input.name !== undefined) patch.name = input.name;
+      if (input.config !== undefined) {
+        this.schemas.config(type, input.config);
+        patch.config = input.config;
+      }
+      if (input.credentials === null) patch.credentialsSealed = null;
+      else if (input.credentials !== undefined) {
+        this.schemas.credentials(type, input.credentials);
+        patch.credentialsSealed = this.cipher.encrypt(input.credentials, id);
+      }
+      await this.integrations.withManager(manager).update(organizationId, { id }, patch);
+      await this.audit.record(manager, organizationId, context, {
+        action: 'integration.update', targetKind: 'integration', targetId: id,
+        detail: { name: input.name, config: input.config, credentials: input.credentials === undefined ? 'unchanged' : input.credentials === null ? 'removed' : 'replaced' },
+      });
+      return this.view((await this.integrations.withManager(manager).findById(organizationId, id))!);
+    });
+  }
+
+  async remove(organizationId: string, id: string, context: AuditContext): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const current = await this.require(manager, organizationId, id, true);
+      await this.integrations.withManager(manager).delete(organizationId, { id });
+      await this.audit.record(manager, organizationId, context, { action: 'integration.delete', targetKind: 'integration', targetId: id, detail: { type: current.type, name: current.name } });
+    });
+  }
+
+  async setEnabled(organizationId: string, id: string, enabled: boolean, context: AuditContext): Promise<IntegrationView> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.require(manager, organizationId, id, true);
+      if (current.enabled !== enabled) {
+        await this.integrations.withManager(manager).update(organizationId, { id }, { enabled, updatedAt: Timestamp.now() });
+        await this.audit.record(manager, organizationId, context, { action: enabled ? 'integration.enable' : 'integration.disable', targetKind: 'integration', targetId: id });
+      }
+      return this.view((await this.integrations.withManager(manager).findById(organizationId, id))!);
+    });
+  }
+
+  /** Contacts the system now, with the stored credentials, and records the outcome and time. */
+  async verify(organizationId: string, id: string, context: AuditContext): Promise<IntegrationView> {
+    const current = await this.require(this.dataSource.manager, organizationId, id);
+    const type = integrationType(current.type)!;
+    const result = await this.verifier.verify(type, current.config, this.credentialsOf(current));
+    return this.dataSource.transaction(async (manager) => {
+      await this.integrations.withManager(manager).update(organizationId, { id }, { lastVerifiedAt: Timestamp.now(), lastVerifyOutcome: result.outcome, lastVerifyDetail: result.detail.slice(0, 1024) });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'integration.verify', targetKind: 'integration', targetId: id, outcome: result.outcome === 'succeeded' ? 'allowed' : 'failed', detail: { ...result },
+      });
+      return this.view((await this.require(manager, organizationId, id))!);
+    });
+  }
+
+  /** A new webhook secret, shown once; the previous one stops working at once. */
+  async rotateWebhookSecret(organizationId: string, id: string, context: AuditContext): Promise<RotationResult> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.require(manager, organizationId, id, true);
+      if (!integrationType(current.type)!.webhookFormat) throw new InvalidInputError(`${current.type} integrations receive no webhooks: there is no secret to rotate`);
+      const webhookSecret = mintWebhookSecret();
+      await this.integrations.withManager(manager).update(organizationId, { id }, { webhookSecretHash: hashWebhookSecret(webhookSecret), webhookSecretRotatedAt: Timestamp.now(), updatedAt: Timestamp.now() });
+      await this.audit.record(manager, organizationId, context, { action: 'integration.rotate_webhook_secret', targetKind: 'integration', targetId: id });
+      return { webhookSecret, effect: 'The previous secret stopped working immediately.' };
+    });
+  }
+
+  /** The decrypted credentials, for the code that talks to the system (never for a response). */
+  credentialsOf(integration: Integration): HttpCredentials | null {
+    return integration.credentialsSealed ? this.cipher.decrypt<HttpCredentials>(integration.credentialsSealed, integration.id) : null;
+  }
+
+  private async require(manager: EntityManager, organizationId: string, id: string, lock = false): Promise<Integration> {
+    const query = this.integrations.withManager(manager).query(organizationId, 'i').andWhere('i.id = :id', { id });
+    if (lock) query.setLock('pessimistic_write');
+    const found = await query.getOne();
+    if (!found) throw new NotFoundError('Integration');
+    return found;
+  }
+
+  private view(i: Integration): IntegrationView {
+    const type: IntegrationType | undefined = integrationType(i.type);
+    return {
+      id: i.id, type: i.type, name: i.name, enabled: i.enabled, config: i.config, hasCredentials: i.credentialsSealed !== null,
+      webhookUrl: type?.webhookFormat ? `${this.config.SVC_PUBLIC_URL.replace(/\/$/, '')}/webhooks/v1/integrations/${i.id}/alert-events` : null,
+      webhookSecretRotatedAt: i.webhookSecretRotatedAt?.toISOString() ?? null,
+      lastVerification: i.lastVerifiedAt ? { at: i.lastVerifiedAt.toISOString(), outcome: i.lastVerifyOutcome!, detail: i.lastVerifyDetail } : null,
+      createdAt: i.createdAt.toISOString(), updatedAt: i.updatedAt.toISOString(),
+    };
+  }
+}

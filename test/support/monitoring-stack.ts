@@ -1,0 +1,64 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A real Prometheus or Alertmanager (Debian packages) on a loopback port, with its own data directory. */
+export class MonitoringProcess {
+  private constructor(private readonly child: ChildProcess, readonly url: string, private readonly dir: string) {}
+
+  static async prometheus(config = 'global:\n  scrape_interval: 15s\n'): Promise<MonitoringProcess> {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-prometheus-'));
+    writeFileSync(join(dir, 'prometheus.yml'), config);
+    const child = spawn('prometheus', [
+      `--config.file=${join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--log.level=warn',
+    ], { stdio: 'ignore' });
+    return MonitoringProcess.ready(child, `http://127.0.0.1:${port}`, dir, '/-/ready');
+  }
+
+  static async alertmanager(config = 'route:\n  receiver: default\nreceivers:\n  - name: default\n'): Promise<MonitoringProcess> {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-alertmanager-'));
+    writeFileSync(join(dir, 'alertmanager.yml'), config);
+    const child = spawn('prometheus-alertmanager', [
+      `--config.file=${join(dir, 'alertmanager.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.path=${join(dir, 'data')}`,
+      '--cluster.listen-address=', '--log.level=warn',
+    ], { stdio: 'ignore' });
+    return MonitoringProcess.ready(child, `http://127.0.0.1:${port}`, dir, '/-/ready');
+  }
+
+  private static async ready(child: ChildProcess, url: string, dir: string, path: string): Promise<MonitoringProcess> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${url}${path}`)).ok) return new MonitoringProcess(child, url, dir);
+      } catch { /* starting */ }
+      if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        this.child.once('exit', () => resolve());
+        this.child.kill('SIGTERM');
+      });
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
