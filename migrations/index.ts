@@ -1,3 +1,4 @@
+import { AlertIngestion1795322299178 } from './1795322299178-AlertIngestion';
 import { Integrations1795321911753 } from './1795321911753-Integrations';
 import { ApiTokens1795321471686 } from './1795321471686-ApiTokens';
 import { OidcIdentities1795320300000 } from './1795320300000-OidcIdentities';
@@ -12,4 +13,5 @@ export const MIGRATIONS: Function[] = [
   OidcIdentities1795320300000,
   ApiTokens1795321471686,
   Integrations1795321911753,
+  AlertIngestion1795322299178,
 ];

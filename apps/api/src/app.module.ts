@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AlertsModule } from '@svc/alerts';
 import { AuditModule } from '@svc/audit';
 import { AuthModule, OidcModule } from '@svc/auth';
+import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { OrganizationsModule } from '@svc/organizations';
 import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
@@ -19,6 +21,8 @@ import { MIGRATIONS } from '../../../migrations';
     OrganizationsModule,
     AuthModule,
     IntegrationsModule,
+    IncidentsModule,
+    AlertsModule,
     OidcModule,
   ],
 })

@@ -6,6 +6,8 @@ export type VerifyOutcome = 'succeeded' | 'failed';
 /** A connection to one of the Organization's systems (a source of alerts, of data, or both). */
 @Entity('integrations')
 @Index('integrations_created', ['organizationId', 'createdAt', 'id'])
+// Webhook deliveries name only the integration: found by id before its Organization is known.
+@Index('integrations_id', ['id'], { unique: true })
 @Index('integrations_webhook_secret', ['webhookSecretHash'], { unique: true, where: 'webhook_secret_hash IS NOT NULL' })
 export class Integration extends OrganizationOwnedEntity {
   @Column({ type: 'text' })

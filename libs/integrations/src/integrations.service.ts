@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditContext, AuditService } from '@svc/audit';
 import {
@@ -13,6 +13,14 @@ import { Integration } from './integration.entity';
 import { HttpCredentials, IntegrationVerifier } from './integration-verifier';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
+
+/** What the webhook route needs to know about the integration a delivery authenticated as. */
+export interface WebhookReceiver {
+  organizationId: string;
+  integrationId: string;
+  format: 'alertmanager' | 'grafana' | 'generic';
+  groupingLabels: string[] | null;
+}
 
 export function hashWebhookSecret(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
@@ -27,7 +35,7 @@ export class IntegrationsService {
   private readonly integrations: ScopedRepository<Integration>;
 
   constructor(
-    @InjectRepository(Integration) repository: Repository<Integration>,
+    @InjectRepository(Integration) private readonly repository: Repository<Integration>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly schemas: IntegrationSchemaValidator,
     private readonly cipher: CredentialCipher,
@@ -142,6 +150,23 @@ export class IntegrationsService {
       await this.audit.record(manager, organizationId, context, { action: 'integration.rotate_webhook_secret', targetKind: 'integration', targetId: id });
       return { webhookSecret, effect: 'The previous secret stopped working immediately.' };
     });
+  }
+
+  /**
+   * The integration a webhook delivery is for, when the presented secret is its current one and it
+   * is enabled; null otherwise (unknown, disabled, no or wrong secret: the caller answers all alike).
+   * This is the one lookup by id alone: the webhook URL names the integration, not its Organization.
+   */
+  async authenticateWebhook(integrationId: string, presentedSecret: string | undefined): Promise<WebhookReceiver | null> {
+    const found = await this.repository.findOneBy({ id: integrationId });
+    const presented = hashWebhookSecret(presentedSecret ?? '');
+    const expected = found?.webhookSecretHash ?? Buffer.alloc(32);
+    // Compared even when there is nothing to compare with, so timing does not tell the cases apart.
+    const matches = timingSafeEqual(presented, expected) && presentedSecret !== undefined;
+    const format = found ? integrationType(found.type)?.webhookFormat : null;
+    if (!found || !matches || !found.enabled || !found.webhookSecretHash || !format) return null;
+    const groupingLabels = Array.isArray(found.config.groupingLabels) ? (found.config.groupingLabels as string[]) : null;
+    return { organizationId: found.organizationId, integrationId: found.id, format, groupingLabels };
   }
 
   /** The decrypted credentials, for the code that talks to the system (never for a response). */

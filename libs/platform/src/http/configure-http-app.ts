@@ -18,8 +18,8 @@ import { createValidationPipe } from './validation';
 
 /**
  * The request pipeline, in order: request id, access log, metrics, no-store, JSON-only bodies
- * under a size limit (checked from Content-Length before reading), then Nest's guards, validation
- * and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
+ * under a size limit (checked from Content-Length before reading; not for /webhooks, which
+ * authenticate first and read their own bodies), then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
  * The app must be created with `bodyParser: false`.
  */
 export function configureHttpApp(app: NestExpressApplication): void {
@@ -37,8 +37,9 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(metrics.middleware());
   app.use(['/api', '/webhooks'], noStore);
   app.use(organizationAliasMiddleware);
-  app.use(requireJsonBody);
-  app.use(express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true }));
+  // Webhook routes authenticate from the headers before they read a body, and read it themselves.
+  const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });
+  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/webhooks/') ? next() : requireJsonBody(req, res, () => json(req, res, next))));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, toErrorResponse(error)));
 
   app.useGlobalFilters(new AllExceptionsFilter());

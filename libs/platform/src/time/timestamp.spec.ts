@@ -29,6 +29,11 @@ describe('Timestamp', () => {
     expect(Timestamp.fromPostgres('1969-12-31 23:59:59.999999+00').toJSON()).toBe('1969-12-31T23:59:59.999999Z');
   });
 
+  it('keeps years before 100 as written', () => {
+    expect(Timestamp.parse('0001-01-01T00:00:00Z')!.toJSON()).toBe('0001-01-01T00:00:00.000000Z');
+    expect(Timestamp.fromPostgres('0099-12-31 23:59:59+00').toJSON()).toBe('0099-12-31T23:59:59.000000Z');
+  });
+
   it('orders and offsets instants', () => {
     const a = Timestamp.parse('2026-11-22T02:13:21.000001Z')!;
     const b = a.plusSeconds(1.5);

@@ -48,8 +48,12 @@ export class Timestamp {
   private static fromParts(y: string, mo: string, d: string, h: string, mi: string, s: string, frac: string, offsetMinutes: number): Timestamp | null {
     const month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
-    const millis = Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59));
-    if (Number.isNaN(millis) || new Date(millis).getUTCDate() !== day) return null;
+    // Date.UTC reads years 0-99 as 1900-1999; setUTCFullYear takes the year as written.
+    const date = new Date(0);
+    date.setUTCFullYear(Number(y), month - 1, day);
+    date.setUTCHours(hour, minute, Math.min(second, 59), 0);
+    const millis = date.getTime();
+    if (Number.isNaN(millis) || date.getUTCDate() !== day) return null;
     const micros = BigInt((frac + '000000').slice(0, 6));
     return new Timestamp(BigInt(millis) * 1000n + micros - BigInt(offsetMinutes) * 60_000_000n);
   }

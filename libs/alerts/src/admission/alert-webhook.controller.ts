@@ -1,0 +1,73 @@
+import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import getRawBody from 'raw-body';
+import { IntegrationsService, WebhookReceiver } from '@svc/integrations';
+import { AppConfig, DomainError, isUuid, Public, UnauthenticatedError } from '@svc/platform';
+import { AlertAdmissionService, ReceivedDelivery } from './alert-admission.service';
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-svc-token', 'cookie', 'proxy-authorization']);
+
+function presentedSecret(req: Request): string | undefined {
+  const token = req.headers['x-svc-token'];
+  if (typeof token === 'string' && token.length > 0) return token;
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+function recordableHeaders(req: Request): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers)
+    .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
+    .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+}
+
+/**
+ * Alert webhooks (decisions §8). Authentication comes first, from the headers alone, so that
+ * every credential failure is the same 401 and an oversized body is refused before it is read.
+ */
+@ApiTags('webhooks')
+@Controller('webhooks/v1/integrations')
+export class AlertWebhookController {
+  constructor(private readonly integrations: IntegrationsService, private readonly admission: AlertAdmissionService, private readonly config: AppConfig) {}
+
+  @Public()
+  @Post(':integration/alert-events')
+  @HttpCode(202)
+  @ApiHeader({ name: 'X-Svc-Token', required: false, description: 'The integration\'s webhook secret (or Authorization: Bearer <secret>)' })
+  @ApiAcceptedResponse({ description: '{deliveryId, accepted, duplicates, incidentIds}: the delivery and its alerts are committed and grouped' })
+  @ApiOkResponse({ description: 'The same shape: every alert phase in it was already accepted' })
+  async receive(@Param('integration') integrationId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const receiver = isUuid(integrationId) ? await this.authenticate(integrationId, presentedSecret(req)) : null;
+    if (!receiver) throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
+    const delivery: ReceivedDelivery = { headers: recordableHeaders(req), body: null };
+
+    if (!req.is(['application/json', 'application/*+json'])) {
+      await this.admission.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
+      throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
+    }
+    const limit = this.config.SVC_JSON_BODY_LIMIT;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > limit) {
+      await this.admission.recordRefusal(receiver, delivery, 413, `Body of ${declared} bytes is over the limit of ${limit}`);
+      throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
+    }
+    try {
+      delivery.body = await getRawBody(req, { limit, encoding: 'utf8', length: Number.isNaN(declared) ? undefined : declared });
+    } catch (error) {
+      if ((error as { type?: string }).type === 'entity.too.large') {
+        await this.admission.recordRefusal(receiver, delivery, 413, `Body over the limit of ${limit}`);
+        throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
+      }
+      throw new DomainError('invalid_input', 'The request body could not be read');
+    }
+    const { status, response } = await this.admission.admit(receiver, delivery);
+    res.status(status).json(response);
+  }
+
+  private async authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
+    try {
+      return await this.integrations.authenticateWebhook(integrationId, secret);
+    } catch {
+      throw new DomainError('unavailable', 'Temporarily unable to authenticate deliveries; retry shortly', { retryAfterSeconds: 1 });
+    }
+  }
+}

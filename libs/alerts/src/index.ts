@@ -1,0 +1,3 @@
+export * from './alerts.module';
+export * from './payloads/parse-payload';
+export * from './payloads/normalized-alert';

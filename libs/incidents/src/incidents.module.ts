@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AlertEvent } from './alert-event.entity';
+import { Incident } from './incident.entity';
+import { IncidentsController } from './incidents.controller';
+import { IncidentsService } from './incidents.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Incident, AlertEvent])],
+  controllers: [IncidentsController],
+  providers: [IncidentsService],
+  exports: [IncidentsService],
+})
+export class IncidentsModule {}

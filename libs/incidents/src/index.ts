@@ -1,0 +1,3 @@
+export * from './admission.types';
+export * from './incidents.module';
+export * from './incidents.service';

@@ -1,0 +1,157 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/api';
+import { signedInMember, useBootstrappedApi } from '../support/factories';
+
+interface Alert { status: 'firing' | 'resolved'; labels: Record<string, string>; startsAt: string; endsAt?: string; fingerprint?: string; annotations?: Record<string, string> }
+
+const T0 = '2026-11-22T02:00:00.000000Z';
+const T1 = '2026-11-22T02:10:00.000000Z';
+
+function alertmanager(groupKey: string, alerts: Alert[]) {
+  return {
+    version: '4', groupKey, truncatedAlerts: 0, status: alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved', receiver: 'svc',
+    groupLabels: { alertname: 'HighErrorRate' }, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://alertmanager.example:9093',
+    alerts: alerts.map((a) => ({ annotations: {}, endsAt: '0001-01-01T00:00:00Z', generatorURL: 'http://prometheus.example:9090/graph', ...a })),
+  };
+}
+
+describe('alert webhook admission', () => {
+  const ctx = useBootstrappedApi();
+  let sender: Client;
+  let generic: { id: string; secret: string };
+  let am: { id: string; secret: string };
+
+  const post = (integration: { id: string; secret: string }, body: unknown, headers: Record<string, string> = {}) =>
+    sender.request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, { body, headers: { 'x-svc-token': integration.secret, ...headers }, origin: false });
+
+  beforeAll(async () => {
+    sender = new Client(ctx.api.baseUrl);
+    const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Generic' });
+    generic = { id: g.body.id, secret: g.body.webhookSecret };
+    const a = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'Alertmanager' });
+    am = { id: a.body.id, secret: a.body.webhookSecret };
+  });
+
+  it('every credential failure is the same 401, for unknown, disabled and wrong alike', async () => {
+    const body = { alerts: [{ labels: { alertname: 'X' } }] };
+    const disabled = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Off' });
+    await ctx.admin.post(`/api/v1/integrations/${disabled.body.id}/disable`);
+    const answers = [
+      await post({ id: generic.id, secret: 'whsec_wrong' }, body),
+      await post({ id: generic.id, secret: '' }, body),
+      await post({ id: '0190a000-0000-7000-8000-000000000000', secret: generic.secret }, body),
+      await post({ id: 'not-a-uuid', secret: generic.secret }, body),
+      await post({ id: disabled.body.id, secret: disabled.body.webhookSecret }, body),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'Unknown integration or wrong webhook credential', reason: 'credential_rejected' });
+    }
+  });
+
+  it('accepts X-Svc-Token or Authorization: Bearer, answering 202 once committed and grouped', async () => {
+    const res = await post(generic, { alerts: [{ labels: { alertname: 'DiskFull', service: 'db' }, annotations: { summary: 'Disk is full' }, startsAt: T0 }] });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ deliveryId: expect.any(String), accepted: 1, duplicates: 0, incidentIds: [expect.any(String)] });
+    const incident = await ctx.admin.get(`/api/v1/incidents/${res.body.incidentIds[0]}`);
+    expect(incident.body).toMatchObject({ status: 'open', title: 'Disk is full', integrationId: generic.id, labels: { alertname: 'DiskFull', service: 'db' }, openedAt: T0, alertCount: 1 });
+    const bearer = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'DiskFull', service: 'db', host: 'b' }, startsAt: T0 }] }, headers: { authorization: `Bearer ${generic.secret}` }, origin: false,
+    });
+    expect(bearer.status).toBe(202);
+    expect(bearer.body.incidentIds).toEqual(res.body.incidentIds);
+  });
+
+  it('an exact retry of accepted phases is 200 with the same shape and no duplicate event', async () => {
+    const body = { alerts: [{ labels: { alertname: 'Retry', service: 'api' }, startsAt: T0 }] };
+    const first = await post(generic, body);
+    const retry = await post(generic, body);
+    expect(first.status).toBe(202);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual({ deliveryId: expect.any(String), accepted: 0, duplicates: 1, incidentIds: first.body.incidentIds });
+    const events = await ctx.admin.get(`/api/v1/incidents/${first.body.incidentIds[0]}/alert-events`);
+    expect(events.body.items).toHaveLength(1);
+  });
+
+  it('groups an Alertmanager group into one incident and resolves it when every alert resolves', async () => {
+    const key = '{}:{alertname="HighErrorRate"}';
+    const a = { labels: { alertname: 'HighErrorRate', pod: 'a' }, fingerprint: 'aaaa' };
+    const b = { labels: { alertname: 'HighErrorRate', pod: 'b' }, fingerprint: 'bbbb' };
+    const firing = await post(am, alertmanager(key, [{ ...a, status: 'firing', startsAt: T0 }, { ...b, status: 'firing', startsAt: T0 }]));
+    expect(firing.status).toBe(202);
+    expect(firing.body.accepted).toBe(2);
+    const id = firing.body.incidentIds[0];
+    expect(firing.body.incidentIds).toEqual([id]);
+    expect((await ctx.admin.get(`/api/v1/incidents/${id}`)).body).toMatchObject({ status: 'open', alertCount: 2, groupKey: key });
+
+    await post(am, alertmanager(key, [{ ...a, status: 'resolved', startsAt: T0, endsAt: T1 }, { ...b, status: 'firing', startsAt: T0 }]));
+    expect((await ctx.admin.get(`/api/v1/incidents/${id}`)).body.status).toBe('open');
+
+    const resolved = await post(am, alertmanager(key, [{ ...a, status: 'resolved', startsAt: T0, endsAt: T1 }, { ...b, status: 'resolved', startsAt: T0, endsAt: T1 }]));
+    expect(resolved.body).toMatchObject({ accepted: 1, duplicates: 1, incidentIds: [id] });
+    expect((await ctx.admin.get(`/api/v1/incidents/${id}`)).body).toMatchObject({ status: 'resolved', resolvedAt: T1 });
+
+    const again = await post(am, alertmanager(key, [{ ...a, status: 'firing', startsAt: '2026-11-22T03:00:00Z' }]));
+    expect(again.status).toBe(202);
+    expect(again.body.incidentIds[0]).not.toBe(id);
+    expect((await ctx.admin.get(`/api/v1/incidents/${again.body.incidentIds[0]}`)).body.status).toBe('open');
+  });
+
+  it('concurrent deliveries for one group never open two incidents', async () => {
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) =>
+      post(generic, { alerts: [{ labels: { alertname: 'Storm', service: 'edge', instance: `i-${i}` }, startsAt: T0 }] })));
+    expect(results.every((r) => r.status === 202)).toBe(true);
+    expect(new Set(results.map((r) => r.body.incidentIds[0])).size).toBe(1);
+    const incident = await ctx.admin.get(`/api/v1/incidents/${results[0].body.incidentIds[0]}`);
+    expect(incident.body.alertCount).toBe(24);
+    const open = await ctx.api.dataSource.query(`SELECT count(*)::int AS n FROM incidents WHERE group_key = '{alertname="Storm",service="edge"}' AND status = 'open'`);
+    expect(open[0].n).toBe(1);
+  });
+
+  it('refuses non-JSON with 415, malformed JSON and invalid payloads with a useful 400, and records them', async () => {
+    const form = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: 'a=b', headers: { 'x-svc-token': generic.secret, 'content-type': 'application/x-www-form-urlencoded' }, origin: false });
+    expect(form.status).toBe(415);
+    const malformed = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: '{"alerts": [', headers: { 'x-svc-token': generic.secret, 'content-type': 'application/json' }, origin: false });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ error: 'Malformed JSON body' });
+    const invalid = await post(am, { version: '3', alerts: [] });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatch(/version/);
+    const list = await ctx.admin.get(`/api/v1/webhook-deliveries?integrationId=${generic.id}&limit=200`);
+    const codes = list.body.items.map((d: { statusCode: number }) => d.statusCode);
+    expect(codes).toEqual(expect.arrayContaining([415, 400, 202, 200]));
+  });
+
+  it('refuses a body over 1 MiB with 413 before reading it', async () => {
+    const big = JSON.stringify({ alerts: [{ labels: { alertname: 'Big' }, annotations: { x: 'y'.repeat(1024 * 1024) } }] });
+    const res = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: big, headers: { 'x-svc-token': generic.secret, 'content-type': 'application/json' }, origin: false });
+    expect(res.status).toBe(413);
+    const unauthenticated = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: big, headers: { 'content-type': 'application/json' }, origin: false });
+    expect(unauthenticated.status).toBe(401);
+  });
+
+  it('records each delivery with its headers minus credentials and its body', async () => {
+    const res = await post(generic, { alerts: [{ labels: { alertname: 'Recorded', service: 's' }, startsAt: T0 }] }, { 'x-sender': 'test-suite' });
+    const delivery = await ctx.admin.get(`/api/v1/webhook-deliveries/${res.body.deliveryId}`);
+    expect(delivery.status).toBe(200);
+    expect(delivery.body).toMatchObject({ id: res.body.deliveryId, integrationId: generic.id, statusCode: 202, accepted: 1, duplicates: 0, incidentIds: res.body.incidentIds });
+    expect(delivery.body.headers['x-sender']).toBe('test-suite');
+    expect(delivery.body.headers['x-svc-token']).toBeUndefined();
+    expect(JSON.stringify(delivery.body)).not.toContain(generic.secret);
+    expect(JSON.parse(delivery.body.body).alerts[0].labels.alertname).toBe('Recorded');
+  });
+
+  it('incidents and deliveries are tenant-scoped and readable by Viewers, through both addressing forms', async () => {
+    const { client: viewer } = await signedInMember(ctx.api, 'acme', 'viewer');
+    const list = await viewer.get('/api/v1/incidents?status=open&limit=200');
+    expect(list.status).toBe(200);
+    expect(list.body.items.length).toBeGreaterThan(0);
+    expect(list.body.items.every((i: { status: string }) => i.status === 'open')).toBe(true);
+    expect((await viewer.get('/api/v1/organizations/acme/incidents')).body.items.length).toBeGreaterThan(0);
+    await ctx.admin.post('/api/v1/organizations', { id: 'elsewhere', displayName: 'Elsewhere' });
+    const headers = { 'x-svc-organization': 'elsewhere' };
+    expect((await ctx.admin.get('/api/v1/incidents', { headers })).body.items).toEqual([]);
+    expect((await ctx.admin.get(`/api/v1/incidents/${list.body.items[0].id}`, { headers })).status).toBe(404);
+    expect((await ctx.admin.get('/api/v1/webhook-deliveries', { headers })).body.items).toEqual([]);
+  });
+});
