@@ -25,10 +25,18 @@ export interface TestApi {
  * tests that need a probe route. `port` makes it listen on that port (for a SVC_PUBLIC_URL that must
  * be reachable, like an OIDC callback) instead of a random one.
  */
-export async function startApi(options: { env?: Record<string, string>; extra?: ModuleMetadata; port?: number } = {}): Promise<TestApi> {
+export interface StartApiOptions {
+  env?: Record<string, string>;
+  extra?: ModuleMetadata;
+  port?: number;
+  /** Reach PostgreSQL through this host:port (a proxy the test controls) instead of directly. */
+  databaseVia?: string;
+}
+
+export async function startApi(options: StartApiOptions = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const env: Record<string, string> = {
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseVia ? database.url.replace(/@[^/]+\//, `@${options.databaseVia}/`) : database.url,
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     SVC_PUBLIC_URL: PUBLIC_URL,
     SVC_BOOTSTRAP_CREDENTIAL: BOOTSTRAP_CREDENTIAL,

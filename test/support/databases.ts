@@ -3,7 +3,17 @@ import { Client } from 'pg';
 
 /** The PostgreSQL server the tests use; each test file gets its own database on it. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DATABASE = 'svc_test_template';
+/**
+ * Databases are named after the test run (the Vitest main process: the global setup runs in it,
+ * and test files run in processes it forks), so concurrent runs never touch each other's.
+ */
+export function runTag(inGlobalSetup = false): string {
+  return String(inGlobalSetup ? process.pid : process.ppid);
+}
+
+export function templateDatabase(inGlobalSetup = false): string {
+  return `svc_test_template_${runTag(inGlobalSetup)}`;
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(TEST_SERVER_URL);
@@ -23,11 +33,11 @@ export async function withServer<T>(work: (client: Client) => Promise<T>): Promi
 
 /** A new database cloned from the migrated template: a fresh, migrated database in milliseconds. */
 export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  const name = `svc_test_${runTag()}_${randomBytes(6).toString('hex')}`;
   await withServer(async (client) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}"`);
         return;
       } catch (error) {
         // Two clones starting at the same instant can briefly see each other on the template.

@@ -1,9 +1,19 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
+import type { Request } from 'express';
+import { auditContext, requestOrigin } from '@svc/audit';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
+import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
 import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
 import { AlertEventView, alertEventView, IncidentView, incidentView, ListIncidentsQueryDto } from './dto/incident.dto';
 import { IncidentsService } from './incidents.service';
+
+export class MergeIncidentsDto {
+  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 100 })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @IsUUID('all', { each: true })
+  incidentIds!: string[];
+}
 
 @ApiTags('incidents')
 @ApiCookieAuth('session')
@@ -35,5 +45,17 @@ export class IncidentsController {
   ): Promise<{ items: AlertEventView[]; next: string | null }> {
     const page = await this.incidents.alertEvents(organization.id, id, query);
     return { items: page.items.map(alertEventView), next: page.next };
+  }
+
+  /** Moves the alerts of the named incidents into this one and marks them merged into it. */
+  @RequirePermission('incidents:merge')
+  @Post(':incident/merge')
+  @HttpCode(200)
+  @ApiOkResponse({ type: IncidentView })
+  async merge(
+    @Param('incident', uuidParam('incident')) id: string, @Body() body: MergeIncidentsDto,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+  ): Promise<IncidentView> {
+    return incidentView(await this.incidents.merge(organization.id, id, body.incidentIds, auditContext(requestOrigin(req), actor)));
   }
 }

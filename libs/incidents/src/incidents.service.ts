@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, EntityManager, Repository } from 'typeorm';
-import { byTimeThenId, CursorCodec, keysetPage, newId, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
+import { AuditContext, AuditService } from '@svc/audit';
+import { byTimeThenId, ConflictError, CursorCodec, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
 import { AdmissionInput, AdmissionResult, AdmittedAlert } from './admission.types';
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
@@ -39,6 +40,8 @@ export class IncidentsService {
     @InjectRepository(Incident) incidents: Repository<Incident>,
     @InjectRepository(AlertEvent) events: Repository<AlertEvent>,
     private readonly cursors: CursorCodec,
+    private readonly audit: AuditService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.incidents = new ScopedRepository(incidents);
     this.events = new ScopedRepository(events);
@@ -138,8 +141,36 @@ export class IncidentsService {
     return (await repo.findById(organizationId, id))!;
   }
 
+  /**
+   * Moves the alert events of other incidents into the target and marks them merged into it. The
+   * target's state follows its alerts: it is open while any of them fires (reopened if needed,
+   * unless its group already has another open incident: 409), resolved otherwise.
+   */
+  async merge(organizationId: string, targetId: string, sourceIds: string[], context: AuditContext): Promise<Incident> {
+    const sources = [...new Set(sourceIds)];
+    if (sources.includes(targetId)) throw new InvalidInputError('Invalid input: incidentIds must not include the target incident');
+    return this.dataSource.transaction(async (manager) => {
+      const repo = this.incidents.withManager(manager);
+      // Locked in id order, like every other multi-incident change, so merges cannot deadlock each other.
+      const locked = await repo.query(organizationId, 'i').andWhere('i.id IN (:...ids)', { ids: [targetId, ...sources] })
+        .orderBy('i.id', 'ASC').setLock('pessimistic_write').getMany();
+      const target = locked.find((i) => i.id === targetId);
+      if (!target) throw new NotFoundError('Incident');
+      const missing = sources.filter((id) => !locked.some((i) => i.id === id));
+      if (missing.length > 0) throw new NotFoundError(`Incident ${missing[0]}`);
+      if (target.status === 'merged') throw new ConflictError('The target incident was itself merged; merge into the incident it was merged into');
+      const already = locked.filter((i) => sources.includes(i.id) && i.status === 'merged');
+      if (already.length > 0) throw new ConflictError(`Incident ${already[0].id} is already merged`);
+      await manager.query('UPDATE alert_events SET incident_id = $3 WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, sources, targetId]);
+      await manager.query(`UPDATE incidents SET status = 'merged', merged_into = $3, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = ANY($2)`, [organizationId, sources, targetId]);
+      await this.refresh(manager, organizationId, targetId, { reopen: true });
+      await this.audit.record(manager, organizationId, context, { action: 'incident.merge', targetKind: 'incident', targetId, detail: { merged: sources } });
+      return (await repo.findById(organizationId, targetId))!;
+    });
+  }
+
   /** Recounts the incident's alerts and resolves it when the latest phase of every alert is resolved. */
-  private async refresh(manager: EntityManager, organizationId: string, incidentId: string): Promise<void> {
+  private async refresh(manager: EntityManager, organizationId: string, incidentId: string, options: { reopen?: boolean } = {}): Promise<void> {
     const [state] = await manager.query(
       `SELECT count(*)::int AS alerts, count(*) FILTER (WHERE status = 'firing')::int AS firing, max(phase_at) FILTER (WHERE status = 'resolved') AS resolved_at
          FROM (SELECT DISTINCT ON (fingerprint) fingerprint, status, phase_at FROM alert_events
@@ -153,6 +184,14 @@ export class IncidentsService {
     if (incident.status === 'open' && state.firing === 0 && state.alerts > 0) {
       patch.status = 'resolved';
       patch.resolvedAt = state.resolved_at ?? Timestamp.now();
+    }
+    if (options.reopen && incident.status === 'resolved' && state.firing > 0) {
+      const other = await repo.query(organizationId, 'i')
+        .andWhere('i.integration_id = :integrationId AND i.group_key = :groupKey AND i.status = :open AND i.id <> :id', { integrationId: incident.integrationId, groupKey: incident.groupKey, open: 'open', id: incidentId })
+        .getOne();
+      if (other) throw new ConflictError(`Firing alerts would reopen this incident, but its group already has open incident ${other.id}: merge into that one instead`);
+      patch.status = 'open';
+      patch.resolvedAt = null;
     }
     await repo.update(organizationId, { id: incidentId }, patch);
   }

@@ -165,8 +165,19 @@ export class IntegrationsService {
     const matches = timingSafeEqual(presented, expected) && presentedSecret !== undefined;
     const format = found ? integrationType(found.type)?.webhookFormat : null;
     if (!found || !matches || !found.enabled || !found.webhookSecretHash || !format) return null;
-    const groupingLabels = Array.isArray(found.config.groupingLabels) ? (found.config.groupingLabels as string[]) : null;
-    return { organizationId: found.organizationId, integrationId: found.id, format, groupingLabels };
+    return { organizationId: found.organizationId, integrationId: found.id, format, groupingLabels: this.groupingLabelsOf(found) };
+  }
+
+  /** The receiving side of an integration of this Organization, for re-admitting a stored delivery. */
+  async receiverFor(organizationId: string, integrationId: string): Promise<WebhookReceiver & { enabled: boolean }> {
+    const found = await this.require(this.dataSource.manager, organizationId, integrationId);
+    const format = integrationType(found.type)?.webhookFormat;
+    if (!format) throw new InvalidInputError(`${found.type} integrations receive no webhooks`);
+    return { organizationId, integrationId, format, groupingLabels: this.groupingLabelsOf(found), enabled: found.enabled };
+  }
+
+  private groupingLabelsOf(integration: Integration): string[] | null {
+    return Array.isArray(integration.config.groupingLabels) ? (integration.config.groupingLabels as string[]) : null;
   }
 
   /** The decrypted credentials, for the code that talks to the system (never for a response). */

@@ -13,6 +13,11 @@ export interface DeliveryResponse {
   incidentIds: string[];
 }
 
+/** Admitted (202, or 200 for an exact retry), or refused for its content (400) and recorded all the same. */
+export type AdmissionOutcome =
+  | { kind: 'admitted'; status: 200 | 202; response: DeliveryResponse }
+  | { kind: 'refused'; status: 400; deliveryId: string; error: string };
+
 export interface ReceivedDelivery {
   headers: Record<string, string>;
   body: string | null;
@@ -42,7 +47,7 @@ export class AlertAdmissionService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly incidents: IncidentsService) {}
 
   /** Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take it now. */
-  async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<{ status: 200 | 202; response: DeliveryResponse }> {
+  async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
     if (this.inFlight >= MAX_IN_FLIGHT) throw new AdmissionPressure('Too many deliveries in flight; retry shortly');
     this.inFlight += 1;
     try {
@@ -59,20 +64,17 @@ export class AlertAdmissionService {
     return id;
   }
 
-  private async admitNow(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<{ status: 200 | 202; response: DeliveryResponse }> {
+  private async admitNow(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
     const receivedAt = Timestamp.now();
+    const refuse = async (error: string): Promise<AdmissionOutcome> => ({ kind: 'refused', status: 400, error, deliveryId: await this.recordRefusal(receiver, delivery, 400, error) });
     let json: unknown;
     try {
       json = JSON.parse(delivery.body ?? '');
     } catch {
-      await this.recordRefusal(receiver, delivery, 400, 'Malformed JSON body');
-      throw new DomainError('invalid_input', 'Malformed JSON body');
+      return refuse('Malformed JSON body');
     }
     const parsed = parsePayload(receiver.format, json, receivedAt);
-    if (!parsed.ok) {
-      await this.recordRefusal(receiver, delivery, 400, parsed.error);
-      throw new DomainError('invalid_input', parsed.error);
-    }
+    if (!parsed.ok) return refuse(parsed.error);
     const deliveryId = newId();
     return this.withConnection(async (manager) => {
       const result = await this.incidents.admit(manager, receiver.organizationId, {
@@ -85,7 +87,7 @@ export class AlertAdmissionService {
       });
       const status = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
       await this.insertDelivery(manager, receiver, deliveryId, delivery, status, result, null);
-      return { status, response: { deliveryId, ...result } };
+      return { kind: 'admitted' as const, status, response: { deliveryId, ...result } };
     });
   }
 

@@ -59,8 +59,9 @@ export class AlertWebhookController {
       }
       throw new DomainError('invalid_input', 'The request body could not be read');
     }
-    const { status, response } = await this.admission.admit(receiver, delivery);
-    res.status(status).json(response);
+    const outcome = await this.admission.admit(receiver, delivery);
+    if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);
+    res.status(outcome.status).json(outcome.response);
   }
 
   private async authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {

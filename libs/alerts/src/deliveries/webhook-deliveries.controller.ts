@@ -1,10 +1,14 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiCookieAuth, ApiPropertyOptional, ApiTags, IntersectionType } from '@nestjs/swagger';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { Request } from 'express';
 import { IsOptional, IsUUID } from 'class-validator';
-import { Repository } from 'typeorm';
-import { CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
-import { byTimeThenId, CursorCodec, keysetPage, ListQueryDto, NotFoundError, RequirePermission, ScopedRepository, uuidParam } from '@svc/platform';
+import { DataSource, Repository } from 'typeorm';
+import { auditContext, AuditService, requestOrigin } from '@svc/audit';
+import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
+import { IntegrationsService } from '@svc/integrations';
+import { byTimeThenId, ConflictError, CursorCodec, keysetPage, ListQueryDto, NotFoundError, RequirePermission, ScopedRepository, uuidParam } from '@svc/platform';
+import { AlertAdmissionService } from '../admission/alert-admission.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
 
 class DeliveryFilterDto {
@@ -31,7 +35,14 @@ function view(d: WebhookDelivery, withBody: boolean) {
 export class WebhookDeliveriesController {
   private readonly deliveries: ScopedRepository<WebhookDelivery>;
 
-  constructor(@InjectRepository(WebhookDelivery) repository: Repository<WebhookDelivery>, private readonly cursors: CursorCodec) {
+  constructor(
+    @InjectRepository(WebhookDelivery) repository: Repository<WebhookDelivery>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cursors: CursorCodec,
+    private readonly integrations: IntegrationsService,
+    private readonly admission: AlertAdmissionService,
+    private readonly audit: AuditService,
+  ) {
     this.deliveries = new ScopedRepository(repository);
   }
 
@@ -47,8 +58,32 @@ export class WebhookDeliveriesController {
   @RequirePermission('webhook-deliveries:read')
   @Get(':delivery')
   async get(@Param('delivery', uuidParam('delivery')) id: string, @CurrentOrganization() organization: OrganizationContext) {
-    const delivery = await this.deliveries.findById(organization.id, id);
+    return view(await this.require(organization.id, id), true);
+  }
+
+  /**
+   * Re-admits the stored body as a new delivery (replayOf names the original) and answers with
+   * that delivery, whatever its outcome: phases already accepted count as duplicates.
+   */
+  @RequirePermission('webhook-deliveries:replay')
+  @Post(':delivery/replay')
+  @HttpCode(200)
+  async replay(@Param('delivery', uuidParam('delivery')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request) {
+    const original = await this.require(organization.id, id);
+    if (original.body === null) throw new ConflictError('This delivery was refused unread: there is no body to replay');
+    const receiver = await this.integrations.receiverFor(organization.id, original.integrationId);
+    if (!receiver.enabled) throw new ConflictError('The integration is disabled: enable it before replaying its deliveries');
+    const outcome = await this.admission.admit(receiver, { headers: original.headers, body: original.body, replayOf: original.id });
+    const newId = outcome.kind === 'admitted' ? outcome.response.deliveryId : outcome.deliveryId;
+    await this.audit.record(this.dataSource.manager, organization.id, auditContext(requestOrigin(req), actor), {
+      action: 'webhook_delivery.replay', targetKind: 'webhook_delivery', targetId: original.id, detail: { replayDeliveryId: newId, statusCode: outcome.status },
+    });
+    return view(await this.require(organization.id, newId), true);
+  }
+
+  private async require(organizationId: string, id: string): Promise<WebhookDelivery> {
+    const delivery = await this.deliveries.findById(organizationId, id);
     if (!delivery) throw new NotFoundError('Webhook delivery');
-    return view(delivery, true);
+    return delivery;
   }
 }
