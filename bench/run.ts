@@ -16,6 +16,11 @@ import { MIGRATIONS } from '../migrations';
  */
 const DURATION_S = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 5);
 const CONNECTIONS = 32;
+/** Admission section: a fixed count of deliveries (`--deliveries=N`), after a warm-up. */
+const DELIVERIES = Number(process.argv.find((a) => a.startsWith('--deliveries='))?.split('=')[1] ?? 6000);
+const ADMISSION_WARM_UP = 300;
+/** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
+const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 
 interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
@@ -80,16 +85,119 @@ async function seedAuditEvents(databaseUrl: string, count: number): Promise<void
   await client.end();
 }
 
+interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string }
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * Sends `count` unique single-alert deliveries with CONNECTIONS concurrent senders (autocannon,
+ * one request in flight per connection). Every answer should be 202: anything else is counted.
+ */
+async function admissionRun(name: string, port: number, integration: { id: string; secret: string }, count: number, firstSeq: number): Promise<FixedCountResult> {
+  let seq = firstSeq;
+  const statuses = new Map<number, number>();
+  const started = process.hrtime.bigint();
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    amount: count,
+    timeout: 30,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-svc-token': integration.secret },
+    requests: [{
+      method: 'POST',
+      path: `/webhooks/v1/integrations/${integration.id}/alert-events`,
+      setupRequest: (request) => {
+        seq += 1;
+        const labels = { alertname: 'BenchAdmission', service: DISTINCT_GROUPS ? `svc-${seq}` : 'bench', seq: String(seq) };
+        return { ...request, body: JSON.stringify({ alerts: [{ labels, startsAt: '2026-11-22T02:00:00Z' }] }) };
+      },
+      onResponse: (status) => { statuses.set(status, (statuses.get(status) ?? 0) + 1); },
+    }],
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const accepted = statuses.get(202) ?? 0;
+  const other = [...statuses].filter(([status]) => status !== 202).map(([status, n]) => `${n}x${status}`);
+  if (r.errors > 0) other.push(`${r.errors} connection errors (${r.timeouts} timeouts)`);
+  return { name, count: accepted, seconds, perSecond: accepted / seconds, p50: r.latency.p50, p99: r.latency.p99, failures: other.join(', ') || 'none' };
+}
+
+/**
+ * The physical floor for one commit per request: CONNECTIONS workers, each with its own `pg`
+ * connection, inserting one row per statement (autocommit: one commit per insert) until `count`.
+ */
+async function insertFloor(databaseUrl: string, count: number, firstId: number): Promise<FixedCountResult> {
+  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    const client = new Client({ connectionString: databaseUrl, application_name: 'bench-floor' });
+    await client.connect();
+    return client;
+  }));
+  try {
+    let next = firstId;
+    const end = firstId + count;
+    const latencies: number[] = [];
+    const started = process.hrtime.bigint();
+    await Promise.all(clients.map(async (client) => {
+      while (next < end) {
+        const id = next++;
+        const payload = JSON.stringify({ alerts: [{ labels: { alertname: 'BenchAdmission', service: 'bench', seq: String(id) }, startsAt: '2026-11-22T02:00:00Z' }] });
+        const t0 = process.hrtime.bigint();
+        await client.query('INSERT INTO bench_floor (id, payload) VALUES ($1, $2)', [id, payload]);
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+    }));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    latencies.sort((a, b) => a - b);
+    return { name: 'pg single-row insert floor', count, seconds, perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: 'none' };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+
+/** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
+async function admissionSection(port: number, cookie: string, databaseUrl: string): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+  const created = await fetch(`http://127.0.0.1:${port}/api/v1/integrations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${port}` },
+    body: JSON.stringify({ type: 'generic', name: 'Bench admission' }),
+  });
+  if (created.status !== 201) throw new Error(`creating the integration failed: ${created.status} ${await created.text()}`);
+  const { id, webhookSecret } = await created.json() as { id: string; webhookSecret: string };
+  const integration = { id, secret: webhookSecret };
+
+  const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0);
+  // 503 is admission's back-pressure answer (the sender retries); reported, not fatal.
+  if (warmUp.failures !== 'none') console.log(`admission warm-up answered other than 202: ${warmUp.failures}`);
+  const admission = await admissionRun('admission (HTTP, full pipeline)', port, integration, DELIVERIES, 1_000_000);
+
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM alert_events WHERE integration_id = $1', [id])).rows;
+    await db.query('CREATE TABLE bench_floor (id bigint PRIMARY KEY, payload jsonb NOT NULL)');
+    await insertFloor(databaseUrl, ADMISSION_WARM_UP, 0);
+    const floor = await insertFloor(databaseUrl, DELIVERIES, 1_000_000);
+    return { admission, floor, stored: n, expected: warmUp.count + admission.count };
+  } finally {
+    await db.end();
+  }
+}
+
 async function main(): Promise<void> {
   const base = new URL(loadConfig().DATABASE_URL);
   base.pathname = `/svc_bench_${process.pid}`;
   const databaseUrl = base.toString();
   await ensureDatabase(databaseUrl);
-  await runMigrations(databaseUrl, MIGRATIONS);
+  // Everything after the database exists runs under the finally that drops it.
+  let api: ChildProcess | undefined;
+  let plain: Server | undefined;
   const port = 20_000 + (process.pid % 10_000);
-  const api = await startApi(databaseUrl, port);
-  const plain = await baseline();
   try {
+    await runMigrations(databaseUrl, MIGRATIONS);
+    api = await startApi(databaseUrl, port);
+    plain = await baseline();
     const boot = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer bench-bootstrap-credential' },
@@ -123,10 +231,23 @@ async function main(): Promise<void> {
       console.log(`| ${e.events} | ${e.seconds.toFixed(2)} | ${(e.events / e.seconds).toFixed(0)} | ${e.idleMiB.toFixed(1)} | ${e.peakMiB.toFixed(1)} | ${(e.peakMiB - e.idleMiB).toFixed(1)} |`);
     }
     console.log(`\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`);
+
+    const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl);
+    console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
+      ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
+    console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | count | seconds | not 202 |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const r of [admission, insert]) {
+      console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r === admission ? (admission.perSecond / insert.perSecond).toFixed(3) : '1.000'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === admission ? r.failures : 'n/a'} |`);
+    }
+    console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
   } finally {
-    plain.close();
-    api.kill('SIGTERM');
-    await new Promise((r) => api.once('exit', r));
+    plain?.close();
+    if (api && api.exitCode === null) {
+      const exited = new Promise((r) => api!.once('exit', r));
+      api.kill('SIGTERM');
+      await exited;
+    }
     const admin = new URL(databaseUrl);
     admin.pathname = '/postgres';
     const client = new Client({ connectionString: admin.toString() });

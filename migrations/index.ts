@@ -1,3 +1,4 @@
+import { IncidentAlertState1795323349443 } from './1795323349443-IncidentAlertState';
 import { AlertIngestion1795322299178 } from './1795322299178-AlertIngestion';
 import { Integrations1795321911753 } from './1795321911753-Integrations';
 import { ApiTokens1795321471686 } from './1795321471686-ApiTokens';
@@ -14,4 +15,5 @@ export const MIGRATIONS: Function[] = [
   ApiTokens1795321471686,
   Integrations1795321911753,
   AlertIngestion1795322299178,
+  IncidentAlertState1795323349443,
 ];

@@ -1,7 +1,6 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { once } from 'node:events';
 import { listingBody, RequirePermission } from '@svc/platform';
 import { CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
 import { auditEventView, AuditEventPage, CSV_COLUMNS, csvLine } from './audit-event.view';
@@ -44,7 +43,7 @@ export class AuditEventsController {
       await this.audit.forEachBatch(organization.id, filters, async (batch) => {
         if (aborted) throw new ExportAborted();
         const chunk = batch.map((e) => (format === 'csv' ? csvLine(auditEventView(e)) : `${JSON.stringify(auditEventView(e))}\n`)).join('');
-        if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (!res.write(chunk)) await drainedOrClosed(res);
       });
       res.end();
     } catch (error) {
@@ -55,3 +54,16 @@ export class AuditEventsController {
 }
 
 class ExportAborted extends Error {}
+
+/** Resolves when the client has taken the buffered data or gone away; leaves no listener behind. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

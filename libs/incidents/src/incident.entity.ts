@@ -37,8 +37,17 @@ export class Incident extends OrganizationOwnedEntity {
   @Column({ type: 'uuid', nullable: true })
   mergedInto!: string | null;
 
+  /** Distinct alerts in the incident. */
   @Column({ type: 'integer', default: 0 })
   alertCount!: number;
+
+  /** Alerts whose latest phase is firing: the incident resolves when this reaches 0. */
+  @Column({ type: 'integer', default: 0 })
+  firingCount!: number;
+
+  /** The latest resolution among its alerts: what resolvedAt becomes when the last one resolves. */
+  @TimestampColumn({ nullable: true })
+  lastResolutionAt!: Timestamp | null;
 
   @TimestampColumn({ default: () => 'clock_timestamp()' })
   createdAt!: Timestamp;

@@ -8,6 +8,12 @@ import { AdmissionInput, AdmissionResult, AdmittedAlert } from './admission.type
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
 
+interface Delta {
+  alerts: number;
+  firing: number;
+  lastResolution: Timestamp | null;
+}
+
 const NEWEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'DESC');
 const EVENTS_OLDEST_FIRST = byTimeThenId<AlertEvent>('e', 'received_at', (e) => e.receivedAt, 'ASC');
 
@@ -62,7 +68,7 @@ export class IncidentsService {
     }).sort((a, b) => (a.group.key < b.group.key ? -1 : a.group.key > b.group.key ? 1 : 0));
 
     const result: AdmissionResult = { accepted: 0, duplicates: 0, incidentIds: [] };
-    const touched = new Set<string>();
+    const touched = new Map<string, Delta>();
     for (const { alert, group, phaseAt } of plan) {
       const existing = await this.existingPhase(manager, organizationId, input.integrationId, alert, phaseAt);
       if (existing) {
@@ -84,12 +90,56 @@ export class IncidentsService {
         result.duplicates += 1;
       } else {
         result.accepted += 1;
-        touched.add(incident.id);
+        const delta = touched.get(incident.id) ?? { alerts: 0, firing: 0, lastResolution: null };
+        await this.applyPhase(manager, organizationId, incident.id, alert, phaseAt, delta);
+        touched.set(incident.id, delta);
       }
       if (!result.incidentIds.includes(incident.id)) result.incidentIds.push(incident.id);
     }
-    for (const incidentId of touched) await this.refresh(manager, organizationId, incidentId);
+    for (const [incidentId, delta] of touched) await this.applyDelta(manager, organizationId, incidentId, delta);
     return result;
+  }
+
+  /**
+   * Moves one alert's state forward if this phase is its latest (a later phase, or a resolution at
+   * the same instant), and records the change in the incident's running counts. The incident row is
+   * locked by the caller, so nothing else changes this incident's state meanwhile.
+   */
+  private async applyPhase(manager: EntityManager, organizationId: string, incidentId: string, alert: AdmittedAlert, phaseAt: Timestamp, delta: Delta): Promise<void> {
+    const [current] = await manager.query(
+      'SELECT status, phase_at FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2 AND fingerprint = $3',
+      [organizationId, incidentId, alert.fingerprint],
+    ) as { status: 'firing' | 'resolved'; phase_at: Timestamp }[];
+    if (alert.status === 'resolved' && (!delta.lastResolution || phaseAt.isAfter(delta.lastResolution))) delta.lastResolution = phaseAt;
+    if (!current) {
+      await manager.query('INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, $4, $5)',
+        [organizationId, incidentId, alert.fingerprint, alert.status, phaseAt]);
+      delta.alerts += 1;
+      if (alert.status === 'firing') delta.firing += 1;
+      return;
+    }
+    const later = phaseAt.isAfter(current.phase_at) || (phaseAt.epochMicros === current.phase_at.epochMicros && alert.status === 'resolved');
+    if (!later || current.status === alert.status && phaseAt.epochMicros === current.phase_at.epochMicros) return;
+    await manager.query('UPDATE incident_alerts SET status = $4, phase_at = $5 WHERE organization_id = $1 AND incident_id = $2 AND fingerprint = $3',
+      [organizationId, incidentId, alert.fingerprint, alert.status, phaseAt]);
+    if (current.status === 'firing' && alert.status === 'resolved') delta.firing -= 1;
+    if (current.status === 'resolved' && alert.status === 'firing') delta.firing += 1;
+  }
+
+  /** Adds an admission's changes to the incident's counts; an open incident with nothing firing resolves. */
+  private async applyDelta(manager: EntityManager, organizationId: string, incidentId: string, delta: Delta): Promise<void> {
+    await manager.query(
+      `UPDATE incidents SET
+         alert_count = alert_count + $3,
+         firing_count = firing_count + $4,
+         last_resolution_at = GREATEST(last_resolution_at, $5::timestamptz),
+         status = CASE WHEN status = 'open' AND firing_count + $4 = 0 AND alert_count + $3 > 0 THEN 'resolved' ELSE status END,
+         resolved_at = CASE WHEN status = 'open' AND firing_count + $4 = 0 AND alert_count + $3 > 0
+                            THEN COALESCE(GREATEST(last_resolution_at, $5::timestamptz), clock_timestamp()) ELSE resolved_at END,
+         updated_at = clock_timestamp()
+       WHERE organization_id = $1 AND id = $2`,
+      [organizationId, incidentId, delta.alerts, delta.firing, delta.lastResolution],
+    );
   }
 
   private async existingPhase(manager: EntityManager, organizationId: string, integrationId: string, alert: AdmittedAlert, phaseAt: Timestamp): Promise<string | undefined> {
@@ -163,29 +213,40 @@ export class IncidentsService {
       if (already.length > 0) throw new ConflictError(`Incident ${already[0].id} is already merged`);
       await manager.query('UPDATE alert_events SET incident_id = $3 WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, sources, targetId]);
       await manager.query(`UPDATE incidents SET status = 'merged', merged_into = $3, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = ANY($2)`, [organizationId, sources, targetId]);
-      await this.refresh(manager, organizationId, targetId, { reopen: true });
+      await this.recompute(manager, organizationId, targetId, sources);
       await this.audit.record(manager, organizationId, context, { action: 'incident.merge', targetKind: 'incident', targetId, detail: { merged: sources } });
       return (await repo.findById(organizationId, targetId))!;
     });
   }
 
-  /** Recounts the incident's alerts and resolves it when the latest phase of every alert is resolved. */
-  private async refresh(manager: EntityManager, organizationId: string, incidentId: string, options: { reopen?: boolean } = {}): Promise<void> {
-    const [state] = await manager.query(
-      `SELECT count(*)::int AS alerts, count(*) FILTER (WHERE status = 'firing')::int AS firing, max(phase_at) FILTER (WHERE status = 'resolved') AS resolved_at
-         FROM (SELECT DISTINCT ON (fingerprint) fingerprint, status, phase_at FROM alert_events
-                WHERE organization_id = $1 AND incident_id = $2
-                ORDER BY fingerprint, phase_at DESC, (status = 'resolved') DESC) latest`,
+  /**
+   * Rebuilds an incident's alert state from its events (after a merge, which is rare): the latest
+   * phase of each alert, the counts, and the status, reopening a resolved incident whose alerts
+   * fire again unless its group already has another open incident (409).
+   */
+  private async recompute(manager: EntityManager, organizationId: string, incidentId: string, mergedIds: string[]): Promise<void> {
+    await manager.query('DELETE FROM incident_alerts WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, [incidentId, ...mergedIds]]);
+    await manager.query(
+      `INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at)
+       SELECT DISTINCT ON (fingerprint) organization_id, incident_id, fingerprint, status, phase_at FROM alert_events
+        WHERE organization_id = $1 AND incident_id = $2
+        ORDER BY fingerprint, phase_at DESC, (status = 'resolved') DESC`,
       [organizationId, incidentId],
-    ) as { alerts: number; firing: number; resolved_at: Timestamp | null }[];
+    );
+    const [state] = await manager.query(
+      `SELECT count(*)::int AS alerts, count(*) FILTER (WHERE status = 'firing')::int AS firing,
+              (SELECT max(phase_at) FROM alert_events WHERE organization_id = $1 AND incident_id = $2 AND status = 'resolved') AS last_resolution
+         FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2`,
+      [organizationId, incidentId],
+    ) as { alerts: number; firing: number; last_resolution: Timestamp | null }[];
     const repo = this.incidents.withManager(manager);
     const incident = (await repo.findById(organizationId, incidentId))!;
-    const patch: Partial<Incident> = { alertCount: state.alerts, updatedAt: Timestamp.now() };
+    const patch: Partial<Incident> = { alertCount: state.alerts, firingCount: state.firing, lastResolutionAt: state.last_resolution, updatedAt: Timestamp.now() };
     if (incident.status === 'open' && state.firing === 0 && state.alerts > 0) {
       patch.status = 'resolved';
-      patch.resolvedAt = state.resolved_at ?? Timestamp.now();
+      patch.resolvedAt = state.last_resolution ?? Timestamp.now();
     }
-    if (options.reopen && incident.status === 'resolved' && state.firing > 0) {
+    if (incident.status === 'resolved' && state.firing > 0) {
       const other = await repo.query(organizationId, 'i')
         .andWhere('i.integration_id = :integrationId AND i.group_key = :groupKey AND i.status = :open AND i.id <> :id', { integrationId: incident.integrationId, groupKey: incident.groupKey, open: 'open', id: incidentId })
         .getOne();

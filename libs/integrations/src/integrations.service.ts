@@ -157,8 +157,8 @@ export class IntegrationsService {
    * is enabled; null otherwise (unknown, disabled, no or wrong secret: the caller answers all alike).
    * This is the one lookup by id alone: the webhook URL names the integration, not its Organization.
    */
-  async authenticateWebhook(integrationId: string, presentedSecret: string | undefined): Promise<WebhookReceiver | null> {
-    const found = await this.repository.findOneBy({ id: integrationId });
+  async authenticateWebhook(integrationId: string, presentedSecret: string | undefined, manager: EntityManager = this.dataSource.manager): Promise<WebhookReceiver | null> {
+    const found = await manager.getRepository(Integration).findOneBy({ id: integrationId });
     const presented = hashWebhookSecret(presentedSecret ?? '');
     const expected = found?.webhookSecretHash ?? Buffer.alloc(32);
     // Compared even when there is nothing to compare with, so timing does not tell the cases apart.

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { DEFAULT_GROUPING_LABELS, IncidentsService } from '@svc/incidents';
-import type { WebhookReceiver } from '@svc/integrations';
+import { IntegrationsService, WebhookReceiver } from '@svc/integrations';
 import { DomainError, newId, Timestamp } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 
@@ -44,17 +44,34 @@ export class AlertAdmissionService {
   private readonly logger = new Logger(AlertAdmissionService.name);
   private inFlight = 0;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly incidents: IncidentsService) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly incidents: IncidentsService,
+    private readonly integrations: IntegrationsService,
+  ) {}
 
-  /** Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take it now. */
-  async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
+  /**
+   * Counts a whole webhook request (authentication, reading, admission) against MAX_IN_FLIGHT;
+   * past it the sender is told to back off before any work is done.
+   */
+  async inFlightSlot<T>(work: () => Promise<T>): Promise<T> {
     if (this.inFlight >= MAX_IN_FLIGHT) throw new AdmissionPressure('Too many deliveries in flight; retry shortly');
     this.inFlight += 1;
     try {
-      return await this.admitNow(receiver, delivery);
+      return await work();
     } finally {
       this.inFlight -= 1;
     }
+  }
+
+  /** The integration a delivery is for, under the same connection budget as admission itself. */
+  authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
+    return this.withConnection((manager) => this.integrations.authenticateWebhook(integrationId, secret, manager), { transaction: false });
+  }
+
+  /** Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take it now. */
+  admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
+    return this.admitNow(receiver, delivery);
   }
 
   /** Records a delivery refused before admission (400, 413, 415), so it shows in the deliveries list. */
@@ -95,7 +112,7 @@ export class AlertAdmissionService {
    * A transaction on a connection obtained within CONNECTION_WAIT_MS; otherwise, or when the
    * database is unreachable, 503 with Retry-After: never a 500, never a hang.
    */
-  private async withConnection<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private async withConnection<T>(work: (manager: EntityManager) => Promise<T>, options: { transaction: boolean } = { transaction: true }): Promise<T> {
     const runner: QueryRunner = this.dataSource.createQueryRunner();
     let timer: NodeJS.Timeout | undefined;
     const connected = runner.connect();
@@ -111,12 +128,12 @@ export class AlertAdmissionService {
       clearTimeout(timer);
     }
     try {
-      await runner.startTransaction();
+      if (options.transaction) await runner.startTransaction();
       const result = await work(runner.manager);
-      await runner.commitTransaction();
+      if (options.transaction) await runner.commitTransaction();
       return result;
     } catch (error) {
-      await runner.rollbackTransaction().catch(() => undefined);
+      if (options.transaction) await runner.rollbackTransaction().catch(() => undefined);
       if (error instanceof DomainError) throw error;
       this.logger.error({ err: error }, 'Admission failed; the sender will retry');
       throw new AdmissionPressure('The delivery could not be admitted now; retry shortly');

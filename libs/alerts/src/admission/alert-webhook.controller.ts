@@ -2,7 +2,6 @@ import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import getRawBody from 'raw-body';
-import { IntegrationsService, WebhookReceiver } from '@svc/integrations';
 import { AppConfig, DomainError, isUuid, Public, UnauthenticatedError } from '@svc/platform';
 import { AlertAdmissionService, ReceivedDelivery } from './alert-admission.service';
 
@@ -27,7 +26,7 @@ function recordableHeaders(req: Request): Record<string, string> {
 @ApiTags('webhooks')
 @Controller('webhooks/v1/integrations')
 export class AlertWebhookController {
-  constructor(private readonly integrations: IntegrationsService, private readonly admission: AlertAdmissionService, private readonly config: AppConfig) {}
+  constructor(private readonly admission: AlertAdmissionService, private readonly config: AppConfig) {}
 
   @Public()
   @Post(':integration/alert-events')
@@ -35,8 +34,12 @@ export class AlertWebhookController {
   @ApiHeader({ name: 'X-Svc-Token', required: false, description: 'The integration\'s webhook secret (or Authorization: Bearer <secret>)' })
   @ApiAcceptedResponse({ description: '{deliveryId, accepted, duplicates, incidentIds}: the delivery and its alerts are committed and grouped' })
   @ApiOkResponse({ description: 'The same shape: every alert phase in it was already accepted' })
-  async receive(@Param('integration') integrationId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const receiver = isUuid(integrationId) ? await this.authenticate(integrationId, presentedSecret(req)) : null;
+  receive(@Param('integration') integrationId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.admission.inFlightSlot(() => this.receiveNow(integrationId, req, res));
+  }
+
+  private async receiveNow(integrationId: string, req: Request, res: Response): Promise<void> {
+    const receiver = isUuid(integrationId) ? await this.admission.authenticate(integrationId, presentedSecret(req)) : null;
     if (!receiver) throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
     const delivery: ReceivedDelivery = { headers: recordableHeaders(req), body: null };
 
@@ -62,13 +65,5 @@ export class AlertWebhookController {
     const outcome = await this.admission.admit(receiver, delivery);
     if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);
     res.status(outcome.status).json(outcome.response);
-  }
-
-  private async authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
-    try {
-      return await this.integrations.authenticateWebhook(integrationId, secret);
-    } catch {
-      throw new DomainError('unavailable', 'Temporarily unable to authenticate deliveries; retry shortly', { retryAfterSeconds: 1 });
-    }
   }
 }

@@ -74,7 +74,7 @@ export class AppConfig {
 
   /** Connections each process keeps to PostgreSQL. */
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
-  SVC_DATABASE_POOL_SIZE = 10;
+  SVC_DATABASE_POOL_SIZE = 20;
 
   /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
   get publicOrigin(): string {
