@@ -1,11 +1,11 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/databases';
+import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '../..');
 const API_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
@@ -24,17 +24,6 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 interface Api { child: ChildProcess; output: () => string }
 type Outcome = { kind: 'status'; status: number; body: unknown } | { kind: 'error'; code: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

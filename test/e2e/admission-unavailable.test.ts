@@ -2,7 +2,7 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap } from '../support/factories';
-import { freePort } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
 
 /** A loopback TCP proxy to PostgreSQL that the test can cut and restore. */
 class CuttableProxy {

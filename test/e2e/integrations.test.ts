@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
-import { freePort, MonitoringProcess } from '../support/monitoring-stack';
+import { MonitoringProcess } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
 
 describe('integrations', () => {
   const ctx = useBootstrappedApi();
