@@ -40,7 +40,7 @@ function baseline(): Promise<Server> {
 
 async function startApi(databaseUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(__dirname, '../apps/api/src/main.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'info', SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_BOOTSTRAP_CREDENTIAL: 'bench-bootstrap-credential', SVC_QUEUE_PREFIX: 'bench', SVC_PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'info', SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_BOOTSTRAP_CREDENTIAL: 'bench-bootstrap-credential', SVC_QUEUE_PREFIX: 'bench', SVC_RATE_LIMIT_PER_MINUTE: '10000000', SVC_PUBLIC_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 200; i++) {

@@ -11,6 +11,7 @@ import { auditContext, AuditService, requestOrigin } from '@svc/audit';
 import { OrganizationsService } from '@svc/organizations';
 import { ApiTokensService } from './api-tokens.service';
 import { AuthenticatedRequest, OrganizationContext, Principal } from './principal';
+import { RequestRateLimit } from './request-rate-limit';
 import { SESSION_STRATEGY } from './session.strategy';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -45,6 +46,7 @@ export class AccessGuard implements CanActivate {
     private readonly organizations: OrganizationsService,
     private readonly audit: AuditService,
     private readonly tokens: ApiTokensService,
+    private readonly rateLimit: RequestRateLimit,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -69,6 +71,7 @@ export class AccessGuard implements CanActivate {
     const principal = req.user as Principal;
     req.principal = principal;
     req.actor = { kind: 'user', id: principal.user.id, name: principal.user.name };
+    await this.rateLimit.consume(`session:${principal.session.id}`);
 
     if (UNSAFE.has(req.method) && !this.originMatches(req)) {
       throw new ForbiddenError('Missing or mismatched Origin header on a cookie-authenticated request');
@@ -88,6 +91,7 @@ export class AccessGuard implements CanActivate {
     const token = await this.tokens.authenticate(value);
     req.token = token;
     req.actor = { kind: 'api_token', id: token.id, name: token.name };
+    await this.rateLimit.consume(`token:${token.id}`);
     if (rule.kind === 'signed-in' || !rule.tokens) throw new ForbiddenError('This operation needs a signed-in person, not an API token');
     const named = this.organizationOf(req, rule.organizationHeader === 'required');
     if (named !== undefined && named !== token.organizationId) throw new ForbiddenError('Organization not available', { reason: 'credential_rejected' });

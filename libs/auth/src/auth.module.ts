@@ -19,6 +19,7 @@ import { SessionController } from './session.controller';
 import { SessionStrategy } from './session.strategy';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
+import { RequestRateLimit } from './request-rate-limit';
 import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
 
@@ -27,7 +28,7 @@ import { User } from './user.entity';
   imports: [TypeOrmModule.forFeature([User, Session, ApiToken]), PassportModule, OrganizationsModule],
   controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService,
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [SessionsService, Passwords],

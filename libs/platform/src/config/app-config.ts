@@ -72,6 +72,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1024) @Max(64 * 1024 * 1024)
   SVC_JSON_BODY_LIMIT = 1024 * 1024;
 
+  /** Requests per minute one session or API token may make (decisions §12). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
+  SVC_RATE_LIMIT_PER_MINUTE = 600;
+
   /** Connections each process keeps to PostgreSQL. */
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
   SVC_DATABASE_POOL_SIZE = 20;
