@@ -1,26 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAlertmanagerPayload } from './alertmanager';
 import { fingerprintOf } from './fingerprint';
-import { ParsedDelivery, ParseResult } from './normalized-alert';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-function fixture(name: string): Json {
-  return JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
-}
-
-function accepted(result: ParseResult): ParsedDelivery {
-  if (!result.ok) throw new Error(`expected the payload to be accepted, got: ${result.error}`);
-  return result.delivery;
-}
-
-function rejected(result: ParseResult): string {
-  if (result.ok) throw new Error('expected the payload to be rejected');
-  return result.error;
-}
+import { accepted, fixture, Json, rejected } from '../../../../test/support/payload-fixtures';
 
 /** The firing fixture with its first alert changed by `change`. */
 function withFirstAlert(change: (alert: Json) => void): Json {

@@ -1,32 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '../../../platform/src/time/timestamp';
 import { fingerprintOf } from './fingerprint';
 import { parseGenericPayload } from './generic';
-import { ParsedDelivery, ParseResult } from './normalized-alert';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+import { ParseResult } from './normalized-alert';
+import { accepted, fixture, Json, rejected } from '../../../../test/support/payload-fixtures';
 
 const RECEIVED_AT = Timestamp.parse('2026-03-14T09:30:00.123456Z')!;
 
-function fixture(name: string): Json {
-  return JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
-}
-
 function parse(body: unknown): ParseResult {
   return parseGenericPayload(body, RECEIVED_AT);
-}
-
-function accepted(result: ParseResult): ParsedDelivery {
-  if (!result.ok) throw new Error(`expected the payload to be accepted, got: ${result.error}`);
-  return result.delivery;
-}
-
-function rejected(result: ParseResult): string {
-  if (result.ok) throw new Error('expected the payload to be rejected');
-  return result.error;
 }
 
 describe('parseGenericPayload', () => {

@@ -1,26 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from './fingerprint';
 import { parseGrafanaPayload } from './grafana';
-import { ParsedDelivery, ParseResult } from './normalized-alert';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-function fixture(name: string): Json {
-  return JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
-}
-
-function accepted(result: ParseResult): ParsedDelivery {
-  if (!result.ok) throw new Error(`expected the payload to be accepted, got: ${result.error}`);
-  return result.delivery;
-}
-
-function rejected(result: ParseResult): string {
-  if (result.ok) throw new Error('expected the payload to be rejected');
-  return result.error;
-}
+import { accepted, fixture, Json, rejected } from '../../../../test/support/payload-fixtures';
 
 function withFirstAlert(change: (alert: Json) => void): Json {
   const body = fixture('grafana-firing.json');

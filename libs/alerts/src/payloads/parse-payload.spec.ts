@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '../../../platform/src/time/timestamp';
 import { parseAlertmanagerPayload } from './alertmanager';
@@ -7,13 +5,7 @@ import { parseGenericPayload } from './generic';
 import { parseGrafanaPayload } from './grafana';
 import { PAYLOAD_FORMATS, ParseResult, PayloadFormat } from './normalized-alert';
 import { parsePayload } from './parse-payload';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-function fixture(name: string): Json {
-  return JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
-}
+import { fixture, Json } from '../../../../test/support/payload-fixtures';
 
 const RECEIVED_AT = Timestamp.parse('2026-03-14T09:30:00Z')!;
 
