@@ -69,10 +69,6 @@ export class AlertAdmissionService {
     return this.withConnection((manager) => this.integrations.authenticateWebhook(integrationId, secret, manager), { transaction: false });
   }
 
-  /** Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take it now. */
-  admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
-    return this.admitNow(receiver, delivery);
-  }
 
   /** Records a delivery refused before admission (400, 413, 415), so it shows in the deliveries list. */
   async recordRefusal(receiver: WebhookReceiver, delivery: ReceivedDelivery, statusCode: number, error: string): Promise<string> {
@@ -81,7 +77,8 @@ export class AlertAdmissionService {
     return id;
   }
 
-  private async admitNow(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
+  /** Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take it now. */
+  async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
     const receivedAt = Timestamp.now();
     const refuse = async (error: string): Promise<AdmissionOutcome> => ({ kind: 'refused', status: 400, error, deliveryId: await this.recordRefusal(receiver, delivery, 400, error) });
     let json: unknown;
