@@ -108,6 +108,79 @@ describe('alert webhook admission', () => {
     expect(open[0].n).toBe(1);
   });
 
+  it('deliveries admitted together keep their own outcomes, across groups and Organizations', async () => {
+    await ctx.admin.post('/api/v1/organizations', { id: 'batch-other', displayName: 'Other' });
+    const foreignIntegration = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Foreign' }, { headers: { 'x-svc-organization': 'batch-other' } });
+    const foreign = { id: foreignIntegration.body.id, secret: foreignIntegration.body.webhookSecret };
+    const alert = (name: string, status: 'firing' | 'resolved', extra: Partial<Alert> = {}) =>
+      ({ alerts: [{ status, labels: { alertname: 'Batch', service: 'pay', instance: name }, startsAt: T0, ...(status === 'resolved' ? { endsAt: T1 } : {}), ...extra }] });
+    // `keep` stays firing throughout, so the incident stays open whatever order the burst lands in.
+    const opened = await post(generic, { alerts: ['a', 'b', 'keep'].map((name) => alert(name, 'firing').alerts[0]) });
+    const incidentId = opened.body.incidentIds[0];
+
+    const burst = [
+      post(generic, alert('a', 'resolved')),
+      post(generic, alert('b', 'resolved')),
+      post(generic, alert('a', 'firing')), // an exact retry: 200
+      post(generic, alert('c', 'firing')),
+      post(generic, alert('c', 'firing')), // the same phase twice in flight: one 202, one 200
+      ...Array.from({ length: 12 }, (_, i) => post(generic, { alerts: [{ labels: { alertname: 'Spread', service: `s-${i}` }, startsAt: T0 }] })),
+      ...Array.from({ length: 6 }, (_, i) => post(foreign, { alerts: [{ labels: { alertname: 'Batch', service: 'pay', instance: `f-${i}` }, startsAt: T0 }] })),
+    ];
+    const answers = await Promise.all(burst);
+    expect(answers.map((r) => r.status).slice(0, 5).filter((s) => s === 202)).toHaveLength(3);
+    expect(answers[2]).toMatchObject({ status: 200, body: { accepted: 0, duplicates: 1, incidentIds: [incidentId] } });
+    expect([answers[3].status, answers[4].status].sort()).toEqual([200, 202]);
+    expect(answers.slice(0, 5).every((r) => r.body.incidentIds[0] === incidentId)).toBe(true);
+    expect(answers.slice(5).every((r) => r.status === 202 && r.body.accepted === 1)).toBe(true);
+    expect(new Set(answers.slice(5, 17).map((r) => r.body.incidentIds[0])).size).toBe(12);
+    const foreignIncidents = new Set(answers.slice(17).map((r) => r.body.incidentIds[0]));
+    expect(foreignIncidents.size).toBe(1);
+    expect(foreignIncidents.has(incidentId)).toBe(false);
+
+    // a, b resolved, c and keep firing.
+    expect((await ctx.admin.get(`/api/v1/incidents/${incidentId}`)).body).toMatchObject({ status: 'open', alertCount: 4 });
+    const db = ctx.api.dataSource;
+    const [state] = await db.query('SELECT firing_count FROM incidents WHERE id = $1', [incidentId]);
+    expect(state.firing_count).toBe(2);
+    const foreignIncident = await ctx.admin.get(`/api/v1/incidents/${[...foreignIncidents][0]}`, { headers: { 'x-svc-organization': 'batch-other' } });
+    expect(foreignIncident.body).toMatchObject({ status: 'open', alertCount: 6, integrationId: foreign.id });
+    expect((await ctx.admin.get(`/api/v1/incidents/${[...foreignIncidents][0]}`)).status).toBe(404);
+
+    // Every answer is its delivery's record; several were committed in one transaction.
+    const ids = answers.map((r) => r.body.deliveryId);
+    const rows = await db.query('SELECT id, status_code, accepted, duplicates, xmin::text AS tx FROM webhook_deliveries WHERE id = ANY($1)', [ids]) as { id: string; status_code: number; accepted: number; duplicates: number; tx: string }[];
+    expect(rows).toHaveLength(answers.length);
+    for (const answer of answers) {
+      expect(rows.find((r) => r.id === answer.body.deliveryId)).toMatchObject({ status_code: answer.status, accepted: answer.body.accepted, duplicates: answer.body.duplicates });
+    }
+    expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(rows.length);
+    const [{ n }] = await db.query('SELECT count(*)::int AS n FROM alert_events WHERE delivery_id = ANY($1)', [ids]);
+    expect(n).toBe(answers.reduce((sum, r) => sum + r.body.accepted, 0));
+  });
+
+  it('a late resolution admitted alongside others goes to the incident that saw its alert', async () => {
+    const fired = await post(generic, { alerts: [{ labels: { alertname: 'Late', service: 'q' }, startsAt: T0 }] });
+    const resolved = await post(generic, { alerts: [{ status: 'resolved', labels: { alertname: 'Late', service: 'q' }, startsAt: T0, endsAt: T1 }] });
+    const incidentId = fired.body.incidentIds[0];
+    expect(resolved.body.incidentIds).toEqual([incidentId]);
+    expect((await ctx.admin.get(`/api/v1/incidents/${incidentId}`)).body.status).toBe('resolved');
+
+    const answers = await Promise.all([
+      // Resolved again later (a sender's late repeat): the resolved incident takes it, nothing new opens.
+      post(generic, { alerts: [{ status: 'resolved', labels: { alertname: 'Late', service: 'q' }, startsAt: T0, endsAt: '2026-11-22T02:20:00Z' }] }),
+      // Never seen firing: a new incident, resolved at once.
+      post(generic, { alerts: [{ status: 'resolved', labels: { alertname: 'Ghost', service: 'q' }, startsAt: T0, endsAt: T1 }] }),
+      ...Array.from({ length: 10 }, (_, i) => post(generic, { alerts: [{ labels: { alertname: 'Alongside', service: `q-${i}` }, startsAt: T0 }] })),
+    ]);
+    expect(answers.every((r) => r.status === 202 && r.body.accepted === 1)).toBe(true);
+    expect(answers[0].body.incidentIds).toEqual([incidentId]);
+    const ghost = await ctx.admin.get(`/api/v1/incidents/${answers[1].body.incidentIds[0]}`);
+    expect(ghost.body).toMatchObject({ status: 'resolved', alertCount: 1, title: 'Ghost (q)' });
+    expect((await ctx.admin.get(`/api/v1/incidents/${incidentId}`)).body).toMatchObject({ status: 'resolved', alertCount: 1 });
+    for (const r of answers.slice(2)) expect((await ctx.admin.get(`/api/v1/incidents/${r.body.incidentIds[0]}`)).body.status).toBe('open');
+  });
+
   it('refuses non-JSON with 415, malformed JSON and invalid payloads with a useful 400, and records them', async () => {
     const form = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: 'a=b', headers: { 'x-svc-token': generic.secret, 'content-type': 'application/x-www-form-urlencoded' }, origin: false });
     expect(form.status).toBe(415);

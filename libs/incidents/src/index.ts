@@ -1,3 +1,4 @@
 export * from './admission.types';
+export * from './incident-admission.service';
 export * from './incidents.module';
 export * from './incidents.service';

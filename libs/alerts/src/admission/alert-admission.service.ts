@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { DEFAULT_GROUPING_LABELS, IncidentsService } from '@svc/incidents';
+import { AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
 import { IntegrationsService, WebhookReceiver } from '@svc/integrations';
 import { DomainError, newId, Timestamp } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
@@ -28,6 +28,30 @@ export interface ReceivedDelivery {
 export const MAX_IN_FLIGHT = 256;
 /** How long an admission waits for a database connection before answering 503. */
 export const CONNECTION_WAIT_MS = 250;
+/** Batches committing at once; deliveries arriving meanwhile wait for the next batch. */
+const CONCURRENT_BATCHES = 2;
+/** Deliveries admitted in one transaction at most. */
+const MAX_BATCH = 64;
+
+interface PendingAdmission {
+  receiver: WebhookReceiver;
+  delivery: ReceivedDelivery;
+  input: AdmissionInput;
+  resolve: (outcome: AdmissionOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+interface RecordedDelivery {
+  receiver: WebhookReceiver;
+  id: string;
+  delivery: ReceivedDelivery;
+  statusCode: number;
+  result: AdmissionResult;
+  error: string | null;
+}
+
+/** A batch that needs its deliveries admitted one by one (see IncidentAdmissionService.admitTogether). */
+class OneByOne extends Error {}
 
 export class AdmissionPressure extends DomainError {
   constructor(message: string) {
@@ -43,10 +67,12 @@ export class AdmissionPressure extends DomainError {
 export class AlertAdmissionService {
   private readonly logger = new Logger(AlertAdmissionService.name);
   private inFlight = 0;
+  private readonly waiting: PendingAdmission[] = [];
+  private batchesRunning = 0;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly incidents: IncidentsService,
+    private readonly incidentAdmission: IncidentAdmissionService,
     private readonly integrations: IntegrationsService,
   ) {}
 
@@ -73,11 +99,15 @@ export class AlertAdmissionService {
   /** Records a delivery refused before admission (400, 413, 415), so it shows in the deliveries list. */
   async recordRefusal(receiver: WebhookReceiver, delivery: ReceivedDelivery, statusCode: number, error: string): Promise<string> {
     const id = newId();
-    await this.withConnection((manager) => this.insertDelivery(manager, receiver, id, delivery, statusCode, { accepted: 0, duplicates: 0, incidentIds: [] }, error));
+    await this.withConnection((manager) => this.insertDeliveries(manager, [{ receiver, id, delivery, statusCode, result: { accepted: 0, duplicates: 0, incidentIds: [] }, error }]));
     return id;
   }
 
-  /** Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take it now. */
+  /**
+   * Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take
+   * it now. Deliveries that arrive while earlier ones are being committed wait and are admitted
+   * together, in one transaction: the commit, not the request, is the unit of cost.
+   */
   async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
     const receivedAt = Timestamp.now();
     const refuse = async (error: string): Promise<AdmissionOutcome> => ({ kind: 'refused', status: 400, error, deliveryId: await this.recordRefusal(receiver, delivery, 400, error) });
@@ -89,27 +119,90 @@ export class AlertAdmissionService {
     }
     const parsed = parsePayload(receiver.format, json, receivedAt);
     if (!parsed.ok) return refuse(parsed.error);
-    const deliveryId = newId();
-    return this.withConnection(async (manager) => {
-      const result = await this.incidents.admit(manager, receiver.organizationId, {
-        integrationId: receiver.integrationId,
-        groupingLabels: receiver.groupingLabels ?? DEFAULT_GROUPING_LABELS,
-        groupKey: parsed.delivery.groupKey,
-        deliveryId,
-        receivedAt,
-        alerts: parsed.delivery.alerts,
-      });
-      const status = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
-      await this.insertDelivery(manager, receiver, deliveryId, delivery, status, result, null);
-      return { kind: 'admitted' as const, status, response: { deliveryId, ...result } };
+    const input: AdmissionInput = {
+      integrationId: receiver.integrationId,
+      groupingLabels: receiver.groupingLabels ?? DEFAULT_GROUPING_LABELS,
+      groupKey: parsed.delivery.groupKey,
+      deliveryId: newId(),
+      receivedAt,
+      alerts: parsed.delivery.alerts,
+    };
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ receiver, delivery, input, resolve, reject });
+      this.dispatch();
     });
+  }
+
+  /** Starts batches while fewer than CONCURRENT_BATCHES run; each takes what waits, up to MAX_BATCH. */
+  private dispatch(): void {
+    while (this.batchesRunning < CONCURRENT_BATCHES && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      this.batchesRunning += 1;
+      void this.admitBatch(batch).finally(() => {
+        this.batchesRunning -= 1;
+        this.dispatch();
+      });
+    }
+  }
+
+  /**
+   * One transaction for the whole batch; when that cannot be (a resolution that needs the
+   * one-by-one path, a deadlock, a delivery the database refuses), each delivery is admitted in a
+   * transaction of its own, so one delivery's problem is never another's.
+   */
+  private async admitBatch(batch: PendingAdmission[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        const outcomes = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
+        batch.forEach((pending, i) => pending.resolve(outcomes[i]));
+        return;
+      } catch (error) {
+        if (error instanceof AdmissionPressure) {
+          for (const pending of batch) pending.reject(error);
+          return;
+        }
+        if (!(error instanceof OneByOne)) this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
+      }
+    }
+    await Promise.all(batch.map(async (pending) => {
+      try {
+        pending.resolve(await this.withConnection(async (manager) => {
+          const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
+          const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
+          return outcome;
+        }));
+      } catch (error) {
+        pending.reject(error);
+      }
+    }));
+  }
+
+  private async admitTogether(manager: EntityManager, batch: PendingAdmission[]): Promise<AdmissionOutcome[]> {
+    const results = await this.incidentAdmission.admitTogether(manager, batch.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })));
+    if (!results) throw new OneByOne();
+    return this.recordAdmitted(manager, batch, results);
+  }
+
+  /** Records admitted deliveries (202, or 200 when every alert phase in one was already accepted). */
+  private async recordAdmitted(manager: EntityManager, batch: PendingAdmission[], results: AdmissionResult[]): Promise<AdmissionOutcome[]> {
+    const outcomes = batch.map((pending, i) => {
+      const result = results[i];
+      const status: 200 | 202 = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
+      return { kind: 'admitted' as const, status, response: { deliveryId: pending.input.deliveryId, ...result } };
+    });
+    await this.insertDeliveries(manager, batch.map((pending, i) => ({
+      receiver: pending.receiver, id: pending.input.deliveryId, delivery: pending.delivery, statusCode: outcomes[i].status, result: results[i], error: null,
+    })));
+    return outcomes;
   }
 
   /**
    * A transaction on a connection obtained within CONNECTION_WAIT_MS; otherwise, or when the
-   * database is unreachable, 503 with Retry-After: never a 500, never a hang.
+   * database is unreachable, 503 with Retry-After: never a 500, never a hang. With `errors: 'raw'`,
+   * a failure inside the work is thrown as it is, for the caller to decide.
    */
-  private async withConnection<T>(work: (manager: EntityManager) => Promise<T>, options: { transaction: boolean } = { transaction: true }): Promise<T> {
+  private async withConnection<T>(work: (manager: EntityManager) => Promise<T>, options: { transaction?: boolean; errors?: 'pressure' | 'raw' } = {}): Promise<T> {
+    const transaction = options.transaction ?? true;
     const runner: QueryRunner = this.dataSource.createQueryRunner();
     let timer: NodeJS.Timeout | undefined;
     const connected = runner.connect();
@@ -125,13 +218,13 @@ export class AlertAdmissionService {
       clearTimeout(timer);
     }
     try {
-      if (options.transaction) await runner.startTransaction();
+      if (transaction) await runner.startTransaction();
       const result = await work(runner.manager);
-      if (options.transaction) await runner.commitTransaction();
+      if (transaction) await runner.commitTransaction();
       return result;
     } catch (error) {
-      if (options.transaction) await runner.rollbackTransaction().catch(() => undefined);
-      if (error instanceof DomainError) throw error;
+      if (transaction) await runner.rollbackTransaction().catch(() => undefined);
+      if (error instanceof DomainError || options.errors === 'raw') throw error;
       this.logger.error({ err: error }, 'Admission failed; the sender will retry');
       throw new AdmissionPressure('The delivery could not be admitted now; retry shortly');
     } finally {
@@ -139,12 +232,13 @@ export class AlertAdmissionService {
     }
   }
 
-  private async insertDelivery(manager: EntityManager, receiver: WebhookReceiver, id: string, delivery: ReceivedDelivery, statusCode: number, result: Omit<DeliveryResponse, 'deliveryId'>, error: string | null): Promise<void> {
+  private async insertDeliveries(manager: EntityManager, rows: RecordedDelivery[]): Promise<void> {
     await manager.query(
       `INSERT INTO webhook_deliveries (organization_id, id, integration_id, status_code, accepted, duplicates, incident_ids, error, headers, body, replay_of)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11)`,
-      [receiver.organizationId, id, receiver.integrationId, statusCode, result.accepted, result.duplicates, JSON.stringify(result.incidentIds), error,
-        JSON.stringify(delivery.headers), delivery.body, delivery.replayOf ?? null],
+       SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::int[], $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::uuid[])`,
+      [rows.map((r) => r.receiver.organizationId), rows.map((r) => r.id), rows.map((r) => r.receiver.integrationId), rows.map((r) => r.statusCode),
+        rows.map((r) => r.result.accepted), rows.map((r) => r.result.duplicates), rows.map((r) => JSON.stringify(r.result.incidentIds)), rows.map((r) => r.error),
+        rows.map((r) => JSON.stringify(r.delivery.headers)), rows.map((r) => r.delivery.body), rows.map((r) => r.delivery.replayOf ?? null)],
     );
   }
 }
