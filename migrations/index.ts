@@ -1,3 +1,4 @@
+import { Investigations1795326288817 } from './1795326288817-Investigations';
 import { IncidentAlertState1795323349443 } from './1795323349443-IncidentAlertState';
 import { AlertIngestion1795322299178 } from './1795322299178-AlertIngestion';
 import { Integrations1795321911753 } from './1795321911753-Integrations';
@@ -16,4 +17,5 @@ export const MIGRATIONS: Function[] = [
   Integrations1795321911753,
   AlertIngestion1795322299178,
   IncidentAlertState1795323349443,
+  Investigations1795326288817,
 ];

@@ -1,14 +1,13 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/databases';
+import { DIST_APPS, ensureBuilt } from '../support/dist';
 import { freePort } from '../support/ports';
 
-const ROOT = join(__dirname, '../..');
-const API_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
+const API_MAIN = join(DIST_APPS, 'api/src/main.js');
 
 /** Every delivery carries the same alert but for its `seq` label, so each is a new phase of its own alert. */
 const STARTS_AT = '2026-11-22T02:00:00Z';
@@ -125,10 +124,7 @@ describe('alert admission survives SIGKILL of the API', () => {
   }
 
   beforeAll(async () => {
-    // Build once, as processes.test.ts does, unless a build is present and SKIP_BUILD is set.
-    if (!process.env.SKIP_BUILD || !existsSync(API_MAIN)) {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
-    }
+    ensureBuilt();
     database = await createTestDatabase();
     pg = new PgClient({ connectionString: database.url, application_name: 'admission-crash-test' });
     await pg.connect();

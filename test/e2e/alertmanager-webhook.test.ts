@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBootstrappedApi } from '../support/factories';
 import { MonitoringProcess } from '../support/monitoring-stack';
-
-async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { until } from '../support/until';
 
 /** A real Prometheus Alertmanager delivers to the service with http_config.authorization (Bearer). */
 describe('a real Alertmanager sending to the service', () => {
@@ -22,24 +13,7 @@ describe('a real Alertmanager sending to the service', () => {
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'Real Alertmanager' });
     integrationId = created.body.id;
     const url = `${ctx.api.baseUrl}/webhooks/v1/integrations/${integrationId}/alert-events`;
-    alertmanager = await MonitoringProcess.alertmanager([
-      'route:',
-      '  receiver: svc',
-      "  group_by: ['alertname', 'service']",
-      '  group_wait: 1s',
-      '  group_interval: 1s',
-      '  repeat_interval: 1h',
-      'receivers:',
-      '  - name: svc',
-      '    webhook_configs:',
-      `      - url: '${url}'`,
-      '        send_resolved: true',
-      '        http_config:',
-      '          authorization:',
-      '            type: Bearer',
-      `            credentials: '${created.body.webhookSecret}'`,
-      '',
-    ].join('\n'));
+    alertmanager = await MonitoringProcess.alertmanager(MonitoringProcess.webhookConfig(url, created.body.webhookSecret, ['alertname', 'service']));
   }, 60_000);
   afterAll(() => alertmanager?.stop());
 

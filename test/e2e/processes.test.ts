@@ -1,11 +1,8 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, withServer } from '../support/databases';
-
-const ROOT = join(__dirname, '../..');
-const DIST = join(ROOT, 'dist/apps');
+import { DIST_APPS as DIST, ensureBuilt } from '../support/dist';
 
 function run(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -21,10 +18,8 @@ function run(script: string, env: Record<string, string>): Promise<{ code: numbe
 /** The built processes, as `npm start` / `npm run start:api` run them. */
 describe('processes', () => {
   beforeAll(() => {
-    // Build once (the same `npm run build` that `npm start` runs) unless a fresh build is present.
-    if (!process.env.SKIP_BUILD || !existsSync(join(DIST, 'launcher/src/main.js'))) {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
-    }
+    // The same `npm run build` that `npm start` runs, once per test run.
+    ensureBuilt();
   }, 180_000);
 
   it('a bad setting stops the API before it starts, with a message naming the variable', async () => {

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { runMigrations } from '../../libs/platform/src/database/prepare-database';
 import { MIGRATIONS } from '../../migrations';
 import { databaseUrl, runTag, templateDatabase, withServer } from './databases';
@@ -11,6 +13,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   await runMigrations(databaseUrl(template), MIGRATIONS);
   return async () => {
+    rmSync(join(__dirname, '../../.test-results', `built-${runTag(true)}`), { force: true });
     // This run's databases only (a file that failed may have left its own behind).
     await withServer(async (client) => {
       const tag = runTag(true);

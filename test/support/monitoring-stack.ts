@@ -8,18 +8,45 @@ import { freePort } from './ports';
 export class MonitoringProcess {
   private constructor(private readonly child: ChildProcess, readonly url: string, private readonly dir: string) {}
 
-  static async prometheus(config = 'global:\n  scrape_interval: 15s\n'): Promise<MonitoringProcess> {
-    const port = await freePort();
+  /**
+   * `port`: when the config must name it (a scrape of Prometheus itself); a free one otherwise.
+   * `files`: written beside prometheus.yml (rule files, named relative to it in the config).
+   */
+  static async prometheus(config = 'global:\n  scrape_interval: 15s\n', port?: number, files: Record<string, string> = {}): Promise<MonitoringProcess> {
+    port ??= await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'svc-prometheus-'));
     writeFileSync(join(dir, 'prometheus.yml'), config);
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
     const child = spawn('prometheus', [
       `--config.file=${join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--log.level=warn',
     ], { stdio: 'ignore' });
     return MonitoringProcess.ready(child, `http://127.0.0.1:${port}`, dir, '/-/ready');
   }
 
-  static async alertmanager(config = 'route:\n  receiver: default\nreceivers:\n  - name: default\n'): Promise<MonitoringProcess> {
-    const port = await freePort();
+  /** An Alertmanager config that sends every alert to `url` with `Authorization: Bearer <secret>`, quickly. */
+  static webhookConfig(url: string, secret: string, groupBy: string[]): string {
+    return [
+      'route:',
+      '  receiver: svc',
+      `  group_by: [${groupBy.map((l) => `'${l}'`).join(', ')}]`,
+      '  group_wait: 1s',
+      '  group_interval: 1s',
+      '  repeat_interval: 1h',
+      'receivers:',
+      '  - name: svc',
+      '    webhook_configs:',
+      `      - url: '${url}'`,
+      '        send_resolved: true',
+      '        http_config:',
+      '          authorization:',
+      '            type: Bearer',
+      `            credentials: '${secret}'`,
+      '',
+    ].join('\n');
+  }
+
+  static async alertmanager(config = 'route:\n  receiver: default\nreceivers:\n  - name: default\n', port?: number): Promise<MonitoringProcess> {
+    port ??= await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'svc-alertmanager-'));
     writeFileSync(join(dir, 'alertmanager.yml'), config);
     const child = spawn('prometheus-alertmanager', [

@@ -4,6 +4,7 @@ import { AuditModule } from '@svc/audit';
 import { AuthModule, OidcModule } from '@svc/auth';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
+import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
 import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
@@ -23,6 +24,7 @@ import { MIGRATIONS } from '../../../migrations';
     IntegrationsModule,
     IncidentsModule,
     AlertsModule,
+    InvestigationsModule,
     OidcModule,
   ],
 })

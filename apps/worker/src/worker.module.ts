@@ -1,5 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, DatabaseModule, LoggingModule, QueueModule } from '@svc/platform';
+import { AuditModule } from '@svc/audit';
+import { AuthModule } from '@svc/auth';
+import { IncidentsModule } from '@svc/incidents';
+import { IntegrationsModule } from '@svc/integrations';
+import { InvestigationEngineModule } from '@svc/investigations';
+import { OrganizationsModule } from '@svc/organizations';
+import { ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /**
@@ -13,6 +19,13 @@ import { MIGRATIONS } from '../../../migrations';
     DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-worker' }),
     QueueModule.forRoot(),
     QueueModule.forWorker(),
+    PaginationModule,
+    AuditModule,
+    OrganizationsModule,
+    AuthModule,
+    IntegrationsModule,
+    IncidentsModule,
+    InvestigationEngineModule,
   ],
 })
 export class WorkerModule {}

@@ -10,7 +10,7 @@ import { integrationType, IntegrationType } from './catalog/integration-types';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { CreatedIntegrationView, CreateIntegrationDto, IntegrationView, ListIntegrationsQueryDto, RotationResult, UpdateIntegrationDto } from './dto/integration.dto';
 import { Integration } from './integration.entity';
-import { HttpCredentials, IntegrationVerifier } from './integration-verifier';
+import { authorizationHeader, HttpCredentials, IntegrationVerifier } from './integration-verifier';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
 
@@ -20,6 +20,18 @@ export interface WebhookReceiver {
   integrationId: string;
   format: 'alertmanager' | 'grafana' | 'generic';
   groupingLabels: string[] | null;
+}
+
+/** An enabled integration whose HTTP API can be read, with its credentials as request headers. */
+export interface ReadableDataSource {
+  integrationId: string;
+  type: 'prometheus' | 'alertmanager';
+  name: string;
+  baseUrl: string;
+  /** Authorization headers from the stored credentials: for the code that calls the system, never for a response. */
+  headers: Record<string, string>;
+  /** When it last verified successfully, if it did. */
+  verifiedAt: Timestamp | null;
 }
 
 export function hashWebhookSecret(secret: string): Buffer {
@@ -178,6 +190,17 @@ export class IntegrationsService {
 
   private groupingLabelsOf(integration: Integration): string[] | null {
     return Array.isArray(integration.config.groupingLabels) ? (integration.config.groupingLabels as string[]) : null;
+  }
+
+  /** The Organization's enabled integrations that can be read as data sources (those with a base URL). */
+  async readableDataSources(organizationId: string): Promise<ReadableDataSource[]> {
+    const found = await this.integrations.find(organizationId, { where: { enabled: true }, order: { createdAt: 'ASC' } });
+    return found.flatMap((i): ReadableDataSource[] => {
+      const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
+      if ((i.type !== 'prometheus' && i.type !== 'alertmanager') || !baseUrl) return [];
+      const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
+      return [{ integrationId: i.id, type: i.type, name: i.name, baseUrl, headers: authorizationHeader(this.credentialsOf(i)), verifiedAt }];
+    });
   }
 
   /** The decrypted credentials, for the code that talks to the system (never for a response). */

@@ -76,6 +76,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
   SVC_RATE_LIMIT_PER_MINUTE = 600;
 
+  /**
+   * How long a worker's hold on a running job lasts without renewal (seconds): a job of a worker
+   * that died is taken up by another worker after about this long.
+   */
+  @Transform(toInt) @IsInt() @Min(1) @Max(600)
+  SVC_QUEUE_JOB_LOCK_SECONDS = 30;
+
   /** Connections each process keeps to PostgreSQL. */
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
   SVC_DATABASE_POOL_SIZE = 20;

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { newId, ScopedRepository, Timestamp } from '@svc/platform';
+import { ActivityType, InvestigationActivity } from './investigation-activity.entity';
+
+/** Postgres channel that wakes event streams; the payload is `<organizationId>/<investigationId>/<sequence>`. */
+export const ACTIVITY_CHANNEL = 'svc_investigation_activity';
+
+/** The envelope of decisions §7, as streamed and as listed. */
+export interface ActivityEnvelope {
+  sequence: number;
+  type: ActivityType;
+  investigationId: string;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+export function envelopeOf(row: InvestigationActivity): ActivityEnvelope {
+  return { sequence: row.sequence, type: row.type, investigationId: row.investigationId, at: row.at.toISOString(), data: row.data };
+}
+
+/**
+ * Appends and reads an investigation's durable activity. Appends run inside the caller's
+ * transaction, take the next sequence from the investigation row (which they lock), and notify
+ * listeners at commit.
+ */
+@Injectable()
+export class ActivityService {
+  private readonly activity: ScopedRepository<InvestigationActivity>;
+
+  constructor(@InjectRepository(InvestigationActivity) activity: Repository<InvestigationActivity>) {
+    this.activity = new ScopedRepository(activity);
+  }
+
+  async append(manager: EntityManager, organizationId: string, investigationId: string, type: ActivityType, data: Record<string, unknown>): Promise<number> {
+    // An UPDATE … RETURNING comes back from TypeORM as [rows, affected count].
+    const [rows] = await manager.query(
+      'UPDATE investigations SET last_sequence = last_sequence + 1, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2 RETURNING last_sequence',
+      [organizationId, investigationId],
+    ) as [{ last_sequence: number }[], number];
+    const sequence = rows[0].last_sequence;
+    await this.activity.withManager(manager).insert(organizationId, { id: newId(), investigationId, sequence, type, at: Timestamp.now(), data });
+    await manager.query('SELECT pg_notify($1, $2)', [ACTIVITY_CHANNEL, `${organizationId}/${investigationId}/${sequence}`]);
+    return sequence;
+  }
+
+  /** Activity after a sequence, oldest first; `streamOnly` leaves out what the stream does not carry. */
+  async after(organizationId: string, investigationId: string, afterSequence: number, limit: number, options: { streamOnly?: boolean } = {}): Promise<InvestigationActivity[]> {
+    const query = this.activity.query(organizationId, 'a')
+      .andWhere('a.investigation_id = :investigationId AND a.sequence > :afterSequence', { investigationId, afterSequence })
+      .orderBy('a.sequence', 'ASC').limit(limit);
+    if (options.streamOnly) query.andWhere("a.type <> 'hypothesis.updated'");
+    return query.getMany();
+  }
+}

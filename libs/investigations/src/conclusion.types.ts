@@ -1,0 +1,60 @@
+/** The conclusion's shapes (interface-spec: Investigation). */
+export type ConclusionStatus = 'verified_cause' | 'supported_explanation' | 'inconclusive' | 'answer_only';
+/** Stagnation (turns without new evidence) stops a run as `reasoner_turns`: the contract's four values. */
+export type StoppedBy = 'tool_runs' | 'reasoner_turns' | 'wall_clock' | 'context';
+
+export interface EvidenceRef {
+  investigationId: string;
+  toolRunOrdinal: number;
+}
+
+export interface Impact {
+  summary: string;
+  runRefs: number[];
+}
+
+export interface FindingItem {
+  statement: string;
+  /** `cause`, `symptom`, `context` or `ruled_out`. */
+  kind: 'cause' | 'symptom' | 'context' | 'ruled_out';
+  mechanism: string;
+  runRefs: number[];
+  evidenceRefs: EvidenceRef[];
+  /** The hypothesis the finding confirms, when it does. */
+  hypothesisId?: string;
+}
+
+export interface HypothesisItem {
+  id: string;
+  statement: string;
+  /** `untested`, `supported`, `refuted` or `inconclusive`. */
+  status: 'untested' | 'supported' | 'refuted' | 'inconclusive';
+  test: string;
+  runRefs: number[];
+}
+
+export interface ActionItem {
+  title: string;
+  rationale: string;
+  verification: string;
+  runRefs: number[];
+}
+
+export interface LimitationItem {
+  /** `missing_telemetry`, `tool_failure`, `budget` or `scope`. */
+  type: 'missing_telemetry' | 'tool_failure' | 'budget' | 'scope';
+  statement: string;
+  runRefs: number[];
+  messageSequences: number[];
+}
+
+/** What a reasoner concludes; the engine validates it before it is stored. */
+export interface Conclusion {
+  conclusionStatus: ConclusionStatus;
+  summary: string;
+  impact: Impact;
+  findings: FindingItem[];
+  hypotheses: HypothesisItem[];
+  actions: ActionItem[];
+  limitations: LimitationItem[];
+}

@@ -1,0 +1,43 @@
+import type { Conclusion, ConclusionStatus } from '../conclusion.types';
+import type { RecordedRun } from '../reasoning/reasoner';
+
+export class InvalidConclusion extends Error {}
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * Checks a reasoner's conclusion before it is stored (decisions §6): every reference names a run
+ * of this investigation (otherwise it is refused), and the conclusion status claims no more than
+ * the runs show: `verified_cause` needs a cause finding whose hypothesis is supported by a
+ * successful run that tested it; otherwise a cause backed by cited runs is a
+ * `supported_explanation`, and a cause without evidence is `inconclusive`.
+ */
+export function checkConclusion(conclusion: Conclusion, investigationId: string, runs: readonly RecordedRun[]): Conclusion {
+  const ordinals = new Set(runs.map((r) => r.ordinal));
+  const missing = new Set<number>();
+  const cite = (refs: number[]): void => refs.forEach((n) => { if (!ordinals.has(n)) missing.add(n); });
+  cite(conclusion.impact.runRefs);
+  for (const item of [...conclusion.findings, ...conclusion.hypotheses, ...conclusion.actions, ...conclusion.limitations]) cite(item.runRefs);
+  for (const finding of conclusion.findings) {
+    for (const ref of finding.evidenceRefs) {
+      if (ref.investigationId !== investigationId) throw new InvalidConclusion(`Evidence reference to investigation ${ref.investigationId}: a conclusion cites this investigation's runs only`);
+      cite([ref.toolRunOrdinal]);
+    }
+  }
+  if (missing.size > 0) throw new InvalidConclusion(`The conclusion cites tool runs that do not exist: ${[...missing].sort((a, b) => a - b).map((n) => `#${n}`).join(', ')}`);
+  if (!conclusion.summary.trim()) throw new InvalidConclusion('The conclusion has no summary');
+  return { ...conclusion, summary: clip(conclusion.summary.trim(), 4096), conclusionStatus: earnedStatus(conclusion, runs) };
+}
+
+function earnedStatus(conclusion: Conclusion, runs: readonly RecordedRun[]): ConclusionStatus {
+  if (conclusion.conclusionStatus === 'answer_only' || conclusion.conclusionStatus === 'inconclusive') return conclusion.conclusionStatus;
+  const succeeded = new Map(runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]));
+  const causes = conclusion.findings.filter((f) => f.kind === 'cause');
+  const verified = causes.some((f) => {
+    const hypothesis = conclusion.hypotheses.find((h) => h.id === f.hypothesisId);
+    return hypothesis?.status === 'supported' && hypothesis.runRefs.some((n) => succeeded.get(n)?.hypothesisId === hypothesis.id);
+  });
+  if (verified && conclusion.conclusionStatus === 'verified_cause') return 'verified_cause';
+  const supported = causes.some((f) => [...f.runRefs, ...f.evidenceRefs.map((r) => r.toolRunOrdinal)].some((n) => succeeded.has(n)));
+  return supported ? 'supported_explanation' : 'inconclusive';
+}

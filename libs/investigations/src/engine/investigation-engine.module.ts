@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { IncidentsModule } from '@svc/incidents';
+import { IntegrationsModule } from '@svc/integrations';
+import { OrganizationsModule } from '@svc/organizations';
+import { InvestigationsModule } from '../investigations.module';
+import { ToolCatalog } from '../tools/tool-catalog';
+import { InvestigationEngine } from './investigation-engine';
+import { InvestigationProcessor } from './investigation.processor';
+import { ReasonerFactory } from './reasoner-factory';
+
+/** The worker's side of investigations: the processor, the engine, the reasoners and the tools. */
+@Module({
+  imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule],
+  providers: [InvestigationEngine, InvestigationProcessor, ReasonerFactory, { provide: ToolCatalog, useFactory: () => new ToolCatalog() }],
+})
+export class InvestigationEngineModule {}

@@ -1,0 +1,276 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { newId, Timestamp } from '@svc/platform';
+import { ActivityService } from '../activity.service';
+import type { HypothesisItem } from '../conclusion.types';
+import {
+  AlertBrief, BudgetExhausted, Budgets, IncidentBrief, InvestigationCancelled, InvestigationSession, RecordedRun, SessionTool, SourceBrief, ToolCall,
+} from '../reasoning/reasoner';
+import { ToolRun } from '../tool-run.entity';
+import { ToolCatalog } from '../tools/tool-catalog';
+import type { DataSourceConnection, ToolResult, ToolWindow } from '../tools/tool.types';
+import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
+
+/** Thrown when the investigation is no longer this worker's to write: cancelled, or taken over after a restart. */
+export class NoLongerOurs extends Error {}
+
+export interface SessionSetup {
+  organizationId: string;
+  investigationId: string;
+  /** This worker's claim on the investigation; every write checks it. */
+  claim: string;
+  subject: string;
+  window: ToolWindow;
+  incident: IncidentBrief;
+  alerts: AlertBrief[];
+  sources: Array<SourceBrief & { connection: DataSourceConnection }>;
+  budgets: Budgets;
+  /** When the investigation first started: the wall clock counts from there, across restarts. */
+  startedAt: Timestamp;
+  /** Runs already recorded (by an earlier attempt), in ordinal order. */
+  earlierRuns: ToolRun[];
+}
+
+const MAX_ERROR = 4096;
+
+function recorded(run: ToolRun): RecordedRun {
+  return {
+    ordinal: run.ordinal, tool: run.tool, integrationId: run.integrationId, arguments: run.arguments, purpose: run.purpose, hypothesisId: run.hypothesisId,
+    outcome: run.outcome === 'succeeded' ? 'succeeded' : 'failed', summary: run.summary ?? '', output: run.output ?? null, truncated: run.truncated,
+    error: run.error, window: run.windowFrom && run.windowUntil ? { from: run.windowFrom, until: run.windowUntil } : null,
+  };
+}
+
+const sameCall = (run: RecordedRun, call: ToolCall): boolean =>
+  run.tool === call.tool && run.integrationId === (call.integrationId ?? null) && JSON.stringify(run.arguments) === JSON.stringify(call.arguments);
+
+/**
+ * The engine's side of a reasoner's session: every tool call becomes a numbered tool run with
+ * its activity events, written only while the investigation is still this worker's; budgets are
+ * counted here, so every reasoner is held to the same ones.
+ */
+export class RecordingSession implements InvestigationSession {
+  readonly investigationId: string;
+  readonly subject: string;
+  readonly window: ToolWindow;
+  readonly incident: IncidentBrief;
+  readonly alerts: AlertBrief[];
+  readonly sources: SourceBrief[];
+  readonly tools: SessionTool[];
+  readonly budgets: Budgets;
+  readonly runs: RecordedRun[];
+  usage = { inputTokens: 0, outputTokens: 0 };
+  /** Why the work was stopped from outside, once it was. */
+  stopReason: 'cancelled' | 'wall_clock' | null = null;
+
+  private controller = new AbortController();
+  private turns = 0;
+  private stagnantTurns = 0;
+  private evidenceAtLastTurn = -1;
+  private readonly replayable: RecordedRun[];
+  private readonly deadline: number;
+  private wallClockTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly setup: SessionSetup,
+    private readonly dataSource: DataSource,
+    private readonly activity: ActivityService,
+    private readonly catalog: ToolCatalog,
+  ) {
+    this.investigationId = setup.investigationId;
+    this.subject = setup.subject;
+    this.window = setup.window;
+    this.incident = setup.incident;
+    this.alerts = setup.alerts;
+    this.sources = setup.sources.map(({ connection: _connection, ...source }) => source);
+    this.budgets = setup.budgets;
+    this.runs = setup.earlierRuns.map(recorded);
+    this.replayable = this.runs.filter((run) => run.outcome === 'succeeded');
+    const types = new Set(setup.sources.map((s) => s.type));
+    this.tools = [
+      INCIDENT_ALERTS_TOOL,
+      ...catalog.list().filter((tool) => types.has(tool.integrationType)),
+    ];
+    this.deadline = Number(setup.startedAt.epochMicros / 1000n) + setup.budgets.wallClockSeconds * 1000;
+    this.armWallClock();
+  }
+
+  get cancelled(): boolean {
+    return this.stopReason === 'cancelled';
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Stops in-flight work at once: the investigation was cancelled or taken over. */
+  cancel(): void {
+    this.stopReason ??= 'cancelled';
+    this.controller.abort(new InvestigationCancelled());
+  }
+
+  /**
+   * After a budget stopped the run, the reasoner may still write its best conclusion: a fresh
+   * signal (cancellation still stops it) with a short grace period of its own.
+   */
+  enterGracePeriod(seconds: number): void {
+    clearTimeout(this.wallClockTimer);
+    if (this.stopReason === 'cancelled') return;
+    this.controller = new AbortController();
+    this.wallClockTimer = setTimeout(() => this.controller.abort(new BudgetExhausted('wall_clock', 'The grace period for the conclusion ran out')), seconds * 1000);
+  }
+
+  dispose(): void {
+    clearTimeout(this.wallClockTimer);
+  }
+
+  beginTurn(): void {
+    this.checkStillRunning();
+    if (this.turns >= this.budgets.reasonerTurns) throw new BudgetExhausted('reasoner_turns', `Stopped after ${this.turns} reasoner turns (the budget)`);
+    const evidence = this.runs.filter((run) => run.outcome === 'succeeded').length;
+    this.stagnantTurns = evidence === this.evidenceAtLastTurn ? this.stagnantTurns + 1 : 0;
+    if (this.stagnantTurns >= this.budgets.stagnationTurns) {
+      throw new BudgetExhausted('reasoner_turns', `Stopped after ${this.stagnantTurns} reasoner turns without new evidence (the stagnation budget)`);
+    }
+    this.evidenceAtLastTurn = evidence;
+    this.turns += 1;
+  }
+
+  recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): void {
+    this.usage.inputTokens += Math.max(0, Math.round(usage.inputTokens));
+    this.usage.outputTokens += Math.max(0, Math.round(usage.outputTokens));
+    if ((usage.contextTokens ?? 0) > this.budgets.contextTokens) {
+      throw new BudgetExhausted('context', `The reasoner's context reached ${usage.contextTokens} tokens (the budget is ${this.budgets.contextTokens})`);
+    }
+  }
+
+  async progress(message: string): Promise<void> {
+    await this.write((manager) => this.activity.append(manager, this.setup.organizationId, this.investigationId, 'progress', { message: message.slice(0, 1024) }));
+  }
+
+  async updateHypotheses(hypotheses: HypothesisItem[]): Promise<void> {
+    await this.write(async (manager) => {
+      await manager.query('UPDATE investigations SET hypotheses = $3::jsonb WHERE organization_id = $1 AND id = $2', [this.setup.organizationId, this.investigationId, JSON.stringify(hypotheses)]);
+      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'hypothesis.updated', { hypotheses });
+    });
+  }
+
+  async runTool(call: ToolCall): Promise<RecordedRun> {
+    this.checkStillRunning();
+    // After a restart, the earlier attempt's completed reads are reused rather than repeated.
+    const replay = this.replayable.findIndex((run) => sameCall(run, call));
+    if (replay >= 0) return this.replayable.splice(replay, 1)[0];
+    if (this.runs.length >= this.budgets.toolRuns) throw new BudgetExhausted('tool_runs', `Stopped after ${this.runs.length} tool runs (the budget)`);
+
+    const refusal = this.refusalOf(call);
+    if (refusal) return this.recordRefused(call, refusal);
+    const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);
+    const ordinal = await this.write(async (manager) => {
+      const next = await this.nextOrdinal(manager);
+      await manager.query(
+        `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, integration_id, purpose, hypothesis_id, arguments, outcome, started_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, 'running', clock_timestamp())`,
+        [this.setup.organizationId, newId(), this.investigationId, next, call.tool, source?.integrationId ?? null, call.purpose.slice(0, 1024), call.hypothesisId ?? null, JSON.stringify(call.arguments)],
+      );
+      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.started', {
+        ordinal: next, tool: call.tool, integrationId: source?.integrationId ?? null, purpose: call.purpose.slice(0, 1024),
+      });
+      return next;
+    });
+
+    const result: ToolResult = source
+      ? await this.catalog.run(call.tool, call.arguments, { connection: source.connection, window: this.window, signal: this.signal })
+      : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
+    if (this.stopReason === 'wall_clock' && result.outcome === 'failed') result.error = 'Stopped: the wall-clock budget ran out during this run';
+    const run: RecordedRun = {
+      ordinal, tool: call.tool, integrationId: source?.integrationId ?? null, arguments: call.arguments, purpose: call.purpose, hypothesisId: call.hypothesisId ?? null,
+      outcome: result.outcome, summary: result.summary, output: result.output, truncated: result.truncated, error: result.error?.slice(0, MAX_ERROR) ?? null,
+      window: result.window ?? (source ? this.window : null),
+    };
+    await this.finishRun(run, result.sources);
+    this.runs.push(run);
+    this.checkStillRunning();
+    return run;
+  }
+
+  private refusalOf(call: ToolCall): string | null {
+    if (call.tool === INCIDENT_ALERTS_TOOL.name) return null;
+    const tool = this.tools.find((t) => t.name === call.tool);
+    if (!tool) return `Tool ${call.tool} is not available to this investigation; the tools are ${this.tools.map((t) => t.name).join(', ')}`;
+    const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);
+    if (!source) return `Integration ${call.integrationId ?? '(none)'} is not a source of this investigation`;
+    if (source.type !== tool.integrationType) return `${call.tool} reads ${tool.integrationType} integrations; ${source.name} is ${source.type}`;
+    return this.catalog.validate(call.tool, call.arguments);
+  }
+
+  /** A refused call is a failed read, recorded, and never reported as started against an integration. */
+  private async recordRefused(call: ToolCall, error: string): Promise<RecordedRun> {
+    const run = await this.write(async (manager) => {
+      const ordinal = await this.nextOrdinal(manager);
+      const refused: RecordedRun = {
+        ordinal, tool: call.tool, integrationId: null, arguments: call.arguments, purpose: call.purpose, hypothesisId: call.hypothesisId ?? null,
+        outcome: 'failed', summary: `Refused: ${error}`.slice(0, 1024), output: null, truncated: false, error: error.slice(0, MAX_ERROR), window: null,
+      };
+      await manager.query(
+        `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, integration_id, purpose, hypothesis_id, arguments, outcome, started_at, finished_at, summary, error)
+         VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8::jsonb, 'failed', clock_timestamp(), clock_timestamp(), $9, $10)`,
+        [this.setup.organizationId, newId(), this.investigationId, ordinal, call.tool, call.purpose.slice(0, 1024), call.hypothesisId ?? null, JSON.stringify(call.arguments), refused.summary, refused.error],
+      );
+      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', { ordinal, tool: call.tool, integrationId: null, outcome: 'failed', summary: refused.summary });
+      return refused;
+    });
+    this.runs.push(run);
+    return run;
+  }
+
+  private async finishRun(run: RecordedRun, sources: string[]): Promise<void> {
+    await this.write(async (manager) => {
+      await manager.query(
+        `UPDATE tool_runs SET outcome = $4, finished_at = clock_timestamp(), summary = $5, sources = $6::jsonb, truncated = $7, error = $8, output = $9::jsonb,
+                window_from = $10, window_until = $11
+          WHERE organization_id = $1 AND investigation_id = $2 AND ordinal = $3`,
+        [this.setup.organizationId, this.investigationId, run.ordinal, run.outcome, run.summary.slice(0, 4096), JSON.stringify(sources), run.truncated, run.error,
+          JSON.stringify(run.output ?? null), run.window?.from ?? null, run.window?.until ?? null],
+      );
+      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', {
+        ordinal: run.ordinal, tool: run.tool, integrationId: run.integrationId, outcome: run.outcome, summary: run.summary.slice(0, 1024), truncated: run.truncated,
+      });
+    });
+  }
+
+  private async nextOrdinal(manager: EntityManager): Promise<number> {
+    const [{ next }] = await manager.query('SELECT COALESCE(max(ordinal), 0) + 1 AS next FROM tool_runs WHERE organization_id = $1 AND investigation_id = $2',
+      [this.setup.organizationId, this.investigationId]) as { next: number }[];
+    return next;
+  }
+
+  /**
+   * A write of this worker's: in one transaction that first locks the investigation and checks
+   * that it is still investigating under this worker's claim.
+   */
+  async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = await manager.query('SELECT status, claim FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE',
+        [this.setup.organizationId, this.investigationId]) as { status: string; claim: string | null }[];
+      if (row?.status !== 'investigating' || row.claim !== this.setup.claim) {
+        this.cancel();
+        throw new NoLongerOurs(`Investigation ${this.investigationId} is ${row?.status ?? 'gone'}${row?.claim !== this.setup.claim ? ' and claimed by another attempt' : ''}`);
+      }
+      return work(manager);
+    });
+  }
+
+  private checkStillRunning(): void {
+    if (this.stopReason === 'cancelled') throw new InvestigationCancelled();
+    if (this.stopReason === 'wall_clock' || Date.now() >= this.deadline) {
+      this.stopReason = 'wall_clock';
+      throw new BudgetExhausted('wall_clock', `Stopped at the wall-clock budget of ${this.budgets.wallClockSeconds} s`);
+    }
+  }
+
+  private armWallClock(): void {
+    this.wallClockTimer = setTimeout(() => {
+      this.stopReason ??= 'wall_clock';
+      this.controller.abort(new BudgetExhausted('wall_clock', `Stopped at the wall-clock budget of ${this.budgets.wallClockSeconds} s`));
+    }, Math.max(0, this.deadline - Date.now()));
+  }
+}

@@ -1,0 +1,104 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
+import { Incident } from '@svc/incidents';
+import type { ActionItem, ConclusionStatus, FindingItem, HypothesisItem, Impact, LimitationItem, StoppedBy } from './conclusion.types';
+
+export type InvestigationStatus = 'queued' | 'investigating' | 'needs_input' | 'partial' | 'concluded' | 'cancelled' | 'failed';
+
+export const TERMINAL_STATUSES: readonly InvestigationStatus[] = ['needs_input', 'partial', 'concluded', 'cancelled', 'failed'];
+
+/**
+ * An investigation of an incident: queued by a person, worked by the worker as numbered tool runs,
+ * ended with a conclusion (or an error, or a cancellation). `lastSequence` numbers its activity.
+ */
+@Entity('investigations')
+@Index('investigations_created', ['organizationId', 'createdAt', 'id'])
+@Index('investigations_incident', ['organizationId', 'incidentId', 'createdAt'])
+export class Investigation extends OrganizationOwnedEntity {
+  @Column({ type: 'uuid' })
+  incidentId!: string;
+
+  @Column({ type: 'text' })
+  status!: InvestigationStatus;
+
+  @Column({ type: 'text' })
+  subject!: string;
+
+  @TimestampColumn()
+  windowFrom!: Timestamp;
+
+  @TimestampColumn()
+  windowUntil!: Timestamp;
+
+  /** Who opened it: a user id, or `token:<id>` for an API token. */
+  @Column({ type: 'text' })
+  openedBy!: string;
+
+  /** The reasoner that works it: `built-in`, or the language model provider and model. */
+  @Column({ type: 'text', nullable: true })
+  reasoner!: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  impact!: Impact | null;
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  findings!: FindingItem[];
+
+  /** The latest running snapshot while investigating; the final hypotheses once concluded. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  hypotheses!: HypothesisItem[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  actions!: ActionItem[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  limitations!: LimitationItem[];
+
+  @Column({ type: 'text', nullable: true })
+  conclusionStatus!: ConclusionStatus | null;
+
+  @Column({ type: 'text', nullable: true })
+  summary!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  stoppedBy!: StoppedBy | null;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  inputTokens!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  outputTokens!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  lastSequence!: number;
+
+  /** The current worker attempt's claim: only the attempt holding it writes (a restarted job takes it over). */
+  @Column({ type: 'uuid', nullable: true })
+  claim!: string | null;
+
+  /** How many times a worker took it up (more than one after a worker died mid-way). */
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
+
+  @TimestampColumn({ default: () => 'clock_timestamp()' })
+  createdAt!: Timestamp;
+
+  @TimestampColumn({ nullable: true })
+  startedAt!: Timestamp | null;
+
+  @TimestampColumn({ nullable: true })
+  concludedAt!: Timestamp | null;
+
+  @TimestampColumn({ default: () => 'clock_timestamp()' })
+  updatedAt!: Timestamp;
+
+  @ManyToOne(() => Incident, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organization_id', referencedColumnName: 'organizationId' },
+    { name: 'incident_id', referencedColumnName: 'id' },
+  ])
+  incident?: Incident;
+}

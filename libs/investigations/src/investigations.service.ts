@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Brackets, DataSource, Repository } from 'typeorm';
+import { AuditContext, AuditService } from '@svc/audit';
+import { IncidentsService } from '@svc/incidents';
+import { byTimeThenId, ConflictError, CursorCodec, keysetPage, KeysetOrdering, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
+import { ActivityService } from './activity.service';
+import { InvestigationActivity } from './investigation-activity.entity';
+import { InvestigationSource } from './investigation-source.entity';
+import { Investigation, InvestigationStatus, TERMINAL_STATUSES } from './investigation.entity';
+import { ToolRun } from './tool-run.entity';
+
+export const INVESTIGATIONS_QUEUE = 'investigations';
+export const RUN_INVESTIGATION_JOB = 'investigation.run';
+
+const NEWEST_FIRST = byTimeThenId<Investigation>('i', 'created_at', (i) => i.createdAt, 'DESC');
+const BY_SEQUENCE: KeysetOrdering<InvestigationActivity> = { name: 'sequence', direction: 'ASC', columns: [{ expression: 'a.sequence', read: (a) => a.sequence }] };
+
+/** How far before the incident opened an investigation looks, to see what changed at the onset. */
+const LOOK_BEFORE_MICROS = 60n * 60n * 1_000_000n;
+/** How far after a resolution it looks. */
+const LOOK_AFTER_MICROS = 15n * 60n * 1_000_000n;
+
+/**
+ * Investigations as people see them: opening one (queued, with its job in the outbox), reading
+ * it with its runs, sources, activity and hypotheses, and cancelling it. The worker's side is
+ * the InvestigationEngine.
+ */
+@Injectable()
+export class InvestigationsService {
+  private readonly investigations: ScopedRepository<Investigation>;
+  private readonly runs: ScopedRepository<ToolRun>;
+  private readonly sources: ScopedRepository<InvestigationSource>;
+  private readonly activityRows: ScopedRepository<InvestigationActivity>;
+
+  constructor(
+    @InjectRepository(Investigation) investigations: Repository<Investigation>,
+    @InjectRepository(ToolRun) runs: Repository<ToolRun>,
+    @InjectRepository(InvestigationSource) sources: Repository<InvestigationSource>,
+    @InjectRepository(InvestigationActivity) activityRows: Repository<InvestigationActivity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly incidents: IncidentsService,
+    private readonly activity: ActivityService,
+    private readonly outbox: Outbox,
+    private readonly audit: AuditService,
+    private readonly cursors: CursorCodec,
+  ) {
+    this.investigations = new ScopedRepository(investigations);
+    this.runs = new ScopedRepository(runs);
+    this.sources = new ScopedRepository(sources);
+    this.activityRows = new ScopedRepository(activityRows);
+  }
+
+  /**
+   * Queues an investigation of the incident. Its window runs from an hour before the incident
+   * opened (to see what changed at the onset) to fifteen minutes after it resolved, or now.
+   */
+  async open(organizationId: string, incidentId: string, openedBy: string, context: AuditContext): Promise<Investigation> {
+    const incident = await this.incidents.get(organizationId, incidentId);
+    const now = Timestamp.now();
+    const windowFrom = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);
+    const after = incident.resolvedAt ? Timestamp.fromEpochMicros(incident.resolvedAt.epochMicros + LOOK_AFTER_MICROS) : now;
+    const windowUntil = after.isAfter(now) ? now : after;
+    const id = newId();
+    await this.dataSource.transaction(async (manager) => {
+      await this.investigations.withManager(manager).insert(organizationId, {
+        id, incidentId, status: 'queued', subject: `What caused "${incident.title}"?`.slice(0, 1024), windowFrom, windowUntil, openedBy,
+        reasoner: null, impact: null, findings: [], hypotheses: [], actions: [], limitations: [], conclusionStatus: null, summary: null,
+        stoppedBy: null, error: null, inputTokens: 0, outputTokens: 0, lastSequence: 0, attempts: 0, createdAt: now, startedAt: null, concludedAt: null, updatedAt: now,
+      });
+      await this.outbox.add(manager, { organizationId, queue: INVESTIGATIONS_QUEUE, name: RUN_INVESTIGATION_JOB, payload: { investigationId: id } });
+      await this.audit.record(manager, organizationId, context, { action: 'investigation.open', targetKind: 'investigation', targetId: id, detail: { incidentId } });
+    });
+    return this.get(organizationId, id);
+  }
+
+  async list(organizationId: string, filters: { status?: InvestigationStatus; incidentId?: string }, page: PageRequest): Promise<Page<Investigation> & { total: number }> {
+    const filtered = () => this.investigations.query(organizationId, 'i').andWhere(new Brackets((qb) => {
+      qb.where('TRUE');
+      if (filters.status) qb.andWhere('i.status = :status', { status: filters.status });
+      if (filters.incidentId) qb.andWhere('i.incident_id = :incidentId', { incidentId: filters.incidentId });
+    }));
+    const [result, total] = await Promise.all([
+      keysetPage(filtered(), this.cursors, { scope: organizationId, collection: `investigations?${filters.status ?? ''}&${filters.incidentId ?? ''}` }, NEWEST_FIRST, page),
+      filtered().getCount(),
+    ]);
+    return { ...result, total };
+  }
+
+  async get(organizationId: string, id: string): Promise<Investigation> {
+    const investigation = await this.investigations.findById(organizationId, id);
+    if (!investigation) throw new NotFoundError('Investigation');
+    return investigation;
+  }
+
+  async runsOf(organizationId: string, investigationId: string): Promise<ToolRun[]> {
+    return this.runs.find(organizationId, { where: { investigationId }, order: { ordinal: 'ASC' } });
+  }
+
+  async sourcesOf(organizationId: string, investigationId: string): Promise<InvestigationSource[]> {
+    await this.get(organizationId, investigationId);
+    return this.sources.find(organizationId, { where: { investigationId }, order: { rank: 'ASC' } });
+  }
+
+  /** Every activity envelope (progress, tool runs, hypothesis updates, the end), in sequence order. */
+  async activityOf(organizationId: string, investigationId: string, page: PageRequest): Promise<Page<InvestigationActivity>> {
+    await this.get(organizationId, investigationId);
+    const query = this.activityRows.query(organizationId, 'a').andWhere('a.investigation_id = :investigationId', { investigationId });
+    return keysetPage(query, this.cursors, { scope: organizationId, collection: `investigations/${investigationId}/activity` }, BY_SEQUENCE, page);
+  }
+
+  /**
+   * Stops the investigation: it is `cancelled` from now on, with its terminal event; the worker
+   * sees it within half a second and aborts its in-flight tool or reasoner call.
+   */
+  async cancel(organizationId: string, id: string, context: AuditContext): Promise<Investigation> {
+    await this.dataSource.transaction(async (manager) => {
+      const [locked] = await manager.query('SELECT status FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, id]) as { status: InvestigationStatus }[];
+      if (!locked) throw new NotFoundError('Investigation');
+      if (TERMINAL_STATUSES.includes(locked.status)) throw new ConflictError(`The investigation already ended (${locked.status}); only a queued or running one can be cancelled`);
+      await manager.query(
+        `UPDATE investigations SET status = 'cancelled', concluded_at = clock_timestamp(), updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2`,
+        [organizationId, id],
+      );
+      await manager.query(`UPDATE tool_runs SET outcome = 'failed', error = 'Cancelled', finished_at = clock_timestamp() WHERE organization_id = $1 AND investigation_id = $2 AND outcome = 'running'`, [organizationId, id]);
+      await this.activity.append(manager, organizationId, id, 'cancelled', { status: 'cancelled' });
+      await this.audit.record(manager, organizationId, context, { action: 'investigation.cancel', targetKind: 'investigation', targetId: id });
+    });
+    return this.get(organizationId, id);
+  }
+}

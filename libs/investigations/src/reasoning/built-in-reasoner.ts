@@ -1,0 +1,257 @@
+import { Timestamp } from '@svc/platform';
+import type { ActionItem, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
+import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
+
+interface SeriesOut {
+  metric: Record<string, string>;
+  values?: Array<[string, unknown]>;
+}
+
+/** A change seen near the onset, and the hypothesis it suggests. */
+interface Candidate {
+  hypothesis: HypothesisItem;
+  at: Timestamp;
+  run: RecordedRun;
+  mechanism: string;
+  action: Omit<ActionItem, 'runRefs'>;
+}
+
+const IDENTITY_LABELS = new Set(['__name__', 'job', 'instance']);
+const MINUTE = 60_000_000n;
+
+const seriesOf = (run: RecordedRun | undefined): SeriesOut[] =>
+  run?.outcome === 'succeeded' ? ((run.output as { series?: SeriesOut[] } | null)?.series ?? []) : [];
+
+const firstSampleAt = (series: SeriesOut): Timestamp | null => (series.values?.length ? Timestamp.parse(series.values[0][0]) : null);
+
+const earliest = (times: Array<Timestamp | null>): Timestamp | null =>
+  times.reduce<Timestamp | null>((min, t) => (t && (!min || min.isAfter(t)) ? t : min), null);
+
+const minutesBetween = (a: Timestamp, b: Timestamp): number => Math.round(Number((b.epochMicros - a.epochMicros) / 1_000_000n) / 6) / 10;
+
+/** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
+const ZOOM_POINTS = 400;
+
+/** Arguments of a range query from `from` to `until` (clamped to the window) at about ZOOM_POINTS points. */
+function zoom(session: InvestigationSession, from: Timestamp, until: Timestamp): { start: string; end: string; step: number } {
+  const start = from.isAfter(session.window.from) ? from : session.window.from;
+  const end = until.isAfter(session.window.until) ? session.window.until : until;
+  const seconds = Number((end.epochMicros - start.epochMicros) / 1_000_000n);
+  return { start: start.toISOString(), end: end.toISOString(), step: Math.max(1, Math.ceil(seconds / ZOOM_POINTS)) };
+}
+
+const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
+
+const labelText = (labels: Record<string, string>): string =>
+  Object.entries(labels).filter(([k]) => !IDENTITY_LABELS.has(k)).map(([k, v]) => `${k}="${v}"`).join(', ');
+
+/**
+ * The reasoner that needs no model: what a careful on-call engineer does first. Read the alerts,
+ * find the rule that fired and query its expression to date the onset, look for changes around
+ * the onset (a new build version, a restart, a target going down), state each as a hypothesis,
+ * test each with a query around its time, and conclude from what the data showed.
+ */
+export class BuiltInReasoner {
+  readonly name = 'built-in';
+  private readonly hypotheses: HypothesisItem[] = [];
+  private readonly limitations: LimitationItem[] = [];
+  private onset: { at: Timestamp; runs: number[]; expression: string | null } | null = null;
+  private alertRun: RecordedRun | undefined;
+  private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate }>();
+
+  async investigate(session: InvestigationSession): Promise<Conclusion> {
+    session.beginTurn();
+    this.alertRun = await session.runTool({ tool: 'incident.alert_events', integrationId: null, arguments: {}, purpose: 'Which alerts fired, for what, and since when' });
+    const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? session.incident.openedAt;
+    this.onset = { at: firstAlert, runs: [this.alertRun.ordinal], expression: null };
+    const prometheus = session.sources.filter((s) => s.type === 'prometheus');
+    if (prometheus.length === 0) {
+      this.limitations.push({ type: 'missing_telemetry', statement: 'No Prometheus integration is connected, so the alert could not be compared with metrics', runRefs: [], messageSequences: [] });
+      return this.conclusion(session, null);
+    }
+    const source = prometheus[0];
+    const alertname = session.alerts.find((a) => a.labels.alertname)?.labels.alertname ?? session.incident.labels.alertname;
+    const scope = this.scopeMatchers(session);
+
+    session.beginTurn();
+    await this.dateOnset(session, source, alertname);
+    await session.progress(`The condition began at ${this.onset.at.toISOString()}`);
+
+    session.beginTurn();
+    const candidates = await this.changesNearOnset(session, source, scope);
+    for (const c of candidates) this.hypotheses.push(c.hypothesis);
+    if (candidates.length) await session.updateHypotheses(this.hypotheses);
+
+    for (const candidate of candidates) {
+      session.beginTurn();
+      await this.test(session, source, candidate);
+      await session.updateHypotheses(this.hypotheses);
+    }
+    return this.conclusion(session, null);
+  }
+
+  async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
+    return this.conclusion(session, stoppedBy);
+  }
+
+  /** Label matchers that keep queries on the alerting service: its job, when the alerts name one. */
+  private scopeMatchers(session: InvestigationSession): string {
+    const jobs = [...new Set(session.alerts.map((a) => a.labels.job).filter((j): j is string => !!j))];
+    return jobs.length === 1 ? `job=${JSON.stringify(jobs[0])}` : '';
+  }
+
+  /** The firing rule's expression over the window: the first time it held is the onset. */
+  private async dateOnset(session: InvestigationSession, source: SourceBrief, alertname: string | undefined): Promise<void> {
+    if (!alertname) return;
+    const rules = await session.runTool({ tool: 'prometheus.alert_rules', integrationId: source.integrationId, arguments: { name: alertname }, purpose: `The condition the ${alertname} rule checks` });
+    const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string }> } | null)?.rules?.[0] : undefined;
+    if (!rule?.query) {
+      this.limitations.push({ type: 'missing_telemetry', statement: `Prometheus has no alerting rule named ${alertname}, so the alert's condition could not be queried`, runRefs: [rules.ordinal], messageSequences: [] });
+      return;
+    }
+    const range = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: rule.query }, purpose: `When did ${alertname}'s condition start to hold?` });
+    const roughly = earliest(seriesOf(range).map(firstSampleAt));
+    this.onset = { at: roughly ?? this.onset!.at, runs: [rules.ordinal, range.ordinal], expression: rule.query };
+    if (!roughly) {
+      if (range.outcome === 'succeeded') {
+        this.limitations.push({ type: 'missing_telemetry', statement: 'The rule\'s expression returned no samples in the window; the onset is taken from the alert itself', runRefs: [range.ordinal], messageSequences: [] });
+      }
+      return;
+    }
+    // The whole window is read coarsely; the minutes around the first sample date the onset closely.
+    const closer = await session.runTool({
+      tool: 'prometheus.query_range', integrationId: source.integrationId,
+      arguments: { query: rule.query, ...zoom(session, shift(roughly, -5n * MINUTE), shift(roughly, MINUTE)) },
+      purpose: `The onset of ${alertname}'s condition, to the second`,
+    });
+    const began = earliest(seriesOf(closer).map(firstSampleAt));
+    if (began) this.onset = { at: began, runs: [rules.ordinal, range.ordinal, closer.ordinal], expression: rule.query };
+  }
+
+  /** Changes around the onset: a build version appearing, a process restarting, a target going down. */
+  private async changesNearOnset(session: InvestigationSession, source: SourceBrief, scope: string): Promise<Candidate[]> {
+    const onset = this.onset!.at;
+    const inScope = (extra: string): string => `{${[extra, scope].filter(Boolean).join(', ')}}`;
+    const candidates: Candidate[] = [];
+    const near = (at: Timestamp): boolean => at.epochMicros <= onset.epochMicros + 2n * MINUTE && at.epochMicros >= session.window.from.epochMicros;
+
+    // The quarter hour before the onset, finely: a change that explains it happened there.
+    const around = zoom(session, shift(onset, -15n * MINUTE), shift(onset, MINUTE));
+    const builds = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: inScope('__name__=~".+_build_info"'), ...around }, purpose: 'Did a new version start before the onset?' });
+    // A series there from the start of the range began before it: not a change.
+    const windowStart = Timestamp.parse(around.start)!.epochMicros + BigInt(around.step) * 1_000_000n;
+    const appeared = seriesOf(builds)
+      .map((s) => ({ s, at: firstSampleAt(s) }))
+      .filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && x.at.epochMicros > windowStart && near(x.at))
+      .sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1));
+    if (builds.outcome === 'succeeded' && seriesOf(builds).length === 0) {
+      this.limitations.push({ type: 'missing_telemetry', statement: 'No *_build_info metric: deployments could not be seen in the metrics', runRefs: [builds.ordinal], messageSequences: [] });
+    }
+    if (appeared[0]) {
+      // A range query sees a new series at the first step after it appeared: it started within one step before.
+      const step = BigInt(Math.round(((builds.output as { stepSeconds?: number } | null)?.stepSeconds ?? 0) * 1_000_000));
+      const { s } = appeared[0];
+      const at = Timestamp.fromEpochMicros(appeared[0].at.epochMicros - step);
+      const version = labelText(s.metric) || s.metric.__name__;
+      candidates.push({
+        at, run: builds,
+        hypothesis: { id: 'h-version', statement: `The new build (${version}) that started at ${at.toISOString()} caused the alert's condition`, status: 'untested', test: `Does the condition hold only after ${at.toISOString()}?`, runRefs: [builds.ordinal] },
+        mechanism: `A new build (${version}) of ${s.metric.job ?? 'the service'} started ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
+        action: { title: `Roll back ${s.metric.job ?? 'the service'} from ${version}`, rationale: 'The condition began with this version and not before', verification: `The alert's expression returns no series after the rollback${this.onset!.expression ? `: ${this.onset!.expression}` : ''}` },
+      });
+    }
+
+    const restarts = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: `changes(process_start_time_seconds${inScope('')}[5m]) > 0`, ...around }, purpose: 'Did a process restart around the onset?' });
+    const restartAt = earliest(seriesOf(restarts).map(firstSampleAt).filter((t): t is Timestamp => !!t && near(t)));
+    if (restartAt && !appeared[0]) {
+      candidates.push({
+        at: restartAt, run: restarts,
+        hypothesis: { id: 'h-restart', statement: `A process restart at ${restartAt.toISOString()} caused the alert's condition`, status: 'untested', test: `Does the condition hold only after ${restartAt.toISOString()}?`, runRefs: [restarts.ordinal] },
+        mechanism: `A process restarted ${minutesBetween(restartAt, onset)} min before the condition began`,
+        action: { title: 'Find out why the process restarted', rationale: 'The condition began after a restart', verification: 'process_start_time_seconds stays constant and the alert resolves' },
+      });
+    }
+
+    const down = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: `up${inScope('')} == 0`, ...around }, purpose: 'Was a scrape target down around the onset?' });
+    const downAt = earliest(seriesOf(down).map(firstSampleAt).filter((t): t is Timestamp => !!t && near(t)));
+    if (downAt) {
+      const target = seriesOf(down)[0].metric;
+      candidates.push({
+        at: downAt, run: down,
+        hypothesis: { id: 'h-target-down', statement: `Target ${target.instance ?? ''} (${target.job ?? ''}) went down at ${downAt.toISOString()}`, status: 'untested', test: `Does the condition hold only after ${downAt.toISOString()}?`, runRefs: [down.ordinal] },
+        mechanism: `Prometheus could not scrape ${target.instance ?? 'a target'} from ${downAt.toISOString()}`,
+        action: { title: `Check ${target.instance ?? 'the target'} of job ${target.job ?? ''}`, rationale: 'It stopped answering scrapes at the onset', verification: 'up returns 1 for the target again' },
+      });
+    }
+    return candidates;
+  }
+
+  /**
+   * Tests a change as the cause: the alert's condition, queried from well before the change to
+   * after it, must be absent before the change and present after it.
+   */
+  private async test(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<void> {
+    const h = candidate.hypothesis;
+    const expression = this.onset!.expression;
+    if (!expression) {
+      h.status = 'inconclusive';
+      return;
+    }
+    const run = await session.runTool({
+      tool: 'prometheus.query_range', integrationId: source.integrationId, hypothesisId: h.id,
+      arguments: { query: expression, ...zoom(session, shift(candidate.at, -15n * MINUTE), shift(this.onset!.at, 5n * MINUTE)) },
+      purpose: `Test: ${h.test}`,
+    });
+    h.runRefs = [...h.runRefs, run.ordinal];
+    if (run.outcome !== 'succeeded') {
+      h.status = 'inconclusive';
+      this.limitations.push({ type: 'tool_failure', statement: `The test of "${h.statement}" could not run: ${run.error ?? 'failed'}`, runRefs: [run.ordinal], messageSequences: [] });
+      return;
+    }
+    const samples = seriesOf(run).flatMap((s) => (s.values ?? []).map(([t]) => Timestamp.parse(t)).filter((t): t is Timestamp => t !== null));
+    const before = samples.filter((t) => !t.isAfter(candidate.at) && t.epochMicros !== candidate.at.epochMicros).length;
+    const after = samples.length - before;
+    const supported = before === 0 && after > 0;
+    h.status = supported ? 'supported' : 'refuted';
+    this.tested.set(h.id, { run, supported, candidate });
+  }
+
+  private conclusion(session: InvestigationSession, stoppedBy: StoppedBy | null): Conclusion {
+    const onset = this.onset ?? { at: session.incident.openedAt, runs: [], expression: null };
+    const alertRefs = this.alertRun ? [this.alertRun.ordinal] : [];
+    const evidence = (runs: number[]) => runs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n }));
+    const findings: FindingItem[] = [];
+    const actions: ActionItem[] = [];
+    const supported = [...this.tested.values()].filter((t) => t.supported);
+    for (const { run, candidate } of supported) {
+      const refs = [...onset.runs, candidate.run.ordinal, run.ordinal];
+      findings.push({ kind: 'cause', statement: candidate.hypothesis.statement, mechanism: candidate.mechanism, runRefs: refs, evidenceRefs: evidence(refs), hypothesisId: candidate.hypothesis.id });
+      actions.push({ ...candidate.action, runRefs: refs });
+    }
+    for (const { run, candidate } of [...this.tested.values()].filter((t) => !t.supported)) {
+      findings.push({ kind: 'ruled_out', statement: `Not the cause: ${candidate.hypothesis.statement} (the condition already held before it)`, mechanism: '', runRefs: [candidate.run.ordinal, run.ordinal], evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]) });
+    }
+    if (onset.expression) {
+      findings.push({ kind: 'symptom', statement: `The alert's condition (${onset.expression}) began to hold at ${onset.at.toISOString()}`, mechanism: '', runRefs: onset.runs, evidenceRefs: evidence(onset.runs) });
+    }
+    const limitations = [...this.limitations];
+    if (stoppedBy) limitations.push({ type: 'budget', statement: `The investigation stopped at its ${stoppedBy.replace('_', ' ')} budget before every hypothesis was tested`, runRefs: [], messageSequences: [] });
+    for (const run of session.runs.filter((r) => r.outcome === 'failed' && !limitations.some((l) => l.runRefs.includes(r.ordinal)))) {
+      limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
+    }
+    const cause = supported[0];
+    const alerts = session.alerts.length;
+    const summary = cause
+      ? `${cause.candidate.hypothesis.statement.replace(' caused the alert\'s condition', '')} is the likely cause: the condition began at ${onset.at.toISOString()}, ${minutesBetween(cause.candidate.at, onset.at)} min after it, and did not hold before it.`
+      : `The condition began at ${onset.at.toISOString()}. ${this.hypotheses.length ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.` : 'No change near the onset (new build, restart, target down) was found in the metrics.'}`;
+    return {
+      conclusionStatus: cause ? 'verified_cause' : 'inconclusive',
+      summary,
+      impact: { summary: `${alerts} alert(s) in incident "${session.incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },
+      findings,
+      hypotheses: this.hypotheses,
+      actions,
+      limitations,
+    };
+  }
+}

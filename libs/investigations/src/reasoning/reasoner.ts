@@ -1,0 +1,124 @@
+import type { AdmittedAlert } from '@svc/incidents';
+import type { Timestamp } from '@svc/platform';
+import type { Conclusion, HypothesisItem, StoppedBy } from '../conclusion.types';
+import type { DataSourceType, ToolDescriptor, ToolWindow } from '../tools/tool.types';
+
+export interface IncidentBrief {
+  id: string;
+  title: string;
+  status: string;
+  labels: Record<string, string>;
+  openedAt: Timestamp;
+  resolvedAt: Timestamp | null;
+}
+
+/** One alert of the incident, at its latest phase (the shape admission stores). */
+export type AlertBrief = AdmittedAlert;
+
+/** An integration selected for the investigation, and the tools that read it. */
+export interface SourceBrief {
+  integrationId: string;
+  type: DataSourceType;
+  name: string;
+  rank: number;
+  reason: string;
+}
+
+/** A tool as a reasoner sees it; `integrationType` null for tools over the service's own data. */
+export type SessionTool = Omit<ToolDescriptor, 'integrationType'> & { integrationType: DataSourceType | null };
+
+export interface ToolCall {
+  tool: string;
+  /** The source to read; required for tools over an integration, null for the service's own data. */
+  integrationId: string | null;
+  arguments: Record<string, unknown>;
+  /** Why the reasoner reads this (shown to people). */
+  purpose: string;
+  /** The hypothesis this run tests, if it tests one. */
+  hypothesisId?: string;
+}
+
+/** A tool run as recorded: its ordinal is what findings cite. */
+export interface RecordedRun {
+  ordinal: number;
+  tool: string;
+  integrationId: string | null;
+  arguments: Record<string, unknown>;
+  purpose: string;
+  hypothesisId: string | null;
+  outcome: 'succeeded' | 'failed';
+  summary: string;
+  output: unknown;
+  truncated: boolean;
+  error: string | null;
+  window: ToolWindow | null;
+}
+
+export interface Budgets {
+  toolRuns: number;
+  reasonerTurns: number;
+  wallClockSeconds: number;
+  stagnationTurns: number;
+  contextTokens: number;
+}
+
+/** Thrown by the session when a budget is spent; the engine then asks for the best conclusion so far. */
+export class BudgetExhausted extends Error {
+  constructor(readonly stoppedBy: StoppedBy, readonly detail: string) {
+    super(detail);
+  }
+}
+
+/** Thrown by the session once the investigation was cancelled: the reasoner stops at once. */
+export class InvestigationCancelled extends Error {
+  constructor() {
+    super('The investigation was cancelled');
+  }
+}
+
+/**
+ * What a reasoner works with: the question, the incident, the sources and tools, and the
+ * budgets. Every read goes through `runTool`, which records it as a numbered tool run.
+ */
+export interface InvestigationSession {
+  readonly investigationId: string;
+  readonly subject: string;
+  readonly window: ToolWindow;
+  readonly incident: IncidentBrief;
+  readonly alerts: AlertBrief[];
+  readonly sources: SourceBrief[];
+  readonly tools: SessionTool[];
+  readonly budgets: Budgets;
+  /** Aborted on cancellation and when the wall clock runs out: pass it to every slow call. */
+  readonly signal: AbortSignal;
+  /** Runs recorded so far (including those of an earlier attempt after a worker restart). */
+  readonly runs: readonly RecordedRun[];
+
+  /** Counts a reasoner turn; throws BudgetExhausted (turns, stagnation, wall clock) or InvestigationCancelled. */
+  beginTurn(): void;
+  /**
+   * Records and runs a tool. A refused call (unknown tool, no such source, invalid arguments) is
+   * recorded as a failed run without contacting anything. After a worker restart, a call identical
+   * to a completed run of the earlier attempt returns that run instead of reading again.
+   * Throws BudgetExhausted (tool runs, wall clock) or InvestigationCancelled.
+   */
+  runTool(call: ToolCall): Promise<RecordedRun>;
+  /** Adds a language model's real token usage; throws BudgetExhausted('context') past the context budget. */
+  recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): void;
+  /** A progress line for the people watching (an activity event). */
+  progress(message: string): Promise<void>;
+  /** The running hypotheses (shown by `.../hypotheses` and listed as `hypothesis.updated` activity). */
+  updateHypotheses(hypotheses: HypothesisItem[]): Promise<void>;
+}
+
+/** One reasoner instance works one investigation. */
+export interface Reasoner {
+  /** `built-in`, or the provider and model of a language model. */
+  readonly name: string;
+  investigate(session: InvestigationSession): Promise<Conclusion>;
+  /** After a budget stopped the run: the best conclusion from what it has, without running tools. */
+  concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion>;
+}
+
+/** Thrown by a reasoner for a failure that ends the investigation as `failed` with this message. */
+export class ReasonerFailure extends Error {}

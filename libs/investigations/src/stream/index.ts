@@ -1,0 +1,2 @@
+export * from './activity-notifier';
+export * from './investigation-event-stream';

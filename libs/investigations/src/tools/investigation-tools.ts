@@ -1,0 +1,21 @@
+import { alertmanagerAlertsTool } from './alertmanager/alertmanager-alerts.tool';
+import { alertmanagerSilencesTool } from './alertmanager/alertmanager-silences.tool';
+import { prometheusAlertRulesTool } from './prometheus/prometheus-alert-rules.tool';
+import { prometheusLabelValuesTool } from './prometheus/prometheus-label-values.tool';
+import { prometheusQueryRangeTool } from './prometheus/prometheus-query-range.tool';
+import { prometheusQueryTool } from './prometheus/prometheus-query.tool';
+import { prometheusSeriesTool } from './prometheus/prometheus-series.tool';
+import { prometheusTargetsTool } from './prometheus/prometheus-targets.tool';
+import type { ToolDefinition } from './tool.types';
+
+/** Every tool of this release, in the order a reasoner is shown them. */
+export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
+  prometheusQueryTool,
+  prometheusQueryRangeTool,
+  prometheusSeriesTool,
+  prometheusLabelValuesTool,
+  prometheusAlertRulesTool,
+  prometheusTargetsTool,
+  alertmanagerAlertsTool,
+  alertmanagerSilencesTool,
+];

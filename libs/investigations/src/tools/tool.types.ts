@@ -1,0 +1,62 @@
+import type { Timestamp } from '@svc/platform';
+
+/** The integration types whose data the investigation tools read. */
+export type DataSourceType = 'prometheus' | 'alertmanager';
+
+/** Where a tool reads from: an integration's HTTP API, with its credentials already turned into headers. */
+export interface DataSourceConnection {
+  integrationId: string;
+  type: DataSourceType;
+  baseUrl: string;
+  /** Sent with every request (authorization and the like); never echoed into results. */
+  headers: Record<string, string>;
+}
+
+/** A half-open time range [from, until]. */
+export interface ToolWindow {
+  from: Timestamp;
+  until: Timestamp;
+}
+
+export interface ToolContext {
+  connection: DataSourceConnection;
+  /** The investigation's window: the default range of every tool that reads one. */
+  window: ToolWindow;
+  /** Cancellation and the catalog's timeout: a tool passes it to every request it makes. */
+  signal: AbortSignal;
+}
+
+export interface ToolResult {
+  outcome: 'succeeded' | 'failed';
+  /** One or two sentences about what came back, computed over the whole answer (before any cut). */
+  summary: string;
+  /** JSON; at most the catalog's output cap once serialized. */
+  output: unknown;
+  /** True when the catalog cut the output to fit its cap; the output's `truncation` says what it kept. */
+  truncated: boolean;
+  /** What was read: URL path and query of each request, never the origin or credentials. */
+  sources: string[];
+  /** Why a failed run failed (at most 4096 characters). */
+  error?: string;
+  /** The time range actually read, for tools that read one. */
+  window?: ToolWindow;
+}
+
+/** What a reasoner is shown of a tool: the same for the built-in reasoner and a language model. */
+export interface ToolDescriptor {
+  /** Lowercase letters, digits, `_` and `.` only, e.g. `prometheus.query_range`. */
+  name: string;
+  /** For a language model: what the tool does and when to use it. */
+  description: string;
+  integrationType: DataSourceType;
+  /** JSON Schema of the arguments object (`additionalProperties: false`). */
+  argumentsSchema: Record<string, unknown>;
+}
+
+export interface ToolDefinition<A = Record<string, unknown>> extends ToolDescriptor {
+  /**
+   * Runs with arguments the catalog has already validated against `argumentsSchema`.
+   * Throws ToolFailure (or anything else) for problems; the catalog turns every throw into a failed result.
+   */
+  run(args: A, context: ToolContext): Promise<ToolResult>;
+}

@@ -1,0 +1,172 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/api';
+import { useBootstrappedApi } from '../support/factories';
+import { ensureBuilt } from '../support/dist';
+import { MonitoringProcess } from '../support/monitoring-stack';
+import { until } from '../support/until';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * A Prometheus stand-in that forwards to a real one, or holds every request while `frozen`
+ * (a Prometheus that stopped answering). It notes when a held request is abandoned by its client.
+ */
+class FreezableProxy {
+  frozen = false;
+  held = 0;
+  abandonedAt: number[] = [];
+  private constructor(private readonly server: Server, readonly url: string, private readonly target: string) {}
+
+  static async start(target: string): Promise<FreezableProxy> {
+    let proxy: FreezableProxy | undefined;
+    const server = createServer((req, res) => void proxy!.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new FreezableProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, target);
+    return proxy;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.frozen) {
+      this.held += 1;
+      res.on('close', () => this.abandonedAt.push(Date.now()));
+      return;
+    }
+    const answer = await fetch(`${this.target}${req.url}`, { headers: { accept: 'application/json' } });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(await answer.text());
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+process.env.SVC_QUEUE_JOB_LOCK_SECONDS = '2';
+
+describe('the investigation engine', () => {
+  const ctx = useBootstrappedApi({ env: { SVC_QUEUE_JOB_LOCK_SECONDS: '2' } });
+  let prometheus: MonitoringProcess;
+  let proxy: FreezableProxy;
+  let worker: TestWorker | undefined;
+  let generic: { id: string; secret: string };
+  let seq = 0;
+
+  /** A fresh incident: one firing alert, with its own group. */
+  async function incident(): Promise<string> {
+    seq += 1;
+    const res = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: `EngineProbe${seq}`, service: 'probe', job: 'prometheus' }, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
+      headers: { 'x-svc-token': generic.secret }, origin: false,
+    });
+    expect(res.status).toBe(202);
+    return res.body.incidentIds[0];
+  }
+
+  const read = (id: string) => ctx.admin.get(`/api/v1/investigations/${id}`).then((r) => r.body);
+  const activity = (id: string) => ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`).then((r) => r.body.items as Array<{ sequence: number; type: string; data: Record<string, unknown> }>);
+  const ended = (id: string, timeoutMs = 30_000) => until(async () => {
+    const body = await read(id);
+    return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+  }, timeoutMs, `investigation ${id} to end`);
+
+  beforeAll(async () => {
+    ensureBuilt();
+    const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Probe alerts' });
+    generic = { id: g.body.id, secret: g.body.webhookSecret };
+    prometheus = await MonitoringProcess.prometheus('global:\n  scrape_interval: 1s\n');
+    proxy = await FreezableProxy.start(prometheus.url);
+  }, 240_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await proxy?.stop();
+    await prometheus?.stop();
+  });
+
+  it('with no readable integration, concludes inconclusive from the incident alone and says what was missing', async () => {
+    worker ??= await startWorker();
+    const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
+    expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'inconclusive', error: null, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(done.runs.map((r: { tool: string }) => r.tool)).toEqual(['incident.alert_events']);
+    expect(done.limitations).toEqual([expect.objectContaining({ type: 'missing_telemetry' })]);
+    expect(done.impact.runRefs).toEqual([1]);
+  });
+
+  it('stops at the tool-run budget with a partial conclusion saying so', async () => {
+    const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus (proxied)', config: { baseUrl: proxy.url } });
+    expect(created.status).toBe(201);
+    const policy = (await ctx.admin.get('/api/v1/policy')).body;
+    expect((await ctx.admin.request('PUT', '/api/v1/policy', { body: { ...policy, investigationBudgets: { ...policy.investigationBudgets, toolRuns: 3 } } })).status).toBe(200);
+    try {
+      const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
+      expect(done).toMatchObject({ status: 'partial', stoppedBy: 'tool_runs', error: null });
+      expect(done.runs).toHaveLength(3);
+      expect(done.summary.length).toBeGreaterThan(0);
+      expect(done.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'budget' })]));
+      const events = await activity(done.id);
+      expect(events.at(-1)).toMatchObject({ type: 'concluded', data: { status: 'partial', stoppedBy: 'tool_runs' } });
+    } finally {
+      await ctx.admin.request('PUT', '/api/v1/policy', { body: policy });
+    }
+  });
+
+  it('cancel stops the in-flight tool within 2 s, and nothing is written after the cancellation', async () => {
+    proxy.frozen = true;
+    proxy.abandonedAt = [];
+    try {
+      const id = (await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id;
+      await until(async () => ((await activity(id)).some((e) => e.type === 'tool.started' && e.data.tool !== 'incident.alert_events') ? true : undefined), 20_000, 'a Prometheus read to start');
+      const cancelledAt = Date.now();
+      const cancelled = await ctx.admin.post(`/api/v1/investigations/${id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.status).toBe('cancelled');
+      await until(async () => (proxy.abandonedAt.length > 0 ? true : undefined), 5_000, 'the held read to be abandoned');
+      expect(proxy.abandonedAt[0] - cancelledAt).toBeLessThan(2_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const events = await activity(id);
+      expect(events.at(-1)!.type).toBe('cancelled');
+      const after = await read(id);
+      expect(after.status).toBe('cancelled');
+      expect(after.runs.at(-1)).toMatchObject({ outcome: 'failed', error: 'Cancelled' });
+      expect((await ctx.admin.post(`/api/v1/investigations/${id}/cancel`)).status).toBe(409);
+    } finally {
+      proxy.frozen = false;
+    }
+  });
+
+  it('a worker killed mid-investigation leaves no investigation stuck: another takes it over without duplicate ordinals or events', async () => {
+    await worker?.close();
+    worker = undefined;
+    proxy.frozen = true;
+    const { child } = await startWorker();
+    try {
+      const id = (await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id;
+      await until(async () => ((await activity(id)).some((e) => e.type === 'tool.started' && e.data.tool !== 'incident.alert_events') ? true : undefined), 30_000, 'a Prometheus read to start');
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect((await read(id)).status).toBe('investigating');
+      proxy.frozen = false;
+
+      worker = await startWorker();
+      const done = await ended(id, 45_000);
+      expect(done.status).toBe('concluded');
+      const ordinals = done.runs.map((r: { ordinal: number }) => r.ordinal);
+      expect(ordinals).toEqual(Array.from({ length: ordinals.length }, (_, i) => i + 1));
+      expect(done.runs[1]).toMatchObject({ outcome: 'failed', error: expect.stringContaining('Interrupted') });
+      // The completed read of the first attempt was reused, not repeated.
+      expect(done.runs.filter((r: { tool: string }) => r.tool === 'incident.alert_events')).toHaveLength(1);
+      const events = await activity(id);
+      expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+      expect(events.filter((e) => e.type === 'started')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'concluded')).toHaveLength(1);
+      expect(events.some((e) => e.type === 'progress' && String(e.data.message).startsWith('Resumed'))).toBe(true);
+      const started = events.filter((e) => e.type === 'tool.started').map((e) => e.data.ordinal);
+      expect(new Set(started).size).toBe(started.length);
+    } finally {
+      proxy.frozen = false;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 120_000);
+});

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBootstrappedApi } from '../support/factories';
+import { MonitoringProcess } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
+import { TestExporter } from '../support/test-exporter';
+import { until } from '../support/until';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * The whole path with real software: a service's new version makes its errors rise; a real
+ * Prometheus scrapes it and fires an alerting rule through a real Alertmanager into the service;
+ * an investigation of the incident, worked by the worker with the built-in reasoner, concludes
+ * from the metrics that the errors began with the new version, citing the runs that show it.
+ */
+describe('investigating an incident caused by a new version', () => {
+  const ctx = useBootstrappedApi();
+  let worker: TestWorker;
+  let exporter: TestExporter;
+  let prometheus: MonitoringProcess;
+  let alertmanager: MonitoringProcess;
+  let prometheusIntegration: string;
+  let incidentId: string;
+
+  beforeAll(async () => {
+    worker = await startWorker();
+    exporter = await TestExporter.start();
+    const am = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'Alertmanager' });
+    alertmanager = await MonitoringProcess.alertmanager(MonitoringProcess.webhookConfig(
+      `${ctx.api.baseUrl}/webhooks/v1/integrations/${am.body.id}/alert-events`, am.body.webhookSecret, ['alertname', 'job']));
+    await ctx.admin.patch(`/api/v1/integrations/${am.body.id}`, { config: { baseUrl: alertmanager.url } });
+    const port = await freePort();
+    prometheus = await MonitoringProcess.prometheus([
+      'global:',
+      '  scrape_interval: 1s',
+      '  evaluation_interval: 1s',
+      'rule_files:',
+      '  - rules.yml',
+      'alerting:',
+      '  alertmanagers:',
+      `    - static_configs: [{ targets: ['${new URL(alertmanager.url).host}'] }]`,
+      'scrape_configs:',
+      '  - job_name: checkout',
+      `    static_configs: [{ targets: ['127.0.0.1:${exporter.port}'] }]`,
+      '',
+    ].join('\n'), port, {
+      'rules.yml': [
+        'groups:',
+        '  - name: checkout',
+        '    rules:',
+        '      - alert: HighErrorRate',
+        '        expr: rate(app_http_errors_total[10s]) > 1',
+        '        labels: { severity: page }',
+        '        annotations: { summary: "Checkout is failing requests" }',
+        '',
+      ].join('\n'),
+    });
+    const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: prometheus.url } });
+    prometheusIntegration = created.body.id;
+    expect((await ctx.admin.post(`/api/v1/integrations/${prometheusIntegration}/verify`)).body.lastVerification?.outcome ?? 'succeeded').toBe('succeeded');
+
+    // The old version runs cleanly for a while, then the new one fails requests.
+    await new Promise((r) => setTimeout(r, 15_000));
+    exporter.release('1.1.0', 8);
+    const incident = await until(async () => {
+      const res = await ctx.admin.get('/api/v1/incidents?status=open');
+      return res.body.items.find((i: { labels: Record<string, string> }) => i.labels.alertname === 'HighErrorRate');
+    }, 60_000, 'the HighErrorRate incident');
+    incidentId = incident.id;
+    // Some minutes of errors, compressed: the investigation sees the condition hold after the onset.
+    await new Promise((r) => setTimeout(r, 5_000));
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await Promise.all([prometheus?.stop(), alertmanager?.stop(), exporter?.stop()]);
+  });
+
+  it('concludes that the errors began with the new version, citing the runs that show it', async () => {
+    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId });
+    expect(opened.status).toBe(201);
+    expect(opened.body).toMatchObject({ status: 'queued', incidentId, humanConfirmationRequired: false });
+    const id = opened.body.id;
+
+    const done = await until(async () => {
+      const res = await ctx.admin.get(`/api/v1/investigations/${id}`);
+      return ['concluded', 'partial', 'failed'].includes(res.body.status) ? res.body : undefined;
+    }, 60_000, 'the investigation to end');
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('concluded');
+    expect(done.conclusionStatus).toBe('verified_cause');
+    expect(done.reasoner).toBe('built-in');
+    expect(done.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(done.summary).toContain('1.1.0');
+    const cause = done.findings.find((f: { kind: string }) => f.kind === 'cause');
+    expect(cause.statement).toContain('version="1.1.0"');
+
+    // Ordinals are 1..n without gaps, and every citation names one of them.
+    const ordinals = done.runs.map((r: { ordinal: number }) => r.ordinal);
+    expect(ordinals).toEqual(Array.from({ length: ordinals.length }, (_, i) => i + 1));
+    for (const ref of [...cause.runRefs, ...cause.evidenceRefs.map((e: { toolRunOrdinal: number }) => e.toolRunOrdinal)]) expect(ordinals).toContain(ref);
+    // The cited runs read this Prometheus: the rule's expression and the build info.
+    const cited = done.runs.filter((r: { ordinal: number }) => cause.runRefs.includes(r.ordinal));
+    expect(cited.some((r: { arguments: { query?: string } }) => r.arguments.query === 'rate(app_http_errors_total[10s]) > 1')).toBe(true);
+    expect(cited.some((r: { arguments: { query?: string } }) => r.arguments.query?.includes('_build_info'))).toBe(true);
+    expect(cited.every((r: { integrationId: string | null; outcome: string }) => r.outcome === 'succeeded')).toBe(true);
+    const test = done.hypotheses.find((h: { id: string }) => h.id === cause.hypothesisId);
+    expect(test.status).toBe('supported');
+    expect(done.actions.length).toBeGreaterThan(0);
+    expect(done.humanConfirmationRequired).toBe(true);
+
+    const sources = await ctx.admin.get(`/api/v1/investigations/${id}/sources`, { headers: { 'x-svc-organization': 'acme' } });
+    expect(sources.status).toBe(200);
+    expect(sources.body.sources.map((s: { rank: number }) => s.rank)).toEqual([1, 2]);
+    expect(sources.body.sources[1]).toMatchObject({ integrationId: prometheusIntegration, reason: expect.stringContaining('Prometheus') });
+
+    const activity = await ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`);
+    const types = activity.body.items.map((e: { type: string }) => e.type);
+    expect(types[0]).toBe('started');
+    expect(types.at(-1)).toBe('concluded');
+    expect(types).toContain('hypothesis.updated');
+    expect(activity.body.items.map((e: { sequence: number }) => e.sequence)).toEqual(types.map((_: string, i: number) => i + 1));
+    expect(types.filter((t: string) => t === 'tool.completed')).toHaveLength(ordinals.length);
+
+    const report = await ctx.admin.get(`/api/v1/investigations/${id}/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toContain('text/markdown');
+    expect(report.text).toContain('## Findings');
+    expect(report.text).toContain('1.1.0');
+  }, 90_000);
+});
