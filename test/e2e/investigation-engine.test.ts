@@ -14,6 +14,8 @@ import { startWorker, TestWorker } from '../support/worker';
  */
 class FreezableProxy {
   frozen = false;
+  /** Answer every request with 503, as a Prometheus that is down behind its load balancer. */
+  failing = false;
   held = 0;
   abandonedAt: number[] = [];
   private constructor(private readonly server: Server, readonly url: string, private readonly target: string) {}
@@ -30,6 +32,10 @@ class FreezableProxy {
     if (this.frozen) {
       this.held += 1;
       res.on('close', () => this.abandonedAt.push(Date.now()));
+      return;
+    }
+    if (this.failing) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable');
       return;
     }
     const answer = await fetch(`${this.target}${req.url}`, { headers: { accept: 'application/json' } });
@@ -71,6 +77,17 @@ describe('the investigation engine', () => {
     return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
   }, timeoutMs, `investigation ${id} to end`);
 
+  /** Runs `work` with the Policy's investigation budgets changed, restoring them after. */
+  async function withBudgets(change: Record<string, number>, work: () => Promise<void>): Promise<void> {
+    const policy = (await ctx.admin.get('/api/v1/policy')).body;
+    expect((await ctx.admin.request('PUT', '/api/v1/policy', { body: { ...policy, investigationBudgets: { ...policy.investigationBudgets, ...change } } })).status).toBe(200);
+    try {
+      await work();
+    } finally {
+      await ctx.admin.request('PUT', '/api/v1/policy', { body: policy });
+    }
+  }
+
   beforeAll(async () => {
     ensureBuilt();
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Probe alerts' });
@@ -97,9 +114,7 @@ describe('the investigation engine', () => {
   it('stops at the tool-run budget with a partial conclusion saying so', async () => {
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus (proxied)', config: { baseUrl: proxy.url } });
     expect(created.status).toBe(201);
-    const policy = (await ctx.admin.get('/api/v1/policy')).body;
-    expect((await ctx.admin.request('PUT', '/api/v1/policy', { body: { ...policy, investigationBudgets: { ...policy.investigationBudgets, toolRuns: 3 } } })).status).toBe(200);
-    try {
+    await withBudgets({ toolRuns: 3 }, async () => {
       const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
       expect(done).toMatchObject({ status: 'partial', stoppedBy: 'tool_runs', error: null });
       expect(done.runs).toHaveLength(3);
@@ -107,8 +122,37 @@ describe('the investigation engine', () => {
       expect(done.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'budget' })]));
       const events = await activity(done.id);
       expect(events.at(-1)).toMatchObject({ type: 'concluded', data: { status: 'partial', stoppedBy: 'tool_runs' } });
+    });
+  });
+
+  it('stops at the wall-clock budget while a read hangs, with a partial conclusion', async () => {
+    proxy.frozen = true;
+    try {
+      await withBudgets({ wallClockSeconds: 10 }, async () => {
+        const opened = Date.now();
+        const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id, 30_000);
+        expect(done).toMatchObject({ status: 'partial', stoppedBy: 'wall_clock', error: null });
+        expect(Date.now() - opened).toBeLessThan(25_000);
+        expect(done.runs.at(-1)).toMatchObject({ outcome: 'failed', error: expect.stringContaining('wall-clock') });
+        expect(done.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'budget' })]));
+      });
     } finally {
-      await ctx.admin.request('PUT', '/api/v1/policy', { body: policy });
+      proxy.frozen = false;
+    }
+  }, 40_000);
+
+  it('stops after turns without new evidence (stagnation), reported as reasoner_turns', async () => {
+    proxy.failing = true;
+    try {
+      await withBudgets({ stagnationTurns: 1 }, async () => {
+        const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
+        expect(done).toMatchObject({ status: 'partial', stoppedBy: 'reasoner_turns' });
+        expect(done.runs.filter((r: { outcome: string }) => r.outcome === 'failed').length).toBeGreaterThan(0);
+        const events = await activity(done.id);
+        expect(events.some((e) => e.type === 'progress' && String(e.data.message).includes('without new evidence'))).toBe(true);
+      });
+    } finally {
+      proxy.failing = false;
     }
   });
 
