@@ -1,18 +1,22 @@
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
+import { investigationsSection } from './investigations';
+import { streamsSection } from './streams';
+import { percentile, rssKiB, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
  * run on the same machine: a bare node:http server answering the same JSON. Loopback only,
- * bounded by duration.
+ * bounded by duration. Further sections, each with its own baseline: audit export memory,
+ * alert admission, event streams (bench/streams.ts) and investigation throughput
+ * (bench/investigations.ts).
  */
 const DURATION_S = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 5);
 const CONNECTIONS = 32;
@@ -21,11 +25,17 @@ const DELIVERIES = Number(process.argv.find((a) => a.startsWith('--deliveries=')
 const ADMISSION_WARM_UP = 300;
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
-/** `--only=admission` (or `pipeline`, `export`): run one section. */
+/**
+ * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`): run one section.
+ * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`.
+ */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
-/** `--profile=DIR`: the API writes a V8 CPU profile there when it stops (open it in Chrome DevTools). */
+/**
+ * `--profile=DIR`: the API writes a V8 CPU profile there when it stops (open it in Chrome DevTools);
+ * so do the streams section's own API processes and the investigations section's worker.
+ */
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
-const runs = (section: 'pipeline' | 'export' | 'admission'): boolean => ONLY === undefined || ONLY === section;
+const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations'): boolean => ONLY === undefined || ONLY === section;
 
 interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
@@ -43,24 +53,21 @@ function baseline(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function startApi(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, join(__dirname, '../apps/api/src/main.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'info', SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_BOOTSTRAP_CREDENTIAL: 'bench-bootstrap-credential', SVC_QUEUE_PREFIX: 'bench', SVC_RATE_LIMIT_PER_MINUTE: '10000000', SVC_PUBLIC_URL: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch { /* starting */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('API did not start');
+/**
+ * The API's environment; the worker of the investigations section runs with the same one. The queue
+ * prefix (Bull's and the rate limiter's Redis keys) is this run's own, so concurrent bench runs
+ * sharing the Redis never take each other's jobs; its keys are deleted at the end.
+ */
+function benchEnv(databaseUrl: string, port: number): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REDIS_URL: loadConfig().REDIS_URL, PORT: String(port), LOG_LEVEL: 'info',
+    SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_BOOTSTRAP_CREDENTIAL: 'bench-bootstrap-credential', SVC_QUEUE_PREFIX: `bench-${process.pid}`,
+    SVC_RATE_LIMIT_PER_MINUTE: '10000000', SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
 }
 
 function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return kb / 1024;
+  return rssKiB(pid) / 1024;
 }
 
 /** Streams an export to nowhere while sampling the API's resident memory. */
@@ -92,10 +99,6 @@ async function seedAuditEvents(databaseUrl: string, count: number): Promise<void
 }
 
 interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string }
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * Sends `count` unique single-alert deliveries with CONNECTIONS concurrent senders (autocannon,
@@ -196,6 +199,24 @@ async function admissionSection(port: number, cookie: string, databaseUrl: strin
   }
 }
 
+/** Deletes this run's Redis keys (Bull queues, rate-limit counters). */
+async function dropQueueKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } catch (error) {
+    console.error(`Could not delete the Redis keys ${prefix}:*: ${(error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const base = new URL(loadConfig().DATABASE_URL);
   base.pathname = `/svc_bench_${process.pid}`;
@@ -205,9 +226,10 @@ async function main(): Promise<void> {
   let api: ChildProcess | undefined;
   let plain: Server | undefined;
   const port = 20_000 + (process.pid % 10_000);
+  const env = benchEnv(databaseUrl, port);
   try {
     await runMigrations(databaseUrl, MIGRATIONS);
-    api = await startApi(databaseUrl, port);
+    api = await startApi(env, port, PROFILE_DIR);
     plain = await baseline();
     const boot = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, {
       method: 'POST',
@@ -246,30 +268,29 @@ async function main(): Promise<void> {
       }
       console.log(`\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`);
     }
-    if (!runs('admission')) return;
-
-    const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl);
-    console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
-      ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
-    console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | count | seconds | not 202 |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-    for (const r of [admission, insert]) {
-      console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r === admission ? (admission.perSecond / insert.perSecond).toFixed(3) : '1.000'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === admission ? r.failures : 'n/a'} |`);
+    if (runs('admission')) {
+      const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl);
+      console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
+        ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
+      console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | count | seconds | not 202 |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+      for (const r of [admission, insert]) {
+        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r === admission ? (admission.perSecond / insert.perSecond).toFixed(3) : '1.000'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === admission ? r.failures : 'n/a'} |`);
+      }
+      console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
     }
-    console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
+    if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });
+    if (runs('investigations')) await investigationsSection({ port, cookie, databaseUrl, env, apiPid: api.pid!, profileDir: PROFILE_DIR });
   } finally {
     plain?.close();
-    if (api && api.exitCode === null) {
-      const exited = new Promise((r) => api!.once('exit', r));
-      api.kill('SIGTERM');
-      await exited;
-    }
+    if (api) await stopApi(api);
     const admin = new URL(databaseUrl);
     admin.pathname = '/postgres';
     const client = new Client({ connectionString: admin.toString() });
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS "svc_bench_${process.pid}" WITH (FORCE)`);
     await client.end();
+    await dropQueueKeys(env.REDIS_URL, env.SVC_QUEUE_PREFIX);
   }
 }
 

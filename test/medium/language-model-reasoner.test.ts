@@ -19,7 +19,7 @@ import {
 } from '../../libs/investigations/src/reasoning/reasoner';
 import { ArgumentsValidator } from '../../libs/investigations/src/tools/arguments-validator';
 import { alertmanagerAlertsTool, prometheusQueryTool, type ToolWindow } from '../../libs/investigations/src/tools';
-import { answer, apiKeyOf, ReceivedRequest, ScriptedModelServer } from '../support/scripted-model-server';
+import { answer, apiKeyOf, ScriptedModelServer, forcedToolOf, offeredToolsOf, systemOf, toolResultsOf, userTextOf } from '../support/scripted-model-server';
 
 const API_KEY = 'sk-test-7f3a9c1e5b2d4f6a8c0e';
 const INVESTIGATION_ID = '0190a0b0-0000-7000-8000-0000000000aa';
@@ -127,7 +127,7 @@ class InMemorySession implements InvestigationSession {
   }
 }
 
-/** A conclusion that a run with this ordinal verifies. */
+/** A conclusion that a run with this ordinal verifies (a run made with hypothesisId h1). */
 const conclusionCiting = (ordinal: number) => ({
   conclusionStatus: 'verified_cause',
   summary: 'Checkout returned 5xx for 42% of requests after the v2.3 deploy; the error-ratio query confirms it.',
@@ -147,35 +147,6 @@ const queryCall = (integrationId = PROMETHEUS, extra: Record<string, unknown> = 
   name: 'prometheus__query',
   input: { integrationId, purpose: 'Error ratio of checkout', query: 'sum(rate(http_requests_total{code=~"5.."}[5m]))', ...extra },
 });
-
-// What reached the "model", read the same way for both wire protocols.
-function systemOf(request: ReceivedRequest): string {
-  if (request.protocol === 'openai') return request.body.messages.filter((m: any) => m.role === 'system').map((m: any) => m.content).join('\n');
-  return typeof request.body.system === 'string' ? request.body.system : request.body.system.map((b: any) => b.text).join('\n');
-}
-function userTextOf(request: ReceivedRequest): string {
-  return request.body.messages
-    .filter((m: any) => m.role === 'user')
-    .flatMap((m: any) => (typeof m.content === 'string' ? [m.content] : m.content.filter((b: any) => b.type === 'text').map((b: any) => b.text)))
-    .join('\n');
-}
-function toolResultsOf(request: ReceivedRequest): Array<{ id: string; text: string }> {
-  if (request.protocol === 'openai') return request.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => ({ id: m.tool_call_id, text: m.content }));
-  return request.body.messages
-    .filter((m: any) => m.role === 'user' && Array.isArray(m.content))
-    .flatMap((m: any) => m.content.filter((b: any) => b.type === 'tool_result'))
-    .map((b: any) => ({ id: b.tool_use_id, text: typeof b.content === 'string' ? b.content : b.content.map((c: any) => c.text).join('') }));
-}
-function offeredToolsOf(request: ReceivedRequest): Record<string, { description: string; parameters: any }> {
-  const tools: any[] = request.body.tools ?? [];
-  return Object.fromEntries(tools.map((t) => (request.protocol === 'openai'
-    ? [t.function.name, { description: t.function.description, parameters: t.function.parameters }]
-    : [t.name, { description: t.description, parameters: t.input_schema }])));
-}
-function forcedToolOf(request: ReceivedRequest): string | undefined {
-  const choice = request.body.tool_choice;
-  return request.protocol === 'openai' ? choice?.function?.name : choice?.type === 'tool' ? choice.name : undefined;
-}
 
 async function failureOf(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -285,7 +256,7 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
 
   it('refuses a conclusion that cites a missing run, says why, and accepts the corrected one on the next turn', async () => {
     server.script(
-      answer.tool('prometheus__query', queryCall().input),
+      answer.tool('prometheus__query', queryCall(PROMETHEUS, { hypothesisId: 'h1' }).input),
       answer.conclude(conclusionCiting(7)),
       answer.conclude(conclusionCiting(1)),
     );
@@ -338,7 +309,7 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
   });
 
   it('accepts a conclusion answered as JSON text instead of through conclude', async () => {
-    server.script(answer.tool('prometheus__query', queryCall().input), answer.text(`Here it is:\n\`\`\`json\n${JSON.stringify(conclusionCiting(1))}\n\`\`\``));
+    server.script(answer.tool('prometheus__query', queryCall(PROMETHEUS, { hypothesisId: 'h1' }).input), answer.text(`Here it is:\n\`\`\`json\n${JSON.stringify(conclusionCiting(1))}\n\`\`\``));
     const conclusion = await reasoner().investigate(new InMemorySession());
     expect(conclusion.conclusionStatus).toBe('verified_cause');
   });

@@ -209,3 +209,32 @@ export class ScriptedModelServer {
     }
   }
 }
+
+/* What reached the "model", read the same way for both wire protocols. */
+export function systemOf(request: ReceivedRequest): string {
+  if (request.protocol === 'openai') return request.body.messages.filter((m: any) => m.role === 'system').map((m: any) => m.content).join('\n');
+  return typeof request.body.system === 'string' ? request.body.system : request.body.system.map((b: any) => b.text).join('\n');
+}
+export function userTextOf(request: ReceivedRequest): string {
+  return request.body.messages
+    .filter((m: any) => m.role === 'user')
+    .flatMap((m: any) => (typeof m.content === 'string' ? [m.content] : m.content.filter((b: any) => b.type === 'text').map((b: any) => b.text)))
+    .join('\n');
+}
+export function toolResultsOf(request: ReceivedRequest): Array<{ id: string; text: string }> {
+  if (request.protocol === 'openai') return request.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => ({ id: m.tool_call_id, text: m.content }));
+  return request.body.messages
+    .filter((m: any) => m.role === 'user' && Array.isArray(m.content))
+    .flatMap((m: any) => m.content.filter((b: any) => b.type === 'tool_result'))
+    .map((b: any) => ({ id: b.tool_use_id, text: typeof b.content === 'string' ? b.content : b.content.map((c: any) => c.text).join('') }));
+}
+export function offeredToolsOf(request: ReceivedRequest): Record<string, { description: string; parameters: any }> {
+  const tools: any[] = request.body.tools ?? [];
+  return Object.fromEntries(tools.map((t) => (request.protocol === 'openai'
+    ? [t.function.name, { description: t.function.description, parameters: t.function.parameters }]
+    : [t.name, { description: t.description, parameters: t.input_schema }])));
+}
+export function forcedToolOf(request: ReceivedRequest): string | undefined {
+  const choice = request.body.tool_choice;
+  return request.protocol === 'openai' ? choice?.function?.name : choice?.type === 'tool' ? choice.name : undefined;
+}

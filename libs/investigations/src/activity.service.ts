@@ -41,7 +41,8 @@ export class ActivityService {
     ) as [{ last_sequence: number }[], number];
     const sequence = rows[0].last_sequence;
     await this.activity.withManager(manager).insert(organizationId, { id: newId(), investigationId, sequence, type, at: Timestamp.now(), data });
-    await manager.query('SELECT pg_notify($1, $2)', [ACTIVITY_CHANNEL, `${organizationId}/${investigationId}/${sequence}`]);
+    // Streams do not carry hypothesis updates: nothing to wake them for.
+    if (type !== 'hypothesis.updated') await manager.query('SELECT pg_notify($1, $2)', [ACTIVITY_CHANNEL, `${organizationId}/${investigationId}/${sequence}`]);
     return sequence;
   }
 

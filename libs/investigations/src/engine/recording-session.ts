@@ -215,7 +215,7 @@ export class RecordingSession implements InvestigationSession {
          VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8::jsonb, 'failed', clock_timestamp(), clock_timestamp(), $9, $10)`,
         [this.setup.organizationId, newId(), this.investigationId, ordinal, call.tool, call.purpose.slice(0, 1024), call.hypothesisId ?? null, JSON.stringify(call.arguments), refused.summary, refused.error],
       );
-      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', { ordinal, tool: call.tool, integrationId: null, outcome: 'failed', summary: refused.summary });
+      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', { ordinal, tool: call.tool, integrationId: null, outcome: 'failed', summary: refused.summary, truncated: false });
       return refused;
     });
     this.runs.push(run);

@@ -40,6 +40,22 @@ function zoom(session: InvestigationSession, from: Timestamp, until: Timestamp):
   return { start: start.toISOString(), end: end.toISOString(), step: Math.max(1, Math.ceil(seconds / ZOOM_POINTS)) };
 }
 
+const SATURATION_RATIO = 3;
+const SATURATION_MIN_CORES = 0.5;
+
+/**
+ * When a CPU rate series jumped to saturation: the first sample at least SATURATION_RATIO times
+ * the median of the range's first quarter (its usual level) and at least SATURATION_MIN_CORES.
+ */
+export function saturationStart(series: SeriesOut): Timestamp | null {
+  const points = (series.values ?? []).map(([t, v]) => ({ t, v: Number(v) })).filter((p) => Number.isFinite(p.v));
+  if (points.length < 8) return null;
+  const usual = points.slice(0, Math.floor(points.length / 4)).map((p) => p.v).sort((a, b) => a - b);
+  const baseline = usual[Math.floor(usual.length / 2)];
+  const jump = points.find((p) => p.v >= Math.max(baseline * SATURATION_RATIO, SATURATION_MIN_CORES));
+  return jump ? Timestamp.parse(jump.t) : null;
+}
+
 const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
 const labelText = (labels: Record<string, string>): string =>
@@ -140,9 +156,14 @@ export class BuiltInReasoner {
     const builds = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: inScope('__name__=~".+_build_info"'), ...around }, purpose: 'Did a new version start before the onset?' });
     // A series there from the start of the range began before it: not a change.
     const windowStart = Timestamp.parse(around.start)!.epochMicros + BigInt(around.step) * 1_000_000n;
-    const appeared = seriesOf(builds)
-      .map((s) => ({ s, at: firstSampleAt(s) }))
-      .filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && x.at.epochMicros > windowStart && near(x.at))
+    const started = seriesOf(builds).map((s) => ({ s, at: firstSampleAt(s) })).filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at);
+    // A new version replaces an older one of the same program (same metric and job, other version
+    // labels): a build series with no such predecessor is where the data begins (a new service,
+    // monitoring that just started) or a new instance of the same version, not a change.
+    const replaces = (next: SeriesOut, older: SeriesOut): boolean =>
+      next.metric.__name__ === older.metric.__name__ && next.metric.job === older.metric.job && labelText(next.metric) !== labelText(older.metric);
+    const appeared = started
+      .filter((x) => x.at.epochMicros > windowStart && near(x.at) && started.some((other) => replaces(x.s, other.s) && x.at.isAfter(other.at)))
       .sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1));
     if (builds.outcome === 'succeeded' && seriesOf(builds).length === 0) {
       this.limitations.push({ type: 'missing_telemetry', statement: 'No *_build_info metric: deployments could not be seen in the metrics', runRefs: [builds.ordinal], messageSequences: [] });
@@ -181,6 +202,18 @@ export class BuiltInReasoner {
         hypothesis: { id: 'h-target-down', statement: `Target ${target.instance ?? ''} (${target.job ?? ''}) went down at ${downAt.toISOString()}`, status: 'untested', test: `Does the condition hold only after ${downAt.toISOString()}?`, runRefs: [down.ordinal] },
         mechanism: `Prometheus could not scrape ${target.instance ?? 'a target'} from ${downAt.toISOString()}`,
         action: { title: `Check ${target.instance ?? 'the target'} of job ${target.job ?? ''}`, rationale: 'It stopped answering scrapes at the onset', verification: 'up returns 1 for the target again' },
+      });
+    }
+
+    const cpu = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: `rate(process_cpu_seconds_total${inScope('')}[1m])`, ...around }, purpose: 'Did a process saturate its CPU around the onset?' });
+    const saturated = seriesOf(cpu).map((s) => ({ s, at: saturationStart(s) })).find((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && near(x.at));
+    if (saturated) {
+      const who = saturated.s.metric.instance ?? saturated.s.metric.job ?? 'a process';
+      candidates.push({
+        at: saturated.at, run: cpu,
+        hypothesis: { id: 'h-cpu', statement: `CPU saturation of ${who} from ${saturated.at.toISOString()} caused the alert's condition`, status: 'untested', test: `Does the condition hold only after ${saturated.at.toISOString()}?`, runRefs: [cpu.ordinal] },
+        mechanism: `${who} went from its usual CPU use to more than ${SATURATION_RATIO} times as much (and at least ${SATURATION_MIN_CORES} cores) at ${saturated.at.toISOString()}`,
+        action: { title: `Relieve the CPU of ${who}`, rationale: 'Its CPU use jumped at the onset', verification: `rate(process_cpu_seconds_total[1m]) for ${who} returns to its earlier level and the alert resolves` },
       });
     }
     return candidates;

@@ -125,15 +125,16 @@ export function checkConclusion(input: unknown, investigationId: string, runs: r
     }
   });
 
-  const succeeded = new Set(runs.filter((r) => r.outcome === 'succeeded').map((r) => r.ordinal));
+  const succeeded = new Map(runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]));
   const causes = c.findings.filter((f) => f.kind === 'cause');
   if (c.conclusionStatus === 'verified_cause') {
+    // The engine's rule (engine/conclusion-check.ts): the supporting run was made to test that hypothesis.
     const verified = causes.some((f) => {
       const h = f.hypothesisId === undefined ? undefined : hypotheses.get(f.hypothesisId);
-      return h !== undefined && h.status === 'supported' && h.runRefs.some((ordinal) => succeeded.has(ordinal));
+      return h !== undefined && h.status === 'supported' && h.runRefs.some((ordinal) => succeeded.get(ordinal)?.hypothesisId === h.id);
     });
     if (!verified) {
-      problems.push('conclusionStatus "verified_cause" needs a finding of kind "cause" whose hypothesisId names a hypothesis with status "supported" whose runRefs cite a succeeded tool run that tested it; otherwise use "supported_explanation" or "inconclusive"');
+      problems.push('conclusionStatus "verified_cause" needs a finding of kind "cause" whose hypothesisId names a hypothesis with status "supported" whose runRefs cite a succeeded tool run made to test it (called with that hypothesisId); otherwise use "supported_explanation" or "inconclusive"');
     }
   } else if (c.conclusionStatus === 'supported_explanation' && !causes.some((f) => f.runRefs.length > 0)) {
     problems.push('conclusionStatus "supported_explanation" needs a finding of kind "cause" that cites at least one tool run in runRefs; otherwise use "inconclusive"');

@@ -117,14 +117,14 @@ class OpenStream {
       do {
         this.again = false;
         const { batchSize } = this.owner.timings;
-        const rows = await this.owner.activity.after(this.organizationId, this.investigationId, this.cursor, batchSize, { streamOnly: true });
+        const { rows, frames } = await this.owner.readAfter(this.organizationId, this.investigationId, this.cursor, batchSize);
         if (this.closed || this.res.writableEnded) return;
         if (rows.length === 0) break;
         let chunk = '';
         let last = this.cursor;
         let terminal = false;
-        for (const row of rows) {
-          chunk += frame(row);
+        for (const [i, row] of rows.entries()) {
+          chunk += frames[i];
           last = row.sequence;
           if (TERMINAL_EVENT_TYPES.includes(row.type)) {
             terminal = true;
@@ -225,6 +225,7 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
   readonly logger = new Logger(InvestigationEventStream.name);
   readonly timings: EventStreamTimings;
   private readonly open = new Set<OpenStream>();
+  private readonly reads = new Map<string, Promise<{ rows: InvestigationActivity[]; frames: string[] }>>();
   private readonly activityRows: ScopedRepository<InvestigationActivity>;
   private closing = false;
   private drained?: () => void;
@@ -237,6 +238,22 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
   ) {
     this.activityRows = new ScopedRepository(activityRepository);
     this.timings = { ...DEFAULT_EVENT_STREAM_TIMINGS, ...timings };
+  }
+
+  /**
+   * One read for every stream of an investigation woken at the same cursor by the same
+   * notification: a thousand streams of one investigation cost one query and one rendering per
+   * event. A read is shared only within the turn that started it, so a stream woken by a later
+   * notification never joins a read that began before that notification's commit.
+   */
+  readAfter(organizationId: string, investigationId: string, cursor: number, batchSize: number): Promise<{ rows: InvestigationActivity[]; frames: string[] }> {
+    const key = `${organizationId}/${investigationId}/${cursor}/${batchSize}`;
+    const shared = this.reads.get(key);
+    if (shared) return shared;
+    const read = this.activity.after(organizationId, investigationId, cursor, batchSize, { streamOnly: true }).then((rows) => ({ rows, frames: rows.map(frame) }));
+    this.reads.set(key, read);
+    queueMicrotask(() => this.reads.delete(key));
+    return read;
   }
 
   /** Open streams in this process. */
