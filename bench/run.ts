@@ -9,7 +9,7 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { investigationsSection } from './investigations';
 import { streamsSection } from './streams';
-import { percentile, rssKiB, startApi, stopApi } from './support';
+import { percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
@@ -71,8 +71,9 @@ function rssMiB(pid: number): number {
 }
 
 /** Streams an export to nowhere while sampling the API's resident memory. */
-async function exportRun(url: string, cookie: string, pid: number): Promise<{ events: number; seconds: number; idleMiB: number; peakMiB: number }> {
-  const idleMiB = rssMiB(pid);
+async function exportRun(url: string, cookie: string, pid: number, port: number): Promise<{ events: number; seconds: number; idleMiB: number; peakMiB: number }> {
+  // Idle memory after a full GC: garbage left by the sections before would make growth look negative or inflated.
+  const idleMiB = (await settledMemory(pid, port)).rssKiB / 1024;
   let peakMiB = idleMiB;
   const sampler = setInterval(() => { peakMiB = Math.max(peakMiB, rssMiB(pid)); }, 20);
   const started = process.hrtime.bigint();
@@ -257,9 +258,9 @@ async function main(): Promise<void> {
     if (runs('export')) {
       const exportUrl = `http://127.0.0.1:${port}/api/v1/audit-events/export?format=ndjson`;
       await seedAuditEvents(databaseUrl, 100_000);
-      const small = await exportRun(exportUrl, cookie, api.pid!);
+      const small = await exportRun(exportUrl, cookie, api.pid!, port);
       await seedAuditEvents(databaseUrl, 200_000);
-      const large = await exportRun(exportUrl, cookie, api.pid!);
+      const large = await exportRun(exportUrl, cookie, api.pid!, port);
       console.log('\nAudit export (NDJSON, streamed; API resident memory sampled every 20 ms)\n');
       console.log('| events | seconds | events/s | API RSS idle MiB | API RSS peak MiB | growth MiB |');
       console.log('|---:|---:|---:|---:|---:|---:|');

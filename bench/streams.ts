@@ -1,5 +1,4 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Agent, IncomingMessage, request } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { cpus as cpuList } from 'node:os';
@@ -7,7 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { ACTIVITY_CHANNEL } from '@svc/investigations/activity.service';
-import { apiJson, apiMemoryFile, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, percentile, rssKiB, sleep, startApi, stopApi, stopChild } from './support';
+import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, Memory, percentile, settledMemory, sleep, startApi, stopApi, stopChild } from './support';
 
 /**
  * Event streams: STREAMS concurrent `GET /api/v1/investigations/{id}/events` held by one API
@@ -143,24 +142,12 @@ function idleKeepAlive(port: number): Promise<Socket> {
   });
 }
 
-interface Memory { rssKiB: number; heapUsedKiB: number; externalKiB: number }
 
 /**
  * The API's memory after a full collection (the API runs with the bench's gc-on-signal preload,
  * which also writes V8's figures to apiMemoryFile(port)), so garbage from the requests just served is
  * not counted as held.
  */
-async function settledMemory(pid: number, port: number): Promise<Memory> {
-  const signalled = Date.now();
-  for (let i = 0; i < 2; i++) {
-    process.kill(pid, 'SIGWINCH');
-    await sleep(250);
-  }
-  const v8 = JSON.parse(readFileSync(apiMemoryFile(port), 'utf8')) as { at: number; heapUsed: number; external: number };
-  if (v8.at < signalled) throw new Error('the API did not write its memory figures: is it running with the gc-on-signal preload?');
-  return { rssKiB: rssKiB(pid), heapUsedKiB: v8.heapUsed / 1024, externalKiB: v8.external / 1024 };
-}
-
 interface Appended { sequence: number; type: string; committedAt: number }
 
 /** ActivityService.append's statements, in one transaction of this client; the time is taken when COMMIT returns. */

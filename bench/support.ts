@@ -56,6 +56,20 @@ export function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 }
 
+export interface Memory { rssKiB: number; heapUsedKiB: number; externalKiB: number }
+
+/** The API's memory after a full GC (SIGWINCH to its gc-on-signal preload), so garbage of what ran before does not count. */
+export async function settledMemory(pid: number, port: number): Promise<Memory> {
+  const signalled = Date.now();
+  for (let i = 0; i < 2; i++) {
+    process.kill(pid, 'SIGWINCH');
+    await sleep(250);
+  }
+  const v8 = JSON.parse(readFileSync(apiMemoryFile(port), 'utf8')) as { at: number; heapUsed: number; external: number };
+  if (v8.at < signalled) throw new Error('the API did not write its memory figures: is it running with the gc-on-signal preload?');
+  return { rssKiB: rssKiB(pid), heapUsedKiB: v8.heapUsed / 1024, externalKiB: v8.external / 1024 };
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A loopback port nothing listens on right now (the OS picks it). */
