@@ -3,7 +3,7 @@ import { AuditModule } from '@svc/audit';
 import { AuthModule } from '@svc/auth';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
-import { InvestigationEngineModule } from '@svc/investigations';
+import { InvestigationEngineModule } from '@svc/investigations/engine';
 import { OrganizationsModule } from '@svc/organizations';
 import { ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';

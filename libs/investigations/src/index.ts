@@ -1,6 +1,6 @@
+// The worker's engine (reasoners, model SDKs) is its own entry, `@svc/investigations/engine`, so the API does not load it.
 export * from './activity.service';
 export * from './conclusion.types';
-export * from './engine/investigation-engine.module';
 export * from './investigation.entity';
 export * from './investigations.module';
 export * from './investigations.service';
