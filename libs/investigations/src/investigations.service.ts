@@ -9,6 +9,7 @@ import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
 import { Investigation, InvestigationStatus, TERMINAL_STATUSES } from './investigation.entity';
 import { ToolRun } from './tool-run.entity';
+import { failRunningRuns } from './tool-runs';
 
 export const INVESTIGATIONS_QUEUE = 'investigations';
 export const RUN_INVESTIGATION_JOB = 'investigation.run';
@@ -122,7 +123,7 @@ export class InvestigationsService {
         `UPDATE investigations SET status = 'cancelled', concluded_at = clock_timestamp(), updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2`,
         [organizationId, id],
       );
-      await manager.query(`UPDATE tool_runs SET outcome = 'failed', error = 'Cancelled', finished_at = clock_timestamp() WHERE organization_id = $1 AND investigation_id = $2 AND outcome = 'running'`, [organizationId, id]);
+      await failRunningRuns(manager, organizationId, id, 'Cancelled');
       await this.activity.append(manager, organizationId, id, 'cancelled', { status: 'cancelled' });
       await this.audit.record(manager, organizationId, context, { action: 'investigation.cancel', targetKind: 'investigation', targetId: id });
     });

@@ -11,6 +11,8 @@ import { Investigation } from '../investigation.entity';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
+import { failRunningRuns } from '../tool-runs';
+import { claimState, heldBy } from './claim';
 import { checkConclusion, InvalidConclusion } from './conclusion-check';
 import { NoLongerOurs, RecordingSession } from './recording-session';
 import { ReasonerFactory } from './reasoner-factory';
@@ -112,11 +114,7 @@ export class InvestigationEngine {
         [organizationId, investigationId, claim, reasoner],
       );
       if (resumed) {
-        await manager.query(
-          `UPDATE tool_runs SET outcome = 'failed', finished_at = clock_timestamp(), error = 'Interrupted: the worker stopped during this run'
-            WHERE organization_id = $1 AND investigation_id = $2 AND outcome = 'running'`,
-          [organizationId, investigationId],
-        );
+        await failRunningRuns(manager, organizationId, investigationId, 'Interrupted: the worker stopped during this run');
         await this.activity.append(manager, organizationId, investigationId, 'progress', { message: `Resumed after the worker stopped (attempt ${row.attempts + 1})` });
       } else {
         await this.activity.append(manager, organizationId, investigationId, 'started', { status: 'investigating', reasoner });
@@ -178,9 +176,9 @@ export class InvestigationEngine {
   }
 
   private async stillOurs(organizationId: string, investigationId: string, claim: string): Promise<boolean> {
-    const [row] = await this.dataSource.query('SELECT status, claim FROM investigations WHERE organization_id = $1 AND id = $2', [organizationId, investigationId]) as { status: string; claim: string }[];
-    return row?.status === 'investigating' && row.claim === claim;
+    return heldBy(await claimState(this.dataSource.manager, organizationId, investigationId, { lock: false }), claim);
   }
+
 
   private async conclude(organizationId: string, investigationId: string, claim: string, c: Conclusion, stoppedBy: StoppedBy | null, session: RecordingSession): Promise<void> {
     const status = stoppedBy ? 'partial' : 'concluded';
@@ -210,9 +208,8 @@ export class InvestigationEngine {
   /** The last write: only while the investigation is still this attempt's. */
   private async finish(organizationId: string, investigationId: string, claim: string, work: (manager: EntityManager) => Promise<void>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const [row] = await manager.query('SELECT status, claim FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, investigationId]) as { status: string; claim: string }[];
-      if (row?.status !== 'investigating' || row.claim !== claim) return;
-      await manager.query(`UPDATE tool_runs SET outcome = 'failed', finished_at = clock_timestamp(), error = 'Stopped when the investigation ended' WHERE organization_id = $1 AND investigation_id = $2 AND outcome = 'running'`, [organizationId, investigationId]);
+      if (!heldBy(await claimState(manager, organizationId, investigationId, { lock: true }), claim)) return;
+      await failRunningRuns(manager, organizationId, investigationId, 'Stopped when the investigation ended');
       await work(manager);
     });
   }

@@ -8,6 +8,7 @@ import {
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
 import type { DataSourceConnection, ToolResult, ToolWindow } from '../tools/tool.types';
+import { claimState, heldBy } from './claim';
 import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
 
 /** Thrown when the investigation is no longer this worker's to write: cancelled, or taken over after a restart. */
@@ -249,9 +250,8 @@ export class RecordingSession implements InvestigationSession {
    */
   async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = await manager.query('SELECT status, claim FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE',
-        [this.setup.organizationId, this.investigationId]) as { status: string; claim: string | null }[];
-      if (row?.status !== 'investigating' || row.claim !== this.setup.claim) {
+      const row = await claimState(manager, this.setup.organizationId, this.investigationId, { lock: true });
+      if (!heldBy(row, this.setup.claim)) {
         this.cancel();
         throw new NoLongerOurs(`Investigation ${this.investigationId} is ${row?.status ?? 'gone'}${row?.claim !== this.setup.claim ? ' and claimed by another attempt' : ''}`);
       }
