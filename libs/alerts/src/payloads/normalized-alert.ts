@@ -1,23 +1,13 @@
+import type { AdmittedAlert } from '@svc/incidents';
 import { Timestamp } from '../../../platform/src/time/timestamp';
 import { fingerprintOf } from './fingerprint';
 
 /**
- * What every inbound alert payload format (Alertmanager, Grafana, generic) is turned into.
- * The parsers are pure: no framework, no I/O, never throw (see parse-payload.ts).
+ * What every inbound alert payload format (Alertmanager, Grafana, generic) is turned into: the
+ * alert phase that admission takes (its fields are documented there). The parsers are pure: no
+ * framework, no I/O, never throw (see parse-payload.ts).
  */
-export interface NormalizedAlert {
-  /** The payload's own fingerprint when it has a non-empty one, else `fingerprintOf(labels)`. */
-  fingerprint: string;
-  status: 'firing' | 'resolved';
-  /** String values only; names and values kept exactly as sent (nothing trimmed). */
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  startsAt: Timestamp;
-  /** Null when absent, the zero time, or an "unknown" placeholder at or before the Unix epoch. */
-  endsAt: Timestamp | null;
-  /** Only absolute http(s) URLs are kept; anything else is null. */
-  generatorUrl: string | null;
-}
+export type NormalizedAlert = AdmittedAlert;
 
 export interface ParsedDelivery {
   /** Alertmanager's / Grafana's `groupKey`, the generic format's optional `groupKey`; null when absent or empty. */
