@@ -1,13 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiProcess, startApiProcess } from '../support/api-process';
 import { createTestDatabase } from '../support/databases';
-import { DIST_APPS, ensureBuilt } from '../support/dist';
 import { freePort } from '../support/ports';
-
-const API_MAIN = join(DIST_APPS, 'api/src/main.js');
 
 /** Every delivery carries the same alert but for its `seq` label, so each is a new phase of its own alert. */
 const STARTS_AT = '2026-11-22T02:00:00Z';
@@ -21,7 +18,6 @@ const KILL_JITTER_MS = Math.floor(Math.random() * 21);
 const MAX_SEQS = 2_000;
 const REQUEST_TIMEOUT_MS = 15_000;
 
-interface Api { child: ChildProcess; output: () => string }
 type Outcome = { kind: 'status'; status: number; body: unknown } | { kind: 'error'; code: string };
 
 function exited(child: ChildProcess): Promise<void> {
@@ -59,7 +55,7 @@ describe('alert admission survives SIGKILL of the API', () => {
   let port: number;
   let baseUrl: string;
   let env: Record<string, string>;
-  let api: Api | undefined;
+  let api: ApiProcess | undefined;
   let cookie: string;
   let integration: { id: string; secret: string };
   let pg: PgClient;
@@ -71,24 +67,7 @@ describe('alert admission survives SIGKILL of the API', () => {
   let sent = 0;
   let committedBeforeResend = new Set<number>();
 
-  async function startApi(): Promise<Api> {
-    const child = spawn(process.execPath, [API_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200) break;
-      } catch { /* not up yet */ }
-      if (Date.now() > deadline || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        throw new Error(`API did not come up:\n${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return { child, output: () => output };
-  }
+  const startApi = (): Promise<ApiProcess> => startApiProcess(env, baseUrl);
 
   async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any; cookie?: string }> {
     const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -124,7 +103,6 @@ describe('alert admission survives SIGKILL of the API', () => {
   }
 
   beforeAll(async () => {
-    ensureBuilt();
     database = await createTestDatabase();
     pg = new PgClient({ connectionString: database.url, application_name: 'admission-crash-test' });
     await pg.connect();

@@ -1,11 +1,9 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
-import { DIST_APPS, ensureBuilt } from '../support/dist';
+import { startApiProcess } from '../support/api-process';
 import { useBootstrappedApi } from '../support/factories';
 import { freePort } from '../support/ports';
-import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
 interface Frame { id: number; event: string; data: { sequence: number; type: string; investigationId: string } }
@@ -33,17 +31,9 @@ describe('event streams across processes', () => {
   let worker: TestWorker;
 
   beforeAll(async () => {
-    ensureBuilt();
     const port = await freePort();
     secondUrl = `http://127.0.0.1:${port}`;
-    second = spawn(process.execPath, [join(DIST_APPS, 'api/src/main.js')], { env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
-    await until(async () => {
-      try {
-        return (await fetch(`${secondUrl}/readyz`)).status === 200 ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 30_000, 'the second API process');
+    ({ child: second } = await startApiProcess({ ...process.env, PORT: String(port), LOG_LEVEL: 'warn' }, secondUrl));
   }, 240_000);
 
   afterAll(async () => {
