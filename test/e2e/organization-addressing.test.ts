@@ -1,7 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CurrentOrganization, OrganizationContext } from '@svc/auth';
-import { RequirePermission } from '@svc/platform';
+import { CurrentOrganization, OrganizationContext, RequirePermission } from '@svc/platform';
 import { startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember } from '../support/factories';
 

@@ -1,7 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
+import { ActorKind, OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
 
-export type ActorKind = 'user' | 'api_token' | 'system' | 'anonymous';
 export type AuditOutcome = 'allowed' | 'denied' | 'failed';
 
 /**

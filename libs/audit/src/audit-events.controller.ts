@@ -1,8 +1,7 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { listingBody, RequirePermission } from '@svc/platform';
-import { CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
+import { CurrentOrganization, listingBody, OrganizationContext, RequirePermission } from '@svc/platform';
 import { auditEventView, AuditEventPage, CSV_COLUMNS, csvLine } from './audit-event.view';
 import { AuditService } from './audit.service';
 import { AuditExportQueryDto, AuditListQueryDto } from './dto/audit-query.dto';

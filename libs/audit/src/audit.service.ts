@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { byTimeThenId, CursorCodec, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
-import { AuditContext } from './audit-context';
+import { AuditContext, byTimeThenId, CursorCodec, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
 import { AuditEvent, AuditOutcome } from './audit-event.entity';
 import { AuditFilterDto } from './dto/audit-query.dto';
 

@@ -1,3 +1,2 @@
-export * from './audit-context';
 export * from './audit.module';
 export * from './audit.service';

@@ -2,15 +2,13 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import {
-  ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, DomainError, ForbiddenError, InvalidInputError, minimumRole,
-  roleAtLeast, UnauthenticatedError,
+  ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, auditContext, AuthenticatedRequest, DomainError, ForbiddenError, InvalidInputError, minimumRole, OrganizationContext, Principal, requestOrigin, roleAtLeast, UnauthenticatedError,
 } from '@svc/platform';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { auditContext, AuditService, requestOrigin } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import { OrganizationsService } from '@svc/organizations';
 import { ApiTokensService } from './api-tokens.service';
-import { AuthenticatedRequest, OrganizationContext, Principal } from './principal';
 import { RequestRateLimit } from './request-rate-limit';
 import { SESSION_STRATEGY } from './session.strategy';
 

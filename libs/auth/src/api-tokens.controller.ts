@@ -1,11 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { auditContext, requestOrigin } from '@svc/audit';
-import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
+} from '@svc/platform';
 import { ApiTokensService } from './api-tokens.service';
 import { ApiTokenPage, CreateApiTokenDto, CreatedApiTokenView } from './dto/api-token.dto';
-import { CurrentActor, CurrentOrganization, Actor, OrganizationContext } from './principal';
 
 /** Managed by people only: a token cannot mint, list or revoke tokens. */
 @ApiTags('api-tokens')
@@ -19,8 +18,8 @@ export class ApiTokensController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreatedApiTokenView, description: 'The token is in `token`, shown this once' })
   @ApiConflictResponse({ description: 'API tokens are switched off by Policy' })
-  create(@Body() body: CreateApiTokenDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<CreatedApiTokenView> {
-    return this.tokens.mint(organization.id, organization.membership.role, body, auditContext(requestOrigin(req), actor));
+  create(@Body() body: CreateApiTokenDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<CreatedApiTokenView> {
+    return this.tokens.mint(organization.id, organization.membership.role, body, audit);
   }
 
   /** Every token of the Organization, newest first, without the token values. */
@@ -35,7 +34,7 @@ export class ApiTokensController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
-  async revoke(@Param('id', uuidParam('id')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<void> {
-    await this.tokens.revoke(organization.id, id, auditContext(requestOrigin(req), actor));
+  async revoke(@Param('id', uuidParam('id')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<void> {
+    await this.tokens.revoke(organization.id, id, audit);
   }
 }

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
-import { AuditContext, AuditService } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import { PolicyService } from '@svc/organizations';
 import {
-  byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role,
-  roleAtLeast, ScopedRepository, Timestamp, UnauthenticatedError,
+  AuditContext, byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role, roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
 } from '@svc/platform';
 import { ApiToken } from './api-token.entity';
 import { ApiTokenView, CreateApiTokenDto, CreatedApiTokenView } from './dto/api-token.dto';
-import { TokenCaller } from './principal';
 
 const PREFIX = 'svc_pat_';
 const FORMAT = /^svc_pat_[A-Za-z0-9_-]{43}$/;

@@ -1,5 +1,4 @@
 export * from './access.guard';
 export * from './auth.module';
-export * from './principal';
 export * from './sessions.service';
 export * from './oidc/oidc.module';

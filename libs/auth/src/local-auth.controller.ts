@@ -1,12 +1,10 @@
-import { Body, Controller, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { requestOrigin } from '@svc/audit';
-import { Public, SignedIn, UnauthenticatedError } from '@svc/platform';
+import type { Response } from 'express';
+import { CurrentPrincipal, CurrentRequestOrigin, Principal, Public, RequestOrigin, SignedIn, UnauthenticatedError } from '@svc/platform';
 import { BootstrapCredential } from './bootstrap-credential';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { ChangePasswordDto } from './dto/member.dto';
-import { CurrentPrincipal, Principal } from './principal';
 import { SignedInView } from './dto/auth-views';
 import { SignInDto } from './dto/sign-in.dto';
 import { LocalAuthService } from './local-auth.service';
@@ -25,12 +23,15 @@ export class LocalAuthController {
   @ApiCreatedResponse({ type: SignedInView, description: 'Created; the session cookie is set' })
   @ApiUnauthorizedResponse({ description: 'Wrong or missing bootstrap credential' })
   @ApiConflictResponse({ description: 'Already bootstrapped' })
-  async bootstrap(@Body() body: BootstrapDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInView> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  async bootstrap(
+    @Body() body: BootstrapDto, @Headers('authorization') authorization: string | undefined, @CurrentRequestOrigin() origin: RequestOrigin,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SignedInView> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match || !(await this.bootstrapCredential.matches(match[1]))) {
       throw new UnauthenticatedError('credential_rejected', 'Bootstrap requires the deployment bootstrap credential');
     }
-    const { view, issued } = await this.auth.bootstrap(body, requestOrigin(req));
+    const { view, issued } = await this.auth.bootstrap(body, origin);
     setSessionCookie(res, issued.token, issued.session.expiresAt);
     return view;
   }
@@ -40,8 +41,8 @@ export class LocalAuthController {
   @HttpCode(200)
   @ApiOkResponse({ type: SignedInView, description: 'Signed in; the session cookie is set' })
   @ApiUnauthorizedResponse({ description: 'Email or password is incorrect (reason credential_rejected)' })
-  async signIn(@Body() body: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInView> {
-    const { view, issued } = await this.auth.signIn(body, requestOrigin(req));
+  async signIn(@Body() body: SignInDto, @CurrentRequestOrigin() origin: RequestOrigin, @Res({ passthrough: true }) res: Response): Promise<SignedInView> {
+    const { view, issued } = await this.auth.signIn(body, origin);
     setSessionCookie(res, issued.token, issued.session.expiresAt);
     return view;
   }
@@ -52,7 +53,7 @@ export class LocalAuthController {
   @HttpCode(204)
   @ApiCookieAuth('session')
   @ApiNoContentResponse()
-  async changePassword(@Body() body: ChangePasswordDto, @CurrentPrincipal() principal: Principal, @Req() req: Request): Promise<void> {
-    await this.auth.changePassword(principal, body, requestOrigin(req));
+  async changePassword(@Body() body: ChangePasswordDto, @CurrentPrincipal() principal: Principal, @CurrentRequestOrigin() origin: RequestOrigin): Promise<void> {
+    await this.auth.changePassword(principal, body, origin);
   }
 }

@@ -1,14 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
-import { ConflictError, ForbiddenError, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { AuditService } from '@svc/audit';
+import {
+  auditContext, ConflictError, ForbiddenError, newId, Principal, RequestOrigin, Timestamp, UnauthenticatedError,
+} from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { SignedInView } from './dto/auth-views';
 import { SignInDto } from './dto/sign-in.dto';
 import { ChangePasswordDto } from './dto/member.dto';
-import { Principal } from './principal';
 import { Passwords } from './passwords';
 import { IssuedSession, SessionsService } from './sessions.service';
 import { SignInThrottle } from './sign-in-throttle';

@@ -1,11 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { auditContext, requestOrigin } from '@svc/audit';
-import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
+} from '@svc/platform';
 import { CreateLocalUserDto, LocalUserView, MemberPage, MemberView, SetPasswordDto, UpdateMemberDto } from './dto/member.dto';
 import { MembersService } from './members.service';
-import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from './principal';
 
 @ApiTags('members')
 @ApiCookieAuth('session')
@@ -28,9 +27,9 @@ export class MembersController {
   @ApiConflictResponse({ description: 'The last Admin cannot be demoted' })
   update(
     @Param('member', uuidParam('member')) member: string, @Body() body: UpdateMemberDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<MemberView> {
-    return this.members.update(organization.id, member, body, auditContext(requestOrigin(req), actor));
+    return this.members.update(organization.id, member, body, audit);
   }
 
   /** Removes the member from the Organization and ends all their sessions. */
@@ -41,9 +40,9 @@ export class MembersController {
   @ApiConflictResponse({ description: 'The last Admin cannot be removed' })
   async remove(
     @Param('member', uuidParam('member')) member: string,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
-    await this.members.remove(organization.id, member, auditContext(requestOrigin(req), actor));
+    await this.members.remove(organization.id, member, audit);
   }
 }
 
@@ -59,8 +58,8 @@ export class LocalUsersController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: LocalUserView })
   @ApiConflictResponse({ description: 'The email belongs to an existing user' })
-  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<LocalUserView> {
-    return this.members.createLocalUser(organization.id, body, auditContext(requestOrigin(req), actor));
+  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<LocalUserView> {
+    return this.members.createLocalUser(organization.id, body, audit);
   }
 
   /** Sets a member's password; every session of that user ends. */
@@ -70,8 +69,8 @@ export class LocalUsersController {
   @ApiNoContentResponse()
   async setPassword(
     @Param('user', uuidParam('user')) user: string, @Body() body: SetPasswordDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
-    await this.members.setPassword(organization.id, user, body.password, auditContext(requestOrigin(req), actor));
+    await this.members.setPassword(organization.id, user, body.password, audit);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { AuditContext, AuditService } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import { OrganizationsService } from '@svc/organizations';
-import { ConflictError, ForbiddenError, newId, NotFoundError, Page, PageRequest, Timestamp } from '@svc/platform';
+import { AuditContext, ConflictError, ForbiddenError, newId, NotFoundError, Page, PageRequest, Timestamp } from '@svc/platform';
 import { CreateLocalUserDto, LocalUserView, MemberView, UpdateMemberDto } from './dto/member.dto';
 import { normalizeEmail } from './local-auth.service';
 import { Passwords } from './passwords';

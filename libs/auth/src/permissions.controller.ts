@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Permission, permissionsOf, PERMISSIONS, RequirePermission, ROLES, Role } from '@svc/platform';
-import { CurrentOrganization, OrganizationContext } from './principal';
+import {
+  CurrentOrganization, OrganizationContext, Permission, PERMISSIONS, permissionsOf, RequirePermission, Role, ROLES,
+} from '@svc/platform';
 
 export class PermissionsView {
   @ApiProperty({ enum: ROLES }) role!: Role;

@@ -1,11 +1,9 @@
-import { Controller, Delete, Get, HttpCode, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { requestOrigin } from '@svc/audit';
-import { SignedIn } from '@svc/platform';
+import type { Response } from 'express';
+import { AuditContext, CurrentAuditContext, CurrentPrincipal, Principal, SignedIn } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { CurrentSessionView } from './dto/auth-views';
-import { CurrentPrincipal, Principal } from './principal';
 import { clearSessionCookie } from './session-cookie.writer';
 import { SessionsService } from './sessions.service';
 
@@ -33,8 +31,8 @@ export class SessionController {
   @Delete()
   @HttpCode(204)
   @ApiNoContentResponse()
-  async signOut(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
-    await this.sessions.signOut(principal, requestOrigin(req));
+  async signOut(@CurrentPrincipal() principal: Principal, @CurrentAuditContext() audit: AuditContext, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.sessions.signOut(principal, audit);
     clearSessionCookie(res);
   }
 }

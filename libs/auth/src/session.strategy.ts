@@ -3,8 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { parse } from 'cookie';
 import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
-import { SESSION_COOKIE, UnauthenticatedError } from '@svc/platform';
-import { Principal } from './principal';
+import { Principal, SESSION_COOKIE, UnauthenticatedError } from '@svc/platform';
 import { SessionsService } from './sessions.service';
 
 export const SESSION_STRATEGY = 'svc-session';

@@ -1,9 +1,8 @@
-import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { requestOrigin } from '@svc/audit';
-import { ListQueryDto, RequirePermission, SignedIn, uuidParam } from '@svc/platform';
-import { CurrentOrganization, CurrentPrincipal, OrganizationContext, Principal } from './principal';
+import {
+  AuditContext, CurrentAuditContext, CurrentOrganization, CurrentPrincipal, ListQueryDto, OrganizationContext, Principal, RequirePermission, SignedIn, uuidParam,
+} from '@svc/platform';
 import { Session } from './session.entity';
 import { SessionsService } from './sessions.service';
 
@@ -52,8 +51,8 @@ export class SessionsController {
   @ApiNoContentResponse()
   async revoke(
     @Param('session', uuidParam('session')) sessionId: string,
-    @CurrentPrincipal() principal: Principal, @CurrentOrganization() organization: OrganizationContext, @Req() req: Request,
+    @CurrentPrincipal() principal: Principal, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
-    await this.sessions.revokeById(sessionId, principal, { id: organization.id, role: organization.membership.role }, requestOrigin(req));
+    await this.sessions.revokeById(sessionId, principal, { id: organization.id, role: organization.membership.role }, audit);
   }
 }

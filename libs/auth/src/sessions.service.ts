@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
-import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import { OrganizationsService, PolicyService } from '@svc/organizations';
-import { byTimeThenId, CursorCodec, ForbiddenError, keysetPage, newId, NotFoundError, Page, PageRequest, Timestamp, UnauthenticatedError } from '@svc/platform';
-import { Principal } from './principal';
+import {
+  AuditContext, byTimeThenId, CursorCodec, ForbiddenError, keysetPage, newId, NotFoundError, Page, PageRequest, Principal, RequestOrigin, Timestamp, UnauthenticatedError,
+} from '@svc/platform';
 import { RevocationReason, Session } from './session.entity';
 import { User } from './user.entity';
 
@@ -107,11 +108,11 @@ export class SessionsService {
   }
 
   /** Sign-out: the caller's own session ends, recorded in each of their Organizations. */
-  async signOut(principal: Principal, origin: RequestOrigin): Promise<void> {
+  async signOut(principal: Principal, context: AuditContext): Promise<void> {
     const organizations = await this.organizations.organizationsOfUser(principal.user.id);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.revoke(manager, principal.session.id, 'signed_out'))) return;
-      await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, principal.user), {
+      await this.audit.recordInEach(manager, organizations.map((o) => o.id), context, {
         action: 'session.sign_out', targetKind: 'session', targetId: principal.session.id,
       });
     });
@@ -131,7 +132,7 @@ export class SessionsService {
    * the Organization named by the header, and only if that person is a member there (else 404,
    * as for an unknown session).
    */
-  async revokeById(sessionId: string, principal: Principal, organization: { id: string; role: string }, origin: RequestOrigin): Promise<void> {
+  async revokeById(sessionId: string, principal: Principal, organization: { id: string; role: string }, context: AuditContext): Promise<void> {
     const session = await this.sessions.findOneBy({ id: sessionId });
     if (!session) throw new NotFoundError('Session');
     if (session.userId !== principal.user.id) {
@@ -140,7 +141,7 @@ export class SessionsService {
     }
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.revoke(manager, session.id, 'revoked'))) return;
-      await this.audit.record(manager, organization.id, auditContext(origin, principal.user), {
+      await this.audit.record(manager, organization.id, context, {
         action: 'session.revoke', targetKind: 'session', targetId: session.id, detail: { userId: session.userId },
       });
     });

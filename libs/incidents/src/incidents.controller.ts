@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
-import type { Request } from 'express';
-import { auditContext, requestOrigin } from '@svc/audit';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
-import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
+} from '@svc/platform';
 import { AlertEventView, alertEventView, IncidentView, incidentView, ListIncidentsQueryDto } from './dto/incident.dto';
 import { IncidentsService } from './incidents.service';
 
@@ -54,8 +53,8 @@ export class IncidentsController {
   @ApiOkResponse({ type: IncidentView })
   async merge(
     @Param('incident', uuidParam('incident')) id: string, @Body() body: MergeIncidentsDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<IncidentView> {
-    return incidentView(await this.incidents.merge(organization.id, id, body.incidentIds, auditContext(requestOrigin(req), actor)));
+    return incidentView(await this.incidents.merge(organization.id, id, body.incidentIds, audit));
   }
 }

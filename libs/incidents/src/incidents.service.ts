@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
-import { AuditContext, AuditService } from '@svc/audit';
-import { byTimeThenId, ConflictError, CursorCodec, InvalidInputError, keysetPage, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
+import { AuditService } from '@svc/audit';
+import {
+  AuditContext, byTimeThenId, ConflictError, CursorCodec, InvalidInputError, keysetPage, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp,
+} from '@svc/platform';
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
 

@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { auditContext, requestOrigin } from '@svc/audit';
-import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
-import { InvalidInputError, NotFoundError, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, NotFoundError, OrganizationContext, RequirePermission, uuidParam,
+} from '@svc/platform';
 import { INTEGRATION_TYPES, integrationType, IntegrationType } from './catalog/integration-types';
 import { CreatedIntegrationView, CreateIntegrationDto, IntegrationPage, IntegrationView, ListIntegrationsQueryDto, RotationResult, UpdateIntegrationDto } from './dto/integration.dto';
 import { IntegrationsService } from './integrations.service';
@@ -59,8 +58,8 @@ export class IntegrationsController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreatedIntegrationView })
-  create(@Body() body: CreateIntegrationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<CreatedIntegrationView> {
-    return this.integrations.create(organization.id, body, auditContext(requestOrigin(req), actor));
+  create(@Body() body: CreateIntegrationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<CreatedIntegrationView> {
+    return this.integrations.create(organization.id, body, audit);
   }
 
   @RequirePermission('integrations:read')
@@ -75,33 +74,33 @@ export class IntegrationsController {
   @ApiOkResponse({ type: IntegrationView })
   update(
     @Param('integration', uuidParam('integration')) id: string, @Body() body: UpdateIntegrationDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<IntegrationView> {
-    return this.integrations.update(organization.id, id, body, auditContext(requestOrigin(req), actor));
+    return this.integrations.update(organization.id, id, body, audit);
   }
 
   @RequirePermission('integrations:write')
   @Delete(':integration')
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<void> {
-    await this.integrations.remove(organization.id, id, auditContext(requestOrigin(req), actor));
+  async remove(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<void> {
+    await this.integrations.remove(organization.id, id, audit);
   }
 
   @RequirePermission('integrations:write')
   @Post(':integration/enable')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
-  enable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<IntegrationView> {
-    return this.integrations.setEnabled(organization.id, id, true, auditContext(requestOrigin(req), actor));
+  enable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<IntegrationView> {
+    return this.integrations.setEnabled(organization.id, id, true, audit);
   }
 
   @RequirePermission('integrations:write')
   @Post(':integration/disable')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
-  disable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<IntegrationView> {
-    return this.integrations.setEnabled(organization.id, id, false, auditContext(requestOrigin(req), actor));
+  disable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<IntegrationView> {
+    return this.integrations.setEnabled(organization.id, id, false, audit);
   }
 
   /** Contacts the system with the stored credentials and records the outcome (in lastVerification). */
@@ -109,15 +108,15 @@ export class IntegrationsController {
   @Post(':integration/verify')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
-  verify(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<IntegrationView> {
-    return this.integrations.verify(organization.id, id, auditContext(requestOrigin(req), actor));
+  verify(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<IntegrationView> {
+    return this.integrations.verify(organization.id, id, audit);
   }
 
   @RequirePermission('integrations:write')
   @Post(':integration/rotate-webhook-secret')
   @HttpCode(200)
   @ApiOkResponse({ type: RotationResult })
-  rotate(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<RotationResult> {
-    return this.integrations.rotateWebhookSecret(organization.id, id, auditContext(requestOrigin(req), actor));
+  rotate(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<RotationResult> {
+    return this.integrations.rotateWebhookSecret(organization.id, id, audit);
   }
 }

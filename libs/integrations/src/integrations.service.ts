@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuditContext, AuditService } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import {
-  AppConfig, byTimeThenId, CredentialCipher, CursorCodec, InvalidInputError, keysetPage, newId, NotFoundError, Page, ScopedRepository, Timestamp,
+  AppConfig, AuditContext, byTimeThenId, CredentialCipher, CursorCodec, InvalidInputError, keysetPage, newId, NotFoundError, Page, ScopedRepository, Timestamp,
 } from '@svc/platform';
 import { integrationType, IntegrationType } from './catalog/integration-types';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';

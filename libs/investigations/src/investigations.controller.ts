@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiHeader, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { auditContext, requestOrigin } from '@svc/audit';
-import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
-import { ListQueryDto, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
+} from '@svc/platform';
 import { envelopeOf } from './activity.service';
 import { ActivityPage, InvestigationView, investigationView, ListInvestigationsQueryDto, OpenInvestigationDto, sourcesView } from './dto/investigation.dto';
 import { investigationReport } from './investigation-report';
@@ -19,9 +19,8 @@ export class InvestigationsController {
   /** Queues an investigation of the incident; the worker takes it from there. */
   @RequirePermission('investigations:open')
   @Post()
-  async open(@Body() body: OpenInvestigationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<InvestigationView> {
-    const openedBy = actor.kind === 'api_token' ? `token:${actor.id}` : actor.id;
-    return investigationView(await this.investigations.open(organization.id, body.incidentId, openedBy, auditContext(requestOrigin(req), actor)));
+  async open(@Body() body: OpenInvestigationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<InvestigationView> {
+    return investigationView(await this.investigations.open(organization.id, body.incidentId, audit));
   }
 
   /** Newest first; filter by status and incident. */
@@ -68,8 +67,8 @@ export class InvestigationsController {
   @RequirePermission('investigations:cancel')
   @Post(':investigation/cancel')
   @HttpCode(200)
-  async cancel(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<InvestigationView> {
-    return investigationView(await this.investigations.cancel(organization.id, id, auditContext(requestOrigin(req), actor)));
+  async cancel(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<InvestigationView> {
+    return investigationView(await this.investigations.cancel(organization.id, id, audit));
   }
 
   /** The conclusion as Markdown, with the runs it cites. */

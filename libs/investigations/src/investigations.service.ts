@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, DataSource, Repository } from 'typeorm';
-import { AuditContext, AuditService } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import { IncidentsService } from '@svc/incidents';
-import { byTimeThenId, ConflictError, CursorCodec, keysetPage, KeysetOrdering, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
+import {
+  AuditContext, byTimeThenId, ConflictError, CursorCodec, KeysetOrdering, keysetPage, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp,
+} from '@svc/platform';
 import { ActivityService } from './activity.service';
 import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
@@ -56,7 +58,8 @@ export class InvestigationsService {
    * Queues an investigation of the incident. Its window runs from an hour before the incident
    * opened (to see what changed at the onset) to fifteen minutes after it resolved, or now.
    */
-  async open(organizationId: string, incidentId: string, openedBy: string, context: AuditContext): Promise<Investigation> {
+  async open(organizationId: string, incidentId: string, context: AuditContext): Promise<Investigation> {
+    const openedBy = context.actorKind === 'api_token' ? `token:${context.actorId}` : context.actorId ?? context.actorKind;
     const incident = await this.incidents.get(organizationId, incidentId);
     const now = Timestamp.now();
     const windowFrom = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { byTimeThenId, ConflictError, CursorCodec, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AuditService } from '@svc/audit';
+import { AuditContext, byTimeThenId, ConflictError, CursorCodec, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationView } from './organization-view';
@@ -16,8 +17,21 @@ export class OrganizationsService {
     @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
     @InjectRepository(Membership) membershipRepository: Repository<Membership>,
     private readonly cursors: CursorCodec,
+    private readonly audit: AuditService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.memberships = new ScopedRepository(membershipRepository);
+  }
+
+  /** A new Organization with the acting person as its first member, recorded in its audit trail. */
+  create(organization: { id: string; displayName: string }, userId: string, role: Role, context: AuditContext): Promise<OrganizationView> {
+    return this.dataSource.transaction(async (manager) => {
+      const created = await this.createWithMember(manager, organization, userId, role);
+      await this.audit.record(manager, created.id, context, {
+        action: 'organization.create', targetKind: 'organization', targetId: created.id, detail: { displayName: created.displayName },
+      });
+      return created;
+    });
   }
 
   /** Creates an Organization with its first member, inside the caller's transaction. */

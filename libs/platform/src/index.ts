@@ -38,3 +38,6 @@ export * from './http/timestamp-query';
 export * from './http/listing-shape';
 export * from './http/uuid-param';
 export * from './database/credential-cipher';
+export * from './access/request-context';
+export * from './access/request-context.decorators';
+export * from './access/audit-context';

@@ -4,10 +4,11 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { IsOptional, IsUUID } from 'class-validator';
 import { DataSource, Repository } from 'typeorm';
-import { auditContext, AuditService, requestOrigin } from '@svc/audit';
-import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
+import { AuditService } from '@svc/audit';
 import { IntegrationsService } from '@svc/integrations';
-import { byTimeThenId, ConflictError, CursorCodec, keysetPage, ListQueryDto, NotFoundError, RequirePermission, ScopedRepository, uuidParam } from '@svc/platform';
+import {
+  Actor, auditContext, byTimeThenId, ConflictError, CurrentActor, CurrentOrganization, CursorCodec, keysetPage, ListQueryDto, NotFoundError, OrganizationContext, requestOrigin, RequirePermission, ScopedRepository, uuidParam,
+} from '@svc/platform';
 import { AlertAdmissionService } from '../admission/alert-admission.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
 

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { auditContext, AuditService, RequestOrigin } from '@svc/audit';
+import { AuditService } from '@svc/audit';
 import { PolicyService } from '@svc/organizations';
 import { Membership } from '@svc/organizations/membership.entity';
 import { Organization } from '@svc/organizations/organization.entity';
-import { AppConfig, ForbiddenError, newId, Role, ScopedRepository } from '@svc/platform';
+import { AppConfig, auditContext, ForbiddenError, newId, RequestOrigin, Role, ScopedRepository } from '@svc/platform';
 import { IssuedSession, SessionsService } from '../sessions.service';
 import { User } from '../user.entity';
 import { VerifiedIdentity } from './oidc-issuer';

@@ -1,11 +1,6 @@
-import { Body, Controller, Get, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Request } from 'express';
-import { DataSource } from 'typeorm';
-import { auditContext, AuditService, requestOrigin } from '@svc/audit';
-import { Actor, CurrentActor, CurrentOrganization, OrganizationContext } from '@svc/auth/principal';
-import { RequirePermission } from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission } from '@svc/platform';
 import { PolicyDto } from './policy.dto';
 import { PolicyService } from './policy.service';
 
@@ -13,7 +8,7 @@ import { PolicyService } from './policy.service';
 @ApiCookieAuth('session')
 @Controller('api/v1/policy')
 export class PolicyController {
-  constructor(private readonly policies: PolicyService, private readonly audit: AuditService, @InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly policies: PolicyService) {}
 
   @RequirePermission('policy:read')
   @Get()
@@ -26,13 +21,7 @@ export class PolicyController {
   @RequirePermission('policy:write')
   @Put()
   @ApiOkResponse({ type: PolicyDto })
-  async put(@Body() body: PolicyDto, @CurrentOrganization() organization: OrganizationContext, @CurrentActor() actor: Actor, @Req() req: Request): Promise<PolicyDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const previous = await this.policies.replace(manager, organization.id, body, actor.id);
-      await this.audit.record(manager, organization.id, auditContext(requestOrigin(req), actor), {
-        action: 'policy.update', targetKind: 'policy', targetId: organization.id, detail: { before: previous, after: body },
-      });
-      return this.policies.get(organization.id, manager);
-    });
+  put(@Body() body: PolicyDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<PolicyDto> {
+    return this.policies.update(organization.id, body, audit);
   }
 }

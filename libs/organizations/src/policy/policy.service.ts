@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { AppConfig, InvalidInputError, Timestamp } from '@svc/platform';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AuditService } from '@svc/audit';
+import { AppConfig, AuditContext, InvalidInputError, Timestamp } from '@svc/platform';
 import { PolicyDto } from './policy.dto';
 import { Policy } from './policy.entity';
 
@@ -11,7 +12,12 @@ import { Policy } from './policy.entity';
  */
 @Injectable()
 export class PolicyService {
-  constructor(@InjectRepository(Policy) private readonly policies: Repository<Policy>, private readonly config: AppConfig) {}
+  constructor(
+    @InjectRepository(Policy) private readonly policies: Repository<Policy>,
+    private readonly config: AppConfig,
+    private readonly audit: AuditService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   defaults(): PolicyDto {
     return {
@@ -25,6 +31,17 @@ export class PolicyService {
   async get(organizationId: string, manager?: EntityManager): Promise<PolicyDto> {
     const row = await (manager?.getRepository(Policy) ?? this.policies).findOneBy({ organizationId });
     return row ? toDto(row) : this.defaults();
+  }
+
+  /** Replaces the whole Policy, recording before and after in the audit trail; returns the new one. */
+  update(organizationId: string, policy: PolicyDto, context: AuditContext): Promise<PolicyDto> {
+    return this.dataSource.transaction(async (manager) => {
+      const previous = await this.replace(manager, organizationId, policy, context.actorId ?? context.actorKind);
+      await this.audit.record(manager, organizationId, context, {
+        action: 'policy.update', targetKind: 'policy', targetId: organizationId, detail: { before: previous, after: policy },
+      });
+      return this.get(organizationId, manager);
+    });
   }
 
   /** Replaces the whole Policy; returns the previous one (for the audit record). */

@@ -1,5 +1,7 @@
 import type { Request } from 'express';
-import type { ActorKind } from './audit-event.entity';
+
+/** Who an audit record names as acting. `system` is the service itself (jobs, the worker). */
+export type ActorKind = 'user' | 'api_token' | 'system' | 'anonymous';
 
 /** Who acted and from where: taken from the request once, passed to every record of it. */
 export interface AuditContext {
@@ -28,6 +30,7 @@ export interface AuditActor {
   name: string;
 }
 
+/** The audit context of a request made by `actor` (anonymous when there is none, e.g. a failed sign-in). */
 export function auditContext(origin: RequestOrigin, actor?: AuditActor | null): AuditContext {
   return {
     actorKind: actor ? actor.kind ?? 'user' : 'anonymous',
