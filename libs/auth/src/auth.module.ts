@@ -23,9 +23,12 @@ import { RequestRateLimit } from './request-rate-limit';
 import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
 
+/** The entities this library owns (OIDC identities are the OIDC module's), for a DataSource built outside Nest. */
+export const AUTH_ENTITIES = [User, Session, ApiToken];
+
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([User, Session, ApiToken]), PassportModule, OrganizationsModule],
+  imports: [TypeOrmModule.forFeature(AUTH_ENTITIES), PassportModule, OrganizationsModule],
   controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
   providers: [
     Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit,

@@ -2,4 +2,4 @@ export * from './admission.types';
 export * from './incident-admission.service';
 export * from './incidents.module';
 export * from './incidents.service';
-export * from './incident.entity';
+export type { IncidentStatus } from './incident.entity';

@@ -1,7 +1,8 @@
 // The worker's engine (reasoners, model SDKs) is its own entry, `@svc/investigations/engine`, so the API does not load it.
 export * from './activity.service';
 export * from './conclusion.types';
-export * from './investigation.entity';
+export { TERMINAL_STATUSES } from './investigation.entity';
+export type { InvestigationStatus } from './investigation.entity';
 export * from './investigations.module';
 export * from './investigations.service';
 export * from './reasoning/reasoner';

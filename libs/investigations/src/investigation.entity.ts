@@ -1,6 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
-import { Incident } from '@svc/incidents';
 import type { ActionItem, ConclusionStatus, FindingItem, HypothesisItem, Impact, LimitationItem, StoppedBy } from './conclusion.types';
 
 export type InvestigationStatus = 'queued' | 'investigating' | 'needs_input' | 'partial' | 'concluded' | 'cancelled' | 'failed';
@@ -95,10 +94,11 @@ export class Investigation extends OrganizationOwnedEntity {
   @TimestampColumn({ default: () => 'clock_timestamp()' })
   updatedAt!: Timestamp;
 
-  @ManyToOne(() => Incident, { onDelete: 'CASCADE' })
+  // Incidents belong to the incidents library; the foreign key names the entity to keep the libraries apart.
+  @ManyToOne('Incident', { onDelete: 'CASCADE' })
   @JoinColumn([
     { name: 'organization_id', referencedColumnName: 'organizationId' },
     { name: 'incident_id', referencedColumnName: 'id' },
   ])
-  incident?: Incident;
+  incident?: object;
 }

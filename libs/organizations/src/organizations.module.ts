@@ -8,8 +8,11 @@ import { PolicyController } from './policy/policy.controller';
 import { Policy } from './policy/policy.entity';
 import { PolicyService } from './policy/policy.service';
 
+/** The entities this library owns, for a DataSource built outside Nest (tests, tools). */
+export const ORGANIZATIONS_ENTITIES = [Organization, Membership, Policy];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization, Membership, Policy])],
+  imports: [TypeOrmModule.forFeature(ORGANIZATIONS_ENTITIES)],
   controllers: [OrganizationsController, PolicyController],
   providers: [OrganizationsService, PolicyService],
   exports: [OrganizationsService, PolicyService],

@@ -56,14 +56,27 @@ export class OrganizationsService {
   /**
    * Every Organization a user belongs to, oldest membership first. This is the one read that
    * spans Organizations: it is keyed by the user and returns only that user's memberships.
+   * With `manager`, it reads inside the caller's transaction (and sees memberships it added).
    */
-  async organizationsOfUser(userId: string): Promise<OrganizationView[]> {
-    const rows = await this.organizations.manager.getRepository(Membership).createQueryBuilder('m')
+  async organizationsOfUser(userId: string, manager?: EntityManager): Promise<OrganizationView[]> {
+    const rows = await (manager ?? this.organizations.manager).getRepository(Membership).createQueryBuilder('m')
       .innerJoinAndSelect('m.organization', 'o')
       .where('m.user_id = :userId', { userId })
       .orderBy('m.created_at', 'ASC').addOrderBy('m.id', 'ASC')
       .getMany();
     return rows.map((row) => ({ id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } }));
+  }
+
+  /** Whether an Organization with this id exists. */
+  exists(organizationId: string, manager?: EntityManager): Promise<boolean> {
+    return (manager ?? this.organizations.manager).getRepository(Organization).existsBy({ id: organizationId });
+  }
+
+  /** The id of the Organization created first (the deployment's first), or null when there is none. Spans Organizations by nature. */
+  async oldestOrganizationId(manager?: EntityManager): Promise<string | null> {
+    const oldest = await (manager ?? this.organizations.manager).getRepository(Organization).createQueryBuilder('o')
+      .select('o.id', 'id').orderBy('o.created_at', 'ASC').addOrderBy('o.id', 'ASC').limit(1).getRawOne<{ id: string }>();
+    return oldest?.id ?? null;
   }
 
   /** The Organization's memberships, oldest first. */

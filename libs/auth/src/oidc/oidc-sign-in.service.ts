@@ -2,10 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
-import { PolicyService } from '@svc/organizations';
-import { Membership } from '@svc/organizations/membership.entity';
-import { Organization } from '@svc/organizations/organization.entity';
-import { AppConfig, auditContext, ForbiddenError, newId, RequestOrigin, Role, ScopedRepository } from '@svc/platform';
+import { OrganizationsService, PolicyService } from '@svc/organizations';
+import { AppConfig, auditContext, ForbiddenError, newId, RequestOrigin, Role } from '@svc/platform';
 import { IssuedSession, SessionsService } from '../sessions.service';
 import { User } from '../user.entity';
 import { VerifiedIdentity } from './oidc-issuer';
@@ -36,6 +34,7 @@ export class OidcSignInService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly sessions: SessionsService,
+    private readonly organizations: OrganizationsService,
     private readonly policies: PolicyService,
     private readonly audit: AuditService,
   ) {}
@@ -84,12 +83,12 @@ export class OidcSignInService {
       }
       user = manager.create(User, { id: newId(), email: identity.email, name: identity.name ?? identity.email, passwordHash: null, disabledAt: null });
       await manager.insert(User, user);
-      await ScopedRepository.of(manager, Membership).insert(organizationId, { id: newId(), userId: user.id, role });
+      await this.organizations.addMember(manager, organizationId, user.id, role);
       await this.link(manager, identity, user.id);
       provisioned = { organizationId, role };
     }
 
-    const organizationIds = await this.organizationsOf(manager, user.id);
+    const organizationIds = (await this.organizations.organizationsOfUser(user.id, manager)).map((o) => o.id);
     if (user.disabledAt) return { kind: 'disabled', user, organizationIds };
 
     const actor = auditContext(origin, user);
@@ -116,24 +115,12 @@ export class OidcSignInService {
 
   /** SVC_OIDC_ORGANIZATION when it names an existing Organization, else the oldest Organization. */
   private async provisioningOrganization(manager: EntityManager): Promise<string | null> {
-    const organizations = manager.getRepository(Organization);
     const configured = this.config.SVC_OIDC_ORGANIZATION;
     if (configured) {
-      if (await organizations.existsBy({ id: configured })) return configured;
+      if (await this.organizations.exists(configured, manager)) return configured;
       this.logger.error({ organizationId: configured }, 'SVC_OIDC_ORGANIZATION names no existing Organization: nobody is provisioned');
       return null;
     }
-    const oldest = await organizations.createQueryBuilder('o').select('o.id', 'id').orderBy('o.created_at', 'ASC').addOrderBy('o.id', 'ASC').limit(1).getRawOne<{ id: string }>();
-    return oldest?.id ?? null;
-  }
-
-  /** The user's Organizations, oldest membership first (the first is the session's active one). */
-  private async organizationsOf(manager: EntityManager, userId: string): Promise<string[]> {
-    const rows = await manager.getRepository(Membership).createQueryBuilder('m')
-      .select('m.organization_id', 'organizationId')
-      .where('m.user_id = :userId', { userId })
-      .orderBy('m.created_at', 'ASC').addOrderBy('m.id', 'ASC')
-      .getRawMany<{ organizationId: string }>();
-    return rows.map((r) => r.organizationId);
+    return this.organizations.oldestOrganizationId(manager);
   }
 }
