@@ -6,11 +6,16 @@ import { AlertAdmissionService } from './admission/alert-admission.service';
 import { AlertWebhookController } from './admission/alert-webhook.controller';
 import { WebhookDelivery } from './deliveries/webhook-delivery.entity';
 import { WebhookDeliveriesController } from './deliveries/webhook-deliveries.controller';
+import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
+import { WebhookDeliveriesService } from './deliveries/webhook-deliveries.service';
+
+/** The entities this library owns, for a DataSource built outside Nest (tests, tools). */
+export const ALERTS_ENTITIES = [WebhookDelivery];
 
 /** Alert ingestion: the webhook front door and the record of what came through it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookDelivery]), IntegrationsModule, IncidentsModule],
+  imports: [TypeOrmModule.forFeature(ALERTS_ENTITIES), IntegrationsModule, IncidentsModule],
   controllers: [AlertWebhookController, WebhookDeliveriesController],
-  providers: [AlertAdmissionService],
+  providers: [AlertAdmissionService, WebhookDeliveriesRepository, WebhookDeliveriesService],
 })
 export class AlertsModule {}
