@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentOrganization, listingBody, OrganizationContext, RequirePermission } from '@svc/platform';
-import { auditEventView, AuditEventPage, CSV_COLUMNS, csvLine } from './audit-event.view';
+import { auditEventView, AuditEventPage, CSV_COLUMNS, csvLine } from './dto/audit-event.view';
 import { AuditService } from './audit.service';
 import { AuditExportQueryDto, AuditListQueryDto } from './dto/audit-query.dto';
 

@@ -4,7 +4,8 @@ import {
   AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
 } from '@svc/platform';
 import { ApiTokensService } from './api-tokens.service';
-import { ApiTokenPage, CreateApiTokenDto, CreatedApiTokenView } from './dto/api-token.dto';
+import { CreateApiTokenDto } from './dto/api-token.dto';
+import { ApiTokenPage, CreatedApiTokenView } from './dto/api-token.view';
 
 /** Managed by people only: a token cannot mint, list or revoke tokens. */
 @ApiTags('api-tokens')

@@ -8,7 +8,8 @@ import {
   AuditContext, byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role, roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
 } from '@svc/platform';
 import { ApiToken } from './api-token.entity';
-import { ApiTokenView, CreateApiTokenDto, CreatedApiTokenView } from './dto/api-token.dto';
+import { CreateApiTokenDto } from './dto/api-token.dto';
+import { ApiTokenView, CreatedApiTokenView } from './dto/api-token.view';
 
 const PREFIX = 'svc_pat_';
 const FORMAT = /^svc_pat_[A-Za-z0-9_-]{43}$/;

@@ -5,7 +5,7 @@ import { CurrentPrincipal, CurrentRequestOrigin, Principal, Public, RequestOrigi
 import { BootstrapCredential } from './bootstrap-credential';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { ChangePasswordDto } from './dto/member.dto';
-import { SignedInView } from './dto/auth-views';
+import { SignedInView } from './dto/auth.view';
 import { SignInDto } from './dto/sign-in.dto';
 import { LocalAuthService } from './local-auth.service';
 import { setSessionCookie } from './session-cookie.writer';

@@ -7,7 +7,7 @@ import {
 } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { BootstrapDto } from './dto/bootstrap.dto';
-import { SignedInView } from './dto/auth-views';
+import { SignedInView } from './dto/auth.view';
 import { SignInDto } from './dto/sign-in.dto';
 import { ChangePasswordDto } from './dto/member.dto';
 import { Passwords } from './passwords';

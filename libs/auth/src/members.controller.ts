@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
 } from '@svc/platform';
-import { CreateLocalUserDto, LocalUserView, MemberPage, MemberView, SetPasswordDto, UpdateMemberDto } from './dto/member.dto';
+import { UpdateMemberDto } from './dto/member.dto';
+import { MemberPage, MemberView } from './dto/member.view';
 import { MembersService } from './members.service';
 
 @ApiTags('members')
@@ -43,34 +44,5 @@ export class MembersController {
     @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
     await this.members.remove(organization.id, member, audit);
-  }
-}
-
-@ApiTags('members')
-@ApiCookieAuth('session')
-@Controller('api/v1/local-users')
-export class LocalUsersController {
-  constructor(private readonly members: MembersService) {}
-
-  /** A new account with a password, and its membership in the Organization. */
-  @RequirePermission('members:write')
-  @Post()
-  @HttpCode(201)
-  @ApiCreatedResponse({ type: LocalUserView })
-  @ApiConflictResponse({ description: 'The email belongs to an existing user' })
-  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<LocalUserView> {
-    return this.members.createLocalUser(organization.id, body, audit);
-  }
-
-  /** Sets a member's password; every session of that user ends. */
-  @RequirePermission('members:write')
-  @Put(':user/password')
-  @HttpCode(204)
-  @ApiNoContentResponse()
-  async setPassword(
-    @Param('user', uuidParam('user')) user: string, @Body() body: SetPasswordDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
-  ): Promise<void> {
-    await this.members.setPassword(organization.id, user, body.password, audit);
   }
 }

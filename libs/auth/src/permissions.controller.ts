@@ -1,13 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import {
-  CurrentOrganization, OrganizationContext, Permission, PERMISSIONS, permissionsOf, RequirePermission, Role, ROLES,
-} from '@svc/platform';
-
-export class PermissionsView {
-  @ApiProperty({ enum: ROLES }) role!: Role;
-  @ApiProperty({ type: [String], enum: Object.keys(PERMISSIONS) }) permissions!: Permission[];
-}
+import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentOrganization, OrganizationContext, permissionsOf, RequirePermission } from '@svc/platform';
+import { PermissionsView } from './dto/permissions.view';
 
 @ApiTags('organizations')
 @ApiCookieAuth('session')

@@ -3,7 +3,7 @@ import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@ne
 import type { Response } from 'express';
 import { AuditContext, CurrentAuditContext, CurrentPrincipal, Principal, SignedIn } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
-import { CurrentSessionView } from './dto/auth-views';
+import { CurrentSessionView } from './dto/auth.view';
 import { clearSessionCookie } from './session-cookie.writer';
 import { SessionsService } from './sessions.service';
 

@@ -1,18 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
 } from '@svc/platform';
-import { AlertEventView, alertEventView, IncidentView, incidentView, ListIncidentsQueryDto } from './dto/incident.dto';
+import { ListIncidentsQueryDto } from './dto/incident.dto';
+import { AlertEventPage, alertEventView, IncidentPage, IncidentView, incidentView } from './dto/incident.view';
+import { MergeIncidentsDto } from './dto/merge-incidents.dto';
 import { IncidentsService } from './incidents.service';
-
-export class MergeIncidentsDto {
-  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 100 })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @IsUUID('all', { each: true })
-  incidentIds!: string[];
-}
 
 @ApiTags('incidents')
 @ApiCookieAuth('session')
@@ -23,7 +17,8 @@ export class IncidentsController {
   /** Newest first; filter by status and by when they opened. */
   @RequirePermission('incidents:read')
   @Get()
-  async list(@Query() query: ListIncidentsQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<{ items: IncidentView[]; next: string | null }> {
+  @ApiOkResponse({ type: IncidentPage })
+  async list(@Query() query: ListIncidentsQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<IncidentPage> {
     const { limit, cursor, ...filters } = query;
     const page = await this.incidents.list(organization.id, filters, { limit, cursor });
     return { items: page.items.map(incidentView), next: page.next };
@@ -39,9 +34,10 @@ export class IncidentsController {
   /** The incident's alert events (each lifecycle phase of each alert), in the order they arrived. */
   @RequirePermission('incidents:read')
   @Get(':incident/alert-events')
+  @ApiOkResponse({ type: AlertEventPage })
   async alertEvents(
     @Param('incident', uuidParam('incident')) id: string, @Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext,
-  ): Promise<{ items: AlertEventView[]; next: string | null }> {
+  ): Promise<AlertEventPage> {
     const page = await this.incidents.alertEvents(organization.id, id, query);
     return { items: page.items.map(alertEventView), next: page.next };
   }

@@ -1,37 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, NotFoundError, OrganizationContext, RequirePermission, uuidParam,
+  AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, uuidParam,
 } from '@svc/platform';
-import { INTEGRATION_TYPES, integrationType, IntegrationType } from './catalog/integration-types';
-import { CreatedIntegrationView, CreateIntegrationDto, IntegrationPage, IntegrationView, ListIntegrationsQueryDto, RotationResult, UpdateIntegrationDto } from './dto/integration.dto';
+import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
+import { CreatedIntegrationView, IntegrationPage, IntegrationView, RotationResult } from './dto/integration.view';
 import { IntegrationsService } from './integrations.service';
-
-class IntegrationTypeList {
-  @ApiProperty({ type: [Object] }) items!: IntegrationType[];
-}
-
-@ApiTags('integrations')
-@ApiCookieAuth('session')
-@Controller('api/v1/integration-types')
-export class IntegrationTypesController {
-  /** Every integration type with its capabilities and the JSON Schemas of its config and credentials. */
-  @RequirePermission('integrations:read')
-  @Get()
-  @ApiOkResponse({ type: IntegrationTypeList })
-  list(): IntegrationTypeList {
-    return { items: [...INTEGRATION_TYPES] };
-  }
-
-  /** Starts an OAuth connection for types that connect that way; none of this release's types do. */
-  @RequirePermission('integrations:write')
-  @Post(':type/connect')
-  connect(@Param('type') typeId: string): never {
-    const type = integrationType(typeId);
-    if (!type) throw new NotFoundError('Integration type');
-    throw new InvalidInputError(`${type.displayName} integrations do not connect by OAuth: create one with POST /api/v1/integrations and its config`);
-  }
-}
 
 @ApiTags('integrations')
 @ApiCookieAuth('session')

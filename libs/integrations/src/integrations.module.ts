@@ -3,7 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { Integration } from './integration.entity';
 import { IntegrationVerifier } from './integration-verifier';
-import { IntegrationsController, IntegrationTypesController } from './integrations.controller';
+import { IntegrationTypesController } from './integration-types.controller';
+import { IntegrationsController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
 
 @Module({

@@ -8,7 +8,8 @@ import {
 } from '@svc/platform';
 import { integrationType, IntegrationType } from './catalog/integration-types';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
-import { CreatedIntegrationView, CreateIntegrationDto, IntegrationView, ListIntegrationsQueryDto, RotationResult, UpdateIntegrationDto } from './dto/integration.dto';
+import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
+import { CreatedIntegrationView, IntegrationView, RotationResult } from './dto/integration.view';
 import { Integration } from './integration.entity';
 import { authorizationHeader, HttpCredentials, IntegrationVerifier } from './integration-verifier';
 

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiHeader, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
 } from '@svc/platform';
-import { envelopeOf } from './activity.service';
-import { ActivityPage, InvestigationView, investigationView, ListInvestigationsQueryDto, OpenInvestigationDto, sourcesView } from './dto/investigation.dto';
-import { investigationReport } from './investigation-report';
+import { ListInvestigationsQueryDto, OpenInvestigationDto } from './dto/investigation.dto';
+import { ActivityPage, HypothesesView, InvestigationPage, InvestigationSourcesView, InvestigationView, investigationView } from './dto/investigation.view';
 import { InvestigationsService } from './investigations.service';
 import { InvestigationEventStream } from './stream';
 
@@ -19,6 +18,7 @@ export class InvestigationsController {
   /** Queues an investigation of the incident; the worker takes it from there. */
   @RequirePermission('investigations:open')
   @Post()
+  @ApiCreatedResponse({ type: InvestigationView })
   async open(@Body() body: OpenInvestigationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<InvestigationView> {
     return investigationView(await this.investigations.open(organization.id, body.incidentId, audit));
   }
@@ -26,47 +26,48 @@ export class InvestigationsController {
   /** Newest first; filter by status and incident. */
   @RequirePermission('investigations:read')
   @Get()
-  async list(@Query() query: ListInvestigationsQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<{ next: string | null; total: number; items: InvestigationView[] }> {
+  @ApiOkResponse({ type: InvestigationPage })
+  list(@Query() query: ListInvestigationsQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationPage> {
     const { limit, cursor, ...filters } = query;
-    const page = await this.investigations.list(organization.id, filters, { limit, cursor });
-    return { next: page.next, total: page.total, items: page.items.map((i) => investigationView(i)) };
+    return this.investigations.page(organization.id, filters, { limit, cursor });
   }
 
   @RequirePermission('investigations:read')
   @Get(':investigation')
-  async get(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationView> {
-    const investigation = await this.investigations.get(organization.id, id);
-    return investigationView(investigation, await this.investigations.runsOf(organization.id, id));
+  @ApiOkResponse({ type: InvestigationView })
+  get(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationView> {
+    return this.investigations.detail(organization.id, id);
   }
 
   /** The integrations selected for it, ranked, with the runs made against them. */
   @RequirePermission('investigations:read', { organizationHeader: 'required' })
   @Get(':investigation/sources')
   @ApiHeader({ name: 'X-Svc-Organization', required: true })
-  async sources(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<ReturnType<typeof sourcesView>> {
-    const sources = await this.investigations.sourcesOf(organization.id, id);
-    return sourcesView(id, sources, await this.investigations.runsOf(organization.id, id));
+  @ApiOkResponse({ type: InvestigationSourcesView })
+  sources(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationSourcesView> {
+    return this.investigations.sourcesWithRuns(organization.id, id);
   }
 
   /** The stream's envelopes plus `hypothesis.updated` entries, in sequence order. */
   @RequirePermission('investigations:read')
   @Get(':investigation/activity')
-  async activity(@Param('investigation', uuidParam('investigation')) id: string, @Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<ActivityPage> {
-    const page = await this.investigations.activityOf(organization.id, id, query);
-    return { items: page.items.map(envelopeOf), next: page.next };
+  @ApiOkResponse({ type: ActivityPage })
+  activity(@Param('investigation', uuidParam('investigation')) id: string, @Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<ActivityPage> {
+    return this.investigations.activityPage(organization.id, id, query);
   }
 
   /** The latest running snapshot while investigating, the final hypotheses once it ended. */
   @RequirePermission('investigations:read')
   @Get(':investigation/hypotheses')
-  async hypotheses(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<{ investigationId: string; status: string; final: boolean; items: unknown[] }> {
-    const i = await this.investigations.get(organization.id, id);
-    return { investigationId: id, status: i.status, final: !['queued', 'investigating'].includes(i.status), items: i.hypotheses };
+  @ApiOkResponse({ type: HypothesesView })
+  hypotheses(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<HypothesesView> {
+    return this.investigations.hypotheses(organization.id, id);
   }
 
   @RequirePermission('investigations:cancel')
   @Post(':investigation/cancel')
   @HttpCode(200)
+  @ApiOkResponse({ type: InvestigationView })
   async cancel(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<InvestigationView> {
     return investigationView(await this.investigations.cancel(organization.id, id, audit));
   }
@@ -76,8 +77,7 @@ export class InvestigationsController {
   @Get(':investigation/report')
   @ApiProduces('text/markdown')
   async report(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext, @Res() res: Response): Promise<void> {
-    const investigation = await this.investigations.get(organization.id, id);
-    const markdown = investigationReport(investigation, await this.investigations.runsOf(organization.id, id));
+    const markdown = await this.investigations.report(organization.id, id);
     res.status(200).type('text/markdown; charset=utf-8').send(markdown);
   }
 

@@ -6,7 +6,11 @@ import { IncidentsService } from '@svc/incidents';
 import {
   AuditContext, byTimeThenId, ConflictError, CursorCodec, KeysetOrdering, keysetPage, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp,
 } from '@svc/platform';
-import { ActivityService } from './activity.service';
+import { ActivityService, envelopeOf } from './activity.service';
+import {
+  ActivityPage, HypothesesView, hypothesesView, InvestigationPage, InvestigationSourcesView, InvestigationView, investigationView, sourcesView,
+} from './dto/investigation.view';
+import { investigationReport } from './investigation-report';
 import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
 import { Investigation, InvestigationStatus, TERMINAL_STATUSES } from './investigation.entity';
@@ -131,5 +135,39 @@ export class InvestigationsService {
       await this.audit.record(manager, organizationId, context, { action: 'investigation.cancel', targetKind: 'investigation', targetId: id });
     });
     return this.get(organizationId, id);
+  }
+
+  /** The investigation with its runs: the single read of the API. */
+  async detail(organizationId: string, id: string): Promise<InvestigationView> {
+    const investigation = await this.get(organizationId, id);
+    return investigationView(investigation, await this.runsOf(organizationId, id));
+  }
+
+  /** A page of investigations, newest first, with the total matching the filters. */
+  async page(organizationId: string, filters: { status?: InvestigationStatus; incidentId?: string }, page: PageRequest): Promise<InvestigationPage> {
+    const found = await this.list(organizationId, filters, page);
+    return { next: found.next, total: found.total, items: found.items.map((i) => investigationView(i)) };
+  }
+
+  /** The integrations selected for it, ranked, with the runs made against them. */
+  async sourcesWithRuns(organizationId: string, id: string): Promise<InvestigationSourcesView> {
+    const sources = await this.sourcesOf(organizationId, id);
+    return sourcesView(id, sources, await this.runsOf(organizationId, id));
+  }
+
+  async activityPage(organizationId: string, id: string, page: PageRequest): Promise<ActivityPage> {
+    const found = await this.activityOf(organizationId, id, page);
+    return { items: found.items.map(envelopeOf), next: found.next };
+  }
+
+  /** The latest running snapshot while investigating, the final hypotheses once it ended. */
+  async hypotheses(organizationId: string, id: string): Promise<HypothesesView> {
+    return hypothesesView(await this.get(organizationId, id));
+  }
+
+  /** The conclusion as Markdown, with the runs it cites. */
+  async report(organizationId: string, id: string): Promise<string> {
+    const investigation = await this.get(organizationId, id);
+    return investigationReport(investigation, await this.runsOf(organizationId, id));
   }
 }

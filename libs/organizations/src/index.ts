@@ -1,4 +1,4 @@
-export * from './organization-view';
+export * from './dto/organization.view';
 export * from './organizations.module';
 export * from './organizations.service';
 export * from './dto/create-organization.dto';

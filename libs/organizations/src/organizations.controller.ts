@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuditContext, CurrentAuditContext, CurrentPrincipal, Principal, RequirePermission, SignedIn } from '@svc/platform';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
-import { OrganizationList, OrganizationView } from './organization-view';
+import { OrganizationList, OrganizationView } from './dto/organization.view';
 import { OrganizationsService } from './organizations.service';
 
 @ApiTags('organizations')

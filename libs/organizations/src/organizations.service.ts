@@ -5,7 +5,7 @@ import { AuditService } from '@svc/audit';
 import { AuditContext, byTimeThenId, ConflictError, CursorCodec, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
-import { OrganizationView } from './organization-view';
+import { OrganizationView } from './dto/organization.view';
 
 const OLDEST_FIRST = byTimeThenId<Membership>('m', 'created_at', (m) => m.createdAt, 'ASC');
 

@@ -16,11 +16,11 @@ export class CreateIntegrationDto {
   @Transform(trim) @IsString() @Length(1, 256)
   name!: string;
 
-  @ApiPropertyOptional({ type: Object, description: 'Validated against the type\'s configSchema' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Validated against the type\'s configSchema' })
   @IsOptional() @IsObject()
   config?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: Object, writeOnly: true, description: 'Validated against the type\'s credentialsSchema; write-only, stored encrypted' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, writeOnly: true, description: 'Validated against the type\'s credentialsSchema; write-only, stored encrypted' })
   @IsOptional() @IsObject()
   credentials?: Record<string, unknown>;
 }
@@ -30,11 +30,11 @@ export class UpdateIntegrationDto {
   @IsOptional() @Transform(trim) @IsString() @Length(1, 256)
   name?: string;
 
-  @ApiPropertyOptional({ type: Object, description: 'Replaces the whole config' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces the whole config' })
   @IsOptional() @IsObject()
   config?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: Object, nullable: true, writeOnly: true, description: 'Replaces the credentials; null removes them' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, writeOnly: true, description: 'Replaces the credentials; null removes them' })
   @ValidateIf((_, v) => v !== undefined && v !== null) @IsObject()
   credentials?: Record<string, unknown> | null;
 }
@@ -47,32 +47,4 @@ export class ListIntegrationsQueryDto extends ListQueryDto {
   @ApiPropertyOptional()
   @IsOptional() @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)) @IsBoolean()
   enabled?: boolean;
-}
-
-export class IntegrationView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ enum: TYPE_IDS }) type!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty() enabled!: boolean;
-  @ApiProperty({ type: Object }) config!: Record<string, unknown>;
-  @ApiProperty({ description: 'Credentials are stored (never returned)' }) hasCredentials!: boolean;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Where the type receives alerts; null for types that do not' }) webhookUrl!: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) webhookSecretRotatedAt!: string | null;
-  @ApiProperty({ type: Object, nullable: true, description: '{at, outcome, detail} of the last verify' }) lastVerification!: { at: string; outcome: string; detail: string | null } | null;
-  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
-}
-
-export class CreatedIntegrationView extends IntegrationView {
-  @ApiPropertyOptional({ description: 'The webhook secret, shown this once (types that receive webhooks)' }) webhookSecret?: string;
-}
-
-export class IntegrationPage {
-  @ApiProperty({ type: [IntegrationView] }) items!: IntegrationView[];
-  @ApiProperty({ type: String, nullable: true }) next!: string | null;
-}
-
-export class RotationResult {
-  @ApiProperty({ description: 'The new webhook secret, shown this once' }) webhookSecret!: string;
-  @ApiProperty({ example: 'The previous secret stopped working immediately.' }) effect!: string;
 }

@@ -1,21 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../access/access.decorators';
 import { AppConfig } from '../config/app-config';
 import { SERVICE_NAME, SERVICE_VERSION } from '../service-info';
-
-class AuthenticationMethods {
-  @ApiProperty() local!: boolean;
-  @ApiProperty() oidc!: boolean;
-}
-
-export class Meta {
-  @ApiProperty({ example: SERVICE_NAME }) service!: string;
-  @ApiProperty({ example: SERVICE_VERSION }) version!: string;
-  @ApiProperty({ example: '0.1.0' }) contractVersion!: string;
-  @ApiProperty({ example: 'pre-release' }) release!: string;
-  @ApiProperty({ type: AuthenticationMethods }) authentication!: AuthenticationMethods;
-}
+import { Meta } from './dto/meta.view';
 
 @ApiTags('meta')
 @Controller('api/v1/meta')

@@ -1,19 +1,19 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { AuditEvent } from './audit-event.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import type { AuditEvent } from '../audit-event.entity';
 
 export class AuditEventView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ type: String, format: 'date-time' }) occurredAt!: string;
   @ApiProperty({ enum: ['user', 'api_token', 'system', 'anonymous'] }) actorKind!: string;
-  @ApiPropertyOptional({ nullable: true }) actorId!: string | null;
-  @ApiPropertyOptional({ nullable: true }) actorName!: string | null;
+  @ApiProperty({ type: String, nullable: true }) actorId!: string | null;
+  @ApiProperty({ type: String, nullable: true }) actorName!: string | null;
   @ApiProperty({ example: 'session.sign_in' }) action!: string;
-  @ApiPropertyOptional({ nullable: true }) targetKind!: string | null;
-  @ApiPropertyOptional({ nullable: true }) targetId!: string | null;
+  @ApiProperty({ type: String, nullable: true }) targetKind!: string | null;
+  @ApiProperty({ type: String, nullable: true }) targetId!: string | null;
   @ApiProperty({ enum: ['allowed', 'denied', 'failed'] }) outcome!: string;
-  @ApiPropertyOptional({ nullable: true }) sourceAddress!: string | null;
-  @ApiPropertyOptional({ nullable: true }) requestId!: string | null;
-  @ApiProperty({ type: Object }) detail!: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true }) sourceAddress!: string | null;
+  @ApiProperty({ type: String, nullable: true }) requestId!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) detail!: Record<string, unknown>;
 }
 
 export class AuditEventPage {

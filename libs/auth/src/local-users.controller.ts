@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { CreateLocalUserDto, SetPasswordDto } from './dto/member.dto';
+import { LocalUserView } from './dto/member.view';
+import { MembersService } from './members.service';
+
+@ApiTags('members')
+@ApiCookieAuth('session')
+@Controller('api/v1/local-users')
+export class LocalUsersController {
+  constructor(private readonly members: MembersService) {}
+
+  /** A new account with a password, and its membership in the Organization. */
+  @RequirePermission('members:write')
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: LocalUserView })
+  @ApiConflictResponse({ description: 'The email belongs to an existing user' })
+  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<LocalUserView> {
+    return this.members.createLocalUser(organization.id, body, audit);
+  }
+
+  /** Sets a member's password; every session of that user ends. */
+  @RequirePermission('members:write')
+  @Put(':user/password')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async setPassword(
+    @Param('user', uuidParam('user')) user: string, @Body() body: SetPasswordDto,
+    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+  ): Promise<void> {
+    await this.members.setPassword(organization.id, user, body.password, audit);
+  }
+}

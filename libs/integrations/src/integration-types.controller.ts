@@ -1,0 +1,27 @@
+import { Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { InvalidInputError, NotFoundError, RequirePermission } from '@svc/platform';
+import { INTEGRATION_TYPES, integrationType } from './catalog/integration-types';
+import { IntegrationTypeList } from './dto/integration-type.view';
+
+@ApiTags('integrations')
+@ApiCookieAuth('session')
+@Controller('api/v1/integration-types')
+export class IntegrationTypesController {
+  /** Every integration type with its capabilities and the JSON Schemas of its config and credentials. */
+  @RequirePermission('integrations:read')
+  @Get()
+  @ApiOkResponse({ type: IntegrationTypeList })
+  list(): IntegrationTypeList {
+    return { items: [...INTEGRATION_TYPES] };
+  }
+
+  /** Starts an OAuth connection for types that connect that way; none of this release's types do. */
+  @RequirePermission('integrations:write')
+  @Post(':type/connect')
+  connect(@Param('type') typeId: string): never {
+    const type = integrationType(typeId);
+    if (!type) throw new NotFoundError('Integration type');
+    throw new InvalidInputError(`${type.displayName} integrations do not connect by OAuth: create one with POST /api/v1/integrations and its config`);
+  }
+}

@@ -1,0 +1,170 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { ActivityEnvelope } from '../activity.service';
+import type { ActionItem, EvidenceRef, FindingItem, HypothesisItem, Impact, LimitationItem } from '../conclusion.types';
+import type { ActivityType } from '../investigation-activity.entity';
+import type { InvestigationSource } from '../investigation-source.entity';
+import type { Investigation, InvestigationStatus } from '../investigation.entity';
+import type { ToolRun } from '../tool-run.entity';
+
+const STATUSES: InvestigationStatus[] = ['queued', 'investigating', 'needs_input', 'partial', 'concluded', 'cancelled', 'failed'];
+
+export class EvidenceRefView implements EvidenceRef {
+  @ApiProperty({ format: 'uuid' }) investigationId!: string;
+  @ApiProperty() toolRunOrdinal!: number;
+}
+
+export class ImpactView implements Impact {
+  @ApiProperty() summary!: string;
+  @ApiProperty({ type: [Number], description: 'Ordinals of the tool runs it rests on' }) runRefs!: number[];
+}
+
+export class FindingView implements FindingItem {
+  @ApiProperty() statement!: string;
+  @ApiProperty({ enum: ['cause', 'symptom', 'context', 'ruled_out'] }) kind!: FindingItem['kind'];
+  @ApiProperty() mechanism!: string;
+  @ApiProperty({ type: [Number] }) runRefs!: number[];
+  @ApiProperty({ type: [EvidenceRefView] }) evidenceRefs!: EvidenceRefView[];
+  @ApiPropertyOptional({ description: 'The hypothesis the finding confirms, when it does' }) hypothesisId?: string;
+}
+
+export class HypothesisView implements HypothesisItem {
+  @ApiProperty() id!: string;
+  @ApiProperty() statement!: string;
+  @ApiProperty({ enum: ['untested', 'supported', 'refuted', 'inconclusive'] }) status!: HypothesisItem['status'];
+  @ApiProperty({ description: 'How it is tested' }) test!: string;
+  @ApiProperty({ type: [Number] }) runRefs!: number[];
+}
+
+export class ActionView implements ActionItem {
+  @ApiProperty() title!: string;
+  @ApiProperty() rationale!: string;
+  @ApiProperty() verification!: string;
+  @ApiProperty({ type: [Number] }) runRefs!: number[];
+}
+
+export class LimitationView implements LimitationItem {
+  @ApiProperty({ enum: ['missing_telemetry', 'tool_failure', 'budget', 'scope'] }) type!: LimitationItem['type'];
+  @ApiProperty() statement!: string;
+  @ApiProperty({ type: [Number] }) runRefs!: number[];
+  @ApiProperty({ type: [Number] }) messageSequences!: number[];
+}
+
+export class UsageView {
+  @ApiProperty() inputTokens!: number;
+  @ApiProperty() outputTokens!: number;
+}
+
+/** One numbered tool run of an investigation. */
+export class ToolRunView {
+  @ApiProperty() ordinal!: number;
+  @ApiProperty() tool!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) windowFrom!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) windowUntil!: string | null;
+  @ApiProperty() outcome!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) startedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) integrationId!: string | null;
+  @ApiProperty() purpose!: string;
+  @ApiProperty({ type: String, nullable: true }) hypothesisId!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) arguments!: Record<string, unknown>;
+  @ApiProperty() truncated!: boolean;
+  @ApiProperty({ type: String, nullable: true }) summary!: string | null;
+  @ApiProperty({ type: [String] }) sources!: string[];
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+}
+
+export class InvestigationView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: STATUSES }) status!: InvestigationStatus;
+  @ApiProperty() subject!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) windowFrom!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) windowUntil!: string;
+  @ApiProperty({ format: 'uuid' }) incidentId!: string;
+  @ApiProperty({ type: ImpactView, nullable: true }) impact!: ImpactView | null;
+  @ApiProperty({ type: [FindingView] }) findings!: FindingView[];
+  @ApiProperty({ type: [HypothesisView] }) hypotheses!: HypothesisView[];
+  @ApiProperty({ type: [ActionView] }) actions!: ActionView[];
+  @ApiProperty({ type: [LimitationView] }) limitations!: LimitationView[];
+  @ApiProperty({ type: UsageView }) usage!: UsageView;
+  @ApiProperty({ type: String, nullable: true, enum: ['verified_cause', 'supported_explanation', 'inconclusive', 'answer_only'] }) conclusionStatus!: string | null;
+  @ApiProperty({ type: String, nullable: true }) summary!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['tool_runs', 'reasoner_turns', 'wall_clock', 'context'] }) stoppedBy!: string | null;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty({ type: String, nullable: true }) reasoner!: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) startedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) concludedAt!: string | null;
+  @ApiProperty({ description: 'There are actions, and a person must confirm them' }) humanConfirmationRequired!: boolean;
+  @ApiPropertyOptional({ type: [ToolRunView], description: 'Present on the single read' }) runs?: ToolRunView[];
+}
+
+export class InvestigationPage {
+  @ApiProperty() total!: number;
+  @ApiProperty({ type: [InvestigationView] }) items!: InvestigationView[];
+  @ApiProperty({ type: String, nullable: true }) next!: string | null;
+}
+
+export class InvestigationSourceView {
+  @ApiProperty({ format: 'uuid' }) integrationId!: string;
+  @ApiProperty() rank!: number;
+  @ApiProperty() reason!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) selectedAt!: string;
+}
+
+export class InvestigationSourcesView {
+  @ApiProperty({ format: 'uuid' }) investigationId!: string;
+  @ApiProperty({ type: [InvestigationSourceView] }) sources!: InvestigationSourceView[];
+  @ApiProperty({ type: [ToolRunView] }) runs!: ToolRunView[];
+}
+
+/** One entry of the activity (the same envelope the event stream sends). */
+export class ActivityEnvelopeView implements ActivityEnvelope {
+  @ApiProperty() sequence!: number;
+  @ApiProperty({ enum: ['started', 'progress', 'tool.started', 'tool.completed', 'hypothesis.updated', 'concluded', 'failed', 'cancelled'] }) type!: ActivityType;
+  @ApiProperty({ format: 'uuid' }) investigationId!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) at!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) data!: Record<string, unknown>;
+}
+
+export class ActivityPage {
+  @ApiProperty({ type: [ActivityEnvelopeView] }) items!: ActivityEnvelopeView[];
+  @ApiProperty({ type: String, nullable: true }) next!: string | null;
+}
+
+export class HypothesesView {
+  @ApiProperty({ format: 'uuid' }) investigationId!: string;
+  @ApiProperty({ enum: STATUSES }) status!: string;
+  @ApiProperty({ description: 'The investigation has ended: these are its final hypotheses' }) final!: boolean;
+  @ApiProperty({ type: [HypothesisView] }) items!: HypothesisView[];
+}
+
+export function toolRunView(r: ToolRun): ToolRunView {
+  return {
+    ordinal: r.ordinal, tool: r.tool, windowFrom: r.windowFrom?.toISOString() ?? null, windowUntil: r.windowUntil?.toISOString() ?? null,
+    outcome: r.outcome, startedAt: r.startedAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null, integrationId: r.integrationId,
+    purpose: r.purpose, hypothesisId: r.hypothesisId, arguments: r.arguments, truncated: r.truncated, summary: r.summary, sources: r.sources, error: r.error,
+  };
+}
+
+export function investigationView(i: Investigation, runs?: ToolRun[]): InvestigationView {
+  return {
+    id: i.id, status: i.status, subject: i.subject, windowFrom: i.windowFrom.toISOString(), windowUntil: i.windowUntil.toISOString(), incidentId: i.incidentId,
+    impact: i.impact, findings: i.findings, hypotheses: i.hypotheses, actions: i.actions, limitations: i.limitations,
+    usage: { inputTokens: i.inputTokens, outputTokens: i.outputTokens }, conclusionStatus: i.conclusionStatus, summary: i.summary, stoppedBy: i.stoppedBy,
+    error: i.error, reasoner: i.reasoner, createdAt: i.createdAt.toISOString(), startedAt: i.startedAt?.toISOString() ?? null,
+    concludedAt: i.concludedAt?.toISOString() ?? null, humanConfirmationRequired: i.actions.length > 0,
+    ...(runs ? { runs: runs.map(toolRunView) } : {}),
+  };
+}
+
+export function sourcesView(investigationId: string, sources: InvestigationSource[], runs: ToolRun[]): InvestigationSourcesView {
+  return {
+    investigationId,
+    sources: sources.map((s) => ({ integrationId: s.integrationId, rank: s.rank, reason: s.reason, selectedAt: s.selectedAt.toISOString() })),
+    runs: runs.map(toolRunView),
+  };
+}
+
+export function hypothesesView(i: Investigation): HypothesesView {
+  return { investigationId: i.id, status: i.status, final: !['queued', 'investigating'].includes(i.status), items: i.hypotheses };
+}
