@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import {
-  ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, auditContext, AuthenticatedRequest, DomainError, ForbiddenError, InvalidInputError, minimumRole, OrganizationContext, Principal, requestOrigin, roleAtLeast, UnauthenticatedError,
+  ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, auditContext, AuthenticatedRequest, DomainError, ForbiddenError, InvalidInputError, isOrganizationId, minimumRole, OrganizationContext, Principal, requestOrigin, roleAtLeast, UnauthenticatedError,
 } from '@svc/platform';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -13,7 +13,6 @@ import { RequestRateLimit } from './request-rate-limit';
 import { SESSION_STRATEGY } from './session.strategy';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const ORGANIZATION_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const ORGANIZATION_HEADER = 'x-svc-organization';
 
 type Request = AuthenticatedRequest & AliasedRequest;
@@ -118,8 +117,8 @@ export class AccessGuard implements CanActivate {
     const raw = req.headers[ORGANIZATION_HEADER];
     const header = Array.isArray(raw) ? raw[0] : raw;
     const alias = req.aliasOrganization;
-    if (header !== undefined && !ORGANIZATION_ID.test(header)) throw new InvalidInputError('X-Svc-Organization is not a valid Organization identifier');
-    if (alias !== undefined && !ORGANIZATION_ID.test(alias)) throw new InvalidInputError('The path names an invalid Organization identifier');
+    if (header !== undefined && !isOrganizationId(header)) throw new InvalidInputError('X-Svc-Organization is not a valid Organization identifier');
+    if (alias !== undefined && !isOrganizationId(alias)) throw new InvalidInputError('The path names an invalid Organization identifier');
     if (header !== undefined && alias !== undefined && header !== alias) throw new InvalidInputError('X-Svc-Organization names a different Organization than the path');
     if (headerRequired && header === undefined) throw new InvalidInputError('This operation requires the X-Svc-Organization header');
     return alias ?? header;

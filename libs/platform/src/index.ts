@@ -41,3 +41,4 @@ export * from './database/credential-cipher';
 export * from './access/request-context';
 export * from './access/request-context.decorators';
 export * from './access/audit-context';
+export * from './organization-id';

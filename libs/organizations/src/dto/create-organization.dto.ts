@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, Length, Matches } from 'class-validator';
+import { ORGANIZATION_ID, ORGANIZATION_ID_PATTERN } from '@svc/platform';
 
 export class CreateOrganizationDto {
-  @ApiProperty({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$', example: 'acme-eu' })
+  @ApiProperty({ pattern: ORGANIZATION_ID_PATTERN, example: 'acme-eu' })
   @IsString()
-  @Matches(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { message: 'id must be 1-63 lower-case letters, digits or inner hyphens' })
+  @Matches(ORGANIZATION_ID, { message: 'id must be 1-63 lower-case letters, digits or inner hyphens' })
   id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 256, example: 'Acme Europe' })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ROLES, Role } from '@svc/platform';
+import { ORGANIZATION_ID_PATTERN, ROLES, Role } from '@svc/platform';
 
 export class MembershipView {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -8,7 +8,7 @@ export class MembershipView {
 
 /** The Organization list item of the contract. */
 export class OrganizationView {
-  @ApiProperty({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$' }) id!: string;
+  @ApiProperty({ pattern: ORGANIZATION_ID_PATTERN }) id!: string;
   @ApiProperty() displayName!: string;
   @ApiProperty({ type: MembershipView }) membership!: MembershipView;
 }

@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { ORGANIZATION_ID } from '../organization-id';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -38,7 +39,7 @@ export class AppConfig {
   SVC_OIDC_CLIENT_SECRET?: string;
 
   /** The Organization OIDC auto-provisioning adds new users to (its Policy decides the role); the oldest Organization when unset. */
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { message: 'SVC_OIDC_ORGANIZATION must be an Organization id' })
+  @Transform(emptyToUndefined) @IsOptional() @Matches(ORGANIZATION_ID, { message: 'SVC_OIDC_ORGANIZATION must be an Organization id' })
   SVC_OIDC_ORGANIZATION?: string;
 
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['openai-compatible', 'anthropic'])

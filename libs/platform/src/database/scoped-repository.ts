@@ -3,6 +3,7 @@ import {
 } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OrganizationOwnedEntity } from './organization-owned.entity';
+import { isOrganizationId } from '../organization-id';
 
 export class MissingOrganizationError extends Error {
   constructor(operation: string) {
@@ -10,10 +11,8 @@ export class MissingOrganizationError extends Error {
   }
 }
 
-const ORGANIZATION_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
 function requireOrganization(organizationId: unknown, operation: string): string {
-  if (typeof organizationId !== 'string' || !ORGANIZATION_ID.test(organizationId)) {
+  if (!isOrganizationId(organizationId)) {
     throw new MissingOrganizationError(operation);
   }
   return organizationId;

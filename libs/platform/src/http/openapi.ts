@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SERVICE_VERSION } from '../service-info';
+import { ORGANIZATION_ID_PATTERN } from '../organization-id';
 import { SESSION_COOKIE } from './session-cookie';
 
 /** The OpenAPI document of the whole API, generated from the controllers and DTOs. */
@@ -11,7 +12,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(SERVICE_VERSION)
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Organization API token, or the bootstrap credential on bootstrap' }, 'bearer')
-    .addGlobalParameters({ name: 'X-Svc-Organization', in: 'header', required: false, schema: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$' } })
+    .addGlobalParameters({ name: 'X-Svc-Organization', in: 'header', required: false, schema: { type: 'string', pattern: ORGANIZATION_ID_PATTERN } })
     .build();
   return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
 }

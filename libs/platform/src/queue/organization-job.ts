@@ -1,4 +1,5 @@
 import type { Job } from 'bull';
+import { isOrganizationId } from '../organization-id';
 
 /** What every job carries: the Organization it works for, and its own data. */
 export interface OrganizationJobData<T = Record<string, unknown>> {
@@ -8,15 +9,13 @@ export interface OrganizationJobData<T = Record<string, unknown>> {
 
 export class JobWithoutOrganizationError extends Error {}
 
-const ORGANIZATION_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
 /**
  * Unwraps a job for its processor. A job without a valid Organization is a bug upstream: it is
  * discarded (never retried) and fails loudly.
  */
 export function unwrapOrganizationJob<T>(job: Job<OrganizationJobData<T>>): OrganizationJobData<T> {
   const data = job.data as Partial<OrganizationJobData<T>> | undefined;
-  if (!data || typeof data.organizationId !== 'string' || !ORGANIZATION_ID.test(data.organizationId)) {
+  if (!data || !isOrganizationId(data.organizationId)) {
     job.discard();
     throw new JobWithoutOrganizationError(`Job ${job.name} (${String(job.id)}) carries no Organization; refused`);
   }
