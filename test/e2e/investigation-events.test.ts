@@ -1,5 +1,4 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityService } from '@svc/investigations/activity.service';
 import { ActivityType, InvestigationActivity } from '@svc/investigations/investigation-activity.entity';
 import { ActivityNotifier, InvestigationEventStream } from '@svc/investigations/stream';
-import { configureHttpApp, dataSourceOptions } from '@svc/platform';
+import { configureHttpApp, dataSourceOptions, loadConfig } from '@svc/platform';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember } from '../support/factories';
 import { withServer } from '../support/databases';
@@ -36,8 +35,8 @@ function shortenTimings(app: NestExpressApplication): void {
 
 /** A second API instance on the same database: its own process state, its own LISTEN connection. */
 async function startSecondApi(): Promise<{ app: NestExpressApplication; baseUrl: string }> {
-  const { AppModule } = (await import('../../apps/api/src/app.module')) as { AppModule: Type };
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const { AppModule } = await import('../../apps/api/src/app.module');
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(loadConfig())] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureHttpApp(app);
   shortenTimings(app);

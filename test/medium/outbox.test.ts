@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ConfigModule, DatabaseModule, LoggingModule, Outbox, OrganizationJobData, QueueModule, unwrapOrganizationJob,
+  ConfigModule, DatabaseModule, loadConfig, LoggingModule, Outbox, OrganizationJobData, QueueModule, unwrapOrganizationJob,
 } from '@svc/platform';
 import { MIGRATIONS } from '../../migrations';
 import { createTestDatabase } from '../support/databases';
@@ -65,9 +65,10 @@ describe('transactional outbox and relay (worker side)', () => {
     db = await createTestDatabase();
     redis = await RedisServer.start();
     Object.assign(process.env, { DATABASE_URL: db.url, REDIS_URL: redis.url, SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}` });
+    const config = loadConfig();
     const moduleRef = await Test.createTestingModule({
       imports: [
-        ConfigModule, LoggingModule.forRoot('worker-test'),
+        ConfigModule.forRoot(config), LoggingModule.forRoot('worker-test', config),
         DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-test' }),
         QueueModule.forRoot(), QueueModule.forWorker(), ProbeModule,
       ],

@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
 
 describe('migrations and entities', () => {
@@ -12,7 +13,7 @@ describe('migrations and entities', () => {
     db = await createTestDatabase();
     Object.assign(process.env, { DATABASE_URL: db.url, SVC_SECRET_KEY: 'x'.repeat(32) });
     const { AppModule } = await import('../../apps/api/src/app.module');
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(loadConfig())] }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();
     dataSource = app.get(DataSource);

@@ -1,10 +1,10 @@
-import { ModuleMetadata, Type } from '@nestjs/common';
+import { ModuleMetadata } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { configureHttpApp } from '@svc/platform';
+import { configureHttpApp, loadConfig } from '@svc/platform';
 import { createTestDatabase } from './databases';
 
 export const PUBLIC_URL = 'http://console.test:8080';
@@ -45,9 +45,9 @@ export async function startApi(options: StartApiOptions = {}): Promise<TestApi> 
     ...options.env,
   };
   Object.assign(process.env, env);
-  const { AppModule } = (await import('../../apps/api/src/app.module')) as { AppModule: Type };
+  const { AppModule } = await import('../../apps/api/src/app.module');
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule, ...(options.extra?.imports ?? [])],
+    imports: [AppModule.forRoot(loadConfig()), ...(options.extra?.imports ?? [])],
     controllers: options.extra?.controllers ?? [],
     providers: options.extra?.providers ?? [],
   }).compile();

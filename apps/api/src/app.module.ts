@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AlertsModule } from '@svc/alerts';
 import { AuditModule } from '@svc/audit';
 import { AuthModule, OidcModule } from '@svc/auth';
@@ -6,14 +6,12 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
-import { ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
+import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
-/** The HTTP API: wires the platform and the domain modules; no logic of its own. */
+/** The HTTP API: wires the platform and the domain modules; no logic of its own. Built with the process's one AppConfig. */
 @Module({
   imports: [
-    ConfigModule,
-    LoggingModule.forRoot('api'),
     DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-api' }),
     QueueModule.forRoot(),
     PaginationModule,
@@ -28,4 +26,8 @@ import { MIGRATIONS } from '../../../migrations';
     OidcModule,
   ],
 })
-export class AppModule {}
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: AppModule, imports: [ConfigModule.forRoot(config), LoggingModule.forRoot('api', config)] };
+  }
+}

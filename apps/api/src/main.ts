@@ -2,15 +2,14 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, configureHttpApp, loadConfigOrExit } from '@svc/platform';
+import { configureHttpApp, loadConfigOrExit } from '@svc/platform';
 
 async function main(): Promise<void> {
-  loadConfigOrExit();
+  const config = loadConfigOrExit();
   const { AppModule } = await import('./app.module');
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   configureHttpApp(app);
-  const config = app.get(AppConfig);
   await app.listen(config.PORT);
   app.get(Logger).log(`API listening on port ${config.PORT} (public URL ${config.SVC_PUBLIC_URL})`, 'Bootstrap');
 }

@@ -10,8 +10,8 @@ import { prepareDatabase } from './migrate';
  * (`npm run start:api`, `npm run start:worker`) after `npm run db:migrate`.
  */
 async function main(): Promise<void> {
-  loadConfigOrExit();
-  const notes = await prepareDatabase();
+  const config = loadConfigOrExit();
+  const notes = await prepareDatabase(config);
   process.stdout.write(`${JSON.stringify({ level: 'info', process: 'launcher', msg: `database ready: ${notes.join('; ')}` })}\n`);
 
   const children: ChildProcess[] = [

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
+import { AppConfig, ensureDatabase, loadConfigOrExit, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /** Creates the database when missing and applies pending migrations. Returns what it did, for the log. */
-export async function prepareDatabase(): Promise<string[]> {
-  const { DATABASE_URL } = loadConfig();
+export async function prepareDatabase({ DATABASE_URL }: AppConfig): Promise<string[]> {
   const notes: string[] = [];
   if (await ensureDatabase(DATABASE_URL)) notes.push(`created database ${new URL(DATABASE_URL).pathname.slice(1)}`);
   const applied = await runMigrations(DATABASE_URL, MIGRATIONS);
@@ -13,7 +12,7 @@ export async function prepareDatabase(): Promise<string[]> {
 }
 
 if (require.main === module) {
-  prepareDatabase()
+  prepareDatabase(loadConfigOrExit())
     .then((notes) => process.stdout.write(`${JSON.stringify({ level: 'info', msg: `database ready: ${notes.join('; ')}` })}\n`))
     .catch((error: unknown) => {
       process.stderr.write(`Migration failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -4,9 +4,9 @@ import { Logger } from 'nestjs-pino';
 import { JobWiring, loadConfigOrExit } from '@svc/platform';
 
 async function main(): Promise<void> {
-  loadConfigOrExit();
+  const config = loadConfigOrExit();
   const { WorkerModule } = await import('./worker.module');
-  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   const jobs = app.get(JobWiring).jobs;

@@ -1,11 +1,11 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '@svc/audit';
 import { AuthModule } from '@svc/auth';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationEngineModule } from '@svc/investigations/engine';
 import { OrganizationsModule } from '@svc/organizations';
-import { ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
+import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /**
@@ -14,8 +14,6 @@ import { MIGRATIONS } from '../../../migrations';
  */
 @Module({
   imports: [
-    ConfigModule,
-    LoggingModule.forRoot('worker'),
     DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-worker' }),
     QueueModule.forRoot(),
     QueueModule.forWorker(),
@@ -28,4 +26,8 @@ import { MIGRATIONS } from '../../../migrations';
     InvestigationEngineModule,
   ],
 })
-export class WorkerModule {}
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: WorkerModule, imports: [ConfigModule.forRoot(config), LoggingModule.forRoot('worker', config)] };
+  }
+}

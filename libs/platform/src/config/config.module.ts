@@ -1,10 +1,14 @@
-import { Global, Module } from '@nestjs/common';
-import { AppConfig, loadConfig } from './app-config';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from './app-config';
 
-/** Provides the validated AppConfig; a bad setting fails the module's construction, hence the boot. */
+/**
+ * Provides the process's AppConfig. The entry point loads and validates it once
+ * (loadConfigOrExit) and hands it in; every module injects it, none reads the environment again.
+ */
 @Global()
-@Module({
-  providers: [{ provide: AppConfig, useFactory: () => loadConfig() }],
-  exports: [AppConfig],
-})
-export class ConfigModule {}
+@Module({})
+export class ConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }], exports: [AppConfig] };
+  }
+}

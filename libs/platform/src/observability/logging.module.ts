@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import { AppConfig, loadConfig } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
 import { createRootLogger, ROOT_LOGGER } from './root-logger';
 
 /**
@@ -12,8 +12,8 @@ import { createRootLogger, ROOT_LOGGER } from './root-logger';
 @Global()
 @Module({})
 export class LoggingModule {
-  static forRoot(processName: string): DynamicModule {
-    const rootLogger = createRootLogger(loadConfig().LOG_LEVEL, processName);
+  static forRoot(processName: string, config: AppConfig): DynamicModule {
+    const rootLogger = createRootLogger(config.LOG_LEVEL, processName);
     return {
       module: LoggingModule,
       imports: [LoggerModule.forRoot({ pinoHttp: { logger: rootLogger }, useExisting: true })],
