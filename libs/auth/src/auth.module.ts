@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '@svc/organizations';
+import { ScopedRepositoryModule } from '@svc/platform';
 import { AccessGuard } from './access.guard';
 import { ApiToken } from './api-token.entity';
 import { ApiTokensController } from './api-tokens.controller';
@@ -25,7 +26,7 @@ import { User } from './user.entity';
 
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([User, Session, ApiToken]), PassportModule, OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([User, Session]), ScopedRepositoryModule.forFeature([ApiToken]), PassportModule, OrganizationsModule],
   controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
   providers: [
     Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit,

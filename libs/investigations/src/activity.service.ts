@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { newId, ScopedRepository, Timestamp } from '@svc/platform';
+import { EntityManager } from 'typeorm';
+import { InjectScopedRepository, newId, ScopedRepository, Timestamp } from '@svc/platform';
 import { ActivityType, InvestigationActivity } from './investigation-activity.entity';
 
 /** Postgres channel that wakes event streams; the payload is `<organizationId>/<investigationId>/<sequence>`. */
@@ -27,11 +26,7 @@ export function envelopeOf(row: InvestigationActivity): ActivityEnvelope {
  */
 @Injectable()
 export class ActivityService {
-  private readonly activity: ScopedRepository<InvestigationActivity>;
-
-  constructor(@InjectRepository(InvestigationActivity) activity: Repository<InvestigationActivity>) {
-    this.activity = new ScopedRepository(activity);
-  }
+  constructor(@InjectScopedRepository(InvestigationActivity) private readonly activity: ScopedRepository<InvestigationActivity>) {}
 
   async append(manager: EntityManager, organizationId: string, investigationId: string, type: ActivityType, data: Record<string, unknown>): Promise<number> {
     // An UPDATE … RETURNING comes back from TypeORM as [rows, affected count].

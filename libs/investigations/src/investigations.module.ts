@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { IncidentsModule } from '@svc/incidents';
-import { QueueModule } from '@svc/platform';
+import { QueueModule, ScopedRepositoryModule } from '@svc/platform';
 import { ActivityService } from './activity.service';
 import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
@@ -13,12 +12,12 @@ import { ToolRun } from './tool-run.entity';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Investigation, ToolRun, InvestigationActivity, InvestigationSource]),
+    ScopedRepositoryModule.forFeature([Investigation, ToolRun, InvestigationActivity, InvestigationSource]),
     QueueModule.forFeature(INVESTIGATIONS_QUEUE, [RUN_INVESTIGATION_JOB]),
     IncidentsModule,
   ],
   controllers: [InvestigationsController],
   providers: [InvestigationsService, ActivityService, ActivityNotifier, InvestigationEventStream],
-  exports: [InvestigationsService, ActivityService, TypeOrmModule],
+  exports: [InvestigationsService, ActivityService, ScopedRepositoryModule],
 })
 export class InvestigationsModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource } from 'typeorm';
 import { AuditContext, AuditService } from '@svc/audit';
 import { IncidentsService } from '@svc/incidents';
-import { byTimeThenId, ConflictError, CursorCodec, keysetPage, KeysetOrdering, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
+import { byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, keysetPage, KeysetOrdering, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp } from '@svc/platform';
 import { ActivityService } from './activity.service';
 import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
@@ -29,28 +29,18 @@ const LOOK_AFTER_MICROS = 15n * 60n * 1_000_000n;
  */
 @Injectable()
 export class InvestigationsService {
-  private readonly investigations: ScopedRepository<Investigation>;
-  private readonly runs: ScopedRepository<ToolRun>;
-  private readonly sources: ScopedRepository<InvestigationSource>;
-  private readonly activityRows: ScopedRepository<InvestigationActivity>;
-
   constructor(
-    @InjectRepository(Investigation) investigations: Repository<Investigation>,
-    @InjectRepository(ToolRun) runs: Repository<ToolRun>,
-    @InjectRepository(InvestigationSource) sources: Repository<InvestigationSource>,
-    @InjectRepository(InvestigationActivity) activityRows: Repository<InvestigationActivity>,
+    @InjectScopedRepository(Investigation) private readonly investigations: ScopedRepository<Investigation>,
+    @InjectScopedRepository(ToolRun) private readonly runs: ScopedRepository<ToolRun>,
+    @InjectScopedRepository(InvestigationSource) private readonly sources: ScopedRepository<InvestigationSource>,
+    @InjectScopedRepository(InvestigationActivity) private readonly activityRows: ScopedRepository<InvestigationActivity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly incidents: IncidentsService,
     private readonly activity: ActivityService,
     private readonly outbox: Outbox,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
-  ) {
-    this.investigations = new ScopedRepository(investigations);
-    this.runs = new ScopedRepository(runs);
-    this.sources = new ScopedRepository(sources);
-    this.activityRows = new ScopedRepository(activityRows);
-  }
+  ) {}
 
   /**
    * Queues an investigation of the incident. Its window runs from an hour before the incident

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ScopedRepositoryModule } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationsController } from './organizations.controller';
@@ -9,7 +10,7 @@ import { Policy } from './policy/policy.entity';
 import { PolicyService } from './policy/policy.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization, Membership, Policy])],
+  imports: [TypeOrmModule.forFeature([Organization, Policy]), ScopedRepositoryModule.forFeature([Membership])],
   controllers: [OrganizationsController, PolicyController],
   providers: [OrganizationsService, PolicyService],
   exports: [OrganizationsService, PolicyService],

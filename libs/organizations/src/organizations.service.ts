@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { byTimeThenId, ConflictError, CursorCodec, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
+import { byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationView } from './organization-view';
@@ -10,15 +10,11 @@ const OLDEST_FIRST = byTimeThenId<Membership>('m', 'created_at', (m) => m.create
 
 @Injectable()
 export class OrganizationsService {
-  private readonly memberships: ScopedRepository<Membership>;
-
   constructor(
     @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
-    @InjectRepository(Membership) membershipRepository: Repository<Membership>,
+    @InjectScopedRepository(Membership) private readonly memberships: ScopedRepository<Membership>,
     private readonly cursors: CursorCodec,
-  ) {
-    this.memberships = new ScopedRepository(membershipRepository);
-  }
+  ) {}
 
   /** Creates an Organization with its first member, inside the caller's transaction. */
   async createWithMember(manager: EntityManager, organization: { id: string; displayName: string }, userId: string, role: Role): Promise<OrganizationView> {

@@ -9,6 +9,7 @@ export * from './database/organization-owned.entity';
 export * from './database/platform-settings.service';
 export * from './database/prepare-database';
 export * from './database/scoped-repository';
+export * from './database/scoped-repository.module';
 export * from './database/secret-keys';
 export * from './database/timestamp-column';
 export * from './http/configure-http-app';
