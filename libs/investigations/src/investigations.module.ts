@@ -6,6 +6,8 @@ import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
 import { Investigation } from './investigation.entity';
 import { InvestigationsController } from './investigations.controller';
+import { InvestigationsRepository } from './investigations.repository';
+import { ToolRunsRepository } from './tool-runs.repository';
 import { INVESTIGATIONS_QUEUE, InvestigationsService, RUN_INVESTIGATION_JOB } from './investigations.service';
 import { ActivityNotifier, InvestigationEventStream } from './stream';
 import { ToolRun } from './tool-run.entity';
@@ -17,7 +19,7 @@ import { ToolRun } from './tool-run.entity';
     IncidentsModule,
   ],
   controllers: [InvestigationsController],
-  providers: [InvestigationsService, ActivityService, ActivityNotifier, InvestigationEventStream],
-  exports: [InvestigationsService, ActivityService, ScopedRepositoryModule],
+  providers: [InvestigationsService, ActivityService, ActivityNotifier, InvestigationEventStream, InvestigationsRepository, ToolRunsRepository],
+  exports: [InvestigationsService, ActivityService, InvestigationsRepository, ToolRunsRepository, ScopedRepositoryModule],
 })
 export class InvestigationsModule {}

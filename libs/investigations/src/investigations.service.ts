@@ -9,7 +9,8 @@ import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
 import { Investigation, InvestigationStatus, TERMINAL_STATUSES } from './investigation.entity';
 import { ToolRun } from './tool-run.entity';
-import { failRunningRuns } from './tool-runs';
+import { InvestigationsRepository } from './investigations.repository';
+import { ToolRunsRepository } from './tool-runs.repository';
 
 export const INVESTIGATIONS_QUEUE = 'investigations';
 export const RUN_INVESTIGATION_JOB = 'investigation.run';
@@ -40,6 +41,8 @@ export class InvestigationsService {
     private readonly outbox: Outbox,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
+    private readonly repository: InvestigationsRepository,
+    private readonly toolRuns: ToolRunsRepository,
   ) {}
 
   /**
@@ -106,14 +109,11 @@ export class InvestigationsService {
    */
   async cancel(organizationId: string, id: string, context: AuditContext): Promise<Investigation> {
     await this.dataSource.transaction(async (manager) => {
-      const [locked] = await manager.query('SELECT status FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, id]) as { status: InvestigationStatus }[];
-      if (!locked) throw new NotFoundError('Investigation');
-      if (TERMINAL_STATUSES.includes(locked.status)) throw new ConflictError(`The investigation already ended (${locked.status}); only a queued or running one can be cancelled`);
-      await manager.query(
-        `UPDATE investigations SET status = 'cancelled', concluded_at = clock_timestamp(), updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2`,
-        [organizationId, id],
-      );
-      await failRunningRuns(manager, organizationId, id, 'Cancelled');
+      const status = await this.repository.lockStatus(organizationId, id, manager);
+      if (!status) throw new NotFoundError('Investigation');
+      if (TERMINAL_STATUSES.includes(status)) throw new ConflictError(`The investigation already ended (${status}); only a queued or running one can be cancelled`);
+      await this.repository.markCancelled(organizationId, id, manager);
+      await this.toolRuns.failRunning(organizationId, id, 'Cancelled', manager);
       await this.activity.append(manager, organizationId, id, 'cancelled', { status: 'cancelled' });
       await this.audit.record(manager, organizationId, context, { action: 'investigation.cancel', targetKind: 'investigation', targetId: id });
     });
