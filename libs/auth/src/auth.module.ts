@@ -21,6 +21,7 @@ import { SessionStrategy } from './session.strategy';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 import { RequestRateLimit } from './request-rate-limit';
+import { SignInLocksRepository } from './sign-in-locks.repository';
 import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
 
@@ -29,7 +30,7 @@ import { User } from './user.entity';
   imports: [TypeOrmModule.forFeature([User, Session]), ScopedRepositoryModule.forFeature([ApiToken]), PassportModule, OrganizationsModule],
   controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit,
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit, SignInLocksRepository,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [SessionsService, Passwords],

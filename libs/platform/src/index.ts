@@ -31,6 +31,7 @@ export * from './queue/job-wiring';
 export * from './queue/organization-job';
 export * from './queue/outbox';
 export * from './queue/outbox-relay';
+export * from './queue/outbox.repository';
 export * from './queue/queue.module';
 export * from './service-info';
 export * from './time/timestamp';
