@@ -24,6 +24,12 @@ const CANCEL_POLL_MS = 500;
 const CONCLUDE_EARLY_SECONDS = 30;
 const MAX_ALERTS = 200;
 
+/** What the reasoner concluded, and the budget that stopped it early, if one did. */
+interface Reasoned {
+  conclusion: Conclusion;
+  stoppedBy: StoppedBy | null;
+}
+
 /**
  * Works one investigation: claims it, selects and ranks its sources, runs the reasoner in a
  * recording session, and stores the checked conclusion (or the failure). Safe to run again for
@@ -74,35 +80,50 @@ export class InvestigationEngine {
   }
 
   private async work(session: RecordingSession, reasoner: Reasoner, organizationId: string, investigationId: string, claim: string): Promise<void> {
-    let conclusion: Conclusion;
-    let stoppedBy: StoppedBy | null = null;
-    try {
-      conclusion = await reasoner.investigate(session);
-    } catch (error) {
-      if (session.cancelled) throw new InvestigationCancelled();
-      const budget = error instanceof BudgetExhausted ? error : session.stopReason === 'wall_clock' ? new BudgetExhausted('wall_clock', 'Stopped at the wall-clock budget') : null;
-      if (!budget) {
-        if (error instanceof ReasonerFailure) return this.fail(organizationId, investigationId, claim, error.message, session);
-        throw error;
-      }
-      stoppedBy = budget.stoppedBy;
-      await session.progress(budget.detail);
-      session.enterGracePeriod(CONCLUDE_EARLY_SECONDS);
-      try {
-        conclusion = await reasoner.concludeEarly(session, stoppedBy);
-      } catch (early) {
-        if (session.cancelled || early instanceof InvestigationCancelled) throw new InvestigationCancelled();
-        return this.fail(organizationId, investigationId, claim, `${budget.detail}, and no conclusion could be drawn: ${(early as Error).message}`, session);
-      }
-    }
+    const reasoned = await this.reason(session, reasoner, organizationId, investigationId, claim);
+    if (!reasoned) return;
     let checked: Conclusion;
     try {
-      checked = checkConclusion(conclusion, investigationId, session.runs);
+      checked = checkConclusion(reasoned.conclusion, investigationId, session.runs);
     } catch (error) {
       if (error instanceof InvalidConclusion) return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`, session);
       throw error;
     }
-    await this.conclude(organizationId, investigationId, claim, checked, stoppedBy, session);
+    await this.conclude(organizationId, investigationId, claim, checked, reasoned.stoppedBy, session);
+  }
+
+  /**
+   * The reasoner's conclusion, or, after a budget stopped it, the best one it can draw in a grace
+   * period. Null when the reasoner failed: the investigation was then ended as failed.
+   */
+  private async reason(session: RecordingSession, reasoner: Reasoner, organizationId: string, investigationId: string, claim: string): Promise<Reasoned | null> {
+    try {
+      return { conclusion: await reasoner.investigate(session), stoppedBy: null };
+    } catch (error) {
+      if (session.cancelled) throw new InvestigationCancelled();
+      const budget = error instanceof BudgetExhausted ? error : session.stopReason === 'wall_clock' ? new BudgetExhausted('wall_clock', 'Stopped at the wall-clock budget') : null;
+      if (!budget) {
+        if (error instanceof ReasonerFailure) {
+          await this.fail(organizationId, investigationId, claim, error.message, session);
+          return null;
+        }
+        throw error;
+      }
+      return this.concludeEarly(session, reasoner, budget, organizationId, investigationId, claim);
+    }
+  }
+
+  private async concludeEarly(session: RecordingSession, reasoner: Reasoner, budget: BudgetExhausted, organizationId: string, investigationId: string, claim: string): Promise<Reasoned | null> {
+    const stoppedBy = budget.stoppedBy;
+    await session.progress(budget.detail);
+    session.enterGracePeriod(CONCLUDE_EARLY_SECONDS);
+    try {
+      return { conclusion: await reasoner.concludeEarly(session, stoppedBy), stoppedBy };
+    } catch (early) {
+      if (session.cancelled || early instanceof InvestigationCancelled) throw new InvestigationCancelled();
+      await this.fail(organizationId, investigationId, claim, `${budget.detail}, and no conclusion could be drawn: ${(early as Error).message}`, session);
+      return null;
+    }
   }
 
   /** Takes the investigation for this attempt, or null when it already ended (nothing to do). */
