@@ -16,4 +16,9 @@ export class SignInLocksRepository {
   async lockBootstrapDeploymentWide(manager: EntityManager = this.dataSource.manager): Promise<void> {
     await manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
   }
+
+  /** Serializes concurrent first sign-ins of one identity (or one email address) until the caller's transaction ends. */
+  async lockIdentityDeploymentWide(key: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+  }
 }
