@@ -4,6 +4,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { AlertAdmissionService } from './admission/alert-admission.service';
 import { AlertWebhookController } from './admission/alert-webhook.controller';
+import { DeliveryRecordsRepository } from './admission/delivery-records.repository';
 import { WebhookDelivery } from './deliveries/webhook-delivery.entity';
 import { WebhookDeliveriesController } from './deliveries/webhook-deliveries.controller';
 import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
@@ -16,6 +17,6 @@ export const ALERTS_ENTITIES = [WebhookDelivery];
 @Module({
   imports: [TypeOrmModule.forFeature(ALERTS_ENTITIES), IntegrationsModule, IncidentsModule],
   controllers: [AlertWebhookController, WebhookDeliveriesController],
-  providers: [AlertAdmissionService, WebhookDeliveriesRepository, WebhookDeliveriesService],
+  providers: [AlertAdmissionService, DeliveryRecordsRepository, WebhookDeliveriesRepository, WebhookDeliveriesService],
 })
 export class AlertsModule {}

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { ScopedRepositoryModule } from '@svc/platform';
 import { AuditEvent } from './audit-event.entity';
 import { AuditEventsController } from './audit-events.controller';
 import { AuditService } from './audit.service';
@@ -7,7 +7,7 @@ import { AuditService } from './audit.service';
 /** The append-only audit trail; other modules record through AuditService in their own transactions. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEvent])],
+  imports: [ScopedRepositoryModule.forFeature([AuditEvent])],
   controllers: [AuditEventsController],
   providers: [AuditService],
   exports: [AuditService],

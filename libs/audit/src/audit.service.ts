@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { AuditContext, byTimeThenId, CursorCodec, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
+import { Brackets, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { AuditContext, byTimeThenId, CursorCodec, InjectScopedRepository, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
 import { AuditEvent, AuditOutcome } from './audit-event.entity';
 import { AuditFilterDto } from './dto/audit-query.dto';
 
@@ -30,11 +29,7 @@ const NEWEST_FIRST = byTimeThenId<AuditEvent>('e', 'occurred_at', (e) => e.occur
 
 @Injectable()
 export class AuditService {
-  private readonly events: ScopedRepository<AuditEvent>;
-
-  constructor(@InjectRepository(AuditEvent) repository: Repository<AuditEvent>, private readonly cursors: CursorCodec) {
-    this.events = new ScopedRepository(repository);
-  }
+  constructor(@InjectScopedRepository(AuditEvent) private readonly events: ScopedRepository<AuditEvent>, private readonly cursors: CursorCodec) {}
 
   /** Records an event in the caller's transaction, so it exists exactly when the change does. */
   async record(manager: EntityManager, organizationId: string, context: AuditContext, record: AuditRecord): Promise<void> {

@@ -5,7 +5,8 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { PolicyService } from '@svc/organizations';
 import {
-  AuditContext, byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role, roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
+  AuditContext, byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InjectScopedRepository, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role,
+  roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
 } from '@svc/platform';
 import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/api-token.dto';
@@ -36,17 +37,14 @@ function view(t: ApiToken): ApiTokenView {
  */
 @Injectable()
 export class ApiTokensService {
-  private readonly tokens: ScopedRepository<ApiToken>;
-
   constructor(
+    @InjectScopedRepository(ApiToken) private readonly tokens: ScopedRepository<ApiToken>,
     @InjectRepository(ApiToken) private readonly repository: Repository<ApiToken>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly policies: PolicyService,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
-  ) {
-    this.tokens = new ScopedRepository(repository);
-  }
+  ) {}
 
   async mint(organizationId: string, minterRole: Role, input: CreateApiTokenDto, context: AuditContext): Promise<CreatedApiTokenView> {
     if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError('API tokens are switched off by this Organization\'s Policy');

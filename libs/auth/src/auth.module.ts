@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '@svc/organizations';
+import { ScopedRepositoryModule } from '@svc/platform';
 import { AccessGuard } from './access.guard';
 import { ApiToken } from './api-token.entity';
 import { ApiTokensController } from './api-tokens.controller';
@@ -21,6 +22,7 @@ import { SessionStrategy } from './session.strategy';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 import { RequestRateLimit } from './request-rate-limit';
+import { SignInLocksRepository } from './sign-in-locks.repository';
 import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
 
@@ -29,12 +31,12 @@ export const AUTH_ENTITIES = [User, Session, ApiToken];
 
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
-  imports: [TypeOrmModule.forFeature(AUTH_ENTITIES), PassportModule, OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([User, Session]), ScopedRepositoryModule.forFeature([ApiToken]), PassportModule, OrganizationsModule],
   controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit,
+    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit, SignInLocksRepository,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
-  exports: [SessionsService, Passwords],
+  exports: [SessionsService, Passwords, SignInLocksRepository],
 })
 export class AuthModule {}

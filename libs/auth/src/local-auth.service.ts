@@ -12,10 +12,9 @@ import { SignInDto } from './dto/sign-in.dto';
 import { ChangePasswordDto } from './dto/member.dto';
 import { Passwords } from './passwords';
 import { IssuedSession, SessionsService } from './sessions.service';
+import { SignInLocksRepository } from './sign-in-locks.repository';
 import { SignInThrottle } from './sign-in-throttle';
 import { User } from './user.entity';
-
-const BOOTSTRAP_LOCK = 7_402_114_002;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -32,6 +31,7 @@ export class LocalAuthService {
     private readonly organizations: OrganizationsService,
     private readonly audit: AuditService,
     private readonly throttle: SignInThrottle,
+    private readonly locks: SignInLocksRepository,
   ) {}
 
   /** Creates the first Organization, its first Admin and a session. Only while no user exists. */
@@ -39,7 +39,7 @@ export class LocalAuthService {
     const passwordHash = await this.passwords.hash(input.user.password);
     return this.dataSource.transaction(async (manager) => {
       // Serializes concurrent bootstraps; the loser sees the winner's user and gets 409.
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+      await this.locks.lockBootstrapDeploymentWide(manager);
       const anyUser = await manager.getRepository(User).createQueryBuilder('u').select('1').limit(1).getRawOne();
       if (anyUser) throw new ConflictError('This deployment is already bootstrapped');
       const user = manager.create(User, { id: newId(), email: normalizeEmail(input.user.email), name: input.user.name, passwordHash, disabledAt: null });

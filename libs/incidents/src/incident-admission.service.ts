@@ -3,21 +3,7 @@ import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { newId, Timestamp } from '@svc/platform';
 import { AdmissionInput, AdmissionResult, AdmittedAlert } from './admission.types';
-
-type AlertStatus = 'firing' | 'resolved';
-
-/** An alert's latest phase within an incident (a row of incident_alerts). */
-interface AlertState {
-  status: AlertStatus;
-  phaseAt: Timestamp;
-}
-
-/** What an admission changes in an incident's running counts. */
-interface Delta {
-  alerts: number;
-  firing: number;
-  lastResolution: Timestamp | null;
-}
+import { AlertKey, AlertState, AlertStatus, Delta, IncidentAdmissionRepository, IncidentDelta } from './incident-admission.repository';
 
 interface Group {
   key: string;
@@ -90,29 +76,34 @@ function advance(current: AlertState | undefined, status: AlertStatus, phaseAt: 
 
 const emptyDelta = (): Delta => ({ alerts: 0, firing: 0, lastResolution: null });
 
-const INSERT_EVENTS = `
-  INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, ends_at, phase_at, generator_url, received_at)
-  SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[], $9::jsonb[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[])
-  ON CONFLICT (organization_id, integration_id, fingerprint, status, phase_at) DO NOTHING
-  RETURNING id`;
+/** A group of one integration of one Organization, as a map key. */
+const groupId = (p: PlannedAlert): string => JSON.stringify([p.organizationId, p.integrationId, p.group.key]);
 
-/** Adds each incident's admission changes to its counts; an open incident with nothing firing resolves. */
-const APPLY_DELTAS = `
-  UPDATE incidents i SET
-    alert_count = i.alert_count + d.alerts,
-    firing_count = i.firing_count + d.firing,
-    last_resolution_at = GREATEST(i.last_resolution_at, d.last_resolution),
-    status = CASE WHEN i.status = 'open' AND i.firing_count + d.firing = 0 AND i.alert_count + d.alerts > 0 THEN 'resolved' ELSE i.status END,
-    resolved_at = CASE WHEN i.status = 'open' AND i.firing_count + d.firing = 0 AND i.alert_count + d.alerts > 0
-                       THEN COALESCE(GREATEST(i.last_resolution_at, d.last_resolution), clock_timestamp()) ELSE i.resolved_at END,
-    updated_at = clock_timestamp()
-  FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::timestamptz[]) AS d(organization_id, id, alerts, firing, last_resolution)
-  WHERE i.organization_id = d.organization_id AND i.id = d.id`;
+type AdmittedEvent = PlannedAlert & { id: string; incidentId: string };
 
-const UPSERT_STATES = `
-  INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at)
-  SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
-  ON CONFLICT (organization_id, incident_id, fingerprint) DO UPDATE SET status = EXCLUDED.status, phase_at = EXCLUDED.phase_at`;
+/** What a batch admission tells each delivery: its accepted and duplicate phases and its incidents. */
+class BatchResults {
+  readonly list: AdmissionResult[];
+
+  constructor(deliveries: number) {
+    this.list = Array.from({ length: deliveries }, () => ({ accepted: 0, duplicates: 0, incidentIds: [] }));
+  }
+
+  accepted(delivery: number, incidentId: string): void {
+    this.noteIncident(delivery, incidentId);
+    this.list[delivery].accepted += 1;
+  }
+
+  duplicate(delivery: number, incidentId: string): void {
+    this.noteIncident(delivery, incidentId);
+    this.list[delivery].duplicates += 1;
+  }
+
+  private noteIncident(delivery: number, incidentId: string): void {
+    const ids = this.list[delivery].incidentIds;
+    if (!ids.includes(incidentId)) ids.push(incidentId);
+  }
+}
 
 /**
  * Admission of alert phases into incidents, inside the caller's transaction: each new lifecycle
@@ -123,6 +114,8 @@ const UPSERT_STATES = `
  */
 @Injectable()
 export class IncidentAdmissionService {
+  constructor(private readonly repository: IncidentAdmissionRepository) {}
+
   /**
    * Admits several deliveries with a fixed number of statements, whatever their count. Incidents
    * are locked in id order, like every other multi-incident change. Returns null, having changed
@@ -132,110 +125,101 @@ export class IncidentAdmissionService {
    */
   async admitTogether(manager: EntityManager, requests: AdmissionRequest[]): Promise<AdmissionResult[] | null> {
     const planned = requests.flatMap((r, i) => plan(i, r.organizationId, r.input));
-    const results: AdmissionResult[] = requests.map(() => ({ accepted: 0, duplicates: 0, incidentIds: [] }));
-    const noteIncident = (delivery: number, incidentId: string): void => {
-      const ids = results[delivery].incidentIds;
-      if (!ids.includes(incidentId)) ids.push(incidentId);
-    };
+    const results = new BatchResults(requests.length);
+    const fresh = await this.setAsideRetries(manager, planned, results);
+    await this.openIncidentsForFiringGroups(manager, fresh);
+    const openIncident = await this.lockOpenIncidentsOf(manager, fresh);
+    if (!openIncident) return null;
+    const admitted = await this.insertEvents(manager, requests, fresh, openIncident, results);
+    if (admitted.length > 0) await this.advanceAlertStates(manager, admitted);
+    return results.list;
+  }
 
-    // Exact retries of phases already stored.
-    const existing = await manager.query(
-      `SELECT k.n::int AS n, e.incident_id FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY AS k(organization_id, integration_id, fingerprint, status, phase_at, n)
-         JOIN alert_events e ON e.organization_id = k.organization_id AND e.integration_id = k.integration_id AND e.fingerprint = k.fingerprint
-                            AND e.status = k.status AND e.phase_at = k.phase_at`,
-      [planned.map((p) => p.organizationId), planned.map((p) => p.integrationId), planned.map((p) => p.alert.fingerprint), planned.map((p) => p.alert.status), planned.map((p) => p.phaseAt)],
-    ) as { n: number; incident_id: string }[];
-    const stored = new Map(existing.map((row) => [row.n - 1, row.incident_id]));
-    const fresh = planned.filter((p, i) => {
+  /** Exact retries of phases already stored count as duplicates; returns the phases still to admit. */
+  private async setAsideRetries(manager: EntityManager, planned: PlannedAlert[], results: BatchResults): Promise<PlannedAlert[]> {
+    const stored = await this.repository.storedPhasesAcrossOrganizations(planned.map((p) => ({
+      organizationId: p.organizationId, integrationId: p.integrationId, fingerprint: p.alert.fingerprint, status: p.alert.status, phaseAt: p.phaseAt,
+    })), manager);
+    return planned.filter((p, i) => {
       const incidentId = stored.get(i);
       if (incidentId === undefined) return true;
-      results[p.delivery].duplicates += 1;
-      noteIncident(p.delivery, incidentId);
+      results.duplicate(p.delivery, incidentId);
       return false;
     });
+  }
 
-    // Each group with a firing alert gets an open incident (the partial unique index decides races),
-    // opened at its earliest firing phase.
-    const groupId = (p: PlannedAlert): string => JSON.stringify([p.organizationId, p.integrationId, p.group.key]);
+  /**
+   * Each group with a firing alert gets an open incident (the partial unique index decides races),
+   * opened at its earliest firing phase.
+   */
+  private async openIncidentsForFiringGroups(manager: EntityManager, fresh: PlannedAlert[]): Promise<void> {
     const openers = new Map<string, PlannedAlert>();
     for (const p of fresh) {
       const current = openers.get(groupId(p));
       if (p.alert.status === 'firing' && (!current || current.phaseAt.isAfter(p.phaseAt))) openers.set(groupId(p), p);
     }
-    if (openers.size > 0) {
-      const o = [...openers.values()];
-      await manager.query(
-        `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at)
-         SELECT organization_id, id, integration_id, group_key, 'open', title, labels, opened_at
-           FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS g(organization_id, id, integration_id, group_key, title, labels, opened_at)
-         ON CONFLICT (organization_id, integration_id, group_key) WHERE status = 'open' DO NOTHING`,
-        [o.map((p) => p.organizationId), o.map(() => newId()), o.map((p) => p.integrationId), o.map((p) => p.group.key),
-          o.map((p) => titleOf(p.alert, p.group.labels)), o.map((p) => JSON.stringify(p.group.labels)), o.map((p) => p.phaseAt)],
-      );
-    }
+    if (openers.size === 0) return;
+    await this.repository.openIncidentsAcrossOrganizations([...openers.values()].map((p) => ({
+      organizationId: p.organizationId, id: newId(), integrationId: p.integrationId, groupKey: p.group.key,
+      title: titleOf(p.alert, p.group.labels), labels: p.group.labels, openedAt: p.phaseAt,
+    })), manager);
+  }
 
+  /**
+   * Locks the open incident of every group, by group id; null when a group has none now: a
+   * resolution with nowhere obvious to go, or an incident resolved by another admission between
+   * opening and locking. The one-by-one path decides those.
+   */
+  private async lockOpenIncidentsOf(manager: EntityManager, fresh: PlannedAlert[]): Promise<Map<string, string> | null> {
     const groups = [...new Map(fresh.map((p) => [groupId(p), p])).values()];
-    const open = groups.length === 0 ? [] : await manager.query(
-      `SELECT i.id, i.organization_id, i.integration_id, i.group_key FROM incidents i
-         JOIN unnest($1::text[], $2::uuid[], $3::text[]) AS g(organization_id, integration_id, group_key)
-           ON i.organization_id = g.organization_id AND i.integration_id = g.integration_id AND i.group_key = g.group_key
-        WHERE i.status = 'open'
-        ORDER BY i.id
-        FOR UPDATE OF i`,
-      [groups.map((p) => p.organizationId), groups.map((p) => p.integrationId), groups.map((p) => p.group.key)],
-    ) as { id: string; organization_id: string; integration_id: string; group_key: string }[];
-    const openIncident = new Map(open.map((i) => [JSON.stringify([i.organization_id, i.integration_id, i.group_key]), i.id]));
-    // A group without an open incident now: a resolution with nowhere obvious to go, or an incident
-    // resolved by another admission between opening and locking. The one-by-one path decides.
-    if (groups.some((p) => !openIncident.has(groupId(p)))) return null;
+    const open = groups.length === 0 ? [] : await this.repository.lockOpenIncidentsAcrossOrganizations(
+      groups.map((p) => ({ organizationId: p.organizationId, integrationId: p.integrationId, groupKey: p.group.key })), manager);
+    const openIncident = new Map(open.map((i) => [JSON.stringify([i.organizationId, i.integrationId, i.groupKey]), i.id]));
+    return groups.some((p) => !openIncident.has(groupId(p))) ? null : openIncident;
+  }
 
+  /** Stores each phase in its group's open incident; returns those stored (not retried concurrently). */
+  private async insertEvents(manager: EntityManager, requests: AdmissionRequest[], fresh: PlannedAlert[], openIncident: Map<string, string>, results: BatchResults): Promise<AdmittedEvent[]> {
     const events = fresh.map((p) => ({ ...p, id: newId(), incidentId: openIncident.get(groupId(p))! }));
-    const inserted = new Set((await manager.query(INSERT_EVENTS, [
-      events.map((e) => e.organizationId), events.map((e) => e.id), events.map((e) => e.incidentId), events.map((e) => e.integrationId),
-      events.map((e) => requests[e.delivery].input.deliveryId), events.map((e) => e.alert.fingerprint), events.map((e) => e.alert.status),
-      events.map((e) => JSON.stringify(e.alert.labels)), events.map((e) => JSON.stringify(e.alert.annotations)), events.map((e) => e.alert.startsAt),
-      events.map((e) => e.alert.endsAt), events.map((e) => e.phaseAt), events.map((e) => e.alert.generatorUrl), events.map((e) => requests[e.delivery].input.receivedAt),
-    ]) as { id: string }[]).map((row) => row.id));
-
-    const admitted = events.filter((e) => {
-      noteIncident(e.delivery, e.incidentId);
-      if (inserted.has(e.id)) results[e.delivery].accepted += 1;
-      else results[e.delivery].duplicates += 1;
+    const inserted = await this.repository.insertEventsAcrossOrganizations(events.map((e) => ({
+      organizationId: e.organizationId, id: e.id, incidentId: e.incidentId, integrationId: e.integrationId, deliveryId: requests[e.delivery].input.deliveryId,
+      fingerprint: e.alert.fingerprint, status: e.alert.status, labels: e.alert.labels, annotations: e.alert.annotations, startsAt: e.alert.startsAt,
+      endsAt: e.alert.endsAt, phaseAt: e.phaseAt, generatorUrl: e.alert.generatorUrl, receivedAt: requests[e.delivery].input.receivedAt,
+    })), manager);
+    return events.filter((e) => {
+      if (inserted.has(e.id)) results.accepted(e.delivery, e.incidentId);
+      else results.duplicate(e.delivery, e.incidentId);
       return inserted.has(e.id);
     });
-    if (admitted.length === 0) return results;
+  }
 
-    // Alert state and counts: read the current state of every alert touched, advance it in memory,
-    // write back what changed, and add each incident's delta to its counts.
-    const stateKey = (organizationId: string, incidentId: string, fingerprint: string): string => JSON.stringify([organizationId, incidentId, fingerprint]);
-    const keys = [...new Map(admitted.map((e) => [stateKey(e.organizationId, e.incidentId, e.alert.fingerprint), e])).values()];
-    const current = await manager.query(
-      `SELECT s.organization_id, s.incident_id, s.fingerprint, s.status, s.phase_at FROM incident_alerts s
-         JOIN unnest($1::text[], $2::uuid[], $3::text[]) AS k(organization_id, incident_id, fingerprint)
-           ON s.organization_id = k.organization_id AND s.incident_id = k.incident_id AND s.fingerprint = k.fingerprint`,
-      [keys.map((e) => e.organizationId), keys.map((e) => e.incidentId), keys.map((e) => e.alert.fingerprint)],
-    ) as { organization_id: string; incident_id: string; fingerprint: string; status: AlertStatus; phase_at: Timestamp }[];
-    const states = new Map<string, AlertState>(current.map((s) => [stateKey(s.organization_id, s.incident_id, s.fingerprint), { status: s.status, phaseAt: s.phase_at }]));
-    const changed = new Map<string, { organizationId: string; incidentId: string; fingerprint: string }>();
-    const deltas = new Map<string, { organizationId: string; incidentId: string; delta: Delta }>();
+  /**
+   * Alert state and counts: reads the current state of every alert touched, advances it in
+   * memory, writes back what changed, and adds each incident's delta to its counts.
+   */
+  private async advanceAlertStates(manager: EntityManager, admitted: AdmittedEvent[]): Promise<void> {
+    const stateKey = (k: AlertKey): string => JSON.stringify([k.organizationId, k.incidentId, k.fingerprint]);
+    const keyOf = (e: AdmittedEvent): AlertKey => ({ organizationId: e.organizationId, incidentId: e.incidentId, fingerprint: e.alert.fingerprint });
+    const keys = [...new Map(admitted.map((e) => [stateKey(keyOf(e)), keyOf(e)])).values()];
+    const current = await this.repository.alertStatesAcrossOrganizations(keys, manager);
+    const states = new Map<string, AlertState>(current.map((s) => [stateKey(s), s.state]));
+    const changed = new Map<string, AlertKey>();
+    const deltas = new Map<string, IncidentDelta>();
     for (const e of admitted) {
-      const key = stateKey(e.organizationId, e.incidentId, e.alert.fingerprint);
+      const key = stateKey(keyOf(e));
       const incidentKey = JSON.stringify([e.organizationId, e.incidentId]);
       const entry = deltas.get(incidentKey) ?? { organizationId: e.organizationId, incidentId: e.incidentId, delta: emptyDelta() };
       deltas.set(incidentKey, entry);
       const next = advance(states.get(key), e.alert.status, e.phaseAt, entry.delta);
       if (next) {
         states.set(key, next);
-        changed.set(key, { organizationId: e.organizationId, incidentId: e.incidentId, fingerprint: e.alert.fingerprint });
+        changed.set(key, keyOf(e));
       }
     }
     if (changed.size > 0) {
-      const rows = [...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! }));
-      await manager.query(UPSERT_STATES, [rows.map((r) => r.organizationId), rows.map((r) => r.incidentId), rows.map((r) => r.fingerprint), rows.map((r) => r.state.status), rows.map((r) => r.state.phaseAt)]);
+      await this.repository.upsertAlertStatesAcrossOrganizations([...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! })), manager);
     }
-    const d = [...deltas.values()];
-    await manager.query(APPLY_DELTAS, [d.map((x) => x.organizationId), d.map((x) => x.incidentId), d.map((x) => x.delta.alerts), d.map((x) => x.delta.firing), d.map((x) => x.delta.lastResolution)]);
-    return results;
+    await this.repository.applyDeltasAcrossOrganizations([...deltas.values()], manager);
   }
 
   /**
@@ -249,7 +233,7 @@ export class IncidentAdmissionService {
     const result: AdmissionResult = { accepted: 0, duplicates: 0, incidentIds: [] };
     const touched = new Map<string, Delta>();
     for (const { alert, group, phaseAt } of plan(0, organizationId, input)) {
-      const existing = await this.existingPhase(manager, organizationId, input.integrationId, alert, phaseAt);
+      const existing = await this.repository.storedPhase(organizationId, { integrationId: input.integrationId, fingerprint: alert.fingerprint, status: alert.status, phaseAt }, manager);
       if (existing) {
         result.duplicates += 1;
         if (!result.incidentIds.includes(existing)) result.incidentIds.push(existing);
@@ -258,53 +242,33 @@ export class IncidentAdmissionService {
       const incidentId = alert.status === 'firing'
         ? await this.openIncident(manager, organizationId, input, group, alert, phaseAt)
         : await this.incidentForResolution(manager, organizationId, input, group, alert, phaseAt);
-      const inserted = await manager.query(INSERT_EVENTS, [[organizationId], [newId()], [incidentId], [input.integrationId], [input.deliveryId], [alert.fingerprint], [alert.status],
-        [JSON.stringify(alert.labels)], [JSON.stringify(alert.annotations)], [alert.startsAt], [alert.endsAt], [phaseAt], [alert.generatorUrl], [input.receivedAt]]) as unknown[];
-      if (inserted.length === 0) {
+      const inserted = await this.repository.insertEvent(organizationId, {
+        id: newId(), incidentId, integrationId: input.integrationId, deliveryId: input.deliveryId, fingerprint: alert.fingerprint, status: alert.status,
+        labels: alert.labels, annotations: alert.annotations, startsAt: alert.startsAt, endsAt: alert.endsAt, phaseAt, generatorUrl: alert.generatorUrl, receivedAt: input.receivedAt,
+      }, manager);
+      if (!inserted) {
         result.duplicates += 1;
       } else {
         result.accepted += 1;
         const delta = touched.get(incidentId) ?? emptyDelta();
         touched.set(incidentId, delta);
-        const [row] = await manager.query('SELECT status, phase_at FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2 AND fingerprint = $3',
-          [organizationId, incidentId, alert.fingerprint]) as { status: AlertStatus; phase_at: Timestamp }[];
-        const next = advance(row && { status: row.status, phaseAt: row.phase_at }, alert.status, phaseAt, delta);
-        if (next) await manager.query(UPSERT_STATES, [[organizationId], [incidentId], [alert.fingerprint], [next.status], [next.phaseAt]]);
+        const next = advance(await this.repository.alertState(organizationId, incidentId, alert.fingerprint, manager), alert.status, phaseAt, delta);
+        if (next) await this.repository.upsertAlertState(organizationId, incidentId, alert.fingerprint, next, manager);
       }
       if (!result.incidentIds.includes(incidentId)) result.incidentIds.push(incidentId);
     }
     if (touched.size > 0) {
-      const d = [...touched.entries()];
-      await manager.query(APPLY_DELTAS, [d.map(() => organizationId), d.map(([id]) => id), d.map(([, x]) => x.alerts), d.map(([, x]) => x.firing), d.map(([, x]) => x.lastResolution)]);
+      await this.repository.applyDeltas(organizationId, [...touched.entries()].map(([incidentId, delta]) => ({ incidentId, delta })), manager);
     }
     return result;
   }
 
-  private async existingPhase(manager: EntityManager, organizationId: string, integrationId: string, alert: AdmittedAlert, phaseAt: Timestamp): Promise<string | undefined> {
-    const rows = await manager.query(
-      'SELECT incident_id FROM alert_events WHERE organization_id = $1 AND integration_id = $2 AND fingerprint = $3 AND status = $4 AND phase_at = $5',
-      [organizationId, integrationId, alert.fingerprint, alert.status, phaseAt],
-    ) as { incident_id: string }[];
-    return rows[0]?.incident_id;
-  }
-
-  private async lockOpenIncident(manager: EntityManager, organizationId: string, integrationId: string, groupKey: string): Promise<string | undefined> {
-    const rows = await manager.query(
-      `SELECT id FROM incidents WHERE organization_id = $1 AND integration_id = $2 AND group_key = $3 AND status = 'open' FOR UPDATE`,
-      [organizationId, integrationId, groupKey],
-    ) as { id: string }[];
-    return rows[0]?.id;
-  }
-
   /** The group's open incident, locked; opened now if there is none (the partial unique index decides races). */
   private async openIncident(manager: EntityManager, organizationId: string, input: AdmissionInput, group: Group, alert: AdmittedAlert, phaseAt: Timestamp): Promise<string> {
-    await manager.query(
-      `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at)
-       VALUES ($1, $2, $3, $4, 'open', $5, $6::jsonb, $7)
-       ON CONFLICT (organization_id, integration_id, group_key) WHERE status = 'open' DO NOTHING`,
-      [organizationId, newId(), input.integrationId, group.key, titleOf(alert, group.labels), JSON.stringify(group.labels), phaseAt],
-    );
-    const id = await this.lockOpenIncident(manager, organizationId, input.integrationId, group.key);
+    await this.repository.openIncident(organizationId, {
+      id: newId(), integrationId: input.integrationId, groupKey: group.key, title: titleOf(alert, group.labels), labels: group.labels, openedAt: phaseAt,
+    }, manager);
+    const id = await this.repository.lockOpenIncident(organizationId, input.integrationId, group.key, manager);
     // Resolved by a concurrent admission between the insert and the lock: the sender retries.
     if (!id) throw new Error(`The open incident of group ${group.key} was resolved concurrently`);
     return id;
@@ -315,22 +279,14 @@ export class IncidentAdmissionService {
    * alert, else (a resolution for an alert never seen firing) to a new incident, resolved at once.
    */
   private async incidentForResolution(manager: EntityManager, organizationId: string, input: AdmissionInput, group: Group, alert: AdmittedAlert, phaseAt: Timestamp): Promise<string> {
-    const open = await this.lockOpenIncident(manager, organizationId, input.integrationId, group.key);
+    const open = await this.repository.lockOpenIncident(organizationId, input.integrationId, group.key, manager);
     if (open) return open;
-    const seen = await manager.query(
-      `SELECT i.id FROM incidents i
-        WHERE i.organization_id = $1
-          AND i.id = (SELECT incident_id FROM alert_events WHERE organization_id = $1 AND integration_id = $2 AND fingerprint = $3 ORDER BY received_at DESC LIMIT 1)
-        FOR UPDATE`,
-      [organizationId, input.integrationId, alert.fingerprint],
-    ) as { id: string }[];
-    if (seen[0]) return seen[0].id;
+    const seen = await this.repository.lockLatestIncidentOfAlert(organizationId, input.integrationId, alert.fingerprint, manager);
+    if (seen) return seen;
     const id = newId();
-    await manager.query(
-      `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at, resolved_at)
-       VALUES ($1, $2, $3, $4, 'resolved', $5, $6::jsonb, $7, $8)`,
-      [organizationId, id, input.integrationId, group.key, titleOf(alert, group.labels), JSON.stringify(group.labels), alert.startsAt, phaseAt],
-    );
+    await this.repository.insertResolvedIncident(organizationId, {
+      id, integrationId: input.integrationId, groupKey: group.key, title: titleOf(alert, group.labels), labels: group.labels, openedAt: alert.startsAt, resolvedAt: phaseAt,
+    }, manager);
     return id;
   }
 }

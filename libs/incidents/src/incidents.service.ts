@@ -1,31 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import {
-  AuditContext, byTimeThenId, ConflictError, CursorCodec, InvalidInputError, keysetPage, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp,
+  AuditContext, byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, InvalidInputError, keysetPage, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp,
 } from '@svc/platform';
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
+import { IncidentsRepository } from './incidents.repository';
 
 const NEWEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'DESC');
 const EVENTS_OLDEST_FIRST = byTimeThenId<AlertEvent>('e', 'received_at', (e) => e.receivedAt, 'ASC');
 
 @Injectable()
 export class IncidentsService {
-  private readonly incidents: ScopedRepository<Incident>;
-  private readonly events: ScopedRepository<AlertEvent>;
-
   constructor(
-    @InjectRepository(Incident) incidents: Repository<Incident>,
-    @InjectRepository(AlertEvent) events: Repository<AlertEvent>,
+    @InjectScopedRepository(Incident) private readonly incidents: ScopedRepository<Incident>,
+    @InjectScopedRepository(AlertEvent) private readonly events: ScopedRepository<AlertEvent>,
+    private readonly repository: IncidentsRepository,
     private readonly cursors: CursorCodec,
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
-    this.incidents = new ScopedRepository(incidents);
-    this.events = new ScopedRepository(events);
-  }
+  ) {}
 
   /**
    * Moves the alert events of other incidents into the target and marks them merged into it. The
@@ -47,8 +43,8 @@ export class IncidentsService {
       if (target.status === 'merged') throw new ConflictError('The target incident was itself merged; merge into the incident it was merged into');
       const already = locked.filter((i) => sources.includes(i.id) && i.status === 'merged');
       if (already.length > 0) throw new ConflictError(`Incident ${already[0].id} is already merged`);
-      await manager.query('UPDATE alert_events SET incident_id = $3 WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, sources, targetId]);
-      await manager.query(`UPDATE incidents SET status = 'merged', merged_into = $3, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = ANY($2)`, [organizationId, sources, targetId]);
+      await this.repository.moveAlertEvents(organizationId, sources, targetId, manager);
+      await this.repository.markMerged(organizationId, sources, targetId, manager);
       await this.recompute(manager, organizationId, targetId, sources);
       await this.audit.record(manager, organizationId, context, { action: 'incident.merge', targetKind: 'incident', targetId, detail: { merged: sources } });
       return (await repo.findById(organizationId, targetId))!;
@@ -61,26 +57,15 @@ export class IncidentsService {
    * fire again unless its group already has another open incident (409).
    */
   private async recompute(manager: EntityManager, organizationId: string, incidentId: string, mergedIds: string[]): Promise<void> {
-    await manager.query('DELETE FROM incident_alerts WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, [incidentId, ...mergedIds]]);
-    await manager.query(
-      `INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at)
-       SELECT DISTINCT ON (fingerprint) organization_id, incident_id, fingerprint, status, phase_at FROM alert_events
-        WHERE organization_id = $1 AND incident_id = $2
-        ORDER BY fingerprint, phase_at DESC, (status = 'resolved') DESC`,
-      [organizationId, incidentId],
-    );
-    const [state] = await manager.query(
-      `SELECT count(*)::int AS alerts, count(*) FILTER (WHERE status = 'firing')::int AS firing,
-              (SELECT max(phase_at) FROM alert_events WHERE organization_id = $1 AND incident_id = $2 AND status = 'resolved') AS last_resolution
-         FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2`,
-      [organizationId, incidentId],
-    ) as { alerts: number; firing: number; last_resolution: Timestamp | null }[];
+    await this.repository.deleteAlertStates(organizationId, [incidentId, ...mergedIds], manager);
+    await this.repository.rebuildAlertStates(organizationId, incidentId, manager);
+    const state = await this.repository.alertCounts(organizationId, incidentId, manager);
     const repo = this.incidents.withManager(manager);
     const incident = (await repo.findById(organizationId, incidentId))!;
-    const patch: Partial<Incident> = { alertCount: state.alerts, firingCount: state.firing, lastResolutionAt: state.last_resolution, updatedAt: Timestamp.now() };
+    const patch: Partial<Incident> = { alertCount: state.alerts, firingCount: state.firing, lastResolutionAt: state.lastResolution, updatedAt: Timestamp.now() };
     if (incident.status === 'open' && state.firing === 0 && state.alerts > 0) {
       patch.status = 'resolved';
-      patch.resolvedAt = state.last_resolution ?? Timestamp.now();
+      patch.resolvedAt = state.lastResolution ?? Timestamp.now();
     }
     if (incident.status === 'resolved' && state.firing > 0) {
       const other = await repo.query(organizationId, 'i')

@@ -3,3 +3,5 @@ export * from './incident-admission.service';
 export * from './incidents.module';
 export * from './incidents.service';
 export type { IncidentStatus } from './incident.entity';
+export * from './incident-admission.repository';
+export * from './incidents.repository';

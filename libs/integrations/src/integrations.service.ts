@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import {
-  AppConfig, AuditContext, byTimeThenId, CredentialCipher, CursorCodec, InvalidInputError, keysetPage, newId, NotFoundError, Page, ScopedRepository, Timestamp,
+  AppConfig, AuditContext, byTimeThenId, CredentialCipher, CursorCodec, InjectScopedRepository, InvalidInputError, keysetPage, newId, NotFoundError, Page, ScopedRepository, Timestamp,
 } from '@svc/platform';
 import { integrationType, IntegrationType } from './catalog/integration-types';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
@@ -49,10 +49,8 @@ function mintWebhookSecret(): string {
 
 @Injectable()
 export class IntegrationsService {
-  private readonly integrations: ScopedRepository<Integration>;
-
   constructor(
-    @InjectRepository(Integration) private readonly repository: Repository<Integration>,
+    @InjectScopedRepository(Integration) private readonly integrations: ScopedRepository<Integration>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly schemas: IntegrationSchemaValidator,
     private readonly cipher: CredentialCipher,
@@ -60,9 +58,7 @@ export class IntegrationsService {
     private readonly cursors: CursorCodec,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
-  ) {
-    this.integrations = new ScopedRepository(repository);
-  }
+  ) {}
 
   async create(organizationId: string, input: CreateIntegrationDto, context: AuditContext): Promise<CreatedIntegrationView> {
     const type = integrationType(input.type)!;

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { newId, ScopedRepository, Timestamp } from '@svc/platform';
+import { EntityManager } from 'typeorm';
+import { InjectScopedRepository, newId, ScopedRepository, Timestamp } from '@svc/platform';
 import { ActivityType, InvestigationActivity } from './investigation-activity.entity';
+import { InvestigationsRepository } from './investigations.repository';
 
-/** Postgres channel that wakes event streams; the payload is `<organizationId>/<investigationId>/<sequence>`. */
-export const ACTIVITY_CHANNEL = 'svc_investigation_activity';
+export { ACTIVITY_CHANNEL } from './investigations.repository';
 
 /** The envelope of decisions §7, as streamed and as listed. */
 export interface ActivityEnvelope {
@@ -27,22 +26,16 @@ export function envelopeOf(row: InvestigationActivity): ActivityEnvelope {
  */
 @Injectable()
 export class ActivityService {
-  private readonly activity: ScopedRepository<InvestigationActivity>;
-
-  constructor(@InjectRepository(InvestigationActivity) activity: Repository<InvestigationActivity>) {
-    this.activity = new ScopedRepository(activity);
-  }
+  constructor(
+    @InjectScopedRepository(InvestigationActivity) private readonly activity: ScopedRepository<InvestigationActivity>,
+    private readonly investigations: InvestigationsRepository,
+  ) {}
 
   async append(manager: EntityManager, organizationId: string, investigationId: string, type: ActivityType, data: Record<string, unknown>): Promise<number> {
-    // An UPDATE … RETURNING comes back from TypeORM as [rows, affected count].
-    const [rows] = await manager.query(
-      'UPDATE investigations SET last_sequence = last_sequence + 1, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2 RETURNING last_sequence',
-      [organizationId, investigationId],
-    ) as [{ last_sequence: number }[], number];
-    const sequence = rows[0].last_sequence;
+    const sequence = await this.investigations.nextActivitySequence(organizationId, investigationId, manager);
     await this.activity.withManager(manager).insert(organizationId, { id: newId(), investigationId, sequence, type, at: Timestamp.now(), data });
     // Streams do not carry hypothesis updates: nothing to wake them for.
-    if (type !== 'hypothesis.updated') await manager.query('SELECT pg_notify($1, $2)', [ACTIVITY_CHANNEL, `${organizationId}/${investigationId}/${sequence}`]);
+    if (type !== 'hypothesis.updated') await this.investigations.notifyActivity(organizationId, investigationId, sequence, manager);
     return sequence;
   }
 

@@ -7,3 +7,5 @@ export * from './investigations.module';
 export * from './investigations.service';
 export * from './reasoning/reasoner';
 export * from './tools';
+export * from './investigations.repository';
+export * from './tool-runs.repository';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { IncidentsService } from '@svc/incidents';
 import {
-  AuditContext, byTimeThenId, ConflictError, CursorCodec, KeysetOrdering, keysetPage, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp,
+  AuditContext, byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, KeysetOrdering, keysetPage, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp,
 } from '@svc/platform';
 import { ActivityService, envelopeOf } from './activity.service';
 import {
@@ -15,7 +15,8 @@ import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
 import { Investigation, InvestigationStatus, TERMINAL_STATUSES } from './investigation.entity';
 import { ToolRun } from './tool-run.entity';
-import { failRunningRuns } from './tool-runs';
+import { InvestigationsRepository } from './investigations.repository';
+import { ToolRunsRepository } from './tool-runs.repository';
 
 export const INVESTIGATIONS_QUEUE = 'investigations';
 export const RUN_INVESTIGATION_JOB = 'investigation.run';
@@ -35,28 +36,20 @@ const LOOK_AFTER_MICROS = 15n * 60n * 1_000_000n;
  */
 @Injectable()
 export class InvestigationsService {
-  private readonly investigations: ScopedRepository<Investigation>;
-  private readonly runs: ScopedRepository<ToolRun>;
-  private readonly sources: ScopedRepository<InvestigationSource>;
-  private readonly activityRows: ScopedRepository<InvestigationActivity>;
-
   constructor(
-    @InjectRepository(Investigation) investigations: Repository<Investigation>,
-    @InjectRepository(ToolRun) runs: Repository<ToolRun>,
-    @InjectRepository(InvestigationSource) sources: Repository<InvestigationSource>,
-    @InjectRepository(InvestigationActivity) activityRows: Repository<InvestigationActivity>,
+    @InjectScopedRepository(Investigation) private readonly investigations: ScopedRepository<Investigation>,
+    @InjectScopedRepository(ToolRun) private readonly runs: ScopedRepository<ToolRun>,
+    @InjectScopedRepository(InvestigationSource) private readonly sources: ScopedRepository<InvestigationSource>,
+    @InjectScopedRepository(InvestigationActivity) private readonly activityRows: ScopedRepository<InvestigationActivity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly incidents: IncidentsService,
     private readonly activity: ActivityService,
     private readonly outbox: Outbox,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
-  ) {
-    this.investigations = new ScopedRepository(investigations);
-    this.runs = new ScopedRepository(runs);
-    this.sources = new ScopedRepository(sources);
-    this.activityRows = new ScopedRepository(activityRows);
-  }
+    private readonly repository: InvestigationsRepository,
+    private readonly toolRuns: ToolRunsRepository,
+  ) {}
 
   /**
    * Queues an investigation of the incident. Its window runs from an hour before the incident
@@ -123,14 +116,11 @@ export class InvestigationsService {
    */
   async cancel(organizationId: string, id: string, context: AuditContext): Promise<Investigation> {
     await this.dataSource.transaction(async (manager) => {
-      const [locked] = await manager.query('SELECT status FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, id]) as { status: InvestigationStatus }[];
-      if (!locked) throw new NotFoundError('Investigation');
-      if (TERMINAL_STATUSES.includes(locked.status)) throw new ConflictError(`The investigation already ended (${locked.status}); only a queued or running one can be cancelled`);
-      await manager.query(
-        `UPDATE investigations SET status = 'cancelled', concluded_at = clock_timestamp(), updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2`,
-        [organizationId, id],
-      );
-      await failRunningRuns(manager, organizationId, id, 'Cancelled');
+      const status = await this.repository.lockStatus(organizationId, id, manager);
+      if (!status) throw new NotFoundError('Investigation');
+      if (TERMINAL_STATUSES.includes(status)) throw new ConflictError(`The investigation already ended (${status}); only a queued or running one can be cancelled`);
+      await this.repository.markCancelled(organizationId, id, manager);
+      await this.toolRuns.failRunning(organizationId, id, 'Cancelled', manager);
       await this.activity.append(manager, organizationId, id, 'cancelled', { status: 'cancelled' });
       await this.audit.record(manager, organizationId, context, { action: 'investigation.cancel', targetKind: 'investigation', targetId: id });
     });

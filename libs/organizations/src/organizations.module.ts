@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ScopedRepositoryModule } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationsController } from './organizations.controller';
@@ -12,7 +13,7 @@ import { PolicyService } from './policy/policy.service';
 export const ORGANIZATIONS_ENTITIES = [Organization, Membership, Policy];
 
 @Module({
-  imports: [TypeOrmModule.forFeature(ORGANIZATIONS_ENTITIES)],
+  imports: [TypeOrmModule.forFeature([Organization, Policy]), ScopedRepositoryModule.forFeature([Membership])],
   controllers: [OrganizationsController, PolicyController],
   providers: [OrganizationsService, PolicyService],
   exports: [OrganizationsService, PolicyService],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditService } from '@svc/audit';
-import { AuditContext, byTimeThenId, ConflictError, CursorCodec, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
+import { AuditContext, byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationView } from './dto/organization.view';
@@ -11,17 +11,13 @@ const OLDEST_FIRST = byTimeThenId<Membership>('m', 'created_at', (m) => m.create
 
 @Injectable()
 export class OrganizationsService {
-  private readonly memberships: ScopedRepository<Membership>;
-
   constructor(
     @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
-    @InjectRepository(Membership) membershipRepository: Repository<Membership>,
+    @InjectScopedRepository(Membership) private readonly memberships: ScopedRepository<Membership>,
     private readonly cursors: CursorCodec,
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
-    this.memberships = new ScopedRepository(membershipRepository);
-  }
+  ) {}
 
   /** A new Organization with the acting person as its first member, recorded in its audit trail. */
   create(organization: { id: string; displayName: string }, userId: string, role: Role, context: AuditContext): Promise<OrganizationView> {

@@ -5,6 +5,7 @@ import { AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmis
 import { IntegrationsService, WebhookReceiver } from '@svc/integrations';
 import { DomainError, newId, Timestamp } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
+import { DeliveryRecordsRepository } from './delivery-records.repository';
 
 export interface DeliveryResponse {
   deliveryId: string;
@@ -74,6 +75,7 @@ export class AlertAdmissionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly incidentAdmission: IncidentAdmissionService,
     private readonly integrations: IntegrationsService,
+    private readonly deliveryRecords: DeliveryRecordsRepository,
   ) {}
 
   /**
@@ -233,12 +235,10 @@ export class AlertAdmissionService {
   }
 
   private async insertDeliveries(manager: EntityManager, rows: RecordedDelivery[]): Promise<void> {
-    await manager.query(
-      `INSERT INTO webhook_deliveries (organization_id, id, integration_id, status_code, accepted, duplicates, incident_ids, error, headers, body, replay_of)
-       SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::int[], $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::uuid[])`,
-      [rows.map((r) => r.receiver.organizationId), rows.map((r) => r.id), rows.map((r) => r.receiver.integrationId), rows.map((r) => r.statusCode),
-        rows.map((r) => r.result.accepted), rows.map((r) => r.result.duplicates), rows.map((r) => JSON.stringify(r.result.incidentIds)), rows.map((r) => r.error),
-        rows.map((r) => JSON.stringify(r.delivery.headers)), rows.map((r) => r.delivery.body), rows.map((r) => r.delivery.replayOf ?? null)],
-    );
+    await this.deliveryRecords.insertAcrossOrganizations(rows.map((r) => ({
+      organizationId: r.receiver.organizationId, id: r.id, integrationId: r.receiver.integrationId, statusCode: r.statusCode,
+      accepted: r.result.accepted, duplicates: r.result.duplicates, incidentIds: r.result.incidentIds, error: r.error,
+      headers: r.delivery.headers, body: r.delivery.body, replayOf: r.delivery.replayOf ?? null,
+    })), manager);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { byTimeThenId, CursorCodec, keysetPage, Page, PageRequest, ScopedRepository } from '@svc/platform';
+import { EntityManager } from 'typeorm';
+import { byTimeThenId, CursorCodec, InjectScopedRepository, keysetPage, Page, PageRequest, ScopedRepository } from '@svc/platform';
 import { WebhookDelivery } from './webhook-delivery.entity';
 
 const NEWEST_FIRST = byTimeThenId<WebhookDelivery>('d', 'received_at', (d) => d.receivedAt, 'DESC');
@@ -9,11 +8,10 @@ const NEWEST_FIRST = byTimeThenId<WebhookDelivery>('d', 'received_at', (d) => d.
 /** The stored webhook deliveries of an Organization, read newest first or by id. */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  private readonly deliveries: ScopedRepository<WebhookDelivery>;
-
-  constructor(@InjectRepository(WebhookDelivery) repository: Repository<WebhookDelivery>, private readonly cursors: CursorCodec) {
-    this.deliveries = new ScopedRepository(repository);
-  }
+  constructor(
+    @InjectScopedRepository(WebhookDelivery) private readonly deliveries: ScopedRepository<WebhookDelivery>,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   /** One page, newest first, of all deliveries or those of one integration. */
   page(organizationId: string, filter: { integrationId?: string }, page: PageRequest, manager?: EntityManager): Promise<Page<WebhookDelivery>> {

@@ -5,6 +5,7 @@ import { AuditService } from '@svc/audit';
 import { OrganizationsService, PolicyService } from '@svc/organizations';
 import { AppConfig, auditContext, ForbiddenError, newId, RequestOrigin, Role } from '@svc/platform';
 import { IssuedSession, SessionsService } from '../sessions.service';
+import { SignInLocksRepository } from '../sign-in-locks.repository';
 import { User } from '../user.entity';
 import { VerifiedIdentity } from './oidc-issuer';
 import { OidcIdentity } from './oidc-identity.entity';
@@ -14,11 +15,6 @@ const NO_ACCOUNT = 'No account for this identity';
 type Outcome =
   | { kind: 'signed-in'; issued: IssuedSession }
   | { kind: 'disabled'; user: User; organizationIds: string[] };
-
-/** Serializes concurrent first sign-ins of one identity (or one email address) across API instances. */
-async function lock(manager: EntityManager, key: string): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
-}
 
 /**
  * Turns a verified OpenID identity into a session: the user linked to (issuer, subject), else the
@@ -37,6 +33,7 @@ export class OidcSignInService {
     private readonly organizations: OrganizationsService,
     private readonly policies: PolicyService,
     private readonly audit: AuditService,
+    private readonly locks: SignInLocksRepository,
   ) {}
 
   async signIn(identity: VerifiedIdentity, origin: RequestOrigin): Promise<IssuedSession> {
@@ -53,7 +50,7 @@ export class OidcSignInService {
 
   private async match(manager: EntityManager, identity: VerifiedIdentity, origin: RequestOrigin): Promise<Outcome> {
     const { issuer, subject } = identity;
-    await lock(manager, `oidc-identity:${issuer}\n${subject}`);
+    await this.locks.lockIdentityDeploymentWide(`oidc-identity:${issuer}\n${subject}`, manager);
     const users = manager.getRepository(User);
     const linked = await manager.findOneBy(OidcIdentity, { issuer, subject });
     let user = linked ? await users.findOneBy({ id: linked.userId }) : null;
@@ -61,7 +58,7 @@ export class OidcSignInService {
     let provisioned: { organizationId: string; role: Role } | null = null;
 
     if (!user && identity.email && identity.emailVerified) {
-      await lock(manager, `user-email:${identity.email}`);
+      await this.locks.lockIdentityDeploymentWide(`user-email:${identity.email}`, manager);
       user = await users.findOneBy({ email: identity.email });
       if (user && !user.disabledAt) {
         await this.link(manager, identity, user.id);

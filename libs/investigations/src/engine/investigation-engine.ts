@@ -4,15 +4,16 @@ import { DataSource, EntityManager } from 'typeorm';
 import { IncidentsService } from '@svc/incidents';
 import { IntegrationsService, ReadableDataSource } from '@svc/integrations';
 import { PolicyService } from '@svc/organizations';
-import { newId, Timestamp } from '@svc/platform';
+import { InjectScopedRepository, newId, ScopedRepository, Timestamp } from '@svc/platform';
 import { ActivityService } from '../activity.service';
 import type { Conclusion, StoppedBy } from '../conclusion.types';
 import { Investigation } from '../investigation.entity';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
-import { failRunningRuns } from '../tool-runs';
-import { claimState, heldBy } from './claim';
+import { InvestigationsRepository } from '../investigations.repository';
+import { ToolRunsRepository } from '../tool-runs.repository';
+import { heldBy } from './claim';
 import { checkConclusion, InvalidConclusion } from './conclusion-check';
 import { NoLongerOurs, RecordingSession } from './recording-session';
 import { ReasonerFactory } from './reasoner-factory';
@@ -22,6 +23,12 @@ const CANCEL_POLL_MS = 500;
 /** Time a reasoner gets to write its best conclusion after a budget stopped it. */
 const CONCLUDE_EARLY_SECONDS = 30;
 const MAX_ALERTS = 200;
+
+/** What the reasoner concluded, and the budget that stopped it early, if one did. */
+interface Reasoned {
+  conclusion: Conclusion;
+  stoppedBy: StoppedBy | null;
+}
 
 /**
  * Works one investigation: claims it, selects and ranks its sources, runs the reasoner in a
@@ -41,6 +48,10 @@ export class InvestigationEngine {
     private readonly policies: PolicyService,
     private readonly catalog: ToolCatalog,
     private readonly reasoners: ReasonerFactory,
+    private readonly investigations: InvestigationsRepository,
+    private readonly toolRuns: ToolRunsRepository,
+    @InjectScopedRepository(ToolRun) private readonly runs: ScopedRepository<ToolRun>,
+    @InjectScopedRepository(Investigation) private readonly investigationRows: ScopedRepository<Investigation>,
   ) {}
 
   /**
@@ -69,57 +80,67 @@ export class InvestigationEngine {
   }
 
   private async work(session: RecordingSession, reasoner: Reasoner, organizationId: string, investigationId: string, claim: string): Promise<void> {
-    let conclusion: Conclusion;
-    let stoppedBy: StoppedBy | null = null;
-    try {
-      conclusion = await reasoner.investigate(session);
-    } catch (error) {
-      if (session.cancelled) throw new InvestigationCancelled();
-      const budget = error instanceof BudgetExhausted ? error : session.stopReason === 'wall_clock' ? new BudgetExhausted('wall_clock', 'Stopped at the wall-clock budget') : null;
-      if (!budget) {
-        if (error instanceof ReasonerFailure) return this.fail(organizationId, investigationId, claim, error.message, session);
-        throw error;
-      }
-      stoppedBy = budget.stoppedBy;
-      await session.progress(budget.detail);
-      session.enterGracePeriod(CONCLUDE_EARLY_SECONDS);
-      try {
-        conclusion = await reasoner.concludeEarly(session, stoppedBy);
-      } catch (early) {
-        if (session.cancelled || early instanceof InvestigationCancelled) throw new InvestigationCancelled();
-        return this.fail(organizationId, investigationId, claim, `${budget.detail}, and no conclusion could be drawn: ${(early as Error).message}`, session);
-      }
-    }
+    const reasoned = await this.reason(session, reasoner, organizationId, investigationId, claim);
+    if (!reasoned) return;
     let checked: Conclusion;
     try {
-      checked = checkConclusion(conclusion, investigationId, session.runs);
+      checked = checkConclusion(reasoned.conclusion, investigationId, session.runs);
     } catch (error) {
       if (error instanceof InvalidConclusion) return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`, session);
       throw error;
     }
-    await this.conclude(organizationId, investigationId, claim, checked, stoppedBy, session);
+    await this.conclude(organizationId, investigationId, claim, checked, reasoned.stoppedBy, session);
+  }
+
+  /**
+   * The reasoner's conclusion, or, after a budget stopped it, the best one it can draw in a grace
+   * period. Null when the reasoner failed: the investigation was then ended as failed.
+   */
+  private async reason(session: RecordingSession, reasoner: Reasoner, organizationId: string, investigationId: string, claim: string): Promise<Reasoned | null> {
+    try {
+      return { conclusion: await reasoner.investigate(session), stoppedBy: null };
+    } catch (error) {
+      if (session.cancelled) throw new InvestigationCancelled();
+      const budget = error instanceof BudgetExhausted ? error : session.stopReason === 'wall_clock' ? new BudgetExhausted('wall_clock', 'Stopped at the wall-clock budget') : null;
+      if (!budget) {
+        if (error instanceof ReasonerFailure) {
+          await this.fail(organizationId, investigationId, claim, error.message, session);
+          return null;
+        }
+        throw error;
+      }
+      return this.concludeEarly(session, reasoner, budget, organizationId, investigationId, claim);
+    }
+  }
+
+  private async concludeEarly(session: RecordingSession, reasoner: Reasoner, budget: BudgetExhausted, organizationId: string, investigationId: string, claim: string): Promise<Reasoned | null> {
+    const stoppedBy = budget.stoppedBy;
+    await session.progress(budget.detail);
+    session.enterGracePeriod(CONCLUDE_EARLY_SECONDS);
+    try {
+      return { conclusion: await reasoner.concludeEarly(session, stoppedBy), stoppedBy };
+    } catch (early) {
+      if (session.cancelled || early instanceof InvestigationCancelled) throw new InvestigationCancelled();
+      await this.fail(organizationId, investigationId, claim, `${budget.detail}, and no conclusion could be drawn: ${(early as Error).message}`, session);
+      return null;
+    }
   }
 
   /** Takes the investigation for this attempt, or null when it already ended (nothing to do). */
   private async claim(organizationId: string, investigationId: string, claim: string, reasoner: string): Promise<Investigation | null> {
     return this.dataSource.transaction(async (manager) => {
-      const row = await manager.getRepository(Investigation).createQueryBuilder('i')
-        .where('i.organization_id = :organizationId AND i.id = :investigationId', { organizationId, investigationId }).setLock('pessimistic_write').getOne();
+      const rows = this.investigationRows.withManager(manager);
+      const row = await rows.query(organizationId, 'i').andWhere('i.id = :investigationId', { investigationId }).setLock('pessimistic_write').getOne();
       if (!row || (row.status !== 'queued' && row.status !== 'investigating')) return null;
       const resumed = row.status === 'investigating';
-      await manager.query(
-        `UPDATE investigations SET status = 'investigating', claim = $3, attempts = attempts + 1, reasoner = $4,
-                started_at = COALESCE(started_at, clock_timestamp()), updated_at = clock_timestamp()
-          WHERE organization_id = $1 AND id = $2`,
-        [organizationId, investigationId, claim, reasoner],
-      );
+      await this.investigations.markClaimed(organizationId, investigationId, claim, reasoner, manager);
       if (resumed) {
-        await failRunningRuns(manager, organizationId, investigationId, 'Interrupted: the worker stopped during this run');
+        await this.toolRuns.failRunning(organizationId, investigationId, 'Interrupted: the worker stopped during this run', manager);
         await this.activity.append(manager, organizationId, investigationId, 'progress', { message: `Resumed after the worker stopped (attempt ${row.attempts + 1})` });
       } else {
         await this.activity.append(manager, organizationId, investigationId, 'started', { status: 'investigating', reasoner });
       }
-      return manager.getRepository(Investigation).findOneByOrFail({ organizationId, id: investigationId });
+      return (await rows.findById(organizationId, investigationId))!;
     });
   }
 
@@ -135,13 +156,13 @@ export class InvestigationEngine {
     const alerts = [...latest.values()].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1));
     const sources = await this.selectSources(investigation, incident.integrationId);
     const budgets = (await this.policies.get(organizationId)).investigationBudgets;
-    const earlierRuns = await this.dataSource.getRepository(ToolRun).find({ where: { organizationId, investigationId: investigation.id }, order: { ordinal: 'ASC' } });
+    const earlierRuns = await this.runs.find(organizationId, { where: { investigationId: investigation.id }, order: { ordinal: 'ASC' } });
     return new RecordingSession({
       organizationId, investigationId: investigation.id, claim, subject: investigation.subject,
       window: { from: investigation.windowFrom, until: investigation.windowUntil },
       incident: { id: incident.id, title: incident.title, status: incident.status, labels: incident.labels, openedAt: incident.openedAt, resolvedAt: incident.resolvedAt },
       alerts, sources, budgets, startedAt: investigation.startedAt ?? Timestamp.now(), earlierRuns,
-    }, this.dataSource, this.activity, this.catalog);
+    }, this.dataSource, this.activity, this.catalog, { investigations: this.investigations, toolRuns: this.toolRuns });
   }
 
   /**
@@ -162,11 +183,7 @@ export class InvestigationEngine {
     }));
     await this.dataSource.transaction(async (manager) => {
       for (const s of ranked) {
-        await manager.query(
-          `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (organization_id, investigation_id, integration_id) DO NOTHING`,
-          [investigation.organizationId, newId(), investigation.id, s.integrationId, s.rank, s.reason],
-        );
+        await this.investigations.addSource(investigation.organizationId, { id: newId(), investigationId: investigation.id, integrationId: s.integrationId, rank: s.rank, reason: s.reason }, manager);
       }
       await this.activity.append(manager, investigation.organizationId, investigation.id, 'progress', {
         message: ranked.length ? `Selected ${ranked.length} source(s): ${ranked.map((s) => s.name).join(', ')}` : 'No readable integration: only the incident\'s own alerts can be read',
@@ -176,31 +193,21 @@ export class InvestigationEngine {
   }
 
   private async stillOurs(organizationId: string, investigationId: string, claim: string): Promise<boolean> {
-    return heldBy(await claimState(this.dataSource.manager, organizationId, investigationId, { lock: false }), claim);
+    return heldBy(await this.investigations.claimState(organizationId, investigationId, { lock: false }), claim);
   }
 
 
   private async conclude(organizationId: string, investigationId: string, claim: string, c: Conclusion, stoppedBy: StoppedBy | null, session: RecordingSession): Promise<void> {
     const status = stoppedBy ? 'partial' : 'concluded';
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await manager.query(
-        `UPDATE investigations SET status = $3, conclusion_status = $4, summary = $5, impact = $6::jsonb, findings = $7::jsonb, hypotheses = $8::jsonb,
-                actions = $9::jsonb, limitations = $10::jsonb, stopped_by = $11, input_tokens = $12, output_tokens = $13, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
-          WHERE organization_id = $1 AND id = $2`,
-        [organizationId, investigationId, status, c.conclusionStatus, c.summary, JSON.stringify(c.impact), JSON.stringify(c.findings), JSON.stringify(c.hypotheses),
-          JSON.stringify(c.actions), JSON.stringify(c.limitations), stoppedBy, session.usage.inputTokens, session.usage.outputTokens],
-      );
+      await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy, usage: session.usage }, manager);
       await this.activity.append(manager, organizationId, investigationId, 'concluded', { status, conclusionStatus: c.conclusionStatus, stoppedBy, summary: c.summary.slice(0, 1024) });
     });
   }
 
   private async fail(organizationId: string, investigationId: string, claim: string, error: string, session?: RecordingSession): Promise<void> {
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await manager.query(
-        `UPDATE investigations SET status = 'failed', error = $3, input_tokens = $4, output_tokens = $5, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
-          WHERE organization_id = $1 AND id = $2`,
-        [organizationId, investigationId, error.slice(0, 4096), session?.usage.inputTokens ?? 0, session?.usage.outputTokens ?? 0],
-      );
+      await this.investigations.storeFailure(organizationId, investigationId, error.slice(0, 4096), { inputTokens: session?.usage.inputTokens ?? 0, outputTokens: session?.usage.outputTokens ?? 0 }, manager);
       await this.activity.append(manager, organizationId, investigationId, 'failed', { status: 'failed', error: error.slice(0, 1024) });
     });
   }
@@ -208,8 +215,8 @@ export class InvestigationEngine {
   /** The last write: only while the investigation is still this attempt's. */
   private async finish(organizationId: string, investigationId: string, claim: string, work: (manager: EntityManager) => Promise<void>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      if (!heldBy(await claimState(manager, organizationId, investigationId, { lock: true }), claim)) return;
-      await failRunningRuns(manager, organizationId, investigationId, 'Stopped when the investigation ended');
+      if (!heldBy(await this.investigations.claimState(organizationId, investigationId, { lock: true }, manager), claim)) return;
+      await this.toolRuns.failRunning(organizationId, investigationId, 'Stopped when the investigation ended', manager);
       await work(manager);
     });
   }

@@ -8,7 +8,9 @@ import {
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
 import type { DataSourceConnection, ToolResult, ToolWindow } from '../tools/tool.types';
-import { claimState, heldBy } from './claim';
+import type { InvestigationsRepository } from '../investigations.repository';
+import type { ToolRunsRepository } from '../tool-runs.repository';
+import { heldBy } from './claim';
 import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
 
 /** Thrown when the investigation is no longer this worker's to write: cancelled, or taken over after a restart. */
@@ -76,6 +78,7 @@ export class RecordingSession implements InvestigationSession {
     private readonly dataSource: DataSource,
     private readonly activity: ActivityService,
     private readonly catalog: ToolCatalog,
+    private readonly repositories: { investigations: InvestigationsRepository; toolRuns: ToolRunsRepository },
   ) {
     this.investigationId = setup.investigationId;
     this.subject = setup.subject;
@@ -150,7 +153,7 @@ export class RecordingSession implements InvestigationSession {
 
   async updateHypotheses(hypotheses: HypothesisItem[]): Promise<void> {
     await this.write(async (manager) => {
-      await manager.query('UPDATE investigations SET hypotheses = $3::jsonb WHERE organization_id = $1 AND id = $2', [this.setup.organizationId, this.investigationId, JSON.stringify(hypotheses)]);
+      await this.repositories.investigations.storeHypotheses(this.setup.organizationId, this.investigationId, hypotheses, manager);
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'hypothesis.updated', { hypotheses });
     });
   }
@@ -167,11 +170,10 @@ export class RecordingSession implements InvestigationSession {
     const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);
     const ordinal = await this.write(async (manager) => {
       const next = await this.nextOrdinal(manager);
-      await manager.query(
-        `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, integration_id, purpose, hypothesis_id, arguments, outcome, started_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, 'running', clock_timestamp())`,
-        [this.setup.organizationId, newId(), this.investigationId, next, call.tool, source?.integrationId ?? null, call.purpose.slice(0, 1024), call.hypothesisId ?? null, JSON.stringify(call.arguments)],
-      );
+      await this.repositories.toolRuns.insertRunning(this.setup.organizationId, {
+        id: newId(), investigationId: this.investigationId, ordinal: next, tool: call.tool, integrationId: source?.integrationId ?? null,
+        purpose: call.purpose.slice(0, 1024), hypothesisId: call.hypothesisId ?? null, arguments: call.arguments,
+      }, manager);
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.started', {
         ordinal: next, tool: call.tool, integrationId: source?.integrationId ?? null, purpose: call.purpose.slice(0, 1024),
       });
@@ -211,11 +213,10 @@ export class RecordingSession implements InvestigationSession {
         ordinal, tool: call.tool, integrationId: null, arguments: call.arguments, purpose: call.purpose, hypothesisId: call.hypothesisId ?? null,
         outcome: 'failed', summary: `Refused: ${error}`.slice(0, 1024), output: null, truncated: false, error: error.slice(0, MAX_ERROR), window: null,
       };
-      await manager.query(
-        `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, integration_id, purpose, hypothesis_id, arguments, outcome, started_at, finished_at, summary, error)
-         VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8::jsonb, 'failed', clock_timestamp(), clock_timestamp(), $9, $10)`,
-        [this.setup.organizationId, newId(), this.investigationId, ordinal, call.tool, call.purpose.slice(0, 1024), call.hypothesisId ?? null, JSON.stringify(call.arguments), refused.summary, refused.error],
-      );
+      await this.repositories.toolRuns.insertRefused(this.setup.organizationId, {
+        id: newId(), investigationId: this.investigationId, ordinal, tool: call.tool, purpose: call.purpose.slice(0, 1024), hypothesisId: call.hypothesisId ?? null,
+        arguments: call.arguments, summary: refused.summary, error: refused.error!,
+      }, manager);
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', { ordinal, tool: call.tool, integrationId: null, outcome: 'failed', summary: refused.summary, truncated: false });
       return refused;
     });
@@ -225,13 +226,9 @@ export class RecordingSession implements InvestigationSession {
 
   private async finishRun(run: RecordedRun, sources: string[]): Promise<void> {
     await this.write(async (manager) => {
-      await manager.query(
-        `UPDATE tool_runs SET outcome = $4, finished_at = clock_timestamp(), summary = $5, sources = $6::jsonb, truncated = $7, error = $8, output = $9::jsonb,
-                window_from = $10, window_until = $11
-          WHERE organization_id = $1 AND investigation_id = $2 AND ordinal = $3`,
-        [this.setup.organizationId, this.investigationId, run.ordinal, run.outcome, run.summary.slice(0, 4096), JSON.stringify(sources), run.truncated, run.error,
-          JSON.stringify(run.output ?? null), run.window?.from ?? null, run.window?.until ?? null],
-      );
+      await this.repositories.toolRuns.finish(this.setup.organizationId, this.investigationId, run.ordinal, {
+        outcome: run.outcome, summary: run.summary.slice(0, 4096), sources, truncated: run.truncated, error: run.error, output: run.output, window: run.window,
+      }, manager);
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', {
         ordinal: run.ordinal, tool: run.tool, integrationId: run.integrationId, outcome: run.outcome, summary: run.summary.slice(0, 1024), truncated: run.truncated,
       });
@@ -239,9 +236,7 @@ export class RecordingSession implements InvestigationSession {
   }
 
   private async nextOrdinal(manager: EntityManager): Promise<number> {
-    const [{ next }] = await manager.query('SELECT COALESCE(max(ordinal), 0) + 1 AS next FROM tool_runs WHERE organization_id = $1 AND investigation_id = $2',
-      [this.setup.organizationId, this.investigationId]) as { next: number }[];
-    return next;
+    return this.repositories.toolRuns.nextOrdinal(this.setup.organizationId, this.investigationId, manager);
   }
 
   /**
@@ -250,7 +245,7 @@ export class RecordingSession implements InvestigationSession {
    */
   async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
-      const row = await claimState(manager, this.setup.organizationId, this.investigationId, { lock: true });
+      const row = await this.repositories.investigations.claimState(this.setup.organizationId, this.investigationId, { lock: true }, manager);
       if (!heldBy(row, this.setup.claim)) {
         this.cancel();
         throw new NoLongerOurs(`Investigation ${this.investigationId} is ${row?.status ?? 'gone'}${row?.claim !== this.setup.claim ? ' and claimed by another attempt' : ''}`);

@@ -1,8 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Request, Response } from 'express';
-import { Repository } from 'typeorm';
-import { InvalidInputError, ScopedRepository, toErrorResponse } from '@svc/platform';
+import { InjectScopedRepository, InvalidInputError, ScopedRepository, toErrorResponse } from '@svc/platform';
 import { sendError } from '@svc/platform/http/send-error';
 import { ActivityService, envelopeOf } from '../activity.service';
 import { InvestigationActivity, TERMINAL_EVENT_TYPES } from '../investigation-activity.entity';
@@ -226,17 +224,15 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
   readonly timings: EventStreamTimings;
   private readonly open = new Set<OpenStream>();
   private readonly reads = new Map<string, Promise<{ rows: InvestigationActivity[]; frames: string[] }>>();
-  private readonly activityRows: ScopedRepository<InvestigationActivity>;
   private closing = false;
   private drained?: () => void;
 
   constructor(
     readonly activity: ActivityService,
     private readonly notifier: ActivityNotifier,
-    @InjectRepository(InvestigationActivity) activityRepository: Repository<InvestigationActivity>,
+    @InjectScopedRepository(InvestigationActivity) private readonly activityRows: ScopedRepository<InvestigationActivity>,
     @Optional() @Inject(EVENT_STREAM_TIMINGS) timings?: Partial<EventStreamTimings>,
   ) {
-    this.activityRows = new ScopedRepository(activityRepository);
     this.timings = { ...DEFAULT_EVENT_STREAM_TIMINGS, ...timings };
   }
 

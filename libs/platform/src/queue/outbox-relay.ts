@@ -6,10 +6,8 @@ import type { Queue } from 'bull';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { OUTBOX_CHANNEL } from './outbox';
+import { OUTBOX_CHANNEL, OutboxRepository, PendingOutboxMessage } from './outbox.repository';
 import { OrganizationJobData } from './organization-job';
-
-interface PendingRow { id: string; organization_id: string; queue: string; job_name: string; payload: Record<string, unknown> }
 
 const BATCH = 100;
 const POLL_MS = 1000;
@@ -42,6 +40,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly moduleRef: ModuleRef,
     private readonly config: AppConfig,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -113,10 +112,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private async drainBatch(): Promise<number> {
     // The failure is thrown after the commit, so the rows that did reach Bull stay marked.
     const { count, failure } = await this.dataSource.transaction(async (manager) => {
-      const rows = (await manager.query(
-        `SELECT id, organization_id, queue, job_name, payload FROM outbox_messages
-          WHERE dispatched_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      )) as PendingRow[];
+      const rows: PendingOutboxMessage[] = await this.outbox.claimPendingAcrossOrganizations(BATCH, manager);
       const sent: string[] = [];
       let failure: Error | undefined;
       for (const row of rows) {
@@ -130,9 +126,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
           break;
         }
       }
-      if (sent.length > 0) await manager.query('UPDATE outbox_messages SET dispatched_at = clock_timestamp() WHERE id = ANY($1)', [sent]);
+      if (sent.length > 0) await this.outbox.markDispatchedAcrossOrganizations(sent, manager);
       if (failure) {
-        await manager.query('UPDATE outbox_messages SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [rows[sent.length].id, failure.message.slice(0, 1000)]);
+        await this.outbox.recordFailureAcrossOrganizations(rows[sent.length].id, failure.message.slice(0, 1000), manager);
       }
       return { count: rows.length, failure };
     });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newId } from '../ids';
+import { OutboxRepository } from './outbox.repository';
 
-export const OUTBOX_CHANNEL = 'svc_outbox';
+export { OUTBOX_CHANNEL } from './outbox.repository';
 
 export interface OutboxJob {
   organizationId: string;
@@ -17,15 +18,14 @@ export interface OutboxJob {
  */
 @Injectable()
 export class Outbox {
+  constructor(private readonly repository: OutboxRepository) {}
+
   async add(manager: EntityManager, job: OutboxJob): Promise<string> {
     if (!manager.queryRunner?.isTransactionActive) throw new Error('Outbox.add must run inside the transaction of the state change');
     if (!job.organizationId) throw new Error('Every job carries its Organization');
     const id = newId();
-    await manager.query(
-      'INSERT INTO outbox_messages (id, organization_id, queue, job_name, payload) VALUES ($1, $2, $3, $4, $5::jsonb)',
-      [id, job.organizationId, job.queue, job.name, JSON.stringify(job.payload)],
-    );
-    await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, job.queue]);
+    await this.repository.insert(job.organizationId, { id, queue: job.queue, jobName: job.name, payload: job.payload }, manager);
+    await this.repository.notifyRelays(job.queue, manager);
     return id;
   }
 }

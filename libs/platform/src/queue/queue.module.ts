@@ -8,6 +8,7 @@ import { JobWiring } from './job-wiring';
 import { Outbox } from './outbox';
 import { OutboxMessage } from './outbox-message.entity';
 import { OutboxRelay } from './outbox-relay';
+import { OutboxRepository } from './outbox.repository';
 
 @Global()
 @Module({})
@@ -29,8 +30,8 @@ export class QueueModule {
         }),
         TypeOrmModule.forFeature([OutboxMessage]),
       ],
-      providers: [Outbox],
-      exports: [Outbox, BullModule],
+      providers: [Outbox, OutboxRepository],
+      exports: [Outbox, OutboxRepository, BullModule],
     };
   }
 

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Timestamp } from '@svc/platform';
+
+/** An incident's alert counts as its stored alert states give them. */
+export interface IncidentAlertCounts {
+  alerts: number;
+  firing: number;
+  lastResolution: Timestamp | null;
+}
+
+/** The statements of merging incidents: moving events between incidents and rebuilding alert state. */
+@Injectable()
+export class IncidentsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Moves the alert events of the source incidents into the target. */
+  async moveAlertEvents(organizationId: string, sourceIds: string[], targetId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query('UPDATE alert_events SET incident_id = $3 WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, sourceIds, targetId]);
+  }
+
+  async markMerged(organizationId: string, sourceIds: string[], targetId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(`UPDATE incidents SET status = 'merged', merged_into = $3, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = ANY($2)`, [organizationId, sourceIds, targetId]);
+  }
+
+  async deleteAlertStates(organizationId: string, incidentIds: string[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query('DELETE FROM incident_alerts WHERE organization_id = $1 AND incident_id = ANY($2)', [organizationId, incidentIds]);
+  }
+
+  /** Stores the latest phase of each alert of the incident, as its events give them (a resolution wins a tie). */
+  async rebuildAlertStates(organizationId: string, incidentId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
+      `INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at)
+       SELECT DISTINCT ON (fingerprint) organization_id, incident_id, fingerprint, status, phase_at FROM alert_events
+        WHERE organization_id = $1 AND incident_id = $2
+        ORDER BY fingerprint, phase_at DESC, (status = 'resolved') DESC`,
+      [organizationId, incidentId],
+    );
+  }
+
+  async alertCounts(organizationId: string, incidentId: string, manager: EntityManager = this.dataSource.manager): Promise<IncidentAlertCounts> {
+    const [state] = await manager.query(
+      `SELECT count(*)::int AS alerts, count(*) FILTER (WHERE status = 'firing')::int AS firing,
+              (SELECT max(phase_at) FROM alert_events WHERE organization_id = $1 AND incident_id = $2 AND status = 'resolved') AS last_resolution
+         FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2`,
+      [organizationId, incidentId],
+    ) as { alerts: number; firing: number; last_resolution: Timestamp | null }[];
+    return { alerts: state.alerts, firing: state.firing, lastResolution: state.last_resolution };
+  }
+}
