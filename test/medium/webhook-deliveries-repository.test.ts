@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERTS_ENTITIES, WebhookDeliveriesRepository } from '@svc/alerts';
 import { AUTH_ENTITIES } from '@svc/auth';
 import { ORGANIZATIONS_ENTITIES } from '@svc/organizations';
-import { CursorCodec, dataSourceOptions, newId, SecretKeys } from '@svc/platform';
+import { CursorCodec, dataSourceOptions, newId, ScopedRepositoryModule, SecretKeys } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
 
 /**
@@ -34,7 +34,7 @@ describe('WebhookDeliveriesRepository keeps to one Organization', () => {
     moduleRef = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRoot(dataSourceOptions({ url: db.url, entities: [...ALERTS_ENTITIES, ...ORGANIZATIONS_ENTITIES, ...AUTH_ENTITIES] })),
-        TypeOrmModule.forFeature(ALERTS_ENTITIES),
+        ScopedRepositoryModule.forFeature(ALERTS_ENTITIES),
       ],
       providers: [WebhookDeliveriesRepository, CursorCodec, { provide: SecretKeys, useValue: new SecretKeys(Buffer.alloc(32, 7)) }],
     }).compile();

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { ScopedRepositoryModule } from '@svc/platform';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { AlertAdmissionService } from './admission/alert-admission.service';
@@ -15,7 +15,7 @@ export const ALERTS_ENTITIES = [WebhookDelivery];
 
 /** Alert ingestion: the webhook front door and the record of what came through it. */
 @Module({
-  imports: [TypeOrmModule.forFeature(ALERTS_ENTITIES), IntegrationsModule, IncidentsModule],
+  imports: [ScopedRepositoryModule.forFeature(ALERTS_ENTITIES), IntegrationsModule, IncidentsModule],
   controllers: [AlertWebhookController, WebhookDeliveriesController],
   providers: [AlertAdmissionService, DeliveryRecordsRepository, WebhookDeliveriesRepository, WebhookDeliveriesService],
 })
