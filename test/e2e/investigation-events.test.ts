@@ -9,14 +9,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActivityService } from '@svc/investigations/activity.service';
-import { ActivityType, InvestigationActivity } from '@svc/investigations/investigation-activity.entity';
+import { ActivityService } from '@svc/investigations';
 import { ActivityNotifier, InvestigationEventStream } from '@svc/investigations/stream';
 import { configureHttpApp, dataSourceOptions } from '@svc/platform';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember } from '../support/factories';
 import { withServer } from '../support/databases';
 import { freePort } from '../support/ports';
+import { until } from '../support/until';
+
+type ActivityType = Parameters<ActivityService['append']>[3];
 
 /**
  * The investigation event stream (decisions §7) through the real API: the real route, pipeline and
@@ -137,17 +139,6 @@ class SseClient {
   }
 }
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('investigation event stream', () => {
   let api: TestApi;
@@ -181,7 +172,7 @@ describe('investigation event stream', () => {
       ...dataSourceOptions({ url: api.databaseUrl, poolSize: 4, applicationName: 'svc-test-producer' }),
       entities: api.dataSource.entityMetadatas.map((m) => m.target as Function),
     }).initialize();
-    activity = new ActivityService(producer.getRepository(InvestigationActivity));
+    activity = new ActivityService(producer.getRepository('InvestigationActivity'));
 
     ({ admin } = await bootstrap(api));
     const integration = await admin.post('/api/v1/integrations', { type: 'generic', name: 'Generic' });
@@ -302,7 +293,6 @@ describe('investigation event stream', () => {
       for (let i = 1; i <= total; i++) {
         await append(investigationId, i % 10 === 0 ? 'hypothesis.updated' : 'progress', { step: i });
         appended += 1;
-        if (i % 4 === 0) await sleep(5);
       }
       await append(investigationId, 'concluded', { status: 'concluded' });
     })();
@@ -502,13 +492,12 @@ describe('investigation event stream', () => {
     // created last, B's, for both: closing B first would break A's authentication, not its streams).
     const client = await open(investigationId);
     await client.until((c) => c.frames.length === 1);
-    const closing = Date.now();
+    // Closing resolves only once every stream has ended: that it resolves is what is tested.
     await api.app.close();
     apiClosed = true;
     await client.until((c) => c.ended, 5000, 'the stream to end at shutdown');
     // Ended, not dropped: the response is complete.
     expect(client.endedCleanly).toBe(true);
-    expect(Date.now() - closing).toBeLessThan(10_000);
     await append(investigationId, 'progress');
     const resumed = await open(investigationId, client.frames[0].id, second!.baseUrl);
     try {
