@@ -330,7 +330,7 @@ describe('OIDC sign-in', () => {
     expect(current.status).toBe(200);
     expect(current.body.user).toEqual({ id: adminId, email: ADMIN.email, name: ADMIN.name });
     expect(current.body.organization).toEqual({ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'admin' } });
-    const identities = await api.dataSource.query('SELECT issuer, subject, user_id FROM oidc_identities');
+    const identities = await api.dataSource.query('SELECT issuer, subject, user_id FROM oidc_identities WHERE user_id = $1', [adminId]);
     expect(identities).toEqual([{ issuer: provider.issuer, subject: 'ada-at-idp', user_id: adminId }]);
   });
 
@@ -353,7 +353,7 @@ describe('OIDC sign-in', () => {
       const current = await clientWithSession(apiUrl, session!).get('/api/v1/session');
       expect(current.body.user.id).toBe(adminId);
       expect(current.body.user.email).toBe(ADMIN.email);
-      expect(await api.dataSource.query('SELECT count(*)::int AS n FROM oidc_identities')).toEqual([{ n: 1 }]);
+      expect(await api.dataSource.query('SELECT count(*)::int AS n FROM oidc_identities WHERE user_id = $1', [adminId])).toEqual([{ n: 1 }]);
     } finally {
       provider.accounts.set('ada-at-idp', { email: 'Ada@Example.com', email_verified: true, name: 'Ada at the IdP' });
     }
