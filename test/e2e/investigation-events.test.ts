@@ -344,8 +344,10 @@ describe('investigation event stream', () => {
     const client = await open(investigationId);
     await until(() => stream.openCount === before + 1, 5000, 'the stream to open');
     const subscribed = notifier.subscriberCount;
+    expect(subscribed).toBeGreaterThan(0);
     client.close();
     await until(() => stream.openCount === before && notifier.subscriberCount === subscribed - 1, 5000, 'the stream to be forgotten');
+    expect({ open: stream.openCount, subscribers: notifier.subscriberCount }).toEqual({ open: before, subscribers: subscribed - 1 });
   });
 
   it('drops a client that stops reading once a write misses the deadline', async () => {

@@ -50,7 +50,7 @@ const EXPECTED_MINIMUM: Record<string, Role> = {
 };
 
 /** Whether `role` may call a route with this rule, by the pinned table. */
-function expectedAllowed(rule: AccessRule, role: Role): boolean {
+function allowedByContract(rule: AccessRule, role: Role): boolean {
   if (rule.kind === 'signed-in') return true;
   if (rule.kind !== 'permission') return false;
   const minimum = EXPECTED_MINIMUM[rule.permission];
@@ -149,7 +149,7 @@ describe('route × role matrix', () => {
     for (const route of table) {
       for (const role of ROLES) {
         const res = await call(await signIns[role](), route);
-        const allowed = expectedAllowed(route.rule, role);
+        const allowed = allowedByContract(route.rule, role);
         const label = `${role} ${route.method} ${route.path} -> ${res.status}`;
         if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
         if (!allowed) {
@@ -169,7 +169,7 @@ describe('route × role matrix', () => {
           body: UNSAFE.has(route.method) ? {} : undefined, origin: false,
           headers: { 'x-svc-organization': 'acme', authorization: `Bearer ${tokens[role]}` },
         });
-        const allowed = route.rule.kind === 'permission' && route.rule.tokens && expectedAllowed(route.rule, role);
+        const allowed = route.rule.kind === 'permission' && route.rule.tokens && allowedByContract(route.rule, role);
         const label = `${role} token ${route.method} ${route.path} -> ${res.status}`;
         if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
         if (!allowed && res.status !== 403) failures.push(`${label} (should be 403)`);
