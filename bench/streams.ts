@@ -5,7 +5,7 @@ import { cpus as cpuList } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { ACTIVITY_CHANNEL } from '@svc/investigations/activity.service';
+import { ACTIVITY_CHANNEL } from '@svc/investigations';
 import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, Memory, percentile, settledMemory, sleep, startApi, stopApi, stopChild } from './support';
 
 /**

@@ -1,6 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -72,17 +71,8 @@ export async function settledMemory(pid: number, port: number): Promise<Memory> 
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A loopback port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+/** The one free-port helper, shared with the tests. */
+export { freePort } from '../test/support/ports';
 
 /** POST/GET JSON to the bench API with the session cookie (and the Origin unsafe cookie requests need). */
 export async function apiJson<T>(port: number, cookie: string, method: string, path: string, body?: unknown, expected = [200, 201]): Promise<T> {

@@ -5,15 +5,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiProcess, startApiProcess } from '../support/api-process';
 import { createTestDatabase } from '../support/databases';
 import { freePort } from '../support/ports';
+import { until } from '../support/until';
 
 /** Every delivery carries the same alert but for its `seq` label, so each is a new phase of its own alert. */
 const STARTS_AT = '2026-11-22T02:00:00Z';
 const GROUP_KEY = '{alertname="Crash",service="s"}';
 const SENDERS = 8;
-/** The stream is killed once this many deliveries have been acknowledged (150-300, varied per run). */
-const KILL_AFTER = 150 + Math.floor(Math.random() * 151);
+/**
+ * Where the kill lands varies per run, from a seed that is printed: ADMISSION_CRASH_SEED=<seed>
+ * replays a run's kill point.
+ */
+const SEED = Number(process.env.ADMISSION_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/** mulberry32: a small deterministic generator, so one seed gives one kill point. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seeded(SEED);
+/** The stream is killed once this many deliveries have been acknowledged (150-300)... */
+const KILL_AFTER = 150 + Math.floor(random() * 151);
 /** ...plus 0-20 ms, so the kill lands at no particular point of an admission. */
-const KILL_JITTER_MS = Math.floor(Math.random() * 21);
+const KILL_JITTER_MS = Math.floor(random() * 21);
+console.log(`[admission-crash] seed ${SEED}: kill after ${KILL_AFTER} acknowledged + ${KILL_JITTER_MS} ms (ADMISSION_CRASH_SEED=${SEED} replays it)`);
 /** Bound on the stream: the kill must come long before this. */
 const MAX_SEQS = 2_000;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -60,12 +79,12 @@ describe('alert admission survives SIGKILL of the API', () => {
   let integration: { id: string; secret: string };
   let pg: PgClient;
 
-  // Shared between the steps, in order.
+  // What the stream and its kill left behind, for both tests (whichever runs first does the kill).
   const acknowledged = new Set<number>();
   const failed = new Map<number, string>();
   const refused = new Map<number, number>();
   let sent = 0;
-  let committedBeforeResend = new Set<number>();
+  let killedStream: Promise<{ killed: boolean; signal: NodeJS.Signals | null; stored: Awaited<ReturnType<typeof stored>> }> | undefined;
 
   const startApi = (): Promise<ApiProcess> => startApiProcess(env, baseUrl);
 
@@ -87,14 +106,37 @@ describe('alert admission survives SIGKILL of the API', () => {
 
   /** Backends of the killed API finish (commit or abort) on their own; wait until none is left. */
   async function waitForDeadBackends(): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
+    await until(async () => {
       const { rows } = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'svc-api'`, [database.name]);
-      if (rows[0].n === 0) return;
-      if (Date.now() > deadline) throw new Error(`${rows[0].n} backends of the killed API are still connected`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return rows[0].n === 0;
+    }, 20_000, 'the killed API\'s backends to finish');
   }
+
+  /** Streams deliveries from several senders and SIGKILLs the API mid-stream; then what is stored. Once per file. */
+  const killMidStream = () => (killedStream ??= (async () => {
+    const child = api!.child;
+    let killed = false;
+    let scheduled = false;
+    const sender = async () => {
+      while (!killed && sent < MAX_SEQS) {
+        sent += 1;
+        const seq = sent;
+        const outcome = await deliver(baseUrl, integration, seq);
+        if (outcome.kind === 'error') failed.set(seq, outcome.code);
+        else if (outcome.status === 202) acknowledged.add(seq);
+        else refused.set(seq, outcome.status);
+        if (!scheduled && acknowledged.size >= KILL_AFTER) {
+          // Mid-stream, at a moment not tied to any one answer: the senders keep going until then.
+          scheduled = true;
+          setTimeout(() => { killed = true; child.kill('SIGKILL'); }, KILL_JITTER_MS);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: SENDERS }, sender));
+    await exited(child);
+    await waitForDeadBackends();
+    return { killed, signal: child.signalCode, stored: await stored() };
+  })());
 
   async function openIncidents(): Promise<{ id: string; groupKey: string; alertCount: number }[]> {
     const res = await fetch(`${baseUrl}/api/v1/incidents?status=open&limit=200`, { headers: { cookie } });
@@ -143,28 +185,9 @@ describe('alert admission survives SIGKILL of the API', () => {
   }, 30_000);
 
   it('every delivery acknowledged with 202 before the SIGKILL is stored exactly once', async () => {
-    const child = api!.child;
-    let killed = false;
-    let scheduled = false;
-    const sender = async () => {
-      while (!killed && sent < MAX_SEQS) {
-        sent += 1;
-        const seq = sent;
-        const outcome = await deliver(baseUrl, integration, seq);
-        if (outcome.kind === 'error') failed.set(seq, outcome.code);
-        else if (outcome.status === 202) acknowledged.add(seq);
-        else refused.set(seq, outcome.status);
-        if (!scheduled && acknowledged.size >= KILL_AFTER) {
-          // Mid-stream, at a moment not tied to any one answer: the senders keep going until then.
-          scheduled = true;
-          setTimeout(() => { killed = true; child.kill('SIGKILL'); }, KILL_JITTER_MS);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: SENDERS }, sender));
-    await exited(child);
+    const { killed, signal, stored: { events, accepted } } = await killMidStream();
     expect(killed).toBe(true);
-    expect(child.signalCode).toBe('SIGKILL');
+    expect(signal).toBe('SIGKILL');
 
     // Nothing but 202 while the API was up (a 503 for pressure would be legitimate, and is re-sent below).
     expect([...refused.values()].filter((s) => s !== 503)).toEqual([]);
@@ -172,8 +195,6 @@ describe('alert admission survives SIGKILL of the API', () => {
     expect(failed.size).toBeGreaterThan(0);
     expect(acknowledged.size + failed.size + refused.size).toBe(sent);
 
-    await waitForDeadBackends();
-    const { events, accepted } = await stored();
     for (const seq of acknowledged) {
       expect(events.get(seq), `alert events of acknowledged seq ${seq}`).toBe(1);
       expect(accepted.get(seq), `202 delivery rows of acknowledged seq ${seq}`).toBe(1);
@@ -185,16 +206,17 @@ describe('alert admission survives SIGKILL of the API', () => {
       expect(accepted.get(seq), `202 delivery rows of stored seq ${seq}`).toBe(1);
     }
     expect(accepted.size).toBe(events.size);
-    committedBeforeResend = new Set(events.keys());
+    const committedBeforeResend = new Set(events.keys());
     // Stored but never acknowledged: only deliveries whose answer the kill cut off.
     for (const seq of committedBeforeResend) if (!acknowledged.has(seq)) expect(failed.has(seq) || refused.has(seq)).toBe(true);
 
-    console.log(`[admission-crash] killed after ${acknowledged.size} acknowledged (target ${KILL_AFTER} + ${KILL_JITTER_MS} ms); ${sent} sent; ` +
+    console.log(`[admission-crash] seed ${SEED}: killed after ${acknowledged.size} acknowledged (target ${KILL_AFTER} + ${KILL_JITTER_MS} ms); ${sent} sent; ` +
       `${failed.size} cut off (${[...new Set(failed.values())].join(', ')}), of which ${[...failed.keys()].filter((s) => committedBeforeResend.has(s)).length} had committed; ` +
       `${refused.size} refused`);
   }, 120_000);
 
   it('after a restart, re-sending every delivery is 202 or 200 and never a duplicate', async () => {
+    const committedBeforeResend = new Set((await killMidStream()).stored.events.keys());
     expect(committedBeforeResend.size).toBeGreaterThan(0);
     api = await startApi();
 

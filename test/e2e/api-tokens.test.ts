@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { auditContext } from '@svc/platform';
+import { ApiTokensService } from '@svc/auth';
 import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
 
@@ -91,7 +93,7 @@ describe('API tokens', () => {
     expect(bodies[0].reason).toBe('credential_rejected');
   });
 
-  it('validates minting: role, expiry, and no role above the minter', async () => {
+  it('validates minting: role and expiry; only Admins mint', async () => {
     for (const body of [
       { name: 'x', role: 'owner', expiresAt: inDays(1) },
       { name: 'x', role: 'viewer', expiresAt: inDays(-1) },
@@ -103,6 +105,21 @@ describe('API tokens', () => {
     const res = await editor.post('/api/v1/api-tokens', { name: 'x', role: 'viewer', expiresAt: inDays(1) });
     expect(res.status).toBe(403);
     expect(res.body.requires).toBe('api-tokens:write');
+  });
+
+  // Only Admins reach minting over HTTP, so the rule is shown on the service the route calls.
+  it('never mints a token with a role above its minter\'s', async () => {
+    const tokens = ctx.api.app.get(ApiTokensService);
+    const { userId } = await signedInMember(ctx.api, 'acme', 'editor');
+    const context = auditContext({ address: '127.0.0.1' }, { id: userId, name: 'Minter' });
+    for (const [minter, role] of [['viewer', 'editor'], ['viewer', 'admin'], ['editor', 'admin']] as const) {
+      await expect(tokens.mint('acme', minter, { name: 'above', role, expiresAt: inDays(1) }, context), `${minter} minting ${role}`)
+        .rejects.toMatchObject({ message: 'A token cannot have a higher role than its minter' });
+    }
+    await expect(tokens.mint('acme', 'editor', { name: 'same', role: 'editor', expiresAt: inDays(1) }, context)).resolves.toMatchObject({ role: 'editor' });
+    const listed = (await ctx.admin.get('/api/v1/api-tokens?limit=200')).body.items.map((t: { name: string }) => t.name);
+    expect(listed).toContain('same');
+    expect(listed).not.toContain('above');
   });
 
   it('Policy switches tokens off: minting is 409 and existing tokens stop working', async () => {

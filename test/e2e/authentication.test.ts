@@ -141,9 +141,16 @@ describe('sign-in and sessions', () => {
     const client = await signInAdmin(api);
     const id = (await client.get('/api/v1/session')).body.session.id;
     await api.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '11 hours' WHERE id = $1`, [id]);
+    const [backdated] = await api.dataSource.query(`SELECT last_seen_at + idle_timeout_seconds * interval '1 second' AS "idleExpiresAt" FROM sessions WHERE id = $1`, [id]);
     const res = await client.get('/api/v1/session');
     expect(res.status).toBe(200);
-    expect(Date.now() - Date.parse(res.body.session.lastSeenAt)).toBeLessThan(60_000);
+    // The idle expiry moved past the one the backdated session had, and follows lastSeenAt by the idle lifetime (12 h).
+    const { lastSeenAt, idleExpiresAt } = res.body.session;
+    expect(Date.parse(idleExpiresAt)).toBeGreaterThan(new Date(backdated.idleExpiresAt).getTime());
+    expect(Date.parse(idleExpiresAt) - Date.parse(lastSeenAt)).toBe(12 * 3600_000);
+    // Moved for real: two more hours idle would have ended the backdated session (13 h), not the used one.
+    await api.dataSource.query(`UPDATE sessions SET last_seen_at = last_seen_at - interval '2 hours' WHERE id = $1`, [id]);
+    expect((await client.get('/api/v1/session')).status).toBe(200);
   });
 });
 

@@ -3,6 +3,7 @@ import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
 
 const T0 = '2026-11-22T02:00:00.000000Z';
+const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 
 describe('replaying deliveries and merging incidents', () => {
   const ctx = useBootstrappedApi();
@@ -62,16 +63,53 @@ describe('replaying deliveries and merging incidents', () => {
     expect(audit.body.events[0].detail).toEqual({ merged: [a, b] });
   });
 
-  it('refuses merging into itself, unknown or foreign incidents, and by Viewers', async () => {
+  it('refuses merging into itself, unknown or malformed ids, and by Viewers', async () => {
     const target = (await fire('Solo')).body.incidentIds[0];
     expect((await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [target] })).status).toBe(400);
-    expect((await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: ['0190a000-0000-7000-8000-000000000000'] })).status).toBe(404);
+    expect((await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [UNKNOWN] })).status).toBe(404);
     expect((await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [] })).status).toBe(400);
     expect((await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: ['nope'] })).status).toBe(400);
     const { client: viewer } = await signedInMember(ctx.api, 'acme', 'viewer');
     expect((await viewer.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [target] })).body.requires).toBe('incidents:merge');
+  });
+
+  it('another Organization\'s incidents are unknown to a merge: 404 as for an unknown id, nothing moves on either side', async () => {
+    // An incident of Organization "foreign", made the way every incident is: by an alert.
     await ctx.admin.post('/api/v1/organizations', { id: 'foreign', displayName: 'F' });
-    expect((await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [target] }, { headers: { 'x-svc-organization': 'foreign' } })).status).toBe(400);
+    const inForeign = { headers: { 'x-svc-organization': 'foreign' } };
+    const foreignHook = (await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Foreign' }, inForeign)).body;
+    const foreignFire = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${foreignHook.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'ForeignAlert', service: 'svc' }, startsAt: T0 }] }, headers: { 'x-svc-token': foreignHook.webhookSecret }, origin: false,
+    });
+    const foreignId: string = foreignFire.body.incidentIds[0];
+    const target: string = (await fire('OwnTarget')).body.incidentIds[0];
+    const own: string = (await fire('OwnOther')).body.incidentIds[0];
+    const state = async () => ({
+      target: (await ctx.admin.get(`/api/v1/incidents/${target}`)).body,
+      targetAlerts: (await ctx.admin.get(`/api/v1/incidents/${target}/alert-events`)).body.items.map((e: { id: string }) => e.id),
+      own: (await ctx.admin.get(`/api/v1/incidents/${own}`)).body,
+      ownAlerts: (await ctx.admin.get(`/api/v1/incidents/${own}/alert-events`)).body.items.map((e: { id: string }) => e.id),
+      foreign: (await ctx.admin.get(`/api/v1/incidents/${foreignId}`, inForeign)).body,
+      foreignAlerts: (await ctx.admin.get(`/api/v1/incidents/${foreignId}/alert-events`, inForeign)).body.items.map((e: { id: string }) => e.id),
+    });
+    const before = await state();
+    expect(before.foreign).toMatchObject({ id: foreignId, status: 'open', alertCount: 1 });
+    const asUnknown = (res: { status: number; body: Record<string, unknown> }, id: string) => ({ status: res.status, error: String(res.body.error).replaceAll(id, '<id>') });
+    const unknown = asUnknown(await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [UNKNOWN] }), UNKNOWN);
+    expect(unknown.status).toBe(404);
+
+    // A foreign id alone, a mix of own and foreign ids, and a foreign target: each exactly like an unknown id.
+    expect(asUnknown(await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [foreignId] }), foreignId)).toEqual(unknown);
+    expect(asUnknown(await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [own, foreignId] }), foreignId)).toEqual(unknown);
+    expect(asUnknown(await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [foreignId, own] }), foreignId)).toEqual(unknown);
+    expect((await ctx.admin.post(`/api/v1/incidents/${foreignId}/merge`, { incidentIds: [own] })).status).toBe(404);
+    // From the foreign side, acme's incidents are as unknown.
+    expect((await ctx.admin.post(`/api/v1/incidents/${foreignId}/merge`, { incidentIds: [own] }, inForeign)).status).toBe(404);
+
+    expect(await state()).toEqual(before);
+    expect(before.own).toMatchObject({ status: 'open', mergedInto: null });
+    expect((await ctx.admin.get(`/api/v1/audit-events?action=incident.merge&targetId=${target}`)).body.events).toEqual([]);
+    expect((await ctx.admin.get(`/api/v1/audit-events?action=incident.merge&targetId=${foreignId}`, inForeign)).body.events).toEqual([]);
   });
 
   it('a resolved target reopens when merged alerts still fire', async () => {

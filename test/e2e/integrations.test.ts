@@ -74,7 +74,7 @@ describe('integrations', () => {
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Local', config: { baseUrl: prometheus.url } });
     const res = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
     expect(res.status).toBe(200);
-    expect(res.body.lastVerification).toEqual({ at: expect.stringMatching(/Z$/), outcome: 'succeeded', detail: expect.stringMatching(/^Prometheus 2\./) });
+    expect(res.body.lastVerification).toEqual({ at: expect.stringMatching(/Z$/), outcome: 'succeeded', detail: expect.stringMatching(/^Prometheus \d+\.\d+/) });
     const audit = await ctx.admin.get(`/api/v1/audit-events?action=integration.verify&targetId=${created.body.id}`);
     expect(audit.body.events[0]).toMatchObject({ outcome: 'allowed', detail: { outcome: 'succeeded' } });
   });
@@ -82,7 +82,8 @@ describe('integrations', () => {
   it('verify contacts a real Alertmanager', async () => {
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'AM', config: { baseUrl: alertmanager.url } });
     const res = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
-    expect(res.body.lastVerification).toMatchObject({ outcome: 'succeeded', detail: expect.stringMatching(/^Alertmanager 0\./) });
+    expect(res.status).toBe(200);
+    expect(res.body.lastVerification).toMatchObject({ outcome: 'succeeded', detail: expect.stringMatching(/^Alertmanager \d+\.\d+/) });
   });
 
   it('verify records a failure when nothing answers, and refuses types with nothing to contact', async () => {

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVESTIGATIONS_QUEUE } from '@svc/investigations';
 import { Client } from '../support/api';
 import { ensureBuilt } from '../support/dist';
 import { useBootstrappedApi } from '../support/factories';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
 import { answer, apiKeyOf, ScriptedModelServer, forcedToolOf, offeredToolsOf, toolResultsOf, userTextOf } from '../support/scripted-model-server';
+import { jobFinished } from '../support/queue-jobs';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -339,22 +341,23 @@ describe('investigations worked by a language model', () => {
       });
     });
 
-    it('cancel aborts the slow in-flight model call within 2 s, and nothing is written after the cancellation', async () => {
+    /** The worker's job for the investigation has finished: the model call chain is settled and nothing more is written or sent. */
+    const workerDone = (id: string) => until(async () => ((await jobFinished(INVESTIGATIONS_QUEUE, id)) ? true : undefined), 15_000, `the job of ${id} to finish`);
+
+    // How soon cancel takes effect (decisions §6: within 2 s) is measured by the bench, not asserted here.
+    it('cancel aborts the slow in-flight model call, and nothing is written after the cancellation', async () => {
       server.script(answer.after(8_000, answer.conclude(inconclusive())));
       const id = await open();
       await until(async () => (server.requests.length > 0 ? true : undefined), 15_000, 'the model call to start');
       expect((await read(id)).status).toBe('investigating');
 
-      const cancelledAt = Date.now();
       const cancelled = await ctx.admin.post(`/api/v1/investigations/${id}/cancel`, undefined, { headers: ORG });
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.status).toBe('cancelled');
-      // The server sees the connection close: the request was aborted, not left to finish.
-      while (!server.requests[0].abandoned && Date.now() - cancelledAt < 5_000) await new Promise((r) => setTimeout(r, 20));
-      expect(server.requests[0].abandoned).toBe(true);
-      expect(Date.now() - cancelledAt).toBeLessThan(2_000);
-
-      await new Promise((r) => setTimeout(r, 1_500));
+      // The worker is done with the investigation while the scripted answer is still being held back.
+      await workerDone(id);
+      // The server saw the connection close: the request was aborted, not left to finish.
+      expect(server.requests[0]).toMatchObject({ abandoned: true, answered: false });
       const after = await read(id);
       expect(after).toMatchObject({ status: 'cancelled', error: null, conclusionStatus: null, summary: null });
       const events = await activity(id);
@@ -367,11 +370,12 @@ describe('investigations worked by a language model', () => {
       // No retry-after: the SDK waits 2 s before its one retry of a 5xx.
       server.script(answer.status(500, 'temporarily unavailable'), answer.conclude(inconclusive()));
       const id = await open();
-      await until(async () => (server.requests.length > 0 ? true : undefined), 15_000, 'the model call to start');
-      await new Promise((r) => setTimeout(r, 100));
+      // The 500 went out: the SDK is now waiting to retry.
+      await until(async () => (server.requests[0]?.answered ? true : undefined), 15_000, 'the failed model call to be answered');
       expect((await ctx.admin.post(`/api/v1/investigations/${id}/cancel`, undefined, { headers: ORG })).status).toBe(200);
 
-      await new Promise((r) => setTimeout(r, 3_000));
+      // The model call (retries included) settled before the job could finish, so a retry would have arrived by now.
+      await workerDone(id);
       expect(server.requests).toHaveLength(1);
       expect(server.unanswered).toBe(1);
       expect(await read(id)).toMatchObject({ status: 'cancelled', error: null });

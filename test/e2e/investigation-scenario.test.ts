@@ -21,6 +21,13 @@ describe('investigating an incident caused by a new version', () => {
   let prometheusIntegration: string;
   let incidentId: string;
 
+  /** Waits until Prometheus holds at least `count` scrapes of the exporter running `version`. */
+  const scrapesOf = (version: string, count: number) => until(async () => {
+    const query = `count_over_time(app_build_info{version="${version}"}[5m])`;
+    const body = await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(query)}`).then((r) => r.json()) as { data: { result: Array<{ value: [number, string] }> } };
+    return Number(body.data.result[0]?.value[1] ?? 0) >= count ? true : undefined;
+  }, 60_000, `${count} scrapes of version ${version}`);
+
   beforeAll(async () => {
     worker = await startWorker();
     exporter = await TestExporter.start();
@@ -56,10 +63,12 @@ describe('investigating an incident caused by a new version', () => {
     });
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: prometheus.url } });
     prometheusIntegration = created.body.id;
-    expect((await ctx.admin.post(`/api/v1/integrations/${prometheusIntegration}/verify`)).body.lastVerification?.outcome ?? 'succeeded').toBe('succeeded');
+    const verified = await ctx.admin.post(`/api/v1/integrations/${prometheusIntegration}/verify`);
+    expect(verified.status).toBe(200);
+    expect(verified.body.lastVerification).toMatchObject({ outcome: 'succeeded' });
 
-    // The old version runs cleanly for a while, then the new one fails requests.
-    await new Promise((r) => setTimeout(r, 15_000));
+    // The old version runs cleanly for a while (Prometheus holds 15 scrapes of it), then the new one fails requests.
+    await scrapesOf('1.0.0', 15);
     exporter.release('1.1.0', 8);
     const incident = await until(async () => {
       const res = await ctx.admin.get('/api/v1/incidents?status=open');
@@ -67,7 +76,7 @@ describe('investigating an incident caused by a new version', () => {
     }, 60_000, 'the HighErrorRate incident');
     incidentId = incident.id;
     // Some minutes of errors, compressed: the investigation sees the condition hold after the onset.
-    await new Promise((r) => setTimeout(r, 5_000));
+    await scrapesOf('1.1.0', 5);
   }, 120_000);
 
   afterAll(async () => {

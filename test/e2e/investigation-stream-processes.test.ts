@@ -8,16 +8,36 @@ import { startWorker, TestWorker } from '../support/worker';
 
 interface Frame { id: number; event: string; data: { sequence: number; type: string; investigationId: string } }
 
-/** Reads a whole event stream (it ends after the terminal event), keeping each frame in order. */
-async function readStream(baseUrl: string, path: string, cookie: string): Promise<Frame[]> {
+/**
+ * Opens an event stream and resolves once it is connected: the `retry` line has arrived, which the
+ * API writes only after the stream has subscribed. `frames` then reads the whole stream (it ends
+ * after the terminal event), keeping each frame in order, and says what came before any frame.
+ */
+async function openStream(baseUrl: string, path: string, cookie: string): Promise<{ beforeFirstFrame: string; frames: Promise<Frame[]> }> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { cookie, accept: 'text/event-stream' }, signal: AbortSignal.timeout(60_000) });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const text = await res.text();
-  return text.split('\n\n').filter((block) => block.startsWith('id: ')).map((block) => {
-    const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))!.slice(name.length + 2);
-    return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) };
-  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before it was connected: ${text}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  const beforeFirstFrame = text;
+  const frames = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    return text.split('\n\n').filter((block) => block.startsWith('id: ')).map((block) => {
+      const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))!.slice(name.length + 2);
+      return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) };
+    });
+  })();
+  return { beforeFirstFrame, frames };
 }
 
 /**
@@ -53,12 +73,14 @@ describe('event streams across processes', () => {
     const { body: investigation } = await ctx.admin.post('/api/v1/investigations', { incidentId: delivery.body.incidentIds[0] });
     const path = `/api/v1/investigations/${investigation.id}/events`;
     const cookie = ctx.admin.cookie!;
-    // Clients on both processes are connected before any event exists.
-    const streams = [readStream(ctx.api.baseUrl, path, cookie), readStream(secondUrl, path, cookie), readStream(secondUrl, path, cookie)];
-    await new Promise((r) => setTimeout(r, 300));
+    // Clients on both processes are connected (subscribed, nothing streamed yet) before any event exists:
+    // every frame below reached them live, none was read back from before they connected.
+    const streams = await Promise.all([openStream(ctx.api.baseUrl, path, cookie), openStream(secondUrl, path, cookie), openStream(secondUrl, path, cookie)]);
+    for (const stream of streams) expect(stream.beforeFirstFrame).toBe('retry: 2000\n\n');
+    expect((await ctx.admin.get(`/api/v1/investigations/${investigation.id}/activity`)).body.items).toEqual([]);
     worker = await startWorker();
 
-    const [first, ...others] = await Promise.all(streams);
+    const [first, ...others] = await Promise.all(streams.map((s) => s.frames));
     expect(first.at(-1)!.event).toBe('concluded');
     expect(first[0].event).toBe('started');
     for (const frames of others) expect(frames).toEqual(first);

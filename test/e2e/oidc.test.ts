@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '@svc/platform';
 import { BOOTSTRAP_CREDENTIAL, Client, startApi, TestApi } from '../support/api';
 import { ADMIN } from '../support/factories';
+import { freePort } from '../support/ports';
 
 const START = '/api/v1/auth/oidc/start';
 const CALLBACK = '/api/v1/auth/oidc/callback';
@@ -13,17 +14,6 @@ const CLIENT_ID = 'svc-console';
 const CLIENT_SECRET = 'svc-console-client-secret-0123456789';
 const OIDC_COOKIE = '__Host-svc_oidc';
 const SESSION_COOKIE = '__Host-svc_session';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -224,6 +214,13 @@ async function startOidcApi(env: Record<string, string>, port: number): Promise<
   return { api, admin, adminId: boot.body.user.id };
 }
 
+/** A state cookie value for `flow`, signed with this deployment's key (SVC_SECRET_KEY, as the API derives it). */
+function signedFlow(flow: Record<string, unknown>): string {
+  const key = Buffer.from(hkdfSync('sha256', Buffer.from(process.env.SVC_SECRET_KEY!, 'utf8'), Buffer.alloc(0), 'svc:oidc-state', 32));
+  const payload = Buffer.from(JSON.stringify(flow)).toString('base64url');
+  return `${payload}.${createHmac('sha256', key).update(`oidc-state.v1.${payload}`).digest('base64url')}`;
+}
+
 const POLICY = {
   sessions: { idleSeconds: 43200, absoluteSeconds: 604800 },
   apiTokensAllowed: true,
@@ -333,7 +330,7 @@ describe('OIDC sign-in', () => {
     expect(current.status).toBe(200);
     expect(current.body.user).toEqual({ id: adminId, email: ADMIN.email, name: ADMIN.name });
     expect(current.body.organization).toEqual({ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'admin' } });
-    const identities = await api.dataSource.query('SELECT issuer, subject, user_id FROM oidc_identities');
+    const identities = await api.dataSource.query('SELECT issuer, subject, user_id FROM oidc_identities WHERE user_id = $1', [adminId]);
     expect(identities).toEqual([{ issuer: provider.issuer, subject: 'ada-at-idp', user_id: adminId }]);
   });
 
@@ -347,6 +344,7 @@ describe('OIDC sign-in', () => {
   });
 
   it('a second sign-in matches by (issuer, subject), even after the email changed at the provider', async () => {
+    expect((await signIn(apiUrl, 'ada-at-idp')).res.status).toBe(302); // linked by email, if no earlier sign-in did
     provider.accounts.set('ada-at-idp', { email: 'ada.lovelace@new-domain.example', email_verified: true, name: 'Ada' });
     try {
       const { res, session } = await signIn(apiUrl, 'ada-at-idp');
@@ -355,17 +353,20 @@ describe('OIDC sign-in', () => {
       const current = await clientWithSession(apiUrl, session!).get('/api/v1/session');
       expect(current.body.user.id).toBe(adminId);
       expect(current.body.user.email).toBe(ADMIN.email);
-      expect(await api.dataSource.query('SELECT count(*)::int AS n FROM oidc_identities')).toEqual([{ n: 1 }]);
+      expect(await api.dataSource.query('SELECT count(*)::int AS n FROM oidc_identities WHERE user_id = $1', [adminId])).toEqual([{ n: 1 }]);
     } finally {
       provider.accounts.set('ada-at-idp', { email: 'Ada@Example.com', email_verified: true, name: 'Ada at the IdP' });
     }
   });
 
   it('records the sign-ins and the link in the audit trail', async () => {
+    const { res, session } = await signIn(apiUrl, 'ada-at-idp');
+    expect(res.status).toBe(302);
+    const sessionId = (await clientWithSession(apiUrl, session!).get('/api/v1/session')).body.session.id;
     const signIns = await admin.get('/api/v1/audit-events?action=session.sign_in');
     expect(signIns.status).toBe(200);
     const oidcSignIns = signIns.body.events.filter((e: any) => e.detail.method === 'oidc');
-    expect(oidcSignIns.length).toBeGreaterThanOrEqual(3);
+    expect(oidcSignIns[0].targetId).toBe(sessionId);
     expect(oidcSignIns[0]).toMatchObject({
       actorKind: 'user', actorId: adminId, actorName: ADMIN.name, action: 'session.sign_in', outcome: 'allowed',
       targetKind: 'session', targetId: expect.any(String), detail: { method: 'oidc', issuer: provider.issuer },
@@ -376,17 +377,27 @@ describe('OIDC sign-in', () => {
   });
 
   it('refuses an unknown identity with 403 while the Policy provisions no one', async () => {
-    provider.accounts.set('grace-at-idp', { email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' });
-    const { res, session } = await signIn(apiUrl, 'grace-at-idp');
+    expect((await putPolicy(null)).status).toBe(200);
+    provider.accounts.set('hedy-at-idp', { email: 'hedy@example.com', email_verified: true, name: 'Hedy Lamarr' });
+    const { res, session } = await signIn(apiUrl, 'hedy-at-idp');
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'No account for this identity' });
     expect(session).toBeUndefined();
-    expect(await api.dataSource.query(`SELECT id FROM users WHERE email = 'grace@example.com'`)).toEqual([]);
-    expect(await api.dataSource.query(`SELECT id FROM oidc_identities WHERE subject = 'grace-at-idp'`)).toEqual([]);
+    expect(await api.dataSource.query(`SELECT id FROM users WHERE email = 'hedy@example.com'`)).toEqual([]);
+    expect(await api.dataSource.query(`SELECT id FROM oidc_identities WHERE subject = 'hedy-at-idp'`)).toEqual([]);
   });
 
   it('provisions an unknown identity with the role the Policy names, audited', async () => {
+    provider.accounts.set('grace-at-idp', { email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' });
     expect((await putPolicy('editor')).status).toBe(200);
+    try {
+      await provisionsGrace();
+    } finally {
+      await putPolicy(null);
+    }
+  });
+
+  async function provisionsGrace(): Promise<void> {
     const { res, session } = await signIn(apiUrl, 'grace-at-idp', { returnTo: '/investigations' });
     expect(res.status, res.text).toBe(302);
     expect(res.location!.pathname).toBe('/investigations');
@@ -398,7 +409,7 @@ describe('OIDC sign-in', () => {
     const [user] = await api.dataSource.query('SELECT password_hash FROM users WHERE id = $1', [graceId]);
     expect(user.password_hash).toBeNull();
 
-    const provisioned = await admin.get('/api/v1/audit-events?action=user.provision');
+    const provisioned = await admin.get(`/api/v1/audit-events?action=user.provision&targetId=${graceId}`);
     expect(provisioned.body.events).toHaveLength(1);
     expect(provisioned.body.events[0]).toMatchObject({
       actorId: graceId, targetKind: 'user', targetId: graceId, detail: { method: 'oidc', role: 'editor', issuer: provider.issuer },
@@ -411,10 +422,19 @@ describe('OIDC sign-in', () => {
     const again = await signIn(apiUrl, 'grace-at-idp');
     expect(again.res.status).toBe(302);
     expect((await clientWithSession(apiUrl, again.session!).get('/api/v1/session')).body.user.id).toBe(graceId);
-    expect((await admin.get('/api/v1/audit-events?action=user.provision')).body.events).toHaveLength(1);
+    expect((await admin.get(`/api/v1/audit-events?action=user.provision&targetId=${graceId}`)).body.events).toHaveLength(1);
+  }
+
+  it('never links or provisions on an unverified email, even while the Policy provisions', async () => {
+    expect((await putPolicy('editor')).status).toBe(200);
+    try {
+      await refusesUnverified();
+    } finally {
+      await putPolicy(null);
+    }
   });
 
-  it('never links or provisions on an unverified email', async () => {
+  async function refusesUnverified(): Promise<void> {
     // Claims Ada's address without the provider having verified it.
     provider.accounts.set('mallory-at-idp', { email: 'ada@example.com', email_verified: false, name: 'Mallory' });
     const claimed = await signIn(apiUrl, 'mallory-at-idp');
@@ -426,11 +446,13 @@ describe('OIDC sign-in', () => {
     expect(unverified.res.status).toBe(403);
     expect(await api.dataSource.query(`SELECT subject FROM oidc_identities WHERE subject IN ('mallory-at-idp', 'unverified-at-idp')`)).toEqual([]);
     expect(await api.dataSource.query(`SELECT id FROM users WHERE email = 'new-person@example.com'`)).toEqual([]);
-  });
+  }
 
   it('refuses a disabled user with 403 and records the failed attempt', async () => {
     provider.accounts.set('linus-at-idp', { email: 'linus@example.com', email_verified: true, name: 'Linus' });
+    expect((await putPolicy('editor')).status).toBe(200);
     const first = await signIn(apiUrl, 'linus-at-idp');
+    expect((await putPolicy(null)).status).toBe(200);
     expect(first.res.status).toBe(302);
     const [{ id: linusId }] = await api.dataSource.query(`SELECT id FROM users WHERE email = 'linus@example.com'`);
     await api.dataSource.query('UPDATE users SET disabled_at = now() WHERE id = $1', [linusId]);
@@ -441,7 +463,6 @@ describe('OIDC sign-in', () => {
     const failed = await admin.get(`/api/v1/audit-events?action=session.sign_in&outcome=failed&targetId=${linusId}`);
     expect(failed.body.events).toHaveLength(1);
     expect(failed.body.events[0].detail).toEqual({ method: 'oidc', issuer: provider.issuer, reason: 'account disabled' });
-    expect((await putPolicy(null)).status).toBe(200);
   });
 
   it('a tampered state is 400 and signs no one in', async () => {
@@ -522,16 +543,40 @@ describe('OIDC sign-in', () => {
   });
 
   it('a code redeemed without the PKCE verifier that started it is 401', async () => {
-    // Two flows in two browsers; the second browser's cookie (its verifier and nonce) with the
-    // first's code, its state swapped in so that only PKCE and the nonce stand in the way.
+    // A flow's own state cookie, with only its verifier replaced by another flow's (signed with
+    // this deployment's key, as the API signs it): state and nonce match, PKCE alone does not.
     const a = new Browser();
     const b = new Browser();
     const callbackA = await authorize(a, await begin(a, apiUrl), 'ada-at-idp');
-    const callbackB = await authorize(b, await begin(b, apiUrl), 'ada-at-idp');
-    callbackA.searchParams.set('state', callbackB.searchParams.get('state')!);
-    const res = await b.get(callbackA);
+    await begin(b, apiUrl);
+    const flowOf = (browser: Browser) => JSON.parse(Buffer.from(browser.cookie(apiUrl, OIDC_COOKIE)!.split('.')[0], 'base64url').toString('utf8'));
+    const flowA = flowOf(a);
+    const otherVerifier = flowOf(b).codeVerifier as string;
+    expect(otherVerifier).not.toBe(flowA.codeVerifier);
+    const res = await fetch(callbackA, { redirect: 'manual', headers: { cookie: `${OIDC_COOKIE}=${signedFlow({ ...flowA, codeVerifier: otherVerifier })}` } });
     expect(res.status).toBe(401);
-    expect(res.body.reason).toBe('credential_rejected');
+    expect(await res.json()).toEqual({ error: expect.any(String), reason: 'credential_rejected' });
+    expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
+    // The same code with its own verifier still signs in: the verifier was all that was wrong.
+    const accepted = await fetch(callbackA, { redirect: 'manual', headers: { cookie: `${OIDC_COOKIE}=${signedFlow(flowA)}` } });
+    expect(accepted.status).toBe(302);
+    await accepted.text();
+  });
+
+  it('refuses an authorization response whose `iss` parameter names another issuer, though its code and ID token are good', async () => {
+    const browser = new Browser();
+    const callback = await authorize(browser, await begin(browser, apiUrl), 'ada-at-idp');
+    expect(callback.searchParams.get('iss')).toBe(provider.issuer);
+    const cookie = `${OIDC_COOKIE}=${browser.cookie(apiUrl, OIDC_COOKIE)}`;
+    const forged = new URL(callback);
+    forged.searchParams.set('iss', 'https://issuer.example');
+    const refused = await fetch(forged, { redirect: 'manual', headers: { cookie } });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: expect.any(String), reason: 'credential_rejected' });
+    // The very same response with its own `iss` signs in: nothing but the parameter was wrong.
+    const accepted = await fetch(callback, { redirect: 'manual', headers: { cookie } });
+    expect(accepted.status).toBe(302);
+    await accepted.text();
   });
 
   it('a refusal at the provider is 401 credential_rejected', async () => {
@@ -594,7 +639,7 @@ describe('OIDC sign-in with an ID token from a foreign issuer', () => {
     expect(await api.dataSource.query('SELECT id FROM oidc_identities')).toEqual([]);
   });
 
-  it('refuses the foreign issuer\'s authorization response (`iss` parameter) with 401 too', async () => {
+  it('refuses the foreign issuer\'s whole authorization response (its `iss` parameter and its ID token) with 401 too', async () => {
     const browser = new Browser();
     const res = await browser.get(await authorize(browser, await begin(browser, apiUrl), 'ada-at-foreign'));
     expect(res.status).toBe(401);

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, withServer } from '../support/databases';
 import { DIST_APPS as DIST, ensureBuilt } from '../support/dist';
+import { freePort } from '../support/ports';
+import { until } from '../support/until';
 
 function run(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -53,9 +55,23 @@ describe('processes', () => {
     const name = `svc_test_launcher_${process.pid}`;
     let launcher: ChildProcess | undefined;
     let output = '';
-    const port = 18_000 + (process.pid % 1000);
+    let port: number;
+    const bootstrapBody = JSON.stringify({ organization: { id: 'first', displayName: 'First' }, user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' } });
+    const bootstrapWith = (credential: string) =>
+      fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` }, body: bootstrapBody });
+    /** The logged credential used (after a wrong one) and used again, once for whichever test needs it first. */
+    let bootstrapped: Promise<{ credential: string; wrong: Response; first: Response; again: Response }> | undefined;
+    const bootstrapOnce = () => (bootstrapped ??= (async () => {
+      const credential = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(output)?.[1];
+      if (!credential) throw new Error(`no bootstrap credential in the log:\n${output}`);
+      const wrong = await bootstrapWith('wrong');
+      const first = await bootstrapWith(credential);
+      const again = await bootstrapWith(credential);
+      return { credential, wrong, first, again };
+    })());
 
     beforeAll(async () => {
+      port = await freePort();
       await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
       launcher = spawn(process.execPath, [join(DIST, 'launcher/src/main.js')], {
         env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl(name), PORT: String(port), SVC_QUEUE_PREFIX: `launcher${process.pid}`, LOG_LEVEL: 'info' },
@@ -63,14 +79,14 @@ describe('processes', () => {
       });
       launcher.stdout!.on('data', (d) => (output += d));
       launcher.stderr!.on('data', (d) => (output += d));
-      const deadline = Date.now() + 60_000;
-      for (;;) {
+      await until(async () => {
+        if (launcher!.exitCode !== null) throw new Error(`launcher exited:\n${output}`);
         try {
-          if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.includes('Worker started')) break;
-        } catch { /* not up yet */ }
-        if (Date.now() > deadline || launcher.exitCode !== null) throw new Error(`launcher did not come up:\n${output}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.includes('Worker started');
+        } catch {
+          return false; // not up yet
+        }
+      }, 60_000, 'the launcher to come up');
     }, 90_000);
 
     afterAll(async () => {
@@ -92,19 +108,17 @@ describe('processes', () => {
     });
 
     it('generates a bootstrap credential at first start, logs it once, and it works exactly once', async () => {
-      const match = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(output);
-      expect(match).not.toBeNull();
-      const body = JSON.stringify({ organization: { id: 'first', displayName: 'First' }, user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' } });
-      const wrong = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' }, body });
+      const { credential, wrong, first, again } = await bootstrapOnce();
       expect(wrong.status).toBe(401);
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${match![1]}` }, body });
-      expect(res.status).toBe(201);
-      expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-svc_session=/);
-      const again = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${match![1]}` }, body });
+      expect(first.status).toBe(201);
+      expect(first.headers.getSetCookie()[0]).toMatch(/^__Host-svc_session=/);
       expect(again.status).toBe(409);
+      // Logged in one line only, and not again when it was used (or refused).
+      expect(output.split(credential).length - 1).toBe(1);
     });
 
     it('logs JSON lines with the request id, and never the password, the credential or the session value', async () => {
+      const { credential } = await bootstrapOnce();
       const signIn = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/sign-in`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': 'trace-sign-in-1' },
@@ -112,13 +126,15 @@ describe('processes', () => {
       });
       expect(signIn.status).toBe(200);
       const cookie = signIn.headers.getSetCookie()[0].split(';')[0].split('=')[1];
-      await new Promise((r) => setTimeout(r, 300));
+      // The access line is written once the response is: wait for it.
+      await until(() => output.includes('trace-sign-in-1'), 10_000, 'the access log line');
       const lines = output.split('\n').filter((l) => l.startsWith('{'));
       for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
       const access = lines.map((l) => JSON.parse(l)).find((l) => l.req?.id === 'trace-sign-in-1');
       expect(access).toMatchObject({ req: { method: 'POST', path: '/api/v1/auth/local/sign-in' }, res: { statusCode: 200 } });
       expect(output).not.toContain('a long enough password');
       expect(output).not.toContain(cookie);
+      expect(output.split(credential).length - 1).toBe(1);
     });
 
     it('stops both processes on SIGTERM', async () => {

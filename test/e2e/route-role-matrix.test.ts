@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_METADATA, AccessRule, minimumRole, Role, roleAtLeast } from '@svc/platform';
+import { ACCESS_METADATA, AccessRule, Role } from '@svc/platform';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember } from '../support/factories';
 
@@ -10,6 +10,57 @@ interface Route { method: string; path: string; rule: AccessRule }
 
 const PLACEHOLDER = '0190a000-0000-7000-8000-000000000000';
 const ROLES: Role[] = ['viewer', 'editor', 'admin'];
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
+
+/**
+ * The least role of every permission, written down here from the contract (the spec's role table
+ * and decisions §3), not read from the table the guard uses, so a change there shows up here.
+ * Every read is Viewer. Editors merge incidents, open and cancel investigations, write
+ * conversations and postmortems. Admins change integrations, members and local users, policy,
+ * relays, API tokens (which only Admins mint, list and revoke: decisions §2), webhook replays and
+ * chat recovery, revoke other people's sessions, and create Organizations.
+ */
+const EXPECTED_MINIMUM: Record<string, Role> = {
+  'organizations:read': 'viewer',
+  'organizations:create': 'admin',
+  'members:read': 'viewer',
+  'members:write': 'admin',
+  'sessions:revoke-others': 'admin',
+  'policy:read': 'viewer',
+  'policy:write': 'admin',
+  'api-tokens:read': 'admin',
+  'api-tokens:write': 'admin',
+  'audit-events:read': 'viewer',
+  'integrations:read': 'viewer',
+  'integrations:write': 'admin',
+  'webhook-deliveries:read': 'viewer',
+  'webhook-deliveries:replay': 'admin',
+  'incidents:read': 'viewer',
+  'incidents:merge': 'editor',
+  'investigations:read': 'viewer',
+  'investigations:open': 'editor',
+  'investigations:cancel': 'editor',
+  'conversations:read': 'viewer',
+  'conversations:write': 'editor',
+  'postmortems:read': 'viewer',
+  'postmortems:write': 'editor',
+  'relays:read': 'viewer',
+  'relays:write': 'admin',
+  'chat:recover': 'admin',
+};
+
+/** Whether `role` may call a route with this rule, by the pinned table. */
+function allowedByContract(rule: AccessRule, role: Role): boolean {
+  if (rule.kind === 'signed-in') return true;
+  if (rule.kind !== 'permission') return false;
+  const minimum = EXPECTED_MINIMUM[rule.permission];
+  return minimum !== undefined && RANK[role] >= RANK[minimum];
+}
+
+/** An allowed call may fail on its empty body or placeholder ids, but never as refused (401/403) nor as broken (5xx). */
+function allowedOutcome(status: number): boolean {
+  return status < 500 && status !== 401 && status !== 403;
+}
 
 function routes(api: TestApi): Route[] {
   const discovery = api.app.get(DiscoveryService);
@@ -36,7 +87,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Every route against every kind of caller, at run time: the guard must do what the route
  * declares. Requests carry an empty body and placeholder ids, so an allowed call ends in a 2xx,
- * 400, 404 or 409, never in 401/403; a refused one ends in exactly 401 or 403.
+ * 400, 404 or 409, never in 401/403 nor 5xx; a refused one ends in exactly 401 or 403.
  */
 describe('route × role matrix', () => {
   let api: TestApi;
@@ -69,8 +120,20 @@ describe('route × role matrix', () => {
   const call = (client: Client, route: Route, origin?: false) =>
     client.request(route.method, route.path, { body: UNSAFE.has(route.method) ? {} : undefined, headers: { 'x-svc-organization': 'acme' }, origin });
 
-  it('covers every protected route', () => {
+  it('every route declares its access, and every permission a route requires has a pinned minimum role', () => {
+    expect(routes(api).filter((r) => r.rule === undefined).map((r) => `${r.method} ${r.path}`)).toEqual([]);
     expect(table.length).toBeGreaterThanOrEqual(15);
+    const unpinned = table.filter((r) => r.rule.kind === 'permission' && !(r.rule.permission in EXPECTED_MINIMUM));
+    expect(unpinned.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+
+  it('GET /api/v1/permissions lists for each role exactly the permissions the contract gives it', async () => {
+    for (const role of ROLES) {
+      const res = await (await signIns[role]()).get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme' } });
+      expect(res.status).toBe(200);
+      const expected = Object.keys(EXPECTED_MINIMUM).filter((p) => RANK[role] >= RANK[EXPECTED_MINIMUM[p]]).sort();
+      expect({ role: res.body.role, permissions: [...res.body.permissions].sort() }).toEqual({ role, permissions: expected });
+    }
   });
 
   it('anonymous callers get 401 on every protected route', async () => {
@@ -81,14 +144,14 @@ describe('route × role matrix', () => {
     }
   });
 
-  it('each role is allowed exactly where its declaration says, and refused with `requires` elsewhere', async () => {
+  it('each role is allowed (neither 401/403 nor 5xx) exactly where the contract\'s minimum role says, and refused with `requires` elsewhere', async () => {
     const failures: string[] = [];
     for (const route of table) {
       for (const role of ROLES) {
         const res = await call(await signIns[role](), route);
-        const allowed = route.rule.kind === 'signed-in' || (route.rule.kind === 'permission' && roleAtLeast(role, minimumRole(route.rule.permission)));
+        const allowed = allowedByContract(route.rule, role);
         const label = `${role} ${route.method} ${route.path} -> ${res.status}`;
-        if (allowed && [401, 403].includes(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
+        if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
         if (!allowed) {
           if (res.status !== 403) failures.push(`${label} (should be 403)`);
           else if (route.rule.kind === 'permission' && res.body.requires !== route.rule.permission) failures.push(`${label} requires=${res.body.requires}`);
@@ -106,9 +169,9 @@ describe('route × role matrix', () => {
           body: UNSAFE.has(route.method) ? {} : undefined, origin: false,
           headers: { 'x-svc-organization': 'acme', authorization: `Bearer ${tokens[role]}` },
         });
-        const allowed = route.rule.kind === 'permission' && route.rule.tokens && roleAtLeast(role, minimumRole(route.rule.permission));
+        const allowed = route.rule.kind === 'permission' && route.rule.tokens && allowedByContract(route.rule, role);
         const label = `${role} token ${route.method} ${route.path} -> ${res.status}`;
-        if (allowed && [401, 403].includes(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
+        if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
         if (!allowed && res.status !== 403) failures.push(`${label} (should be 403)`);
       }
     }

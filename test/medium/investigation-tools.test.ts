@@ -4,19 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
-import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '../../libs/investigations/src/tools';
+import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '@svc/investigations/tools';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
-
-async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { until } from '../support/until';
 
 /** A loopback HTTP server whose handler the test chooses; records the headers of every request. */
 async function localServer(handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) {
@@ -375,10 +366,7 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       const silent = await localServer(() => { /* never answers */ });
       try {
         const quick = new ToolCatalog(undefined, { timeoutMs: 400 });
-        const started = Date.now();
         const result = await quick.run('alertmanager.silences', {}, context(connection('alertmanager', silent.url)));
-        expect(Date.now() - started).toBeLessThan(2000);
-        expect(Date.now() - started).toBeGreaterThanOrEqual(390);
         expect(result).toMatchObject({ outcome: 'failed', error: 'Timed out: Alertmanager gave no complete answer within 0.4 s' });
         expect(silent.seen).toHaveLength(1);
       } finally {
@@ -386,14 +374,17 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       }
     });
 
-    it('cancellation through the AbortSignal returns promptly with a cancelled run', async () => {
-      const silent = await localServer(() => { /* never answers */ });
+    it('cancellation through the AbortSignal abandons the in-flight read with a cancelled run', async () => {
+      const controller = new AbortController();
+      let abandoned = false;
+      // Never answers; cancels as soon as the read has reached it.
+      const silent = await localServer((_req, res) => {
+        res.on('close', () => { abandoned = true; });
+        controller.abort();
+      });
       try {
-        const controller = new AbortController();
-        const started = Date.now();
-        setTimeout(() => controller.abort(), 150);
         const result = await catalog.run('prometheus.query_range', { query: 'up' }, context(connection('prometheus', silent.url), controller.signal));
-        expect(Date.now() - started).toBeLessThan(1000);
+        await until(() => abandoned, 10_000, 'the read to be abandoned');
         expect(result).toMatchObject({ outcome: 'failed', error: 'Cancelled: the run was stopped before prometheus.query_range finished' });
 
         const before = await catalog.run('prometheus.query', { query: 'up' }, context(connection('prometheus', silent.url), controller.signal));

@@ -1,12 +1,8 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Membership } from '../../libs/organizations/src/membership.entity';
-import { Organization } from '../../libs/organizations/src/organization.entity';
-import { User } from '../../libs/auth/src/user.entity';
-import { Session } from '../../libs/auth/src/session.entity';
 import { byTimeThenId, CursorCodec, dataSourceOptions, InvalidInputError, keysetPage, ScopedRepository, SecretKeys } from '@svc/platform';
-import '../../libs/platform/src/database/database.module';
 import { createTestDatabase } from '../support/databases';
+import { MembershipRow as Membership } from '../support/membership-row';
 
 const ORDER = byTimeThenId<Membership>('m', 'created_at', (m) => m.createdAt, 'ASC');
 
@@ -21,7 +17,7 @@ describe('keyset pagination with signed cursors', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [Organization, Membership, User, Session] })).initialize();
+    dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [Membership] })).initialize();
     memberships = new ScopedRepository(dataSource.getRepository(Membership));
     await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
     await dataSource.query(`INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'u' || n || '@example.com', 'U' FROM generate_series(1, 137) n`);

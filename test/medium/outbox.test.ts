@@ -11,6 +11,7 @@ import {
 import { MIGRATIONS } from '../../migrations';
 import { createTestDatabase } from '../support/databases';
 import { RedisServer } from '../support/redis-server';
+import { until } from '../support/until';
 
 const received: { jobId: string; organizationId: string; payload: unknown }[] = [];
 const refused: string[] = [];
@@ -33,16 +34,6 @@ class ProbeProcessor {
 
 @Module({ imports: [QueueModule.forFeature('probe', ['probe.ping'])], providers: [ProbeProcessor] })
 class ProbeModule {}
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('transactional outbox and relay (worker side)', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -95,7 +86,9 @@ describe('transactional outbox and relay (worker side)', () => {
   it('a rolled-back state change leaves no job behind', async () => {
     await expect(changeWithJob('rolled-back', true)).rejects.toThrow(/fails after/);
     expect(await dataSource.query(`SELECT 1 FROM outbox_messages WHERE payload->>'key' = 'rolled-back'`)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 500));
+    // A job committed after it has been relayed and processed: the relay has had its pass.
+    const later = await changeWithJob('after-rollback');
+    await until(() => received.find((r) => r.jobId === later), 20_000, 'the later job');
     expect(received.some((r) => (r.payload as { key: string }).key === 'rolled-back')).toBe(false);
   });
 
@@ -120,7 +113,9 @@ describe('transactional outbox and relay (worker side)', () => {
     expect(job.organizationId).toBe('acme');
     // The relay marks the row on its next pass (a replayed add is the same job: same jobId).
     await until(async () => (await dataSource.query('SELECT 1 FROM outbox_messages WHERE id = $1 AND dispatched_at IS NOT NULL', [id]))[0], 30_000);
-    await new Promise((r) => setTimeout(r, 1000));
+    // A job committed after that one has been processed too: a second delivery of the first would have come by now.
+    const later = await changeWithJob('after-redis-returned');
+    await until(() => received.find((r) => r.jobId === later), 30_000, 'the later job');
     expect(received.filter((r) => r.jobId === id)).toHaveLength(1);
   }, 60_000);
 

@@ -1,12 +1,8 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Membership } from '../../libs/organizations/src/membership.entity';
-import { Organization } from '../../libs/organizations/src/organization.entity';
-import { User } from '../../libs/auth/src/user.entity';
-import { Session } from '../../libs/auth/src/session.entity';
 import { dataSourceOptions, MissingOrganizationError, newId, ScopedRepository } from '@svc/platform';
-import '../../libs/platform/src/database/database.module';
 import { createTestDatabase } from '../support/databases';
+import { MembershipRow as Membership } from '../support/membership-row';
 
 describe('ScopedRepository against PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -17,7 +13,7 @@ describe('ScopedRepository against PostgreSQL', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [Organization, Membership, User, Session] })).initialize();
+    dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [Membership] })).initialize();
     await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
     await dataSource.query(`INSERT INTO users (id, email, name) VALUES ($1, 'u@example.com', 'U')`, [userId]);
     memberships = new ScopedRepository(dataSource.getRepository(Membership));
@@ -67,10 +63,73 @@ describe('ScopedRepository against PostgreSQL', () => {
     await expect(memberships.insert('org-a', { id: newId(), userId, role: 'viewer', organizationId: 'org-b' } as never)).rejects.toThrow(/set by the scope/);
   });
 
-  it('the composite key stops a child row from pointing at another Organization\'s parent', async () => {
-    // memberships(organization_id) references organizations(id): a membership of an unknown Organization is refused.
-    await expect(dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('org-x', $1, $2, 'viewer')`, [newId(), userId])).rejects.toThrow(/foreign key/);
-    // The same id may not be reused inside one Organization.
-    await expect(dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('org-a', $1, $2, 'viewer')`, [ids.a, newId()])).rejects.toThrow();
+  it('the same id may not be reused inside one Organization', async () => {
+    await expect(dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('org-a', $1, $2, 'viewer')`, [ids.a, newId()])).rejects.toMatchObject({ code: '23505' });
   });
+});
+
+/**
+ * Every child table refers to its parent by (organization_id, parent id), so a row can never hang
+ * under another Organization's parent. Each such key is named here; the catalog check below makes
+ * a new composite key without a case here fail.
+ */
+const COMPOSITE_KEYS = [
+  { child: 'investigations', parent: 'incidents', constraint: 'FK_13d60b8bcceee028148ffffb5c6' },
+  { child: 'alert_events', parent: 'incidents', constraint: 'FK_a8b353cca87d67b0388fb70c442' },
+  { child: 'incident_alerts', parent: 'incidents', constraint: 'FK_a58ba7f9c31045bac2e313c1124' },
+  { child: 'tool_runs', parent: 'investigations', constraint: 'FK_3d68dbb942ed0a5518de5baaaab' },
+  { child: 'investigation_sources', parent: 'investigations', constraint: 'FK_16b9f22216134a1f90c95c0879d' },
+  { child: 'investigation_activity', parent: 'investigations', constraint: 'FK_a2cffa18008245a70b68c39d9d8' },
+] as const;
+
+describe('composite foreign keys against PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let dataSource: DataSource;
+  // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
+  const parents = { 'org-a': { incidents: newId(), investigations: newId() }, 'org-b': { incidents: newId(), investigations: newId() } };
+
+  /** The child row of `child` in `organizationId`, pointing at `parentId`. */
+  const insertChild: Record<(typeof COMPOSITE_KEYS)[number]['child'], (organizationId: string, parentId: string) => Promise<unknown>> = {
+    investigations: (org, incident) => dataSource.query(
+      `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`, [org, newId(), incident]),
+    alert_events: (org, incident) => dataSource.query(
+      `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
+       VALUES ($1, $2, $3, $4, $5, 'f', 'firing', '{}', '{}', now(), now())`, [org, newId(), incident, newId(), newId()]),
+    incident_alerts: (org, incident) => dataSource.query(
+      `INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', now())`, [org, incident, newId()]),
+    tool_runs: (org, investigation) => dataSource.query(
+      `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, purpose, arguments, outcome, started_at) VALUES ($1, $2, $3, 1, 't', 'p', '{}', 'succeeded', now())`, [org, newId(), investigation]),
+    investigation_sources: (org, investigation) => dataSource.query(
+      `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, 1, 'r')`, [org, newId(), investigation, newId()]),
+    investigation_activity: (org, investigation) => dataSource.query(
+      `INSERT INTO investigation_activity (organization_id, id, investigation_id, sequence, type, data) VALUES ($1, $2, $3, 1, 'started', '{}')`, [org, newId(), investigation]),
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [] })).initialize();
+    await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
+    for (const [org, ids] of Object.entries(parents)) {
+      await dataSource.query(`INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'open', 't', '{}', now())`, [org, ids.incidents, newId()]);
+      await dataSource.query(`INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`, [org, ids.investigations, ids.incidents]);
+    }
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  it('names a case for every composite foreign key of the schema', async () => {
+    const keys = await dataSource.query<{ constraint: string }[]>(
+      `SELECT conname AS constraint FROM pg_constraint WHERE contype = 'f' AND cardinality(conkey) > 1 ORDER BY conname`);
+    expect(keys.map((k) => k.constraint)).toEqual(COMPOSITE_KEYS.map((k) => k.constraint).sort());
+  });
+
+  for (const key of COMPOSITE_KEYS) {
+    it(`${key.child} → ${key.parent}: a child cannot point at another Organization's parent (${key.constraint})`, async () => {
+      // The same row under its own Organization's parent is accepted, so the refusal below is the key's alone.
+      await expect(insertChild[key.child]('org-a', parents['org-a'][key.parent])).resolves.toBeDefined();
+      await expect(insertChild[key.child]('org-a', parents['org-b'][key.parent])).rejects.toMatchObject({ code: '23503', constraint: key.constraint });
+    });
+  }
 });

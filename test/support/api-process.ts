@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DIST_APPS, ensureBuilt } from './dist';
+import { until } from './until';
 
 export interface ApiProcess {
   child: ChildProcess;
@@ -19,16 +20,18 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, baseUrl: string): 
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`API did not come up:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await until(async () => {
+      if (child.exitCode !== null) throw new Error('the API exited');
+      try {
+        return (await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200;
+      } catch {
+        return false; // not up yet
+      }
+    }, 30_000, 'the API to be ready');
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`API did not come up (${(error as Error).message}):\n${output}`);
   }
   return { child, output: () => output };
 }

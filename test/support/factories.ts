@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import { afterAll, beforeAll } from 'vitest';
 import type { Role } from '@svc/platform';
 import { BOOTSTRAP_CREDENTIAL, Client, startApi, TestApi } from './api';
@@ -16,23 +15,20 @@ export async function bootstrap(api: TestApi, organization = { id: 'acme', displ
 let counter = 0;
 
 /**
- * A user with a role in an Organization, signed in over HTTP. Members are written to the database
- * directly here because member administration is not part of this release's API.
+ * A new local user with `role` in the Organization, created over HTTP by an Admin of it (the
+ * bootstrap Admin, signed in anew, unless `admin` is given), and signed in over HTTP.
  */
-export async function signedInMember(api: TestApi, organizationId: string, role: Role, dataSource: DataSource = api.dataSource) {
+export async function signedInMember(api: TestApi, organizationId: string, role: Role, admin?: Client) {
   counter += 1;
   const email = `member${counter}-${role}@example.com`;
   const password = 'a long enough password';
-  const argon2 = await import('argon2');
-  const hash = await argon2.hash(password, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
-  const { v7 } = await import('uuid');
-  const userId = v7();
-  await dataSource.query('INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, $4)', [userId, email, `Member ${counter}`, hash]);
-  await dataSource.query('INSERT INTO memberships (organization_id, id, user_id, role) VALUES ($1, $2, $3, $4)', [organizationId, v7(), userId, role]);
+  const creator = admin ?? (await signInAdmin(api));
+  const created = await creator.post('/api/v1/local-users', { email, name: `Member ${counter}`, password, role }, { headers: { 'x-svc-organization': organizationId } });
+  if (created.status !== 201) throw new Error(`creating the member failed: ${created.status} ${created.text}`);
   const client = new Client(api.baseUrl);
   const res = await client.post('/api/v1/auth/local/sign-in', { email, password });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return { client, userId, email, password };
+  return { client, userId: created.body.id as string, email, password };
 }
 
 /** A fresh API, bootstrapped, for one describe block: `ctx.api` and the signed-in `ctx.admin`. */

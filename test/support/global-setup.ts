@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMigrations } from '../../libs/platform/src/database/prepare-database';
+import { runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../../migrations';
 import { databaseUrl, runTag, templateDatabase, withServer } from './databases';
 

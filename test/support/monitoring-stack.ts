@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { until } from './until';
 
 /** A real Prometheus or Alertmanager (Debian packages) on a loopback port, with its own data directory. */
 export class MonitoringProcess {
@@ -57,15 +58,15 @@ export class MonitoringProcess {
   }
 
   private static async ready(child: ChildProcess, url: string, dir: string, path: string): Promise<MonitoringProcess> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
+    await until(async () => {
       if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
       try {
-        if ((await fetch(`${url}${path}`)).ok) return new MonitoringProcess(child, url, dir);
-      } catch { /* starting */ }
-      if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+        return (await fetch(`${url}${path}`)).ok;
+      } catch {
+        return false; // starting
+      }
+    }, 30_000, `${url} to become ready`);
+    return new MonitoringProcess(child, url, dir);
   }
 
   async stop(): Promise<void> {

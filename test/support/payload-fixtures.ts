@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ParsedDelivery, ParseResult } from '../../libs/alerts/src/payloads/normalized-alert';
+import type { ParsedDelivery, ParseResult } from '@svc/alerts';
 
 // Fixtures are JSON edited freely by the tests.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import Redis from 'ioredis';
 import { freePort } from './ports';
+import { until } from './until';
 
 /** A private redis-server on its own port, which a test may kill and start again. */
 export class RedisServer {
@@ -22,16 +23,14 @@ export class RedisServer {
     this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     const client = new Redis(this.url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
     client.on('error', () => undefined);
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+    await until(async () => {
       try {
         await client.connect().catch(() => undefined);
-        if ((await client.ping()) === 'PONG') break;
+        return (await client.ping()) === 'PONG';
       } catch {
-        if (Date.now() > deadline) throw new Error('redis-server did not start');
-        await new Promise((r) => setTimeout(r, 50));
+        return false; // starting
       }
-    }
+    }, 10_000, 'redis-server to start');
     client.disconnect();
   }
 

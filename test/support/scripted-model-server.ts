@@ -36,6 +36,8 @@ export interface ReceivedRequest {
   body: any;
   /** The client closed the connection before the answer was sent. */
   abandoned: boolean;
+  /** The whole answer was handed to the connection. */
+  answered: boolean;
 }
 
 const DEFAULT_USAGE: ScriptedUsage = { input: 100, output: 20 };
@@ -168,8 +170,11 @@ export class ScriptedModelServer {
     } catch {
       body = raw;
     }
-    const received: ReceivedRequest = { protocol, path, headers: req.headers, body, abandoned: false };
+    const received: ReceivedRequest = { protocol, path, headers: req.headers, body, abandoned: false, answered: false };
     this.requests.push(received);
+    res.on('finish', () => {
+      received.answered = true;
+    });
     res.on('close', () => {
       if (!res.writableFinished) received.abandoned = true;
     });

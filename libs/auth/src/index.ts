@@ -2,3 +2,4 @@ export * from './access.guard';
 export * from './auth.module';
 export * from './sessions.service';
 export * from './oidc/oidc.module';
+export * from './api-tokens.service';

@@ -1,1 +1,2 @@
 export * from './investigation-engine.module';
+export * from '../reasoning/language-model-reasoner';

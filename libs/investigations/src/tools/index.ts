@@ -11,3 +11,4 @@ export * from './prometheus/prometheus-query-range.tool';
 export * from './prometheus/prometheus-query.tool';
 export * from './prometheus/prometheus-series.tool';
 export * from './prometheus/prometheus-targets.tool';
+export * from './arguments-validator';
