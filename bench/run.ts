@@ -9,7 +9,7 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { investigationsSection } from './investigations';
 import { streamsSection } from './streams';
-import { percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
+import { deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
@@ -44,11 +44,17 @@ async function load(name: string, url: string, headers: Record<string, string> =
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
+/**
+ * The baseline: bare node:http answering a fixed JSON body per path. `/` answers the meta document;
+ * `bodies` adds the API's own answers (fetched once from the API) so an authenticated read is
+ * compared with the same bytes served with nothing behind them.
+ */
+const baselineBodies = new Map<string, string>([['/', JSON.stringify({ service: 'incident-investigation-service', version: '0.1.0', contractVersion: '0.1.0', release: 'pre-release', authentication: { local: true, oidc: false } })]]);
+
 function baseline(): Promise<Server> {
-  const body = JSON.stringify({ service: 'incident-investigation-service', version: '0.1.0', contractVersion: '0.1.0', release: 'pre-release', authentication: { local: true, oidc: false } });
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': randomBytes(16).toString('hex') });
-    res.end(body);
+    res.end(baselineBodies.get(req.url ?? '/') ?? baselineBodies.get('/'));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -241,18 +247,28 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
     if (runs('pipeline')) {
       await load('warm-up', `http://127.0.0.1:${port}/api/v1/meta`);
-      const results = [
-        await load('baseline: node:http, same JSON', baseUrl),
-        await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`),
-        await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }),
-        await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }),
-      ];
-      const floor = results[0].rps;
+      // Twenty open incidents, so the incidents list answers a realistic page.
+      const seeded = await genericIntegration(port, cookie, 'Bench incidents');
+      for (let i = 0; i < 20; i++) await deliver(port, seeded, { alerts: [{ labels: { alertname: 'BenchList', service: `svc-${i}` }, startsAt: '2026-11-22T02:00:00Z' }] });
+      for (const path of ['/session', '/incidents']) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { cookie } });
+        if (res.status !== 200) throw new Error(`GET /api/v1${path} answered ${res.status}`);
+        baselineBodies.set(path, await res.text());
+      }
+      // Each authenticated read is followed by the baseline serving the same bytes, so each ratio has its own floor.
+      const pairs: [Result, Result][] = [];
+      const bare = await load('baseline: node:http, meta JSON', baseUrl);
+      pairs.push([await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`), bare]);
+      pairs.push([await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }),
+        await load('baseline: node:http, the same session JSON', `${baseUrl}session`)]);
+      pairs.push([await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }),
+        await load('baseline: node:http, the same incidents JSON', `${baseUrl}incidents`)]);
+      pairs.push([await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }), bare]);
       console.log(`\nRequest pipeline, ${CONNECTIONS} connections, ${DURATION_S}s each, loopback (API logs at info to /dev/null)\n`);
-      console.log('| case | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|');
-      for (const r of results) {
-        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / floor).toFixed(3)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+      console.log('| case | req/s | baseline req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+      for (const [r, floor] of pairs) {
+        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
       }
     }
     if (runs('export')) {

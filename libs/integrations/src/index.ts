@@ -1,3 +1,5 @@
 export * from './catalog/integration-types';
 export * from './integrations.module';
 export * from './integrations.service';
+export * from './webhooks/webhook-authenticator';
+export * from './webhooks/webhook-secret';

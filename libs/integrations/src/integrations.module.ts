@@ -5,11 +5,13 @@ import { Integration } from './integration.entity';
 import { IntegrationVerifier } from './integration-verifier';
 import { IntegrationsController, IntegrationTypesController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
+import { WebhookAuthenticator } from './webhooks/webhook-authenticator';
+import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Integration])],
   controllers: [IntegrationTypesController, IntegrationsController],
-  providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier],
-  exports: [IntegrationsService],
+  providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
+  exports: [IntegrationsService, WebhookAuthenticator],
 })
 export class IntegrationsModule {}

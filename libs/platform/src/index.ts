@@ -38,3 +38,5 @@ export * from './http/timestamp-query';
 export * from './http/listing-shape';
 export * from './http/uuid-param';
 export * from './database/credential-cipher';
+export * from './database/notification-channel';
+export * from './database/recent-reads';
