@@ -4,6 +4,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { AlertAdmissionService } from './admission/alert-admission.service';
 import { AlertWebhookController } from './admission/alert-webhook.controller';
+import { AlertWebhookHandler } from './admission/alert-webhook.handler';
 import { WebhookDelivery } from './deliveries/webhook-delivery.entity';
 import { WebhookDeliveriesController } from './deliveries/webhook-deliveries.controller';
 
@@ -11,6 +12,6 @@ import { WebhookDeliveriesController } from './deliveries/webhook-deliveries.con
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDelivery]), IntegrationsModule, IncidentsModule],
   controllers: [AlertWebhookController, WebhookDeliveriesController],
-  providers: [AlertAdmissionService],
+  providers: [AlertAdmissionService, AlertWebhookHandler],
 })
 export class AlertsModule {}

@@ -40,3 +40,4 @@ export * from './http/uuid-param';
 export * from './database/credential-cipher';
 export * from './database/notification-channel';
 export * from './database/recent-reads';
+export * from './http/lean-routes';
