@@ -3,3 +3,4 @@ export * from './integrations.module';
 export * from './integrations.service';
 export * from './webhooks/webhook-authenticator';
 export * from './webhooks/webhook-secret';
+export * from './webhooks/webhook-credentials.repository';
