@@ -23,6 +23,8 @@ const CONNECTIONS = 32;
 /** Admission section: a fixed count of deliveries (`--deliveries=N`), after a warm-up. */
 const DELIVERIES = Number(process.argv.find((a) => a.startsWith('--deliveries='))?.split('=')[1] ?? 6000);
 const ADMISSION_WARM_UP = 300;
+/** Admission is also measured with this many API processes sharing a port (`--api-processes=N`). */
+const API_PROCESSES_BENCH = Number(process.argv.find((a) => a.startsWith('--api-processes='))?.split('=')[1] ?? 2);
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
@@ -177,8 +179,8 @@ async function insertFloor(databaseUrl: string, count: number, firstId: number):
   }
 }
 
-/** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
-async function admissionSection(port: number, cookie: string, databaseUrl: string): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+/** A generic integration, a warm-up, then the measured admission run against the API on `port`. */
+async function admissionOn(port: number, cookie: string, name: string): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
   const created = await fetch(`http://127.0.0.1:${port}/api/v1/integrations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${port}` },
@@ -191,7 +193,12 @@ async function admissionSection(port: number, cookie: string, databaseUrl: strin
   const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0);
   // 503 is admission's back-pressure answer (the sender retries); reported, not fatal.
   if (warmUp.failures !== 'none') console.log(`admission warm-up answered other than 202: ${warmUp.failures}`);
-  const admission = await admissionRun('admission (HTTP, full pipeline)', port, integration, DELIVERIES, 1_000_000);
+  return { id, warmUp, admission: await admissionRun(name, port, integration, DELIVERIES, 1_000_000) };
+}
+
+/** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
+async function admissionSection(port: number, cookie: string, databaseUrl: string): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+  const { id, warmUp, admission } = await admissionOn(port, cookie, 'admission (HTTP, full pipeline, one API process)');
 
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -287,13 +294,23 @@ async function main(): Promise<void> {
     }
     if (runs('admission')) {
       const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl);
+      // The same run against API_PROCESSES_BENCH API processes sharing a port (as SVC_API_PROCESSES starts them).
+      const clusterPort = port + 1;
+      const cluster = await startApi({ ...env, SVC_API_PROCESSES: String(API_PROCESSES_BENCH) }, clusterPort, PROFILE_DIR, 'api-cluster.js');
+      let several: FixedCountResult;
+      try {
+        ({ admission: several } = await admissionOn(clusterPort, cookie, `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`));
+      } finally {
+        await stopApi(cluster);
+      }
       console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
         ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
       console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | count | seconds | not 202 |');
       console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-      for (const r of [admission, insert]) {
-        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r === admission ? (admission.perSecond / insert.perSecond).toFixed(3) : '1.000'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === admission ? r.failures : 'n/a'} |`);
+      for (const r of [admission, several, insert]) {
+        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`);
       }
+      console.log(`\nGain from ${API_PROCESSES_BENCH} API processes: ${(several.perSecond / admission.perSecond).toFixed(2)}x.`);
       console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
     }
     if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });
