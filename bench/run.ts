@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
@@ -9,7 +10,7 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { investigationsSection } from './investigations';
 import { streamsSection } from './streams';
-import { deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
+import { cpuSeconds, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
@@ -107,7 +108,7 @@ async function seedAuditEvents(databaseUrl: string, count: number): Promise<void
   await client.end();
 }
 
-interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string }
+interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string; cpuMsEach?: number }
 
 /**
  * Sends `count` unique single-alert deliveries with CONNECTIONS concurrent senders (autocannon,
@@ -179,8 +180,25 @@ async function insertFloor(databaseUrl: string, count: number, firstId: number):
   }
 }
 
-/** A generic integration, a warm-up, then the measured admission run against the API on `port`. */
-async function admissionOn(port: number, cookie: string, name: string): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
+/** A process and its children (node:cluster workers), for CPU time. */
+function withChildren(pid: number): number[] {
+  const children = readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try {
+      return Number(readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  return [pid, ...children];
+}
+
+/**
+ * A generic integration, a warm-up, then the measured admission run against the API on `port`
+ * (process `pid` and its children): with the API's CPU time per delivery, which the machine's
+ * other load does not inflate as it does latency. With --profile, the run's window on the
+ * monotonic clock the CPU profiles use is printed, to read the profile of that window alone.
+ */
+async function admissionOn(port: number, cookie: string, name: string, pid: number): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
   const created = await fetch(`http://127.0.0.1:${port}/api/v1/integrations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${port}` },
@@ -193,12 +211,18 @@ async function admissionOn(port: number, cookie: string, name: string): Promise<
   const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0);
   // 503 is admission's back-pressure answer (the sender retries); reported, not fatal.
   if (warmUp.failures !== 'none') console.log(`admission warm-up answered other than 202: ${warmUp.failures}`);
-  return { id, warmUp, admission: await admissionRun(name, port, integration, DELIVERIES, 1_000_000) };
+  const pids = withChildren(pid);
+  const cpuBefore = pids.reduce((sum, p) => sum + cpuSeconds(p), 0);
+  const windowStart = process.hrtime.bigint() / 1000n;
+  const admission = await admissionRun(name, port, integration, DELIVERIES, 1_000_000);
+  if (PROFILE_DIR) console.log(`profile window of "${name}" (pids ${pids.join(', ')}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
+  admission.cpuMsEach = (1000 * (pids.reduce((sum, p) => sum + cpuSeconds(p), 0) - cpuBefore)) / admission.count;
+  return { id, warmUp, admission };
 }
 
 /** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
-async function admissionSection(port: number, cookie: string, databaseUrl: string): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
-  const { id, warmUp, admission } = await admissionOn(port, cookie, 'admission (HTTP, full pipeline, one API process)');
+async function admissionSection(port: number, cookie: string, databaseUrl: string, pid: number): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+  const { id, warmUp, admission } = await admissionOn(port, cookie, 'admission (HTTP, full pipeline, one API process)', pid);
 
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -293,22 +317,22 @@ async function main(): Promise<void> {
       console.log(`\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`);
     }
     if (runs('admission')) {
-      const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl);
+      const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl, api.pid!);
       // The same run against API_PROCESSES_BENCH API processes sharing a port (as SVC_API_PROCESSES starts them).
       const clusterPort = port + 1;
       const cluster = await startApi({ ...env, SVC_API_PROCESSES: String(API_PROCESSES_BENCH) }, clusterPort, PROFILE_DIR, 'api-cluster.js');
       let several: FixedCountResult;
       try {
-        ({ admission: several } = await admissionOn(clusterPort, cookie, `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`));
+        ({ admission: several } = await admissionOn(clusterPort, cookie, `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`, cluster.pid!));
       } finally {
         await stopApi(cluster);
       }
       console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
         ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
-      console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | count | seconds | not 202 |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+      console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | API CPU ms per delivery | count | seconds | not 202 |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
       for (const r of [admission, several, insert]) {
-        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`);
+        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`);
       }
       console.log(`\nGain from ${API_PROCESSES_BENCH} API processes: ${(several.perSecond / admission.perSecond).toFixed(2)}x.`);
       console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
