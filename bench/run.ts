@@ -40,11 +40,16 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
 const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations'): boolean => ONLY === undefined || ONLY === section;
 
-interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsEach?: number }
 
-async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
+/** `pid`: the serving process, whose CPU time per request is reported (less inflated by the machine's other load than rates). */
+async function load(name: string, url: string, headers: Record<string, string> = {}, pid?: number): Promise<Result> {
+  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
+  const windowStart = process.hrtime.bigint() / 1000n;
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  if (PROFILE_DIR && pid !== undefined) console.log(`profile window of "${name}" (pid ${pid}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
+  const cpuMsEach = pid === undefined ? undefined : (1000 * (cpuSeconds(pid) - cpuBefore)) / Math.max(1, r.requests.total);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuMsEach };
 }
 
 /**
@@ -289,17 +294,17 @@ async function main(): Promise<void> {
       // Each authenticated read is followed by the baseline serving the same bytes, so each ratio has its own floor.
       const pairs: [Result, Result][] = [];
       const bare = await load('baseline: node:http, meta JSON', baseUrl);
-      pairs.push([await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`), bare]);
-      pairs.push([await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }),
+      pairs.push([await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`, {}, api.pid), bare]);
+      pairs.push([await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }, api.pid),
         await load('baseline: node:http, the same session JSON', `${baseUrl}session`)]);
-      pairs.push([await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }),
+      pairs.push([await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }, api.pid),
         await load('baseline: node:http, the same incidents JSON', `${baseUrl}incidents`)]);
-      pairs.push([await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }), bare]);
+      pairs.push([await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }, api.pid), bare]);
       console.log(`\nRequest pipeline, ${CONNECTIONS} connections, ${DURATION_S}s each, loopback (API logs at info to /dev/null)\n`);
-      console.log('| case | req/s | baseline req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+      console.log('| case | req/s | baseline req/s | ratio to baseline | API CPU ms per request | p50 ms | p99 ms | errors | non-2xx |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
       for (const [r, floor] of pairs) {
-        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
       }
     }
     if (runs('export')) {
