@@ -139,4 +139,15 @@ describe('per-process caches across API processes', () => {
     expect((await grace.get('/api/v1/session')).status).toBe(401);
     await until(async () => ((await there.get('/api/v1/session')).status === 401 ? true : undefined), SESSION_END_WAIT_MS, 'the removed member refused by the other process');
   });
+
+  it('refuses a revoked API token on the other process within the same bound', async () => {
+    const minted = await ctx.admin.post('/api/v1/api-tokens', { name: 'Cached token', role: 'viewer', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(minted.status).toBe(201);
+    const bearer = { headers: { authorization: `Bearer ${minted.body.token}` } };
+    const elsewhere = new Client(second);
+    expect((await elsewhere.get('/api/v1/incidents', bearer)).status).toBe(200);
+    expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/api-tokens/${minted.body.id}`)).status).toBe(204);
+    expect((await new Client(first).get('/api/v1/incidents', bearer)).status).toBe(401);
+    await until(async () => ((await elsewhere.get('/api/v1/incidents', bearer)).status === 401 ? true : undefined), SESSION_END_WAIT_MS, 'the revoked token refused by the other process');
+  });
 });
