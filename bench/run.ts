@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
@@ -9,7 +10,7 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { investigationsSection } from './investigations';
 import { streamsSection } from './streams';
-import { percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
+import { cpuSeconds, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
@@ -23,6 +24,8 @@ const CONNECTIONS = 32;
 /** Admission section: a fixed count of deliveries (`--deliveries=N`), after a warm-up. */
 const DELIVERIES = Number(process.argv.find((a) => a.startsWith('--deliveries='))?.split('=')[1] ?? 6000);
 const ADMISSION_WARM_UP = 300;
+/** Admission is also measured with this many API processes sharing a port (`--api-processes=N`). */
+const API_PROCESSES_BENCH = Number(process.argv.find((a) => a.startsWith('--api-processes='))?.split('=')[1] ?? 2);
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
@@ -37,18 +40,29 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
 const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations'): boolean => ONLY === undefined || ONLY === section;
 
-interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsEach?: number }
 
-async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
+/** `pid`: the serving process, whose CPU time per request is reported (less inflated by the machine's other load than rates). */
+async function load(name: string, url: string, headers: Record<string, string> = {}, pid?: number): Promise<Result> {
+  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
+  const windowStart = process.hrtime.bigint() / 1000n;
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  if (PROFILE_DIR && pid !== undefined) console.log(`profile window of "${name}" (pid ${pid}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
+  const cpuMsEach = pid === undefined ? undefined : (1000 * (cpuSeconds(pid) - cpuBefore)) / Math.max(1, r.requests.total);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuMsEach };
 }
 
+/**
+ * The baseline: bare node:http answering a fixed JSON body per path. `/` answers the meta document;
+ * `bodies` adds the API's own answers (fetched once from the API) so an authenticated read is
+ * compared with the same bytes served with nothing behind them.
+ */
+const baselineBodies = new Map<string, string>([['/', JSON.stringify({ service: 'incident-investigation-service', version: '0.1.0', contractVersion: '0.1.0', release: 'pre-release', authentication: { local: true, oidc: false } })]]);
+
 function baseline(): Promise<Server> {
-  const body = JSON.stringify({ service: 'incident-investigation-service', version: '0.1.0', contractVersion: '0.1.0', release: 'pre-release', authentication: { local: true, oidc: false } });
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': randomBytes(16).toString('hex') });
-    res.end(body);
+    res.end(baselineBodies.get(req.url ?? '/') ?? baselineBodies.get('/'));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -99,7 +113,7 @@ async function seedAuditEvents(databaseUrl: string, count: number): Promise<void
   await client.end();
 }
 
-interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string }
+interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string; cpuMsEach?: number }
 
 /**
  * Sends `count` unique single-alert deliveries with CONNECTIONS concurrent senders (autocannon,
@@ -171,8 +185,25 @@ async function insertFloor(databaseUrl: string, count: number, firstId: number):
   }
 }
 
-/** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
-async function admissionSection(port: number, cookie: string, databaseUrl: string): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+/** A process and its children (node:cluster workers), for CPU time. */
+function withChildren(pid: number): number[] {
+  const children = readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try {
+      return Number(readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  return [pid, ...children];
+}
+
+/**
+ * A generic integration, a warm-up, then the measured admission run against the API on `port`
+ * (process `pid` and its children): with the API's CPU time per delivery, which the machine's
+ * other load does not inflate as it does latency. With --profile, the run's window on the
+ * monotonic clock the CPU profiles use is printed, to read the profile of that window alone.
+ */
+async function admissionOn(port: number, cookie: string, name: string, pid: number): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
   const created = await fetch(`http://127.0.0.1:${port}/api/v1/integrations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${port}` },
@@ -185,7 +216,18 @@ async function admissionSection(port: number, cookie: string, databaseUrl: strin
   const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0);
   // 503 is admission's back-pressure answer (the sender retries); reported, not fatal.
   if (warmUp.failures !== 'none') console.log(`admission warm-up answered other than 202: ${warmUp.failures}`);
-  const admission = await admissionRun('admission (HTTP, full pipeline)', port, integration, DELIVERIES, 1_000_000);
+  const pids = withChildren(pid);
+  const cpuBefore = pids.reduce((sum, p) => sum + cpuSeconds(p), 0);
+  const windowStart = process.hrtime.bigint() / 1000n;
+  const admission = await admissionRun(name, port, integration, DELIVERIES, 1_000_000);
+  if (PROFILE_DIR) console.log(`profile window of "${name}" (pids ${pids.join(', ')}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
+  admission.cpuMsEach = (1000 * (pids.reduce((sum, p) => sum + cpuSeconds(p), 0) - cpuBefore)) / admission.count;
+  return { id, warmUp, admission };
+}
+
+/** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
+async function admissionSection(port: number, cookie: string, databaseUrl: string, pid: number): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+  const { id, warmUp, admission } = await admissionOn(port, cookie, 'admission (HTTP, full pipeline, one API process)', pid);
 
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -241,18 +283,28 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
     if (runs('pipeline')) {
       await load('warm-up', `http://127.0.0.1:${port}/api/v1/meta`);
-      const results = [
-        await load('baseline: node:http, same JSON', baseUrl),
-        await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`),
-        await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }),
-        await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }),
-      ];
-      const floor = results[0].rps;
+      // Twenty open incidents, so the incidents list answers a realistic page.
+      const seeded = await genericIntegration(port, cookie, 'Bench incidents');
+      for (let i = 0; i < 20; i++) await deliver(port, seeded, { alerts: [{ labels: { alertname: 'BenchList', service: `svc-${i}` }, startsAt: '2026-11-22T02:00:00Z' }] });
+      for (const path of ['/session', '/incidents']) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { cookie } });
+        if (res.status !== 200) throw new Error(`GET /api/v1${path} answered ${res.status}`);
+        baselineBodies.set(path, await res.text());
+      }
+      // Each authenticated read is followed by the baseline serving the same bytes, so each ratio has its own floor.
+      const pairs: [Result, Result][] = [];
+      const bare = await load('baseline: node:http, meta JSON', baseUrl);
+      pairs.push([await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`, {}, api.pid), bare]);
+      pairs.push([await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }, api.pid),
+        await load('baseline: node:http, the same session JSON', `${baseUrl}session`)]);
+      pairs.push([await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }, api.pid),
+        await load('baseline: node:http, the same incidents JSON', `${baseUrl}incidents`)]);
+      pairs.push([await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }, api.pid), bare]);
       console.log(`\nRequest pipeline, ${CONNECTIONS} connections, ${DURATION_S}s each, loopback (API logs at info to /dev/null)\n`);
-      console.log('| case | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|');
-      for (const r of results) {
-        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / floor).toFixed(3)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+      console.log('| case | req/s | baseline req/s | ratio to baseline | API CPU ms per request | p50 ms | p99 ms | errors | non-2xx |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const [r, floor] of pairs) {
+        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
       }
     }
     if (runs('export')) {
@@ -270,14 +322,24 @@ async function main(): Promise<void> {
       console.log(`\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`);
     }
     if (runs('admission')) {
-      const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl);
+      const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl, api.pid!);
+      // The same run against API_PROCESSES_BENCH API processes sharing a port (as SVC_API_PROCESSES starts them).
+      const clusterPort = port + 1;
+      const cluster = await startApi({ ...env, SVC_API_PROCESSES: String(API_PROCESSES_BENCH) }, clusterPort, PROFILE_DIR, 'api-cluster.js');
+      let several: FixedCountResult;
+      try {
+        ({ admission: several } = await admissionOn(clusterPort, cookie, `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`, cluster.pid!));
+      } finally {
+        await stopApi(cluster);
+      }
       console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
         ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
-      console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | count | seconds | not 202 |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-      for (const r of [admission, insert]) {
-        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r === admission ? (admission.perSecond / insert.perSecond).toFixed(3) : '1.000'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === admission ? r.failures : 'n/a'} |`);
+      console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | API CPU ms per delivery | count | seconds | not 202 |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+      for (const r of [admission, several, insert]) {
+        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`);
       }
+      console.log(`\nGain from ${API_PROCESSES_BENCH} API processes: ${(several.perSecond / admission.perSecond).toFixed(2)}x.`);
       console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
     }
     if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });

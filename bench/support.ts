@@ -14,12 +14,12 @@ const apiPorts = new WeakMap<ChildProcess, number>();
  * Starts the API from dist on `port` (env.PORT and SVC_PUBLIC_URL are set to it) and waits until it
  * is ready. It runs with the gc-on-signal preload: SIGWINCH runs a full GC and writes its memory
  * figures to apiMemoryFile(port), for memory read without garbage. `profileDir`: it writes a V8 CPU
- * profile there when it stops.
+ * profile there when it stops. `main`: the script to run instead of the API's (bench/api-cluster.js).
  */
-export async function startApi(env: Record<string, string>, port: number, profileDir?: string): Promise<ChildProcess> {
+export async function startApi(env: Record<string, string>, port: number, profileDir?: string, main = '../apps/api/src/main.js'): Promise<ChildProcess> {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const gcOnSignal = ['--expose-gc', '--require', join(__dirname, 'gc-on-signal.js')];
-  const child = spawn(process.execPath, [...profile, ...gcOnSignal, join(__dirname, '../apps/api/src/main.js')], {
+  const child = spawn(process.execPath, [...profile, ...gcOnSignal, join(__dirname, main)], {
     env: { ...env, PORT: String(port), SVC_PUBLIC_URL: `http://127.0.0.1:${port}`, BENCH_MEMORY_FILE: apiMemoryFile(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

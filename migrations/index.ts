@@ -1,3 +1,4 @@
+import { IntegrationChangeNotify1795400000000 } from './1795400000000-IntegrationChangeNotify';
 import { Investigations1795326288817 } from './1795326288817-Investigations';
 import { IncidentAlertState1795323349443 } from './1795323349443-IncidentAlertState';
 import { AlertIngestion1795322299178 } from './1795322299178-AlertIngestion';
@@ -18,4 +19,5 @@ export const MIGRATIONS: Function[] = [
   AlertIngestion1795322299178,
   IncidentAlertState1795323349443,
   Investigations1795326288817,
+  IntegrationChangeNotify1795400000000,
 ];

@@ -1,21 +1,24 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfigOrExit } from '@svc/platform';
+import { apiProcessCount, forkApiProcesses } from './api-processes';
 import { prepareDatabase } from './migrate';
 
 /**
- * `npm start`: validates configuration, creates and migrates the database, then runs one API and
- * one worker as child processes. When either exits, the other is stopped and the launcher exits
- * with its code; SIGINT/SIGTERM are passed on. Production runs the two separately
+ * `npm start`: validates configuration, creates and migrates the database, then runs
+ * `SVC_API_PROCESSES` API processes (default 1, sharing PORT) and one worker as child processes.
+ * When any of them exits on its own, the others are stopped and the launcher exits with its code;
+ * SIGINT/SIGTERM are passed on to all, and the launcher exits 0 once all have stopped. Production runs the two separately
  * (`npm run start:api`, `npm run start:worker`) after `npm run db:migrate`.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  const apiProcesses = apiProcessCount();
   const notes = await prepareDatabase(config);
   process.stdout.write(`${JSON.stringify({ level: 'info', process: 'launcher', msg: `database ready: ${notes.join('; ')}` })}\n`);
 
   const children: ChildProcess[] = [
-    fork(join(__dirname, '../../api/src/main.js'), { stdio: 'inherit' }),
+    ...forkApiProcesses(join(__dirname, '../../api/src/main.js'), apiProcesses),
     fork(join(__dirname, '../../worker/src/main.js'), { stdio: 'inherit' }),
   ];
   // A stop the launcher was asked for ends with 0; a child that died on its own ends it with failure.

@@ -5,6 +5,7 @@ import { IntegrationsModule } from '@svc/integrations';
 import { AlertAdmissionService } from './admission/alert-admission.service';
 import { AlertWebhookController } from './admission/alert-webhook.controller';
 import { DeliveryRecordsRepository } from './admission/delivery-records.repository';
+import { AlertWebhookHandler } from './admission/alert-webhook.handler';
 import { WebhookDelivery } from './deliveries/webhook-delivery.entity';
 import { WebhookDeliveriesController } from './deliveries/webhook-deliveries.controller';
 import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
@@ -17,6 +18,6 @@ export const ALERTS_ENTITIES = [WebhookDelivery];
 @Module({
   imports: [ScopedRepositoryModule.forFeature(ALERTS_ENTITIES), IntegrationsModule, IncidentsModule],
   controllers: [AlertWebhookController, WebhookDeliveriesController],
-  providers: [AlertAdmissionService, DeliveryRecordsRepository, WebhookDeliveriesRepository, WebhookDeliveriesService],
+  providers: [AlertAdmissionService, AlertWebhookHandler, DeliveryRecordsRepository, WebhookDeliveriesRepository, WebhookDeliveriesService],
 })
 export class AlertsModule {}

@@ -6,7 +6,7 @@ import { AuditService } from '@svc/audit';
 import { PolicyService } from '@svc/organizations';
 import {
   AuditContext, byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InjectScopedRepository, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role,
-  roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
+  RecentReads, roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
 } from '@svc/platform';
 import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/api-token.dto';
@@ -16,6 +16,12 @@ const PREFIX = 'svc_pat_';
 const FORMAT = /^svc_pat_[A-Za-z0-9_-]{43}$/;
 const MAX_LIFETIME_DAYS = 366;
 const TOUCH_EVERY_SECONDS = 60;
+/**
+ * A live token read from the database is served from this process's memory for at most this long,
+ * so a revocation made in another process is honoured here within it (as for sessions), and at
+ * once in the process that revoked it. The Policy check is not cached.
+ */
+const TOKEN_REREAD_MS = 500;
 
 const NEWEST_FIRST = byTimeThenId<ApiToken>('t', 'created_at', (t) => t.createdAt, 'DESC');
 
@@ -46,6 +52,9 @@ export class ApiTokensService {
     private readonly cursors: CursorCodec,
   ) {}
 
+  /** Live tokens by hash (base64), read at most TOKEN_REREAD_MS ago. */
+  private readonly recent = new RecentReads<ApiToken>(TOKEN_REREAD_MS);
+
   async mint(organizationId: string, minterRole: Role, input: CreateApiTokenDto, context: AuditContext): Promise<CreatedApiTokenView> {
     if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError('API tokens are switched off by this Organization\'s Policy');
     if (!roleAtLeast(minterRole, input.role)) throw new ForbiddenError('A token cannot have a higher role than its minter');
@@ -73,6 +82,7 @@ export class ApiTokensService {
 
   /** Revokes a token; revoking a revoked one changes nothing. */
   async revoke(organizationId: string, id: string, context: AuditContext): Promise<void> {
+    this.recent.forget((t) => t.id === id);
     await this.dataSource.transaction(async (manager) => {
       const tokens = this.tokens.withManager(manager);
       const token = await tokens.findById(organizationId, id);
@@ -90,12 +100,21 @@ export class ApiTokensService {
   async authenticate(value: string): Promise<TokenCaller> {
     const rejected = () => new UnauthenticatedError('credential_rejected', 'API token is unknown, expired, revoked or not allowed');
     if (!FORMAT.test(value)) throw rejected();
-    // The token's hash is globally unique; this lookup is the one read that precedes knowing the Organization.
-    const token = await this.repository.findOneBy({ tokenHash: hash(value) });
+    const tokenHash = hash(value);
+    const key = tokenHash.toString('base64');
     const now = Timestamp.now();
+    let token = this.recent.get(key) ?? null;
+    if (!token || !now.isBefore(token.expiresAt)) {
+      const readAt = performance.now();
+      // The token's hash is globally unique; this lookup is the one read that precedes knowing the Organization.
+      token = await this.repository.findOneBy({ tokenHash });
+      if (token && !token.revokedAt && now.isBefore(token.expiresAt)) this.recent.set(key, token, readAt);
+    }
     if (!token || token.revokedAt || !now.isBefore(token.expiresAt)) throw rejected();
     if (!(await this.policies.get(token.organizationId)).apiTokensAllowed) throw rejected();
     if (!token.lastUsedAt || token.lastUsedAt.secondsUntil(now) >= TOUCH_EVERY_SECONDS) {
+      // Set before the write, so concurrent requests on the remembered token do not all write it.
+      token.lastUsedAt = now;
       await this.repository.update({ organizationId: token.organizationId, id: token.id, revokedAt: IsNull() }, { lastUsedAt: now });
     }
     return { id: token.id, name: token.name, organizationId: token.organizationId, role: token.role };

@@ -5,7 +5,8 @@ import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { OrganizationsService, PolicyService } from '@svc/organizations';
 import {
-  AuditContext, byTimeThenId, CursorCodec, ForbiddenError, keysetPage, newId, NotFoundError, Page, PageRequest, Principal, RequestOrigin, Timestamp, UnauthenticatedError,
+  AuditContext, byTimeThenId, CursorCodec, ForbiddenError, keysetPage, newId, NotFoundError, Page, PageRequest, Principal, RecentReads, RequestOrigin, Timestamp,
+  UnauthenticatedError,
 } from '@svc/platform';
 import { RevocationReason, Session } from './session.entity';
 import { User } from './user.entity';
@@ -13,12 +14,21 @@ import { User } from './user.entity';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** last_seen_at is written at most this often per session, not on every request. */
 const TOUCH_EVERY_SECONDS = 60;
+/**
+ * A live session read from the database is served from this process's memory for at most this
+ * long. Ending a session (sign-out, revoke, member removal or disable, password change) therefore
+ * takes effect in every process within this bound (the contract allows one second), and at once
+ * in the process that ended it.
+ */
+export const SESSION_REREAD_MS = 500;
 
 export interface IssuedSession {
   session: Session;
   /** The cookie value: shown to the browser once, never stored. */
   token: string;
 }
+
+type SessionWithUser = Session & { user: User };
 
 const NEWEST_FIRST = byTimeThenId<Session>('s', 'issued_at', (s) => s.issuedAt, 'DESC');
 
@@ -36,6 +46,9 @@ export class SessionsService {
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
   ) {}
+
+  /** Live sessions with their users, by token hash (base64), read at most SESSION_REREAD_MS ago. */
+  private readonly recent = new RecentReads<SessionWithUser>(SESSION_REREAD_MS);
 
   /**
    * A new session with a fresh random value (every sign-in rotates it). Its lifetimes are the
@@ -69,23 +82,42 @@ export class SessionsService {
    */
   async authenticate(token: string | undefined): Promise<{ session: Session; user: User }> {
     if (!token || !TOKEN.test(token)) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
+    const hash = hashToken(token);
+    const key = hash.toString('base64');
+    const now = Timestamp.now();
+    let session = this.recent.get(key);
+    // Only a live session is remembered, and it is re-read before it is refused: a refusal always
+    // comes from the database, never from memory.
+    if (!session || !this.liveAt(session, now)) {
+      const readAt = performance.now();
+      session = await this.read(hash);
+      if (this.liveAt(session, now)) this.recent.set(key, session, readAt);
+    }
+    if (session.revokedAt) throw new UnauthenticatedError('session_revoked', 'This session was ended; sign in again');
+    if (session.user.disabledAt) throw new UnauthenticatedError('session_revoked', 'This account is disabled');
+    if (!this.liveAt(session, now)) throw new UnauthenticatedError('session_expired', 'This session has expired; sign in again');
+    if (session.lastSeenAt.secondsUntil(now) >= TOUCH_EVERY_SECONDS) {
+      // Set before the write, so concurrent requests on the remembered session do not all write it.
+      session.lastSeenAt = now;
+      await this.sessions.update({ id: session.id, revokedAt: IsNull() }, { lastSeenAt: now });
+    }
+    return { session, user: session.user };
+  }
+
+  /** The session behind a token hash, with its user; credential_rejected when there is none. */
+  private async read(hash: Buffer): Promise<SessionWithUser> {
     // token_hash is unique: a plain join, no LIMIT (findOne's LIMIT with a relation costs TypeORM a second query).
     const session = await this.sessions.createQueryBuilder('s')
       .innerJoinAndSelect('s.user', 'u')
-      .where('s.token_hash = :hash', { hash: hashToken(token) })
+      .where('s.token_hash = :hash', { hash })
       .getOne();
     if (!session || !session.user) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
-    if (session.revokedAt) throw new UnauthenticatedError('session_revoked', 'This session was ended; sign in again');
-    if (session.user.disabledAt) throw new UnauthenticatedError('session_revoked', 'This account is disabled');
-    const now = Timestamp.now();
-    if (!now.isBefore(session.expiresAt) || !now.isBefore(this.idleExpiry(session))) {
-      throw new UnauthenticatedError('session_expired', 'This session has expired; sign in again');
-    }
-    if (session.lastSeenAt.secondsUntil(now) >= TOUCH_EVERY_SECONDS) {
-      await this.sessions.update({ id: session.id, revokedAt: IsNull() }, { lastSeenAt: now });
-      session.lastSeenAt = now;
-    }
-    return { session, user: session.user };
+    return session as SessionWithUser;
+  }
+
+  /** Not ended, its user not disabled, and neither lifetime over at `now`. */
+  private liveAt(session: SessionWithUser, now: Timestamp): boolean {
+    return !session.revokedAt && !session.user.disabledAt && now.isBefore(session.expiresAt) && now.isBefore(this.idleExpiry(session));
   }
 
   idleExpiry(session: Session): Timestamp {
@@ -94,12 +126,14 @@ export class SessionsService {
 
   /** Ends one session; ending an already ended one changes nothing. Returns whether it ended it. */
   async revoke(manager: EntityManager, sessionId: string, reason: RevocationReason): Promise<boolean> {
+    this.recent.forget((s) => s.id === sessionId);
     const result = await manager.update(Session, { id: sessionId, revokedAt: IsNull() }, { revokedAt: Timestamp.now(), revokedReason: reason });
     return (result.affected ?? 0) > 0;
   }
 
   /** Ends every live session of a user (optionally but one); returns how many ended. */
   async revokeAllOfUser(manager: EntityManager, userId: string, reason: RevocationReason, exceptSessionId?: string): Promise<number> {
+    this.recent.forget((s) => s.userId === userId && s.id !== exceptSessionId);
     const query = manager.createQueryBuilder().update(Session)
       .set({ revokedAt: Timestamp.now(), revokedReason: reason })
       .where('user_id = :userId AND revoked_at IS NULL', { userId });

@@ -1,3 +1,6 @@
 export * from './catalog/integration-types';
 export * from './integrations.module';
 export * from './integrations.service';
+export * from './webhooks/webhook-authenticator';
+export * from './webhooks/webhook-secret';
+export * from './webhooks/webhook-credentials.repository';

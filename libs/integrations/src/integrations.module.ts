@@ -6,11 +6,13 @@ import { IntegrationVerifier } from './integration-verifier';
 import { IntegrationTypesController } from './integration-types.controller';
 import { IntegrationsController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
+import { WebhookAuthenticator } from './webhooks/webhook-authenticator';
+import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 
 @Module({
   imports: [ScopedRepositoryModule.forFeature([Integration])],
   controllers: [IntegrationTypesController, IntegrationsController],
-  providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier],
-  exports: [IntegrationsService],
+  providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
+  exports: [IntegrationsService, WebhookAuthenticator],
 })
 export class IntegrationsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import {
@@ -11,17 +11,11 @@ import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
 import { CreatedIntegrationView, IntegrationView, RotationResult } from './dto/integration.view';
 import { Integration } from './integration.entity';
+import { WebhookReceiver } from './webhooks/webhook-authenticator';
+import { hashWebhookSecret } from './webhooks/webhook-secret';
 import { authorizationHeader, HttpCredentials, IntegrationVerifier } from './integration-verifier';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
-
-/** What the webhook route needs to know about the integration a delivery authenticated as. */
-export interface WebhookReceiver {
-  organizationId: string;
-  integrationId: string;
-  format: 'alertmanager' | 'grafana' | 'generic';
-  groupingLabels: string[] | null;
-}
 
 /** An enabled integration whose HTTP API can be read, with its credentials as request headers. */
 export interface ReadableDataSource {
@@ -39,9 +33,6 @@ function groupingLabelsOf(config: Record<string, unknown>): string[] | null {
   return Array.isArray(config.groupingLabels) ? (config.groupingLabels as string[]) : null;
 }
 
-export function hashWebhookSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
-}
 
 function mintWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
@@ -163,26 +154,6 @@ export class IntegrationsService {
       await this.audit.record(manager, organizationId, context, { action: 'integration.rotate_webhook_secret', targetKind: 'integration', targetId: id });
       return { webhookSecret, effect: 'The previous secret stopped working immediately.' };
     });
-  }
-
-  /**
-   * The integration a webhook delivery is for, when the presented secret is its current one and it
-   * is enabled; null otherwise (unknown, disabled, no or wrong secret: the caller answers all alike).
-   * This is the one lookup by id alone: the webhook URL names the integration, not its Organization.
-   */
-  async authenticateWebhook(integrationId: string, presentedSecret: string | undefined, manager: EntityManager = this.dataSource.manager): Promise<WebhookReceiver | null> {
-    // Plain SQL: this runs for every delivery, and needs five columns, not an entity.
-    const [found] = await manager.query(
-      'SELECT organization_id, type, enabled, webhook_secret_hash, config FROM integrations WHERE id = $1',
-      [integrationId],
-    ) as { organization_id: string; type: string; enabled: boolean; webhook_secret_hash: Buffer | null; config: Record<string, unknown> }[];
-    const presented = hashWebhookSecret(presentedSecret ?? '');
-    const expected = found?.webhook_secret_hash ?? Buffer.alloc(32);
-    // Compared even when there is nothing to compare with, so timing does not tell the cases apart.
-    const matches = timingSafeEqual(presented, expected) && presentedSecret !== undefined;
-    const format = found ? integrationType(found.type)?.webhookFormat : null;
-    if (!found || !matches || !found.enabled || !found.webhook_secret_hash || !format) return null;
-    return { organizationId: found.organization_id, integrationId, format, groupingLabels: groupingLabelsOf(found.config) };
   }
 
   /** The receiving side of an integration of this Organization, for re-admitting a stored delivery. */

@@ -44,3 +44,6 @@ export * from './access/request-context';
 export * from './access/request-context.decorators';
 export * from './access/audit-context';
 export * from './organization-id';
+export * from './database/notification-channel';
+export * from './database/recent-reads';
+export * from './http/lean-routes';

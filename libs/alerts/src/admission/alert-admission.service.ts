@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
-import { IntegrationsService, WebhookReceiver } from '@svc/integrations';
-import { DomainError, newId, Timestamp } from '@svc/platform';
+import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
+import { DomainError, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryRecordsRepository } from './delivery-records.repository';
 
@@ -51,6 +51,11 @@ interface RecordedDelivery {
   error: string | null;
 }
 
+/** The same 401 as for any other credential failure (the webhook controller's). */
+function staleCredential(): UnauthenticatedError {
+  return new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
+}
+
 /** A batch that needs its deliveries admitted one by one (see IncidentAdmissionService.admitTogether). */
 class OneByOne extends Error {}
 
@@ -74,7 +79,7 @@ export class AlertAdmissionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly incidentAdmission: IncidentAdmissionService,
-    private readonly integrations: IntegrationsService,
+    private readonly webhooks: WebhookAuthenticator,
     private readonly deliveryRecords: DeliveryRecordsRepository,
   ) {}
 
@@ -92,9 +97,14 @@ export class AlertAdmissionService {
     }
   }
 
-  /** The integration a delivery is for, under the same connection budget as admission itself. */
-  authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
-    return this.withConnection((manager) => this.integrations.authenticateWebhook(integrationId, secret, manager), { transaction: false });
+  /**
+   * The integration a delivery is for: from this process's cache when it knows the secret, else
+   * read under the same connection budget as admission itself. Either way the transaction that
+   * admits the delivery confirms the secret is still current (see `confirmCredentials`).
+   */
+  async authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
+    return this.webhooks.fromCache(integrationId, secret)
+      ?? this.withConnection((manager) => this.webhooks.authenticate(integrationId, secret, manager), { transaction: false });
   }
 
 
@@ -155,8 +165,9 @@ export class AlertAdmissionService {
   private async admitBatch(batch: PendingAdmission[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        const outcomes = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
-        batch.forEach((pending, i) => pending.resolve(outcomes[i]));
+        const { current, stale, outcomes } = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
+        current.forEach((pending, i) => pending.resolve(outcomes[i]));
+        for (const pending of stale) pending.reject(staleCredential());
         return;
       } catch (error) {
         if (error instanceof AdmissionPressure) {
@@ -169,6 +180,7 @@ export class AlertAdmissionService {
     await Promise.all(batch.map(async (pending) => {
       try {
         pending.resolve(await this.withConnection(async (manager) => {
+          if ((await this.confirmCredentials(manager, [pending])).stale.length > 0) throw staleCredential();
           const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
           const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
           return outcome;
@@ -179,10 +191,24 @@ export class AlertAdmissionService {
     }));
   }
 
-  private async admitTogether(manager: EntityManager, batch: PendingAdmission[]): Promise<AdmissionOutcome[]> {
-    const results = await this.incidentAdmission.admitTogether(manager, batch.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })));
+  /**
+   * Splits a batch into the deliveries whose secret is still current and those whose secret was
+   * rotated, or whose integration was disabled or deleted, since they were authenticated. Runs
+   * first in the admitting transaction and locks the integration rows against such changes until
+   * it commits, so what it decided holds at the commit.
+   */
+  private async confirmCredentials(manager: EntityManager, batch: PendingAdmission[]): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[] }> {
+    const still = await this.webhooks.stillCurrent(manager, batch.map((p) => p.receiver));
+    return { current: batch.filter((_, i) => still[i]), stale: batch.filter((_, i) => !still[i]) };
+  }
+
+  /** Admits the batch's deliveries whose secret is current; the caller answers the others 401 once this commits. */
+  private async admitTogether(manager: EntityManager, batch: PendingAdmission[]): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[]; outcomes: AdmissionOutcome[] }> {
+    const { current, stale } = await this.confirmCredentials(manager, batch);
+    if (current.length === 0) return { current, stale, outcomes: [] };
+    const results = await this.incidentAdmission.admitTogether(manager, current.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })));
     if (!results) throw new OneByOne();
-    return this.recordAdmitted(manager, batch, results);
+    return { current, stale, outcomes: await this.recordAdmitted(manager, current, results) };
   }
 
   /** Records admitted deliveries (202, or 200 when every alert phase in one was already accepted). */

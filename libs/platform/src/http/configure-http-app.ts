@@ -9,6 +9,7 @@ import { AllExceptionsFilter } from './all-exceptions.filter';
 import { requireJsonBody } from './content-type';
 import { toErrorResponse } from './error-body';
 import { InputShapeInterceptor } from './input-shape.interceptor';
+import { LeanRoutes } from './lean-routes';
 import { noStore } from './no-store';
 import { organizationAliasMiddleware } from './organization-alias';
 import { mountOpenApi } from './openapi';
@@ -17,7 +18,8 @@ import { sendError } from './send-error';
 import { createValidationPipe } from './validation';
 
 /**
- * The request pipeline, in order: request id, access log, metrics, no-store, JSON-only bodies
+ * The request pipeline, in order: request id, access log, metrics, no-store, lean routes (see
+ * LeanRoutes), JSON-only bodies
  * under a size limit (checked from Content-Length before reading; not for /webhooks, which
  * authenticate first and read their own bodies), then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
  * The app must be created with `bodyParser: false`.
@@ -36,6 +38,8 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(createHttpLogger(logger));
   app.use(metrics.middleware());
   app.use(['/api', '/webhooks'], noStore);
+  // Hot public routes with their own authentication (alert webhooks) answer here, ahead of Nest.
+  app.use(app.get(LeanRoutes).middleware());
   app.use(organizationAliasMiddleware);
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
   const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });

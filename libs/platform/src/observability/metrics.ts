@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { LeanRoutedRequest } from '../http/lean-routes';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One registry per process: Node's default metrics plus the HTTP request histogram. */
@@ -30,7 +31,7 @@ export class Metrics {
       const stop = this.httpDuration.startTimer();
       res.on('finish', () => {
         const routePath = (req.route as { path?: string } | undefined)?.path;
-        const route = routePath ? `${req.baseUrl}${routePath}` : 'unmatched';
+        const route = (req as LeanRoutedRequest).leanRoute ?? (routePath ? `${req.baseUrl}${routePath}` : 'unmatched');
         const labels = { method: req.method, route, status: String(res.statusCode) };
         stop(labels);
         this.httpRequests.inc(labels);

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { MetaController } from './meta.controller';
+import { LeanRoutes } from '../http/lean-routes';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { RedisHealthIndicator } from './redis-health';
@@ -10,7 +11,7 @@ import { RedisHealthIndicator } from './redis-health';
 @Module({
   imports: [TerminusModule.forRoot({ logger: false, errorLogStyle: 'json' })],
   controllers: [MetaController, HealthController, MetricsController],
-  providers: [Metrics, RedisHealthIndicator],
-  exports: [Metrics],
+  providers: [Metrics, RedisHealthIndicator, LeanRoutes],
+  exports: [Metrics, LeanRoutes],
 })
 export class ObservabilityModule {}

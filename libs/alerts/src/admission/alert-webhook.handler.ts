@@ -1,0 +1,73 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import getRawBody from 'raw-body';
+import { AppConfig, DomainError, isUuid, LeanRoutes, UnauthenticatedError } from '@svc/platform';
+import { AlertAdmissionService, ReceivedDelivery } from './alert-admission.service';
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-svc-token', 'cookie', 'proxy-authorization']);
+
+function presentedSecret(req: Request): string | undefined {
+  const token = req.headers['x-svc-token'];
+  if (typeof token === 'string' && token.length > 0) return token;
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+function recordableHeaders(req: Request): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers)
+    .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
+    .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+}
+
+/**
+ * Receives an alert webhook delivery (decisions §8). Authentication comes first, from the headers
+ * alone, so that every credential failure is the same 401 and an oversized body is refused before
+ * it is read. It answers as a lean route, ahead of Nest's router (the route is public and needs
+ * none of the guards, interceptors or body parsing); the controller of the same path, which
+ * OpenAPI documents, calls the same code for requests that fall through to Nest.
+ */
+@Injectable()
+export class AlertWebhookHandler implements OnModuleInit {
+  constructor(private readonly admission: AlertAdmissionService, private readonly config: AppConfig, private readonly leanRoutes: LeanRoutes) {}
+
+  onModuleInit(): void {
+    this.leanRoutes.register({
+      method: 'POST',
+      pattern: /^\/webhooks\/v1\/integrations\/([^/]+)\/alert-events$/,
+      template: '/webhooks/v1/integrations/:integration/alert-events',
+      handle: (req, res, [integrationId]) => this.receive(integrationId, req, res),
+    });
+  }
+
+  receive(integrationId: string, req: Request, res: Response): Promise<void> {
+    return this.admission.inFlightSlot(() => this.receiveNow(integrationId, req, res));
+  }
+
+  private async receiveNow(integrationId: string, req: Request, res: Response): Promise<void> {
+    const receiver = isUuid(integrationId) ? await this.admission.authenticate(integrationId, presentedSecret(req)) : null;
+    if (!receiver) throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
+    const delivery: ReceivedDelivery = { headers: recordableHeaders(req), body: null };
+
+    if (!req.is(['application/json', 'application/*+json'])) {
+      await this.admission.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
+      throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
+    }
+    const limit = this.config.SVC_JSON_BODY_LIMIT;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > limit) {
+      await this.admission.recordRefusal(receiver, delivery, 413, `Body of ${declared} bytes is over the limit of ${limit}`);
+      throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
+    }
+    try {
+      delivery.body = await getRawBody(req, { limit, encoding: 'utf8', length: Number.isNaN(declared) ? undefined : declared });
+    } catch (error) {
+      if ((error as { type?: string }).type === 'entity.too.large') {
+        await this.admission.recordRefusal(receiver, delivery, 413, `Body over the limit of ${limit}`);
+        throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
+      }
+      throw new DomainError('invalid_input', 'The request body could not be read');
+    }
+    const outcome = await this.admission.admit(receiver, delivery);
+    if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);
+    res.status(outcome.status).json(outcome.response);
+  }
+}

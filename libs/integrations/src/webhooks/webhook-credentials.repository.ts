@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** What webhook authentication needs of an integration row. */
+export interface WebhookCredentialRow {
+  organizationId: string;
+  type: string;
+  enabled: boolean;
+  secretHash: Buffer | null;
+  config: Record<string, unknown>;
+}
+
+/**
+ * The statements of webhook authentication. Both span Organizations by nature: a webhook URL names
+ * the integration, not its Organization, so the integration id is the key and the Organization is
+ * what the row says.
+ */
+@Injectable()
+export class WebhookCredentialsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The integration a webhook URL names, in any Organization (by id alone); undefined when there is none. */
+  async findByIdAcrossOrganizations(integrationId: string, manager: EntityManager = this.dataSource.manager): Promise<WebhookCredentialRow | undefined> {
+    const [found] = await manager.query(
+      'SELECT organization_id, type, enabled, webhook_secret_hash, config FROM integrations WHERE id = $1',
+      [integrationId],
+    ) as { organization_id: string; type: string; enabled: boolean; webhook_secret_hash: Buffer | null; config: Record<string, unknown> }[];
+    return found && { organizationId: found.organization_id, type: found.type, enabled: found.enabled, secretHash: found.webhook_secret_hash, config: found.config };
+  }
+
+  /**
+   * The current secret hashes of those of the integrations (in any Organization) that are enabled,
+   * read under FOR KEY SHARE in the caller's transaction. Every change to an integration takes
+   * FOR UPDATE on its row first (a DELETE does so by itself), which conflicts with this lock: a
+   * rotation, disable or delete either commits before this read and is seen by it, or waits until
+   * the caller's transaction has committed.
+   */
+  async lockCurrentSecretsAcrossOrganizations(manager: EntityManager, integrationIds: string[]): Promise<Map<string, Buffer>> {
+    const rows = await manager.query(
+      'SELECT id, webhook_secret_hash FROM integrations WHERE id = ANY($1::uuid[]) AND enabled AND webhook_secret_hash IS NOT NULL ORDER BY id FOR KEY SHARE',
+      [integrationIds],
+    ) as { id: string; webhook_secret_hash: Buffer }[];
+    return new Map(rows.map((r) => [r.id, r.webhook_secret_hash]));
+  }
+}

@@ -1,0 +1,153 @@
+import { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/api';
+import { startApiProcess } from '../support/api-process';
+import { signedInMember, signInAdmin, useBootstrappedApi } from '../support/factories';
+import { freePort } from '../support/ports';
+import { until } from '../support/until';
+
+/** The contract's bound for a revoked session to stop working everywhere, plus margin for a loaded machine. */
+const SESSION_END_WAIT_MS = 1_000 + 4_000;
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Two real API processes (from dist) besides the test's own: what one process changes, the other
+ * stops honouring. Each process caches webhook authentication and recently read sessions.
+ */
+describe('per-process caches across API processes', () => {
+  const ctx = useBootstrappedApi();
+  const processes: ChildProcess[] = [];
+  let first: string;
+  let second: string;
+
+  beforeAll(async () => {
+    const urls: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      processes.push((await startApiProcess({ ...process.env, PORT: String(port), LOG_LEVEL: 'warn' }, url)).child);
+      urls.push(url);
+    }
+    [first, second] = urls;
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map(stop));
+  });
+
+  const deliver = (baseUrl: string, integrationId: string, secret: string, n: number) => new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${integrationId}/alert-events`, {
+    body: { alerts: [{ labels: { alertname: 'CacheProbe', service: 'api', n: String(n) } }] }, headers: { 'x-svc-token': secret }, origin: false,
+  });
+
+  const as = (baseUrl: string, cookie: string) => {
+    const client = new Client(baseUrl);
+    client.cookie = cookie;
+    return client;
+  };
+
+  it('refuses a rotated webhook secret, a disabled and a deleted integration on the other process as soon as the change returns', async () => {
+    const created = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Cached webhook' });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    const admin = as(first, ctx.admin.cookie!);
+    let n = 0;
+    // The second process has authenticated this secret, so it is in its cache.
+    for (let i = 0; i < 3; i++) expect((await deliver(second, id, created.body.webhookSecret, ++n)).status).toBe(202);
+
+    const rotated = await admin.post(`/api/v1/integrations/${id}/rotate-webhook-secret`, {});
+    expect(rotated.status).toBe(200);
+    const old = await deliver(second, id, created.body.webhookSecret, ++n);
+    expect(old.status).toBe(401);
+    expect(old.body).toEqual({ error: 'Unknown integration or wrong webhook credential', reason: 'credential_rejected' });
+    const secret: string = rotated.body.webhookSecret;
+    expect((await deliver(second, id, secret, ++n)).status).toBe(202);
+    expect((await deliver(second, id, secret, ++n)).status).toBe(202);
+
+    expect((await admin.post(`/api/v1/integrations/${id}/disable`, {})).status).toBe(200);
+    expect((await deliver(second, id, secret, ++n)).status).toBe(401);
+    expect((await admin.post(`/api/v1/integrations/${id}/enable`, {})).status).toBe(200);
+    expect((await deliver(second, id, secret, ++n)).status).toBe(202);
+    expect((await deliver(second, id, secret, ++n)).status).toBe(202);
+
+    expect((await admin.delete(`/api/v1/integrations/${id}`)).status).toBe(204);
+    expect((await deliver(second, id, secret, ++n)).status).toBe(401);
+
+    // Exactly the seven accepted deliveries were admitted.
+    const [{ count }] = await ctx.api.dataSource.query('SELECT count(*)::int AS count FROM alert_events WHERE integration_id = $1', [id]);
+    expect(count).toBe(7);
+  });
+
+  it('refuses a rotated secret on the other process even while deliveries are in flight there', async () => {
+    const created = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Busy webhook' });
+    const id: string = created.body.id;
+    const admin = as(first, ctx.admin.cookie!);
+    let n = 0;
+    const answers: { status: number; sentAfterRotation: boolean }[] = [];
+    let rotatedAt = false;
+    let stop = false;
+    const senders = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        const sentAfterRotation = rotatedAt;
+        const res = await deliver(second, id, created.body.webhookSecret, ++n);
+        answers.push({ status: res.status, sentAfterRotation });
+      }
+    });
+    await until(async () => (answers.length >= 8 ? true : undefined), 30_000, 'deliveries flowing');
+    expect((await admin.post(`/api/v1/integrations/${id}/rotate-webhook-secret`, {})).status).toBe(200);
+    rotatedAt = true;
+    await until(async () => (answers.filter((a) => a.sentAfterRotation).length >= 8 ? true : undefined), 30_000, 'deliveries after the rotation');
+    stop = true;
+    await Promise.all(senders);
+    expect(answers.filter((a) => a.sentAfterRotation).map((a) => a.status)).toEqual(answers.filter((a) => a.sentAfterRotation).map(() => 401));
+    // Every 202 is a stored delivery, and nothing was stored after the rotation committed.
+    const accepted = answers.filter((a) => a.status === 202).length;
+    const [{ stored }] = await ctx.api.dataSource.query('SELECT count(*)::int AS stored FROM webhook_deliveries WHERE integration_id = $1 AND status_code = 202', [id]);
+    expect(stored).toBe(accepted);
+  });
+
+  it('ends a revoked session on the other process within the contract\'s bound', async () => {
+    const victim = await signInAdmin(ctx.api);
+    const session = (await victim.get('/api/v1/session')).body.session.id as string;
+    const elsewhere = as(second, victim.cookie!);
+    // Read (and remembered) by the second process.
+    expect((await elsewhere.get('/api/v1/session')).status).toBe(200);
+    expect((await elsewhere.get('/api/v1/incidents')).status).toBe(200);
+
+    expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/sessions/${session}`, { headers: { 'x-svc-organization': 'acme' } })).status).toBe(204);
+    const refused = await until(async () => {
+      const res = await elsewhere.get('/api/v1/session');
+      return res.status === 401 ? res : undefined;
+    }, SESSION_END_WAIT_MS, 'the revoked session refused by the other process');
+    expect(refused.body.reason).toBe('session_revoked');
+    expect((await elsewhere.get('/api/v1/incidents')).status).toBe(401);
+  });
+
+  it('ends the sessions of a removed member on the other process within the bound, and at once on the one that removed them', async () => {
+    const member = await signedInMember(ctx.api, 'acme', 'viewer');
+    const grace = as(first, member.client.cookie!);
+    const there = as(second, grace.cookie!);
+    expect((await there.get('/api/v1/session')).status).toBe(200);
+    expect((await grace.get('/api/v1/session')).status).toBe(200);
+
+    expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/members/${member.userId}`, { headers: { 'x-svc-organization': 'acme' } })).status).toBe(204);
+    expect((await grace.get('/api/v1/session')).status).toBe(401);
+    await until(async () => ((await there.get('/api/v1/session')).status === 401 ? true : undefined), SESSION_END_WAIT_MS, 'the removed member refused by the other process');
+  });
+
+  it('refuses a revoked API token on the other process within the same bound', async () => {
+    const minted = await ctx.admin.post('/api/v1/api-tokens', { name: 'Cached token', role: 'viewer', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(minted.status).toBe(201);
+    const bearer = { headers: { authorization: `Bearer ${minted.body.token}` } };
+    const elsewhere = new Client(second);
+    expect((await elsewhere.get('/api/v1/incidents', bearer)).status).toBe(200);
+    expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/api-tokens/${minted.body.id}`)).status).toBe(204);
+    expect((await new Client(first).get('/api/v1/incidents', bearer)).status).toBe(401);
+    await until(async () => ((await elsewhere.get('/api/v1/incidents', bearer)).status === 401 ? true : undefined), SESSION_END_WAIT_MS, 'the revoked token refused by the other process');
+  });
+});
