@@ -3,11 +3,10 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /** Creates the database when missing and applies pending migrations. Returns what it did, for the log. */
-export async function prepareDatabase(): Promise<string[]> {
-  const { DATABASE_URL } = loadConfig();
+export async function prepareDatabase(databaseUrl = loadConfig().DATABASE_URL): Promise<string[]> {
   const notes: string[] = [];
-  if (await ensureDatabase(DATABASE_URL)) notes.push(`created database ${new URL(DATABASE_URL).pathname.slice(1)}`);
-  const applied = await runMigrations(DATABASE_URL, MIGRATIONS);
+  if (await ensureDatabase(databaseUrl)) notes.push(`created database ${new URL(databaseUrl).pathname.slice(1)}`);
+  const applied = await runMigrations(databaseUrl, MIGRATIONS);
   notes.push(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   return notes;
 }
