@@ -94,6 +94,12 @@ class IsolatedLauncher {
     return this.exited;
   }
 
+  /** SIGKILL to the launcher's process group: nothing it started in other sessions hears of it. */
+  async kill(): Promise<void> {
+    process.kill(-this.child.pid!, 'SIGKILL');
+    await this.exited;
+  }
+
   /** Ctrl-C at a terminal: SIGINT to every process of the foreground process group. */
   async interrupt(): Promise<number | null> {
     process.kill(-this.child.pid!, 'SIGINT');
@@ -178,9 +184,20 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
     expect(readFileSync(join(dataDir, 'postgres.log'), 'utf8')).toMatch(/database system is shut down\s*$/);
   }, 180_000);
 
-  it('Ctrl-C (SIGINT to the whole process group) stops everything it started and exits 0', async () => {
+  it('the next start stops what a killed launcher left running; Ctrl-C stops everything it started and exits 0', async () => {
+    // SIGKILL to the launcher's process group (launcher, API, worker): its servers outlive it.
+    const killed = IsolatedLauncher.start(env());
+    await killed.whenReady();
+    await killed.kill();
+    const left = killed.processesLeft().join('\n');
+    expect(left).toContain(' postgres');
+    expect(left).toContain(' redis-server');
+    const pids = [Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]), Number(readFileSync(join(dataDir, 'redis', 'redis.pid'), 'utf8'))];
+
     launcher = IsolatedLauncher.start(env());
     await launcher.whenReady();
+    expect(launcher.output).toContain(`stopped first what an earlier start left running (pid ${pids.join(', ')})`);
+    expect(killed.processesLeft()).toEqual([]);
     expect(await launcher.interrupt()).toBe(0);
     expect(launcher.output).not.toContain('stopped unexpectedly');
     expect(launcher.processesLeft()).toEqual([]);

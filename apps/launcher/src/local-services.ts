@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { answers } from './answers';
+import { stopLeftoverServer } from './leftover-server';
 import { EMBEDDED_POSTGRES_HOST, EMBEDDED_POSTGRES_PORT, EmbeddedPostgresServer } from './embedded-postgres';
 import { findRedisServer, LOCAL_REDIS_HOST, LOCAL_REDIS_PORT, LocalRedisServer, NO_REDIS_MESSAGE } from './local-redis';
 
@@ -23,13 +24,18 @@ export class LocalServices {
   }
 
   static async start(env: NodeJS.ProcessEnv = process.env): Promise<LocalServices> {
+    const dataDir = dataDirectory(env);
+    // Servers an earlier launcher left running when it was killed: stopped, then started as usual.
+    const leftovers = [
+      !env.DATABASE_URL && (await stopLeftoverServer(join(dataDir, 'postgres', 'postmaster.pid'), join(dataDir, 'postgres'), 'SIGINT')),
+      !env.REDIS_URL && (await stopLeftoverServer(join(dataDir, 'redis', 'redis.pid'), join(dataDir, 'redis'), 'SIGTERM')),
+    ].filter((pid): pid is number => typeof pid === 'number');
     const needPostgres = !env.DATABASE_URL && !(await answers('localhost', EMBEDDED_POSTGRES_PORT));
     const needRedis = !env.REDIS_URL && !(await answers(LOCAL_REDIS_HOST, LOCAL_REDIS_PORT));
     // Known before anything is started, so a missing redis-server starts nothing.
     const redisServer = needRedis ? findRedisServer(env.PATH) : undefined;
     if (needRedis && !redisServer) throw new Error(NO_REDIS_MESSAGE);
 
-    const dataDir = dataDirectory(env);
     if (needPostgres || needRedis) mkdirSync(dataDir, { recursive: true, mode: 0o755 });
     const postgres = needPostgres ? await EmbeddedPostgresServer.start(dataDir) : undefined;
     let redis: LocalRedisServer | undefined;
@@ -48,6 +54,7 @@ export class LocalServices {
         : `PostgreSQL: ${env.DATABASE_URL ? 'DATABASE_URL' : `the one answering on localhost:${EMBEDDED_POSTGRES_PORT}`}`,
       redis ? `started redis-server on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT} (data in ${redis.dir})` : `Redis: ${env.REDIS_URL ? 'REDIS_URL' : `the one answering on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT}`}`,
     ];
+    if (leftovers.length) parts.push(`stopped first what an earlier start left running (pid ${leftovers.join(', ')})`);
     return new LocalServices(postgres, redis, parts.join('; '));
   }
 

@@ -23,10 +23,12 @@ async function main(): Promise<void> {
   let localServices: LocalServices | undefined;
   const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.exitCode === null && child.signalCode === null && child.kill(signal));
   const exit = (code: number) => void (localServices?.stop() ?? Promise.resolve()).finally(() => process.exit(code));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       stopRequested = true;
-      stopAll(signal);
+      // A closed terminal (SIGHUP) stops the service like SIGTERM: the servers the launcher started
+      // run in their own sessions and would otherwise outlive it.
+      stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal);
     });
   }
 
