@@ -1,18 +1,18 @@
 import 'reflect-metadata';
-import { AppConfig, ensureDatabase, loadConfigOrExit, runMigrations } from '@svc/platform';
+import { ensureDatabase, loadConfigOrExit, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /** Creates the database when missing and applies pending migrations. Returns what it did, for the log. */
-export async function prepareDatabase({ DATABASE_URL }: AppConfig): Promise<string[]> {
+export async function prepareDatabase(databaseUrl: string): Promise<string[]> {
   const notes: string[] = [];
-  if (await ensureDatabase(DATABASE_URL)) notes.push(`created database ${new URL(DATABASE_URL).pathname.slice(1)}`);
-  const applied = await runMigrations(DATABASE_URL, MIGRATIONS);
+  if (await ensureDatabase(databaseUrl)) notes.push(`created database ${new URL(databaseUrl).pathname.slice(1)}`);
+  const applied = await runMigrations(databaseUrl, MIGRATIONS);
   notes.push(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   return notes;
 }
 
 if (require.main === module) {
-  prepareDatabase(loadConfigOrExit())
+  prepareDatabase(loadConfigOrExit().DATABASE_URL)
     .then((notes) => process.stdout.write(`${JSON.stringify({ level: 'info', msg: `database ready: ${notes.join('; ')}` })}\n`))
     .catch((error: unknown) => {
       process.stderr.write(`Migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
