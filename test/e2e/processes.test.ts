@@ -62,6 +62,7 @@ describe('processes', () => {
     /** The logged credential used (after a wrong one) and used again, once for whichever test needs it first. */
     let bootstrapped: Promise<{ credential: string; wrong: Response; first: Response; again: Response }> | undefined;
     const bootstrapOnce = () => (bootstrapped ??= (async () => {
+      await running();
       const credential = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(output)?.[1];
       if (!credential) throw new Error(`no bootstrap credential in the log:\n${output}`);
       const wrong = await bootstrapWith('wrong');
@@ -70,23 +71,34 @@ describe('processes', () => {
       return { credential, wrong, first, again };
     })());
 
-    beforeAll(async () => {
-      port = await freePort();
-      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    /** Starts the launcher (output accumulates across starts) and waits until the API answers and the worker started. */
+    async function launch(): Promise<void> {
+      const started = output.split('Worker started').length - 1;
       launcher = spawn(process.execPath, [join(DIST, 'launcher/src/main.js')], {
         env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl(name), PORT: String(port), SVC_QUEUE_PREFIX: `launcher${process.pid}`, LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      launcher.stdout!.on('data', (d) => (output += d));
-      launcher.stderr!.on('data', (d) => (output += d));
+      const child = launcher;
+      child.stdout!.on('data', (d) => (output += d));
+      child.stderr!.on('data', (d) => (output += d));
       await until(async () => {
-        if (launcher!.exitCode !== null) throw new Error(`launcher exited:\n${output}`);
+        if (child.exitCode !== null) throw new Error(`launcher exited:\n${output}`);
         try {
-          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.includes('Worker started');
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.split('Worker started').length - 1 > started;
         } catch {
           return false; // not up yet
         }
       }, 60_000, 'the launcher to come up');
+    }
+    /** The launcher, started again if a test stopped it, so every test can run alone and in any order. */
+    const running = async () => {
+      if (!launcher || launcher.exitCode !== null || launcher.signalCode !== null) await launch();
+    };
+
+    beforeAll(async () => {
+      port = await freePort();
+      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await launch();
     }, 90_000);
 
     afterAll(async () => {
@@ -100,6 +112,7 @@ describe('processes', () => {
     });
 
     it('creates the missing database, migrates it, and runs the API and a worker', async () => {
+      await running();
       expect(output).toContain(`created database ${name}`);
       expect(output).toMatch(/applied migrations: Initial\d+/);
       const meta = await fetch(`http://127.0.0.1:${port}/api/v1/meta`);
@@ -119,6 +132,7 @@ describe('processes', () => {
 
     it('logs JSON lines with the request id, and never the password, the credential or the session value', async () => {
       const { credential } = await bootstrapOnce();
+      await running();
       const signIn = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/sign-in`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': 'trace-sign-in-1' },
@@ -138,6 +152,7 @@ describe('processes', () => {
     });
 
     it('stops both processes on SIGTERM', async () => {
+      await running();
       const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
       launcher!.kill('SIGTERM');
       expect(await exited).toBe(0);
