@@ -1,7 +1,6 @@
 import { createServer, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { ACTIVITY_CHANNEL } from '@svc/investigations/activity.service';
 
 /**
  * The streams section's delivery floor, run as its own process (`node sse-floor.js`): a bare
@@ -9,11 +8,13 @@ import { ACTIVITY_CHANNEL } from '@svc/investigations/activity.service';
  * the new activity rows ONCE (plain pg, the stream's query) and writes the same frames to every
  * stream, ending them after the terminal event. No authentication, no framework, one shared
  * cursor (all clients connect before the first event): the least work a fan-out of these events
- * can take on this machine. Env: DATABASE_URL, BENCH_ORGANIZATION, BENCH_INVESTIGATION; it prints
+ * can take on this machine. Env: DATABASE_URL, BENCH_ORGANIZATION, BENCH_INVESTIGATION, BENCH_CHANNEL
+ * (the activity NOTIFY channel, passed in so this process loads no library); it prints
  * `port <n>` once it listens on a loopback port.
  */
 const organizationId = process.env.BENCH_ORGANIZATION!;
 const investigationId = process.env.BENCH_INVESTIGATION!;
+const ACTIVITY_CHANNEL = process.env.BENCH_CHANNEL!;
 const TERMINAL = new Set(['concluded', 'failed', 'cancelled']);
 
 interface Row { sequence: number; type: string; at: Date; data: Record<string, unknown> }

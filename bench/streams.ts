@@ -267,7 +267,7 @@ async function deliveryRound(db: Client, listened: Map<string, number>, organiza
 /** The delivery floor (bench/sse-floor.ts) as its own process; resolves with its port. */
 async function startFloor(databaseUrl: string, organizationId: string, investigationId: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [join(__dirname, 'sse-floor.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, BENCH_ORGANIZATION: organizationId, BENCH_INVESTIGATION: investigationId },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, BENCH_ORGANIZATION: organizationId, BENCH_INVESTIGATION: investigationId, BENCH_CHANNEL: ACTIVITY_CHANNEL },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

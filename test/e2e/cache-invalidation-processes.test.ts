@@ -76,7 +76,7 @@ describe('per-process caches across API processes', () => {
     expect((await deliver(second, id, secret, ++n)).status).toBe(202);
 
     expect((await admin.delete(`/api/v1/integrations/${id}`)).status).toBe(204);
-    expect((await deliver(second, id, secret, ++n)).status).toBe(401);
+    expect((await deliver(second, id, secret, n + 1)).status).toBe(401);
 
     // Exactly the seven accepted deliveries were admitted.
     const [{ count }] = await ctx.api.dataSource.query('SELECT count(*)::int AS count FROM alert_events WHERE integration_id = $1', [id]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashWebhookSecret, WebhookCredentialsRepository } from '@svc/integrations';
 import { dataSourceOptions, newId } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
+import { until } from '../support/until';
 
 /**
  * Webhook authentication reads by integration id across Organizations by nature (the URL names no
@@ -66,11 +67,10 @@ describe('WebhookCredentialsRepository against PostgreSQL', () => {
     }).then(() => { rotated = true; });
     // The rotation is waiting on the lock: PostgreSQL shows it blocked by the reading transaction.
     const readerPid = (await runner.query('SELECT pg_backend_pid() AS pid'))[0].pid;
-    for (;;) {
+    await until(async () => {
       const [{ blocked }] = await dataSource.query('SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [readerPid]);
-      if (blocked > 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      return blocked > 0;
+    }, 10_000, 'the rotation to wait on the reader\'s lock');
     expect(rotated).toBe(false);
     await runner.commitTransaction();
     await runner.release();

@@ -31,7 +31,7 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, baseUrl: string): 
     }, 30_000, 'the API to be ready');
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`API did not come up (${(error as Error).message}):\n${output}`);
+    throw new Error(`API did not come up (${(error as Error).message}):\n${output}`, { cause: error });
   }
   return { child, output: () => output };
 }

@@ -194,6 +194,8 @@ export class ScriptedModelServer {
       return;
     }
     const n = ++this.served;
+    // The scripted model answers slowly when a step says so: the delay is the behaviour under test.
+    // eslint-disable-next-line no-restricted-syntax
     if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
     const a = step.answer;
     const model = typeof body?.model === 'string' ? body.model : 'scripted';

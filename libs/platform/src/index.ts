@@ -47,3 +47,4 @@ export * from './organization-id';
 export * from './database/notification-channel';
 export * from './database/recent-reads';
 export * from './http/lean-routes';
+export * from './http/send-error';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Timestamp } from '../../../platform/src/time/timestamp';
+import { Timestamp } from '@svc/platform';
 import { fingerprintOf } from './fingerprint';
 import { parseGenericPayload } from './generic';
 import { ParseResult } from './normalized-alert';
-import { accepted, fixture, Json, rejected } from '../../../../test/support/payload-fixtures';
+import { accepted, fixture, rejected } from '../../../../test/support/payload-fixtures';
 
 const RECEIVED_AT = Timestamp.parse('2026-03-14T09:30:00.123456Z')!;
 

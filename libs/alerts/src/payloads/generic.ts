@@ -1,4 +1,4 @@
-import { Timestamp } from '../../../platform/src/time/timestamp';
+import { Timestamp } from '@svc/platform';
 import { fail, ParseResult, readAlert, readAlerts, readAlertsArray, readGroupKey, readObject, runParser } from './normalized-alert';
 
 /**

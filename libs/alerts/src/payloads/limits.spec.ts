@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Timestamp } from '../../../platform/src/time/timestamp';
+import { Timestamp } from '@svc/platform';
 import { ALERT_PAYLOAD_LIMITS, ParseResult, PayloadFormat } from './normalized-alert';
 import { parsePayload } from './parse-payload';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Json = any;
 
 const RECEIVED_AT = Timestamp.parse('2026-03-14T09:30:00Z')!;

@@ -1,5 +1,5 @@
 import type { AdmittedAlert } from '@svc/incidents';
-import { Timestamp } from '../../../platform/src/time/timestamp';
+import { Timestamp } from '@svc/platform';
 import { fingerprintOf } from './fingerprint';
 
 /**
@@ -90,6 +90,7 @@ function isAbsent(value: unknown): value is undefined | null {
 }
 
 /** NUL and unpaired surrogates cannot be stored in PostgreSQL text/jsonb and make hashing ambiguous. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const INVALID_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function isValidText(text: string): boolean {

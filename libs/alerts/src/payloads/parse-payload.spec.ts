@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Timestamp } from '../../../platform/src/time/timestamp';
+import { Timestamp } from '@svc/platform';
 import { parseAlertmanagerPayload } from './alertmanager';
 import { parseGenericPayload } from './generic';
 import { parseGrafanaPayload } from './grafana';

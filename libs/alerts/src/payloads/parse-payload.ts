@@ -1,4 +1,4 @@
-import { Timestamp } from '../../../platform/src/time/timestamp';
+import { Timestamp } from '@svc/platform';
 import { parseAlertmanagerPayload } from './alertmanager';
 import { parseGenericPayload } from './generic';
 import { parseGrafanaPayload } from './grafana';

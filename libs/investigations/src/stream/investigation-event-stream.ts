@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { InjectScopedRepository, InvalidInputError, ScopedRepository, toErrorResponse } from '@svc/platform';
-import { sendError } from '@svc/platform/http/send-error';
+import { InjectScopedRepository, InvalidInputError, ScopedRepository, sendError, toErrorResponse } from '@svc/platform';
 import { ActivityService, envelopeOf } from '../activity.service';
 import { InvestigationActivity, TERMINAL_EVENT_TYPES } from '../investigation-activity.entity';
 import { ActivityNotifier } from './activity-notifier';

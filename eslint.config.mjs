@@ -1,0 +1,88 @@
+// Lint, run by `npm test` (and `npm run lint`). Formatting is Prettier's (`npm run format`); this
+// file holds correctness rules, the library boundaries of docs/architecture.md, and the rules
+// that keep tests honest (an assertion in every test, no timing assertions, no guessed sleeps).
+import js from '@eslint/js';
+import vitest from '@vitest/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+import boundaries from './scripts/lint/library-boundaries.mjs';
+
+/** Test helpers that assert (they call `expect` or throw on a failed check). */
+const ASSERTING_HELPERS = ['expect', 'expect*', 'assert*'];
+
+/** Timing assertions and guessed sleeps in tests: assert order and state, wait for conditions. */
+const TEST_TIMING_RULES = [
+  {
+    selector: "CallExpression[callee.name='expect'] BinaryExpression[operator='-'] CallExpression[callee.object.name=/^(Date|performance)$/][callee.property.name='now']",
+    message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
+  },
+  {
+    selector: "CallExpression[callee.name='expect'] > Identifier[name=/(elapsed|duration|took|latency)/i]",
+    message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
+  },
+  {
+    selector: "CallExpression[callee.name='expect'] > MemberExpression[property.name=/(elapsed|duration|took|latency)/i]",
+    message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
+  },
+  {
+    selector: "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression[callee.name='setTimeout']",
+    message: 'No guessed sleeps in tests: wait for a condition (test/support/until.ts) or a positive signal',
+  },
+  {
+    selector: "CallExpression[callee.name=/^(sleep|delay|wait)$/]",
+    message: 'No guessed sleeps in tests: wait for a condition (test/support/until.ts) or a positive signal',
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.test-results/**', '.data/**', 'docker/**', 'migrations/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { svc: boundaries },
+    rules: {
+      'svc/library-boundaries': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      // A server's handler may name the object it creates a line later.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // Nest's metadata APIs speak of classes as `Function`.
+      '@typescript-eslint/no-unsafe-function-type': 'off',
+      'no-console': 'error',
+    },
+  },
+  {
+    // The bench reports on the console.
+    files: ['bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
+    plugins: { vitest },
+    rules: {
+      'vitest/expect-expect': ['error', { assertFunctionNames: ASSERTING_HELPERS }],
+      'vitest/valid-expect': ['error', { maxArgs: 2 }],
+      'vitest/no-identical-title': 'error',
+      'vitest/no-focused-tests': 'error',
+      'vitest/no-disabled-tests': 'error',
+      'vitest/no-commented-out-tests': 'error',
+      'vitest/valid-title': 'error',
+      'no-restricted-syntax': ['error', ...TEST_TIMING_RULES],
+      // Test doubles of wire protocols handle untyped JSON; printing a seed is how a test says how to replay it.
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-console': 'off',
+    },
+  },
+  {
+    // The one place a test may wait a fixed time: the condition poller itself.
+    files: ['test/support/until.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['scripts/**/*.{js,mjs}', '*.mjs', '*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },
+  },
+  prettier,
+);
