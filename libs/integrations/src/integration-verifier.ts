@@ -32,12 +32,19 @@ export function authorizationHeader(credentials: HttpCredentials | null): Record
 export class IntegrationVerifier {
   async verify(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
     const probe = PROBES[type.id];
-    if (!probe) throw new InvalidInputError(`${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`);
+    if (!probe)
+      throw new InvalidInputError(
+        `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,
+      );
     const baseUrl = typeof config.baseUrl === 'string' ? config.baseUrl : undefined;
     if (!baseUrl) throw new InvalidInputError('Set config.baseUrl to verify this integration');
     const url = new URL(probe.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     try {
-      const res = await fetch(url, { headers: { accept: 'application/json', ...authorizationHeader(credentials) }, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
+      const res = await fetch(url, {
+        headers: { accept: 'application/json', ...authorizationHeader(credentials) },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        redirect: 'error',
+      });
       if (!res.ok) return { outcome: 'failed', detail: `${probe.product} answered HTTP ${res.status} at ${url.pathname}` };
       const version = probe.read(await res.json().catch(() => undefined));
       if (!version) return { outcome: 'failed', detail: `The answer at ${url.pathname} is not ${probe.product}'s` };

@@ -45,7 +45,10 @@ async function readText(res: Response, source: string): Promise<string> {
     size += value.byteLength;
     if (size > MAX_ANSWER_BYTES) {
       await reader.cancel().catch(() => undefined);
-      throw new ToolFailure(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; narrow the query (fewer series, a shorter range or a larger step)`, [source]);
+      throw new ToolFailure(
+        `The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; narrow the query (fewer series, a shorter range or a larger step)`,
+        [source],
+      );
     }
     chunks.push(value);
   }
