@@ -42,3 +42,4 @@ export * from './access/request-context';
 export * from './access/request-context.decorators';
 export * from './access/audit-context';
 export * from './organization-id';
+export * from './outbound';
