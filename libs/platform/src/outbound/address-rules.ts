@@ -55,6 +55,14 @@ export function parseAddress(address: string): { family: 4 | 6; value: bigint } 
   return { family: 6, value };
 }
 
+/** An address for messages: an IPv4-mapped IPv6 address also shows the IPv4 address it is checked as. */
+export function describeAddress(address: string): string {
+  const parsed = parseAddress(address);
+  if (!parsed || parsed.family !== 4 || isIP(address) !== 6) return address;
+  const v = parsed.value;
+  return `${address} (${[v >> 24n, (v >> 16n) & 255n, (v >> 8n) & 255n, v & 255n].join('.')})`;
+}
+
 function mask(family: 4 | 6, prefix: number): bigint {
   const bits = BigInt(BITS[family]);
   return ((1n << bits) - 1n) ^ ((1n << (bits - BigInt(prefix))) - 1n);

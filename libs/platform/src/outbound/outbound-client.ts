@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import type { AppConfig } from '../config/app-config';
+import { describeAddress } from './address-rules';
 import { OutboundError } from './outbound-error';
 import { OutboundPolicy, OwnDependency } from './outbound-policy';
 import { HostLookup, resolveOwnDependencies, systemLookup } from './own-dependencies';
@@ -185,7 +186,7 @@ export class OutboundClient {
     for (const address of addresses) {
       const decision = this.policy.decide(address, port, dependencies);
       if (!decision.allowed) {
-        const where = address === hostname ? `${address} port ${port}` : `${hostname} (resolved to ${address}) port ${port}`;
+        const where = address === hostname ? `${describeAddress(address)} port ${port}` : `${hostname} (resolved to ${describeAddress(address)}) port ${port}`;
         throw new OutboundError('refused', `The outbound policy refuses ${where}: ${decision.reason}`, origin, address);
       }
     }
