@@ -96,6 +96,34 @@ describe('outbound requests to integrations under the default policy', () => {
     expect((await ctx.admin.post(`/api/v1/integrations/${created.body.id}/disable`)).status).toBe(200);
   });
 
+  it('verify reads at most 64 KiB: a 20 MB version string is neither held nor recorded', async () => {
+    let written = 0;
+    const huge = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"success","data":{"version":"');
+      const chunk = Buffer.alloc(64 * 1024, 'v');
+      const pump = () => {
+        while (written < 20 * 1024 * 1024 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end('"}}');
+      };
+      pump();
+    });
+    try {
+      const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Huge', config: { baseUrl: huge.url } });
+      const verified = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
+      expect(verified.body.lastVerification).toMatchObject({ outcome: 'failed', detail: 'The answer at /api/v1/status/buildinfo is not Prometheus\'s' });
+      const audit = await ctx.admin.get(`/api/v1/audit-events?action=integration.verify&targetId=${created.body.id}`);
+      expect(audit.text.length).toBeLessThan(4096);
+      expect(written).toBeLessThan(20 * 1024 * 1024);
+      await ctx.admin.request('DELETE', `/api/v1/integrations/${created.body.id}`);
+    } finally {
+      await huge.close();
+    }
+  });
+
   it('verify is not a port scanner: closed, silent and non-HTTP ports all read "could not connect"', async () => {
     const closedPort = await freePort();
     const silent = await tcpServer(null);
