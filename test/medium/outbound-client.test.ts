@@ -68,7 +68,8 @@ describe('the outbound client: the policy is checked on the address connected to
 
   it('a link-local literal (the cloud metadata address) is refused without a connection, whatever ALLOW says', async () => {
     const outbound = client({ SVC_OUTBOUND_ALLOW: '0.0.0.0/0,::/0' });
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/']) {
+    // Decimal and hexadecimal spellings are the same address once the URL is parsed.
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://0xa9.0xfe.0xa9.0xfe/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/']) {
       const error = await refusal(outbound.get({ url, maxBytes: 1024 }));
       expect(error.kind, url).toBe('refused');
       expect(error.message).toContain('link-local');

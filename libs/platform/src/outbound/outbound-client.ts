@@ -165,8 +165,9 @@ export class OutboundClient {
     }
   }
 
+  /** Ends every connection now (at shutdown: a request still waiting on a silent server does not hold the process). */
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent.destroy();
   }
 
   /** Resolves `hostname`, checks every address, and returns the one to connect to. */
