@@ -66,6 +66,11 @@ describe('the outbound client: the policy is checked on the address connected to
     expect(sockets).toHaveLength(1); // the recording sees the client's connections
   });
 
+  it('tries each allowed address of a host in turn (::1 refused, then 127.0.0.1)', async () => {
+    const answer = await client({}, async () => ['::1', '127.0.0.1']).get({ url: `http://dual.example.test:${ok.port}/`, maxBytes: 1024 });
+    expect(answer.status).toBe(200);
+  });
+
   it('a link-local literal (the cloud metadata address) is refused without a connection, whatever ALLOW says', async () => {
     const outbound = client({ SVC_OUTBOUND_ALLOW: '0.0.0.0/0,::/0' });
     // Decimal and hexadecimal spellings are the same address once the URL is parsed.
@@ -79,6 +84,7 @@ describe('the outbound client: the policy is checked on the address connected to
   });
 
   it('a host name resolving to a denied address is refused without a connection', async () => {
+    const before = ok.state.connections;
     const outbound = client({}, async (host) => (host === 'metadata.example.test' ? ['10.1.2.3', '169.254.169.254'] : ['127.0.0.1']));
     const error = await refusal(outbound.get({ url: 'http://metadata.example.test/computeMetadata/v1/', maxBytes: 1024 }));
     expect(error).toMatchObject({ kind: 'refused' });
@@ -89,7 +95,7 @@ describe('the outbound client: the policy is checked on the address connected to
     const viaName = await refusal(denyLoopback.get({ url: `http://localhost:${ok.port}/`, maxBytes: 1024 }));
     expect(viaName.message).toMatch(/^The outbound policy refuses localhost \(resolved to (127\.0\.0\.1|::1)\) port \d+: SVC_OUTBOUND_DENY refuses loopback$/);
     expect(sockets).toEqual([]);
-    expect(ok.state.connections).toBe(1); // only the first test's
+    expect(ok.state.connections).toBe(before);
   });
 
   it('SVC_OUTBOUND_DENY=loopback refuses 127.0.0.1 (IPv4-mapped too); an ALLOW CIDR re-allows a narrower range', async () => {

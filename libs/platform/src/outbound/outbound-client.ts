@@ -97,9 +97,16 @@ export class OutboundClient {
     this.agent = new Agent({
       connect: (opts, callback) => {
         const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
-        this.checkedAddress(opts.hostname, port).then(
-          // The TLS server name still comes from the URL's host (opts.host).
-          (address) => connect({ ...opts, hostname: address }, callback),
+        this.checkedAddresses(opts.hostname, port).then(
+          (addresses) => {
+            // Each checked address in turn (localhost may be ::1 then 127.0.0.1); the TLS server
+            // name still comes from the URL's host (opts.host).
+            const attempt = (i: number): void => connect({ ...opts, hostname: addresses[i] }, (error, socket) => {
+              if (error && i + 1 < addresses.length) attempt(i + 1);
+              else callback(error, socket as never);
+            });
+            attempt(0);
+          },
           (error: Error) => callback(error, null),
         );
       },
@@ -157,7 +164,7 @@ export class OutboundClient {
     }
     const port = Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80);
     try {
-      await this.checkedAddress(parsed.hostname.replace(/^\[|\]$/g, ''), port);
+      await this.checkedAddresses(parsed.hostname.replace(/^\[|\]$/g, ''), port);
       return null;
     } catch (error) {
       if (error instanceof OutboundError && error.kind === 'refused') return { message: error.message };
@@ -170,8 +177,8 @@ export class OutboundClient {
     await this.agent.destroy();
   }
 
-  /** Resolves `hostname`, checks every address, and returns the one to connect to. */
-  private async checkedAddress(hostname: string, port: number): Promise<string> {
+  /** Resolves `hostname`, checks every address, and returns them (all allowed) to connect to. */
+  private async checkedAddresses(hostname: string, port: number): Promise<string[]> {
     const origin = `${hostname}:${port}`;
     let addresses: string[];
     if (isIP(hostname)) addresses = [hostname];
@@ -191,7 +198,7 @@ export class OutboundClient {
         throw new OutboundError('refused', `The outbound policy refuses ${where}: ${decision.reason}`, origin, address);
       }
     }
-    return addresses[0];
+    return addresses;
   }
 
   private ownDependencies(): Promise<OwnDependency[]> {
