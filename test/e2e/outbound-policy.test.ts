@@ -198,22 +198,27 @@ describe('outbound requests to integrations under the default policy', () => {
 describe('SVC_OUTBOUND_DENY=loopback with a narrower SVC_OUTBOUND_ALLOW', () => {
   const ctx = useBootstrappedApi({ env: { SVC_OUTBOUND_DENY: 'loopback', SVC_OUTBOUND_ALLOW: '127.0.0.2/32' } });
   let allowed: Awaited<ReturnType<typeof httpServer>>;
+  let denied: Awaited<ReturnType<typeof httpServer>>;
 
   beforeAll(async () => {
+    denied = await httpServer((_req, res) => res.writeHead(200).end('{}'));
     allowed = await httpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"version":"2.99.0"}}'), '127.0.0.2');
   });
   afterAll(async () => {
     await allowed?.close();
+    await denied?.close();
     delete process.env.SVC_OUTBOUND_DENY;
     delete process.env.SVC_OUTBOUND_ALLOW;
   });
 
   it('refuses 127.0.0.1 and localhost at create, allows 127.0.0.2, and verify connects only there', async () => {
-    for (const baseUrl of ['http://127.0.0.1:9090', 'http://localhost:9090']) {
+    const port = new URL(denied.url).port;
+    for (const baseUrl of [denied.url, `http://localhost:${port}`]) {
       const res = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Local', config: { baseUrl } });
       expect(res.status, baseUrl).toBe(400);
-      expect(res.body.error).toMatch(/^config\.baseUrl: The outbound policy refuses .*port 9090: SVC_OUTBOUND_DENY refuses loopback$/);
+      expect(res.body.error).toMatch(new RegExp(`^config\\.baseUrl: The outbound policy refuses .*port ${port}: SVC_OUTBOUND_DENY refuses loopback$`));
     }
+    expect(denied.state.connections).toBe(0);
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Allowed', config: { baseUrl: allowed.url } });
     expect(created.status).toBe(201);
     const verified = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
