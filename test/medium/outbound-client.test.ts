@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppConfig, OutboundClient, OutboundError } from '@svc/platform';
@@ -28,8 +33,8 @@ function config(env: Partial<AppConfig> = {}): AppConfig {
 }
 
 const clients: OutboundClient[] = [];
-function client(env: Partial<AppConfig> = {}, lookup?: (host: string) => Promise<string[]>): OutboundClient {
-  const made = new OutboundClient(config(env), lookup ? { lookup } : {});
+function client(env: Partial<AppConfig> = {}, lookup?: (host: string) => Promise<string[]>, ca?: string): OutboundClient {
+  const made = new OutboundClient(config(env), { ...(lookup ? { lookup } : {}), ...(ca ? { ca } : {}) });
   clients.push(made);
   return made;
 }
@@ -69,6 +74,31 @@ describe('the outbound client: the policy is checked on the address connected to
   it('tries each allowed address of a host in turn (::1 refused, then 127.0.0.1)', async () => {
     const answer = await client({}, async () => ['::1', '127.0.0.1']).get({ url: `http://dual.example.test:${ok.port}/`, maxBytes: 1024 });
     expect(answer.status).toBe(200);
+  });
+
+  it('https: connects to the checked address and still verifies the certificate against the URL\'s host name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-outbound-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+        '-days', '1', '-subj', '/CN=prometheus.example.test', '-addext', 'subjectAltName=DNS:prometheus.example.test'], { stdio: 'ignore' });
+      const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+      const server = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) => res.writeHead(200).end('over tls'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      try {
+        const lookup = async () => ['127.0.0.1'];
+        const answer = await client({}, lookup, cert).get({ url: `https://prometheus.example.test:${port}/`, maxBytes: 1024 });
+        expect(answer.body.toString()).toBe('over tls');
+        // The same server under a name its certificate does not carry: refused by TLS, not trusted.
+        const wrongName = await refusal(client({}, async () => ['127.0.0.1'], cert).get({ url: `https://other.example.test:${port}/`, maxBytes: 1024 }));
+        expect(wrongName).toMatchObject({ kind: 'unreachable', code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a link-local literal (the cloud metadata address) is refused without a connection, whatever ALLOW says', async () => {

@@ -38,6 +38,8 @@ export interface OutboundClientOptions {
   /** Host name resolution (the system's getaddrinfo by default). */
   lookup?: HostLookup;
   connectTimeoutMs?: number;
+  /** Extra trusted certificate authorities (PEM) for https integrations; NODE_EXTRA_CA_CERTS works too. */
+  ca?: string;
 }
 
 export interface OutboundRefusal {
@@ -93,7 +95,7 @@ export class OutboundClient {
   constructor(private readonly config: Pick<AppConfig, 'DATABASE_URL' | 'REDIS_URL' | 'SVC_OUTBOUND_DENY' | 'SVC_OUTBOUND_ALLOW'>, options: OutboundClientOptions = {}) {
     this.policy = OutboundPolicy.parse(config.SVC_OUTBOUND_DENY, config.SVC_OUTBOUND_ALLOW);
     this.lookup = options.lookup ?? systemLookup;
-    const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000 });
+    const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, ...(options.ca ? { ca: options.ca } : {}) });
     this.agent = new Agent({
       connect: (opts, callback) => {
         const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
