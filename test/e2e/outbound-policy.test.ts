@@ -159,10 +159,13 @@ describe('outbound requests to integrations under the default policy', () => {
     const activity = await ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`);
     const report = await ctx.admin.get(`/api/v1/investigations/${id}/report`);
     const audit = await ctx.admin.get('/api/v1/audit-events?limit=200');
-    return { investigation, text: [JSON.stringify(investigation), activity.text, report.text, audit.text].join('\n') };
+    // The event stream of an ended investigation replays everything and ends at its terminal event.
+    const events = await ctx.admin.get(`/api/v1/investigations/${id}/events`, { headers: { accept: 'text/event-stream' } });
+    expect(events.text).toContain('tool.completed');
+    return { investigation, text: [JSON.stringify(investigation), activity.text, report.text, audit.text, events.text].join('\n') };
   }
 
-  it('a tool reading an internal server: a failed run with the status only, nothing of the body in the run, activity, report or audit', async () => {
+  it('a tool reading an internal server: a failed run with the status only, nothing of the body in the run, activity, event stream, report or audit', async () => {
     const prom = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Leaky Prometheus', config: { baseUrl: leaky.url } });
     try {
       const { investigation, text } = await investigate();
