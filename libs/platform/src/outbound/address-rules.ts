@@ -40,9 +40,11 @@ function ipv6ToBigInt(address: string): bigint {
   return groups.reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 
+const NAT64_PREFIX = 0x0064ff9bn << 64n;
+
 /**
  * An address as the policy sees it: family and number, with an IPv4-mapped IPv6 address
- * (::ffff:a.b.c.d) taken as the IPv4 address it reaches. Null when `address` is not an IP literal.
+ * (::ffff:a.b.c.d) or a NAT64 one (64:ff9b::a.b.c.d) taken as the IPv4 address it reaches. Null when `address` is not an IP literal.
  */
 export function parseAddress(address: string): { family: 4 | 6; value: bigint } | null {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
@@ -52,6 +54,8 @@ export function parseAddress(address: string): { family: 4 | 6; value: bigint } 
   if (family !== 6) return null;
   const value = ipv6ToBigInt(withoutZone.toLowerCase());
   if (value >> 32n === 0xffffn) return { family: 4, value: value & 0xffffffffn };
+  // The NAT64 well-known prefix (64:ff9b::/96) reaches the IPv4 address it embeds.
+  if (value >> 32n === NAT64_PREFIX) return { family: 4, value: value & 0xffffffffn };
   return { family: 6, value };
 }
 

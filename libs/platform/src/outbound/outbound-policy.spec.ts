@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/app-config';
 import { parseAddress, parseAddressRules, parseCidr } from './address-rules';
 import { OutboundPolicy, OwnDependency } from './outbound-policy';
+import { resolveOwnDependencies } from './own-dependencies';
 import { upstreamErrorMessage } from './upstream-error-message';
 
 const none: OwnDependency[] = [];
@@ -35,6 +36,7 @@ describe('outbound address rules', () => {
     expect(parseAddress('::1')).toEqual({ family: 6, value: 1n });
     expect(parseAddress('fe80::1%eth0')).toEqual({ family: 6, value: (0xfe80n << 112n) + 1n });
     expect(parseAddress('example.com')).toBeNull();
+    expect(parseAddress('64:ff9b::a9fe:a9fe')).toEqual({ family: 4, value: 0xa9fea9fen });
   });
 });
 
@@ -67,6 +69,18 @@ describe('the outbound policy', () => {
     expect(policy.decide('10.0.0.5', 6379, deps)).toEqual({ allowed: false, reason: 'it is this service\'s own Redis (REDIS_URL)' });
     expect(policy.decide('::ffff:10.0.0.5', 6379, deps).allowed).toBe(false);
     expect(allowed(policy, '10.0.0.5', 9090, deps)).toBe(true);
+  });
+
+  it('finds the dependencies in DATABASE_URL (host in the query too) and REDIS_URL, with their default ports', async () => {
+    const lookup = async (host: string) => (host === 'redis.internal' ? ['10.0.0.7'] : []);
+    const deps = await resolveOwnDependencies('postgres:///svc?host=10.0.0.5', 'redis://redis.internal', lookup);
+    const policy = OutboundPolicy.parse(undefined, undefined);
+    expect(policy.decide('10.0.0.5', 5432, deps)).toEqual({ allowed: false, reason: 'it is this service\'s own PostgreSQL (DATABASE_URL)' });
+    expect(policy.decide('10.0.0.7', 6379, deps)).toEqual({ allowed: false, reason: 'it is this service\'s own Redis (REDIS_URL)' });
+    expect(policy.decide('10.0.0.7', 5432, deps).allowed).toBe(true);
+    expect(await resolveOwnDependencies('postgres:///svc?host=/run/postgresql', 'redis://redis.internal:6380', lookup)).toEqual([
+      { name: 'Redis (REDIS_URL)', ranges: [expect.objectContaining({ label: '10.0.0.7', prefix: 32 })], port: 6380 },
+    ]);
   });
 
   it('is validated at boot: a bad entry stops the process naming the setting', () => {

@@ -10,8 +10,15 @@ export type HostLookup = (hostname: string) => Promise<string[]>;
 export const systemLookup: HostLookup = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 function hostAndPort(url: string, defaultPort: number): { host: string; port: number } | null {
-  const parsed = new URL(url);
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  // libpq also takes the host from the query (postgres://user@/db?host=10.0.0.5); a path there is a socket.
+  const queryHost = parsed.searchParams.get('host');
+  const host = parsed.hostname.replace(/^\[|\]$/g, '') || (queryHost && !queryHost.startsWith('/') ? queryHost : '');
   // No host: a Unix socket (postgres:///svc?host=/run/postgresql), which no URL can reach.
   return host ? { host, port: Number(parsed.port) || defaultPort } : null;
 }
