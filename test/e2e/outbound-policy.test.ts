@@ -142,7 +142,7 @@ describe('outbound requests to integrations under the default policy', () => {
       await silent.close();
       await ssh.close();
     }
-  }, 30_000);
+  }, 40_000);
 
   async function investigate(): Promise<{ investigation: any; text: string }> {
     worker ??= await startWorker();

@@ -42,8 +42,8 @@ function parseJson(body: Buffer): unknown {
 /**
  * Contacts the system behind an integration with its stored credentials, through the outbound
  * policy, and reports what it found: the product and version on success, the HTTP status (and a
- * recognised API error message) otherwise. Failures to connect all read the same, whether the
- * port was closed, filtered or not speaking HTTP: verify is not a port scanner.
+ * recognised API error message) otherwise. Failures to connect all read the same and take the
+ * same time, whether the port was closed, filtered or not speaking HTTP: verify is not a port scanner.
  */
 @Injectable()
 export class IntegrationVerifier {
@@ -55,9 +55,10 @@ export class IntegrationVerifier {
     const baseUrl = typeof config.baseUrl === 'string' ? config.baseUrl : undefined;
     if (!baseUrl) throw new InvalidInputError('Set config.baseUrl to verify this integration');
     const url = new URL(probe.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    const deadline = AbortSignal.timeout(TIMEOUT_MS);
     try {
       const answer = await this.outbound.get({
-        url, headers: { accept: 'application/json', ...authorizationHeader(credentials) }, signal: AbortSignal.timeout(TIMEOUT_MS), maxBytes: DEFAULT_READ_CAP_BYTES,
+        url, headers: { accept: 'application/json', ...authorizationHeader(credentials) }, signal: deadline, maxBytes: DEFAULT_READ_CAP_BYTES,
       });
       if (answer.status < 200 || answer.status > 299) {
         const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
@@ -70,6 +71,8 @@ export class IntegrationVerifier {
       if (error instanceof OutboundError && (error.kind === 'refused' || error.kind === 'redirect')) return { outcome: 'failed', detail: error.message };
       if (error instanceof OutboundError && error.kind === 'unresolved') return { outcome: 'failed', detail: `Could not connect to ${url.origin}: the host name does not resolve` };
       const origin = error instanceof OutboundError ? error.origin : url.origin;
+      // Answered at the deadline whatever happened, so timing does not tell a closed port from a filtered one either.
+      if (!deadline.aborted) await new Promise((resolve) => deadline.addEventListener('abort', resolve, { once: true }));
       return { outcome: 'failed', detail: `Could not connect to ${origin}: no HTTP answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not HTTP)` };
     }
   }
