@@ -34,10 +34,11 @@ function unreachable(product: string, url: URL, error: OutboundError): string {
 }
 
 /**
- * GET a JSON answer from the connection's API: its headers, `accept: application/json`, no
- * redirects (a redirect could carry the credentials elsewhere), the context's signal.
- * Anything but a 2xx JSON answer becomes a ToolFailure naming the status and the server's message;
- * an abort is rethrown as is so the catalog can tell cancellation and timeout apart.
+ * GET a JSON answer from the connection's API through the outbound client (the policy checked at
+ * every connection and redirect; the credentials not sent past a redirect to another origin): its
+ * headers, `accept: application/json`, the context's signal. Anything but a 2xx JSON answer
+ * becomes a ToolFailure naming the status and only a recognised API error's message; an abort is
+ * rethrown as is so the catalog can tell cancellation and timeout apart.
  */
 export async function getJson(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]> = []): Promise<JsonAnswer> {
   const { baseUrl, headers, type } = context.connection;
