@@ -27,7 +27,7 @@ export class OutboundPolicy {
       try {
         return parseAddressRules(text);
       } catch (error) {
-        throw new Error(`${name}: ${(error as Error).message}`);
+        throw new Error(`${name}: ${(error as Error).message}`, { cause: error });
       }
     };
     const allowed = read('SVC_OUTBOUND_ALLOW', allow);

@@ -2,6 +2,7 @@ export const MAX_UPSTREAM_MESSAGE_LENGTH = 512;
 
 const clip = (text: string) => {
   // Control characters (newlines included) could forge lines in logs and reports.
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return clean.length > MAX_UPSTREAM_MESSAGE_LENGTH ? `${clean.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH - 1)}…` : clean;
 };
