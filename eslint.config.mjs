@@ -13,7 +13,8 @@ const ASSERTING_HELPERS = ['expect', 'expect*', 'assert*'];
 /** Timing assertions and guessed sleeps in tests: assert order and state, wait for conditions. */
 const TEST_TIMING_RULES = [
   {
-    selector: "CallExpression[callee.name='expect'] BinaryExpression[operator='-'] CallExpression[callee.object.name=/^(Date|performance)$/][callee.property.name='now']",
+    selector:
+      "CallExpression[callee.name='expect'] BinaryExpression[operator='-'] CallExpression[callee.object.name=/^(Date|performance)$/][callee.property.name='now']",
     message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
   },
   {
@@ -29,7 +30,7 @@ const TEST_TIMING_RULES = [
     message: 'No guessed sleeps in tests: wait for a condition (test/support/until.ts) or a positive signal',
   },
   {
-    selector: "CallExpression[callee.name=/^(sleep|delay|wait)$/]",
+    selector: 'CallExpression[callee.name=/^(sleep|delay|wait)$/]',
     message: 'No guessed sleeps in tests: wait for a condition (test/support/until.ts) or a positive signal',
   },
 ];

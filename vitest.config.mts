@@ -6,11 +6,19 @@ import { defineConfig } from 'vitest/config';
 const __dirname = dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
-  plugins: [swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true } } })],
+  plugins: [
+    swc.vite({
+      module: { type: 'es6' },
+      jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true } },
+    }),
+  ],
   resolve: {
     alias: [
       { find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations)$/, replacement: `${resolve(__dirname, 'libs')}/$1/src` },
-      { find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations)\/(.*)$/, replacement: `${resolve(__dirname, 'libs')}/$1/src/$2` },
+      {
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations)\/(.*)$/,
+        replacement: `${resolve(__dirname, 'libs')}/$1/src/$2`,
+      },
     ],
   },
   test: {

@@ -34,35 +34,52 @@ export interface InvestigationsContext {
 }
 
 class Prometheus {
-  private constructor(readonly child: ChildProcess, readonly url: string, readonly dir: string) {}
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly dir: string,
+  ) {}
 
   static async start(): Promise<Prometheus> {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-prometheus-'));
-    writeFileSync(join(dir, 'prometheus.yml'), [
-      'global:',
-      '  scrape_interval: 1s',
-      '  evaluation_interval: 1s',
-      'rule_files:',
-      '  - rules.yml',
-      'scrape_configs:',
-      `  - job_name: ${JOB}`,
-      `    static_configs: [{ targets: ['127.0.0.1:${port}'] }]`,
-      '',
-    ].join('\n'));
-    writeFileSync(join(dir, 'rules.yml'), [
-      'groups:',
-      '  - name: bench',
-      '    rules:',
-      `      - alert: ${RULE}`,
-      `        expr: up{job="${JOB}"} == 1`,
-      '        labels: { severity: info }',
-      '        annotations: { summary: "Prometheus scrapes itself" }',
-      '',
-    ].join('\n'));
-    const child = spawn('prometheus', [
-      `--config.file=${join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--log.level=warn',
-    ], { stdio: 'ignore' });
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'rule_files:',
+        '  - rules.yml',
+        'scrape_configs:',
+        `  - job_name: ${JOB}`,
+        `    static_configs: [{ targets: ['127.0.0.1:${port}'] }]`,
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'rules.yml'),
+      [
+        'groups:',
+        '  - name: bench',
+        '    rules:',
+        `      - alert: ${RULE}`,
+        `        expr: up{job="${JOB}"} == 1`,
+        '        labels: { severity: info }',
+        '        annotations: { summary: "Prometheus scrapes itself" }',
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(
+      'prometheus',
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        '--log.level=warn',
+      ],
+      { stdio: 'ignore' },
+    );
     const prometheus = new Prometheus(child, `http://127.0.0.1:${port}`, dir);
     try {
       const deadline = Date.now() + 30_000;
@@ -70,7 +87,9 @@ class Prometheus {
         if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}`);
         try {
           if ((await fetch(`${prometheus.url}/-/ready`)).ok) break;
-        } catch { /* starting */ }
+        } catch {
+          /* starting */
+        }
         if (Date.now() > deadline) throw new Error('prometheus did not become ready');
         await sleep(100);
       }
@@ -93,7 +112,9 @@ async function startWorker(env: Record<string, string>, profileDir?: string): Pr
   const child = spawn(process.execPath, [...profile, join(__dirname, '../apps/worker/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   // Keep the tail of its output for an error message; reading it also keeps the pipes from filling.
-  const keep = (chunk: Buffer): void => { output = (output + chunk.toString()).slice(-20_000); };
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   try {
@@ -105,7 +126,9 @@ async function startWorker(env: Record<string, string>, profileDir?: string): Pr
         if (error) reject(error);
         else resolve();
       };
-      const poll = setInterval(() => { if (output.includes('Worker started')) settle(); }, 50);
+      const poll = setInterval(() => {
+        if (output.includes('Worker started')) settle();
+      }, 50);
       const limit = setTimeout(() => settle(new Error(`the worker did not start:\n${output.slice(-4000)}`)), 30_000);
       const onExit = (code: number | null): void => settle(new Error(`the worker exited with ${code}:\n${output.slice(-4000)}`));
       child.once('exit', onExit);
@@ -117,7 +140,20 @@ async function startWorker(env: Record<string, string>, profileDir?: string): Pr
   return { child, output: () => output };
 }
 
-interface Row { id: string; status: string; conclusion_status: string | null; error: string | null; stopped_by: string | null; to_conclusion_ms: number; run_ms: number; queued_ms: number; tool_runs: number; failed_runs: number; tool_ms: number; events: number }
+interface Row {
+  id: string;
+  status: string;
+  conclusion_status: string | null;
+  error: string | null;
+  stopped_by: string | null;
+  to_conclusion_ms: number;
+  run_ms: number;
+  queued_ms: number;
+  tool_runs: number;
+  failed_runs: number;
+  tool_ms: number;
+  events: number;
+}
 
 /** Transactions committed in the current database so far (pg_stat_database). */
 async function commits(db: Client): Promise<number> {
@@ -139,22 +175,38 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     const dataDeadline = Date.now() + 30_000;
     const readyAt = Date.now();
     for (;;) {
-      const rules = await (await fetch(`${prometheus.url}/api/v1/rules?type=alert`)).json() as { data: { groups: Array<{ rules: Array<{ name: string; state: string }> }> } };
+      const rules = (await (await fetch(`${prometheus.url}/api/v1/rules?type=alert`)).json()) as {
+        data: { groups: Array<{ rules: Array<{ name: string; state: string }> }> };
+      };
       const firing = rules.data.groups.flatMap((g) => g.rules).some((r) => r.name === RULE && r.state === 'firing');
       if (firing && Date.now() - readyAt >= DATA_SECONDS * 1000) break;
       if (Date.now() > dataDeadline) throw new Error(`${RULE} did not fire within 30 s`);
       await sleep(250);
     }
 
-    const source = await apiJson<{ id: string }>(port, cookie, 'POST', '/api/v1/integrations', { type: 'prometheus', name: 'Bench Prometheus', config: { baseUrl: prometheus.url } }, [201]);
+    const source = await apiJson<{ id: string }>(
+      port,
+      cookie,
+      'POST',
+      '/api/v1/integrations',
+      { type: 'prometheus', name: 'Bench Prometheus', config: { baseUrl: prometheus.url } },
+      [201],
+    );
     const verified = await apiJson<{ lastVerification: { outcome: string; detail: string } }>(port, cookie, 'POST', `/api/v1/integrations/${source.id}/verify`);
-    if (verified.lastVerification.outcome !== 'succeeded') throw new Error(`verifying the Prometheus integration: ${JSON.stringify(verified.lastVerification)}`);
+    if (verified.lastVerification.outcome !== 'succeeded')
+      throw new Error(`verifying the Prometheus integration: ${JSON.stringify(verified.lastVerification)}`);
     const alerts = await genericIntegration(port, cookie, 'Bench investigations');
     const incidents: string[] = [];
     for (let i = 0; i < INVESTIGATIONS; i++) {
       const [incidentId] = await deliver(port, alerts, {
         groupKey: `bench-investigations/${i}`,
-        alerts: [{ labels: { alertname: RULE, job: JOB, instance: new URL(prometheus.url).host, severity: 'info', n: String(i) }, annotations: { summary: `Bench incident ${i}` }, startsAt: new Date().toISOString() }],
+        alerts: [
+          {
+            labels: { alertname: RULE, job: JOB, instance: new URL(prometheus.url).host, severity: 'info', n: String(i) },
+            annotations: { summary: `Bench incident ${i}` },
+            startsAt: new Date().toISOString(),
+          },
+        ],
       });
       incidents.push(incidentId);
     }
@@ -177,7 +229,9 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     let ended = 0;
     while (ended < ids.length) {
       polls += 1;
-      const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM investigations WHERE id = ANY($1) AND status = ANY($2)', [ids, END_STATUSES])).rows;
+      const [{ n }] = (
+        await db.query<{ n: number }>('SELECT count(*)::int AS n FROM investigations WHERE id = ANY($1) AND status = ANY($2)', [ids, END_STATUSES])
+      ).rows;
       ended = n;
       if (ended === ids.length) break;
       if (worker.child.exitCode !== null) throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output().slice(-4000)}`);
@@ -194,7 +248,9 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     await sleep(1500);
     const transactions = (await commits(db)) - commitsBefore - polls - 1;
 
-    const rows = (await db.query<Row>(`
+    const rows = (
+      await db.query<Row>(
+        `
       SELECT i.id, i.status, i.conclusion_status, i.error, i.stopped_by,
              EXTRACT(EPOCH FROM i.concluded_at - i.created_at) * 1000 AS to_conclusion_ms,
              EXTRACT(EPOCH FROM i.concluded_at - i.started_at) * 1000 AS run_ms,
@@ -203,14 +259,32 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
              (SELECT count(*) FROM tool_runs r WHERE r.organization_id = i.organization_id AND r.investigation_id = i.id AND r.outcome = 'failed')::int AS failed_runs,
              (SELECT COALESCE(sum(EXTRACT(EPOCH FROM r.finished_at - r.started_at)), 0) * 1000 FROM tool_runs r WHERE r.organization_id = i.organization_id AND r.investigation_id = i.id) AS tool_ms,
              (SELECT count(*) FROM investigation_activity a WHERE a.organization_id = i.organization_id AND a.investigation_id = i.id)::int AS events
-        FROM investigations i WHERE i.id = ANY($1)`, [ids])).rows.map((r) => ({ ...r, to_conclusion_ms: Number(r.to_conclusion_ms), run_ms: Number(r.run_ms), queued_ms: Number(r.queued_ms), tool_ms: Number(r.tool_ms) }));
-    const [{ wall_ms: wallMs }] = (await db.query<{ wall_ms: string }>('SELECT EXTRACT(EPOCH FROM max(concluded_at) - min(created_at)) * 1000 AS wall_ms FROM investigations WHERE id = ANY($1)', [ids])).rows;
+        FROM investigations i WHERE i.id = ANY($1)`,
+        [ids],
+      )
+    ).rows.map((r) => ({
+      ...r,
+      to_conclusion_ms: Number(r.to_conclusion_ms),
+      run_ms: Number(r.run_ms),
+      queued_ms: Number(r.queued_ms),
+      tool_ms: Number(r.tool_ms),
+    }));
+    const [{ wall_ms: wallMs }] = (
+      await db.query<{ wall_ms: string }>(
+        'SELECT EXTRACT(EPOCH FROM max(concluded_at) - min(created_at)) * 1000 AS wall_ms FROM investigations WHERE id = ANY($1)',
+        [ids],
+      )
+    ).rows;
     const wallSeconds = Number(wallMs) / 1000;
 
     // The floor: every Prometheus request the runs recorded, replayed from here, one investigation's
     // requests in sequence, WORKER_CONCURRENCY investigations at a time.
-    const sources = (await db.query<{ investigation_id: string; sources: string[] }>(
-      "SELECT investigation_id, sources FROM tool_runs WHERE investigation_id = ANY($1) AND integration_id IS NOT NULL ORDER BY investigation_id, ordinal", [ids])).rows;
+    const sources = (
+      await db.query<{ investigation_id: string; sources: string[] }>(
+        'SELECT investigation_id, sources FROM tool_runs WHERE investigation_id = ANY($1) AND integration_id IS NOT NULL ORDER BY investigation_id, ordinal',
+        [ids],
+      )
+    ).rows;
     const requestsOf = new Map<string, string[]>();
     for (const r of sources) requestsOf.set(r.investigation_id, [...(requestsOf.get(r.investigation_id) ?? []), ...r.sources]);
     const lanes = [...requestsOf.values()];
@@ -218,18 +292,20 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     let replayFailures = 0;
     const replayStarted = performance.now();
     let nextLane = 0;
-    await Promise.all(Array.from({ length: WORKER_CONCURRENCY }, async () => {
-      while (nextLane < lanes.length) {
-        const lane = lanes[nextLane++];
-        const t0 = performance.now();
-        for (const path of lane) {
-          const res = await fetch(`${prometheus!.url}${path}`, { headers: { accept: 'application/json' } });
-          await res.arrayBuffer();
-          if (!res.ok) replayFailures += 1;
+    await Promise.all(
+      Array.from({ length: WORKER_CONCURRENCY }, async () => {
+        while (nextLane < lanes.length) {
+          const lane = lanes[nextLane++];
+          const t0 = performance.now();
+          for (const path of lane) {
+            const res = await fetch(`${prometheus!.url}${path}`, { headers: { accept: 'application/json' } });
+            await res.arrayBuffer();
+            if (!res.ok) replayFailures += 1;
+          }
+          replayMs.push(performance.now() - t0);
         }
-        replayMs.push(performance.now() - t0);
-      }
-    }));
+      }),
+    );
     const replaySeconds = (performance.now() - replayStarted) / 1000;
 
     const byStatus = new Map<string, number>();
@@ -249,22 +325,40 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     const perSecond = INVESTIGATIONS / wallSeconds;
     const floorPerSecond = lanes.length / replaySeconds;
 
-    console.log(`\nInvestigations: ${INVESTIGATIONS} incidents (alert ${RULE}, job="${JOB}"), one investigation each, opened back to back (${fmt((opened - started) / 1000, 2)} s);` +
-      ` one worker process (concurrency ${WORKER_CONCURRENCY}), built-in reasoner, against a local Prometheus ${verified.lastVerification.detail} scraping itself every 1 s.` +
-      ` Floor: the same Prometheus requests the runs recorded, replayed from the bench process, ${WORKER_CONCURRENCY} investigations at a time.\n`);
+    console.log(
+      `\nInvestigations: ${INVESTIGATIONS} incidents (alert ${RULE}, job="${JOB}"), one investigation each, opened back to back (${fmt((opened - started) / 1000, 2)} s);` +
+        ` one worker process (concurrency ${WORKER_CONCURRENCY}), built-in reasoner, against a local Prometheus ${verified.lastVerification.detail} scraping itself every 1 s.` +
+        ` Floor: the same Prometheus requests the runs recorded, replayed from the bench process, ${WORKER_CONCURRENCY} investigations at a time.\n`,
+    );
     console.log('| case | investigations/s | ratio to floor | wall s | p50 ms | p99 ms | max ms |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
-    console.log(`| worker: first created → last concluded; time to conclusion (created → concluded) | ${fmt(perSecond, 2)} | ${fmt(perSecond / floorPerSecond, 3)} | ${fmt(wallSeconds, 2)} | ${fmt(percentile(toConclusion, 50), 0)} | ${fmt(percentile(toConclusion, 99), 0)} | ${fmt(toConclusion[toConclusion.length - 1], 0)} |`);
-    console.log(`| … of which queued (created → started; min ${fmt(queuedMs[0], 0)} ms) | | | | ${fmt(percentile(queuedMs, 50), 0)} | ${fmt(percentile(queuedMs, 99), 0)} | ${fmt(queuedMs[queuedMs.length - 1], 0)} |`);
-    console.log(`| … of which running (started → concluded) | | | | ${fmt(percentile(runMs, 50), 0)} | ${fmt(percentile(runMs, 99), 0)} | ${fmt(runMs[runMs.length - 1], 0)} |`);
-    console.log(`| … of which inside tool runs (sum of started → finished) | | | | ${fmt(percentile(toolMs, 50), 0)} | ${fmt(percentile(toolMs, 99), 0)} | ${fmt(toolMs[toolMs.length - 1], 0)} |`);
-    console.log(`| floor: replayed Prometheus requests (${replayFailures} not 2xx); per investigation | ${fmt(floorPerSecond, 2)} | 1.000 | ${fmt(replaySeconds, 2)} | ${fmt(percentile(replay, 50), 0)} | ${fmt(percentile(replay, 99), 0)} | ${fmt(replay[replay.length - 1], 0)} |`);
-    console.log(`\nTool runs per investigation: mean ${fmt(meanRuns, 2)}, min ${Math.min(...toolRuns)}, max ${Math.max(...toolRuns)} (failed runs: ${rows.reduce((a, r) => a + r.failed_runs, 0)});` +
-      ` activity events per investigation: mean ${fmt(rows.reduce((a, r) => a + r.events, 0) / rows.length, 1)};` +
-      ` database transactions per investigation: ${fmt(transactions / INVESTIGATIONS, 1)} (committed in the bench database during the run, the API's POSTs included, this process's polling not); Prometheus requests per investigation: mean ${fmt(lanes.reduce((a, l) => a + l.length, 0) / Math.max(1, lanes.length), 1)}.`);
-    console.log(`CPU from the first POST until all ended: worker ${fmt(cpu.worker * 100, 0)}% of one core, API ${fmt(cpu.api * 100, 0)}%, Prometheus ${fmt(cpu.prometheus * 100, 0)}%;` +
-      ` whole machine ${fmt(machineShare * 100, 0)}% of ${cpus().length} CPUs (the rest: PostgreSQL, Redis, this process).`);
-    console.log(`Final status: ${[...byStatus].map(([k, n]) => `${n} ${k}`).join(', ')}.${errors.length ? ` Errors: ${errors.join(' | ')}` : ''} (All ended ${fmt(polledSeconds, 2)} s after the first POST, as seen by polling every 50 ms.)`);
+    console.log(
+      `| worker: first created → last concluded; time to conclusion (created → concluded) | ${fmt(perSecond, 2)} | ${fmt(perSecond / floorPerSecond, 3)} | ${fmt(wallSeconds, 2)} | ${fmt(percentile(toConclusion, 50), 0)} | ${fmt(percentile(toConclusion, 99), 0)} | ${fmt(toConclusion[toConclusion.length - 1], 0)} |`,
+    );
+    console.log(
+      `| … of which queued (created → started; min ${fmt(queuedMs[0], 0)} ms) | | | | ${fmt(percentile(queuedMs, 50), 0)} | ${fmt(percentile(queuedMs, 99), 0)} | ${fmt(queuedMs[queuedMs.length - 1], 0)} |`,
+    );
+    console.log(
+      `| … of which running (started → concluded) | | | | ${fmt(percentile(runMs, 50), 0)} | ${fmt(percentile(runMs, 99), 0)} | ${fmt(runMs[runMs.length - 1], 0)} |`,
+    );
+    console.log(
+      `| … of which inside tool runs (sum of started → finished) | | | | ${fmt(percentile(toolMs, 50), 0)} | ${fmt(percentile(toolMs, 99), 0)} | ${fmt(toolMs[toolMs.length - 1], 0)} |`,
+    );
+    console.log(
+      `| floor: replayed Prometheus requests (${replayFailures} not 2xx); per investigation | ${fmt(floorPerSecond, 2)} | 1.000 | ${fmt(replaySeconds, 2)} | ${fmt(percentile(replay, 50), 0)} | ${fmt(percentile(replay, 99), 0)} | ${fmt(replay[replay.length - 1], 0)} |`,
+    );
+    console.log(
+      `\nTool runs per investigation: mean ${fmt(meanRuns, 2)}, min ${Math.min(...toolRuns)}, max ${Math.max(...toolRuns)} (failed runs: ${rows.reduce((a, r) => a + r.failed_runs, 0)});` +
+        ` activity events per investigation: mean ${fmt(rows.reduce((a, r) => a + r.events, 0) / rows.length, 1)};` +
+        ` database transactions per investigation: ${fmt(transactions / INVESTIGATIONS, 1)} (committed in the bench database during the run, the API's POSTs included, this process's polling not); Prometheus requests per investigation: mean ${fmt(lanes.reduce((a, l) => a + l.length, 0) / Math.max(1, lanes.length), 1)}.`,
+    );
+    console.log(
+      `CPU from the first POST until all ended: worker ${fmt(cpu.worker * 100, 0)}% of one core, API ${fmt(cpu.api * 100, 0)}%, Prometheus ${fmt(cpu.prometheus * 100, 0)}%;` +
+        ` whole machine ${fmt(machineShare * 100, 0)}% of ${cpus().length} CPUs (the rest: PostgreSQL, Redis, this process).`,
+    );
+    console.log(
+      `Final status: ${[...byStatus].map(([k, n]) => `${n} ${k}`).join(', ')}.${errors.length ? ` Errors: ${errors.join(' | ')}` : ''} (All ended ${fmt(polledSeconds, 2)} s after the first POST, as seen by polling every 50 ms.)`,
+    );
   } finally {
     await stopChild(worker?.child);
     await prometheus?.stop();

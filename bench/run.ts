@@ -40,7 +40,15 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
 const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations'): boolean => ONLY === undefined || ONLY === section;
 
-interface Result { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuMsEach?: number }
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  cpuMsEach?: number;
+}
 
 /** `pid`: the serving process, whose CPU time per request is reported (less inflated by the machine's other load than rates). */
 async function load(name: string, url: string, headers: Record<string, string> = {}, pid?: number): Promise<Result> {
@@ -57,7 +65,18 @@ async function load(name: string, url: string, headers: Record<string, string> =
  * `bodies` adds the API's own answers (fetched once from the API) so an authenticated read is
  * compared with the same bytes served with nothing behind them.
  */
-const baselineBodies = new Map<string, string>([['/', JSON.stringify({ service: 'incident-investigation-service', version: '0.1.0', contractVersion: '0.1.0', release: 'pre-release', authentication: { local: true, oidc: false } })]]);
+const baselineBodies = new Map<string, string>([
+  [
+    '/',
+    JSON.stringify({
+      service: 'incident-investigation-service',
+      version: '0.1.0',
+      contractVersion: '0.1.0',
+      release: 'pre-release',
+      authentication: { local: true, oidc: false },
+    }),
+  ],
+]);
 
 function baseline(): Promise<Server> {
   const server = createServer((req, res) => {
@@ -74,9 +93,16 @@ function baseline(): Promise<Server> {
  */
 function benchEnv(databaseUrl: string, port: number): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REDIS_URL: loadConfig().REDIS_URL, PORT: String(port), LOG_LEVEL: 'info',
-    SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_BOOTSTRAP_CREDENTIAL: 'bench-bootstrap-credential', SVC_QUEUE_PREFIX: `bench-${process.pid}`,
-    SVC_RATE_LIMIT_PER_MINUTE: '10000000', SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: loadConfig().REDIS_URL,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    SVC_SECRET_KEY: randomBytes(32).toString('hex'),
+    SVC_BOOTSTRAP_CREDENTIAL: 'bench-bootstrap-credential',
+    SVC_QUEUE_PREFIX: `bench-${process.pid}`,
+    SVC_RATE_LIMIT_PER_MINUTE: '10000000',
+    SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
 }
 
@@ -85,11 +111,18 @@ function rssMiB(pid: number): number {
 }
 
 /** Streams an export to nowhere while sampling the API's resident memory. */
-async function exportRun(url: string, cookie: string, pid: number, port: number): Promise<{ events: number; seconds: number; idleMiB: number; peakMiB: number }> {
+async function exportRun(
+  url: string,
+  cookie: string,
+  pid: number,
+  port: number,
+): Promise<{ events: number; seconds: number; idleMiB: number; peakMiB: number }> {
   // Idle memory after a full GC: garbage left by the sections before would make growth look negative or inflated.
   const idleMiB = (await settledMemory(pid, port)).rssKiB / 1024;
   let peakMiB = idleMiB;
-  const sampler = setInterval(() => { peakMiB = Math.max(peakMiB, rssMiB(pid)); }, 20);
+  const sampler = setInterval(() => {
+    peakMiB = Math.max(peakMiB, rssMiB(pid));
+  }, 20);
   const started = process.hrtime.bigint();
   const res = await fetch(url, { headers: { cookie } });
   let events = 0;
@@ -106,20 +139,38 @@ async function exportRun(url: string, cookie: string, pid: number, port: number)
 async function seedAuditEvents(databaseUrl: string, count: number): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
-  await client.query(`INSERT INTO audit_events (organization_id, id, occurred_at, actor_kind, actor_id, actor_name, action, target_kind, target_id, outcome, source_address, request_id, detail)
+  await client.query(
+    `INSERT INTO audit_events (organization_id, id, occurred_at, actor_kind, actor_id, actor_name, action, target_kind, target_id, outcome, source_address, request_id, detail)
     SELECT 'bench', gen_random_uuid(), now() - (n * interval '1 millisecond'), 'user', gen_random_uuid()::text, 'Bench User', 'member.role_change', 'membership', gen_random_uuid()::text,
            'allowed', '192.0.2.' || (n % 250), gen_random_uuid()::text, jsonb_build_object('before', 'viewer', 'after', 'editor', 'n', n)
-    FROM generate_series(1, $1) n`, [count]);
+    FROM generate_series(1, $1) n`,
+    [count],
+  );
   await client.end();
 }
 
-interface FixedCountResult { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; failures: string; cpuMsEach?: number }
+interface FixedCountResult {
+  name: string;
+  count: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: string;
+  cpuMsEach?: number;
+}
 
 /**
  * Sends `count` unique single-alert deliveries with CONNECTIONS concurrent senders (autocannon,
  * one request in flight per connection). Every answer should be 202: anything else is counted.
  */
-async function admissionRun(name: string, port: number, integration: { id: string; secret: string }, count: number, firstSeq: number): Promise<FixedCountResult> {
+async function admissionRun(
+  name: string,
+  port: number,
+  integration: { id: string; secret: string },
+  count: number,
+  firstSeq: number,
+): Promise<FixedCountResult> {
   let seq = firstSeq;
   const statuses = new Map<number, number>();
   const started = process.hrtime.bigint();
@@ -132,19 +183,21 @@ async function admissionRun(name: string, port: number, integration: { id: strin
     timeout: 30,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-svc-token': integration.secret },
-    requests: [{
-      method: 'POST',
-      path: `/webhooks/v1/integrations/${integration.id}/alert-events`,
-      setupRequest: (request) => {
-        seq += 1;
-        const labels = { alertname: 'BenchAdmission', service: DISTINCT_GROUPS ? `svc-${seq}` : 'bench', seq: String(seq) };
-        return { ...request, body: JSON.stringify({ alerts: [{ labels, startsAt: '2026-11-22T02:00:00Z' }] }) };
+    requests: [
+      {
+        method: 'POST',
+        path: `/webhooks/v1/integrations/${integration.id}/alert-events`,
+        setupRequest: (request) => {
+          seq += 1;
+          const labels = { alertname: 'BenchAdmission', service: DISTINCT_GROUPS ? `svc-${seq}` : 'bench', seq: String(seq) };
+          return { ...request, body: JSON.stringify({ alerts: [{ labels, startsAt: '2026-11-22T02:00:00Z' }] }) };
+        },
+        onResponse: (status) => {
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          lastAnswer = process.hrtime.bigint();
+        },
       },
-      onResponse: (status) => {
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        lastAnswer = process.hrtime.bigint();
-      },
-    }],
+    ],
   });
   const seconds = Number(lastAnswer - started) / 1e9;
   const accepted = statuses.get(202) ?? 0;
@@ -158,28 +211,42 @@ async function admissionRun(name: string, port: number, integration: { id: strin
  * connection, inserting one row per statement (autocommit: one commit per insert) until `count`.
  */
 async function insertFloor(databaseUrl: string, count: number, firstId: number): Promise<FixedCountResult> {
-  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    const client = new Client({ connectionString: databaseUrl, application_name: 'bench-floor' });
-    await client.connect();
-    return client;
-  }));
+  const clients = await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const client = new Client({ connectionString: databaseUrl, application_name: 'bench-floor' });
+      await client.connect();
+      return client;
+    }),
+  );
   try {
     let next = firstId;
     const end = firstId + count;
     const latencies: number[] = [];
     const started = process.hrtime.bigint();
-    await Promise.all(clients.map(async (client) => {
-      while (next < end) {
-        const id = next++;
-        const payload = JSON.stringify({ alerts: [{ labels: { alertname: 'BenchAdmission', service: 'bench', seq: String(id) }, startsAt: '2026-11-22T02:00:00Z' }] });
-        const t0 = process.hrtime.bigint();
-        await client.query('INSERT INTO bench_floor (id, payload) VALUES ($1, $2)', [id, payload]);
-        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      }
-    }));
+    await Promise.all(
+      clients.map(async (client) => {
+        while (next < end) {
+          const id = next++;
+          const payload = JSON.stringify({
+            alerts: [{ labels: { alertname: 'BenchAdmission', service: 'bench', seq: String(id) }, startsAt: '2026-11-22T02:00:00Z' }],
+          });
+          const t0 = process.hrtime.bigint();
+          await client.query('INSERT INTO bench_floor (id, payload) VALUES ($1, $2)', [id, payload]);
+          latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        }
+      }),
+    );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     latencies.sort((a, b) => a - b);
-    return { name: 'pg single-row insert floor', count, seconds, perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: 'none' };
+    return {
+      name: 'pg single-row insert floor',
+      count,
+      seconds,
+      perSecond: count / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      failures: 'none',
+    };
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }
@@ -187,13 +254,16 @@ async function insertFloor(databaseUrl: string, count: number, firstId: number):
 
 /** A process and its children (node:cluster workers), for CPU time. */
 function withChildren(pid: number): number[] {
-  const children = readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
-    try {
-      return Number(readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  const children = readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return Number(readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
   return [pid, ...children];
 }
 
@@ -203,14 +273,19 @@ function withChildren(pid: number): number[] {
  * other load does not inflate as it does latency. With --profile, the run's window on the
  * monotonic clock the CPU profiles use is printed, to read the profile of that window alone.
  */
-async function admissionOn(port: number, cookie: string, name: string, pid: number): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
+async function admissionOn(
+  port: number,
+  cookie: string,
+  name: string,
+  pid: number,
+): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
   const created = await fetch(`http://127.0.0.1:${port}/api/v1/integrations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${port}` },
     body: JSON.stringify({ type: 'generic', name: 'Bench admission' }),
   });
   if (created.status !== 201) throw new Error(`creating the integration failed: ${created.status} ${await created.text()}`);
-  const { id, webhookSecret } = await created.json() as { id: string; webhookSecret: string };
+  const { id, webhookSecret } = (await created.json()) as { id: string; webhookSecret: string };
   const integration = { id, secret: webhookSecret };
 
   const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0);
@@ -226,7 +301,12 @@ async function admissionOn(port: number, cookie: string, name: string, pid: numb
 }
 
 /** Admission throughput and, in the same run, the pg insert floor at the same concurrency. */
-async function admissionSection(port: number, cookie: string, databaseUrl: string, pid: number): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
+async function admissionSection(
+  port: number,
+  cookie: string,
+  databaseUrl: string,
+  pid: number,
+): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
   const { id, warmUp, admission } = await admissionOn(port, cookie, 'admission (HTTP, full pipeline, one API process)', pid);
 
   const db = new Client({ connectionString: databaseUrl });
@@ -277,7 +357,10 @@ async function main(): Promise<void> {
     const boot = await fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer bench-bootstrap-credential' },
-      body: JSON.stringify({ organization: { id: 'bench', displayName: 'Bench' }, user: { email: 'bench@example.com', name: 'Bench', password: 'a long enough password' } }),
+      body: JSON.stringify({
+        organization: { id: 'bench', displayName: 'Bench' },
+        user: { email: 'bench@example.com', name: 'Bench', password: 'a long enough password' },
+      }),
     });
     const cookie = boot.headers.getSetCookie()[0].split(';')[0];
     const baseUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
@@ -285,7 +368,8 @@ async function main(): Promise<void> {
       await load('warm-up', `http://127.0.0.1:${port}/api/v1/meta`);
       // Twenty open incidents, so the incidents list answers a realistic page.
       const seeded = await genericIntegration(port, cookie, 'Bench incidents');
-      for (let i = 0; i < 20; i++) await deliver(port, seeded, { alerts: [{ labels: { alertname: 'BenchList', service: `svc-${i}` }, startsAt: '2026-11-22T02:00:00Z' }] });
+      for (let i = 0; i < 20; i++)
+        await deliver(port, seeded, { alerts: [{ labels: { alertname: 'BenchList', service: `svc-${i}` }, startsAt: '2026-11-22T02:00:00Z' }] });
       for (const path of ['/session', '/incidents']) {
         const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { cookie } });
         if (res.status !== 200) throw new Error(`GET /api/v1${path} answered ${res.status}`);
@@ -295,16 +379,25 @@ async function main(): Promise<void> {
       const pairs: [Result, Result][] = [];
       const bare = await load('baseline: node:http, meta JSON', baseUrl);
       pairs.push([await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`, {}, api.pid), bare]);
-      pairs.push([await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }, api.pid),
-        await load('baseline: node:http, the same session JSON', `${baseUrl}session`)]);
-      pairs.push([await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }, api.pid),
-        await load('baseline: node:http, the same incidents JSON', `${baseUrl}incidents`)]);
-      pairs.push([await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }, api.pid), bare]);
+      pairs.push([
+        await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }, api.pid),
+        await load('baseline: node:http, the same session JSON', `${baseUrl}session`),
+      ]);
+      pairs.push([
+        await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }, api.pid),
+        await load('baseline: node:http, the same incidents JSON', `${baseUrl}incidents`),
+      ]);
+      pairs.push([
+        await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }, api.pid),
+        bare,
+      ]);
       console.log(`\nRequest pipeline, ${CONNECTIONS} connections, ${DURATION_S}s each, loopback (API logs at info to /dev/null)\n`);
       console.log('| case | req/s | baseline req/s | ratio to baseline | API CPU ms per request | p50 ms | p99 ms | errors | non-2xx |');
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
       for (const [r, floor] of pairs) {
-        console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+        console.log(
+          `| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`,
+        );
       }
     }
     if (runs('export')) {
@@ -317,9 +410,13 @@ async function main(): Promise<void> {
       console.log('| events | seconds | events/s | API RSS idle MiB | API RSS peak MiB | growth MiB |');
       console.log('|---:|---:|---:|---:|---:|---:|');
       for (const e of [small, large]) {
-        console.log(`| ${e.events} | ${e.seconds.toFixed(2)} | ${(e.events / e.seconds).toFixed(0)} | ${e.idleMiB.toFixed(1)} | ${e.peakMiB.toFixed(1)} | ${(e.peakMiB - e.idleMiB).toFixed(1)} |`);
+        console.log(
+          `| ${e.events} | ${e.seconds.toFixed(2)} | ${(e.events / e.seconds).toFixed(0)} | ${e.idleMiB.toFixed(1)} | ${e.peakMiB.toFixed(1)} | ${(e.peakMiB - e.idleMiB).toFixed(1)} |`,
+        );
       }
-      console.log(`\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`);
+      console.log(
+        `\nPeak growth exporting ${large.events} events is ${((large.peakMiB - large.idleMiB) / Math.max(0.1, small.peakMiB - small.idleMiB)).toFixed(2)}x that of ${small.events} (flat memory: about 1x; memory that grew with the count would be about 3x).`,
+      );
     }
     if (runs('admission')) {
       const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl, api.pid!);
@@ -328,16 +425,25 @@ async function main(): Promise<void> {
       const cluster = await startApi({ ...env, SVC_API_PROCESSES: String(API_PROCESSES_BENCH) }, clusterPort, PROFILE_DIR, 'api-cluster.js');
       let several: FixedCountResult;
       try {
-        ({ admission: several } = await admissionOn(clusterPort, cookie, `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`, cluster.pid!));
+        ({ admission: several } = await admissionOn(
+          clusterPort,
+          cookie,
+          `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`,
+          cluster.pid!,
+        ));
       } finally {
         await stopApi(cluster);
       }
-      console.log(`\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
-        ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`);
+      console.log(
+        `\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
+          ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`,
+      );
       console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | API CPU ms per delivery | count | seconds | not 202 |');
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
       for (const r of [admission, several, insert]) {
-        console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`);
+        console.log(
+          `| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`,
+        );
       }
       console.log(`\nGain from ${API_PROCESSES_BENCH} API processes: ${(several.perSecond / admission.perSecond).toFixed(2)}x.`);
       console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);

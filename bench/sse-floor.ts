@@ -17,7 +17,12 @@ const investigationId = process.env.BENCH_INVESTIGATION!;
 const ACTIVITY_CHANNEL = process.env.BENCH_CHANNEL!;
 const TERMINAL = new Set(['concluded', 'failed', 'cancelled']);
 
-interface Row { sequence: number; type: string; at: Date; data: Record<string, unknown> }
+interface Row {
+  sequence: number;
+  type: string;
+  at: Date;
+  data: Record<string, unknown>;
+}
 
 async function main(): Promise<void> {
   const streams = new Set<ServerResponse>();
@@ -81,6 +86,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sse-floor: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`sse-floor: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -6,7 +6,21 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { ACTIVITY_CHANNEL } from '@svc/investigations';
-import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, Memory, percentile, settledMemory, sleep, startApi, stopApi, stopChild } from './support';
+import {
+  apiJson,
+  cpuSeconds,
+  deliver,
+  freePort,
+  genericIntegration,
+  machineTicks,
+  Memory,
+  percentile,
+  settledMemory,
+  sleep,
+  startApi,
+  stopApi,
+  stopChild,
+} from './support';
 
 /**
  * Event streams: STREAMS concurrent `GET /api/v1/investigations/{id}/events` held by one API
@@ -40,7 +54,12 @@ export interface StreamsContext {
   organizationId: string;
 }
 
-interface Received { sequence: number; type: string; dataSequence: number; at: number }
+interface Received {
+  sequence: number;
+  type: string;
+  dataSequence: number;
+  at: number;
+}
 
 /** One SSE client: parses `retry:`/`id:`/`event:`/`data:` frames and stamps each with its chunk's arrival time. */
 class StreamClient {
@@ -73,10 +92,19 @@ class StreamClient {
           client.receive(chunk, performance.now());
           if (client.opened) resolve(client);
         });
-        res.on('end', () => { client.ended = true; resolve(client); });
-        res.on('error', (error) => { client.error ??= error.message; resolve(client); });
+        res.on('end', () => {
+          client.ended = true;
+          resolve(client);
+        });
+        res.on('error', (error) => {
+          client.error ??= error.message;
+          resolve(client);
+        });
       });
-      req.on('error', (error) => { client.error ??= error.message; resolve(client); });
+      req.on('error', (error) => {
+        client.error ??= error.message;
+        resolve(client);
+      });
       req.end();
     });
   }
@@ -108,7 +136,11 @@ class StreamClient {
       }
       if (id !== undefined) {
         let dataSequence = NaN;
-        try { dataSequence = (JSON.parse(data) as { sequence: number }).sequence; } catch { /* counted as a mismatch */ }
+        try {
+          dataSequence = (JSON.parse(data) as { sequence: number }).sequence;
+        } catch {
+          /* counted as a mismatch */
+        }
         this.events.push({ sequence: Number(id), type, dataSequence, at });
       }
     }
@@ -142,16 +174,26 @@ function idleKeepAlive(port: number): Promise<Socket> {
   });
 }
 
-
 /**
  * The API's memory after a full collection (the API runs with the bench's gc-on-signal preload,
  * which also writes V8's figures to apiMemoryFile(port)), so garbage from the requests just served is
  * not counted as held.
  */
-interface Appended { sequence: number; type: string; committedAt: number }
+interface Appended {
+  sequence: number;
+  type: string;
+  committedAt: number;
+}
 
 /** ActivityService.append's statements, in one transaction of this client; the time is taken when COMMIT returns. */
-async function append(db: Client, organizationId: string, investigationId: string, type: string, data: Record<string, unknown>, extra?: string): Promise<Appended> {
+async function append(
+  db: Client,
+  organizationId: string,
+  investigationId: string,
+  type: string,
+  data: Record<string, unknown>,
+  extra?: string,
+): Promise<Appended> {
   await db.query('BEGIN');
   try {
     const { rows } = await db.query<{ last_sequence: number }>(
@@ -202,7 +244,14 @@ interface Round {
  * investigation, as the engine does, so no worker takes it up later); waits for every stream to end
  * and checks what each got: the appended sequences exactly, once each, in order, ids matching data.
  */
-async function deliveryRound(db: Client, listened: Map<string, number>, organizationId: string, investigationId: string, clients: StreamClient[], servingPid: number): Promise<Round> {
+async function deliveryRound(
+  db: Client,
+  listened: Map<string, number>,
+  organizationId: string,
+  investigationId: string,
+  clients: StreamClient[],
+  servingPid: number,
+): Promise<Round> {
   const appended: Appended[] = [];
   const cpuBefore = cpuSeconds(servingPid);
   const machineBefore = machineTicks();
@@ -217,9 +266,14 @@ async function deliveryRound(db: Client, listened: Map<string, number>, organiza
   const cpuShare = (cpuSeconds(servingPid) - cpuBefore) / eventsSeconds;
   const machineAfter = machineTicks();
   const machineShare = (machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total);
-  const terminal = await append(db, organizationId, investigationId, 'concluded',
+  const terminal = await append(
+    db,
+    organizationId,
+    investigationId,
+    'concluded',
     { status: 'concluded', conclusionStatus: 'inconclusive', stoppedBy: null, summary: 'Bench stream ended' },
-    `UPDATE investigations SET status = 'concluded', conclusion_status = 'inconclusive', summary = 'Bench stream ended', concluded_at = clock_timestamp() WHERE organization_id = $1 AND id = $2`);
+    `UPDATE investigations SET status = 'concluded', conclusion_status = 'inconclusive', summary = 'Bench stream ended', concluded_at = clock_timestamp() WHERE organization_id = $1 AND id = $2`,
+  );
   appended.push(terminal);
   const endDeadline = performance.now() + 15_000;
   while (clients.some((c) => !c.ended && !c.error) && performance.now() < endDeadline) await sleep(20);
@@ -228,10 +282,23 @@ async function deliveryRound(db: Client, listened: Map<string, number>, organiza
   const expected = appended.map((a) => a.sequence);
   const committedAt = new Map(appended.map((a) => [a.sequence, a.committedAt]));
   const r: Round = {
-    delays: [], terminalDelays: [], firstDelays: [], spreads: [], listenDelays: [], expected: expected.length,
-    exact: 0, missing: 0, duplicated: 0, outOfOrder: 0, mismatched: 0,
-    ended: clients.filter((c) => c.ended).length, errored: clients.filter((c) => c.error).length, endedWithin,
-    cpuShare, cpuMicrosPerDelivery: (cpuShare * eventsSeconds * 1e6) / (EVENTS * clients.length), machineShare,
+    delays: [],
+    terminalDelays: [],
+    firstDelays: [],
+    spreads: [],
+    listenDelays: [],
+    expected: expected.length,
+    exact: 0,
+    missing: 0,
+    duplicated: 0,
+    outOfOrder: 0,
+    mismatched: 0,
+    ended: clients.filter((c) => c.ended).length,
+    errored: clients.filter((c) => c.error).length,
+    endedWithin,
+    cpuShare,
+    cpuMicrosPerDelivery: (cpuShare * eventsSeconds * 1e6) / (EVENTS * clients.length),
+    machineShare,
   };
   const firstArrival = new Map<number, number>();
   const lastArrival = new Map<number, number>();
@@ -260,14 +327,22 @@ async function deliveryRound(db: Client, listened: Map<string, number>, organiza
   ascending(r.terminalDelays);
   r.firstDelays = ascending(progress.filter((a) => firstArrival.has(a.sequence)).map((a) => firstArrival.get(a.sequence)! - a.committedAt));
   r.spreads = ascending(progress.filter((a) => firstArrival.has(a.sequence)).map((a) => lastArrival.get(a.sequence)! - firstArrival.get(a.sequence)!));
-  r.listenDelays = ascending(progress.map((a) => (listened.get(`${organizationId}/${investigationId}/${a.sequence}`) ?? NaN) - a.committedAt).filter((d) => !Number.isNaN(d)));
+  r.listenDelays = ascending(
+    progress.map((a) => (listened.get(`${organizationId}/${investigationId}/${a.sequence}`) ?? NaN) - a.committedAt).filter((d) => !Number.isNaN(d)),
+  );
   return r;
 }
 
 /** The delivery floor (bench/sse-floor.ts) as its own process; resolves with its port. */
 async function startFloor(databaseUrl: string, organizationId: string, investigationId: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [join(__dirname, 'sse-floor.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, BENCH_ORGANIZATION: organizationId, BENCH_INVESTIGATION: investigationId, BENCH_CHANNEL: ACTIVITY_CHANNEL },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      BENCH_ORGANIZATION: organizationId,
+      BENCH_INVESTIGATION: investigationId,
+      BENCH_CHANNEL: ACTIVITY_CHANNEL,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -292,12 +367,14 @@ async function startFloor(databaseUrl: string, organizationId: string, investiga
 async function limited<T>(count: number, open: () => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(OPEN_CONCURRENCY, count) }, async () => {
-    while (next < count) {
-      next += 1;
-      out.push(await open());
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(OPEN_CONCURRENCY, count) }, async () => {
+      while (next < count) {
+        next += 1;
+        out.push(await open());
+      }
+    }),
+  );
   return out;
 }
 
@@ -305,7 +382,9 @@ export async function streamsSection(ctx: StreamsContext): Promise<void> {
   const { port, cookie, databaseUrl, env, profileDir, organizationId } = ctx;
   // Set up through the bench's API; the streams are held by fresh API processes (below).
   const integration = await genericIntegration(port, cookie, 'Bench streams');
-  const [incidentId] = await deliver(port, integration, { alerts: [{ labels: { alertname: 'BenchStreams', service: 'streams' }, startsAt: new Date().toISOString() }] });
+  const [incidentId] = await deliver(port, integration, {
+    alerts: [{ labels: { alertname: 'BenchStreams', service: 'streams' }, startsAt: new Date().toISOString() }],
+  });
   const { id: investigationId } = await apiJson<{ id: string }>(port, cookie, 'POST', '/api/v1/investigations', { incidentId }, [201]);
   const { id: floorInvestigationId } = await apiJson<{ id: string }>(port, cookie, 'POST', '/api/v1/investigations', { incidentId }, [201]);
   const path = `/api/v1/investigations/${investigationId}/events`;
@@ -356,7 +435,8 @@ export async function streamsSection(ctx: StreamsContext): Promise<void> {
     clients = await limited(STREAMS, () => StreamClient.open(streamPort, path, cookie, streamAgent));
     const openSeconds = (performance.now() - openStarted) / 1000;
     const refused = clients.filter((c) => !c.opened);
-    if (refused.length > 0) throw new Error(`${refused.length} of ${STREAMS} streams did not open: ${[...new Set(refused.map((c) => c.error ?? 'no preamble'))].join(', ')}`);
+    if (refused.length > 0)
+      throw new Error(`${refused.length} of ${STREAMS} streams did not open: ${[...new Set(refused.map((c) => c.error ?? 'no preamble'))].join(', ')}`);
     await sleep(1000);
     const withStreams = await settledMemory(api.pid!, streamPort);
     const perStream = (field: keyof Memory): number => (withStreams[field] - before[field]) / STREAMS;
@@ -374,28 +454,40 @@ export async function streamsSection(ctx: StreamsContext): Promise<void> {
     floor = await startFloor(databaseUrl, organizationId, floorInvestigationId);
     const floorPort = floor.port;
     floorClients = await limited(STREAMS, () => StreamClient.open(floorPort, '/', cookie, streamAgent));
-    if (floorClients.some((c) => !c.opened)) throw new Error('the floor\'s streams did not all open');
+    if (floorClients.some((c) => !c.opened)) throw new Error("the floor's streams did not all open");
     await sleep(1000);
     const floorRound = await deliveryRound(db, listened, organizationId, floorInvestigationId, floorClients, floor.child.pid!);
     const pass = (ok: boolean): string => (ok ? 'met' : 'MISSED');
     const row = (name: string, values: number[], target = '', digits = 1): string =>
       `| ${name} | ${values.length} | ${fmt(percentile(values, 50), digits)} | ${fmt(percentile(values, 99), digits)} | ${fmt(values[values.length - 1], digits)} | ${target} |`;
 
-    console.log(`\nEvent streams: ${STREAMS} concurrent SSE streams of one investigation held by one (fresh) API process, loopback;` +
-      ` ${EVENTS} events appended every ${EVENT_EVERY_MS} ms (ActivityService.append's SQL, one transaction each), then \`concluded\`.` +
-      ` Memory read after a full GC (SIGWINCH to the API's --expose-gc preload); the baseline's ${STREAMS} idle keep-alive connections in another fresh API process, warmed up the same way.` +
-      ` Delivery floor: the same clients and events through a bare node:http SSE process that reads each NOTIFY's rows once for all streams (bench/sse-floor.ts). ${cpus} CPUs.\n`);
+    console.log(
+      `\nEvent streams: ${STREAMS} concurrent SSE streams of one investigation held by one (fresh) API process, loopback;` +
+        ` ${EVENTS} events appended every ${EVENT_EVERY_MS} ms (ActivityService.append's SQL, one transaction each), then \`concluded\`.` +
+        ` Memory read after a full GC (SIGWINCH to the API's --expose-gc preload); the baseline's ${STREAMS} idle keep-alive connections in another fresh API process, warmed up the same way.` +
+        ` Delivery floor: the same clients and events through a bare node:http SSE process that reads each NOTIFY's rows once for all streams (bench/sse-floor.ts). ${cpus} CPUs.\n`,
+    );
     console.log('| memory | value | target |');
     console.log('|---|---:|---|');
     console.log(`| API RSS before / with ${STREAMS} idle streams (MiB) | ${fmt(before.rssKiB / 1024)} / ${fmt(withStreams.rssKiB / 1024)} | |`);
     console.log(`| per open idle stream: RSS (KiB) | ${fmt(perStreamKiB)} | < ${TARGET_KIB_PER_STREAM}: ${pass(perStreamKiB < TARGET_KIB_PER_STREAM)} |`);
     console.log(`| … V8 heap used / external (KiB) | ${fmt(perStream('heapUsedKiB'))} / ${fmt(perStream('externalKiB'))} | |`);
-    console.log(`| baseline API RSS before / with ${STREAMS} idle keep-alive connections (MiB) | ${fmt(idleBefore.rssKiB / 1024)} / ${fmt(withIdle.rssKiB / 1024)} | |`);
-    console.log(`| baseline: per idle keep-alive connection after one GET /api/v1/meta: RSS (KiB; ${idleStillOpen} of ${STREAMS} still open when read) | ${fmt(perIdleKiB)} | |`);
+    console.log(
+      `| baseline API RSS before / with ${STREAMS} idle keep-alive connections (MiB) | ${fmt(idleBefore.rssKiB / 1024)} / ${fmt(withIdle.rssKiB / 1024)} | |`,
+    );
+    console.log(
+      `| baseline: per idle keep-alive connection after one GET /api/v1/meta: RSS (KiB; ${idleStillOpen} of ${STREAMS} still open when read) | ${fmt(perIdleKiB)} | |`,
+    );
     console.log(`| … V8 heap used / external (KiB) | ${fmt(perIdle('heapUsedKiB'))} / ${fmt(perIdle('externalKiB'))} | |`);
-    console.log(`| ratio stream / keep-alive connection: RSS / V8 heap used | ${fmt(perStreamKiB / perIdleKiB, 2)} / ${fmt(perStream('heapUsedKiB') / perIdle('heapUsedKiB'), 2)} | |`);
-    console.log(`| opening: ${STREAMS} streams (${OPEN_CONCURRENCY} at a time) / ${STREAMS} keep-alive connections (s) | ${fmt(openSeconds, 2)} / ${fmt(idleOpenSeconds, 2)} | |`);
-    console.log(`| time to the \`retry\` preamble p50 / p99 / max (ms) | ${fmt(percentile(openTimes, 50))} / ${fmt(percentile(openTimes, 99))} / ${fmt(openTimes[openTimes.length - 1])} | |`);
+    console.log(
+      `| ratio stream / keep-alive connection: RSS / V8 heap used | ${fmt(perStreamKiB / perIdleKiB, 2)} / ${fmt(perStream('heapUsedKiB') / perIdle('heapUsedKiB'), 2)} | |`,
+    );
+    console.log(
+      `| opening: ${STREAMS} streams (${OPEN_CONCURRENCY} at a time) / ${STREAMS} keep-alive connections (s) | ${fmt(openSeconds, 2)} / ${fmt(idleOpenSeconds, 2)} | |`,
+    );
+    console.log(
+      `| time to the \`retry\` preamble p50 / p99 / max (ms) | ${fmt(percentile(openTimes, 50))} / ${fmt(percentile(openTimes, 99))} / ${fmt(openTimes[openTimes.length - 1])} | |`,
+    );
     console.log('\n| delivery delay, commit → arrival (ms) | pairs | p50 | p99 | max | target |');
     console.log('|---|---:|---:|---:|---:|---|');
     console.log(row('API: every (stream, event)', apiRound.delays, `p99 < ${TARGET_P99_MS}: ${pass(percentile(apiRound.delays, 99) < TARGET_P99_MS)}`));
@@ -404,13 +496,27 @@ export async function streamsSection(ctx: StreamsContext): Promise<void> {
     console.log(row('API: terminal `concluded`', apiRound.terminalDelays));
     console.log(row('floor (one read per NOTIFY, bare node:http): every (stream, event)', floorRound.delays));
     console.log(row('floor: fan-out spread per event', floorRound.spreads));
-    console.log(row('baseline: bare LISTEN client in the bench process, same NOTIFY', [...apiRound.listenDelays, ...floorRound.listenDelays].sort((a, b) => a - b), '', 2));
-    console.log(`\nRatio of p99 delivery, API / floor: ${fmt(percentile(apiRound.delays, 99) / percentile(floorRound.delays, 99), 1)}.` +
-      ` CPU while the events were appended: API process ${fmt(apiRound.cpuShare * 100, 0)}% of one core (${fmt(apiRound.cpuMicrosPerDelivery, 0)} µs per stream-event),` +
-      ` floor process ${fmt(floorRound.cpuShare * 100, 0)}% (${fmt(floorRound.cpuMicrosPerDelivery, 0)} µs); whole machine ${fmt(apiRound.machineShare * 100, 0)}% / ${fmt(floorRound.machineShare * 100, 0)}% of ${cpus} CPUs.`);
-    for (const [name, r] of [['API', apiRound], ['floor', floorRound]] as const) {
-      console.log(`Completeness (${name}): ${r.exact} of ${STREAMS} streams got exactly the ${r.expected} events once each in order (missing ${r.missing}, duplicated ${r.duplicated},` +
-        ` out of order ${r.outOfOrder}, id ≠ data.sequence ${r.mismatched}); ${r.ended} of ${STREAMS} ended after \`concluded\` (within ${fmt(r.endedWithin, 2)} s of its commit), ${r.errored} errored.`);
+    console.log(
+      row(
+        'baseline: bare LISTEN client in the bench process, same NOTIFY',
+        [...apiRound.listenDelays, ...floorRound.listenDelays].sort((a, b) => a - b),
+        '',
+        2,
+      ),
+    );
+    console.log(
+      `\nRatio of p99 delivery, API / floor: ${fmt(percentile(apiRound.delays, 99) / percentile(floorRound.delays, 99), 1)}.` +
+        ` CPU while the events were appended: API process ${fmt(apiRound.cpuShare * 100, 0)}% of one core (${fmt(apiRound.cpuMicrosPerDelivery, 0)} µs per stream-event),` +
+        ` floor process ${fmt(floorRound.cpuShare * 100, 0)}% (${fmt(floorRound.cpuMicrosPerDelivery, 0)} µs); whole machine ${fmt(apiRound.machineShare * 100, 0)}% / ${fmt(floorRound.machineShare * 100, 0)}% of ${cpus} CPUs.`,
+    );
+    for (const [name, r] of [
+      ['API', apiRound],
+      ['floor', floorRound],
+    ] as const) {
+      console.log(
+        `Completeness (${name}): ${r.exact} of ${STREAMS} streams got exactly the ${r.expected} events once each in order (missing ${r.missing}, duplicated ${r.duplicated},` +
+          ` out of order ${r.outOfOrder}, id ≠ data.sequence ${r.mismatched}); ${r.ended} of ${STREAMS} ended after \`concluded\` (within ${fmt(r.endedWithin, 2)} s of its commit), ${r.errored} errored.`,
+      );
     }
   } finally {
     for (const s of idle) s.destroy();
@@ -419,7 +525,11 @@ export async function streamsSection(ctx: StreamsContext): Promise<void> {
     if (api) await stopApi(api);
     await stopChild(floor?.child);
     // A round that did not get to its terminal event leaves its investigation queued: no worker of a later section should take it up.
-    await db.query("UPDATE investigations SET status = 'cancelled', concluded_at = clock_timestamp() WHERE id = ANY($1) AND status = 'queued'", [[investigationId, floorInvestigationId]]).catch(() => undefined);
+    await db
+      .query("UPDATE investigations SET status = 'cancelled', concluded_at = clock_timestamp() WHERE id = ANY($1) AND status = 'queued'", [
+        [investigationId, floorInvestigationId],
+      ])
+      .catch(() => undefined);
     await db.end().catch(() => undefined);
     await listener.end().catch(() => undefined);
   }

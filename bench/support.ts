@@ -27,7 +27,9 @@ export async function startApi(env: Record<string, string>, port: number, profil
   for (let i = 0; i < 200 && child.exitCode === null; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch { /* starting */ }
+    } catch {
+      /* starting */
+    }
     await sleep(100);
   }
   await stopApi(child);
@@ -55,7 +57,11 @@ export function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 }
 
-export interface Memory { rssKiB: number; heapUsedKiB: number; externalKiB: number }
+export interface Memory {
+  rssKiB: number;
+  heapUsedKiB: number;
+  externalKiB: number;
+}
 
 /** The API's memory after a full GC (SIGWINCH to its gc-on-signal preload), so garbage of what ran before does not count. */
 export async function settledMemory(pid: number, port: number): Promise<Memory> {

@@ -16,11 +16,13 @@ async function main() {
   if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name)) throw new Error('Give the migration a PascalCase name: npm run migration:generate -- AddThings');
   const base = new URL(loadConfig().DATABASE_URL);
   const scratch = `svc_migration_scratch_${process.pid}`;
-  const admin = new URL(base); admin.pathname = '/postgres';
+  const admin = new URL(base);
+  admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
   await client.connect();
   await client.query(`CREATE DATABASE "${scratch}"`);
-  const url = new URL(base); url.pathname = `/${scratch}`;
+  const url = new URL(base);
+  url.pathname = `/${scratch}`;
   try {
     await runMigrations(url.toString(), MIGRATIONS);
     const dataSource = new DataSource(dataSourceOptions({ url: url.toString(), entities: [join(__dirname, '../dist/libs/**/*.entity.js')] }));
@@ -33,7 +35,8 @@ async function main() {
     }
     const stamp = Date.now();
     const className = `${name}${stamp}`;
-    const q = (query) => `    await queryRunner.query(${JSON.stringify(query.query)}${query.parameters?.length ? `, ${JSON.stringify(query.parameters)}` : ''});`;
+    const q = (query) =>
+      `    await queryRunner.query(${JSON.stringify(query.query)}${query.parameters?.length ? `, ${JSON.stringify(query.parameters)}` : ''});`;
     const file = `import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ${className} implements MigrationInterface {
@@ -52,7 +55,10 @@ ${sql.downQueries.reverse().map(q).join('\n')}
     writeFileSync(path, file);
     const indexPath = join(__dirname, '../migrations/index.ts');
     let index = readFileSync(indexPath, 'utf8');
-    index = index.replace(/(export const MIGRATIONS: Function\[\] = \[)([^\]]*)(\];)/s, (_, a, list, c) => `${a}${list.trim() ? `${list.trimEnd()}\n  ` : '\n  '}${className},\n${c}`);
+    index = index.replace(
+      /(export const MIGRATIONS: Function\[\] = \[)([^\]]*)(\];)/s,
+      (_, a, list, c) => `${a}${list.trim() ? `${list.trimEnd()}\n  ` : '\n  '}${className},\n${c}`,
+    );
     index = `import { ${className} } from './${stamp}-${name}';\n${index}`;
     writeFileSync(indexPath, index);
     console.log(`Wrote ${path}`);
@@ -62,4 +68,7 @@ ${sql.downQueries.reverse().map(q).join('\n')}
   }
 }
 
-main().catch((error) => { console.error(error.message); process.exit(1); });
+main().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});

@@ -100,7 +100,10 @@ const rule = {
         const specReadsTestSupport = here.kind === 'lib' && /\.spec\.ts$/.test(file) && fromTestSupport(target);
         const crosses = here.kind === 'lib' ? !inside && !specReadsTestSupport : targetUnit.kind === 'lib' && targetUnit.root !== here.root;
         if (crosses) {
-          context.report({ node, message: `Relative import '${source}' leaves ${here.kind} '${here.name}'${targetUnit.kind === 'lib' ? `: import '@svc/${targetUnit.name}' instead` : ''}` });
+          context.report({
+            node,
+            message: `Relative import '${source}' leaves ${here.kind} '${here.name}'${targetUnit.kind === 'lib' ? `: import '@svc/${targetUnit.name}' instead` : ''}`,
+          });
         }
         return;
       }
@@ -116,7 +119,10 @@ const rule = {
         return;
       }
       if (here.kind === 'lib' && !LIBRARY_DEPENDENCIES[here.name].includes(library)) {
-        context.report({ node, message: `Library '${here.name}' may not depend on '${library}' (allowed: ${LIBRARY_DEPENDENCIES[here.name].join(', ') || 'none'}); see docs/architecture.md` });
+        context.report({
+          node,
+          message: `Library '${here.name}' may not depend on '${library}' (allowed: ${LIBRARY_DEPENDENCIES[here.name].join(', ') || 'none'}); see docs/architecture.md`,
+        });
       }
       if (subpath) {
         const entry = `${library}/${subpath}`;
@@ -132,12 +138,14 @@ const rule = {
       if (here.kind === 'lib' && library !== 'platform' && !file.endsWith('.entity.ts')) {
         const entities = entitiesOf(library);
         for (const name of importedNames) {
-          if (entities.has(name)) context.report({ node, message: `'${name}' is an entity of library '${library}': call its service instead of using its tables` });
+          if (entities.has(name))
+            context.report({ node, message: `'${name}' is an entity of library '${library}': call its service instead of using its tables` });
         }
       }
     }
 
-    const namesOf = (node) => (node.specifiers ?? []).map((s) => (s.type === 'ImportSpecifier' || s.type === 'ExportSpecifier' ? (s.imported ?? s.local).name : null)).filter(Boolean);
+    const namesOf = (node) =>
+      (node.specifiers ?? []).map((s) => (s.type === 'ImportSpecifier' || s.type === 'ExportSpecifier' ? (s.imported ?? s.local).name : null)).filter(Boolean);
     return {
       ImportDeclaration(node) {
         check(node, node.source.value, namesOf(node));
@@ -152,7 +160,12 @@ const rule = {
         if (node.source.type === 'Literal' && typeof node.source.value === 'string') check(node, node.source.value, []);
       },
       CallExpression(node) {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string') {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments[0]?.type === 'Literal' &&
+          typeof node.arguments[0].value === 'string'
+        ) {
           check(node, node.arguments[0].value, []);
         }
       },

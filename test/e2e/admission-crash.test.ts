@@ -56,7 +56,11 @@ async function deliver(baseUrl: string, integration: { id: string; secret: strin
     });
     const text = await res.text();
     let parsed: unknown = text;
-    try { parsed = JSON.parse(text); } catch { /* not JSON: keep the text */ }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
     return { kind: 'status', status: res.status, body: parsed };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -96,47 +100,61 @@ describe('alert admission survives SIGKILL of the API', () => {
   /** Alert events and 202 delivery rows per seq, straight from the database. */
   async function stored(): Promise<{ events: Map<number, number>; accepted: Map<number, number>; retried: Map<number, number> }> {
     const events = await pg.query<{ seq: string; n: number }>(
-      `SELECT labels->>'seq' AS seq, count(*)::int AS n FROM alert_events WHERE integration_id = $1 GROUP BY 1`, [integration.id]);
+      `SELECT labels->>'seq' AS seq, count(*)::int AS n FROM alert_events WHERE integration_id = $1 GROUP BY 1`,
+      [integration.id],
+    );
     const deliveries = await pg.query<{ seq: string; status_code: number; n: number }>(
       `SELECT (body::jsonb)->'alerts'->0->'labels'->>'seq' AS seq, status_code, count(*)::int AS n
-         FROM webhook_deliveries WHERE integration_id = $1 AND status_code IN (200, 202) GROUP BY 1, 2`, [integration.id]);
+         FROM webhook_deliveries WHERE integration_id = $1 AND status_code IN (200, 202) GROUP BY 1, 2`,
+      [integration.id],
+    );
     const byStatus = (code: number) => new Map(deliveries.rows.filter((r) => r.status_code === code).map((r) => [Number(r.seq), r.n]));
     return { events: new Map(events.rows.map((r) => [Number(r.seq), r.n])), accepted: byStatus(202), retried: byStatus(200) };
   }
 
   /** Backends of the killed API finish (commit or abort) on their own; wait until none is left. */
   async function waitForDeadBackends(): Promise<void> {
-    await until(async () => {
-      const { rows } = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'svc-api'`, [database.name]);
-      return rows[0].n === 0;
-    }, 20_000, 'the killed API\'s backends to finish');
+    await until(
+      async () => {
+        const { rows } = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'svc-api'`, [
+          database.name,
+        ]);
+        return rows[0].n === 0;
+      },
+      20_000,
+      "the killed API's backends to finish",
+    );
   }
 
   /** Streams deliveries from several senders and SIGKILLs the API mid-stream; then what is stored. Once per file. */
-  const killMidStream = () => (killedStream ??= (async () => {
-    const child = api!.child;
-    let killed = false;
-    let scheduled = false;
-    const sender = async () => {
-      while (!killed && sent < MAX_SEQS) {
-        sent += 1;
-        const seq = sent;
-        const outcome = await deliver(baseUrl, integration, seq);
-        if (outcome.kind === 'error') failed.set(seq, outcome.code);
-        else if (outcome.status === 202) acknowledged.add(seq);
-        else refused.set(seq, outcome.status);
-        if (!scheduled && acknowledged.size >= KILL_AFTER) {
-          // Mid-stream, at a moment not tied to any one answer: the senders keep going until then.
-          scheduled = true;
-          setTimeout(() => { killed = true; child.kill('SIGKILL'); }, KILL_JITTER_MS);
+  const killMidStream = () =>
+    (killedStream ??= (async () => {
+      const child = api!.child;
+      let killed = false;
+      let scheduled = false;
+      const sender = async () => {
+        while (!killed && sent < MAX_SEQS) {
+          sent += 1;
+          const seq = sent;
+          const outcome = await deliver(baseUrl, integration, seq);
+          if (outcome.kind === 'error') failed.set(seq, outcome.code);
+          else if (outcome.status === 202) acknowledged.add(seq);
+          else refused.set(seq, outcome.status);
+          if (!scheduled && acknowledged.size >= KILL_AFTER) {
+            // Mid-stream, at a moment not tied to any one answer: the senders keep going until then.
+            scheduled = true;
+            setTimeout(() => {
+              killed = true;
+              child.kill('SIGKILL');
+            }, KILL_JITTER_MS);
+          }
         }
-      }
-    };
-    await Promise.all(Array.from({ length: SENDERS }, sender));
-    await exited(child);
-    await waitForDeadBackends();
-    return { killed, signal: child.signalCode, stored: await stored() };
-  })());
+      };
+      await Promise.all(Array.from({ length: SENDERS }, sender));
+      await exited(child);
+      await waitForDeadBackends();
+      return { killed, signal: child.signalCode, stored: await stored() };
+    })());
 
   async function openIncidents(): Promise<{ id: string; groupKey: string; alertCount: number }[]> {
     const res = await fetch(`${baseUrl}/api/v1/incidents?status=open&limit=200`, { headers: { cookie } });
@@ -164,10 +182,14 @@ describe('alert admission survives SIGKILL of the API', () => {
     };
     api = await startApi();
 
-    const boot = await post('/api/v1/auth/local/bootstrap', {
-      organization: { id: 'crash', displayName: 'Crash' },
-      user: { email: 'crash@example.com', name: 'Crash Tester', password: 'a long enough password' },
-    }, { authorization: `Bearer ${credential}` });
+    const boot = await post(
+      '/api/v1/auth/local/bootstrap',
+      {
+        organization: { id: 'crash', displayName: 'Crash' },
+        user: { email: 'crash@example.com', name: 'Crash Tester', password: 'a long enough password' },
+      },
+      { authorization: `Bearer ${credential}` },
+    );
     expect(boot.status).toBe(201);
     cookie = boot.cookie!;
     const created = await post('/api/v1/integrations', { type: 'generic', name: 'Crash stream' }, { cookie, origin: new URL(baseUrl).origin });
@@ -185,7 +207,11 @@ describe('alert admission survives SIGKILL of the API', () => {
   }, 30_000);
 
   it('every delivery acknowledged with 202 before the SIGKILL is stored exactly once', async () => {
-    const { killed, signal, stored: { events, accepted } } = await killMidStream();
+    const {
+      killed,
+      signal,
+      stored: { events, accepted },
+    } = await killMidStream();
     expect(killed).toBe(true);
     expect(signal).toBe('SIGKILL');
 
@@ -210,9 +236,11 @@ describe('alert admission survives SIGKILL of the API', () => {
     // Stored but never acknowledged: only deliveries whose answer the kill cut off.
     for (const seq of committedBeforeResend) if (!acknowledged.has(seq)) expect(failed.has(seq) || refused.has(seq)).toBe(true);
 
-    console.log(`[admission-crash] seed ${SEED}: killed after ${acknowledged.size} acknowledged (target ${KILL_AFTER} + ${KILL_JITTER_MS} ms); ${sent} sent; ` +
-      `${failed.size} cut off (${[...new Set(failed.values())].join(', ')}), of which ${[...failed.keys()].filter((s) => committedBeforeResend.has(s)).length} had committed; ` +
-      `${refused.size} refused`);
+    console.log(
+      `[admission-crash] seed ${SEED}: killed after ${acknowledged.size} acknowledged (target ${KILL_AFTER} + ${KILL_JITTER_MS} ms); ${sent} sent; ` +
+        `${failed.size} cut off (${[...new Set(failed.values())].join(', ')}), of which ${[...failed.keys()].filter((s) => committedBeforeResend.has(s)).length} had committed; ` +
+        `${refused.size} refused`,
+    );
   }, 120_000);
 
   it('after a restart, re-sending every delivery is 202 or 200 and never a duplicate', async () => {
@@ -242,10 +270,18 @@ describe('alert admission survives SIGKILL of the API', () => {
     for (const seq of seqs) {
       const answer = answers.get(seq)!;
       if (committedBeforeResend.has(seq)) {
-        expect(answer, `re-sent committed seq ${seq}`).toEqual({ kind: 'status', status: 200, body: { deliveryId: expect.any(String), accepted: 0, duplicates: 1, incidentIds: [incidentId] } });
+        expect(answer, `re-sent committed seq ${seq}`).toEqual({
+          kind: 'status',
+          status: 200,
+          body: { deliveryId: expect.any(String), accepted: 0, duplicates: 1, incidentIds: [incidentId] },
+        });
         asRetry += 1;
       } else {
-        expect(answer, `re-sent uncommitted seq ${seq}`).toEqual({ kind: 'status', status: 202, body: { deliveryId: expect.any(String), accepted: 1, duplicates: 0, incidentIds: [incidentId] } });
+        expect(answer, `re-sent uncommitted seq ${seq}`).toEqual({
+          kind: 'status',
+          status: 202,
+          body: { deliveryId: expect.any(String), accepted: 1, duplicates: 0, incidentIds: [incidentId] },
+        });
         asNew += 1;
       }
     }
@@ -260,7 +296,9 @@ describe('alert admission survives SIGKILL of the API', () => {
     const after = await openIncidents();
     expect(after).toEqual([expect.objectContaining({ id: incidentId, groupKey: GROUP_KEY, alertCount: seqs.length })]);
 
-    console.log(`[admission-crash] re-sent ${seqs.length}: ${asNew} as 202 (never committed), ${asRetry} as 200 (already committed; ` +
-      `${[...committedBeforeResend].filter((s) => !acknowledged.has(s)).length} of them were cut off before their answer)`);
+    console.log(
+      `[admission-crash] re-sent ${seqs.length}: ${asNew} as 202 (never committed), ${asRetry} as 200 (already committed; ` +
+        `${[...committedBeforeResend].filter((s) => !acknowledged.has(s)).length} of them were cut off before their answer)`,
+    );
   }, 120_000);
 });

@@ -52,10 +52,12 @@ describe('admission while the database is unreachable', () => {
     await proxy.cut();
   });
 
-  const send = (seq: string) => new Client(api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, {
-    body: { alerts: [{ labels: { alertname: 'DbOutage', service: 'svc', seq }, startsAt: '2026-11-22T02:00:00Z' }] },
-    headers: { 'x-svc-token': integration.secret }, origin: false,
-  });
+  const send = (seq: string) =>
+    new Client(api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'DbOutage', service: 'svc', seq }, startsAt: '2026-11-22T02:00:00Z' }] },
+      headers: { 'x-svc-token': integration.secret },
+      origin: false,
+    });
 
   it('answers 503 with Retry-After (never 500, never a hang), and admits again once the database is back', async () => {
     expect((await send('before')).status).toBe(202);

@@ -2,15 +2,29 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
 
-interface Alert { status: 'firing' | 'resolved'; labels: Record<string, string>; startsAt: string; endsAt?: string; fingerprint?: string; annotations?: Record<string, string> }
+interface Alert {
+  status: 'firing' | 'resolved';
+  labels: Record<string, string>;
+  startsAt: string;
+  endsAt?: string;
+  fingerprint?: string;
+  annotations?: Record<string, string>;
+}
 
 const T0 = '2026-11-22T02:00:00.000000Z';
 const T1 = '2026-11-22T02:10:00.000000Z';
 
 function alertmanager(groupKey: string, alerts: Alert[]) {
   return {
-    version: '4', groupKey, truncatedAlerts: 0, status: alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved', receiver: 'svc',
-    groupLabels: { alertname: 'HighErrorRate' }, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://alertmanager.example:9093',
+    version: '4',
+    groupKey,
+    truncatedAlerts: 0,
+    status: alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved',
+    receiver: 'svc',
+    groupLabels: { alertname: 'HighErrorRate' },
+    commonLabels: {},
+    commonAnnotations: {},
+    externalURL: 'http://alertmanager.example:9093',
     alerts: alerts.map((a) => ({ annotations: {}, endsAt: '0001-01-01T00:00:00Z', generatorURL: 'http://prometheus.example:9090/graph', ...a })),
   };
 }
@@ -22,7 +36,11 @@ describe('alert webhook admission', () => {
   let am: { id: string; secret: string };
 
   const post = (integration: { id: string; secret: string }, body: unknown, headers: Record<string, string> = {}) =>
-    sender.request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, { body, headers: { 'x-svc-token': integration.secret, ...headers }, origin: false });
+    sender.request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, {
+      body,
+      headers: { 'x-svc-token': integration.secret, ...headers },
+      origin: false,
+    });
 
   /**
    * `post` for bursts: a 503 (the service under pressure, here a database connection not free
@@ -66,9 +84,18 @@ describe('alert webhook admission', () => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ deliveryId: expect.any(String), accepted: 1, duplicates: 0, incidentIds: [expect.any(String)] });
     const incident = await ctx.admin.get(`/api/v1/incidents/${res.body.incidentIds[0]}`);
-    expect(incident.body).toMatchObject({ status: 'open', title: 'Disk is full', integrationId: generic.id, labels: { alertname: 'DiskFull', service: 'db' }, openedAt: T0, alertCount: 1 });
+    expect(incident.body).toMatchObject({
+      status: 'open',
+      title: 'Disk is full',
+      integrationId: generic.id,
+      labels: { alertname: 'DiskFull', service: 'db' },
+      openedAt: T0,
+      alertCount: 1,
+    });
     const bearer = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: 'DiskFull', service: 'db', host: 'b' }, startsAt: T0 }] }, headers: { authorization: `Bearer ${generic.secret}` }, origin: false,
+      body: { alerts: [{ labels: { alertname: 'DiskFull', service: 'db', host: 'b' }, startsAt: T0 }] },
+      headers: { authorization: `Bearer ${generic.secret}` },
+      origin: false,
     });
     expect(bearer.status).toBe(202);
     expect(bearer.body.incidentIds).toEqual(res.body.incidentIds);
@@ -89,17 +116,35 @@ describe('alert webhook admission', () => {
     const key = '{}:{alertname="HighErrorRate"}';
     const a = { labels: { alertname: 'HighErrorRate', pod: 'a' }, fingerprint: 'aaaa' };
     const b = { labels: { alertname: 'HighErrorRate', pod: 'b' }, fingerprint: 'bbbb' };
-    const firing = await post(am, alertmanager(key, [{ ...a, status: 'firing', startsAt: T0 }, { ...b, status: 'firing', startsAt: T0 }]));
+    const firing = await post(
+      am,
+      alertmanager(key, [
+        { ...a, status: 'firing', startsAt: T0 },
+        { ...b, status: 'firing', startsAt: T0 },
+      ]),
+    );
     expect(firing.status).toBe(202);
     expect(firing.body.accepted).toBe(2);
     const id = firing.body.incidentIds[0];
     expect(firing.body.incidentIds).toEqual([id]);
     expect((await ctx.admin.get(`/api/v1/incidents/${id}`)).body).toMatchObject({ status: 'open', alertCount: 2, groupKey: key });
 
-    await post(am, alertmanager(key, [{ ...a, status: 'resolved', startsAt: T0, endsAt: T1 }, { ...b, status: 'firing', startsAt: T0 }]));
+    await post(
+      am,
+      alertmanager(key, [
+        { ...a, status: 'resolved', startsAt: T0, endsAt: T1 },
+        { ...b, status: 'firing', startsAt: T0 },
+      ]),
+    );
     expect((await ctx.admin.get(`/api/v1/incidents/${id}`)).body.status).toBe('open');
 
-    const resolved = await post(am, alertmanager(key, [{ ...a, status: 'resolved', startsAt: T0, endsAt: T1 }, { ...b, status: 'resolved', startsAt: T0, endsAt: T1 }]));
+    const resolved = await post(
+      am,
+      alertmanager(key, [
+        { ...a, status: 'resolved', startsAt: T0, endsAt: T1 },
+        { ...b, status: 'resolved', startsAt: T0, endsAt: T1 },
+      ]),
+    );
     expect(resolved.body).toMatchObject({ accepted: 1, duplicates: 1, incidentIds: [id] });
     expect((await ctx.admin.get(`/api/v1/incidents/${id}`)).body).toMatchObject({ status: 'resolved', resolvedAt: T1 });
 
@@ -110,22 +155,34 @@ describe('alert webhook admission', () => {
   });
 
   it('concurrent deliveries for one group never open two incidents', async () => {
-    const results = await Promise.all(Array.from({ length: 24 }, (_, i) =>
-      postAdmitted(generic, { alerts: [{ labels: { alertname: 'Storm', service: 'edge', instance: `i-${i}` }, startsAt: T0 }] })));
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        postAdmitted(generic, { alerts: [{ labels: { alertname: 'Storm', service: 'edge', instance: `i-${i}` }, startsAt: T0 }] }),
+      ),
+    );
     expect(results.every((r) => r.status === 202)).toBe(true);
     expect(new Set(results.map((r) => r.body.incidentIds[0])).size).toBe(1);
     const incident = await ctx.admin.get(`/api/v1/incidents/${results[0].body.incidentIds[0]}`);
     expect(incident.body.alertCount).toBe(24);
-    const open = await ctx.api.dataSource.query(`SELECT count(*)::int AS n FROM incidents WHERE group_key = '{alertname="Storm",service="edge"}' AND status = 'open'`);
+    const open = await ctx.api.dataSource.query(
+      `SELECT count(*)::int AS n FROM incidents WHERE group_key = '{alertname="Storm",service="edge"}' AND status = 'open'`,
+    );
     expect(open[0].n).toBe(1);
   });
 
   it('deliveries admitted together keep their own outcomes, across groups and Organizations', async () => {
     await ctx.admin.post('/api/v1/organizations', { id: 'batch-other', displayName: 'Other' });
-    const foreignIntegration = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Foreign' }, { headers: { 'x-svc-organization': 'batch-other' } });
+    const foreignIntegration = await ctx.admin.post(
+      '/api/v1/integrations',
+      { type: 'generic', name: 'Foreign' },
+      { headers: { 'x-svc-organization': 'batch-other' } },
+    );
     const foreign = { id: foreignIntegration.body.id, secret: foreignIntegration.body.webhookSecret };
-    const alert = (name: string, status: 'firing' | 'resolved', extra: Partial<Alert> = {}) =>
-      ({ alerts: [{ status, labels: { alertname: 'Batch', service: 'pay', instance: name }, startsAt: T0, ...(status === 'resolved' ? { endsAt: T1 } : {}), ...extra }] });
+    const alert = (name: string, status: 'firing' | 'resolved', extra: Partial<Alert> = {}) => ({
+      alerts: [
+        { status, labels: { alertname: 'Batch', service: 'pay', instance: name }, startsAt: T0, ...(status === 'resolved' ? { endsAt: T1 } : {}), ...extra },
+      ],
+    });
     // `keep` stays firing throughout, so the incident stays open whatever order the burst lands in.
     const opened = await postAdmitted(generic, { alerts: ['a', 'b', 'keep'].map((name) => alert(name, 'firing').alerts[0]) });
     const incidentId = opened.body.incidentIds[0];
@@ -137,10 +194,17 @@ describe('alert webhook admission', () => {
       postAdmitted(generic, alert('c', 'firing')),
       postAdmitted(generic, alert('c', 'firing')), // the same phase twice in flight: one 202, one 200
       ...Array.from({ length: 12 }, (_, i) => postAdmitted(generic, { alerts: [{ labels: { alertname: 'Spread', service: `s-${i}` }, startsAt: T0 }] })),
-      ...Array.from({ length: 6 }, (_, i) => postAdmitted(foreign, { alerts: [{ labels: { alertname: 'Batch', service: 'pay', instance: `f-${i}` }, startsAt: T0 }] })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        postAdmitted(foreign, { alerts: [{ labels: { alertname: 'Batch', service: 'pay', instance: `f-${i}` }, startsAt: T0 }] }),
+      ),
     ];
     const answers = await Promise.all(burst);
-    expect(answers.map((r) => r.status).slice(0, 5).filter((s) => s === 202)).toHaveLength(3);
+    expect(
+      answers
+        .map((r) => r.status)
+        .slice(0, 5)
+        .filter((s) => s === 202),
+    ).toHaveLength(3);
     expect(answers[2]).toMatchObject({ status: 200, body: { accepted: 0, duplicates: 1, incidentIds: [incidentId] } });
     expect([answers[3].status, answers[4].status].sort()).toEqual([200, 202]);
     expect(answers.slice(0, 5).every((r) => r.body.incidentIds[0] === incidentId)).toBe(true);
@@ -161,10 +225,20 @@ describe('alert webhook admission', () => {
 
     // Every answer is its delivery's record; several were committed in one transaction.
     const ids = answers.map((r) => r.body.deliveryId);
-    const rows = await db.query('SELECT id, status_code, accepted, duplicates, xmin::text AS tx FROM webhook_deliveries WHERE id = ANY($1)', [ids]) as { id: string; status_code: number; accepted: number; duplicates: number; tx: string }[];
+    const rows = (await db.query('SELECT id, status_code, accepted, duplicates, xmin::text AS tx FROM webhook_deliveries WHERE id = ANY($1)', [ids])) as {
+      id: string;
+      status_code: number;
+      accepted: number;
+      duplicates: number;
+      tx: string;
+    }[];
     expect(rows).toHaveLength(answers.length);
     for (const answer of answers) {
-      expect(rows.find((r) => r.id === answer.body.deliveryId)).toMatchObject({ status_code: answer.status, accepted: answer.body.accepted, duplicates: answer.body.duplicates });
+      expect(rows.find((r) => r.id === answer.body.deliveryId)).toMatchObject({
+        status_code: answer.status,
+        accepted: answer.body.accepted,
+        duplicates: answer.body.duplicates,
+      });
     }
     expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(rows.length);
     const [{ n }] = await db.query('SELECT count(*)::int AS n FROM alert_events WHERE delivery_id = ANY($1)', [ids]);
@@ -194,16 +268,28 @@ describe('alert webhook admission', () => {
   });
 
   it('refuses non-JSON with 415, malformed JSON and invalid payloads with a useful 400, and records them', async () => {
-    const form = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: 'a=b', headers: { 'x-svc-token': generic.secret, 'content-type': 'application/x-www-form-urlencoded' }, origin: false });
+    const form = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      rawBody: 'a=b',
+      headers: { 'x-svc-token': generic.secret, 'content-type': 'application/x-www-form-urlencoded' },
+      origin: false,
+    });
     expect(form.status).toBe(415);
-    const malformed = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: '{"alerts": [', headers: { 'x-svc-token': generic.secret, 'content-type': 'application/json' }, origin: false });
+    const malformed = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      rawBody: '{"alerts": [',
+      headers: { 'x-svc-token': generic.secret, 'content-type': 'application/json' },
+      origin: false,
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ error: 'Malformed JSON body' });
     const invalid = await post(am, { version: '3', alerts: [] });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toMatch(/version/);
     // Each refusal is a delivery record of its own.
-    for (const [res, integration] of [[form, generic], [malformed, generic], [invalid, am]] as const) {
+    for (const [res, integration] of [
+      [form, generic],
+      [malformed, generic],
+      [invalid, am],
+    ] as const) {
       const recorded = (await ctx.admin.get(`/api/v1/webhook-deliveries?integrationId=${integration.id}&limit=200`)).body.items;
       expect(recorded.some((d: { id: string; statusCode: number }) => d.statusCode === res.status)).toBe(true);
     }
@@ -211,9 +297,17 @@ describe('alert webhook admission', () => {
 
   it('refuses a body over 1 MiB with 413 before reading it', async () => {
     const big = JSON.stringify({ alerts: [{ labels: { alertname: 'Big' }, annotations: { x: 'y'.repeat(1024 * 1024) } }] });
-    const res = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: big, headers: { 'x-svc-token': generic.secret, 'content-type': 'application/json' }, origin: false });
+    const res = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      rawBody: big,
+      headers: { 'x-svc-token': generic.secret, 'content-type': 'application/json' },
+      origin: false,
+    });
     expect(res.status).toBe(413);
-    const unauthenticated = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, { rawBody: big, headers: { 'content-type': 'application/json' }, origin: false });
+    const unauthenticated = await sender.request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+      origin: false,
+    });
     expect(unauthenticated.status).toBe(401);
   });
 
@@ -221,7 +315,14 @@ describe('alert webhook admission', () => {
     const res = await post(generic, { alerts: [{ labels: { alertname: 'Recorded', service: 's' }, startsAt: T0 }] }, { 'x-sender': 'test-suite' });
     const delivery = await ctx.admin.get(`/api/v1/webhook-deliveries/${res.body.deliveryId}`);
     expect(delivery.status).toBe(200);
-    expect(delivery.body).toMatchObject({ id: res.body.deliveryId, integrationId: generic.id, statusCode: 202, accepted: 1, duplicates: 0, incidentIds: res.body.incidentIds });
+    expect(delivery.body).toMatchObject({
+      id: res.body.deliveryId,
+      integrationId: generic.id,
+      statusCode: 202,
+      accepted: 1,
+      duplicates: 0,
+      incidentIds: res.body.incidentIds,
+    });
     expect(delivery.body.headers['x-sender']).toBe('test-suite');
     expect(delivery.body.headers['x-svc-token']).toBeUndefined();
     expect(JSON.stringify(delivery.body)).not.toContain(generic.secret);

@@ -17,7 +17,8 @@ describe('a real Alertmanager sending to the service', () => {
   }, 60_000);
   afterAll(() => alertmanager?.stop());
 
-  const push = (alerts: unknown[]) => fetch(`${alertmanager.url}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
+  const push = (alerts: unknown[]) =>
+    fetch(`${alertmanager.url}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
 
   it('alerts pushed into Alertmanager become one incident here, and their resolution resolves it', async () => {
     const startsAt = new Date(Date.now() - 60_000).toISOString();
@@ -38,7 +39,11 @@ describe('a real Alertmanager sending to the service', () => {
     expect(incident.groupKey).toContain('alertname="CheckoutErrors"');
     const events = await ctx.admin.get(`/api/v1/incidents/${incident.id}/alert-events`);
     expect(events.body.items).toHaveLength(2);
-    expect(events.body.items[0]).toMatchObject({ status: 'firing', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/), generatorUrl: expect.stringContaining('prometheus.example') });
+    expect(events.body.items[0]).toMatchObject({
+      status: 'firing',
+      fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+      generatorUrl: expect.stringContaining('prometheus.example'),
+    });
     const deliveries = await ctx.admin.get(`/api/v1/webhook-deliveries?integrationId=${integrationId}`);
     const first = await ctx.admin.get(`/api/v1/webhook-deliveries/${deliveries.body.items.at(-1).id}`);
     expect(first.body.headers['user-agent']).toMatch(/Alertmanager/);

@@ -15,7 +15,9 @@ function apiChildren(launcherPid: number): number[] {
     try {
       const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
       if (ppid === launcherPid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('api/src/main.js')) pids.push(Number(entry));
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return pids;
 }
@@ -48,7 +50,14 @@ describe('the launcher with SVC_API_PROCESSES', () => {
   async function launch(processes: string, port: number): Promise<{ launcher: ChildProcess; output: () => string; exit: Promise<number | null> }> {
     ensureBuilt();
     const launcher = spawn(process.execPath, [join(DIST, 'launcher/src/main.js')], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl(name), PORT: String(port), SVC_QUEUE_PREFIX: `apiprocs${process.pid}`, LOG_LEVEL: 'warn', SVC_API_PROCESSES: processes },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: databaseUrl(name),
+        PORT: String(port),
+        SVC_QUEUE_PREFIX: `apiprocs${process.pid}`,
+        LOG_LEVEL: 'warn',
+        SVC_API_PROCESSES: processes,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push(launcher);
@@ -68,14 +77,18 @@ describe('the launcher with SVC_API_PROCESSES', () => {
   it('runs two API processes on one port, and stops everything with a failure when one dies on its own', async () => {
     const port = await freePort();
     const { launcher, exit, output } = await launch('2', port);
-    await until(async () => {
-      if (launcher.exitCode !== null) throw new Error(`launcher exited:\n${output()}`);
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && apiChildren(launcher.pid!).length === 2 ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 120_000, 'two API processes ready');
+    await until(
+      async () => {
+        if (launcher.exitCode !== null) throw new Error(`launcher exited:\n${output()}`);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && apiChildren(launcher.pid!).length === 2 ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      120_000,
+      'two API processes ready',
+    );
     for (let i = 0; i < 6; i++) expect((await fetch(`http://127.0.0.1:${port}/api/v1/meta`)).status).toBe(200);
 
     const [victim, other] = apiChildren(launcher.pid!);
@@ -88,14 +101,18 @@ describe('the launcher with SVC_API_PROCESSES', () => {
   it('stops all of them, and exits 0, on SIGTERM', async () => {
     const port = await freePort();
     const { launcher, exit, output } = await launch('2', port);
-    await until(async () => {
-      if (launcher.exitCode !== null) throw new Error(`launcher exited:\n${output()}`);
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && apiChildren(launcher.pid!).length === 2 ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 120_000, 'two API processes ready');
+    await until(
+      async () => {
+        if (launcher.exitCode !== null) throw new Error(`launcher exited:\n${output()}`);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && apiChildren(launcher.pid!).length === 2 ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      120_000,
+      'two API processes ready',
+    );
     const apis = apiChildren(launcher.pid!);
     launcher.kill('SIGTERM');
     expect(await exit).toBe(0);

@@ -8,7 +8,10 @@ const inDays = (days: number) => new Date(Date.now() + days * 86400_000).toISOSt
 
 describe('API tokens', () => {
   const ctx = useBootstrappedApi();
-  const bearer = (token: string, headers: Record<string, string> = {}) => ({ headers: { authorization: `Bearer ${token}`, ...headers }, origin: false as const });
+  const bearer = (token: string, headers: Record<string, string> = {}) => ({
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    origin: false as const,
+  });
   const anonymous = () => new Client(ctx.api.baseUrl);
 
   async function mint(role: string, name = `${role} token`, expiresAt = inDays(30)) {
@@ -24,8 +27,15 @@ describe('API tokens', () => {
     const res = await ctx.admin.post('/api/v1/api-tokens', { name: 'exporter', role: 'viewer', expiresAt: `${day}T00:00:00+01:00` });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), name: 'exporter', role: 'viewer', createdBy: expect.any(String), createdAt: expect.stringMatching(/Z$/),
-      expiresAt: expectedExpiry, lastUsedAt: null, revokedAt: null, token: expect.stringMatching(/^svc_pat_[A-Za-z0-9_-]{43}$/),
+      id: expect.any(String),
+      name: 'exporter',
+      role: 'viewer',
+      createdBy: expect.any(String),
+      createdAt: expect.stringMatching(/Z$/),
+      expiresAt: expectedExpiry,
+      lastUsedAt: null,
+      revokedAt: null,
+      token: expect.stringMatching(/^svc_pat_[A-Za-z0-9_-]{43}$/),
     });
     const list = await ctx.admin.get('/api/v1/api-tokens');
     expect(list.body.items[0]).toMatchObject({ id: res.body.id, name: 'exporter' });
@@ -50,7 +60,10 @@ describe('API tokens', () => {
 
   it('an admin token changes things without Origin, audited as the token', async () => {
     const { token, id } = await mint('admin', 'provisioner');
-    const res = await anonymous().request('POST', '/api/v1/local-users', { ...bearer(token), body: { email: 'robot-made@example.com', name: 'R', password: 'a long enough password', role: 'viewer' } });
+    const res = await anonymous().request('POST', '/api/v1/local-users', {
+      ...bearer(token),
+      body: { email: 'robot-made@example.com', name: 'R', password: 'a long enough password', role: 'viewer' },
+    });
     expect(res.status).toBe(201);
     const audit = await ctx.admin.get('/api/v1/audit-events?action=user.create');
     expect(audit.body.events[0]).toMatchObject({ actorKind: 'api_token', actorId: id, actorName: 'provisioner' });
@@ -70,7 +83,13 @@ describe('API tokens', () => {
 
   it('people-only operations refuse tokens', async () => {
     const { token } = await mint('admin');
-    for (const [method, path] of [['GET', '/api/v1/session'], ['GET', '/api/v1/organizations'], ['POST', '/api/v1/organizations'], ['POST', '/api/v1/api-tokens'], ['GET', '/api/v1/api-tokens']]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/session'],
+      ['GET', '/api/v1/organizations'],
+      ['POST', '/api/v1/organizations'],
+      ['POST', '/api/v1/api-tokens'],
+      ['GET', '/api/v1/api-tokens'],
+    ]) {
       const res = await anonymous().request(method, path, { ...bearer(token), body: method === 'POST' ? {} : undefined });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error).toMatch(/signed-in person/);
@@ -100,7 +119,8 @@ describe('API tokens', () => {
       { name: 'x', role: 'viewer', expiresAt: inDays(400) },
       { name: '', role: 'viewer', expiresAt: inDays(1) },
       { name: 'x', role: 'viewer' },
-    ]) expect((await ctx.admin.post('/api/v1/api-tokens', body)).status, JSON.stringify(body)).toBe(400);
+    ])
+      expect((await ctx.admin.post('/api/v1/api-tokens', body)).status, JSON.stringify(body)).toBe(400);
     const { client: editor } = await signedInMember(ctx.api, 'acme', 'editor');
     const res = await editor.post('/api/v1/api-tokens', { name: 'x', role: 'viewer', expiresAt: inDays(1) });
     expect(res.status).toBe(403);
@@ -108,13 +128,18 @@ describe('API tokens', () => {
   });
 
   // Only Admins reach minting over HTTP, so the rule is shown on the service the route calls.
-  it('never mints a token with a role above its minter\'s', async () => {
+  it("never mints a token with a role above its minter's", async () => {
     const tokens = ctx.api.app.get(ApiTokensService);
     const { userId } = await signedInMember(ctx.api, 'acme', 'editor');
     const context = auditContext({ address: '127.0.0.1' }, { id: userId, name: 'Minter' });
-    for (const [minter, role] of [['viewer', 'editor'], ['viewer', 'admin'], ['editor', 'admin']] as const) {
-      await expect(tokens.mint('acme', minter, { name: 'above', role, expiresAt: inDays(1) }, context), `${minter} minting ${role}`)
-        .rejects.toMatchObject({ message: 'A token cannot have a higher role than its minter' });
+    for (const [minter, role] of [
+      ['viewer', 'editor'],
+      ['viewer', 'admin'],
+      ['editor', 'admin'],
+    ] as const) {
+      await expect(tokens.mint('acme', minter, { name: 'above', role, expiresAt: inDays(1) }, context), `${minter} minting ${role}`).rejects.toMatchObject({
+        message: 'A token cannot have a higher role than its minter',
+      });
     }
     await expect(tokens.mint('acme', 'editor', { name: 'same', role: 'editor', expiresAt: inDays(1) }, context)).resolves.toMatchObject({ role: 'editor' });
     const listed = (await ctx.admin.get('/api/v1/api-tokens?limit=200')).body.items.map((t: { name: string }) => t.name);

@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, startApi, TestApi } from '../support/api';
 import { ADMIN, bootstrap, signedInMember, signInAdmin } from '../support/factories';
 
-interface Event { id: string; occurredAt: string; actorKind: string; actorId: string | null; actorName: string | null; action: string; targetKind: string | null; targetId: string | null; outcome: string; sourceAddress: string | null; requestId: string | null; detail: Record<string, unknown> }
+interface Event {
+  id: string;
+  occurredAt: string;
+  actorKind: string;
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  targetKind: string | null;
+  targetId: string | null;
+  outcome: string;
+  sourceAddress: string | null;
+  requestId: string | null;
+  detail: Record<string, unknown>;
+}
 
 describe('audit trail', () => {
   let api: TestApi;
@@ -32,25 +45,46 @@ describe('audit trail', () => {
     return res.body.events;
   }
 
-  it('records bootstrap, sign-ins, failures, sign-out, creation and denials with the contract\'s fields', async () => {
+  it("records bootstrap, sign-ins, failures, sign-out, creation and denials with the contract's fields", async () => {
     const events = await allEvents(admin, '?limit=200');
     const actions = events.map((e) => `${e.action}:${e.outcome}`);
-    expect(actions).toEqual(expect.arrayContaining([
-      'deployment.bootstrap:allowed', 'session.sign_in:allowed', 'session.sign_in:failed', 'session.sign_out:allowed', 'access.denied:denied',
-    ]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'deployment.bootstrap:allowed',
+        'session.sign_in:allowed',
+        'session.sign_in:failed',
+        'session.sign_out:allowed',
+        'access.denied:denied',
+      ]),
+    );
     const bootstrapEvent = events.find((e) => e.action === 'deployment.bootstrap')!;
     expect(bootstrapEvent).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), occurredAt: expect.stringMatching(/\.\d{6}Z$/), actorKind: 'user', actorId: adminId, actorName: ADMIN.name,
-      action: 'deployment.bootstrap', targetKind: 'organization', targetId: 'acme', outcome: 'allowed',
-      sourceAddress: expect.stringContaining('127.0.0.1'), requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), detail: expect.objectContaining({ email: ADMIN.email }),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      occurredAt: expect.stringMatching(/\.\d{6}Z$/),
+      actorKind: 'user',
+      actorId: adminId,
+      actorName: ADMIN.name,
+      action: 'deployment.bootstrap',
+      targetKind: 'organization',
+      targetId: 'acme',
+      outcome: 'allowed',
+      sourceAddress: expect.stringContaining('127.0.0.1'),
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      detail: expect.objectContaining({ email: ADMIN.email }),
     });
     const denied = events.find((e) => e.action === 'access.denied')!;
-    expect(denied).toMatchObject({ outcome: 'denied', targetKind: 'permission', targetId: 'organizations:create', actorKind: 'user', detail: { method: 'POST', role: 'viewer' } });
+    expect(denied).toMatchObject({
+      outcome: 'denied',
+      targetKind: 'permission',
+      targetId: 'organizations:create',
+      actorKind: 'user',
+      detail: { method: 'POST', role: 'viewer' },
+    });
     const failed = events.find((e) => e.action === 'session.sign_in' && e.outcome === 'failed')!;
     expect(failed).toMatchObject({ actorKind: 'anonymous', targetKind: 'user', targetId: adminId });
   });
 
-  it('records an Organization\'s creation in that Organization, and nothing for the refused duplicate', async () => {
+  it("records an Organization's creation in that Organization, and nothing for the refused duplicate", async () => {
     const eu = await allEvents(admin, '?limit=200');
     expect(eu.filter((e) => e.action === 'organization.create')).toHaveLength(0);
     const res = await admin.get('/api/v1/audit-events?action=organization.create', { headers: { 'x-svc-organization': 'acme-eu' } });
@@ -85,7 +119,9 @@ describe('audit trail', () => {
     const seen: Event[] = [];
     let next: string | null = null;
     do {
-      const res: { body: { events: Event[]; next: string | null } } = await admin.get(`/api/v1/audit-events?limit=3${next ? `&cursor=${encodeURIComponent(next)}` : ''}`);
+      const res: { body: { events: Event[]; next: string | null } } = await admin.get(
+        `/api/v1/audit-events?limit=3${next ? `&cursor=${encodeURIComponent(next)}` : ''}`,
+      );
       seen.push(...res.body.events);
       next = res.body.next;
     } while (next);
@@ -97,9 +133,11 @@ describe('audit trail', () => {
   });
 
   it('filters by action, actor, target, outcome and time range', async () => {
-    expect((await allEvents(admin, '?action=session.sign_in&outcome=failed')).every((e) => e.action === 'session.sign_in' && e.outcome === 'failed')).toBe(true);
+    expect((await allEvents(admin, '?action=session.sign_in&outcome=failed')).every((e) => e.action === 'session.sign_in' && e.outcome === 'failed')).toBe(
+      true,
+    );
     expect((await allEvents(admin, `?actorId=${adminId}`)).every((e) => e.actorId === adminId)).toBe(true);
-    expect((await allEvents(admin, '?targetKind=permission&targetId=organizations:create'))).toHaveLength(1);
+    expect(await allEvents(admin, '?targetKind=permission&targetId=organizations:create')).toHaveLength(1);
     const all = await allEvents(admin, '?limit=200');
     const middle = all[Math.floor(all.length / 2)].occurredAt;
     const later = await allEvents(admin, `?limit=200&from=${encodeURIComponent(middle)}`);
@@ -129,7 +167,10 @@ describe('audit trail', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-events-acme-.*\.ndjson"$/);
-    const lines = res.text.trim().split('\n').map((l) => JSON.parse(l) as Event);
+    const lines = res.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Event);
     expect(lines.map((e) => e.id)).toEqual([...all].reverse().map((e) => e.id));
     const filtered = await admin.get('/api/v1/audit-events/export?action=access.denied');
     expect(filtered.text.trim().split('\n')).toHaveLength(1);

@@ -8,7 +8,9 @@ const bearer = (value: string) => ({ headers: { authorization: `Bearer ${value}`
 
 describe('bootstrap', () => {
   let api: TestApi;
-  beforeAll(async () => { api = await startApi(); });
+  beforeAll(async () => {
+    api = await startApi();
+  });
   afterAll(() => api?.close());
 
   it('refuses a wrong or missing credential with 401 credential_rejected', async () => {
@@ -22,7 +24,11 @@ describe('bootstrap', () => {
 
   it('validates the body', async () => {
     const client = new Client(api.baseUrl);
-    const res = await client.post('/api/v1/auth/local/bootstrap', { organization: { id: 'acme', displayName: 'Acme' }, user: { ...ADMIN, password: 'short' } }, bearer(BOOTSTRAP_CREDENTIAL));
+    const res = await client.post(
+      '/api/v1/auth/local/bootstrap',
+      { organization: { id: 'acme', displayName: 'Acme' }, user: { ...ADMIN, password: 'short' } },
+      bearer(BOOTSTRAP_CREDENTIAL),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('password must be 12 to 1024 characters');
   });
@@ -36,7 +42,11 @@ describe('bootstrap', () => {
       organizations: [{ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'admin' } }],
     });
     expect((await client.get('/api/v1/session')).status).toBe(200);
-    const again = await new Client(api.baseUrl).post('/api/v1/auth/local/bootstrap', { ...bootstrapBody, organization: { id: 'other', displayName: 'Other' } }, bearer(BOOTSTRAP_CREDENTIAL));
+    const again = await new Client(api.baseUrl).post(
+      '/api/v1/auth/local/bootstrap',
+      { ...bootstrapBody, organization: { id: 'other', displayName: 'Other' } },
+      bearer(BOOTSTRAP_CREDENTIAL),
+    );
     expect(again.status).toBe(409);
   });
 
@@ -124,10 +134,15 @@ describe('sign-in and sessions', () => {
 
   // These tests move a session's clock in the database. A process serves a live session it read
   // for at most SESSION_REREAD_MS, so the change is seen within that bound: poll for it.
-  const answerWithin = (client: Client, status: number) => until(async () => {
-    const res = await client.get('/api/v1/session');
-    return res.status === status ? res : undefined;
-  }, 5_000, `GET /api/v1/session answering ${status}`);
+  const answerWithin = (client: Client, status: number) =>
+    until(
+      async () => {
+        const res = await client.get('/api/v1/session');
+        return res.status === status ? res : undefined;
+      },
+      5_000,
+      `GET /api/v1/session answering ${status}`,
+    );
 
   it('a session past its idle or absolute lifetime gets 401 session_expired', async () => {
     const idle = await signInAdmin(api);
@@ -147,14 +162,21 @@ describe('sign-in and sessions', () => {
     const client = await signInAdmin(api);
     const id = (await client.get('/api/v1/session')).body.session.id;
     await api.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '11 hours' WHERE id = $1`, [id]);
-    const [backdated] = await api.dataSource.query(`SELECT last_seen_at + idle_timeout_seconds * interval '1 second' AS "idleExpiresAt" FROM sessions WHERE id = $1`, [id]);
+    const [backdated] = await api.dataSource.query(
+      `SELECT last_seen_at + idle_timeout_seconds * interval '1 second' AS "idleExpiresAt" FROM sessions WHERE id = $1`,
+      [id],
+    );
     // Once the process has re-read the session, a request writes lastSeenAt again.
-    await until(async () => {
-      const res = await client.get('/api/v1/session');
-      expect(res.status).toBe(200);
-      const [{ recent }] = await api.dataSource.query(`SELECT last_seen_at > now() - interval '1 minute' AS recent FROM sessions WHERE id = $1`, [id]);
-      return recent ? res : undefined;
-    }, 5_000, 'last_seen_at written again');
+    await until(
+      async () => {
+        const res = await client.get('/api/v1/session');
+        expect(res.status).toBe(200);
+        const [{ recent }] = await api.dataSource.query(`SELECT last_seen_at > now() - interval '1 minute' AS recent FROM sessions WHERE id = $1`, [id]);
+        return recent ? res : undefined;
+      },
+      5_000,
+      'last_seen_at written again',
+    );
     const res = await client.get('/api/v1/session');
     expect(res.status).toBe(200);
     // The idle expiry moved past the one the backdated session had, and follows lastSeenAt by the idle lifetime (12 h).
@@ -251,7 +273,7 @@ describe('Organizations, roles and the resolved Organization', () => {
     expect(res.body).toEqual({ error: expect.any(String), requires: 'organizations:create' });
   });
 
-  it('lists only the caller\'s own Organizations', async () => {
+  it("lists only the caller's own Organizations", async () => {
     const { client: member } = await signedInMember(ctx.api, 'acme', 'viewer');
     const res = await member.get('/api/v1/organizations');
     expect(res.body).toEqual({ organizations: [{ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'viewer' } }] });

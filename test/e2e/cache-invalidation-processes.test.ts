@@ -41,9 +41,12 @@ describe('per-process caches across API processes', () => {
     await Promise.all(processes.map(stop));
   });
 
-  const deliver = (baseUrl: string, integrationId: string, secret: string, n: number) => new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${integrationId}/alert-events`, {
-    body: { alerts: [{ labels: { alertname: 'CacheProbe', service: 'api', n: String(n) } }] }, headers: { 'x-svc-token': secret }, origin: false,
-  });
+  const deliver = (baseUrl: string, integrationId: string, secret: string, n: number) =>
+    new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${integrationId}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'CacheProbe', service: 'api', n: String(n) } }] },
+      headers: { 'x-svc-token': secret },
+      origin: false,
+    });
 
   const as = (baseUrl: string, cookie: string) => {
     const client = new Client(baseUrl);
@@ -107,11 +110,14 @@ describe('per-process caches across API processes', () => {
     expect(answers.filter((a) => a.sentAfterRotation).map((a) => a.status)).toEqual(answers.filter((a) => a.sentAfterRotation).map(() => 401));
     // Every 202 is a stored delivery, and nothing was stored after the rotation committed.
     const accepted = answers.filter((a) => a.status === 202).length;
-    const [{ stored }] = await ctx.api.dataSource.query('SELECT count(*)::int AS stored FROM webhook_deliveries WHERE integration_id = $1 AND status_code = 202', [id]);
+    const [{ stored }] = await ctx.api.dataSource.query(
+      'SELECT count(*)::int AS stored FROM webhook_deliveries WHERE integration_id = $1 AND status_code = 202',
+      [id],
+    );
     expect(stored).toBe(accepted);
   });
 
-  it('ends a revoked session on the other process within the contract\'s bound', async () => {
+  it("ends a revoked session on the other process within the contract's bound", async () => {
     const victim = await signInAdmin(ctx.api);
     const session = (await victim.get('/api/v1/session')).body.session.id as string;
     const elsewhere = as(second, victim.cookie!);
@@ -120,10 +126,14 @@ describe('per-process caches across API processes', () => {
     expect((await elsewhere.get('/api/v1/incidents')).status).toBe(200);
 
     expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/sessions/${session}`, { headers: { 'x-svc-organization': 'acme' } })).status).toBe(204);
-    const refused = await until(async () => {
-      const res = await elsewhere.get('/api/v1/session');
-      return res.status === 401 ? res : undefined;
-    }, SESSION_END_WAIT_MS, 'the revoked session refused by the other process');
+    const refused = await until(
+      async () => {
+        const res = await elsewhere.get('/api/v1/session');
+        return res.status === 401 ? res : undefined;
+      },
+      SESSION_END_WAIT_MS,
+      'the revoked session refused by the other process',
+    );
     expect(refused.body.reason).toBe('session_revoked');
     expect((await elsewhere.get('/api/v1/incidents')).status).toBe(401);
   });
@@ -137,17 +147,29 @@ describe('per-process caches across API processes', () => {
 
     expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/members/${member.userId}`, { headers: { 'x-svc-organization': 'acme' } })).status).toBe(204);
     expect((await grace.get('/api/v1/session')).status).toBe(401);
-    await until(async () => ((await there.get('/api/v1/session')).status === 401 ? true : undefined), SESSION_END_WAIT_MS, 'the removed member refused by the other process');
+    await until(
+      async () => ((await there.get('/api/v1/session')).status === 401 ? true : undefined),
+      SESSION_END_WAIT_MS,
+      'the removed member refused by the other process',
+    );
   });
 
   it('refuses a revoked API token on the other process within the same bound', async () => {
-    const minted = await ctx.admin.post('/api/v1/api-tokens', { name: 'Cached token', role: 'viewer', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const minted = await ctx.admin.post('/api/v1/api-tokens', {
+      name: 'Cached token',
+      role: 'viewer',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(minted.status).toBe(201);
     const bearer = { headers: { authorization: `Bearer ${minted.body.token}` } };
     const elsewhere = new Client(second);
     expect((await elsewhere.get('/api/v1/incidents', bearer)).status).toBe(200);
     expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/api-tokens/${minted.body.id}`)).status).toBe(204);
     expect((await new Client(first).get('/api/v1/incidents', bearer)).status).toBe(401);
-    await until(async () => ((await elsewhere.get('/api/v1/incidents', bearer)).status === 401 ? true : undefined), SESSION_END_WAIT_MS, 'the revoked token refused by the other process');
+    await until(
+      async () => ((await elsewhere.get('/api/v1/incidents', bearer)).status === 401 ? true : undefined),
+      SESSION_END_WAIT_MS,
+      'the revoked token refused by the other process',
+    );
   });
 });

@@ -55,11 +55,23 @@ class IsolatedLauncher {
   }
 
   static start(env: Record<string, string>): IsolatedLauncher {
-    const child = spawn(UNSHARE!, ['--net', '/bin/sh', '-c', `${IP} link set lo up && echo "netns $(${READLINK} /proc/self/ns/net)" && exec "$@"`, 'sh', process.execPath, join(DIST_APPS, 'launcher/src/main.js')], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group, as in a terminal
-    });
+    const child = spawn(
+      UNSHARE!,
+      [
+        '--net',
+        '/bin/sh',
+        '-c',
+        `${IP} link set lo up && echo "netns $(${READLINK} /proc/self/ns/net)" && exec "$@"`,
+        'sh',
+        process.execPath,
+        join(DIST_APPS, 'launcher/src/main.js'),
+      ],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group, as in a terminal
+      },
+    );
     return new IsolatedLauncher(child);
   }
 
@@ -72,8 +84,10 @@ class IsolatedLauncher {
     const script =
       'fetch(process.argv[1], JSON.parse(process.argv[2])).then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })), () => process.stdout.write("null"))';
     return new Promise((resolve, reject) => {
-      execFile(NSENTER!, ['-t', String(this.child.pid), '-n', process.execPath, '-e', script, `http://127.0.0.1:8080${path}`, JSON.stringify(init)], (error, stdout) =>
-        error ? reject(error) : resolve(JSON.parse(stdout) ?? undefined),
+      execFile(
+        NSENTER!,
+        ['-t', String(this.child.pid), '-n', process.execPath, '-e', script, `http://127.0.0.1:8080${path}`, JSON.stringify(init)],
+        (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) ?? undefined)),
       );
     });
   }
@@ -155,7 +169,10 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
     const bootstrap = await launcher.request('/api/v1/auth/local/bootstrap', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
-      body: JSON.stringify({ organization: { id: 'first', displayName: 'First' }, user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' } }),
+      body: JSON.stringify({
+        organization: { id: 'first', displayName: 'First' },
+        user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' },
+      }),
     });
     expect(bootstrap?.status).toBe(201);
 
@@ -192,7 +209,10 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
     const left = killed.processesLeft().join('\n');
     expect(left).toContain(' postgres');
     expect(left).toContain(' redis-server');
-    const pids = [Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]), Number(readFileSync(join(dataDir, 'redis', 'redis.pid'), 'utf8'))];
+    const pids = [
+      Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]),
+      Number(readFileSync(join(dataDir, 'redis', 'redis.pid'), 'utf8')),
+    ];
 
     launcher = IsolatedLauncher.start(env());
     await launcher.whenReady();

@@ -8,7 +8,12 @@ const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 describe('replaying deliveries and merging incidents', () => {
   const ctx = useBootstrappedApi();
   let integration: { id: string; secret: string };
-  const send = (body: unknown) => new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, { body, headers: { 'x-svc-token': integration.secret }, origin: false });
+  const send = (body: unknown) =>
+    new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, {
+      body,
+      headers: { 'x-svc-token': integration.secret },
+      origin: false,
+    });
   const fire = (alertname: string, extra: Record<string, string> = {}) => send({ alerts: [{ labels: { alertname, service: 'svc', ...extra }, startsAt: T0 }] });
 
   beforeAll(async () => {
@@ -20,7 +25,13 @@ describe('replaying deliveries and merging incidents', () => {
     const original = await fire('ReplayMe');
     const replay = await ctx.admin.post(`/api/v1/webhook-deliveries/${original.body.deliveryId}/replay`);
     expect(replay.status).toBe(200);
-    expect(replay.body).toMatchObject({ replayOf: original.body.deliveryId, statusCode: 200, accepted: 0, duplicates: 1, incidentIds: original.body.incidentIds });
+    expect(replay.body).toMatchObject({
+      replayOf: original.body.deliveryId,
+      statusCode: 200,
+      accepted: 0,
+      duplicates: 1,
+      incidentIds: original.body.incidentIds,
+    });
     expect(replay.body.id).not.toBe(original.body.deliveryId);
     const audit = await ctx.admin.get(`/api/v1/audit-events?action=webhook_delivery.replay&targetId=${original.body.deliveryId}`);
     expect(audit.body.events[0].detail).toEqual({ replayDeliveryId: replay.body.id, statusCode: 200 });
@@ -35,9 +46,15 @@ describe('replaying deliveries and merging incidents', () => {
   });
 
   it('refuses to replay what has no body, for non-Admins, and for unknown deliveries', async () => {
-    const refused = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, { rawBody: 'x', headers: { 'x-svc-token': integration.secret, 'content-type': 'text/plain' }, origin: false });
+    const refused = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, {
+      rawBody: 'x',
+      headers: { 'x-svc-token': integration.secret, 'content-type': 'text/plain' },
+      origin: false,
+    });
     expect(refused.status).toBe(415);
-    const [unread] = (await ctx.admin.get(`/api/v1/webhook-deliveries?integrationId=${integration.id}`)).body.items.filter((d: { statusCode: number }) => d.statusCode === 415);
+    const [unread] = (await ctx.admin.get(`/api/v1/webhook-deliveries?integrationId=${integration.id}`)).body.items.filter(
+      (d: { statusCode: number }) => d.statusCode === 415,
+    );
     expect((await ctx.admin.post(`/api/v1/webhook-deliveries/${unread.id}/replay`)).status).toBe(409);
     const { client: editor } = await signedInMember(ctx.api, 'acme', 'editor');
     const denied = await editor.post(`/api/v1/webhook-deliveries/${unread.id}/replay`);
@@ -73,13 +90,15 @@ describe('replaying deliveries and merging incidents', () => {
     expect((await viewer.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [target] })).body.requires).toBe('incidents:merge');
   });
 
-  it('another Organization\'s incidents are unknown to a merge: 404 as for an unknown id, nothing moves on either side', async () => {
+  it("another Organization's incidents are unknown to a merge: 404 as for an unknown id, nothing moves on either side", async () => {
     // An incident of Organization "foreign", made the way every incident is: by an alert.
     await ctx.admin.post('/api/v1/organizations', { id: 'foreign', displayName: 'F' });
     const inForeign = { headers: { 'x-svc-organization': 'foreign' } };
     const foreignHook = (await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Foreign' }, inForeign)).body;
     const foreignFire = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${foreignHook.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: 'ForeignAlert', service: 'svc' }, startsAt: T0 }] }, headers: { 'x-svc-token': foreignHook.webhookSecret }, origin: false,
+      body: { alerts: [{ labels: { alertname: 'ForeignAlert', service: 'svc' }, startsAt: T0 }] },
+      headers: { 'x-svc-token': foreignHook.webhookSecret },
+      origin: false,
     });
     const foreignId: string = foreignFire.body.incidentIds[0];
     const target: string = (await fire('OwnTarget')).body.incidentIds[0];
@@ -94,7 +113,10 @@ describe('replaying deliveries and merging incidents', () => {
     });
     const before = await state();
     expect(before.foreign).toMatchObject({ id: foreignId, status: 'open', alertCount: 1 });
-    const asUnknown = (res: { status: number; body: Record<string, unknown> }, id: string) => ({ status: res.status, error: String(res.body.error).replaceAll(id, '<id>') });
+    const asUnknown = (res: { status: number; body: Record<string, unknown> }, id: string) => ({
+      status: res.status,
+      error: String(res.body.error).replaceAll(id, '<id>'),
+    });
     const unknown = asUnknown(await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [UNKNOWN] }), UNKNOWN);
     expect(unknown.status).toBe(404);
 
@@ -113,7 +135,8 @@ describe('replaying deliveries and merging incidents', () => {
   });
 
   it('a resolved target reopens when merged alerts still fire', async () => {
-    const resolvedTarget = (await send({ alerts: [{ status: 'firing', labels: { alertname: 'WasResolved', service: 'svc' }, startsAt: T0 }] })).body.incidentIds[0];
+    const resolvedTarget = (await send({ alerts: [{ status: 'firing', labels: { alertname: 'WasResolved', service: 'svc' }, startsAt: T0 }] })).body
+      .incidentIds[0];
     await send({ alerts: [{ status: 'resolved', labels: { alertname: 'WasResolved', service: 'svc' }, startsAt: T0, endsAt: '2026-11-22T02:05:00Z' }] });
     expect((await ctx.admin.get(`/api/v1/incidents/${resolvedTarget}`)).body.status).toBe('resolved');
     const firing = (await fire('StillFiring')).body.incidentIds[0];

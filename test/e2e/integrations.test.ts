@@ -18,7 +18,7 @@ describe('integrations', () => {
     await Promise.all([prometheus?.stop(), alertmanager?.stop()]);
   });
 
-  it('publishes the catalog with each type\'s capabilities and schemas', async () => {
+  it("publishes the catalog with each type's capabilities and schemas", async () => {
     const res = await ctx.admin.get('/api/v1/integration-types');
     expect(res.status).toBe(200);
     expect(res.body.items.map((t: { id: string }) => t.id)).toEqual(['alertmanager', 'grafana', 'generic', 'prometheus']);
@@ -30,8 +30,13 @@ describe('integrations', () => {
     const res = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Ops webhook', config: { groupingLabels: ['alertname', 'cluster'] } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      type: 'generic', name: 'Ops webhook', enabled: true, config: { groupingLabels: ['alertname', 'cluster'] }, hasCredentials: false,
-      webhookUrl: `http://console.test:8080/webhooks/v1/integrations/${res.body.id}/alert-events`, webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      type: 'generic',
+      name: 'Ops webhook',
+      enabled: true,
+      config: { groupingLabels: ['alertname', 'cluster'] },
+      hasCredentials: false,
+      webhookUrl: `http://console.test:8080/webhooks/v1/integrations/${res.body.id}/alert-events`,
+      webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
     });
     const again = await ctx.admin.get(`/api/v1/integrations/${res.body.id}`);
     expect(again.body.webhookSecret).toBeUndefined();
@@ -40,7 +45,12 @@ describe('integrations', () => {
   });
 
   it('keeps credentials encrypted and write-only', async () => {
-    const res = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prod', config: { baseUrl: prometheus.url }, credentials: { bearerToken: 'prom-secret-token-123' } });
+    const res = await ctx.admin.post('/api/v1/integrations', {
+      type: 'prometheus',
+      name: 'Prod',
+      config: { baseUrl: prometheus.url },
+      credentials: { bearerToken: 'prom-secret-token-123' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.hasCredentials).toBe(true);
     expect(JSON.stringify(res.body)).not.toContain('prom-secret-token-123');
@@ -52,7 +62,7 @@ describe('integrations', () => {
     expect(JSON.stringify(audit.body)).not.toContain('prom-secret-token-123');
   });
 
-  it('validates config and credentials against the type\'s schemas', async () => {
+  it("validates config and credentials against the type's schemas", async () => {
     const bad = [
       { type: 'pagerduty', name: 'x' },
       { type: 'prometheus', name: 'x' },
@@ -91,7 +101,10 @@ describe('integrations', () => {
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Gone', config: { baseUrl: `http://127.0.0.1:${port}` } });
     const res = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
     expect(res.status).toBe(200);
-    expect(res.body.lastVerification).toMatchObject({ outcome: 'failed', detail: `Could not connect to http://127.0.0.1:${port}: no HTTP answer within 5 s (refused, reset, filtered or not HTTP)` });
+    expect(res.body.lastVerification).toMatchObject({
+      outcome: 'failed',
+      detail: `Could not connect to http://127.0.0.1:${port}: no HTTP answer within 5 s (refused, reset, filtered or not HTTP)`,
+    });
     const generic = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'G' });
     expect((await ctx.admin.post(`/api/v1/integrations/${generic.body.id}/verify`)).status).toBe(400);
     const noUrl = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'No URL' });
@@ -112,8 +125,16 @@ describe('integrations', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
     const baseUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      const wrong = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Wrong', config: { baseUrl }, credentials: { bearerToken: 'nope' } });
-      expect((await ctx.admin.post(`/api/v1/integrations/${wrong.body.id}/verify`)).body.lastVerification).toMatchObject({ outcome: 'failed', detail: expect.stringContaining('HTTP 401') });
+      const wrong = await ctx.admin.post('/api/v1/integrations', {
+        type: 'prometheus',
+        name: 'Wrong',
+        config: { baseUrl },
+        credentials: { bearerToken: 'nope' },
+      });
+      expect((await ctx.admin.post(`/api/v1/integrations/${wrong.body.id}/verify`)).body.lastVerification).toMatchObject({
+        outcome: 'failed',
+        detail: expect.stringContaining('HTTP 401'),
+      });
       await ctx.admin.patch(`/api/v1/integrations/${wrong.body.id}`, { credentials: { bearerToken: 'the-right-token' } });
       expect((await ctx.admin.post(`/api/v1/integrations/${wrong.body.id}/verify`)).body.lastVerification.outcome).toBe('succeeded');
       const cleared = await ctx.admin.patch(`/api/v1/integrations/${wrong.body.id}`, { credentials: null });
@@ -141,7 +162,14 @@ describe('integrations', () => {
     expect((await ctx.admin.delete(`/api/v1/integrations/${id}`)).status).toBe(204);
     expect((await ctx.admin.get(`/api/v1/integrations/${id}`)).status).toBe(404);
     const actions = (await ctx.admin.get(`/api/v1/audit-events?targetId=${id}&limit=50`)).body.events.map((e: { action: string }) => e.action);
-    expect(actions).toEqual(['integration.delete', 'integration.rotate_webhook_secret', 'integration.update', 'integration.enable', 'integration.disable', 'integration.create']);
+    expect(actions).toEqual([
+      'integration.delete',
+      'integration.rotate_webhook_secret',
+      'integration.update',
+      'integration.enable',
+      'integration.disable',
+      'integration.create',
+    ]);
     const auditText = JSON.stringify((await ctx.admin.get(`/api/v1/audit-events?targetId=${id}&limit=50`)).body);
     expect(auditText).not.toContain(rotated.body.webhookSecret);
   });

@@ -21,7 +21,11 @@ class FreezableProxy {
   held = 0;
   /** Held requests whose client gave up on them. */
   abandoned = 0;
-  private constructor(private readonly server: Server, readonly url: string, private readonly target: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly target: string,
+  ) {}
 
   static async start(target: string): Promise<FreezableProxy> {
     let proxy: FreezableProxy | undefined;
@@ -34,7 +38,9 @@ class FreezableProxy {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.frozen) {
       this.held += 1;
-      res.on('close', () => { this.abandoned += 1; });
+      res.on('close', () => {
+        this.abandoned += 1;
+      });
       return;
     }
     if (this.failing) {
@@ -66,24 +72,37 @@ describe('the investigation engine', () => {
   async function incident(hook = generic): Promise<string> {
     seq += 1;
     const res = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${hook.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: `EngineProbe${seq}`, service: 'probe', job: 'prometheus' }, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
-      headers: { 'x-svc-token': hook.secret }, origin: false,
+      body: {
+        alerts: [{ labels: { alertname: `EngineProbe${seq}`, service: 'probe', job: 'prometheus' }, startsAt: new Date(Date.now() - 60_000).toISOString() }],
+      },
+      headers: { 'x-svc-token': hook.secret },
+      origin: false,
     });
     expect(res.status).toBe(202);
     return res.body.incidentIds[0];
   }
 
   const read = (id: string) => ctx.admin.get(`/api/v1/investigations/${id}`).then((r) => r.body);
-  const activity = (id: string) => ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`).then((r) => r.body.items as Array<{ sequence: number; type: string; data: Record<string, unknown> }>);
-  const ended = (id: string, timeoutMs = 30_000) => until(async () => {
-    const body = await read(id);
-    return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-  }, timeoutMs, `investigation ${id} to end`);
+  const activity = (id: string) =>
+    ctx.admin
+      .get(`/api/v1/investigations/${id}/activity?limit=200`)
+      .then((r) => r.body.items as Array<{ sequence: number; type: string; data: Record<string, unknown> }>);
+  const ended = (id: string, timeoutMs = 30_000) =>
+    until(
+      async () => {
+        const body = await read(id);
+        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+      },
+      timeoutMs,
+      `investigation ${id} to end`,
+    );
 
   /** Runs `work` with the Policy's investigation budgets changed, restoring them after. */
   async function withBudgets(change: Record<string, number>, work: () => Promise<void>): Promise<void> {
     const policy = (await ctx.admin.get('/api/v1/policy')).body;
-    expect((await ctx.admin.request('PUT', '/api/v1/policy', { body: { ...policy, investigationBudgets: { ...policy.investigationBudgets, ...change } } })).status).toBe(200);
+    expect(
+      (await ctx.admin.request('PUT', '/api/v1/policy', { body: { ...policy, investigationBudgets: { ...policy.investigationBudgets, ...change } } })).status,
+    ).toBe(200);
     try {
       await work();
     } finally {
@@ -114,10 +133,14 @@ describe('the investigation engine', () => {
     await ctx.admin.post('/api/v1/organizations', { id: 'bare', displayName: 'Bare' });
     const hook = (await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Bare alerts' }, bare)).body;
     const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: await incident({ id: hook.id, secret: hook.webhookSecret }) }, bare);
-    const done = await until(async () => {
-      const body = (await ctx.admin.get(`/api/v1/investigations/${opened.body.id}`, bare)).body;
-      return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-    }, 30_000, 'the investigation to end');
+    const done = await until(
+      async () => {
+        const body = (await ctx.admin.get(`/api/v1/investigations/${opened.body.id}`, bare)).body;
+        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+      },
+      30_000,
+      'the investigation to end',
+    );
     expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'inconclusive', error: null, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(done.runs.map((r: { tool: string }) => r.tool)).toEqual(['incident.alert_events']);
     expect(done.limitations).toEqual([expect.objectContaining({ type: 'missing_telemetry' })]);
@@ -172,7 +195,11 @@ describe('the investigation engine', () => {
     proxy.abandoned = 0;
     try {
       const id = (await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id;
-      await until(async () => ((await activity(id)).some((e) => e.type === 'tool.started' && e.data.tool !== 'incident.alert_events') ? true : undefined), 20_000, 'a Prometheus read to start');
+      await until(
+        async () => ((await activity(id)).some((e) => e.type === 'tool.started' && e.data.tool !== 'incident.alert_events') ? true : undefined),
+        20_000,
+        'a Prometheus read to start',
+      );
       const cancelled = await ctx.admin.post(`/api/v1/investigations/${id}/cancel`);
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.status).toBe('cancelled');
@@ -198,7 +225,11 @@ describe('the investigation engine', () => {
     const { child } = await startWorker();
     try {
       const id = (await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id;
-      await until(async () => ((await activity(id)).some((e) => e.type === 'tool.started' && e.data.tool !== 'incident.alert_events') ? true : undefined), 30_000, 'a Prometheus read to start');
+      await until(
+        async () => ((await activity(id)).some((e) => e.type === 'tool.started' && e.data.tool !== 'incident.alert_events') ? true : undefined),
+        30_000,
+        'a Prometheus read to start',
+      );
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
       expect((await read(id)).status).toBe('investigating');

@@ -47,7 +47,12 @@ async function startSecondApi(): Promise<{ app: NestExpressApplication; baseUrl:
   return { app, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-interface Frame { id: string | undefined; event: string | undefined; data: string | undefined; raw: string }
+interface Frame {
+  id: string | undefined;
+  event: string | undefined;
+  data: string | undefined;
+  raw: string;
+}
 
 /** A server-sent event client over fetch that keeps every block it received, as received. */
 class SseClient {
@@ -98,7 +103,11 @@ class SseClient {
           this.blocks.push(block);
           if (block === ': heartbeat') this.heartbeats += 1;
           else if (block.startsWith('id: ')) {
-            const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+            const field = (name: string) =>
+              block
+                .split('\n')
+                .find((l) => l.startsWith(`${name}: `))
+                ?.slice(name.length + 2);
             this.frames.push({ id: field('id'), event: field('event'), data: field('data'), raw: block });
           }
           this.notify();
@@ -124,7 +133,10 @@ class SseClient {
       if (left <= 0) throw new Error(`${what} not met within ${timeoutMs} ms; received:\n${this.text.slice(-2000)}`);
       await new Promise<void>((r) => {
         const t = setTimeout(r, Math.min(left, 200));
-        this.waiters.push(() => { clearTimeout(t); r(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
       });
     }
   }
@@ -138,7 +150,6 @@ class SseClient {
   }
 }
 
-
 describe('investigation event stream', () => {
   let api: TestApi;
   let second: { app: NestExpressApplication; baseUrl: string } | undefined;
@@ -150,7 +161,8 @@ describe('investigation event stream', () => {
   let incidentId: string;
 
   const path = (investigationId: string) => `/api/v1/investigations/${investigationId}/events`;
-  const open = (investigationId: string, lastEventId?: string, baseUrl = api.baseUrl) => SseClient.open(`${baseUrl}${path(investigationId)}`, viewer.cookie, lastEventId);
+  const open = (investigationId: string, lastEventId?: string, baseUrl = api.baseUrl) =>
+    SseClient.open(`${baseUrl}${path(investigationId)}`, viewer.cookie, lastEventId);
 
   /** The worker's part: one activity row per transaction, through the real ActivityService. */
   const append = (investigationId: string, type: ActivityType, data: Record<string, unknown> = {}) =>
@@ -176,7 +188,9 @@ describe('investigation event stream', () => {
     ({ admin } = await bootstrap(api));
     const integration = await admin.post('/api/v1/integrations', { type: 'generic', name: 'Generic' });
     const alert = await new Client(api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.body.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: 'CheckoutErrors' }, startsAt: '2026-11-22T02:00:00Z' }] }, headers: { 'x-svc-token': integration.body.webhookSecret }, origin: false,
+      body: { alerts: [{ labels: { alertname: 'CheckoutErrors' }, startsAt: '2026-11-22T02:00:00Z' }] },
+      headers: { 'x-svc-token': integration.body.webhookSecret },
+      origin: false,
     });
     if (alert.status !== 202) throw new Error(`alert not admitted: ${alert.status} ${alert.text}`);
     incidentId = alert.body.incidentIds[0];
@@ -214,7 +228,9 @@ describe('investigation event stream', () => {
       await client.until((c) => c.frames.length === 3);
       expect(client.text.startsWith('retry: 2000\n\n')).toBe(true);
 
-      const rows = await producer.query(`SELECT sequence, type, at, data FROM investigation_activity WHERE investigation_id = $1 ORDER BY sequence`, [investigationId]);
+      const rows = await producer.query(`SELECT sequence, type, at, data FROM investigation_activity WHERE investigation_id = $1 ORDER BY sequence`, [
+        investigationId,
+      ]);
       expect(rows.map((r: { type: string }) => r.type)).toEqual(['started', 'progress', 'tool.started']);
       client.frames.forEach((frame, i) => {
         const row = rows[i];
@@ -225,7 +241,13 @@ describe('investigation event stream', () => {
         expect(lines[2].startsWith('data: ')).toBe(true);
         const envelope = JSON.parse(lines[2].slice('data: '.length));
         expect(Object.keys(envelope)).toEqual(['sequence', 'type', 'investigationId', 'at', 'data']);
-        expect(envelope).toEqual({ sequence: row.sequence, type: row.type, investigationId, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/), data: row.data });
+        expect(envelope).toEqual({
+          sequence: row.sequence,
+          type: row.type,
+          investigationId,
+          at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+          data: row.data,
+        });
       });
       expect(JSON.parse(client.frames[1].data!).data.message).toBe('Reading "alerts"\nline two');
       expect(client.ended).toBe(false);
@@ -270,7 +292,10 @@ describe('investigation event stream', () => {
     const client = await SseClient.open(`${api.baseUrl}/api/v1/organizations/${ORG}/investigations/${investigationId}/events`, viewer.cookie);
     await client.until((c) => c.ended);
     expect(client.status).toBe(200);
-    expect(client.frames.map((f) => [f.id, f.event])).toEqual([['1', 'started'], ['2', 'cancelled']]);
+    expect(client.frames.map((f) => [f.id, f.event])).toEqual([
+      ['1', 'started'],
+      ['2', 'cancelled'],
+    ]);
   });
 
   it('refuses a malformed Last-Event-ID with 400 and the contract error body', async () => {
@@ -312,8 +337,11 @@ describe('investigation event stream', () => {
     }
     await producing;
     expect(appended).toBe(total);
-    const expected = (await producer.query(`SELECT sequence FROM investigation_activity WHERE investigation_id = $1 AND type <> 'hypothesis.updated' ORDER BY sequence`, [investigationId]))
-      .map((r: { sequence: number }) => r.sequence);
+    const expected = (
+      await producer.query(`SELECT sequence FROM investigation_activity WHERE investigation_id = $1 AND type <> 'hypothesis.updated' ORDER BY sequence`, [
+        investigationId,
+      ])
+    ).map((r: { sequence: number }) => r.sequence);
     expect(expected).toHaveLength(total - total / 10 + 1);
     expect(seen).toEqual(expected);
   }, 60_000);
@@ -362,10 +390,18 @@ describe('investigation event stream', () => {
     const socket: Socket = connect(Number(url.port), url.hostname);
     let received = 0;
     try {
-      await new Promise<void>((r, reject) => { socket.once('connect', () => r()); socket.once('error', reject); });
+      await new Promise<void>((r, reject) => {
+        socket.once('connect', () => r());
+        socket.once('error', reject);
+      });
       socket.write(`GET ${path(investigationId)} HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${viewer.cookie}\r\nAccept: text/event-stream\r\n\r\n`);
       // Read the first bytes (the response is a stream), then never read again.
-      await new Promise<void>((r) => socket.once('data', (d: Buffer) => { received += d.length; r(); }));
+      await new Promise<void>((r) =>
+        socket.once('data', (d: Buffer) => {
+          received += d.length;
+          r();
+        }),
+      );
       socket.pause();
       await until(() => stream.openCount === before + 1, 5000, 'the stream to open');
       // The stream cannot finish (no terminal event, the client does not read): only the deadline ends it.
@@ -398,12 +434,20 @@ describe('investigation event stream', () => {
 
       // Cut every activity LISTEN connection of this database; the notification of the next event
       // may well be lost, but the reconnect wakes every stream and it re-reads.
-      const cut = await producer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-activity-listener'`);
+      const cut = await producer.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-activity-listener'`,
+      );
       expect(cut.length).toBe(2);
       await append(investigationId, 'tool.started', { tool: 'prometheus.query' });
       await a.until((c) => c.frames.length === 3, 15_000, 'instance A to catch up after reconnecting');
       await b.until((c) => c.frames.length === 3, 15_000, 'instance B to catch up after reconnecting');
-      await until(async () => (await producer.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-activity-listener'`)).length === 2, 15_000, 'both listeners back');
+      await until(
+        async () =>
+          (await producer.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-activity-listener'`)).length ===
+          2,
+        15_000,
+        'both listeners back',
+      );
       await append(investigationId, 'concluded', { status: 'concluded' });
       await a.until((c) => c.ended);
       await b.until((c) => c.ended);
@@ -440,14 +484,18 @@ describe('investigation event stream', () => {
       closeSync(log);
       const output = () => readFileSync(join(prefix, 'nginx.out'), 'utf8');
       proxyUrl = `http://127.0.0.1:${port}`;
-      await until(async () => {
-        if (nginx!.exitCode !== null) throw new Error(`nginx exited:\n${output()}`);
-        try {
-          return (await fetch(`${proxyUrl}/api/v1/meta`)).status === 200;
-        } catch {
-          return false;
-        }
-      }, 15_000, 'nginx to answer');
+      await until(
+        async () => {
+          if (nginx!.exitCode !== null) throw new Error(`nginx exited:\n${output()}`);
+          try {
+            return (await fetch(`${proxyUrl}/api/v1/meta`)).status === 200;
+          } catch {
+            return false;
+          }
+        },
+        15_000,
+        'nginx to answer',
+      );
     }, 30_000);
 
     afterAll(async () => {

@@ -22,14 +22,21 @@ const MODEL = 'test-model';
 const ORG = { 'x-svc-organization': 'acme' };
 
 type Provider = 'openai-compatible' | 'anthropic';
-interface ActivityItem { sequence: number; type: string; at: string; data: Record<string, any> }
+interface ActivityItem {
+  sequence: number;
+  type: string;
+  at: string;
+  data: Record<string, any>;
+}
 
 /** A conclusion whose cause the run with this ordinal verifies (it tested hypothesis h1). */
 const verifiedBy = (ordinal: number) => ({
   conclusionStatus: 'verified_cause',
   summary: 'Prometheus itself was up and scraped at the end of the window, so the scrape path is not the cause.',
   impact: { summary: 'The monitoring stack kept working.', runRefs: [ordinal] },
-  findings: [{ statement: 'up of the prometheus job is 1', kind: 'cause', mechanism: 'The target answers its scrapes', runRefs: [ordinal], hypothesisId: 'h1' }],
+  findings: [
+    { statement: 'up of the prometheus job is 1', kind: 'cause', mechanism: 'The target answers its scrapes', runRefs: [ordinal], hypothesisId: 'h1' },
+  ],
   hypotheses: [{ id: 'h1', statement: 'Prometheus is being scraped', status: 'supported', test: 'up', runRefs: [ordinal] }],
   actions: [{ title: 'Keep the Prometheus self-scrape', rationale: 'It shows the stack is healthy', verification: 'up stays 1', runRefs: [ordinal] }],
   limitations: [],
@@ -39,7 +46,9 @@ const inconclusive = (runRefs: number[] = []) => ({
   conclusionStatus: 'inconclusive',
   summary: 'The evidence gathered does not explain the alert.',
   impact: { summary: 'Unknown.', runRefs },
-  findings: [], hypotheses: [], actions: [],
+  findings: [],
+  hypotheses: [],
+  actions: [],
   limitations: runRefs.length ? [{ type: 'tool_failure', statement: 'A read was refused.', runRefs }] : [],
 });
 
@@ -56,8 +65,11 @@ describe('investigations worked by a language model', () => {
   async function incident(): Promise<string> {
     seq += 1;
     const res = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: `ModelProbe${seq}`, service: 'probe', job: 'prometheus' }, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
-      headers: { 'x-svc-token': generic.secret }, origin: false,
+      body: {
+        alerts: [{ labels: { alertname: `ModelProbe${seq}`, service: 'probe', job: 'prometheus' }, startsAt: new Date(Date.now() - 60_000).toISOString() }],
+      },
+      headers: { 'x-svc-token': generic.secret },
+      origin: false,
     });
     expect(res.status).toBe(202);
     return res.body.incidentIds[0];
@@ -67,17 +79,32 @@ describe('investigations worked by a language model', () => {
     expect(res.status).toBe(201);
     return res.body.id;
   }
-  const read = (id: string) => ctx.admin.get(`/api/v1/investigations/${id}`, { headers: ORG }).then((r) => { expect(r.status).toBe(200); return r.body; });
-  const activity = (id: string) => ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`, { headers: ORG }).then((r) => r.body.items as ActivityItem[]);
-  const ended = (id: string, timeoutMs = 20_000) => until(async () => {
-    const body = await read(id);
-    return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-  }, timeoutMs, `investigation ${id} to end`);
+  const read = (id: string) =>
+    ctx.admin.get(`/api/v1/investigations/${id}`, { headers: ORG }).then((r) => {
+      expect(r.status).toBe(200);
+      return r.body;
+    });
+  const activity = (id: string) =>
+    ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`, { headers: ORG }).then((r) => r.body.items as ActivityItem[]);
+  const ended = (id: string, timeoutMs = 20_000) =>
+    until(
+      async () => {
+        const body = await read(id);
+        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+      },
+      timeoutMs,
+      `investigation ${id} to end`,
+    );
   /** The activity once its terminal event is written (the row and the event commit together, but read them in order anyway). */
-  const finalActivity = (id: string) => until(async () => {
-    const items = await activity(id);
-    return ['concluded', 'failed', 'cancelled'].includes(items.at(-1)?.type ?? '') ? items : undefined;
-  }, 5_000, `the terminal event of ${id}`);
+  const finalActivity = (id: string) =>
+    until(
+      async () => {
+        const items = await activity(id);
+        return ['concluded', 'failed', 'cancelled'].includes(items.at(-1)?.type ?? '') ? items : undefined;
+      },
+      5_000,
+      `the terminal event of ${id}`,
+    );
 
   beforeAll(async () => {
     ensureBuilt();
@@ -88,14 +115,22 @@ describe('investigations worked by a language model', () => {
       prometheusPort,
     );
     // The investigations read `up` at their window's end (their creation): wait for the first scrape.
-    await until(async () => {
-      const body = await fetch(`${prometheus.url}/api/v1/query?query=up`).then((r) => r.json()) as { data: { result: unknown[] } };
-      return body.data.result.length > 0 ? true : undefined;
-    }, 20_000, 'Prometheus to scrape itself');
+    await until(
+      async () => {
+        const body = (await fetch(`${prometheus.url}/api/v1/query?query=up`).then((r) => r.json())) as { data: { result: unknown[] } };
+        return body.data.result.length > 0 ? true : undefined;
+      },
+      20_000,
+      'Prometheus to scrape itself',
+    );
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Probe alerts' }, { headers: ORG });
     expect(g.status).toBe(201);
     generic = { id: g.body.id, secret: g.body.webhookSecret };
-    const p = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Self-scraping Prometheus', config: { baseUrl: prometheus.url } }, { headers: ORG });
+    const p = await ctx.admin.post(
+      '/api/v1/integrations',
+      { type: 'prometheus', name: 'Self-scraping Prometheus', config: { baseUrl: prometheus.url } },
+      { headers: ORG },
+    );
     expect(p.status).toBe(201);
     promId = p.body.id;
   }, 120_000);
@@ -117,17 +152,31 @@ describe('investigations worked by a language model', () => {
       await worker?.close();
     });
 
-    it('runs the model\'s prometheus.query against the real Prometheus, feeds the result back and stores the conclusion that cites it', async () => {
+    it("runs the model's prometheus.query against the real Prometheus, feeds the result back and stores the conclusion that cites it", async () => {
       server.script(
-        answer.tools([{ name: 'prometheus__query', input: { integrationId: promId, purpose: 'Is Prometheus itself up?', query: 'up', hypothesisId: 'h1', hypothesis: 'Prometheus is being scraped' } }], { input: 1200, output: 80 }, 'Checking the scrape target first.'),
+        answer.tools(
+          [
+            {
+              name: 'prometheus__query',
+              input: { integrationId: promId, purpose: 'Is Prometheus itself up?', query: 'up', hypothesisId: 'h1', hypothesis: 'Prometheus is being scraped' },
+            },
+          ],
+          { input: 1200, output: 80 },
+          'Checking the scrape target first.',
+        ),
         answer.conclude(verifiedBy(1), { input: 2100, output: 300 }),
       );
       const id = await open();
       const done = await ended(id);
 
       expect(done).toMatchObject({
-        status: 'concluded', conclusionStatus: 'verified_cause', error: null, stoppedBy: null,
-        reasoner: `${provider}:${MODEL}`, usage: { inputTokens: 3300, outputTokens: 380 }, humanConfirmationRequired: true,
+        status: 'concluded',
+        conclusionStatus: 'verified_cause',
+        error: null,
+        stoppedBy: null,
+        reasoner: `${provider}:${MODEL}`,
+        usage: { inputTokens: 3300, outputTokens: 380 },
+        humanConfirmationRequired: true,
         summary: verifiedBy(1).summary,
       });
       expect(done.actions).toEqual(verifiedBy(1).actions);
@@ -135,8 +184,15 @@ describe('investigations worked by a language model', () => {
       expect(done.runs).toHaveLength(1);
       const run = done.runs[0];
       expect(run).toMatchObject({
-        ordinal: 1, tool: 'prometheus.query', integrationId: promId, outcome: 'succeeded', error: null, truncated: false,
-        purpose: 'Is Prometheus itself up?', hypothesisId: 'h1', arguments: { query: 'up' },
+        ordinal: 1,
+        tool: 'prometheus.query',
+        integrationId: promId,
+        outcome: 'succeeded',
+        error: null,
+        truncated: false,
+        purpose: 'Is Prometheus itself up?',
+        hypothesisId: 'h1',
+        arguments: { query: 'up' },
       });
       // A real read of the real Prometheus: its own scrape target, up.
       expect(run.summary).toMatch(new RegExp(`^1 series at \\S+: up\\{instance="127\\.0\\.0\\.1:${prometheusPort}",job="prometheus"\\} = 1\\.$`));
@@ -166,16 +222,23 @@ describe('investigations worked by a language model', () => {
       const events = await finalActivity(id);
       expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
       expect(events[0]).toMatchObject({ type: 'started', data: { status: 'investigating', reasoner: `${provider}:${MODEL}` } });
-      expect(events).toEqual(expect.arrayContaining([
-        expect.objectContaining({ type: 'progress', data: { message: 'Checking the scrape target first.' } }),
-        expect.objectContaining({ type: 'tool.started', data: { ordinal: 1, tool: 'prometheus.query', integrationId: promId, purpose: 'Is Prometheus itself up?' } }),
-        expect.objectContaining({ type: 'tool.completed', data: expect.objectContaining({ ordinal: 1, outcome: 'succeeded', summary: run.summary }) }),
-      ]));
+      expect(events).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ type: 'progress', data: { message: 'Checking the scrape target first.' } }),
+          expect.objectContaining({
+            type: 'tool.started',
+            data: { ordinal: 1, tool: 'prometheus.query', integrationId: promId, purpose: 'Is Prometheus itself up?' },
+          }),
+          expect.objectContaining({ type: 'tool.completed', data: expect.objectContaining({ ordinal: 1, outcome: 'succeeded', summary: run.summary }) }),
+        ]),
+      );
       expect(events.at(-1)).toMatchObject({ type: 'concluded', data: { status: 'concluded', conclusionStatus: 'verified_cause', stoppedBy: null } });
 
       const sources = await ctx.admin.get(`/api/v1/investigations/${id}/sources`, { headers: ORG });
       expect(sources.status).toBe(200);
-      expect(sources.body.sources).toEqual([expect.objectContaining({ integrationId: promId, rank: 1, reason: expect.stringContaining('Prometheus metrics') })]);
+      expect(sources.body.sources).toEqual([
+        expect.objectContaining({ integrationId: promId, rank: 1, reason: expect.stringContaining('Prometheus metrics') }),
+      ]);
       expect(sources.body.runs).toEqual(done.runs);
 
       const report = await ctx.admin.get(`/api/v1/investigations/${id}/report`, { headers: ORG });
@@ -197,17 +260,34 @@ describe('investigations worked by a language model', () => {
         ]),
         // verified_cause, but run #2 was not made to test h1: sent back, then corrected.
         answer.conclude({ ...verifiedBy(2), actions: [], limitations: [{ type: 'tool_failure', statement: 'Run #1 was refused.', runRefs: [1] }] }),
-        answer.conclude({ ...verifiedBy(2), conclusionStatus: 'supported_explanation', actions: [], limitations: [{ type: 'tool_failure', statement: 'Run #1 was refused.', runRefs: [1] }] }),
+        answer.conclude({
+          ...verifiedBy(2),
+          conclusionStatus: 'supported_explanation',
+          actions: [],
+          limitations: [{ type: 'tool_failure', statement: 'Run #1 was refused.', runRefs: [1] }],
+        }),
       );
       const id = await open();
       const done = await ended(id);
 
-      expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'supported_explanation', error: null, humanConfirmationRequired: false, actions: [] });
+      expect(done).toMatchObject({
+        status: 'concluded',
+        conclusionStatus: 'supported_explanation',
+        error: null,
+        humanConfirmationRequired: false,
+        actions: [],
+      });
       expect(done.runs.map((r: any) => [r.ordinal, r.tool, r.integrationId, r.outcome])).toEqual([
         [1, 'prometheus.query', null, 'failed'],
         [2, 'prometheus.query', promId, 'succeeded'],
       ]);
-      expect(done.runs[0]).toMatchObject({ error: `Integration ${stranger} is not a source of this investigation`, summary: `Refused: Integration ${stranger} is not a source of this investigation`, purpose: 'Read a Prometheus that is not ours', arguments: { query: 'up' }, sources: [] });
+      expect(done.runs[0]).toMatchObject({
+        error: `Integration ${stranger} is not a source of this investigation`,
+        summary: `Refused: Integration ${stranger} is not a source of this investigation`,
+        purpose: 'Read a Prometheus that is not ours',
+        arguments: { query: 'up' },
+        sources: [],
+      });
 
       const results = toolResultsOf(server.requests[1]);
       expect(results.map((r) => r.id)).toEqual([callId(1, 0), callId(1, 1), callId(1, 2)]);
@@ -231,10 +311,7 @@ describe('investigations worked by a language model', () => {
     });
 
     it('fails the investigation after two conclusions in a row that cite a run that does not exist', async () => {
-      server.script(
-        answer.conclude(verifiedBy(7), { input: 500, output: 40 }),
-        answer.conclude(verifiedBy(7), { input: 700, output: 40 }),
-      );
+      server.script(answer.conclude(verifiedBy(7), { input: 500, output: 40 }), answer.conclude(verifiedBy(7), { input: 700, output: 40 }));
       const id = await open();
       const done = await ended(id);
 
@@ -294,7 +371,11 @@ describe('investigations worked by a language model', () => {
       let policy: any;
       beforeAll(async () => {
         policy = (await ctx.admin.get('/api/v1/policy', { headers: ORG })).body;
-        const res = await ctx.admin.put('/api/v1/policy', { ...policy, investigationBudgets: { ...policy.investigationBudgets, reasonerTurns: 2 } }, { headers: ORG });
+        const res = await ctx.admin.put(
+          '/api/v1/policy',
+          { ...policy, investigationBudgets: { ...policy.investigationBudgets, reasonerTurns: 2 } },
+          { headers: ORG },
+        );
         expect(res.status).toBe(200);
       });
       afterAll(async () => {
@@ -311,11 +392,22 @@ describe('investigations worked by a language model', () => {
         );
         const done = await ended(await open());
 
-        expect(done).toMatchObject({ status: 'partial', stoppedBy: 'reasoner_turns', conclusionStatus: 'inconclusive', error: null, usage: { inputTokens: 1700, outputTokens: 210 } });
+        expect(done).toMatchObject({
+          status: 'partial',
+          stoppedBy: 'reasoner_turns',
+          conclusionStatus: 'inconclusive',
+          error: null,
+          usage: { inputTokens: 1700, outputTokens: 210 },
+        });
         expect(done.summary).toBe(inconclusive().summary);
         expect(done.impact).toEqual({ summary: 'Prometheus was up.', runRefs: [1, 2] });
-        expect(done.limitations).toEqual([{ type: 'budget', statement: 'The reasoner-turn budget stopped the investigation before it finished.', runRefs: [], messageSequences: [] }]);
-        expect(done.runs.map((r: any) => [r.ordinal, r.arguments.query, r.outcome])).toEqual([[1, 'up', 'succeeded'], [2, 'count(up)', 'succeeded']]);
+        expect(done.limitations).toEqual([
+          { type: 'budget', statement: 'The reasoner-turn budget stopped the investigation before it finished.', runRefs: [], messageSequences: [] },
+        ]);
+        expect(done.runs.map((r: any) => [r.ordinal, r.arguments.query, r.outcome])).toEqual([
+          [1, 'up', 'succeeded'],
+          [2, 'count(up)', 'succeeded'],
+        ]);
         expect(server.requests).toHaveLength(3);
         const final = server.requests[2];
         expect(Object.keys(offeredToolsOf(final))).toEqual(['conclude']);
@@ -324,7 +416,9 @@ describe('investigations worked by a language model', () => {
         expect(userTextOf(final)).toContain('Tool run #2: prometheus.query');
 
         const events = await finalActivity(done.id);
-        expect(events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'progress', data: { message: 'Stopped after 2 reasoner turns (the budget)' } })]));
+        expect(events).toEqual(
+          expect.arrayContaining([expect.objectContaining({ type: 'progress', data: { message: 'Stopped after 2 reasoner turns (the budget)' } })]),
+        );
         expect(events.at(-1)).toMatchObject({ type: 'concluded', data: { status: 'partial', stoppedBy: 'reasoner_turns', conclusionStatus: 'inconclusive' } });
       });
 
@@ -332,7 +426,15 @@ describe('investigations worked by a language model', () => {
         server.script(query('up'), query('count(up)'), answer.status(401, 'key revoked'));
         const done = await ended(await open());
 
-        expect(done).toMatchObject({ status: 'partial', stoppedBy: 'reasoner_turns', conclusionStatus: 'inconclusive', error: null, findings: [], actions: [], humanConfirmationRequired: false });
+        expect(done).toMatchObject({
+          status: 'partial',
+          stoppedBy: 'reasoner_turns',
+          conclusionStatus: 'inconclusive',
+          error: null,
+          findings: [],
+          actions: [],
+          humanConfirmationRequired: false,
+        });
         expect(done.summary).toBe('The investigation stopped when its reasoner-turn budget was spent, after 2 tool runs, before a conclusion was reached.');
         expect(done.limitations).toHaveLength(1);
         expect(done.limitations[0].type).toBe('budget');
@@ -342,7 +444,8 @@ describe('investigations worked by a language model', () => {
     });
 
     /** The worker's job for the investigation has finished: the model call chain is settled and nothing more is written or sent. */
-    const workerDone = (id: string) => until(async () => ((await jobFinished(INVESTIGATIONS_QUEUE, id)) ? true : undefined), 15_000, `the job of ${id} to finish`);
+    const workerDone = (id: string) =>
+      until(async () => ((await jobFinished(INVESTIGATIONS_QUEUE, id)) ? true : undefined), 15_000, `the job of ${id} to finish`);
 
     // How soon cancel takes effect (decisions §6: within 2 s) is measured by the bench, not asserted here.
     it('cancel aborts the slow in-flight model call, and nothing is written after the cancellation', async () => {

@@ -22,45 +22,57 @@ describe('investigating an incident caused by a new version', () => {
   let incidentId: string;
 
   /** Waits until Prometheus holds at least `count` scrapes of the exporter running `version`. */
-  const scrapesOf = (version: string, count: number) => until(async () => {
-    const query = `count_over_time(app_build_info{version="${version}"}[5m])`;
-    const body = await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(query)}`).then((r) => r.json()) as { data: { result: Array<{ value: [number, string] }> } };
-    return Number(body.data.result[0]?.value[1] ?? 0) >= count ? true : undefined;
-  }, 60_000, `${count} scrapes of version ${version}`);
+  const scrapesOf = (version: string, count: number) =>
+    until(
+      async () => {
+        const query = `count_over_time(app_build_info{version="${version}"}[5m])`;
+        const body = (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(query)}`).then((r) => r.json())) as {
+          data: { result: Array<{ value: [number, string] }> };
+        };
+        return Number(body.data.result[0]?.value[1] ?? 0) >= count ? true : undefined;
+      },
+      60_000,
+      `${count} scrapes of version ${version}`,
+    );
 
   beforeAll(async () => {
     worker = await startWorker();
     exporter = await TestExporter.start();
     const am = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'Alertmanager' });
-    alertmanager = await MonitoringProcess.alertmanager(MonitoringProcess.webhookConfig(
-      `${ctx.api.baseUrl}/webhooks/v1/integrations/${am.body.id}/alert-events`, am.body.webhookSecret, ['alertname', 'job']));
+    alertmanager = await MonitoringProcess.alertmanager(
+      MonitoringProcess.webhookConfig(`${ctx.api.baseUrl}/webhooks/v1/integrations/${am.body.id}/alert-events`, am.body.webhookSecret, ['alertname', 'job']),
+    );
     await ctx.admin.patch(`/api/v1/integrations/${am.body.id}`, { config: { baseUrl: alertmanager.url } });
     const port = await freePort();
-    prometheus = await MonitoringProcess.prometheus([
-      'global:',
-      '  scrape_interval: 1s',
-      '  evaluation_interval: 1s',
-      'rule_files:',
-      '  - rules.yml',
-      'alerting:',
-      '  alertmanagers:',
-      `    - static_configs: [{ targets: ['${new URL(alertmanager.url).host}'] }]`,
-      'scrape_configs:',
-      '  - job_name: checkout',
-      `    static_configs: [{ targets: ['127.0.0.1:${exporter.port}'] }]`,
-      '',
-    ].join('\n'), port, {
-      'rules.yml': [
-        'groups:',
-        '  - name: checkout',
-        '    rules:',
-        '      - alert: HighErrorRate',
-        '        expr: rate(app_http_errors_total[10s]) > 1',
-        '        labels: { severity: page }',
-        '        annotations: { summary: "Checkout is failing requests" }',
+    prometheus = await MonitoringProcess.prometheus(
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'rule_files:',
+        '  - rules.yml',
+        'alerting:',
+        '  alertmanagers:',
+        `    - static_configs: [{ targets: ['${new URL(alertmanager.url).host}'] }]`,
+        'scrape_configs:',
+        '  - job_name: checkout',
+        `    static_configs: [{ targets: ['127.0.0.1:${exporter.port}'] }]`,
         '',
       ].join('\n'),
-    });
+      port,
+      {
+        'rules.yml': [
+          'groups:',
+          '  - name: checkout',
+          '    rules:',
+          '      - alert: HighErrorRate',
+          '        expr: rate(app_http_errors_total[10s]) > 1',
+          '        labels: { severity: page }',
+          '        annotations: { summary: "Checkout is failing requests" }',
+          '',
+        ].join('\n'),
+      },
+    );
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: prometheus.url } });
     prometheusIntegration = created.body.id;
     const verified = await ctx.admin.post(`/api/v1/integrations/${prometheusIntegration}/verify`);
@@ -70,10 +82,14 @@ describe('investigating an incident caused by a new version', () => {
     // The old version runs cleanly for a while (Prometheus holds 15 scrapes of it), then the new one fails requests.
     await scrapesOf('1.0.0', 15);
     exporter.release('1.1.0', 8);
-    const incident = await until(async () => {
-      const res = await ctx.admin.get('/api/v1/incidents?status=open');
-      return res.body.items.find((i: { labels: Record<string, string> }) => i.labels.alertname === 'HighErrorRate');
-    }, 60_000, 'the HighErrorRate incident');
+    const incident = await until(
+      async () => {
+        const res = await ctx.admin.get('/api/v1/incidents?status=open');
+        return res.body.items.find((i: { labels: Record<string, string> }) => i.labels.alertname === 'HighErrorRate');
+      },
+      60_000,
+      'the HighErrorRate incident',
+    );
     incidentId = incident.id;
     // Some minutes of errors, compressed: the investigation sees the condition hold after the onset.
     await scrapesOf('1.1.0', 5);
@@ -90,10 +106,14 @@ describe('investigating an incident caused by a new version', () => {
     expect(opened.body).toMatchObject({ status: 'queued', incidentId, humanConfirmationRequired: false });
     const id = opened.body.id;
 
-    const done = await until(async () => {
-      const res = await ctx.admin.get(`/api/v1/investigations/${id}`);
-      return ['concluded', 'partial', 'failed'].includes(res.body.status) ? res.body : undefined;
-    }, 60_000, 'the investigation to end');
+    const done = await until(
+      async () => {
+        const res = await ctx.admin.get(`/api/v1/investigations/${id}`);
+        return ['concluded', 'partial', 'failed'].includes(res.body.status) ? res.body : undefined;
+      },
+      60_000,
+      'the investigation to end',
+    );
     expect(done.error).toBeNull();
     expect(done.status).toBe('concluded');
     expect(done.conclusionStatus).toBe('verified_cause');

@@ -6,7 +6,11 @@ import { useBootstrappedApi } from '../support/factories';
 import { freePort } from '../support/ports';
 import { startWorker, TestWorker } from '../support/worker';
 
-interface Frame { id: number; event: string; data: { sequence: number; type: string; investigationId: string } }
+interface Frame {
+  id: number;
+  event: string;
+  data: { sequence: number; type: string; investigationId: string };
+}
 
 /**
  * Opens an event stream and resolves once it is connected: the `retry` line has arrived, which the
@@ -32,10 +36,17 @@ async function openStream(baseUrl: string, path: string, cookie: string): Promis
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    return text.split('\n\n').filter((block) => block.startsWith('id: ')).map((block) => {
-      const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))!.slice(name.length + 2);
-      return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) };
-    });
+    return text
+      .split('\n\n')
+      .filter((block) => block.startsWith('id: '))
+      .map((block) => {
+        const field = (name: string) =>
+          block
+            .split('\n')
+            .find((line) => line.startsWith(`${name}: `))!
+            .slice(name.length + 2);
+        return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) };
+      });
   })();
   return { beforeFirstFrame, frames };
 }
@@ -65,10 +76,12 @@ describe('event streams across processes', () => {
     }
   });
 
-  it('delivers the worker\'s events to clients of both API processes, with no gap or duplicate', async () => {
+  it("delivers the worker's events to clients of both API processes, with no gap or duplicate", async () => {
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Alerts' });
     const delivery = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${g.body.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: 'Streamed', service: 'api' } }] }, headers: { 'x-svc-token': g.body.webhookSecret }, origin: false,
+      body: { alerts: [{ labels: { alertname: 'Streamed', service: 'api' } }] },
+      headers: { 'x-svc-token': g.body.webhookSecret },
+      origin: false,
     });
     const { body: investigation } = await ctx.admin.post('/api/v1/investigations', { incidentId: delivery.body.incidentIds[0] });
     const path = `/api/v1/investigations/${investigation.id}/events`;
@@ -95,7 +108,10 @@ describe('event streams across processes', () => {
     // Resuming on the other process from the middle gives exactly the rest; at the end, 204.
     const middle = first[Math.floor(first.length / 2)].id;
     const rest = await fetch(`${secondUrl}${path}`, { headers: { cookie, 'last-event-id': String(middle) } });
-    const restIds = (await rest.text()).split('\n').filter((l) => l.startsWith('id: ')).map((l) => Number(l.slice(4)));
+    const restIds = (await rest.text())
+      .split('\n')
+      .filter((l) => l.startsWith('id: '))
+      .map((l) => Number(l.slice(4)));
     expect(restIds).toEqual(ids.filter((id) => id > middle));
     expect((await fetch(`${secondUrl}${path}`, { headers: { cookie, 'last-event-id': String(ids.at(-1)) } })).status).toBe(204);
   }, 90_000);

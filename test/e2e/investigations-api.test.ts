@@ -11,7 +11,9 @@ describe('investigations API', () => {
   async function incident(name: string): Promise<string> {
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: `Alerts ${name}` });
     const res = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${g.body.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: name, service: 'api' }, startsAt: '2026-11-22T02:00:00Z' }] }, headers: { 'x-svc-token': g.body.webhookSecret }, origin: false,
+      body: { alerts: [{ labels: { alertname: name, service: 'api' }, startsAt: '2026-11-22T02:00:00Z' }] },
+      headers: { 'x-svc-token': g.body.webhookSecret },
+      origin: false,
     });
     return res.body.incidentIds[0];
   }
@@ -25,8 +27,17 @@ describe('investigations API', () => {
     const res = await ctx.admin.post('/api/v1/investigations', { incidentId });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      status: 'queued', incidentId, subject: 'What caused "ApiErrors (api)"?', findings: [], hypotheses: [], actions: [], limitations: [],
-      usage: { inputTokens: 0, outputTokens: 0 }, conclusionStatus: null, summary: null, humanConfirmationRequired: false,
+      status: 'queued',
+      incidentId,
+      subject: 'What caused "ApiErrors (api)"?',
+      findings: [],
+      hypotheses: [],
+      actions: [],
+      limitations: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+      conclusionStatus: null,
+      summary: null,
+      humanConfirmationRequired: false,
       windowFrom: '2026-11-22T01:00:00.000000Z',
     });
     expect(res.body.runs).toBeUndefined();
@@ -69,10 +80,19 @@ describe('investigations API', () => {
   it('reads one with its runs, hypotheses, activity, report and (with the header) sources', async () => {
     const { body: opened } = await ctx.admin.post('/api/v1/investigations', { incidentId });
     expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}`)).body).toMatchObject({ id: opened.id, runs: [] });
-    expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/hypotheses`)).body).toEqual({ investigationId: opened.id, status: 'queued', final: false, items: [] });
+    expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/hypotheses`)).body).toEqual({
+      investigationId: opened.id,
+      status: 'queued',
+      final: false,
+      items: [],
+    });
     expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/activity`)).body).toEqual({ items: [], next: null });
     expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/sources`)).status).toBe(400);
-    expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/sources`, { headers: { 'x-svc-organization': 'acme' } })).body).toEqual({ investigationId: opened.id, sources: [], runs: [] });
+    expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/sources`, { headers: { 'x-svc-organization': 'acme' } })).body).toEqual({
+      investigationId: opened.id,
+      sources: [],
+      runs: [],
+    });
     const report = await ctx.admin.get(`/api/v1/investigations/${opened.id}/report`);
     expect(report.status).toBe(200);
     expect(report.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
@@ -88,7 +108,9 @@ describe('investigations API', () => {
     const again = await ctx.admin.post(`/api/v1/investigations/${opened.id}/cancel`);
     expect(again.status).toBe(409);
     const activity = await ctx.admin.get(`/api/v1/investigations/${opened.id}/activity`);
-    expect(activity.body.items).toEqual([{ sequence: 1, type: 'cancelled', investigationId: opened.id, at: expect.any(String), data: { status: 'cancelled' } }]);
+    expect(activity.body.items).toEqual([
+      { sequence: 1, type: 'cancelled', investigationId: opened.id, at: expect.any(String), data: { status: 'cancelled' } },
+    ]);
     expect((await ctx.admin.get(`/api/v1/investigations/${opened.id}/hypotheses`)).body.final).toBe(true);
   });
 

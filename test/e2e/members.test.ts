@@ -43,7 +43,16 @@ describe('members and local users', () => {
     expect(all.status).toBe(200);
     expect(all.body.next).toBeNull();
     const ada = all.body.items.find((m: { email: string }) => m.email === ADMIN.email);
-    expect(ada).toEqual({ id: expect.any(String), userId: expect.any(String), email: ADMIN.email, name: ADMIN.name, role: 'admin', local: true, disabled: false, createdAt: expect.stringMatching(/Z$/) });
+    expect(ada).toEqual({
+      id: expect.any(String),
+      userId: expect.any(String),
+      email: ADMIN.email,
+      name: ADMIN.name,
+      role: 'admin',
+      local: true,
+      disabled: false,
+      createdAt: expect.stringMatching(/Z$/),
+    });
     const first = await ctx.admin.get('/api/v1/members?limit=1');
     expect(first.body.items).toHaveLength(1);
     const second = await ctx.admin.get(`/api/v1/members?limit=1&cursor=${encodeURIComponent(first.body.next)}`);
@@ -82,7 +91,9 @@ describe('members and local users', () => {
     // has already demoted its caller by the time the guard looks at its role.
     expect([a.status, b.status].filter((s) => s === 200)).toHaveLength(1);
     expect([403, 409]).toContain(a.status === 200 ? b.status : a.status);
-    const admins = (await new Client(ctx.api.baseUrl).request('GET', '/api/v1/members?limit=200', { headers: { cookie: (a.status === 200 ? ctx.admin : other).cookie! } })).body.items.filter((m: { role: string }) => m.role === 'admin');
+    const admins = (
+      await new Client(ctx.api.baseUrl).request('GET', '/api/v1/members?limit=200', { headers: { cookie: (a.status === 200 ? ctx.admin : other).cookie! } })
+    ).body.items.filter((m: { role: string }) => m.role === 'admin');
     expect(admins).toHaveLength(1);
     // Restore Ada as an Admin for the tests that follow.
     if (a.status !== 200) await other.patch(`/api/v1/members/${adaMembership}`, { role: 'admin' });
@@ -114,20 +125,24 @@ describe('members and local users', () => {
   it('account-wide changes need Admin in every Organization of the account', async () => {
     const { user } = await createUser('viewer', 'shared@example.com');
     const { client: otherAdmin } = await signedInMember(ctx.api, 'acme', 'admin');
-    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('elsewhere', gen_random_uuid(), $1, 'viewer')`, [user.id]);
+    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('elsewhere', gen_random_uuid(), $1, 'viewer')`, [
+      user.id,
+    ]);
     const res = await otherAdmin.put(`/api/v1/local-users/${user.id}/password`, { password: 'another long password' });
     expect(res.status).toBe(403);
     expect((await otherAdmin.patch(`/api/v1/members/${user.id}`, { disabled: true })).status).toBe(403);
     expect((await ctx.admin.put(`/api/v1/local-users/${user.id}/password`, { password: 'another long password' })).status).toBe(204);
   });
 
-  it('an Admin resets a password: that user\'s sessions end and only the new password works', async () => {
+  it("an Admin resets a password: that user's sessions end and only the new password works", async () => {
     const { client, user } = await createUser('editor', 'reset@example.com');
     expect((await ctx.admin.put(`/api/v1/local-users/${user.id}/password`, { password: 'short' })).status).toBe(400);
     expect((await ctx.admin.put(`/api/v1/local-users/${user.id}/password`, { password: 'the new long password' })).status).toBe(204);
     expect((await client.get('/api/v1/session')).body.reason).toBe('session_revoked');
     expect((await new Client(ctx.api.baseUrl).post('/api/v1/auth/local/sign-in', { email: 'reset@example.com', password: PASSWORD })).status).toBe(401);
-    expect((await new Client(ctx.api.baseUrl).post('/api/v1/auth/local/sign-in', { email: 'reset@example.com', password: 'the new long password' })).status).toBe(200);
+    expect(
+      (await new Client(ctx.api.baseUrl).post('/api/v1/auth/local/sign-in', { email: 'reset@example.com', password: 'the new long password' })).status,
+    ).toBe(200);
   });
 
   it('a user changes their own password: other sessions end, this one stays', async () => {

@@ -28,7 +28,11 @@ async function closeServer(server: Server): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // A real OpenID Provider (oidc-provider) in this process, with a scripted login page.
 
-interface Account { email?: string; email_verified?: boolean; name?: string }
+interface Account {
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+}
 
 interface TestProvider {
   issuer: string;
@@ -131,7 +135,8 @@ class Browser {
     const url = new URL(target);
     const cookie = [...this.jar.values()]
       .filter((c) => c.origin === url.origin && url.pathname.startsWith(c.path))
-      .map((c) => `${c.name}=${c.value}`).join('; ');
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
     const res = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
     const setCookies = res.headers.getSetCookie();
     for (const line of setCookies) this.store(url, line);
@@ -207,9 +212,14 @@ function clientWithSession(apiUrl: string, session: string): Client {
 async function startOidcApi(env: Record<string, string>, port: number): Promise<{ api: TestApi; admin: Client; adminId: string }> {
   const api = await startApi({ port, env: { SVC_OIDC_ORGANIZATION: '', ...env } });
   const admin = new Client(api.baseUrl);
-  const boot = await admin.post('/api/v1/auth/local/bootstrap', { organization: { id: 'acme', displayName: 'Acme' }, user: ADMIN }, {
-    headers: { authorization: `Bearer ${BOOTSTRAP_CREDENTIAL}` }, origin: false,
-  });
+  const boot = await admin.post(
+    '/api/v1/auth/local/bootstrap',
+    { organization: { id: 'acme', displayName: 'Acme' }, user: ADMIN },
+    {
+      headers: { authorization: `Bearer ${BOOTSTRAP_CREDENTIAL}` },
+      origin: false,
+    },
+  );
   if (boot.status !== 201) throw new Error(`bootstrap failed: ${boot.status} ${boot.text}`);
   return { api, admin, adminId: boot.body.user.id };
 }
@@ -261,9 +271,15 @@ describe('OIDC sign-in', () => {
     apiUrl = `http://127.0.0.1:${port}`;
     provider = await startProvider([consoleClient(apiUrl)]);
     provider.accounts.set('ada-at-idp', { email: 'Ada@Example.com', email_verified: true, name: 'Ada at the IdP' });
-    ({ api, admin, adminId } = await startOidcApi({
-      SVC_PUBLIC_URL: apiUrl, SVC_OIDC_ISSUER: provider.issuer, SVC_OIDC_CLIENT_ID: CLIENT_ID, SVC_OIDC_CLIENT_SECRET: CLIENT_SECRET,
-    }, port));
+    ({ api, admin, adminId } = await startOidcApi(
+      {
+        SVC_PUBLIC_URL: apiUrl,
+        SVC_OIDC_ISSUER: provider.issuer,
+        SVC_OIDC_CLIENT_ID: CLIENT_ID,
+        SVC_OIDC_CLIENT_SECRET: CLIENT_SECRET,
+      },
+      port,
+    ));
   });
   afterAll(async () => {
     await api?.close();
@@ -284,13 +300,20 @@ describe('OIDC sign-in', () => {
     expect(authorization.origin).toBe(provider.issuer);
     const params = Object.fromEntries(authorization.searchParams);
     expect(params).toMatchObject({
-      client_id: CLIENT_ID, response_type: 'code', scope: 'openid email profile', redirect_uri: `${apiUrl}${CALLBACK}`, code_challenge_method: 'S256',
+      client_id: CLIENT_ID,
+      response_type: 'code',
+      scope: 'openid email profile',
+      redirect_uri: `${apiUrl}${CALLBACK}`,
+      code_challenge_method: 'S256',
     });
     expect(params.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = res.setCookies.find((c) => c.startsWith(`${OIDC_COOKIE}=`))!;
-    const attributes = cookie.split(';').slice(1).map((a) => a.trim().toLowerCase());
+    const attributes = cookie
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
     expect(attributes).toEqual(expect.arrayContaining(['httponly', 'secure', 'path=/', 'samesite=lax', 'max-age=600']));
     expect(attributes.some((a) => a.startsWith('domain'))).toBe(false);
     // The cookie carries what the callback needs, but not in a form anyone can alter.
@@ -299,8 +322,19 @@ describe('OIDC sign-in', () => {
 
   it('refuses a returnTo that is not a same-origin relative path with 400, and sets no cookie', async () => {
     const client = new Client(apiUrl);
-    const bad = ['//evil.example', '//evil.example/path', 'https://evil.example/', 'evil.example', '/\\evil.example', '/x\\y', '/\t/evil.example',
-      'javascript:alert(1)', '/ space', `/${'a'.repeat(2048)}`, ''];
+    const bad = [
+      '//evil.example',
+      '//evil.example/path',
+      'https://evil.example/',
+      'evil.example',
+      '/\\evil.example',
+      '/x\\y',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      '/ space',
+      `/${'a'.repeat(2048)}`,
+      '',
+    ];
     for (const returnTo of bad) {
       const res = await client.get(`${START}?returnTo=${encodeURIComponent(returnTo)}`);
       expect(res.status, returnTo).toBe(400);
@@ -323,7 +357,10 @@ describe('OIDC sign-in', () => {
     expect(res.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBeDefined();
     expect(res.setCookies.some((c) => c.startsWith(`${OIDC_COOKIE}=;`))).toBe(true);
     const sessionCookie = res.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
-    const attributes = sessionCookie.split(';').slice(1).map((a) => a.trim().toLowerCase());
+    const attributes = sessionCookie
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
     expect(attributes).toEqual(expect.arrayContaining(['httponly', 'secure', 'path=/', 'samesite=lax']));
 
     const current = await clientWithSession(apiUrl, session!).get('/api/v1/session');
@@ -368,12 +405,22 @@ describe('OIDC sign-in', () => {
     const oidcSignIns = signIns.body.events.filter((e: any) => e.detail.method === 'oidc');
     expect(oidcSignIns[0].targetId).toBe(sessionId);
     expect(oidcSignIns[0]).toMatchObject({
-      actorKind: 'user', actorId: adminId, actorName: ADMIN.name, action: 'session.sign_in', outcome: 'allowed',
-      targetKind: 'session', targetId: expect.any(String), detail: { method: 'oidc', issuer: provider.issuer },
+      actorKind: 'user',
+      actorId: adminId,
+      actorName: ADMIN.name,
+      action: 'session.sign_in',
+      outcome: 'allowed',
+      targetKind: 'session',
+      targetId: expect.any(String),
+      detail: { method: 'oidc', issuer: provider.issuer },
     });
     const links = await admin.get('/api/v1/audit-events?action=user.identity_link');
     expect(links.body.events).toHaveLength(1);
-    expect(links.body.events[0]).toMatchObject({ targetKind: 'user', targetId: adminId, detail: { method: 'oidc', issuer: provider.issuer, subject: 'ada-at-idp' } });
+    expect(links.body.events[0]).toMatchObject({
+      targetKind: 'user',
+      targetId: adminId,
+      detail: { method: 'oidc', issuer: provider.issuer, subject: 'ada-at-idp' },
+    });
   });
 
   it('refuses an unknown identity with 403 while the Policy provisions no one', async () => {
@@ -412,7 +459,10 @@ describe('OIDC sign-in', () => {
     const provisioned = await admin.get(`/api/v1/audit-events?action=user.provision&targetId=${graceId}`);
     expect(provisioned.body.events).toHaveLength(1);
     expect(provisioned.body.events[0]).toMatchObject({
-      actorId: graceId, targetKind: 'user', targetId: graceId, detail: { method: 'oidc', role: 'editor', issuer: provider.issuer },
+      actorId: graceId,
+      targetKind: 'user',
+      targetId: graceId,
+      detail: { method: 'oidc', role: 'editor', issuer: provider.issuer },
     });
     const signIns = await admin.get(`/api/v1/audit-events?action=session.sign_in&actorId=${graceId}`);
     expect(signIns.body.events).toHaveLength(1);
@@ -609,14 +659,19 @@ describe('OIDC sign-in with an ID token from a foreign issuer', () => {
         res.end();
         return;
       }
-      void fetch(`${foreign.issuer}/.well-known/openid-configuration`).then((r) => r.json() as Promise<Record<string, unknown>>).then((metadata) => {
-        const { authorization_response_iss_parameter_supported: _omitted, ...rest } = metadata;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ ...rest, issuer: mixUpIssuer }));
-      });
+      void fetch(`${foreign.issuer}/.well-known/openid-configuration`)
+        .then((r) => r.json() as Promise<Record<string, unknown>>)
+        .then((metadata) => {
+          const { authorization_response_iss_parameter_supported: _omitted, ...rest } = metadata;
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ ...rest, issuer: mixUpIssuer }));
+        });
     });
     mixUpIssuer = await listen(mixUp);
-    ({ api } = await startOidcApi({ SVC_PUBLIC_URL: apiUrl, SVC_OIDC_ISSUER: mixUpIssuer, SVC_OIDC_CLIENT_ID: CLIENT_ID, SVC_OIDC_CLIENT_SECRET: CLIENT_SECRET }, port));
+    ({ api } = await startOidcApi(
+      { SVC_PUBLIC_URL: apiUrl, SVC_OIDC_ISSUER: mixUpIssuer, SVC_OIDC_CLIENT_ID: CLIENT_ID, SVC_OIDC_CLIENT_SECRET: CLIENT_SECRET },
+      port,
+    ));
   });
   afterAll(async () => {
     await api?.close();
@@ -639,7 +694,7 @@ describe('OIDC sign-in with an ID token from a foreign issuer', () => {
     expect(await api.dataSource.query('SELECT id FROM oidc_identities')).toEqual([]);
   });
 
-  it('refuses the foreign issuer\'s whole authorization response (its `iss` parameter and its ID token) with 401 too', async () => {
+  it("refuses the foreign issuer's whole authorization response (its `iss` parameter and its ID token) with 401 too", async () => {
     const browser = new Browser();
     const res = await browser.get(await authorize(browser, await begin(browser, apiUrl), 'ada-at-foreign'));
     expect(res.status).toBe(401);
@@ -657,10 +712,16 @@ describe('OIDC provisioning Organization from SVC_OIDC_ORGANIZATION', () => {
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
     provider = await startProvider([consoleClient(apiUrl)]);
-    ({ api, admin } = await startOidcApi({
-      SVC_PUBLIC_URL: apiUrl, SVC_OIDC_ISSUER: provider.issuer, SVC_OIDC_CLIENT_ID: CLIENT_ID, SVC_OIDC_CLIENT_SECRET: CLIENT_SECRET,
-      SVC_OIDC_ORGANIZATION: 'acme-eu',
-    }, port));
+    ({ api, admin } = await startOidcApi(
+      {
+        SVC_PUBLIC_URL: apiUrl,
+        SVC_OIDC_ISSUER: provider.issuer,
+        SVC_OIDC_CLIENT_ID: CLIENT_ID,
+        SVC_OIDC_CLIENT_SECRET: CLIENT_SECRET,
+        SVC_OIDC_ORGANIZATION: 'acme-eu',
+      },
+      port,
+    ));
   });
   afterAll(async () => {
     await api?.close();

@@ -35,7 +35,7 @@ describe('Organization addressing (decisions §1)', () => {
   });
   afterAll(() => api?.close());
 
-  it('flat path: the session\'s active Organization', async () => {
+  it("flat path: the session's active Organization", async () => {
     const res = await viewer.get('/api/v1/incidents/probe');
     expect(res.body).toEqual({ organization: 'acme', role: 'viewer' });
   });

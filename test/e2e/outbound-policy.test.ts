@@ -21,8 +21,13 @@ async function httpServer(handle: (req: IncomingMessage, res: ServerResponse) =>
   server.on('connection', () => state.connections++);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    state, url: `http://${host}:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    state,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -37,7 +42,11 @@ async function tcpServer(banner: string | null) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { sockets.forEach((s) => s.destroy()); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -51,7 +60,9 @@ describe('outbound requests to integrations under the default policy', () => {
   beforeAll(async () => {
     ensureBuilt();
     // An internal server reached by mistake: its error pages carry things no Viewer should read.
-    leaky = await httpServer((_req, res) => res.writeHead(500, { 'content-type': 'text/html' }).end(`<html>internal admin console ${SECRET} password=hunter2-${SECRET}</html>`));
+    leaky = await httpServer((_req, res) =>
+      res.writeHead(500, { 'content-type': 'text/html' }).end(`<html>internal admin console ${SECRET} password=hunter2-${SECRET}</html>`),
+    );
     redirector = await httpServer((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' }).end());
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Probe alerts' });
     generic = { id: g.body.id, secret: g.body.webhookSecret };
@@ -66,10 +77,19 @@ describe('outbound requests to integrations under the default policy', () => {
   it('create and update answer 400 naming config.baseUrl when the host resolves to a refused address', async () => {
     const databasePort = new URL(ctx.api.databaseUrl).port || '5432';
     const cases: Array<[string, string]> = [
-      ['http://169.254.169.254/', 'config.baseUrl: The outbound policy refuses 169.254.169.254 port 80: link-local addresses (cloud metadata included) are always refused'],
-      ['http://[::ffff:169.254.169.254]:9090', 'config.baseUrl: The outbound policy refuses ::ffff:a9fe:a9fe (169.254.169.254) port 9090: link-local addresses (cloud metadata included) are always refused'],
-      [`http://127.0.0.1:${databasePort}`, `config.baseUrl: The outbound policy refuses 127.0.0.1 port ${databasePort}: it is this service's own PostgreSQL (DATABASE_URL)`],
-      ['http://localhost:6379/', 'it is this service\'s own Redis (REDIS_URL)'],
+      [
+        'http://169.254.169.254/',
+        'config.baseUrl: The outbound policy refuses 169.254.169.254 port 80: link-local addresses (cloud metadata included) are always refused',
+      ],
+      [
+        'http://[::ffff:169.254.169.254]:9090',
+        'config.baseUrl: The outbound policy refuses ::ffff:a9fe:a9fe (169.254.169.254) port 9090: link-local addresses (cloud metadata included) are always refused',
+      ],
+      [
+        `http://127.0.0.1:${databasePort}`,
+        `config.baseUrl: The outbound policy refuses 127.0.0.1 port ${databasePort}: it is this service's own PostgreSQL (DATABASE_URL)`,
+      ],
+      ['http://localhost:6379/', "it is this service's own Redis (REDIS_URL)"],
     ];
     for (const [baseUrl, message] of cases) {
       const res = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Refused', config: { baseUrl } });
@@ -79,7 +99,9 @@ describe('outbound requests to integrations under the default policy', () => {
     }
     const fine = await ctx.admin.post('/api/v1/integrations', { type: 'alertmanager', name: 'Fine', config: { baseUrl: leaky.url } });
     expect(fine.status).toBe(201);
-    const moved = await ctx.admin.request('PATCH', `/api/v1/integrations/${fine.body.id}`, { body: { config: { baseUrl: 'http://169.254.170.2/v2/credentials' } } });
+    const moved = await ctx.admin.request('PATCH', `/api/v1/integrations/${fine.body.id}`, {
+      body: { config: { baseUrl: 'http://169.254.170.2/v2/credentials' } },
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.error).toMatch(/^config\.baseUrl: The outbound policy refuses 169\.254\.170\.2 port 80/);
     expect((await ctx.admin.get(`/api/v1/integrations/${fine.body.id}`)).body.config).toEqual({ baseUrl: leaky.url });
@@ -114,7 +136,7 @@ describe('outbound requests to integrations under the default policy', () => {
     try {
       const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Huge', config: { baseUrl: huge.url } });
       const verified = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
-      expect(verified.body.lastVerification).toMatchObject({ outcome: 'failed', detail: 'The answer at /api/v1/status/buildinfo is not Prometheus\'s' });
+      expect(verified.body.lastVerification).toMatchObject({ outcome: 'failed', detail: "The answer at /api/v1/status/buildinfo is not Prometheus's" });
       const audit = await ctx.admin.get(`/api/v1/audit-events?action=integration.verify&targetId=${created.body.id}`);
       expect(audit.text.length).toBeLessThan(4096);
       expect(written).toBeLessThan(20 * 1024 * 1024);
@@ -148,14 +170,19 @@ describe('outbound requests to integrations under the default policy', () => {
     worker ??= await startWorker();
     const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
       body: { alerts: [{ labels: { alertname: `OutboundProbe${Date.now()}`, job: 'api' }, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
-      headers: { 'x-svc-token': generic.secret }, origin: false,
+      headers: { 'x-svc-token': generic.secret },
+      origin: false,
     });
     expect(alert.status).toBe(202);
     const id = (await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] })).body.id;
-    const investigation = await until(async () => {
-      const body = (await ctx.admin.get(`/api/v1/investigations/${id}`)).body;
-      return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-    }, 60_000, 'the investigation to end');
+    const investigation = await until(
+      async () => {
+        const body = (await ctx.admin.get(`/api/v1/investigations/${id}`)).body;
+        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+      },
+      60_000,
+      'the investigation to end',
+    );
     const activity = await ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`);
     const report = await ctx.admin.get(`/api/v1/investigations/${id}/report`);
     const audit = await ctx.admin.get('/api/v1/audit-events?limit=200');
@@ -171,7 +198,8 @@ describe('outbound requests to integrations under the default policy', () => {
       const { investigation, text } = await investigate();
       const failed = investigation.runs.filter((r: { tool: string }) => r.tool.startsWith('prometheus.'));
       expect(failed.length).toBeGreaterThan(0);
-      for (const run of failed) expect(run).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/^Prometheus answered HTTP 500 at \/api\/v1\/[a-z_/]+$/) });
+      for (const run of failed)
+        expect(run).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/^Prometheus answered HTTP 500 at \/api\/v1\/[a-z_/]+$/) });
       expect(investigation.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'tool_failure' })]));
       expect(leaky.state.requests.length).toBeGreaterThan(1);
       expect(text).not.toContain(SECRET);
@@ -189,9 +217,17 @@ describe('outbound requests to integrations under the default policy', () => {
       const failed = investigation.runs.filter((r: { tool: string }) => r.tool.startsWith('prometheus.'));
       expect(failed.length).toBeGreaterThan(0);
       for (const run of failed) {
-        expect(run).toMatchObject({ outcome: 'failed', error: 'Refused: after a redirect to http://169.254.169.254: The outbound policy refuses 169.254.169.254 port 80: link-local addresses (cloud metadata included) are always refused' });
+        expect(run).toMatchObject({
+          outcome: 'failed',
+          error:
+            'Refused: after a redirect to http://169.254.169.254: The outbound policy refuses 169.254.169.254 port 80: link-local addresses (cloud metadata included) are always refused',
+        });
       }
-      expect(investigation.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'tool_failure', statement: expect.stringContaining('The outbound policy refuses 169.254.169.254') })]));
+      expect(investigation.limitations).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ type: 'tool_failure', statement: expect.stringContaining('The outbound policy refuses 169.254.169.254') }),
+        ]),
+      );
     } finally {
       await ctx.admin.post(`/api/v1/integrations/${prom.body.id}/disable`);
     }
@@ -205,7 +241,10 @@ describe('SVC_OUTBOUND_DENY=loopback with a narrower SVC_OUTBOUND_ALLOW', () => 
 
   beforeAll(async () => {
     denied = await httpServer((_req, res) => res.writeHead(200).end('{}'));
-    allowed = await httpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"version":"2.99.0"}}'), '127.0.0.2');
+    allowed = await httpServer(
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"version":"2.99.0"}}'),
+      '127.0.0.2',
+    );
   });
   afterAll(async () => {
     await allowed?.close();

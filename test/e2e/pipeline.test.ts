@@ -57,7 +57,7 @@ describe('request pipeline', () => {
     const res = await admin.request('POST', '/api/v1/organizations', { rawBody: 'id=acme2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(res.status).toBe(415);
     expectErrorBody(res.body);
-    const none = await admin.request('POST', '/api/v1/organizations', { rawBody: 'hello' , headers: { 'content-type': 'text/plain' } });
+    const none = await admin.request('POST', '/api/v1/organizations', { rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
     expect(none.status).toBe(415);
   });
 
@@ -159,7 +159,14 @@ describe('service endpoints', () => {
     const res = await anonymous.get('/api/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    for (const path of ['/api/v1/meta', '/api/v1/auth/local/bootstrap', '/api/v1/auth/local/sign-in', '/api/v1/session', '/api/v1/organizations', '/api/v1/permissions']) {
+    for (const path of [
+      '/api/v1/meta',
+      '/api/v1/auth/local/bootstrap',
+      '/api/v1/auth/local/sign-in',
+      '/api/v1/session',
+      '/api/v1/organizations',
+      '/api/v1/permissions',
+    ]) {
       expect(res.body.paths[path], path).toBeDefined();
     }
     expect(res.body.paths['/healthz']).toBeUndefined();

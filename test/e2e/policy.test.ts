@@ -33,7 +33,7 @@ describe('Policy', () => {
     expect(audit.body.events[0].detail.before.apiTokensAllowed).toBe(true);
   });
 
-  it('new sessions take their lifetimes from the active Organization\'s Policy', async () => {
+  it("new sessions take their lifetimes from the active Organization's Policy", async () => {
     const client = await signInAdmin(ctx.api);
     const { session } = (await client.get('/api/v1/session')).body;
     expect(Date.parse(session.expiresAt) - Date.parse(session.issuedAt)).toBe(86400 * 1000);

@@ -56,39 +56,57 @@ describe('processes', () => {
     let launcher: ChildProcess | undefined;
     let output = '';
     let port: number;
-    const bootstrapBody = JSON.stringify({ organization: { id: 'first', displayName: 'First' }, user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' } });
+    const bootstrapBody = JSON.stringify({
+      organization: { id: 'first', displayName: 'First' },
+      user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' },
+    });
     const bootstrapWith = (credential: string) =>
-      fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` }, body: bootstrapBody });
+      fetch(`http://127.0.0.1:${port}/api/v1/auth/local/bootstrap`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
+        body: bootstrapBody,
+      });
     /** The logged credential used (after a wrong one) and used again, once for whichever test needs it first. */
     let bootstrapped: Promise<{ credential: string; wrong: Response; first: Response; again: Response }> | undefined;
-    const bootstrapOnce = () => (bootstrapped ??= (async () => {
-      await running();
-      const credential = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(output)?.[1];
-      if (!credential) throw new Error(`no bootstrap credential in the log:\n${output}`);
-      const wrong = await bootstrapWith('wrong');
-      const first = await bootstrapWith(credential);
-      const again = await bootstrapWith(credential);
-      return { credential, wrong, first, again };
-    })());
+    const bootstrapOnce = () =>
+      (bootstrapped ??= (async () => {
+        await running();
+        const credential = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(output)?.[1];
+        if (!credential) throw new Error(`no bootstrap credential in the log:\n${output}`);
+        const wrong = await bootstrapWith('wrong');
+        const first = await bootstrapWith(credential);
+        const again = await bootstrapWith(credential);
+        return { credential, wrong, first, again };
+      })());
 
     /** Starts the launcher (output accumulates across starts) and waits until the API answers and the worker started. */
     async function launch(): Promise<void> {
       const started = output.split('Worker started').length - 1;
       launcher = spawn(process.execPath, [join(DIST, 'launcher/src/main.js')], {
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl(name), PORT: String(port), SVC_QUEUE_PREFIX: `launcher${process.pid}`, LOG_LEVEL: 'info' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: databaseUrl(name),
+          PORT: String(port),
+          SVC_QUEUE_PREFIX: `launcher${process.pid}`,
+          LOG_LEVEL: 'info',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const child = launcher;
       child.stdout!.on('data', (d) => (output += d));
       child.stderr!.on('data', (d) => (output += d));
-      await until(async () => {
-        if (child.exitCode !== null) throw new Error(`launcher exited:\n${output}`);
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.split('Worker started').length - 1 > started;
-        } catch {
-          return false; // not up yet
-        }
-      }, 60_000, 'the launcher to come up');
+      await until(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`launcher exited:\n${output}`);
+          try {
+            return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && output.split('Worker started').length - 1 > started;
+          } catch {
+            return false; // not up yet
+          }
+        },
+        60_000,
+        'the launcher to come up',
+      );
     }
     /** The launcher, started again if a test stopped it, so every test can run alone and in any order. */
     const running = async () => {

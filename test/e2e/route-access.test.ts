@@ -6,7 +6,11 @@ import { ACCESS_METADATA, AccessRule } from '@svc/platform';
 import { Client, startApi, TestApi } from '../support/api';
 
 function joinPath(...parts: (string | string[] | undefined)[]): string {
-  const segments = parts.flatMap((p) => (Array.isArray(p) ? p[0] : p) ?? '').join('/').split('/').filter(Boolean);
+  const segments = parts
+    .flatMap((p) => (Array.isArray(p) ? p[0] : p) ?? '')
+    .join('/')
+    .split('/')
+    .filter(Boolean);
   return `/${segments.join('/')}`;
 }
 
@@ -51,16 +55,22 @@ class ProbeWithoutDeclaration {
 
 describe('route access declarations', () => {
   let api: TestApi;
-  beforeAll(async () => { api = await startApi({ extra: { imports: [DiscoveryModule], controllers: [ProbeWithoutDeclaration] } }); });
+  beforeAll(async () => {
+    api = await startApi({ extra: { imports: [DiscoveryModule], controllers: [ProbeWithoutDeclaration] } });
+  });
   afterAll(() => api?.close());
 
   it('every route declares who may call it', () => {
-    const undeclared = routeTable(api).filter((r) => !r.rule).map((r) => r.line);
+    const undeclared = routeTable(api)
+      .filter((r) => !r.rule)
+      .map((r) => r.line);
     expect(undeclared).toEqual([]);
   });
 
   it('the table of routes and their access matches the reviewed snapshot (a change here is a permission change)', async () => {
-    const table = routeTable(api).map((r) => r.line).join('\n');
+    const table = routeTable(api)
+      .map((r) => r.line)
+      .join('\n');
     await expect(`${table}\n`).toMatchFileSnapshot('./__snapshots__/route-access.txt');
   });
 

@@ -6,7 +6,11 @@ import { ACCESS_METADATA, AccessRule, Role } from '@svc/platform';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember } from '../support/factories';
 
-interface Route { method: string; path: string; rule: AccessRule }
+interface Route {
+  method: string;
+  path: string;
+  rule: AccessRule;
+}
 
 const PLACEHOLDER = '0190a000-0000-7000-8000-000000000000';
 const ROLES: Role[] = ['viewer', 'editor', 'admin'];
@@ -121,7 +125,11 @@ describe('route × role matrix', () => {
     client.request(route.method, route.path, { body: UNSAFE.has(route.method) ? {} : undefined, headers: { 'x-svc-organization': 'acme' }, origin });
 
   it('every route declares its access, and every permission a route requires has a pinned minimum role', () => {
-    expect(routes(api).filter((r) => r.rule === undefined).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(
+      routes(api)
+        .filter((r) => r.rule === undefined)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([]);
     expect(table.length).toBeGreaterThanOrEqual(15);
     const unpinned = table.filter((r) => r.rule.kind === 'permission' && !(r.rule.permission in EXPECTED_MINIMUM));
     expect(unpinned.map((r) => `${r.method} ${r.path}`)).toEqual([]);
@@ -131,7 +139,9 @@ describe('route × role matrix', () => {
     for (const role of ROLES) {
       const res = await (await signIns[role]()).get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme' } });
       expect(res.status).toBe(200);
-      const expected = Object.keys(EXPECTED_MINIMUM).filter((p) => RANK[role] >= RANK[EXPECTED_MINIMUM[p]]).sort();
+      const expected = Object.keys(EXPECTED_MINIMUM)
+        .filter((p) => RANK[role] >= RANK[EXPECTED_MINIMUM[p]])
+        .sort();
       expect({ role: res.body.role, permissions: [...res.body.permissions].sort() }).toEqual({ role, permissions: expected });
     }
   });
@@ -144,7 +154,7 @@ describe('route × role matrix', () => {
     }
   });
 
-  it('each role is allowed (neither 401/403 nor 5xx) exactly where the contract\'s minimum role says, and refused with `requires` elsewhere', async () => {
+  it("each role is allowed (neither 401/403 nor 5xx) exactly where the contract's minimum role says, and refused with `requires` elsewhere", async () => {
     const failures: string[] = [];
     for (const route of table) {
       for (const role of ROLES) {
@@ -166,7 +176,8 @@ describe('route × role matrix', () => {
     for (const route of table) {
       for (const role of ROLES) {
         const res = await new Client(api.baseUrl).request(route.method, route.path, {
-          body: UNSAFE.has(route.method) ? {} : undefined, origin: false,
+          body: UNSAFE.has(route.method) ? {} : undefined,
+          origin: false,
           headers: { 'x-svc-organization': 'acme', authorization: `Bearer ${tokens[role]}` },
         });
         const allowed = route.rule.kind === 'permission' && route.rule.tokens && allowedByContract(route.rule, role);

@@ -7,7 +7,7 @@ const org = { headers: { 'x-svc-organization': 'acme' } };
 describe('sessions', () => {
   const ctx = useBootstrappedApi();
 
-  it('lists the caller\'s live sessions, newest first, marking the current one', async () => {
+  it("lists the caller's live sessions, newest first, marking the current one", async () => {
     const second = await signInAdmin(ctx.api);
     const third = await signInAdmin(ctx.api);
     await second.delete('/api/v1/session');
@@ -19,8 +19,14 @@ describe('sessions', () => {
     expect(ids[0]).toBe(thirdId);
     expect(ids).toHaveLength(2);
     expect(res.body.sessions[0]).toEqual({
-      id: thirdId, userId: expect.any(String), issuedAt: expect.stringMatching(/Z$/), expiresAt: expect.stringMatching(/Z$/),
-      lastSeenAt: expect.stringMatching(/Z$/), userAgent: expect.any(String), address: expect.stringContaining('127.0.0.1'), current: true,
+      id: thirdId,
+      userId: expect.any(String),
+      issuedAt: expect.stringMatching(/Z$/),
+      expiresAt: expect.stringMatching(/Z$/),
+      lastSeenAt: expect.stringMatching(/Z$/),
+      userAgent: expect.any(String),
+      address: expect.stringContaining('127.0.0.1'),
+      current: true,
     });
     expect(res.body.sessions[1].current).toBe(false);
   });
@@ -35,7 +41,7 @@ describe('sessions', () => {
     expect((await other.get(`/api/v1/sessions?limit=1&cursor=${encodeURIComponent(page.body.next)}`)).status).toBe(400);
   });
 
-  it('ends one of one\'s own sessions; the header is required', async () => {
+  it("ends one of one's own sessions; the header is required", async () => {
     const other = await signInAdmin(ctx.api);
     const id = (await other.get('/api/v1/session')).body.session.id;
     expect((await ctx.admin.delete(`/api/v1/sessions/${id}`)).status).toBe(400);
@@ -43,7 +49,7 @@ describe('sessions', () => {
     expect((await other.get('/api/v1/session')).body.reason).toBe('session_revoked');
   });
 
-  it('an Admin ends a member\'s session; a non-Admin may not; outsiders\' sessions are 404', async () => {
+  it("an Admin ends a member's session; a non-Admin may not; outsiders' sessions are 404", async () => {
     const { client: member } = await signedInMember(ctx.api, 'acme', 'editor');
     const memberSession = (await member.get('/api/v1/session')).body.session.id;
     const { client: peer } = await signedInMember(ctx.api, 'acme', 'editor');
@@ -55,7 +61,11 @@ describe('sessions', () => {
 
     await ctx.admin.post('/api/v1/organizations', { id: 'other-org', displayName: 'Other' });
     const outsider = new Client(ctx.api.baseUrl);
-    await ctx.admin.post('/api/v1/local-users', { email: 'outsider@example.com', name: 'O', password: 'a long enough password', role: 'viewer' }, { headers: { 'x-svc-organization': 'other-org' } });
+    await ctx.admin.post(
+      '/api/v1/local-users',
+      { email: 'outsider@example.com', name: 'O', password: 'a long enough password', role: 'viewer' },
+      { headers: { 'x-svc-organization': 'other-org' } },
+    );
     await outsider.post('/api/v1/auth/local/sign-in', { email: 'outsider@example.com', password: 'a long enough password' });
     const outsiderSession = (await outsider.get('/api/v1/session')).body.session.id;
     expect((await peer.delete(`/api/v1/sessions/${outsiderSession}`, org)).status).toBe(404);

@@ -30,7 +30,7 @@ describe('sign-in throttling', () => {
     expect((await signIn(ADMIN.email, ADMIN.password, '203.0.113.8')).status).toBe(200);
   });
 
-  it('a successful sign-in clears the account\'s count', async () => {
+  it("a successful sign-in clears the account's count", async () => {
     await ctx.admin.post('/api/v1/local-users', { email: 'forgetful@example.com', name: 'F', password: 'the right password', role: 'viewer' });
     for (let i = 0; i < 9; i++) await signIn('forgetful@example.com', 'wrong');
     expect((await signIn('forgetful@example.com', 'the right password')).status).toBe(200);
@@ -49,7 +49,7 @@ describe('sign-in throttling', () => {
     expect(ghost.body).toEqual(known.body);
   });
 
-  it('records each failed attempt on a known account in its Organizations\' audit trail', async () => {
+  it("records each failed attempt on a known account in its Organizations' audit trail", async () => {
     await ctx.admin.post('/api/v1/local-users', { email: 'audited@example.com', name: 'Audited', password: 'the right password', role: 'viewer' });
     for (let i = 0; i < 3; i++) expect((await signIn('audited@example.com', `wrong ${i}`, '192.0.2.44')).status).toBe(401);
     const res = await ctx.admin.get('/api/v1/audit-events?action=session.sign_in&outcome=failed&limit=200');

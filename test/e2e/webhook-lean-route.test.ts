@@ -28,7 +28,11 @@ describe('the webhook lean route', () => {
     expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(ok.headers.get('cache-control')).toBe('no-store');
 
-    const form = await sender.request('POST', path, { rawBody: 'a=1', headers: { 'x-svc-token': created.body.webhookSecret, 'content-type': 'application/x-www-form-urlencoded' }, origin: false });
+    const form = await sender.request('POST', path, {
+      rawBody: 'a=1',
+      headers: { 'x-svc-token': created.body.webhookSecret, 'content-type': 'application/x-www-form-urlencoded' },
+      origin: false,
+    });
     expect(form.status).toBe(415);
 
     // A query string is not the lean route's: Nest's route refuses it like any unknown query parameter.
@@ -38,7 +42,9 @@ describe('the webhook lean route', () => {
 
     const metrics = (await sender.get('/metrics')).text;
     for (const status of [401, 202, 415]) {
-      expect(metrics).toMatch(new RegExp(`http_requests_total\\{method="POST",route="/webhooks/v1/integrations/:integration/alert-events",status="${status}"\\} 1\\b`));
+      expect(metrics).toMatch(
+        new RegExp(`http_requests_total\\{method="POST",route="/webhooks/v1/integrations/:integration/alert-events",status="${status}"\\} 1\\b`),
+      );
     }
   });
 });

@@ -27,13 +27,24 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
   let before: Record<string, unknown[]>;
 
   async function incident(org: string, id: string, groupKey: string): Promise<void> {
-    await dataSource.query(`INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at, alert_count, firing_count)
-      VALUES ($1, $2, $3, $4, 'open', 'T', '{}', $5, 1, 1)`, [org, id, integrationId, groupKey, T1]);
+    await dataSource.query(
+      `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at, alert_count, firing_count)
+      VALUES ($1, $2, $3, $4, 'open', 'T', '{}', $5, 1, 1)`,
+      [org, id, integrationId, groupKey, T1],
+    );
   }
   async function event(org: string, incidentId: string, fingerprint: string): Promise<void> {
-    await dataSource.query(`INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
-      VALUES ($1, $2, $3, $4, $5, $6, 'firing', '{}', '{}', $7, $7)`, [org, newId(), incidentId, integrationId, newId(), fingerprint, T1]);
-    await dataSource.query(`INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', $4)`, [org, incidentId, fingerprint, T1]);
+    await dataSource.query(
+      `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
+      VALUES ($1, $2, $3, $4, $5, $6, 'firing', '{}', '{}', $7, $7)`,
+      [org, newId(), incidentId, integrationId, newId(), fingerprint, T1],
+    );
+    await dataSource.query(`INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', $4)`, [
+      org,
+      incidentId,
+      fingerprint,
+      T1,
+    ]);
   }
 
   beforeAll(async () => {
@@ -61,21 +72,42 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
   });
   const bUnchanged = async (): Promise<void> => expect(await organizationRows(dataSource, B, TABLES)).toEqual(before);
   const newEvent = (fingerprint: string, incidentId: string): Omit<NewAlertEvent, 'organizationId'> => ({
-    id: newId(), incidentId, integrationId, deliveryId: newId(), fingerprint, status: 'firing', labels: {}, annotations: {}, startsAt: T1, endsAt: null, phaseAt: T1, generatorUrl: null, receivedAt: T1,
+    id: newId(),
+    incidentId,
+    integrationId,
+    deliveryId: newId(),
+    fingerprint,
+    status: 'firing',
+    labels: {},
+    annotations: {},
+    startsAt: T1,
+    endsAt: null,
+    phaseAt: T1,
+    generatorUrl: null,
+    receivedAt: T1,
   });
 
-  it('storedPhasesAcrossOrganizations and storedPhase find only the Organization\'s phases', async () => {
+  it("storedPhasesAcrossOrganizations and storedPhase find only the Organization's phases", async () => {
     const key = { integrationId, status: 'firing' as const, phaseAt: T1 };
-    const found = await repository.storedPhasesAcrossOrganizations([{ organizationId: A, fingerprint: 'f-b-only', ...key }, { organizationId: A, fingerprint: 'f2', ...key }]);
+    const found = await repository.storedPhasesAcrossOrganizations([
+      { organizationId: A, fingerprint: 'f-b-only', ...key },
+      { organizationId: A, fingerprint: 'f2', ...key },
+    ]);
     expect([...found.entries()]).toEqual([[1, own[A]]]);
     expect(await repository.storedPhase(A, { fingerprint: 'f-b-only', ...key })).toBeUndefined();
     expect(await repository.storedPhase(A, { fingerprint: 'f2', ...key })).toBe(own[A]);
     await bUnchanged();
   });
 
-  it('lockOpenIncidentsAcrossOrganizations and lockOpenIncident lock only the Organization\'s incidents', async () => {
+  it("lockOpenIncidentsAcrossOrganizations and lockOpenIncident lock only the Organization's incidents", async () => {
     await dataSource.transaction(async (manager) => {
-      const locked = await repository.lockOpenIncidentsAcrossOrganizations([{ organizationId: A, integrationId, groupKey: 'g-b-only' }, { organizationId: A, integrationId, groupKey: 'g-own' }], manager);
+      const locked = await repository.lockOpenIncidentsAcrossOrganizations(
+        [
+          { organizationId: A, integrationId, groupKey: 'g-b-only' },
+          { organizationId: A, integrationId, groupKey: 'g-own' },
+        ],
+        manager,
+      );
       expect(locked).toEqual([{ id: own[A], organizationId: A, integrationId, groupKey: 'g-own' }]);
       expect(await repository.lockOpenIncident(A, integrationId, 'g-b-only', manager)).toBeUndefined();
       expect(await repository.lockOpenIncident(A, integrationId, 'g-own', manager)).toBe(own[A]);
@@ -84,7 +116,7 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     await bUnchanged();
   });
 
-  it('lockLatestIncidentOfAlert finds and locks only the Organization\'s incident', async () => {
+  it("lockLatestIncidentOfAlert finds and locks only the Organization's incident", async () => {
     await dataSource.transaction(async (manager) => {
       expect(await repository.lockLatestIncidentOfAlert(A, integrationId, 'f-b-only', manager)).toBeUndefined();
       expect(await repository.lockLatestIncidentOfAlert(A, integrationId, 'f1', manager)).toBe(shared);
@@ -92,7 +124,7 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     });
   });
 
-  it('alertStatesAcrossOrganizations and alertState read only the Organization\'s states', async () => {
+  it("alertStatesAcrossOrganizations and alertState read only the Organization's states", async () => {
     expect(await repository.alertStatesAcrossOrganizations([{ organizationId: A, incidentId: shared, fingerprint: 'f-b-only' }])).toEqual([]);
     const [state] = await repository.alertStatesAcrossOrganizations([{ organizationId: A, incidentId: shared, fingerprint: 'f1' }]);
     expect(state.organizationId).toBe(A);
@@ -100,16 +132,20 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     expect((await repository.alertState(A, shared, 'f1'))?.status).toBe('firing');
   });
 
-  it('opening incidents writes only the Organization\'s, even where the other has an open incident of the group', async () => {
-    await repository.openIncidentsAcrossOrganizations([{ organizationId: A, id: newId(), integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 }]);
+  it("opening incidents writes only the Organization's, even where the other has an open incident of the group", async () => {
+    await repository.openIncidentsAcrossOrganizations([
+      { organizationId: A, id: newId(), integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 },
+    ]);
     await repository.openIncident(A, { id: newId(), integrationId, groupKey: 'g-b-only-2', title: 'T', labels: {}, openedAt: T1 });
     await repository.insertResolvedIncident(A, { id: newId(), integrationId, groupKey: 'g-resolved', title: 'T', labels: {}, openedAt: T1, resolvedAt: T2 });
-    const groups = (await dataSource.query(`SELECT group_key FROM incidents WHERE organization_id = $1 ORDER BY group_key`, [A]) as { group_key: string }[]).map((r) => r.group_key);
+    const groups = (
+      (await dataSource.query(`SELECT group_key FROM incidents WHERE organization_id = $1 ORDER BY group_key`, [A])) as { group_key: string }[]
+    ).map((r) => r.group_key);
     expect(groups).toEqual(['g-b-only', 'g-b-only-2', 'g-own', 'g-resolved', 'g-shared']);
     await bUnchanged();
   });
 
-  it('inserting events writes only the Organization\'s, even where the other stored the same phase', async () => {
+  it("inserting events writes only the Organization's, even where the other stored the same phase", async () => {
     const batch = newEvent('f-b-only', shared);
     expect(await repository.insertEventsAcrossOrganizations([{ ...batch, organizationId: A }])).toEqual(new Set([batch.id]));
     expect(await repository.insertEvent(A, newEvent('f-b-only', shared))).toBe(false);

@@ -26,15 +26,26 @@ describe('IncidentsRepository keeps to one Organization', () => {
     repository = new IncidentsRepository(dataSource);
     for (const org of [B, A]) {
       await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
-      for (const [id, group] of [[target, 'g-target'], [source, 'g-source']]) {
-        await dataSource.query(`INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, $4, 'open', 'T', '{}', $5)`,
-          [org, id, integrationId, group, T1]);
+      for (const [id, group] of [
+        [target, 'g-target'],
+        [source, 'g-source'],
+      ]) {
+        await dataSource.query(
+          `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, $4, 'open', 'T', '{}', $5)`,
+          [org, id, integrationId, group, T1],
+        );
       }
       const fingerprints = org === B ? ['f1', 'f-b-only'] : ['f1'];
       for (const fingerprint of fingerprints) {
-        await dataSource.query(`INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
-          VALUES ($1, $2, $3, $4, $5, $6, 'resolved', '{}', '{}', $7, $8)`, [org, newId(), source, integrationId, newId(), fingerprint, T1, T2]);
-        await dataSource.query(`INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'resolved', $4)`, [org, source, fingerprint, T2]);
+        await dataSource.query(
+          `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
+          VALUES ($1, $2, $3, $4, $5, $6, 'resolved', '{}', '{}', $7, $8)`,
+          [org, newId(), source, integrationId, newId(), fingerprint, T1, T2],
+        );
+        await dataSource.query(
+          `INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'resolved', $4)`,
+          [org, source, fingerprint, T2],
+        );
       }
     }
   });
@@ -43,7 +54,7 @@ describe('IncidentsRepository keeps to one Organization', () => {
     await db?.drop();
   });
 
-  it('a whole merge of A (move, mark, delete, rebuild, count) reads and changes none of B\'s rows', async () => {
+  it("a whole merge of A (move, mark, delete, rebuild, count) reads and changes none of B's rows", async () => {
     const before = await organizationRows(dataSource, B, TABLES);
     await dataSource.transaction(async (manager) => {
       await repository.moveAlertEvents(A, [source], target, manager);

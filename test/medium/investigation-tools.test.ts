@@ -21,7 +21,11 @@ async function localServer(handle: (req: import('node:http').IncomingMessage, re
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -38,10 +42,15 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
   let silenceId: string;
 
   const connection = (type: 'prometheus' | 'alertmanager', baseUrl: string, headers: Record<string, string> = {}): DataSourceConnection => ({
-    integrationId: '0190a0b0-0000-7000-8000-000000000001', type, baseUrl, headers,
+    integrationId: '0190a0b0-0000-7000-8000-000000000001',
+    type,
+    baseUrl,
+    headers,
   });
   const context = (conn: DataSourceConnection, signal = new AbortController().signal): ToolContext => ({
-    connection: conn, window: { from: startedAt, until: Timestamp.now() }, signal,
+    connection: conn,
+    window: { from: startedAt, until: Timestamp.now() },
+    signal,
   });
   const prom = () => context(connection('prometheus', prometheus.url));
   const am = () => context(connection('alertmanager', `${alertmanager.url}/`));
@@ -50,19 +59,22 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
     const [promPort, dead] = await Promise.all([freePort(), freePort()]);
     deadPort = dead;
     rulesDir = mkdtempSync(join(tmpdir(), 'svc-tool-rules-'));
-    writeFileSync(join(rulesDir, 'rules.yml'), [
-      'groups:',
-      '  - name: svc-tools',
-      '    rules:',
-      '      - alert: ScrapeTargetDown',
-      '        expr: up == 0',
-      '        labels: { severity: page }',
-      '        annotations: { summary: "{{ $labels.instance }} cannot be scraped" }',
-      '      - alert: NeverFires',
-      '        expr: vector(1) > 2',
-      '        for: 5m',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(rulesDir, 'rules.yml'),
+      [
+        'groups:',
+        '  - name: svc-tools',
+        '    rules:',
+        '      - alert: ScrapeTargetDown',
+        '        expr: up == 0',
+        '        labels: { severity: page }',
+        '        annotations: { summary: "{{ $labels.instance }} cannot be scraped" }',
+        '      - alert: NeverFires',
+        '        expr: vector(1) > 2',
+        '        for: 5m',
+        '',
+      ].join('\n'),
+    );
     const promConfig = [
       'global:',
       '  scrape_interval: 1s',
@@ -80,14 +92,27 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
 
     const now = Date.now();
     const alerts = [
-      { labels: { alertname: 'DiskFull', service: 'checkout', instance: 'db-1' }, annotations: { summary: 'Disk 97% full' }, startsAt: new Date(now - 120_000).toISOString() },
-      { labels: { alertname: 'HighLatency', service: 'checkout', instance: 'web-1' }, annotations: { summary: 'p99 above 2 s' }, startsAt: new Date(now - 60_000).toISOString() },
+      {
+        labels: { alertname: 'DiskFull', service: 'checkout', instance: 'db-1' },
+        annotations: { summary: 'Disk 97% full' },
+        startsAt: new Date(now - 120_000).toISOString(),
+      },
+      {
+        labels: { alertname: 'HighLatency', service: 'checkout', instance: 'web-1' },
+        annotations: { summary: 'p99 above 2 s' },
+        startsAt: new Date(now - 60_000).toISOString(),
+      },
     ];
-    const posted = await fetch(`${alertmanager.url}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
+    const posted = await fetch(`${alertmanager.url}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(alerts),
+    });
     expect(posted.status).toBe(200);
     const silence = async (matchers: unknown[], comment: string) => {
       const res = await fetch(`${alertmanager.url}/api/v2/silences`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ matchers, startsAt: new Date(now).toISOString(), endsAt: new Date(now + 3_600_000).toISOString(), createdBy: 'alice', comment }),
       });
       expect(res.status).toBe(200);
@@ -119,8 +144,14 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
     it('lists each tool once with a closed JSON-Schema object, filtered by integration type', () => {
       const names = catalog.list().map((t) => t.name);
       expect(names).toEqual([
-        'prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.label_values', 'prometheus.alert_rules', 'prometheus.targets',
-        'alertmanager.alerts', 'alertmanager.silences',
+        'prometheus.query',
+        'prometheus.query_range',
+        'prometheus.series',
+        'prometheus.label_values',
+        'prometheus.alert_rules',
+        'prometheus.targets',
+        'alertmanager.alerts',
+        'alertmanager.silences',
       ]);
       expect(catalog.list('alertmanager').map((t) => t.name)).toEqual(['alertmanager.alerts', 'alertmanager.silences']);
       for (const tool of catalog.list()) {
@@ -138,7 +169,11 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         ['prometheus.query', { query: 'up', limit: 3 }, /arguments has unknown property limit/],
         ['prometheus.query', { query: 'up', time: 'yesterday' }, /arguments\.time must be an RFC 3339 timestamp/],
         ['prometheus.query_range', { query: 'up', step: 0 }, /arguments\.step must be > 0/],
-        ['prometheus.query_range', { query: 'up', start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z' }, /start \(2026-01-02T00:00:00\.000000Z\) must be before end/],
+        [
+          'prometheus.query_range',
+          { query: 'up', start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z' },
+          /start \(2026-01-02T00:00:00\.000000Z\) must be before end/,
+        ],
         ['prometheus.label_values', { label: 'bad-label' }, /arguments\.label must match pattern/],
         ['prometheus.targets', { health: 'sick' }, /arguments\.health must be one of "up", "down", "unknown"/],
         ['prometheus.series', { match: [] }, /arguments\.match must NOT have fewer than 1 items/],
@@ -194,7 +229,11 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       expect(output.start).toBe(ctx.window.from.toISOString());
       expect(output.end).toBe(ctx.window.until.toISOString());
       expect(result.window?.from.toISOString()).toBe(ctx.window.from.toISOString());
-      expect(result.summary).toMatch(new RegExp(`^1 series from ${ctx.window.from.toISOString().replace(/\./g, '\\.')} to .* at a 1 s step\\. up\\{instance="127\\.0\\.0\\.1:\\d+",job="prometheus"\\}: ${values.length} points, first 1, last 1, min 1, max 1 at `));
+      expect(result.summary).toMatch(
+        new RegExp(
+          `^1 series from ${ctx.window.from.toISOString().replace(/\./g, '\\.')} to .* at a 1 s step\\. up\\{instance="127\\.0\\.0\\.1:\\d+",job="prometheus"\\}: ${values.length} points, first 1, last 1, min 1, max 1 at `,
+        ),
+      );
       expect(result.sources[0]).toMatch(/^\/api\/v1\/query_range\?query=up%7Bjob%3D%22prometheus%22%7D&start=.*&end=.*&step=1$/);
     });
 
@@ -237,10 +276,14 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       const rules = out(result).rules as Output[];
       const down = rules.find((r) => r.name === 'ScrapeTargetDown')!;
       expect(down).toMatchObject({ group: 'svc-tools', query: 'up == 0', state: 'firing', health: 'ok', labels: { severity: 'page' }, lastError: null });
-      expect(down.alerts).toEqual([expect.objectContaining({
-        state: 'firing', value: expect.stringMatching(/^0(e\+00)?$/), labels: expect.objectContaining({ job: 'unreachable', instance: `127.0.0.1:${deadPort}` }),
-        annotations: { summary: `127.0.0.1:${deadPort} cannot be scraped` },
-      })]);
+      expect(down.alerts).toEqual([
+        expect.objectContaining({
+          state: 'firing',
+          value: expect.stringMatching(/^0(e\+00)?$/),
+          labels: expect.objectContaining({ job: 'unreachable', instance: `127.0.0.1:${deadPort}` }),
+          annotations: { summary: `127.0.0.1:${deadPort} cannot be scraped` },
+        }),
+      ]);
       expect(down.alerts[0].activeAt).toMatch(/Z$/);
       expect(rules.find((r) => r.name === 'NeverFires')).toMatchObject({ state: 'inactive', forSeconds: 300, query: 'vector(1) > 2', alerts: [] });
       expect(result.summary).toBe('2 alerting rules: 1 firing (ScrapeTargetDown: 1 alert), 0 pending, 1 inactive.');
@@ -261,14 +304,16 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       const lastScrape = Timestamp.parse(up.lastScrape)!;
       expect(lastScrape.isAfter(startedAt)).toBe(true);
       expect(up.lastScrape).toBe(lastScrape.toISOString());
-      expect(result.summary).toMatch(new RegExp(`^2 active targets: 1 up, 1 down\\. Down: unreachable 127\\.0\\.0\\.1:${deadPort} \\(.*connection refused\\)\\.$`));
+      expect(result.summary).toMatch(
+        new RegExp(`^2 active targets: 1 up, 1 down\\. Down: unreachable 127\\.0\\.0\\.1:${deadPort} \\(.*connection refused\\)\\.$`),
+      );
 
       const onlyDown = await catalog.run('prometheus.targets', { health: 'down' }, prom());
       expect(out(onlyDown).targets).toHaveLength(1);
       expect(onlyDown.summary).toMatch(/^1 active target \(of 2\): 1 down/);
     });
 
-    it('bad PromQL: a failed run carrying Prometheus\'s own message and the URL that was read', async () => {
+    it("bad PromQL: a failed run carrying Prometheus's own message and the URL that was read", async () => {
       const result = await catalog.run('prometheus.query_range', { query: 'sum(rate(up[5m]' }, prom());
       expect(result).toMatchObject({ outcome: 'failed', output: null, truncated: false });
       expect(result.error).toMatch(/^Prometheus answered HTTP 400 at \/api\/v1\/query_range: \(bad_data\) .*parse error: unclosed left parenthesis$/);
@@ -299,7 +344,11 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       // Two constant series over an hour at a 5 s step: 2 × 721 points, thinned evenly to fit.
       const end = Timestamp.parse('2026-01-01T01:00:00Z')!;
       const twoSeries = 'label_replace(vector(1), "copy", "a", "", "") or label_replace(vector(2), "copy", "b", "", "")';
-      const range = await small.run('prometheus.query_range', { query: twoSeries, start: end.plusSeconds(-3600).toISOString(), end: end.toISOString(), step: 5 }, prom());
+      const range = await small.run(
+        'prometheus.query_range',
+        { query: twoSeries, start: end.plusSeconds(-3600).toISOString(), end: end.toISOString(), step: 5 },
+        prom(),
+      );
       expect(range.truncated).toBe(true);
       expect(Buffer.byteLength(JSON.stringify(range.output))).toBeLessThanOrEqual(4096);
       const kept = out(range).series as Array<{ metric: Record<string, string>; values: Array<[string, string]> }>;
@@ -323,10 +372,18 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       const alerts = out(result).alerts as Output[];
       expect(alerts).toHaveLength(2);
       const disk = alerts.find((a) => a.labels.alertname === 'DiskFull')!;
-      expect(disk).toMatchObject({ state: 'suppressed', silencedBy: [silenceId], inhibitedBy: [], annotations: { summary: 'Disk 97% full' }, receivers: ['default'] });
+      expect(disk).toMatchObject({
+        state: 'suppressed',
+        silencedBy: [silenceId],
+        inhibitedBy: [],
+        annotations: { summary: 'Disk 97% full' },
+        receivers: ['default'],
+      });
       expect(disk.startsAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
       expect(alerts.find((a) => a.labels.alertname === 'HighLatency')).toMatchObject({ state: 'active', silencedBy: [] });
-      expect(result.summary).toMatch(/^2 alerts: 1 active, 1 suppressed\. By alertname: (DiskFull \(1\), HighLatency \(1\)|HighLatency \(1\), DiskFull \(1\))\.$/);
+      expect(result.summary).toMatch(
+        /^2 alerts: 1 active, 1 suppressed\. By alertname: (DiskFull \(1\), HighLatency \(1\)|HighLatency \(1\), DiskFull \(1\))\.$/,
+      );
       expect(result.sources).toEqual(['/api/v2/alerts']);
 
       const unsilenced = await catalog.run('alertmanager.alerts', { silenced: false }, am());
@@ -340,7 +397,12 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       const all = await catalog.run('alertmanager.silences', {}, am());
       const silences = out(all).silences as Output[];
       expect(silences).toHaveLength(2);
-      expect(silences.find((s) => s.id === silenceId)).toMatchObject({ state: 'active', matchers: ['alertname="DiskFull"'], createdBy: 'alice', comment: 'disk being expanded' });
+      expect(silences.find((s) => s.id === silenceId)).toMatchObject({
+        state: 'active',
+        matchers: ['alertname="DiskFull"'],
+        createdBy: 'alice',
+        comment: 'disk being expanded',
+      });
       expect(silences.find((s) => s.id !== silenceId)).toMatchObject({ state: 'expired', matchers: ['service=~"cart|search"'] });
       expect(all.summary).toMatch(/^2 silences: 1 active, 1 expired\. Active: alertname="DiskFull" until \S+Z by alice\.$/);
 
@@ -363,7 +425,9 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
     });
 
     it('a server that never answers fails at the catalog timeout', async () => {
-      const silent = await localServer(() => { /* never answers */ });
+      const silent = await localServer(() => {
+        /* never answers */
+      });
       try {
         const quick = new ToolCatalog(undefined, { timeoutMs: 400 });
         const result = await quick.run('alertmanager.silences', {}, context(connection('alertmanager', silent.url)));
@@ -379,7 +443,9 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       let abandoned = false;
       // Never answers; cancels as soon as the read has reached it.
       const silent = await localServer((_req, res) => {
-        res.on('close', () => { abandoned = true; });
+        res.on('close', () => {
+          abandoned = true;
+        });
         controller.abort();
       });
       try {
@@ -395,7 +461,7 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
       }
     });
 
-    it('sends the connection\'s bearer or basic authorization and accept: application/json, and refuses redirects', async () => {
+    it("sends the connection's bearer or basic authorization and accept: application/json, and refuses redirects", async () => {
       const fake = await localServer((req, res) => {
         if (req.url?.startsWith('/prefix/api/v1/query')) {
           res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"resultType":"vector","result":[]}}');
@@ -404,18 +470,30 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         }
       });
       try {
-        const bearer = await catalog.run('prometheus.query', { query: 'up' }, context(connection('prometheus', `${fake.url}/prefix`, { authorization: 'Bearer s3cret-token', 'X-Scope-OrgID': 'tenant-a' })));
+        const bearer = await catalog.run(
+          'prometheus.query',
+          { query: 'up' },
+          context(connection('prometheus', `${fake.url}/prefix`, { authorization: 'Bearer s3cret-token', 'X-Scope-OrgID': 'tenant-a' })),
+        );
         expect(bearer.outcome).toBe('succeeded');
         expect(bearer.summary).toMatch(/^No series matched at /);
         const basic = `Basic ${Buffer.from('reader:pa55').toString('base64')}`;
-        await catalog.run('prometheus.query', { query: 'up' }, context(connection('prometheus', `${fake.url}/prefix/`, { Authorization: basic, Accept: 'text/html' })));
+        await catalog.run(
+          'prometheus.query',
+          { query: 'up' },
+          context(connection('prometheus', `${fake.url}/prefix/`, { Authorization: basic, Accept: 'text/html' })),
+        );
         expect(fake.seen[0].headers).toMatchObject({ authorization: 'Bearer s3cret-token', 'x-scope-orgid': 'tenant-a', accept: 'application/json' });
         expect(fake.seen[1].headers).toMatchObject({ authorization: basic, accept: 'application/json' });
         expect(fake.seen[1].url).toMatch(/^\/prefix\/api\/v1\/query\?query=up&time=/);
         expect(bearer.sources[0]).toMatch(/^\/prefix\/api\/v1\/query\?query=up&time=/);
         expect(JSON.stringify(bearer)).not.toContain('s3cret');
 
-        const redirected = await catalog.run('alertmanager.alerts', {}, context(connection('alertmanager', fake.url, { authorization: 'Bearer s3cret-token' })));
+        const redirected = await catalog.run(
+          'alertmanager.alerts',
+          {},
+          context(connection('alertmanager', fake.url, { authorization: 'Bearer s3cret-token' })),
+        );
         expect(redirected.outcome).toBe('failed');
         expect(redirected.error).toMatch(/^Could not reach Alertmanager at http:\/\/127\.0\.0\.1:\d+: .*redirect/);
         expect(fake.seen).toHaveLength(3);

@@ -28,12 +28,18 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
   let before: Record<string, unknown[]>;
 
   async function investigation(org: string, id: string, lastSequence: number): Promise<void> {
-    await dataSource.query(`INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by, claim, last_sequence)
-      VALUES ($1, $2, $3, 'investigating', 'S', $4, $4, 'u', $5, $6)`, [org, id, incidentId, T1, claims[org], lastSequence]);
+    await dataSource.query(
+      `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by, claim, last_sequence)
+      VALUES ($1, $2, $3, 'investigating', 'S', $4, $4, 'u', $5, $6)`,
+      [org, id, incidentId, T1, claims[org], lastSequence],
+    );
   }
   async function run(org: string, ordinal: number): Promise<void> {
-    await dataSource.query(`INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, purpose, arguments, outcome, started_at)
-      VALUES ($1, $2, $3, $4, 't', 'p', '{}', 'running', $5)`, [org, newId(), investigationId, ordinal, T1]);
+    await dataSource.query(
+      `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, purpose, arguments, outcome, started_at)
+      VALUES ($1, $2, $3, $4, 't', 'p', '{}', 'running', $5)`,
+      [org, newId(), investigationId, ordinal, T1],
+    );
   }
 
   beforeAll(async () => {
@@ -44,12 +50,16 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
     // B first: a statement that lost its Organization condition would meet B's rows first.
     for (const org of [B, A]) {
       await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
-      await dataSource.query(`INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'open', 'T', '{}', $4)`,
-        [org, incidentId, integrationId, T1]);
+      await dataSource.query(
+        `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'open', 'T', '{}', $4)`,
+        [org, incidentId, integrationId, T1],
+      );
       await investigation(org, investigationId, org === B ? 10 : 0);
       for (let ordinal = 1; ordinal <= (org === B ? 5 : 1); ordinal++) await run(org, ordinal);
-      await dataSource.query(`INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, 1, 'r')`,
-        [org, newId(), investigationId, org === B ? integrationId : newId()]);
+      await dataSource.query(
+        `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, 1, 'r')`,
+        [org, newId(), investigationId, org === B ? integrationId : newId()],
+      );
     }
     await investigation(B, bOnly, 0);
   });
@@ -62,7 +72,7 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
   });
   const bUnchanged = async (): Promise<void> => expect(await organizationRows(dataSource, B, TABLES)).toEqual(before);
 
-  it('reads and locks only the Organization\'s investigation', async () => {
+  it("reads and locks only the Organization's investigation", async () => {
     await dataSource.transaction(async (manager) => {
       expect(await investigations.claimState(A, bOnly, { lock: true }, manager)).toBeUndefined();
       expect(await investigations.claimState(A, investigationId, { lock: true }, manager)).toEqual({ status: 'investigating', claim: claims[A] });
@@ -74,7 +84,7 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
     await bUnchanged();
   });
 
-  it('the activity sequence is the Organization\'s own', async () => {
+  it("the activity sequence is the Organization's own", async () => {
     await dataSource.transaction(async (manager) => {
       expect(await investigations.nextActivitySequence(A, investigationId, manager)).toBe(1);
       await investigations.notifyActivity(A, investigationId, 1, manager);
@@ -83,11 +93,24 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
     await bUnchanged();
   });
 
-  it('claiming, hypotheses, conclusion, failure, cancellation and sources change only the Organization\'s rows', async () => {
-    const conclusion: Conclusion = { conclusionStatus: 'inconclusive', summary: 'S', impact: { summary: 'I', runRefs: [] }, findings: [], hypotheses: [], actions: [], limitations: [] };
+  it("claiming, hypotheses, conclusion, failure, cancellation and sources change only the Organization's rows", async () => {
+    const conclusion: Conclusion = {
+      conclusionStatus: 'inconclusive',
+      summary: 'S',
+      impact: { summary: 'I', runRefs: [] },
+      findings: [],
+      hypotheses: [],
+      actions: [],
+      limitations: [],
+    };
     await investigations.markClaimed(A, investigationId, newId(), 'r', dataSource.manager);
     await investigations.storeHypotheses(A, investigationId, []);
-    await investigations.storeConclusion(A, investigationId, { status: 'partial', conclusion, stoppedBy: 'wall_clock', usage: { inputTokens: 1, outputTokens: 2 } });
+    await investigations.storeConclusion(A, investigationId, {
+      status: 'partial',
+      conclusion,
+      stoppedBy: 'wall_clock',
+      usage: { inputTokens: 1, outputTokens: 2 },
+    });
     await investigations.storeFailure(A, investigationId, 'E', { inputTokens: 1, outputTokens: 2 });
     await investigations.markCancelled(A, investigationId);
     await investigations.addSource(A, { id: newId(), investigationId, integrationId, rank: 2, reason: 'r' });
@@ -98,12 +121,43 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
 
   it('tool runs are numbered, started, refused, finished and failed within the Organization only', async () => {
     expect(await toolRuns.nextOrdinal(A, investigationId)).toBe(2);
-    await toolRuns.insertRunning(A, { id: newId(), investigationId, ordinal: 2, tool: 't', integrationId: null, purpose: 'p', hypothesisId: null, arguments: {} });
-    await toolRuns.insertRefused(A, { id: newId(), investigationId, ordinal: 3, tool: 't', purpose: 'p', hypothesisId: null, arguments: {}, summary: 'S', error: 'E' });
-    await toolRuns.finish(A, investigationId, 1, { outcome: 'succeeded', summary: 'S', sources: [], truncated: false, error: null, output: null, window: null });
+    await toolRuns.insertRunning(A, {
+      id: newId(),
+      investigationId,
+      ordinal: 2,
+      tool: 't',
+      integrationId: null,
+      purpose: 'p',
+      hypothesisId: null,
+      arguments: {},
+    });
+    await toolRuns.insertRefused(A, {
+      id: newId(),
+      investigationId,
+      ordinal: 3,
+      tool: 't',
+      purpose: 'p',
+      hypothesisId: null,
+      arguments: {},
+      summary: 'S',
+      error: 'E',
+    });
+    await toolRuns.finish(A, investigationId, 1, {
+      outcome: 'succeeded',
+      summary: 'S',
+      sources: [],
+      truncated: false,
+      error: null,
+      output: null,
+      window: null,
+    });
     await toolRuns.failRunning(A, investigationId, 'Stopped');
     const runs = (await organizationRows(dataSource, A, ['tool_runs'])).tool_runs as { ordinal: number; outcome: string }[];
-    expect(runs.map((r) => [r.ordinal, r.outcome]).sort()).toEqual([[1, 'succeeded'], [2, 'failed'], [3, 'failed']]);
+    expect(runs.map((r) => [r.ordinal, r.outcome]).sort()).toEqual([
+      [1, 'succeeded'],
+      [2, 'failed'],
+      [3, 'failed'],
+    ]);
     await bUnchanged();
   });
 });

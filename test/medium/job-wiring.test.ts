@@ -9,19 +9,25 @@ import { JobWiring, JobWiringError, QueueModule } from '@svc/platform';
 @Processor('wired')
 class AlphaProcessor {
   @Process('alpha')
-  alpha() { return undefined; }
+  alpha() {
+    return undefined;
+  }
 }
 
 @Processor('wired')
 class SecondAlphaProcessor {
   @Process('alpha')
-  alphaAgain() { return undefined; }
+  alphaAgain() {
+    return undefined;
+  }
 }
 
 @Processor('wired')
 class StrayProcessor {
   @Process('stray')
-  stray() { return undefined; }
+  stray() {
+    return undefined;
+  }
 }
 
 /** Compiles a module graph the way the worker does; JobWiring runs while providers are created. */

@@ -68,7 +68,9 @@ describe('keyset pagination with signed cursors', () => {
   it('refuses a cursor used for another Organization, collection or ordering, or altered', async () => {
     const { next } = await page('org-a', { limit: 10 });
     await expect(page('org-b', { cursor: next! })).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(keysetPage(memberships.query('org-a', 'm'), codec, { scope: 'org-a', collection: 'other' }, ORDER, { cursor: next! })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(keysetPage(memberships.query('org-a', 'm'), codec, { scope: 'org-a', collection: 'other' }, ORDER, { cursor: next! })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
     await expect(page('org-a', { cursor: next! }, { ...ORDER, name: 'other-order' })).rejects.toBeInstanceOf(InvalidInputError);
     const [payload, mac] = next!.split('.');
     const forged = Buffer.from(JSON.stringify(['2000-01-01T00:00:00.000000Z', '00000000-0000-0000-0000-000000000000'])).toString('base64url');

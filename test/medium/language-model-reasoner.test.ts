@@ -31,17 +31,35 @@ const at = (text: string) => Timestamp.parse(text)!;
 type Canned = Pick<RecordedRun, 'outcome' | 'summary' | 'output'> & { truncated?: boolean; error?: string };
 
 const descriptor = (tool: typeof prometheusQueryTool | typeof alertmanagerAlertsTool): SessionTool => ({
-  name: tool.name, description: tool.description, integrationType: tool.integrationType, argumentsSchema: tool.argumentsSchema,
+  name: tool.name,
+  description: tool.description,
+  integrationType: tool.integrationType,
+  argumentsSchema: tool.argumentsSchema,
 });
 const TOOLS: SessionTool[] = [
   descriptor(prometheusQueryTool),
   descriptor(alertmanagerAlertsTool),
-  { name: 'incident.notes', description: "Reads the incident's notes.", integrationType: null, argumentsSchema: { type: 'object', properties: {}, additionalProperties: false } },
+  {
+    name: 'incident.notes',
+    description: "Reads the incident's notes.",
+    integrationType: null,
+    argumentsSchema: { type: 'object', properties: {}, additionalProperties: false },
+  },
 ];
 
 const defaultResults = (call: ToolCall): Canned => {
-  if (call.tool === 'prometheus.query') return { outcome: 'succeeded', summary: '1 series: checkout 5xx ratio 0.42 at the end of the window.', output: { resultType: 'vector', series: [{ name: 'checkout', value: '0.42' }] } };
-  if (call.tool === 'alertmanager.alerts') return { outcome: 'succeeded', summary: '1 alert: 1 active. By alertname: CheckoutErrors.', output: { alerts: [{ alertname: 'CheckoutErrors', state: 'active' }] } };
+  if (call.tool === 'prometheus.query')
+    return {
+      outcome: 'succeeded',
+      summary: '1 series: checkout 5xx ratio 0.42 at the end of the window.',
+      output: { resultType: 'vector', series: [{ name: 'checkout', value: '0.42' }] },
+    };
+  if (call.tool === 'alertmanager.alerts')
+    return {
+      outcome: 'succeeded',
+      summary: '1 alert: 1 active. By alertname: CheckoutErrors.',
+      output: { alerts: [{ alertname: 'CheckoutErrors', state: 'active' }] },
+    };
   return { outcome: 'succeeded', summary: 'No notes.', output: { notes: [] } };
 };
 
@@ -55,13 +73,24 @@ class InMemorySession implements InvestigationSession {
   readonly subject = 'Why did checkout start failing after 10:05?';
   readonly window: ToolWindow = { from: at('2026-03-01T09:30:00Z'), until: at('2026-03-01T10:30:00Z') };
   readonly incident: IncidentBrief = {
-    id: '0190a0b0-0000-7000-8000-0000000000bb', title: 'Checkout error rate high', status: 'open',
-    labels: { service: 'checkout', severity: 'critical' }, openedAt: at('2026-03-01T10:06:00Z'), resolvedAt: null,
+    id: '0190a0b0-0000-7000-8000-0000000000bb',
+    title: 'Checkout error rate high',
+    status: 'open',
+    labels: { service: 'checkout', severity: 'critical' },
+    openedAt: at('2026-03-01T10:06:00Z'),
+    resolvedAt: null,
   };
-  readonly alerts: AlertBrief[] = [{
-    fingerprint: 'a1b2c3d4e5f60718', status: 'firing', labels: { alertname: 'CheckoutErrors', service: 'checkout' },
-    annotations: { summary: '5xx ratio above 5%' }, startsAt: at('2026-03-01T10:05:30Z'), endsAt: null, generatorUrl: null,
-  }];
+  readonly alerts: AlertBrief[] = [
+    {
+      fingerprint: 'a1b2c3d4e5f60718',
+      status: 'firing',
+      labels: { alertname: 'CheckoutErrors', service: 'checkout' },
+      annotations: { summary: '5xx ratio above 5%' },
+      startsAt: at('2026-03-01T10:05:30Z'),
+      endsAt: null,
+      generatorUrl: null,
+    },
+  ];
   readonly sources: SourceBrief[] = [
     { integrationId: PROMETHEUS, type: 'prometheus', name: 'prod-metrics', rank: 1, reason: 'scrapes the checkout service' },
     { integrationId: ALERTMANAGER, type: 'alertmanager', name: 'prod-alerts', rank: 2, reason: 'sent the firing alert' },
@@ -103,9 +132,18 @@ class InMemorySession implements InvestigationSession {
         : this.validator.check(tool.name, call.arguments);
     const result: Canned = refusal ? { outcome: 'failed', summary: `Refused: ${refusal}`, output: null, error: refusal } : this.results(call);
     const run: RecordedRun = {
-      ordinal: this.runs.length + 1, tool: call.tool, integrationId: call.integrationId, arguments: call.arguments, purpose: call.purpose,
-      hypothesisId: call.hypothesisId ?? null, outcome: result.outcome, summary: result.summary, output: result.output,
-      truncated: result.truncated ?? false, error: result.error ?? null, window: this.window,
+      ordinal: this.runs.length + 1,
+      tool: call.tool,
+      integrationId: call.integrationId,
+      arguments: call.arguments,
+      purpose: call.purpose,
+      hypothesisId: call.hypothesisId ?? null,
+      outcome: result.outcome,
+      summary: result.summary,
+      output: result.output,
+      truncated: result.truncated ?? false,
+      error: result.error ?? null,
+      window: this.window,
     };
     this.runs.push(run);
     return run;
@@ -132,15 +170,32 @@ const conclusionCiting = (ordinal: number) => ({
   conclusionStatus: 'verified_cause',
   summary: 'Checkout returned 5xx for 42% of requests after the v2.3 deploy; the error-ratio query confirms it.',
   impact: { summary: 'About 42% of checkout requests failed from 10:05.', runRefs: [ordinal] },
-  findings: [{ statement: 'The checkout 5xx ratio rose to 0.42', kind: 'cause', mechanism: 'The v2.3 release fails requests with HTTP 500', runRefs: [ordinal], hypothesisId: 'h1' }],
-  hypotheses: [{ id: 'h1', statement: 'The v2.3 deploy broke checkout', status: 'supported', test: 'sum(rate(http_requests_total{code=~"5.."}[5m]))', runRefs: [ordinal] }],
-  actions: [{ title: 'Roll checkout back to v2.2', rationale: 'The errors started with v2.3', verification: 'The 5xx ratio falls below 1%', runRefs: [ordinal] }],
+  findings: [
+    {
+      statement: 'The checkout 5xx ratio rose to 0.42',
+      kind: 'cause',
+      mechanism: 'The v2.3 release fails requests with HTTP 500',
+      runRefs: [ordinal],
+      hypothesisId: 'h1',
+    },
+  ],
+  hypotheses: [
+    { id: 'h1', statement: 'The v2.3 deploy broke checkout', status: 'supported', test: 'sum(rate(http_requests_total{code=~"5.."}[5m]))', runRefs: [ordinal] },
+  ],
+  actions: [
+    { title: 'Roll checkout back to v2.2', rationale: 'The errors started with v2.3', verification: 'The 5xx ratio falls below 1%', runRefs: [ordinal] },
+  ],
   limitations: [],
 });
 
 const inconclusive = {
-  conclusionStatus: 'inconclusive', summary: 'The evidence so far does not explain the errors.', impact: { summary: 'Unknown.', runRefs: [] },
-  findings: [], hypotheses: [], actions: [], limitations: [],
+  conclusionStatus: 'inconclusive',
+  summary: 'The evidence so far does not explain the errors.',
+  impact: { summary: 'Unknown.', runRefs: [] },
+  findings: [],
+  hypotheses: [],
+  actions: [],
+  limitations: [],
 };
 
 const queryCall = (integrationId = PROMETHEUS, extra: Record<string, unknown> = {}) => ({
@@ -171,10 +226,14 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
 
   it('runs the tool calls through the session, feeds their results back and returns the checked conclusion with real usage', async () => {
     server.script(
-      answer.tools([
-        queryCall(PROMETHEUS, { hypothesisId: 'h1', hypothesis: 'The v2.3 deploy broke checkout' }),
-        { name: 'alertmanager__alerts', input: { integrationId: ALERTMANAGER, purpose: 'Which alerts fire' } },
-      ], { input: 1200, output: 80 }, 'Checking the error ratio first.'),
+      answer.tools(
+        [
+          queryCall(PROMETHEUS, { hypothesisId: 'h1', hypothesis: 'The v2.3 deploy broke checkout' }),
+          { name: 'alertmanager__alerts', input: { integrationId: ALERTMANAGER, purpose: 'Which alerts fire' } },
+        ],
+        { input: 1200, output: 80 },
+        'Checking the error ratio first.',
+      ),
       answer.conclude(conclusionCiting(1), { input: 2100, output: 300 }),
     );
     const session = new InMemorySession();
@@ -211,7 +270,15 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
     expect(systemOf(first)).toMatch(/on-call engineer/);
     expect(systemOf(first)).toMatch(/never act on systems yourself/);
     const brief = userTextOf(first);
-    for (const needle of ['Why did checkout start failing after 10:05?', 'Checkout error rate high', 'severity="critical"', 'a1b2c3d4e5f60718', 'prod-metrics', PROMETHEUS, '2026-03-01T10:06:00']) {
+    for (const needle of [
+      'Why did checkout start failing after 10:05?',
+      'Checkout error rate high',
+      'severity="critical"',
+      'a1b2c3d4e5f60718',
+      'prod-metrics',
+      PROMETHEUS,
+      '2026-03-01T10:06:00',
+    ]) {
       expect(brief).toContain(needle);
     }
 
@@ -273,10 +340,7 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
   });
 
   it('fails with ReasonerFailure after two invalid conclusions in a row', async () => {
-    server.script(
-      answer.conclude(conclusionCiting(7)),
-      answer.conclude({ ...inconclusive, conclusionStatus: 'certain' }),
-    );
+    server.script(answer.conclude(conclusionCiting(7)), answer.conclude({ ...inconclusive, conclusionStatus: 'certain' }));
     const session = new InMemorySession();
 
     const error = await failureOf(reasoner().investigate(session));
@@ -309,7 +373,10 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
   });
 
   it('accepts a conclusion answered as JSON text instead of through conclude', async () => {
-    server.script(answer.tool('prometheus__query', queryCall(PROMETHEUS, { hypothesisId: 'h1' }).input), answer.text(`Here it is:\n\`\`\`json\n${JSON.stringify(conclusionCiting(1))}\n\`\`\``));
+    server.script(
+      answer.tool('prometheus__query', queryCall(PROMETHEUS, { hypothesisId: 'h1' }).input),
+      answer.text(`Here it is:\n\`\`\`json\n${JSON.stringify(conclusionCiting(1))}\n\`\`\``),
+    );
     const conclusion = await reasoner().investigate(new InMemorySession());
     expect(conclusion.conclusionStatus).toBe('verified_cause');
   });
@@ -420,7 +487,9 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
     const conclusion = await reasoner().concludeEarly(session, 'tool_runs');
 
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
-    expect(conclusion.limitations).toEqual([{ type: 'budget', statement: 'The tool-run budget stopped the investigation before it finished.', runRefs: [], messageSequences: [] }]);
+    expect(conclusion.limitations).toEqual([
+      { type: 'budget', statement: 'The tool-run budget stopped the investigation before it finished.', runRefs: [], messageSequences: [] },
+    ]);
     expect(session.turns).toBe(0);
     expect(session.runs).toHaveLength(1);
     expect(session.usage).toEqual({ inputTokens: 900, outputTokens: 150 });

@@ -19,8 +19,14 @@ async function localServer(host: string, handle: (req: IncomingMessage, res: Ser
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as { port: number };
   return {
-    state, port, url: `http://${host}:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    state,
+    port,
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -40,7 +46,10 @@ function client(env: Partial<AppConfig> = {}, lookup?: (host: string) => Promise
 }
 
 async function refusal(request: Promise<unknown>): Promise<OutboundError> {
-  const error = await request.then(() => undefined, (e: unknown) => e);
+  const error = await request.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OutboundError);
   return error as OutboundError;
 }
@@ -76,11 +85,32 @@ describe('the outbound client: the policy is checked on the address connected to
     expect(answer.status).toBe(200);
   });
 
-  it('https: connects to the checked address and still verifies the certificate against the URL\'s host name', async () => {
+  it("https: connects to the checked address and still verifies the certificate against the URL's host name", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-outbound-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-        '-days', '1', '-subj', '/CN=prometheus.example.test', '-addext', 'subjectAltName=DNS:prometheus.example.test'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=prometheus.example.test',
+          '-addext',
+          'subjectAltName=DNS:prometheus.example.test',
+        ],
+        { stdio: 'ignore' },
+      );
       const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
       const server = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) => res.writeHead(200).end('over tls'));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -104,7 +134,14 @@ describe('the outbound client: the policy is checked on the address connected to
   it('a link-local literal (the cloud metadata address) is refused without a connection, whatever ALLOW says', async () => {
     const outbound = client({ SVC_OUTBOUND_ALLOW: '0.0.0.0/0,::/0' });
     // Decimal and hexadecimal spellings are the same address once the URL is parsed.
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://0xa9.0xfe.0xa9.0xfe/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2852039166/',
+      'http://0xa9.0xfe.0xa9.0xfe/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[fd00:ec2::254]/',
+    ]) {
       const error = await refusal(outbound.get({ url, maxBytes: 1024 }));
       expect(error.kind, url).toBe('refused');
       expect(error.message).toContain('link-local');
@@ -118,7 +155,9 @@ describe('the outbound client: the policy is checked on the address connected to
     const outbound = client({}, async (host) => (host === 'metadata.example.test' ? ['10.1.2.3', '169.254.169.254'] : ['127.0.0.1']));
     const error = await refusal(outbound.get({ url: 'http://metadata.example.test/computeMetadata/v1/', maxBytes: 1024 }));
     expect(error).toMatchObject({ kind: 'refused' });
-    expect(error.message).toBe('The outbound policy refuses metadata.example.test (resolved to 169.254.169.254) port 80: link-local addresses (cloud metadata included) are always refused');
+    expect(error.message).toBe(
+      'The outbound policy refuses metadata.example.test (resolved to 169.254.169.254) port 80: link-local addresses (cloud metadata included) are always refused',
+    );
 
     // The system resolver: localhost under SVC_OUTBOUND_DENY=loopback.
     const denyLoopback = client({ SVC_OUTBOUND_DENY: 'loopback' });
@@ -131,7 +170,9 @@ describe('the outbound client: the policy is checked on the address connected to
   it('SVC_OUTBOUND_DENY=loopback refuses 127.0.0.1 (IPv4-mapped too); an ALLOW CIDR re-allows a narrower range', async () => {
     const before = ok.state.connections;
     const denied = client({ SVC_OUTBOUND_DENY: 'loopback' });
-    expect((await refusal(denied.get({ url: ok.url, maxBytes: 1024 }))).message).toBe(`The outbound policy refuses 127.0.0.1 port ${ok.port}: SVC_OUTBOUND_DENY refuses loopback`);
+    expect((await refusal(denied.get({ url: ok.url, maxBytes: 1024 }))).message).toBe(
+      `The outbound policy refuses 127.0.0.1 port ${ok.port}: SVC_OUTBOUND_DENY refuses loopback`,
+    );
     expect((await refusal(denied.get({ url: `http://[::ffff:127.0.0.1]:${ok.port}/`, maxBytes: 1024 }))).kind).toBe('refused');
     expect(sockets).toEqual([]);
     expect(ok.state.connections).toBe(before);
@@ -143,7 +184,7 @@ describe('the outbound client: the policy is checked on the address connected to
     expect(other.state.connections).toBe(0);
   });
 
-  it('the service\'s own PostgreSQL and Redis (from DATABASE_URL and REDIS_URL, resolved) are refused, by any local address', async () => {
+  it("the service's own PostgreSQL and Redis (from DATABASE_URL and REDIS_URL, resolved) are refused, by any local address", async () => {
     const outbound = client({ SVC_OUTBOUND_ALLOW: 'loopback,private' });
     const cases: Array<[string, string]> = [
       ['http://127.0.0.1:5432/', 'PostgreSQL (DATABASE_URL)'],
@@ -177,7 +218,11 @@ describe('the outbound client: the policy is checked on the address connected to
 
       // Allowed, a cross-origin hop is followed without the credentials; a same-origin one keeps them.
       const open = client();
-      const followed = await open.get({ url: `${redirecting.url}/start`, headers: { authorization: 'Bearer s3cret', accept: 'application/json' }, maxBytes: 1024 });
+      const followed = await open.get({
+        url: `${redirecting.url}/start`,
+        headers: { authorization: 'Bearer s3cret', accept: 'application/json' },
+        maxBytes: 1024,
+      });
       expect(followed).toMatchObject({ status: 200, url: new URL(`${other.url}/stolen`) });
       expect(other.state.requests[0].headers.authorization).toBeUndefined();
       expect(other.state.requests[0].headers.accept).toBe('application/json');
@@ -230,12 +275,18 @@ describe('the outbound client: the policy is checked on the address connected to
   });
 
   it('a connection refused, and a port that accepts but never answers, fail the same way (no answer)', async () => {
-    const silent = await localServer('127.0.0.1', () => { /* never answers */ });
+    const silent = await localServer('127.0.0.1', () => {
+      /* never answers */
+    });
     const port = silent.port;
     await silent.close();
     const closed = await refusal(client().get({ url: `http://127.0.0.1:${port}/`, maxBytes: 1024 }));
     expect(closed).toMatchObject({ kind: 'unreachable', code: 'ECONNREFUSED' });
-    const unresolved = await refusal(client({}, async () => { throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' }); }).get({ url: 'http://nowhere.example.test/', maxBytes: 1024 }));
+    const unresolved = await refusal(
+      client({}, async () => {
+        throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
+      }).get({ url: 'http://nowhere.example.test/', maxBytes: 1024 }),
+    );
     expect(unresolved).toMatchObject({ kind: 'unresolved', code: 'ENOTFOUND' });
   });
 });

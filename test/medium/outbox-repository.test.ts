@@ -28,7 +28,7 @@ describe('OutboxRepository', () => {
     await db?.drop();
   });
 
-  it('a job of A is written under A, and B\'s messages are untouched', async () => {
+  it("a job of A is written under A, and B's messages are untouched", async () => {
     const before = await organizationRows(dataSource, B, ['outbox_messages']);
     const id = newId();
     await repository.insert(A, { id, queue: 'q', jobName: 'j', payload: { n: 2 } });
@@ -38,7 +38,7 @@ describe('OutboxRepository', () => {
     expect(a.map((r) => [r.organization_id, r.id])).toEqual([[A, id]]);
   });
 
-  it('the relay claims every Organization\'s messages, each with its own Organization, and marks only those it names', async () => {
+  it("the relay claims every Organization's messages, each with its own Organization, and marks only those it names", async () => {
     const aMessage = newId();
     await repository.insert(A, { id: aMessage, queue: 'q', jobName: 'j', payload: {} });
     await dataSource.transaction(async (manager) => {

@@ -5,9 +5,7 @@ import type { Job, Queue } from 'bull';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ConfigModule, DatabaseModule, loadConfig, LoggingModule, Outbox, OrganizationJobData, QueueModule, unwrapOrganizationJob,
-} from '@svc/platform';
+import { ConfigModule, DatabaseModule, loadConfig, LoggingModule, Outbox, OrganizationJobData, QueueModule, unwrapOrganizationJob } from '@svc/platform';
 import { MIGRATIONS } from '../../migrations';
 import { createTestDatabase } from '../support/databases';
 import { RedisServer } from '../support/redis-server';
@@ -55,13 +53,21 @@ describe('transactional outbox and relay (worker side)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = await RedisServer.start();
-    Object.assign(process.env, { DATABASE_URL: db.url, REDIS_URL: redis.url, SVC_SECRET_KEY: randomBytes(32).toString('hex'), SVC_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}` });
+    Object.assign(process.env, {
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      SVC_SECRET_KEY: randomBytes(32).toString('hex'),
+      SVC_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    });
     const config = loadConfig();
     const moduleRef = await Test.createTestingModule({
       imports: [
-        ConfigModule.forRoot(config), LoggingModule.forRoot('worker-test', config),
+        ConfigModule.forRoot(config),
+        LoggingModule.forRoot('worker-test', config),
         DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-test' }),
-        QueueModule.forRoot(), QueueModule.forWorker(), ProbeModule,
+        QueueModule.forRoot(),
+        QueueModule.forWorker(),
+        ProbeModule,
       ],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
@@ -93,7 +99,9 @@ describe('transactional outbox and relay (worker side)', () => {
   });
 
   it('refuses to write a job outside a transaction', async () => {
-    await expect(outbox.add(dataSource.manager, { organizationId: 'acme', queue: 'probe', name: 'probe.ping', payload: {} })).rejects.toThrow(/inside the transaction/);
+    await expect(outbox.add(dataSource.manager, { organizationId: 'acme', queue: 'probe', name: 'probe.ping', payload: {} })).rejects.toThrow(
+      /inside the transaction/,
+    );
   });
 
   it('loses no committed job while Redis is down: the outbox delivers it once Redis returns', async () => {

@@ -26,7 +26,10 @@ describe('migrations and entities', () => {
 
   it('the committed migrations produce exactly the schema the entities describe', async () => {
     const sql = await dataSource.driver.createSchemaBuilder().log();
-    expect(sql.upQueries.map((q) => q.query), 'run `npm run migration:generate -- <Name>` and commit the result').toEqual([]);
+    expect(
+      sql.upQueries.map((q) => q.query),
+      'run `npm run migration:generate -- <Name>` and commit the result',
+    ).toEqual([]);
   });
 
   it('every timestamp column is timestamptz', async () => {

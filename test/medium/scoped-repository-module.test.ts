@@ -4,7 +4,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Column, DataSource, Entity } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  dataSourceOptions, InjectScopedRepository, MissingOrganizationError, newId, OrganizationOwnedEntity, ScopedRepository, ScopedRepositoryModule,
+  dataSourceOptions,
+  InjectScopedRepository,
+  MissingOrganizationError,
+  newId,
+  OrganizationOwnedEntity,
+  ScopedRepository,
+  ScopedRepositoryModule,
 } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
 
@@ -30,7 +36,9 @@ describe('ScopedRepositoryModule.forFeature and @InjectScopedRepository', () => 
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions({ url: db.url }), autoLoadEntities: true }), ScopedRepositoryModule.forFeature([ProbeRow])],
       providers: [ProbeService],
     }).compile();
-    await moduleRef.get(DataSource).query('CREATE TABLE probe_rows (organization_id text NOT NULL, id uuid NOT NULL, name text NOT NULL, PRIMARY KEY (organization_id, id))');
+    await moduleRef
+      .get(DataSource)
+      .query('CREATE TABLE probe_rows (organization_id text NOT NULL, id uuid NOT NULL, name text NOT NULL, PRIMARY KEY (organization_id, id))');
     service = moduleRef.get(ProbeService);
     close = () => moduleRef.close();
   });

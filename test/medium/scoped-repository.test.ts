@@ -36,7 +36,7 @@ describe('ScopedRepository against PostgreSQL', () => {
     }
   });
 
-  it('returns only the Organization\'s rows, and another Organization\'s id is simply not found', async () => {
+  it("returns only the Organization's rows, and another Organization's id is simply not found", async () => {
     expect((await memberships.find('org-a')).map((m) => m.id)).toEqual([ids.a]);
     expect(await memberships.findById('org-a', ids.b)).toBeNull();
     expect((await memberships.findById('org-b', ids.b))?.role).toBe('viewer');
@@ -52,11 +52,14 @@ describe('ScopedRepository against PostgreSQL', () => {
   it('the query builder refuses where/orWhere, which would replace or escape the scope', async () => {
     expect(() => memberships.query('org-a', 'm').where('1=1')).toThrow(/andWhere/);
     expect(() => memberships.query('org-a', 'm').orWhere('1=1')).toThrow(/andWhere/);
-    const rows = await memberships.query('org-a', 'm').andWhere('m.id IN (:...ids)', { ids: [ids.a, ids.b] }).getMany();
+    const rows = await memberships
+      .query('org-a', 'm')
+      .andWhere('m.id IN (:...ids)', { ids: [ids.a, ids.b] })
+      .getMany();
     expect(rows.map((m) => m.id)).toEqual([ids.a]);
   });
 
-  it('writes stay in the Organization: update and delete of another Organization\'s id touch nothing', async () => {
+  it("writes stay in the Organization: update and delete of another Organization's id touch nothing", async () => {
     expect(await memberships.update('org-a', { id: ids.b }, { role: 'admin' })).toBe(0);
     expect(await memberships.delete('org-a', { id: ids.b })).toBe(0);
     expect((await memberships.findById('org-b', ids.b))?.role).toBe('viewer');
@@ -64,7 +67,9 @@ describe('ScopedRepository against PostgreSQL', () => {
   });
 
   it('the same id may not be reused inside one Organization', async () => {
-    await expect(dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('org-a', $1, $2, 'viewer')`, [ids.a, newId()])).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('org-a', $1, $2, 'viewer')`, [ids.a, newId()]),
+    ).rejects.toMatchObject({ code: '23505' });
   });
 });
 
@@ -90,19 +95,38 @@ describe('composite foreign keys against PostgreSQL', () => {
 
   /** The child row of `child` in `organizationId`, pointing at `parentId`. */
   const insertChild: Record<(typeof COMPOSITE_KEYS)[number]['child'], (organizationId: string, parentId: string) => Promise<unknown>> = {
-    investigations: (org, incident) => dataSource.query(
-      `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`, [org, newId(), incident]),
-    alert_events: (org, incident) => dataSource.query(
-      `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
-       VALUES ($1, $2, $3, $4, $5, 'f', 'firing', '{}', '{}', now(), now())`, [org, newId(), incident, newId(), newId()]),
-    incident_alerts: (org, incident) => dataSource.query(
-      `INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', now())`, [org, incident, newId()]),
-    tool_runs: (org, investigation) => dataSource.query(
-      `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, purpose, arguments, outcome, started_at) VALUES ($1, $2, $3, 1, 't', 'p', '{}', 'succeeded', now())`, [org, newId(), investigation]),
-    investigation_sources: (org, investigation) => dataSource.query(
-      `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, 1, 'r')`, [org, newId(), investigation, newId()]),
-    investigation_activity: (org, investigation) => dataSource.query(
-      `INSERT INTO investigation_activity (organization_id, id, investigation_id, sequence, type, data) VALUES ($1, $2, $3, 1, 'started', '{}')`, [org, newId(), investigation]),
+    investigations: (org, incident) =>
+      dataSource.query(
+        `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
+        [org, newId(), incident],
+      ),
+    alert_events: (org, incident) =>
+      dataSource.query(
+        `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
+       VALUES ($1, $2, $3, $4, $5, 'f', 'firing', '{}', '{}', now(), now())`,
+        [org, newId(), incident, newId(), newId()],
+      ),
+    incident_alerts: (org, incident) =>
+      dataSource.query(`INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', now())`, [
+        org,
+        incident,
+        newId(),
+      ]),
+    tool_runs: (org, investigation) =>
+      dataSource.query(
+        `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, purpose, arguments, outcome, started_at) VALUES ($1, $2, $3, 1, 't', 'p', '{}', 'succeeded', now())`,
+        [org, newId(), investigation],
+      ),
+    investigation_sources: (org, investigation) =>
+      dataSource.query(
+        `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, 1, 'r')`,
+        [org, newId(), investigation, newId()],
+      ),
+    investigation_activity: (org, investigation) =>
+      dataSource.query(
+        `INSERT INTO investigation_activity (organization_id, id, investigation_id, sequence, type, data) VALUES ($1, $2, $3, 1, 'started', '{}')`,
+        [org, newId(), investigation],
+      ),
   };
 
   beforeAll(async () => {
@@ -110,8 +134,14 @@ describe('composite foreign keys against PostgreSQL', () => {
     dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [] })).initialize();
     await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
     for (const [org, ids] of Object.entries(parents)) {
-      await dataSource.query(`INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'open', 't', '{}', now())`, [org, ids.incidents, newId()]);
-      await dataSource.query(`INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`, [org, ids.investigations, ids.incidents]);
+      await dataSource.query(
+        `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'open', 't', '{}', now())`,
+        [org, ids.incidents, newId()],
+      );
+      await dataSource.query(
+        `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
+        [org, ids.investigations, ids.incidents],
+      );
     }
   });
   afterAll(async () => {
@@ -121,7 +151,8 @@ describe('composite foreign keys against PostgreSQL', () => {
 
   it('names a case for every composite foreign key of the schema', async () => {
     const keys = await dataSource.query<{ constraint: string }[]>(
-      `SELECT conname AS constraint FROM pg_constraint WHERE contype = 'f' AND cardinality(conkey) > 1 ORDER BY conname`);
+      `SELECT conname AS constraint FROM pg_constraint WHERE contype = 'f' AND cardinality(conkey) > 1 ORDER BY conname`,
+    );
     expect(keys.map((k) => k.constraint)).toEqual(COMPOSITE_KEYS.map((k) => k.constraint).sort());
   });
 

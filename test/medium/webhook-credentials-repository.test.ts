@@ -21,10 +21,11 @@ describe('WebhookCredentialsRepository against PostgreSQL', () => {
     db = await createTestDatabase();
     dataSource = await new DataSource(dataSourceOptions({ url: db.url, entities: [] })).initialize();
     await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
-    const insert = (org: string, id: string, enabled: boolean, secret: string) => dataSource.query(
-      `INSERT INTO integrations (organization_id, id, type, name, enabled, config, webhook_secret_hash, created_by) VALUES ($1, $2, 'generic', $3, $4, '{"groupingLabels":["service"]}', $5, $6)`,
-      [org, id, `${org} ${secret}`, enabled, hashWebhookSecret(secret), newId()],
-    );
+    const insert = (org: string, id: string, enabled: boolean, secret: string) =>
+      dataSource.query(
+        `INSERT INTO integrations (organization_id, id, type, name, enabled, config, webhook_secret_hash, created_by) VALUES ($1, $2, 'generic', $3, $4, '{"groupingLabels":["service"]}', $5, $6)`,
+        [org, id, `${org} ${secret}`, enabled, hashWebhookSecret(secret), newId()],
+      );
     await insert('org-a', ids.a, true, 'secret-a');
     await insert('org-a', ids.aDisabled, false, 'secret-a2');
     await insert('org-b', ids.b, true, 'secret-b');
@@ -61,16 +62,30 @@ describe('WebhookCredentialsRepository against PostgreSQL', () => {
     await runner.startTransaction();
     await repository.lockCurrentSecretsAcrossOrganizations(runner.manager, [ids.b]);
     let rotated = false;
-    const rotation = dataSource.transaction(async (manager) => {
-      await manager.query('SELECT id FROM integrations WHERE organization_id = $1 AND id = $2 FOR UPDATE', ['org-b', ids.b]);
-      await manager.query('UPDATE integrations SET webhook_secret_hash = $3 WHERE organization_id = $1 AND id = $2', ['org-b', ids.b, hashWebhookSecret('secret-b2')]);
-    }).then(() => { rotated = true; });
+    const rotation = dataSource
+      .transaction(async (manager) => {
+        await manager.query('SELECT id FROM integrations WHERE organization_id = $1 AND id = $2 FOR UPDATE', ['org-b', ids.b]);
+        await manager.query('UPDATE integrations SET webhook_secret_hash = $3 WHERE organization_id = $1 AND id = $2', [
+          'org-b',
+          ids.b,
+          hashWebhookSecret('secret-b2'),
+        ]);
+      })
+      .then(() => {
+        rotated = true;
+      });
     // The rotation is waiting on the lock: PostgreSQL shows it blocked by the reading transaction.
     const readerPid = (await runner.query('SELECT pg_backend_pid() AS pid'))[0].pid;
-    await until(async () => {
-      const [{ blocked }] = await dataSource.query('SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [readerPid]);
-      return blocked > 0;
-    }, 10_000, 'the rotation to wait on the reader\'s lock');
+    await until(
+      async () => {
+        const [{ blocked }] = await dataSource.query('SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [
+          readerPid,
+        ]);
+        return blocked > 0;
+      },
+      10_000,
+      "the rotation to wait on the reader's lock",
+    );
     expect(rotated).toBe(false);
     await runner.commitTransaction();
     await runner.release();

@@ -49,7 +49,7 @@ describe('WebhookDeliveriesRepository keeps to one Organization', () => {
     await db?.drop();
   });
 
-  it('page: newest first, across pages, only the Organization\'s deliveries', async () => {
+  it("page: newest first, across pages, only the Organization's deliveries", async () => {
     const first = await repository.page('org-a', {}, { limit: 2 });
     expect(first.items.map((d) => d.id)).toEqual([ours[2], ours[1]]);
     const second = await repository.page('org-a', {}, { limit: 2, cursor: first.next! });
@@ -65,7 +65,7 @@ describe('WebhookDeliveriesRepository keeps to one Organization', () => {
     await expect(repository.page('org-b', {}, { limit: 1, cursor: first.next! })).rejects.toThrow();
   });
 
-  it('findById: another Organization\'s delivery is not found, inside a transaction too', async () => {
+  it("findById: another Organization's delivery is not found, inside a transaction too", async () => {
     expect((await repository.findById('org-a', ours[0]))?.id).toBe(ours[0]);
     expect(await repository.findById('org-a', theirs[0])).toBeNull();
     await dataSource.transaction(async (manager) => {

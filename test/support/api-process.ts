@@ -21,14 +21,18 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, baseUrl: string): 
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   try {
-    await until(async () => {
-      if (child.exitCode !== null) throw new Error('the API exited');
-      try {
-        return (await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200;
-      } catch {
-        return false; // not up yet
-      }
-    }, 30_000, 'the API to be ready');
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error('the API exited');
+        try {
+          return (await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200;
+        } catch {
+          return false; // not up yet
+        }
+      },
+      30_000,
+      'the API to be ready',
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`API did not come up (${(error as Error).message}):\n${output}`, { cause: error });

@@ -54,6 +54,9 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
   return {
     name,
     url: databaseUrl(name),
-    drop: () => withServer(async (client) => { await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); }),
+    drop: () =>
+      withServer(async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
   };
 }

@@ -23,7 +23,11 @@ export async function signedInMember(api: TestApi, organizationId: string, role:
   const email = `member${counter}-${role}@example.com`;
   const password = 'a long enough password';
   const creator = admin ?? (await signInAdmin(api));
-  const created = await creator.post('/api/v1/local-users', { email, name: `Member ${counter}`, password, role }, { headers: { 'x-svc-organization': organizationId } });
+  const created = await creator.post(
+    '/api/v1/local-users',
+    { email, name: `Member ${counter}`, password, role },
+    { headers: { 'x-svc-organization': organizationId } },
+  );
   if (created.status !== 201) throw new Error(`creating the member failed: ${created.status} ${created.text}`);
   const client = new Client(api.baseUrl);
   const res = await client.post('/api/v1/auth/local/sign-in', { email, password });

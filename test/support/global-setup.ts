@@ -17,7 +17,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     // This run's databases only (a file that failed may have left its own behind).
     await withServer(async (client) => {
       const tag = runTag(true);
-      const own = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`, [template, `svc_test_${tag}_%`]);
+      const own = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`, [
+        template,
+        `svc_test_${tag}_%`,
+      ]);
       for (const row of own.rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
     });
   };

@@ -7,7 +7,11 @@ import { until } from './until';
 
 /** A real Prometheus or Alertmanager (Debian packages) on a loopback port, with its own data directory. */
 export class MonitoringProcess {
-  private constructor(private readonly child: ChildProcess, readonly url: string, private readonly dir: string) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+    private readonly dir: string,
+  ) {}
 
   /**
    * `port`: when the config must name it (a scrape of Prometheus itself); a free one otherwise.
@@ -18,9 +22,16 @@ export class MonitoringProcess {
     const dir = mkdtempSync(join(tmpdir(), 'svc-prometheus-'));
     writeFileSync(join(dir, 'prometheus.yml'), config);
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-    const child = spawn('prometheus', [
-      `--config.file=${join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--log.level=warn',
-    ], { stdio: 'ignore' });
+    const child = spawn(
+      'prometheus',
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        '--log.level=warn',
+      ],
+      { stdio: 'ignore' },
+    );
     return MonitoringProcess.ready(child, `http://127.0.0.1:${port}`, dir, '/-/ready');
   }
 
@@ -50,22 +61,33 @@ export class MonitoringProcess {
     port ??= await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'svc-alertmanager-'));
     writeFileSync(join(dir, 'alertmanager.yml'), config);
-    const child = spawn('prometheus-alertmanager', [
-      `--config.file=${join(dir, 'alertmanager.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.path=${join(dir, 'data')}`,
-      '--cluster.listen-address=', '--log.level=warn',
-    ], { stdio: 'ignore' });
+    const child = spawn(
+      'prometheus-alertmanager',
+      [
+        `--config.file=${join(dir, 'alertmanager.yml')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        `--storage.path=${join(dir, 'data')}`,
+        '--cluster.listen-address=',
+        '--log.level=warn',
+      ],
+      { stdio: 'ignore' },
+    );
     return MonitoringProcess.ready(child, `http://127.0.0.1:${port}`, dir, '/-/ready');
   }
 
   private static async ready(child: ChildProcess, url: string, dir: string, path: string): Promise<MonitoringProcess> {
-    await until(async () => {
-      if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
-      try {
-        return (await fetch(`${url}${path}`)).ok;
-      } catch {
-        return false; // starting
-      }
-    }, 30_000, `${url} to become ready`);
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+        try {
+          return (await fetch(`${url}${path}`)).ok;
+        } catch {
+          return false; // starting
+        }
+      },
+      30_000,
+      `${url} to become ready`,
+    );
     return new MonitoringProcess(child, url, dir);
   }
 

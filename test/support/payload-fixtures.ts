@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ParsedDelivery, ParseResult } from '@svc/alerts';
 
 // Fixtures are JSON edited freely by the tests.
- 
+
 export type Json = any;
 
 const FIXTURES = join(__dirname, '../../libs/alerts/src/payloads/fixtures');

@@ -23,14 +23,18 @@ export class RedisServer {
     this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     const client = new Redis(this.url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
     client.on('error', () => undefined);
-    await until(async () => {
-      try {
-        await client.connect().catch(() => undefined);
-        return (await client.ping()) === 'PONG';
-      } catch {
-        return false; // starting
-      }
-    }, 10_000, 'redis-server to start');
+    await until(
+      async () => {
+        try {
+          await client.connect().catch(() => undefined);
+          return (await client.ping()) === 'PONG';
+        } catch {
+          return false; // starting
+        }
+      },
+      10_000,
+      'redis-server to start',
+    );
     client.disconnect();
   }
 

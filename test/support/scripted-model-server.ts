@@ -44,11 +44,15 @@ const DEFAULT_USAGE: ScriptedUsage = { input: 100, output: 20 };
 
 /** Builders for script steps. */
 export const answer = {
-  tools: (calls: Array<{ name: string; input: unknown }>, usage = DEFAULT_USAGE, text?: string): ScriptStep => ({ answer: { kind: 'tools', calls, usage, ...(text ? { text } : {}) } }),
+  tools: (calls: Array<{ name: string; input: unknown }>, usage = DEFAULT_USAGE, text?: string): ScriptStep => ({
+    answer: { kind: 'tools', calls, usage, ...(text ? { text } : {}) },
+  }),
   tool: (name: string, input: unknown, usage = DEFAULT_USAGE): ScriptStep => answer.tools([{ name, input }], usage),
   conclude: (conclusion: unknown, usage = DEFAULT_USAGE): ScriptStep => answer.tools([{ name: 'conclude', input: conclusion }], usage),
   text: (text: string, usage = DEFAULT_USAGE): ScriptStep => ({ answer: { kind: 'text', text, usage } }),
-  status: (status: number, message: string, headers?: Record<string, string>): ScriptStep => ({ answer: { kind: 'status', status, message, ...(headers ? { headers } : {}) } }),
+  status: (status: number, message: string, headers?: Record<string, string>): ScriptStep => ({
+    answer: { kind: 'status', status, message, ...(headers ? { headers } : {}) },
+  }),
   malformed: (body = '{"id": "chatcmpl-1", "choices": [ {"message": '): ScriptStep => ({ answer: { kind: 'malformed', body } }),
   after: (delayMs: number, step: ScriptStep): ScriptStep => ({ ...step, delayMs }),
 };
@@ -63,24 +67,27 @@ const ERROR_TYPES: Record<number, { openai: string; anthropic: string }> = {
 };
 
 function openAiBody(n: number, model: string, a: Extract<ScriptedAnswer, { kind: 'tools' | 'text' }>) {
-  const toolCalls = a.kind === 'tools'
-    ? a.calls.map((call, i) => ({
-        id: `call_${n}_${i}`,
-        type: 'function',
-        function: { name: call.name, arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input) },
-      }))
-    : undefined;
+  const toolCalls =
+    a.kind === 'tools'
+      ? a.calls.map((call, i) => ({
+          id: `call_${n}_${i}`,
+          type: 'function',
+          function: { name: call.name, arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input) },
+        }))
+      : undefined;
   return {
     id: `chatcmpl-${n}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: a.text ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}), refusal: null },
-      logprobs: null,
-      finish_reason: toolCalls ? 'tool_calls' : 'stop',
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: a.text ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}), refusal: null },
+        logprobs: null,
+        finish_reason: toolCalls ? 'tool_calls' : 'stop',
+      },
+    ],
     usage: { prompt_tokens: a.usage.input, completion_tokens: a.usage.output, total_tokens: a.usage.input + a.usage.output },
   };
 }
@@ -89,7 +96,9 @@ function anthropicBody(n: number, model: string, a: Extract<ScriptedAnswer, { ki
   const content: unknown[] = [];
   if (a.text) content.push({ type: 'text', text: a.text });
   if (a.kind === 'tools') {
-    a.calls.forEach((call, i) => content.push({ type: 'tool_use', id: `toolu_${n}_${i}`, name: call.name, input: typeof call.input === 'string' ? JSON.parse(call.input) : call.input }));
+    a.calls.forEach((call, i) =>
+      content.push({ type: 'tool_use', id: `toolu_${n}_${i}`, name: call.name, input: typeof call.input === 'string' ? JSON.parse(call.input) : call.input }),
+    );
   }
   return {
     id: `msg_${n}`,
@@ -122,7 +131,10 @@ export class ScriptedModelServer {
   private readonly steps: ScriptStep[] = [];
   private served = 0;
 
-  private constructor(private readonly server: Server, readonly origin: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly origin: string,
+  ) {}
 
   static async start(): Promise<ScriptedModelServer> {
     let instance: ScriptedModelServer | undefined;
@@ -219,7 +231,11 @@ export class ScriptedModelServer {
 
 /* What reached the "model", read the same way for both wire protocols. */
 export function systemOf(request: ReceivedRequest): string {
-  if (request.protocol === 'openai') return request.body.messages.filter((m: any) => m.role === 'system').map((m: any) => m.content).join('\n');
+  if (request.protocol === 'openai')
+    return request.body.messages
+      .filter((m: any) => m.role === 'system')
+      .map((m: any) => m.content)
+      .join('\n');
   return typeof request.body.system === 'string' ? request.body.system : request.body.system.map((b: any) => b.text).join('\n');
 }
 export function userTextOf(request: ReceivedRequest): string {
@@ -229,7 +245,8 @@ export function userTextOf(request: ReceivedRequest): string {
     .join('\n');
 }
 export function toolResultsOf(request: ReceivedRequest): Array<{ id: string; text: string }> {
-  if (request.protocol === 'openai') return request.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => ({ id: m.tool_call_id, text: m.content }));
+  if (request.protocol === 'openai')
+    return request.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => ({ id: m.tool_call_id, text: m.content }));
   return request.body.messages
     .filter((m: any) => m.role === 'user' && Array.isArray(m.content))
     .flatMap((m: any) => m.content.filter((b: any) => b.type === 'tool_result'))
@@ -237,9 +254,13 @@ export function toolResultsOf(request: ReceivedRequest): Array<{ id: string; tex
 }
 export function offeredToolsOf(request: ReceivedRequest): Record<string, { description: string; parameters: any }> {
   const tools: any[] = request.body.tools ?? [];
-  return Object.fromEntries(tools.map((t) => (request.protocol === 'openai'
-    ? [t.function.name, { description: t.function.description, parameters: t.function.parameters }]
-    : [t.name, { description: t.description, parameters: t.input_schema }])));
+  return Object.fromEntries(
+    tools.map((t) =>
+      request.protocol === 'openai'
+        ? [t.function.name, { description: t.function.description, parameters: t.function.parameters }]
+        : [t.name, { description: t.description, parameters: t.input_schema }],
+    ),
+  );
 }
 export function forcedToolOf(request: ReceivedRequest): string | undefined {
   const choice = request.body.tool_choice;

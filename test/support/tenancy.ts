@@ -4,7 +4,9 @@ import { DataSource } from 'typeorm';
 export async function organizationRows(dataSource: DataSource, organizationId: string, tables: string[]): Promise<Record<string, unknown[]>> {
   const result: Record<string, unknown[]> = {};
   for (const table of tables) {
-    const rows = await dataSource.query(`SELECT to_jsonb(t) AS row FROM ${table} t WHERE organization_id = $1 ORDER BY to_jsonb(t)::text`, [organizationId]) as { row: unknown }[];
+    const rows = (await dataSource.query(`SELECT to_jsonb(t) AS row FROM ${table} t WHERE organization_id = $1 ORDER BY to_jsonb(t)::text`, [
+      organizationId,
+    ])) as { row: unknown }[];
     result[table] = rows.map((r) => r.row);
   }
   return result;

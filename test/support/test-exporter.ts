@@ -12,7 +12,10 @@ export class TestExporter {
   private errorRate = 0;
   private readonly timer: NodeJS.Timeout;
 
-  private constructor(private readonly server: Server, readonly port: number) {
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {
     this.timer = setInterval(() => {
       this.requests += 20;
       this.errors += this.errorRate / 4;

@@ -15,7 +15,10 @@ export interface TestWorker {
  */
 export async function startWorker(env: Record<string, string> = {}): Promise<TestWorker> {
   ensureBuilt();
-  const child = spawn(process.execPath, [join(DIST_APPS, 'worker/src/main.js')], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(DIST_APPS, 'worker/src/main.js')], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The worker did not start:\n${output}`)), 30_000);

@@ -40,7 +40,9 @@ export class EmbeddedPostgresServer {
     const passwordFile = join(dataDir, 'postgres.password');
     const reused = existsSync(join(clusterDir, 'PG_VERSION'));
     if (reused && !existsSync(passwordFile)) {
-      throw new Error(`the PostgreSQL cluster in ${clusterDir} was created with a password kept in ${passwordFile}, which is missing: remove ${clusterDir} to start with an empty one`);
+      throw new Error(
+        `the PostgreSQL cluster in ${clusterDir} was created with a password kept in ${passwordFile}, which is missing: remove ${clusterDir} to start with an empty one`,
+      );
     }
     const asRoot = userInfo().uid === 0;
     const binaries = await loadBinaries();
@@ -54,7 +56,18 @@ export class EmbeddedPostgresServer {
     }
 
     const ids = asRoot ? systemUserIds() : undefined;
-    const args = ['-D', clusterDir, '-p', String(EMBEDDED_POSTGRES_PORT), '-c', `listen_addresses=${EMBEDDED_POSTGRES_HOST}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+    const args = [
+      '-D',
+      clusterDir,
+      '-p',
+      String(EMBEDDED_POSTGRES_PORT),
+      '-c',
+      `listen_addresses=${EMBEDDED_POSTGRES_HOST}`,
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ];
     const child = log.withDescriptor((fd) =>
       spawn(binaries.postgres, args, { detached: true, stdio: ['ignore', fd, fd], uid: ids?.uid, gid: ids?.gid, env: { ...process.env, LC_MESSAGES: 'C' } }),
     );
@@ -72,7 +85,14 @@ export class EmbeddedPostgresServer {
   /** Resolves once the server accepts a session (it refuses connections while it starts up). */
   private async accepting(password: string): Promise<void> {
     while (this.running) {
-      const client = new Client({ host: EMBEDDED_POSTGRES_HOST, port: EMBEDDED_POSTGRES_PORT, user: USER, password, database: 'postgres', connectionTimeoutMillis: 1000 });
+      const client = new Client({
+        host: EMBEDDED_POSTGRES_HOST,
+        port: EMBEDDED_POSTGRES_PORT,
+        user: USER,
+        password,
+        database: 'postgres',
+        connectionTimeoutMillis: 1000,
+      });
       client.on('error', () => undefined);
       try {
         await client.connect();
@@ -128,7 +148,9 @@ async function createCluster(clusterDir: string, password: string, asRoot: boole
   try {
     await cluster.initialise();
   } catch (error) {
-    throw new Error(`could not create a PostgreSQL cluster in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${log.tail()}`, { cause: error });
+    throw new Error(`could not create a PostgreSQL cluster in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${log.tail()}`, {
+      cause: error,
+    });
   }
 }
 
@@ -157,7 +179,10 @@ async function loadBinaries(): Promise<{ postgres: string }> {
   try {
     return await importEsm<{ postgres: string }>(() => import(name));
   } catch (error) {
-    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND') throw new Error(`embedded-postgres has no PostgreSQL binaries for ${platform()}-${arch()} (${name}); set DATABASE_URL to a PostgreSQL you run`, { cause: error });
+    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND')
+      throw new Error(`embedded-postgres has no PostgreSQL binaries for ${platform()}-${arch()} (${name}); set DATABASE_URL to a PostgreSQL you run`, {
+        cause: error,
+      });
     throw error;
   }
 }
@@ -167,7 +192,10 @@ async function importEsm<T>(load: () => Promise<unknown>): Promise<T> {
     return (await load()) as T;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_REQUIRE_ESM') {
-      throw new Error(`the embedded PostgreSQL needs Node.js 20.19 or later (this is ${process.version}); upgrade Node.js or set DATABASE_URL to a PostgreSQL you run`, { cause: error });
+      throw new Error(
+        `the embedded PostgreSQL needs Node.js 20.19 or later (this is ${process.version}); upgrade Node.js or set DATABASE_URL to a PostgreSQL you run`,
+        { cause: error },
+      );
     }
     throw error;
   }

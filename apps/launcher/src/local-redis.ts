@@ -49,7 +49,11 @@ export class LocalRedisServer {
     mkdirSync(dir, { recursive: true });
     const log = new ServiceLog(join(dir, 'redis.log'));
     const child = log.withDescriptor((fd) =>
-      spawn(executable, ['--port', String(LOCAL_REDIS_PORT), '--bind', LOCAL_REDIS_HOST, '--dir', dir, '--pidfile', join(dir, 'redis.pid'), '--daemonize', 'no'], { detached: true, stdio: ['ignore', fd, fd] }),
+      spawn(
+        executable,
+        ['--port', String(LOCAL_REDIS_PORT), '--bind', LOCAL_REDIS_HOST, '--dir', dir, '--pidfile', join(dir, 'redis.pid'), '--daemonize', 'no'],
+        { detached: true, stdio: ['ignore', fd, fd] },
+      ),
     );
     const server = new LocalRedisServer(child, dir);
     const failed = new Promise<never>((_, reject) => {
@@ -93,7 +97,6 @@ export class LocalRedisServer {
     if (this.running) this.process.kill('SIGTERM');
   }
 }
-
 
 function ping(): Promise<boolean> {
   return new Promise((resolve) => {

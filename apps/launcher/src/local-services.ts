@@ -57,7 +57,9 @@ export class LocalServices {
       postgres
         ? `started embedded PostgreSQL on ${EMBEDDED_POSTGRES_HOST}:${EMBEDDED_POSTGRES_PORT} (${postgres.reused ? 'existing' : 'new'} cluster in ${postgres.clusterDir})`
         : `PostgreSQL: ${env.DATABASE_URL ? 'DATABASE_URL' : `the one answering on localhost:${EMBEDDED_POSTGRES_PORT}`}`,
-      redis ? `started redis-server on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT} (data in ${redis.dir})` : `Redis: ${env.REDIS_URL ? 'REDIS_URL' : `the one answering on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT}`}`,
+      redis
+        ? `started redis-server on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT} (data in ${redis.dir})`
+        : `Redis: ${env.REDIS_URL ? 'REDIS_URL' : `the one answering on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT}`}`,
     ];
     if (leftovers.length) parts.push(`stopped first what an earlier start left running (pid ${leftovers.join(', ')})`);
     return new LocalServices(postgres, redis, parts.join('; '));

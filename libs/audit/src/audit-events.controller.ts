@@ -37,7 +37,9 @@ export class AuditEventsController {
     res.setHeader('Content-Disposition', `attachment; filename="audit-events-${organization.id}-${stamp}.${format}"`);
     if (format === 'csv') res.write(`${CSV_COLUMNS.join(',')}\r\n`);
     let aborted = false;
-    res.on('close', () => { aborted = !res.writableFinished; });
+    res.on('close', () => {
+      aborted = !res.writableFinished;
+    });
     try {
       await this.audit.forEachBatch(organization.id, filters, async (batch) => {
         if (aborted) throw new ExportAborted();

@@ -13,14 +13,19 @@ export interface AuditRecord {
 }
 
 /** Names of fields that hold secrets (not every name that mentions a token: `apiTokensAllowed` is a setting). */
-const SECRET_KEY = /^(?:password|passwordHash|currentPassword|newPassword|secret|clientSecret|webhookSecret|signingSecret|token|accessToken|refreshToken|idToken|apiKey|bootstrapCredential|credential|credentials|cookie|authorization)$/i;
+const SECRET_KEY =
+  /^(?:password|passwordHash|currentPassword|newPassword|secret|clientSecret|webhookSecret|signingSecret|token|accessToken|refreshToken|idToken|apiKey|bootstrapCredential|credential|credentials|cookie|authorization)$/i;
 
 /** Drops anything that looks like a secret, however deep: an audit detail never holds one. */
 export function scrubSecrets(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[truncated]';
   if (Array.isArray(value)) return value.map((v) => scrubSecrets(v, depth + 1));
   if (value && typeof value === 'object' && !(value instanceof Timestamp)) {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrubSecrets(v, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !SECRET_KEY.test(k))
+        .map(([k, v]) => [k, scrubSecrets(v, depth + 1)]),
+    );
   }
   return value;
 }
@@ -29,7 +34,10 @@ const NEWEST_FIRST = byTimeThenId<AuditEvent>('e', 'occurred_at', (e) => e.occur
 
 @Injectable()
 export class AuditService {
-  constructor(@InjectScopedRepository(AuditEvent) private readonly events: ScopedRepository<AuditEvent>, private readonly cursors: CursorCodec) {}
+  constructor(
+    @InjectScopedRepository(AuditEvent) private readonly events: ScopedRepository<AuditEvent>,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   /** Records an event in the caller's transaction, so it exists exactly when the change does. */
   async record(manager: EntityManager, organizationId: string, context: AuditContext, record: AuditRecord): Promise<void> {

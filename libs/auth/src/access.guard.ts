@@ -2,7 +2,22 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import {
-  ACCESS_METADATA, AccessRule, AliasedRequest, AppConfig, auditContext, AuthenticatedRequest, DomainError, ForbiddenError, InvalidInputError, isOrganizationId, minimumRole, OrganizationContext, Principal, requestOrigin, roleAtLeast, UnauthenticatedError,
+  ACCESS_METADATA,
+  AccessRule,
+  AliasedRequest,
+  AppConfig,
+  auditContext,
+  AuthenticatedRequest,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  isOrganizationId,
+  minimumRole,
+  OrganizationContext,
+  Principal,
+  requestOrigin,
+  roleAtLeast,
+  UnauthenticatedError,
 } from '@svc/platform';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -100,8 +115,15 @@ export class AccessGuard implements CanActivate {
   private async authorize(req: Request, rule: Extract<AccessRule, { kind: 'permission' }>, organization: OrganizationContext): Promise<void> {
     if (!roleAtLeast(organization.membership.role, minimumRole(rule.permission))) {
       await this.audit.record(this.dataSource.manager, organization.id, auditContext(requestOrigin(req), req.actor), {
-        action: 'access.denied', outcome: 'denied', targetKind: 'permission', targetId: rule.permission,
-        detail: { method: req.method, route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`, role: organization.membership.role },
+        action: 'access.denied',
+        outcome: 'denied',
+        targetKind: 'permission',
+        targetId: rule.permission,
+        detail: {
+          method: req.method,
+          route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`,
+          role: organization.membership.role,
+        },
       });
       throw new ForbiddenError(`Your role does not allow this: requires ${rule.permission}`, { requires: rule.permission });
     }
@@ -119,7 +141,8 @@ export class AccessGuard implements CanActivate {
     const alias = req.aliasOrganization;
     if (header !== undefined && !isOrganizationId(header)) throw new InvalidInputError('X-Svc-Organization is not a valid Organization identifier');
     if (alias !== undefined && !isOrganizationId(alias)) throw new InvalidInputError('The path names an invalid Organization identifier');
-    if (header !== undefined && alias !== undefined && header !== alias) throw new InvalidInputError('X-Svc-Organization names a different Organization than the path');
+    if (header !== undefined && alias !== undefined && header !== alias)
+      throw new InvalidInputError('X-Svc-Organization names a different Organization than the path');
     if (headerRequired && header === undefined) throw new InvalidInputError('This operation requires the X-Svc-Organization header');
     return alias ?? header;
   }

@@ -1,8 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
-} from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
 import { ApiTokensService } from './api-tokens.service';
 import { CreateApiTokenDto } from './dto/api-token.dto';
 import { ApiTokenPage, CreatedApiTokenView } from './dto/api-token.view';
@@ -19,7 +17,11 @@ export class ApiTokensController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreatedApiTokenView, description: 'The token is in `token`, shown this once' })
   @ApiConflictResponse({ description: 'API tokens are switched off by Policy' })
-  create(@Body() body: CreateApiTokenDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<CreatedApiTokenView> {
+  create(
+    @Body() body: CreateApiTokenDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<CreatedApiTokenView> {
     return this.tokens.mint(organization.id, organization.membership.role, body, audit);
   }
 
@@ -35,7 +37,11 @@ export class ApiTokensController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
-  async revoke(@Param('id', uuidParam('id')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<void> {
+  async revoke(
+    @Param('id', uuidParam('id')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<void> {
     await this.tokens.revoke(organization.id, id, audit);
   }
 }

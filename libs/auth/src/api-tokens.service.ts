@@ -5,8 +5,25 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { PolicyService } from '@svc/organizations';
 import {
-  AuditContext, byTimeThenId, ConflictError, CursorCodec, ForbiddenError, InjectScopedRepository, InvalidInputError, keysetPage, newId, NotFoundError, Page, PageRequest, Role,
-  RecentReads, roleAtLeast, ScopedRepository, Timestamp, TokenCaller, UnauthenticatedError,
+  AuditContext,
+  byTimeThenId,
+  ConflictError,
+  CursorCodec,
+  ForbiddenError,
+  InjectScopedRepository,
+  InvalidInputError,
+  keysetPage,
+  newId,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  RecentReads,
+  roleAtLeast,
+  ScopedRepository,
+  Timestamp,
+  TokenCaller,
+  UnauthenticatedError,
 } from '@svc/platform';
 import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/api-token.dto';
@@ -31,8 +48,14 @@ function hash(value: string): Buffer {
 
 function view(t: ApiToken): ApiTokenView {
   return {
-    id: t.id, name: t.name, role: t.role, createdBy: t.createdBy, createdAt: t.createdAt.toISOString(),
-    expiresAt: t.expiresAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null,
+    id: t.id,
+    name: t.name,
+    role: t.role,
+    createdBy: t.createdBy,
+    createdAt: t.createdAt.toISOString(),
+    expiresAt: t.expiresAt.toISOString(),
+    lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+    revokedAt: t.revokedAt?.toISOString() ?? null,
   };
 }
 
@@ -56,7 +79,7 @@ export class ApiTokensService {
   private readonly recent = new RecentReads<ApiToken>(TOKEN_REREAD_MS);
 
   async mint(organizationId: string, minterRole: Role, input: CreateApiTokenDto, context: AuditContext): Promise<CreatedApiTokenView> {
-    if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError('API tokens are switched off by this Organization\'s Policy');
+    if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError("API tokens are switched off by this Organization's Policy");
     if (!roleAtLeast(minterRole, input.role)) throw new ForbiddenError('A token cannot have a higher role than its minter');
     const expiresAt = Timestamp.parse(input.expiresAt)!;
     const now = Timestamp.now();
@@ -67,16 +90,34 @@ export class ApiTokensService {
     const id = newId();
     return this.dataSource.transaction(async (manager) => {
       const tokens = this.tokens.withManager(manager);
-      await tokens.insert(organizationId, { id, name: input.name, role: input.role, tokenHash: hash(token), createdBy: context.actorId!, expiresAt, lastUsedAt: null, revokedAt: null });
+      await tokens.insert(organizationId, {
+        id,
+        name: input.name,
+        role: input.role,
+        tokenHash: hash(token),
+        createdBy: context.actorId!,
+        expiresAt,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
       await this.audit.record(manager, organizationId, context, {
-        action: 'api_token.create', targetKind: 'api_token', targetId: id, detail: { name: input.name, role: input.role, expiresAt: expiresAt.toISOString() },
+        action: 'api_token.create',
+        targetKind: 'api_token',
+        targetId: id,
+        detail: { name: input.name, role: input.role, expiresAt: expiresAt.toISOString() },
       });
       return { ...view((await tokens.findById(organizationId, id))!), token };
     });
   }
 
   async list(organizationId: string, page: PageRequest): Promise<Page<ApiTokenView>> {
-    const result = await keysetPage(this.tokens.query(organizationId, 't'), this.cursors, { scope: organizationId, collection: 'api-tokens' }, NEWEST_FIRST, page);
+    const result = await keysetPage(
+      this.tokens.query(organizationId, 't'),
+      this.cursors,
+      { scope: organizationId, collection: 'api-tokens' },
+      NEWEST_FIRST,
+      page,
+    );
     return { items: result.items.map(view), next: result.next };
   }
 
@@ -89,7 +130,12 @@ export class ApiTokensService {
       if (!token) throw new NotFoundError('API token');
       if (token.revokedAt) return;
       await tokens.update(organizationId, { id }, { revokedAt: Timestamp.now() });
-      await this.audit.record(manager, organizationId, context, { action: 'api_token.revoke', targetKind: 'api_token', targetId: id, detail: { name: token.name } });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'api_token.revoke',
+        targetKind: 'api_token',
+        targetId: id,
+        detail: { name: token.name },
+      });
     });
   }
 

@@ -32,9 +32,26 @@ export const AUTH_ENTITIES = [User, Session, ApiToken];
 /** Sign-in, sessions, and the global access guard every route passes. */
 @Module({
   imports: [TypeOrmModule.forFeature([User, Session]), ScopedRepositoryModule.forFeature([ApiToken]), PassportModule, OrganizationsModule],
-  controllers: [LocalAuthController, SessionController, PermissionsController, MembersController, LocalUsersController, SessionsController, ApiTokensController],
+  controllers: [
+    LocalAuthController,
+    SessionController,
+    PermissionsController,
+    MembersController,
+    LocalUsersController,
+    SessionsController,
+    ApiTokensController,
+  ],
   providers: [
-    Passwords, SessionsService, SessionStrategy, LocalAuthService, BootstrapCredential, MembersService, SignInThrottle, ApiTokensService, RequestRateLimit, SignInLocksRepository,
+    Passwords,
+    SessionsService,
+    SessionStrategy,
+    LocalAuthService,
+    BootstrapCredential,
+    MembersService,
+    SignInThrottle,
+    ApiTokensService,
+    RequestRateLimit,
+    SignInLocksRepository,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [SessionsService, Passwords, SignInLocksRepository],

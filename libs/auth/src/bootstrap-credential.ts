@@ -42,7 +42,10 @@ export class BootstrapCredential implements OnApplicationBootstrap {
     const stored = await this.settings.putIfAbsent(SETTING, sha256(generated).toString('hex'));
     if (stored.created) {
       // Shown once, on purpose: it is how the operator creates the first Organization.
-      this.logger.warn({ bootstrapCredential: generated }, 'Generated the bootstrap credential (shown once). Use it as `Authorization: Bearer <credential>` on POST /api/v1/auth/local/bootstrap.');
+      this.logger.warn(
+        { bootstrapCredential: generated },
+        'Generated the bootstrap credential (shown once). Use it as `Authorization: Bearer <credential>` on POST /api/v1/auth/local/bootstrap.',
+      );
     }
     this.expected = Buffer.from(stored.value, 'hex');
     return this.expected;

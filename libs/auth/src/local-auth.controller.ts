@@ -1,5 +1,14 @@
 import { Body, Controller, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCookieAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, CurrentRequestOrigin, Principal, Public, RequestOrigin, SignedIn, UnauthenticatedError } from '@svc/platform';
 import { BootstrapCredential } from './bootstrap-credential';
@@ -13,7 +22,10 @@ import { setSessionCookie } from './session-cookie.writer';
 @ApiTags('authentication')
 @Controller('api/v1/auth/local')
 export class LocalAuthController {
-  constructor(private readonly auth: LocalAuthService, private readonly bootstrapCredential: BootstrapCredential) {}
+  constructor(
+    private readonly auth: LocalAuthService,
+    private readonly bootstrapCredential: BootstrapCredential,
+  ) {}
 
   /** First Organization and Admin of a new deployment, authorized by the bootstrap credential. */
   @Public()
@@ -24,7 +36,9 @@ export class LocalAuthController {
   @ApiUnauthorizedResponse({ description: 'Wrong or missing bootstrap credential' })
   @ApiConflictResponse({ description: 'Already bootstrapped' })
   async bootstrap(
-    @Body() body: BootstrapDto, @Headers('authorization') authorization: string | undefined, @CurrentRequestOrigin() origin: RequestOrigin,
+    @Body() body: BootstrapDto,
+    @Headers('authorization') authorization: string | undefined,
+    @CurrentRequestOrigin() origin: RequestOrigin,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SignedInView> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -53,7 +67,11 @@ export class LocalAuthController {
   @HttpCode(204)
   @ApiCookieAuth('session')
   @ApiNoContentResponse()
-  async changePassword(@Body() body: ChangePasswordDto, @CurrentPrincipal() principal: Principal, @CurrentRequestOrigin() origin: RequestOrigin): Promise<void> {
+  async changePassword(
+    @Body() body: ChangePasswordDto,
+    @CurrentPrincipal() principal: Principal,
+    @CurrentRequestOrigin() origin: RequestOrigin,
+  ): Promise<void> {
     await this.auth.changePassword(principal, body, origin);
   }
 }

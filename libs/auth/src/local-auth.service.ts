@@ -2,9 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '@svc/audit';
-import {
-  auditContext, ConflictError, ForbiddenError, newId, Principal, RequestOrigin, Timestamp, UnauthenticatedError,
-} from '@svc/platform';
+import { auditContext, ConflictError, ForbiddenError, newId, Principal, RequestOrigin, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { SignedInView } from './dto/auth.view';
@@ -47,7 +45,9 @@ export class LocalAuthService {
       const organization = await this.organizations.createWithMember(manager, input.organization, user.id, 'admin');
       const issued = await this.sessions.issue(manager, user.id, organization.id, origin);
       await this.audit.record(manager, organization.id, auditContext(origin, user), {
-        action: 'deployment.bootstrap', targetKind: 'organization', targetId: organization.id,
+        action: 'deployment.bootstrap',
+        targetKind: 'organization',
+        targetId: organization.id,
         detail: { userId: user.id, email: user.email, sessionId: issued.session.id },
       });
       return { view: { user: { id: user.id, email: user.email, name: user.name }, organizations: [organization] }, issued };
@@ -72,9 +72,17 @@ export class LocalAuthService {
     const organizations = await this.organizations.organizationsOfUser(user.id);
     const issued = await this.dataSource.transaction(async (manager) => {
       const issued = await this.sessions.issue(manager, user.id, organizations[0]?.id ?? null, origin);
-      await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, user), {
-        action: 'session.sign_in', targetKind: 'session', targetId: issued.session.id, detail: { method: 'local' },
-      });
+      await this.audit.recordInEach(
+        manager,
+        organizations.map((o) => o.id),
+        auditContext(origin, user),
+        {
+          action: 'session.sign_in',
+          targetKind: 'session',
+          targetId: issued.session.id,
+          detail: { method: 'local' },
+        },
+      );
       return issued;
     });
     return { view: { user: { id: user.id, email: user.email, name: user.name }, organizations }, issued };
@@ -87,9 +95,20 @@ export class LocalAuthService {
       return;
     }
     const organizations = await this.organizations.organizationsOfUser(user.id);
-    await this.dataSource.transaction((manager) => this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin), {
-      action: 'session.sign_in', outcome: 'failed', targetKind: 'user', targetId: user.id, detail: { method: 'local', email: normalizeEmail(email), reason: why },
-    }));
+    await this.dataSource.transaction((manager) =>
+      this.audit.recordInEach(
+        manager,
+        organizations.map((o) => o.id),
+        auditContext(origin),
+        {
+          action: 'session.sign_in',
+          outcome: 'failed',
+          targetKind: 'user',
+          targetId: user.id,
+          detail: { method: 'local', email: normalizeEmail(email), reason: why },
+        },
+      ),
+    );
   }
 
   /** The caller changes their own password: every other session of theirs ends. */
@@ -105,9 +124,17 @@ export class LocalAuthService {
     await this.dataSource.transaction(async (manager) => {
       await manager.update(User, { id: user.id }, { passwordHash, updatedAt: Timestamp.now() });
       const ended = await this.sessions.revokeAllOfUser(manager, user.id, 'password_changed', principal.session.id);
-      await this.audit.recordInEach(manager, organizations.map((o) => o.id), auditContext(origin, user), {
-        action: 'user.password_change', targetKind: 'user', targetId: user.id, detail: { otherSessionsEnded: ended },
-      });
+      await this.audit.recordInEach(
+        manager,
+        organizations.map((o) => o.id),
+        auditContext(origin, user),
+        {
+          action: 'user.password_change',
+          targetKind: 'user',
+          targetId: user.id,
+          detail: { otherSessionsEnded: ended },
+        },
+      );
     });
   }
 }

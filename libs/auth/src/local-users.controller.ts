@@ -17,7 +17,11 @@ export class LocalUsersController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: LocalUserView })
   @ApiConflictResponse({ description: 'The email belongs to an existing user' })
-  create(@Body() body: CreateLocalUserDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<LocalUserView> {
+  create(
+    @Body() body: CreateLocalUserDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<LocalUserView> {
     return this.members.createLocalUser(organization.id, body, audit);
   }
 
@@ -27,8 +31,10 @@ export class LocalUsersController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async setPassword(
-    @Param('user', uuidParam('user')) user: string, @Body() body: SetPasswordDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @Param('user', uuidParam('user')) user: string,
+    @Body() body: SetPasswordDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
     await this.members.setPassword(organization.id, user, body.password, audit);
   }

@@ -1,8 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
-} from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
 import { UpdateMemberDto } from './dto/member.dto';
 import { MemberPage, MemberView } from './dto/member.view';
 import { MembersService } from './members.service';
@@ -27,8 +25,10 @@ export class MembersController {
   @ApiOkResponse({ type: MemberView })
   @ApiConflictResponse({ description: 'The last Admin cannot be demoted' })
   update(
-    @Param('member', uuidParam('member')) member: string, @Body() body: UpdateMemberDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @Param('member', uuidParam('member')) member: string,
+    @Body() body: UpdateMemberDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<MemberView> {
     return this.members.update(organization.id, member, body, audit);
   }
@@ -41,7 +41,8 @@ export class MembersController {
   @ApiConflictResponse({ description: 'The last Admin cannot be removed' })
   async remove(
     @Param('member', uuidParam('member')) member: string,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
     await this.members.remove(organization.id, member, audit);
   }

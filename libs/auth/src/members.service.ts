@@ -40,13 +40,22 @@ export class MembersService {
     const passwordHash = await this.passwords.hash(input.password);
     const email = normalizeEmail(input.email);
     return this.dataSource.transaction(async (manager) => {
-      const inserted = await manager.createQueryBuilder().insert().into(User)
-        .values({ id: newId(), email, name: input.name, passwordHash, disabledAt: null }).orIgnore().returning('id').execute();
+      const inserted = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(User)
+        .values({ id: newId(), email, name: input.name, passwordHash, disabledAt: null })
+        .orIgnore()
+        .returning('id')
+        .execute();
       const row = (inserted.raw as { id: string }[])[0];
       if (!row) throw new ConflictError('A user with this email already exists');
       const membership = await this.organizations.addMember(manager, organizationId, row.id, input.role);
       await this.audit.record(manager, organizationId, context, {
-        action: 'user.create', targetKind: 'user', targetId: row.id, detail: { email, name: input.name, role: input.role, membershipId: membership.id },
+        action: 'user.create',
+        targetKind: 'user',
+        targetId: row.id,
+        detail: { email, name: input.name, role: input.role, membershipId: membership.id },
       });
       return { id: row.id, email, name: input.name, membership: { id: membership.id, role: membership.role } };
     });
@@ -59,7 +68,10 @@ export class MembersService {
       if (input.role !== undefined && input.role !== membership.role) {
         membership = await this.organizations.changeRole(manager, organizationId, membership, input.role);
         await this.audit.record(manager, organizationId, context, {
-          action: 'member.role_change', targetKind: 'membership', targetId: membership.id, detail: { userId: membership.userId, before: before.role, after: membership.role },
+          action: 'member.role_change',
+          targetKind: 'membership',
+          targetId: membership.id,
+          detail: { userId: membership.userId, before: before.role, after: membership.role },
         });
       }
       let user = await manager.getRepository(User).findOneByOrFail({ id: membership.userId });
@@ -69,7 +81,10 @@ export class MembersService {
         await manager.update(User, { id: user.id }, { disabledAt: input.disabled ? Timestamp.now() : null, updatedAt: Timestamp.now() });
         const ended = input.disabled ? await this.sessions.revokeAllOfUser(manager, user.id, 'user_disabled') : 0;
         await this.audit.record(manager, organizationId, context, {
-          action: input.disabled ? 'user.disable' : 'user.enable', targetKind: 'user', targetId: user.id, detail: { sessionsEnded: ended },
+          action: input.disabled ? 'user.disable' : 'user.enable',
+          targetKind: 'user',
+          targetId: user.id,
+          detail: { sessionsEnded: ended },
         });
         user = await manager.getRepository(User).findOneByOrFail({ id: membership.userId });
       }
@@ -84,7 +99,10 @@ export class MembersService {
       await this.organizations.removeMember(manager, organizationId, membership);
       const ended = await this.sessions.revokeAllOfUser(manager, membership.userId, 'member_removed');
       await this.audit.record(manager, organizationId, context, {
-        action: 'member.remove', targetKind: 'membership', targetId: membership.id, detail: { userId: membership.userId, role: membership.role, sessionsEnded: ended },
+        action: 'member.remove',
+        targetKind: 'membership',
+        targetId: membership.id,
+        detail: { userId: membership.userId, role: membership.role, sessionsEnded: ended },
       });
     });
   }
@@ -98,7 +116,12 @@ export class MembersService {
       await this.assertAdminEverywhere(manager, userId, context);
       await manager.update(User, { id: userId }, { passwordHash, updatedAt: Timestamp.now() });
       const ended = await this.sessions.revokeAllOfUser(manager, userId, 'password_changed');
-      await this.audit.record(manager, organizationId, context, { action: 'user.password_reset', targetKind: 'user', targetId: userId, detail: { sessionsEnded: ended } });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'user.password_reset',
+        targetKind: 'user',
+        targetId: userId,
+        detail: { sessionsEnded: ended },
+      });
     });
   }
 
@@ -114,14 +137,22 @@ export class MembersService {
     const mine = new Map((await this.organizations.organizationsOfUser(context.actorId ?? '')).map((o) => [o.id, o.membership.role]));
     const outside = theirs.filter((o) => mine.get(o.id) !== 'admin');
     if (outside.length > 0) {
-      throw new ForbiddenError('This account also belongs to Organizations you do not administer; remove it from this Organization instead', { requires: 'members:write' });
+      throw new ForbiddenError('This account also belongs to Organizations you do not administer; remove it from this Organization instead', {
+        requires: 'members:write',
+      });
     }
   }
 }
 
 function memberView(m: { id: string; userId: string; role: MemberView['role']; createdAt: Timestamp }, user: User): MemberView {
   return {
-    id: m.id, userId: m.userId, email: user.email, name: user.name, role: m.role,
-    local: user.passwordHash !== null, disabled: user.disabledAt !== null, createdAt: m.createdAt.toISOString(),
+    id: m.id,
+    userId: m.userId,
+    email: user.email,
+    name: user.name,
+    role: m.role,
+    local: user.passwordHash !== null,
+    disabled: user.disabledAt !== null,
+    createdAt: m.createdAt.toISOString(),
   };
 }

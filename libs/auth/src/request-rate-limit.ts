@@ -19,7 +19,11 @@ export class RequestRateLimit implements OnModuleDestroy {
     const keyPrefix = `${config.SVC_QUEUE_PREFIX}:requests`;
     const points = config.SVC_RATE_LIMIT_PER_MINUTE;
     this.limiter = new RateLimiterRedis({
-      storeClient: this.redis, keyPrefix, points, duration: 60, rejectIfRedisNotReady: true,
+      storeClient: this.redis,
+      keyPrefix,
+      points,
+      duration: 60,
+      rejectIfRedisNotReady: true,
       insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: 60 }),
     });
   }

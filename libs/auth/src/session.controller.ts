@@ -31,7 +31,11 @@ export class SessionController {
   @Delete()
   @HttpCode(204)
   @ApiNoContentResponse()
-  async signOut(@CurrentPrincipal() principal: Principal, @CurrentAuditContext() audit: AuditContext, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOut(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAuditContext() audit: AuditContext,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
     await this.sessions.signOut(principal, audit);
     clearSessionCookie(res);
   }

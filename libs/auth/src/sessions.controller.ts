@@ -1,7 +1,16 @@
 import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, CurrentPrincipal, ListQueryDto, OrganizationContext, Principal, RequirePermission, SignedIn, uuidParam,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  CurrentPrincipal,
+  ListQueryDto,
+  OrganizationContext,
+  Principal,
+  RequirePermission,
+  SignedIn,
+  uuidParam,
 } from '@svc/platform';
 import { SessionPage, sessionItem } from './dto/session.view';
 import { SessionsService } from './sessions.service';
@@ -28,7 +37,9 @@ export class SessionsController {
   @ApiNoContentResponse()
   async revoke(
     @Param('session', uuidParam('session')) sessionId: string,
-    @CurrentPrincipal() principal: Principal, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @CurrentPrincipal() principal: Principal,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
     await this.sessions.revokeById(sessionId, principal, { id: organization.id, role: organization.membership.role }, audit);
   }

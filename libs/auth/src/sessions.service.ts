@@ -5,7 +5,19 @@ import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { OrganizationsService, PolicyService } from '@svc/organizations';
 import {
-  AuditContext, byTimeThenId, CursorCodec, ForbiddenError, keysetPage, newId, NotFoundError, Page, PageRequest, Principal, RecentReads, RequestOrigin, Timestamp,
+  AuditContext,
+  byTimeThenId,
+  CursorCodec,
+  ForbiddenError,
+  keysetPage,
+  newId,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Principal,
+  RecentReads,
+  RequestOrigin,
+  Timestamp,
   UnauthenticatedError,
 } from '@svc/platform';
 import { RevocationReason, Session } from './session.entity';
@@ -107,10 +119,7 @@ export class SessionsService {
   /** The session behind a token hash, with its user; credential_rejected when there is none. */
   private async read(hash: Buffer): Promise<SessionWithUser> {
     // token_hash is unique: a plain join, no LIMIT (findOne's LIMIT with a relation costs TypeORM a second query).
-    const session = await this.sessions.createQueryBuilder('s')
-      .innerJoinAndSelect('s.user', 'u')
-      .where('s.token_hash = :hash', { hash })
-      .getOne();
+    const session = await this.sessions.createQueryBuilder('s').innerJoinAndSelect('s.user', 'u').where('s.token_hash = :hash', { hash }).getOne();
     if (!session || !session.user) throw new UnauthenticatedError('credential_rejected', 'Sign in first');
     return session as SessionWithUser;
   }
@@ -134,7 +143,9 @@ export class SessionsService {
   /** Ends every live session of a user (optionally but one); returns how many ended. */
   async revokeAllOfUser(manager: EntityManager, userId: string, reason: RevocationReason, exceptSessionId?: string): Promise<number> {
     this.recent.forget((s) => s.userId === userId && s.id !== exceptSessionId);
-    const query = manager.createQueryBuilder().update(Session)
+    const query = manager
+      .createQueryBuilder()
+      .update(Session)
       .set({ revokedAt: Timestamp.now(), revokedReason: reason })
       .where('user_id = :userId AND revoked_at IS NULL', { userId });
     if (exceptSessionId) query.andWhere('id <> :exceptSessionId', { exceptSessionId });
@@ -146,15 +157,23 @@ export class SessionsService {
     const organizations = await this.organizations.organizationsOfUser(principal.user.id);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.revoke(manager, principal.session.id, 'signed_out'))) return;
-      await this.audit.recordInEach(manager, organizations.map((o) => o.id), context, {
-        action: 'session.sign_out', targetKind: 'session', targetId: principal.session.id,
-      });
+      await this.audit.recordInEach(
+        manager,
+        organizations.map((o) => o.id),
+        context,
+        {
+          action: 'session.sign_out',
+          targetKind: 'session',
+          targetId: principal.session.id,
+        },
+      );
     });
   }
 
   /** A user's live sessions (not ended, not expired), newest first. */
   listLive(userId: string, page: PageRequest): Promise<Page<Session>> {
-    const query = this.sessions.createQueryBuilder('s')
+    const query = this.sessions
+      .createQueryBuilder('s')
       .where('s.user_id = :userId', { userId })
       .andWhere('s.revoked_at IS NULL AND s.expires_at > now()')
       .andWhere(`s.last_seen_at + s.idle_timeout_seconds * interval '1 second' > now()`);
@@ -171,12 +190,15 @@ export class SessionsService {
     if (!session) throw new NotFoundError('Session');
     if (session.userId !== principal.user.id) {
       if (!(await this.organizations.membership(organization.id, session.userId))) throw new NotFoundError('Session');
-      if (organization.role !== 'admin') throw new ForbiddenError('Only an Admin may end another member\'s session', { requires: 'sessions:revoke-others' });
+      if (organization.role !== 'admin') throw new ForbiddenError("Only an Admin may end another member's session", { requires: 'sessions:revoke-others' });
     }
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.revoke(manager, session.id, 'revoked'))) return;
       await this.audit.record(manager, organization.id, context, {
-        action: 'session.revoke', targetKind: 'session', targetId: session.id, detail: { userId: session.userId },
+        action: 'session.revoke',
+        targetKind: 'session',
+        targetId: session.id,
+        detail: { userId: session.userId },
       });
     });
   }

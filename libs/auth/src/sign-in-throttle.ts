@@ -53,10 +53,7 @@ export class SignInThrottle implements OnModuleDestroy {
   }
 
   async recordFailure(email: string, address: string | undefined): Promise<void> {
-    await Promise.all([
-      this.byAccount.penalty(accountKey(email), 1),
-      address ? this.byAddress.penalty(address, 1) : undefined,
-    ]);
+    await Promise.all([this.byAccount.penalty(accountKey(email), 1), address ? this.byAddress.penalty(address, 1) : undefined]);
   }
 
   async recordSuccess(email: string): Promise<void> {

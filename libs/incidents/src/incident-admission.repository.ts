@@ -100,19 +100,41 @@ const UPSERT_STATES = `
 
 function eventColumns(events: NewAlertEvent[]): unknown[] {
   return [
-    events.map((e) => e.organizationId), events.map((e) => e.id), events.map((e) => e.incidentId), events.map((e) => e.integrationId),
-    events.map((e) => e.deliveryId), events.map((e) => e.fingerprint), events.map((e) => e.status),
-    events.map((e) => JSON.stringify(e.labels)), events.map((e) => JSON.stringify(e.annotations)), events.map((e) => e.startsAt),
-    events.map((e) => e.endsAt), events.map((e) => e.phaseAt), events.map((e) => e.generatorUrl), events.map((e) => e.receivedAt),
+    events.map((e) => e.organizationId),
+    events.map((e) => e.id),
+    events.map((e) => e.incidentId),
+    events.map((e) => e.integrationId),
+    events.map((e) => e.deliveryId),
+    events.map((e) => e.fingerprint),
+    events.map((e) => e.status),
+    events.map((e) => JSON.stringify(e.labels)),
+    events.map((e) => JSON.stringify(e.annotations)),
+    events.map((e) => e.startsAt),
+    events.map((e) => e.endsAt),
+    events.map((e) => e.phaseAt),
+    events.map((e) => e.generatorUrl),
+    events.map((e) => e.receivedAt),
   ];
 }
 
 function stateColumns(rows: Array<AlertKey & { state: AlertState }>): unknown[] {
-  return [rows.map((r) => r.organizationId), rows.map((r) => r.incidentId), rows.map((r) => r.fingerprint), rows.map((r) => r.state.status), rows.map((r) => r.state.phaseAt)];
+  return [
+    rows.map((r) => r.organizationId),
+    rows.map((r) => r.incidentId),
+    rows.map((r) => r.fingerprint),
+    rows.map((r) => r.state.status),
+    rows.map((r) => r.state.phaseAt),
+  ];
 }
 
 function deltaColumns(rows: IncidentDelta[]): unknown[] {
-  return [rows.map((x) => x.organizationId), rows.map((x) => x.incidentId), rows.map((x) => x.delta.alerts), rows.map((x) => x.delta.firing), rows.map((x) => x.delta.lastResolution)];
+  return [
+    rows.map((x) => x.organizationId),
+    rows.map((x) => x.incidentId),
+    rows.map((x) => x.delta.alerts),
+    rows.map((x) => x.delta.firing),
+    rows.map((x) => x.delta.lastResolution),
+  ];
 }
 
 /**
@@ -131,12 +153,18 @@ export class IncidentAdmissionRepository {
 
   /** For each key that is already stored, its position in `keys` and the incident it went to. */
   async storedPhasesAcrossOrganizations(keys: PhaseKey[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, string>> {
-    const rows = await manager.query(
+    const rows = (await manager.query(
       `SELECT k.n::int AS n, e.incident_id FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY AS k(organization_id, integration_id, fingerprint, status, phase_at, n)
          JOIN alert_events e ON e.organization_id = k.organization_id AND e.integration_id = k.integration_id AND e.fingerprint = k.fingerprint
                             AND e.status = k.status AND e.phase_at = k.phase_at`,
-      [keys.map((p) => p.organizationId), keys.map((p) => p.integrationId), keys.map((p) => p.fingerprint), keys.map((p) => p.status), keys.map((p) => p.phaseAt)],
-    ) as { n: number; incident_id: string }[];
+      [
+        keys.map((p) => p.organizationId),
+        keys.map((p) => p.integrationId),
+        keys.map((p) => p.fingerprint),
+        keys.map((p) => p.status),
+        keys.map((p) => p.phaseAt),
+      ],
+    )) as { n: number; incident_id: string }[];
     return new Map(rows.map((row) => [row.n - 1, row.incident_id]));
   }
 
@@ -147,14 +175,21 @@ export class IncidentAdmissionRepository {
        SELECT organization_id, id, integration_id, group_key, 'open', title, labels, opened_at
          FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS g(organization_id, id, integration_id, group_key, title, labels, opened_at)
        ON CONFLICT (organization_id, integration_id, group_key) WHERE status = 'open' DO NOTHING`,
-      [incidents.map((i) => i.organizationId), incidents.map((i) => i.id), incidents.map((i) => i.integrationId), incidents.map((i) => i.groupKey),
-        incidents.map((i) => i.title), incidents.map((i) => JSON.stringify(i.labels)), incidents.map((i) => i.openedAt)],
+      [
+        incidents.map((i) => i.organizationId),
+        incidents.map((i) => i.id),
+        incidents.map((i) => i.integrationId),
+        incidents.map((i) => i.groupKey),
+        incidents.map((i) => i.title),
+        incidents.map((i) => JSON.stringify(i.labels)),
+        incidents.map((i) => i.openedAt),
+      ],
     );
   }
 
   /** Locks the open incident of each group, in id order; groups without one are absent from the result. */
   async lockOpenIncidentsAcrossOrganizations(groups: GroupKey[], manager: EntityManager = this.dataSource.manager): Promise<Array<GroupKey & { id: string }>> {
-    const rows = await manager.query(
+    const rows = (await manager.query(
       `SELECT i.id, i.organization_id, i.integration_id, i.group_key FROM incidents i
          JOIN unnest($1::text[], $2::uuid[], $3::text[]) AS g(organization_id, integration_id, group_key)
            ON i.organization_id = g.organization_id AND i.integration_id = g.integration_id AND i.group_key = g.group_key
@@ -162,25 +197,30 @@ export class IncidentAdmissionRepository {
         ORDER BY i.id
         FOR UPDATE OF i`,
       [groups.map((g) => g.organizationId), groups.map((g) => g.integrationId), groups.map((g) => g.groupKey)],
-    ) as { id: string; organization_id: string; integration_id: string; group_key: string }[];
+    )) as { id: string; organization_id: string; integration_id: string; group_key: string }[];
     return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, integrationId: r.integration_id, groupKey: r.group_key }));
   }
 
   /** Inserts the events; returns the ids of those inserted (an exact retry of a stored phase is not). */
   async insertEventsAcrossOrganizations(events: NewAlertEvent[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
-    const rows = await manager.query(INSERT_EVENTS, eventColumns(events)) as { id: string }[];
+    const rows = (await manager.query(INSERT_EVENTS, eventColumns(events))) as { id: string }[];
     return new Set(rows.map((row) => row.id));
   }
 
   /** The stored state of each alert that has one. */
   async alertStatesAcrossOrganizations(keys: AlertKey[], manager: EntityManager = this.dataSource.manager): Promise<Array<AlertKey & { state: AlertState }>> {
-    const rows = await manager.query(
+    const rows = (await manager.query(
       `SELECT s.organization_id, s.incident_id, s.fingerprint, s.status, s.phase_at FROM incident_alerts s
          JOIN unnest($1::text[], $2::uuid[], $3::text[]) AS k(organization_id, incident_id, fingerprint)
            ON s.organization_id = k.organization_id AND s.incident_id = k.incident_id AND s.fingerprint = k.fingerprint`,
       [keys.map((k) => k.organizationId), keys.map((k) => k.incidentId), keys.map((k) => k.fingerprint)],
-    ) as { organization_id: string; incident_id: string; fingerprint: string; status: AlertStatus; phase_at: Timestamp }[];
-    return rows.map((s) => ({ organizationId: s.organization_id, incidentId: s.incident_id, fingerprint: s.fingerprint, state: { status: s.status, phaseAt: s.phase_at } }));
+    )) as { organization_id: string; incident_id: string; fingerprint: string; status: AlertStatus; phase_at: Timestamp }[];
+    return rows.map((s) => ({
+      organizationId: s.organization_id,
+      incidentId: s.incident_id,
+      fingerprint: s.fingerprint,
+      state: { status: s.status, phaseAt: s.phase_at },
+    }));
   }
 
   async upsertAlertStatesAcrossOrganizations(rows: Array<AlertKey & { state: AlertState }>, manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -194,31 +234,53 @@ export class IncidentAdmissionRepository {
   // ---- One Organization ----------------------------------------------------------------------
 
   /** The incident a stored phase went to, if this exact phase is stored. */
-  async storedPhase(organizationId: string, key: Omit<PhaseKey, 'organizationId'>, manager: EntityManager = this.dataSource.manager): Promise<string | undefined> {
-    const rows = await manager.query(
+  async storedPhase(
+    organizationId: string,
+    key: Omit<PhaseKey, 'organizationId'>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | undefined> {
+    const rows = (await manager.query(
       'SELECT incident_id FROM alert_events WHERE organization_id = $1 AND integration_id = $2 AND fingerprint = $3 AND status = $4 AND phase_at = $5',
       [organizationId, key.integrationId, key.fingerprint, key.status, key.phaseAt],
-    ) as { incident_id: string }[];
+    )) as { incident_id: string }[];
     return rows[0]?.incident_id;
   }
 
   /** Inserts the event; false when it is an exact retry of a stored phase. */
   async insertEvent(organizationId: string, event: Omit<NewAlertEvent, 'organizationId'>, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const inserted = await manager.query(INSERT_EVENTS, eventColumns([{ ...event, organizationId }])) as unknown[];
+    const inserted = (await manager.query(INSERT_EVENTS, eventColumns([{ ...event, organizationId }]))) as unknown[];
     return inserted.length > 0;
   }
 
-  async alertState(organizationId: string, incidentId: string, fingerprint: string, manager: EntityManager = this.dataSource.manager): Promise<AlertState | undefined> {
-    const [row] = await manager.query('SELECT status, phase_at FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2 AND fingerprint = $3',
-      [organizationId, incidentId, fingerprint]) as { status: AlertStatus; phase_at: Timestamp }[];
+  async alertState(
+    organizationId: string,
+    incidentId: string,
+    fingerprint: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<AlertState | undefined> {
+    const [row] = (await manager.query('SELECT status, phase_at FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2 AND fingerprint = $3', [
+      organizationId,
+      incidentId,
+      fingerprint,
+    ])) as { status: AlertStatus; phase_at: Timestamp }[];
     return row && { status: row.status, phaseAt: row.phase_at };
   }
 
-  async upsertAlertState(organizationId: string, incidentId: string, fingerprint: string, state: AlertState, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async upsertAlertState(
+    organizationId: string,
+    incidentId: string,
+    fingerprint: string,
+    state: AlertState,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(UPSERT_STATES, stateColumns([{ organizationId, incidentId, fingerprint, state }]));
   }
 
-  async applyDeltas(organizationId: string, deltas: Array<{ incidentId: string; delta: Delta }>, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async applyDeltas(
+    organizationId: string,
+    deltas: Array<{ incidentId: string; delta: Delta }>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(APPLY_DELTAS, deltaColumns(deltas.map((d) => ({ ...d, organizationId }))));
   }
 
@@ -233,32 +295,55 @@ export class IncidentAdmissionRepository {
   }
 
   /** The group's open incident, locked for the rest of the transaction. */
-  async lockOpenIncident(organizationId: string, integrationId: string, groupKey: string, manager: EntityManager = this.dataSource.manager): Promise<string | undefined> {
-    const rows = await manager.query(
+  async lockOpenIncident(
+    organizationId: string,
+    integrationId: string,
+    groupKey: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | undefined> {
+    const rows = (await manager.query(
       `SELECT id FROM incidents WHERE organization_id = $1 AND integration_id = $2 AND group_key = $3 AND status = 'open' FOR UPDATE`,
       [organizationId, integrationId, groupKey],
-    ) as { id: string }[];
+    )) as { id: string }[];
     return rows[0]?.id;
   }
 
   /** The incident that most recently received a phase of this alert, locked. */
-  async lockLatestIncidentOfAlert(organizationId: string, integrationId: string, fingerprint: string, manager: EntityManager = this.dataSource.manager): Promise<string | undefined> {
-    const rows = await manager.query(
+  async lockLatestIncidentOfAlert(
+    organizationId: string,
+    integrationId: string,
+    fingerprint: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | undefined> {
+    const rows = (await manager.query(
       `SELECT i.id FROM incidents i
         WHERE i.organization_id = $1
           AND i.id = (SELECT incident_id FROM alert_events WHERE organization_id = $1 AND integration_id = $2 AND fingerprint = $3 ORDER BY received_at DESC LIMIT 1)
         FOR UPDATE`,
       [organizationId, integrationId, fingerprint],
-    ) as { id: string }[];
+    )) as { id: string }[];
     return rows[0]?.id;
   }
 
   /** An incident that is resolved from the start (a resolution for an alert never seen firing). */
-  async insertResolvedIncident(organizationId: string, incident: Omit<NewIncident, 'organizationId'> & { resolvedAt: Timestamp }, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async insertResolvedIncident(
+    organizationId: string,
+    incident: Omit<NewIncident, 'organizationId'> & { resolvedAt: Timestamp },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(
       `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at, resolved_at)
        VALUES ($1, $2, $3, $4, 'resolved', $5, $6::jsonb, $7, $8)`,
-      [organizationId, incident.id, incident.integrationId, incident.groupKey, incident.title, JSON.stringify(incident.labels), incident.openedAt, incident.resolvedAt],
+      [
+        organizationId,
+        incident.id,
+        incident.integrationId,
+        incident.groupKey,
+        incident.title,
+        JSON.stringify(incident.labels),
+        incident.openedAt,
+        incident.resolvedAt,
+      ],
     );
   }
 }

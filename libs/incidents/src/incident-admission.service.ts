@@ -35,24 +35,34 @@ function storableGroupKey(key: string): string {
 /** `{alertname="X",service="Y"}`: the group of an alert by the integration's grouping labels. */
 function groupOf(labels: Record<string, string>, groupingLabels: string[]): Group {
   const picked = Object.fromEntries(groupingLabels.filter((name) => labels[name] !== undefined).map((name) => [name, labels[name]]));
-  return { key: `{${Object.entries(picked).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`, labels: picked };
+  return {
+    key: `{${Object.entries(picked)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(',')}}`,
+    labels: picked,
+  };
 }
 
 function titleOf(alert: AdmittedAlert, groupLabels: Record<string, string>): string {
   const summary = alert.annotations.summary ?? alert.annotations.title;
   const name = alert.labels.alertname ?? 'Alert';
-  const scope = Object.entries(groupLabels).filter(([k]) => k !== 'alertname').map(([, v]) => v).join(', ');
+  const scope = Object.entries(groupLabels)
+    .filter(([k]) => k !== 'alertname')
+    .map(([, v]) => v)
+    .join(', ');
   return (summary ?? (scope ? `${name} (${scope})` : name)).slice(0, 1024);
 }
 
 /** The delivery's alerts with their group and phase time, in group key order (the order incidents are locked in). */
 function plan(delivery: number, organizationId: string, input: AdmissionInput): PlannedAlert[] {
-  return input.alerts.map((alert) => {
-    const byLabels = groupOf(alert.labels, input.groupingLabels);
-    const group = { key: storableGroupKey(input.groupKey ?? byLabels.key), labels: byLabels.labels };
-    const phaseAt = alert.status === 'firing' ? alert.startsAt : alert.endsAt ?? input.receivedAt;
-    return { delivery, organizationId, integrationId: input.integrationId, alert, group, phaseAt };
-  }).sort((a, b) => (a.group.key < b.group.key ? -1 : a.group.key > b.group.key ? 1 : 0));
+  return input.alerts
+    .map((alert) => {
+      const byLabels = groupOf(alert.labels, input.groupingLabels);
+      const group = { key: storableGroupKey(input.groupKey ?? byLabels.key), labels: byLabels.labels };
+      const phaseAt = alert.status === 'firing' ? alert.startsAt : (alert.endsAt ?? input.receivedAt);
+      return { delivery, organizationId, integrationId: input.integrationId, alert, group, phaseAt };
+    })
+    .sort((a, b) => (a.group.key < b.group.key ? -1 : a.group.key > b.group.key ? 1 : 0));
 }
 
 /**
@@ -137,9 +147,16 @@ export class IncidentAdmissionService {
 
   /** Exact retries of phases already stored count as duplicates; returns the phases still to admit. */
   private async setAsideRetries(manager: EntityManager, planned: PlannedAlert[], results: BatchResults): Promise<PlannedAlert[]> {
-    const stored = await this.repository.storedPhasesAcrossOrganizations(planned.map((p) => ({
-      organizationId: p.organizationId, integrationId: p.integrationId, fingerprint: p.alert.fingerprint, status: p.alert.status, phaseAt: p.phaseAt,
-    })), manager);
+    const stored = await this.repository.storedPhasesAcrossOrganizations(
+      planned.map((p) => ({
+        organizationId: p.organizationId,
+        integrationId: p.integrationId,
+        fingerprint: p.alert.fingerprint,
+        status: p.alert.status,
+        phaseAt: p.phaseAt,
+      })),
+      manager,
+    );
     return planned.filter((p, i) => {
       const incidentId = stored.get(i);
       if (incidentId === undefined) return true;
@@ -159,10 +176,18 @@ export class IncidentAdmissionService {
       if (p.alert.status === 'firing' && (!current || current.phaseAt.isAfter(p.phaseAt))) openers.set(groupId(p), p);
     }
     if (openers.size === 0) return;
-    await this.repository.openIncidentsAcrossOrganizations([...openers.values()].map((p) => ({
-      organizationId: p.organizationId, id: newId(), integrationId: p.integrationId, groupKey: p.group.key,
-      title: titleOf(p.alert, p.group.labels), labels: p.group.labels, openedAt: p.phaseAt,
-    })), manager);
+    await this.repository.openIncidentsAcrossOrganizations(
+      [...openers.values()].map((p) => ({
+        organizationId: p.organizationId,
+        id: newId(),
+        integrationId: p.integrationId,
+        groupKey: p.group.key,
+        title: titleOf(p.alert, p.group.labels),
+        labels: p.group.labels,
+        openedAt: p.phaseAt,
+      })),
+      manager,
+    );
   }
 
   /**
@@ -172,20 +197,45 @@ export class IncidentAdmissionService {
    */
   private async lockOpenIncidentsOf(manager: EntityManager, fresh: PlannedAlert[]): Promise<Map<string, string> | null> {
     const groups = [...new Map(fresh.map((p) => [groupId(p), p])).values()];
-    const open = groups.length === 0 ? [] : await this.repository.lockOpenIncidentsAcrossOrganizations(
-      groups.map((p) => ({ organizationId: p.organizationId, integrationId: p.integrationId, groupKey: p.group.key })), manager);
+    const open =
+      groups.length === 0
+        ? []
+        : await this.repository.lockOpenIncidentsAcrossOrganizations(
+            groups.map((p) => ({ organizationId: p.organizationId, integrationId: p.integrationId, groupKey: p.group.key })),
+            manager,
+          );
     const openIncident = new Map(open.map((i) => [JSON.stringify([i.organizationId, i.integrationId, i.groupKey]), i.id]));
     return groups.some((p) => !openIncident.has(groupId(p))) ? null : openIncident;
   }
 
   /** Stores each phase in its group's open incident; returns those stored (not retried concurrently). */
-  private async insertEvents(manager: EntityManager, requests: AdmissionRequest[], fresh: PlannedAlert[], openIncident: Map<string, string>, results: BatchResults): Promise<AdmittedEvent[]> {
+  private async insertEvents(
+    manager: EntityManager,
+    requests: AdmissionRequest[],
+    fresh: PlannedAlert[],
+    openIncident: Map<string, string>,
+    results: BatchResults,
+  ): Promise<AdmittedEvent[]> {
     const events = fresh.map((p) => ({ ...p, id: newId(), incidentId: openIncident.get(groupId(p))! }));
-    const inserted = await this.repository.insertEventsAcrossOrganizations(events.map((e) => ({
-      organizationId: e.organizationId, id: e.id, incidentId: e.incidentId, integrationId: e.integrationId, deliveryId: requests[e.delivery].input.deliveryId,
-      fingerprint: e.alert.fingerprint, status: e.alert.status, labels: e.alert.labels, annotations: e.alert.annotations, startsAt: e.alert.startsAt,
-      endsAt: e.alert.endsAt, phaseAt: e.phaseAt, generatorUrl: e.alert.generatorUrl, receivedAt: requests[e.delivery].input.receivedAt,
-    })), manager);
+    const inserted = await this.repository.insertEventsAcrossOrganizations(
+      events.map((e) => ({
+        organizationId: e.organizationId,
+        id: e.id,
+        incidentId: e.incidentId,
+        integrationId: e.integrationId,
+        deliveryId: requests[e.delivery].input.deliveryId,
+        fingerprint: e.alert.fingerprint,
+        status: e.alert.status,
+        labels: e.alert.labels,
+        annotations: e.alert.annotations,
+        startsAt: e.alert.startsAt,
+        endsAt: e.alert.endsAt,
+        phaseAt: e.phaseAt,
+        generatorUrl: e.alert.generatorUrl,
+        receivedAt: requests[e.delivery].input.receivedAt,
+      })),
+      manager,
+    );
     return events.filter((e) => {
       if (inserted.has(e.id)) results.accepted(e.delivery, e.incidentId);
       else results.duplicate(e.delivery, e.incidentId);
@@ -217,7 +267,10 @@ export class IncidentAdmissionService {
       }
     }
     if (changed.size > 0) {
-      await this.repository.upsertAlertStatesAcrossOrganizations([...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! })), manager);
+      await this.repository.upsertAlertStatesAcrossOrganizations(
+        [...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! })),
+        manager,
+      );
     }
     await this.repository.applyDeltasAcrossOrganizations([...deltas.values()], manager);
   }
@@ -233,19 +286,39 @@ export class IncidentAdmissionService {
     const result: AdmissionResult = { accepted: 0, duplicates: 0, incidentIds: [] };
     const touched = new Map<string, Delta>();
     for (const { alert, group, phaseAt } of plan(0, organizationId, input)) {
-      const existing = await this.repository.storedPhase(organizationId, { integrationId: input.integrationId, fingerprint: alert.fingerprint, status: alert.status, phaseAt }, manager);
+      const existing = await this.repository.storedPhase(
+        organizationId,
+        { integrationId: input.integrationId, fingerprint: alert.fingerprint, status: alert.status, phaseAt },
+        manager,
+      );
       if (existing) {
         result.duplicates += 1;
         if (!result.incidentIds.includes(existing)) result.incidentIds.push(existing);
         continue;
       }
-      const incidentId = alert.status === 'firing'
-        ? await this.openIncident(manager, organizationId, input, group, alert, phaseAt)
-        : await this.incidentForResolution(manager, organizationId, input, group, alert, phaseAt);
-      const inserted = await this.repository.insertEvent(organizationId, {
-        id: newId(), incidentId, integrationId: input.integrationId, deliveryId: input.deliveryId, fingerprint: alert.fingerprint, status: alert.status,
-        labels: alert.labels, annotations: alert.annotations, startsAt: alert.startsAt, endsAt: alert.endsAt, phaseAt, generatorUrl: alert.generatorUrl, receivedAt: input.receivedAt,
-      }, manager);
+      const incidentId =
+        alert.status === 'firing'
+          ? await this.openIncident(manager, organizationId, input, group, alert, phaseAt)
+          : await this.incidentForResolution(manager, organizationId, input, group, alert, phaseAt);
+      const inserted = await this.repository.insertEvent(
+        organizationId,
+        {
+          id: newId(),
+          incidentId,
+          integrationId: input.integrationId,
+          deliveryId: input.deliveryId,
+          fingerprint: alert.fingerprint,
+          status: alert.status,
+          labels: alert.labels,
+          annotations: alert.annotations,
+          startsAt: alert.startsAt,
+          endsAt: alert.endsAt,
+          phaseAt,
+          generatorUrl: alert.generatorUrl,
+          receivedAt: input.receivedAt,
+        },
+        manager,
+      );
       if (!inserted) {
         result.duplicates += 1;
       } else {
@@ -258,16 +331,36 @@ export class IncidentAdmissionService {
       if (!result.incidentIds.includes(incidentId)) result.incidentIds.push(incidentId);
     }
     if (touched.size > 0) {
-      await this.repository.applyDeltas(organizationId, [...touched.entries()].map(([incidentId, delta]) => ({ incidentId, delta })), manager);
+      await this.repository.applyDeltas(
+        organizationId,
+        [...touched.entries()].map(([incidentId, delta]) => ({ incidentId, delta })),
+        manager,
+      );
     }
     return result;
   }
 
   /** The group's open incident, locked; opened now if there is none (the partial unique index decides races). */
-  private async openIncident(manager: EntityManager, organizationId: string, input: AdmissionInput, group: Group, alert: AdmittedAlert, phaseAt: Timestamp): Promise<string> {
-    await this.repository.openIncident(organizationId, {
-      id: newId(), integrationId: input.integrationId, groupKey: group.key, title: titleOf(alert, group.labels), labels: group.labels, openedAt: phaseAt,
-    }, manager);
+  private async openIncident(
+    manager: EntityManager,
+    organizationId: string,
+    input: AdmissionInput,
+    group: Group,
+    alert: AdmittedAlert,
+    phaseAt: Timestamp,
+  ): Promise<string> {
+    await this.repository.openIncident(
+      organizationId,
+      {
+        id: newId(),
+        integrationId: input.integrationId,
+        groupKey: group.key,
+        title: titleOf(alert, group.labels),
+        labels: group.labels,
+        openedAt: phaseAt,
+      },
+      manager,
+    );
     const id = await this.repository.lockOpenIncident(organizationId, input.integrationId, group.key, manager);
     // Resolved by a concurrent admission between the insert and the lock: the sender retries.
     if (!id) throw new Error(`The open incident of group ${group.key} was resolved concurrently`);
@@ -278,15 +371,32 @@ export class IncidentAdmissionService {
    * A resolution goes to the group's open incident, else to the latest incident that saw this
    * alert, else (a resolution for an alert never seen firing) to a new incident, resolved at once.
    */
-  private async incidentForResolution(manager: EntityManager, organizationId: string, input: AdmissionInput, group: Group, alert: AdmittedAlert, phaseAt: Timestamp): Promise<string> {
+  private async incidentForResolution(
+    manager: EntityManager,
+    organizationId: string,
+    input: AdmissionInput,
+    group: Group,
+    alert: AdmittedAlert,
+    phaseAt: Timestamp,
+  ): Promise<string> {
     const open = await this.repository.lockOpenIncident(organizationId, input.integrationId, group.key, manager);
     if (open) return open;
     const seen = await this.repository.lockLatestIncidentOfAlert(organizationId, input.integrationId, alert.fingerprint, manager);
     if (seen) return seen;
     const id = newId();
-    await this.repository.insertResolvedIncident(organizationId, {
-      id, integrationId: input.integrationId, groupKey: group.key, title: titleOf(alert, group.labels), labels: group.labels, openedAt: alert.startsAt, resolvedAt: phaseAt,
-    }, manager);
+    await this.repository.insertResolvedIncident(
+      organizationId,
+      {
+        id,
+        integrationId: input.integrationId,
+        groupKey: group.key,
+        title: titleOf(alert, group.labels),
+        labels: group.labels,
+        openedAt: alert.startsAt,
+        resolvedAt: phaseAt,
+      },
+      manager,
+    );
     return id;
   }
 }

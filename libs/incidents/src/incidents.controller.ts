@@ -1,8 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
-} from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
 import { ListIncidentsQueryDto } from './dto/incident.dto';
 import { AlertEventPage, alertEventView, IncidentPage, IncidentView, incidentView } from './dto/incident.view';
 import { MergeIncidentsDto } from './dto/merge-incidents.dto';
@@ -36,7 +34,9 @@ export class IncidentsController {
   @Get(':incident/alert-events')
   @ApiOkResponse({ type: AlertEventPage })
   async alertEvents(
-    @Param('incident', uuidParam('incident')) id: string, @Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext,
+    @Param('incident', uuidParam('incident')) id: string,
+    @Query() query: ListQueryDto,
+    @CurrentOrganization() organization: OrganizationContext,
   ): Promise<AlertEventPage> {
     const page = await this.incidents.alertEvents(organization.id, id, query);
     return { items: page.items.map(alertEventView), next: page.next };
@@ -48,8 +48,10 @@ export class IncidentsController {
   @HttpCode(200)
   @ApiOkResponse({ type: IncidentView })
   async merge(
-    @Param('incident', uuidParam('incident')) id: string, @Body() body: MergeIncidentsDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @Param('incident', uuidParam('incident')) id: string,
+    @Body() body: MergeIncidentsDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<IncidentView> {
     return incidentView(await this.incidents.merge(organization.id, id, body.incidentIds, audit));
   }

@@ -21,7 +21,10 @@ export class IncidentsRepository {
   }
 
   async markMerged(organizationId: string, sourceIds: string[], targetId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query(`UPDATE incidents SET status = 'merged', merged_into = $3, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = ANY($2)`, [organizationId, sourceIds, targetId]);
+    await manager.query(
+      `UPDATE incidents SET status = 'merged', merged_into = $3, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = ANY($2)`,
+      [organizationId, sourceIds, targetId],
+    );
   }
 
   async deleteAlertStates(organizationId: string, incidentIds: string[], manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -40,12 +43,12 @@ export class IncidentsRepository {
   }
 
   async alertCounts(organizationId: string, incidentId: string, manager: EntityManager = this.dataSource.manager): Promise<IncidentAlertCounts> {
-    const [state] = await manager.query(
+    const [state] = (await manager.query(
       `SELECT count(*)::int AS alerts, count(*) FILTER (WHERE status = 'firing')::int AS firing,
               (SELECT max(phase_at) FROM alert_events WHERE organization_id = $1 AND incident_id = $2 AND status = 'resolved') AS last_resolution
          FROM incident_alerts WHERE organization_id = $1 AND incident_id = $2`,
       [organizationId, incidentId],
-    ) as { alerts: number; firing: number; last_resolution: Timestamp | null }[];
+    )) as { alerts: number; firing: number; last_resolution: Timestamp | null }[];
     return { alerts: state.alerts, firing: state.firing, lastResolution: state.last_resolution };
   }
 }

@@ -3,7 +3,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import {
-  AuditContext, byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, InvalidInputError, keysetPage, NotFoundError, Page, PageRequest, ScopedRepository, Timestamp,
+  AuditContext,
+  byTimeThenId,
+  ConflictError,
+  CursorCodec,
+  InjectScopedRepository,
+  InvalidInputError,
+  keysetPage,
+  NotFoundError,
+  Page,
+  PageRequest,
+  ScopedRepository,
+  Timestamp,
 } from '@svc/platform';
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
@@ -34,8 +45,12 @@ export class IncidentsService {
     return this.dataSource.transaction(async (manager) => {
       const repo = this.incidents.withManager(manager);
       // Locked in id order, like every other multi-incident change, so merges cannot deadlock each other.
-      const locked = await repo.query(organizationId, 'i').andWhere('i.id IN (:...ids)', { ids: [targetId, ...sources] })
-        .orderBy('i.id', 'ASC').setLock('pessimistic_write').getMany();
+      const locked = await repo
+        .query(organizationId, 'i')
+        .andWhere('i.id IN (:...ids)', { ids: [targetId, ...sources] })
+        .orderBy('i.id', 'ASC')
+        .setLock('pessimistic_write')
+        .getMany();
       const target = locked.find((i) => i.id === targetId);
       if (!target) throw new NotFoundError('Incident');
       const missing = sources.filter((id) => !locked.some((i) => i.id === id));
@@ -62,16 +77,28 @@ export class IncidentsService {
     const state = await this.repository.alertCounts(organizationId, incidentId, manager);
     const repo = this.incidents.withManager(manager);
     const incident = (await repo.findById(organizationId, incidentId))!;
-    const patch: Partial<Incident> = { alertCount: state.alerts, firingCount: state.firing, lastResolutionAt: state.lastResolution, updatedAt: Timestamp.now() };
+    const patch: Partial<Incident> = {
+      alertCount: state.alerts,
+      firingCount: state.firing,
+      lastResolutionAt: state.lastResolution,
+      updatedAt: Timestamp.now(),
+    };
     if (incident.status === 'open' && state.firing === 0 && state.alerts > 0) {
       patch.status = 'resolved';
       patch.resolvedAt = state.lastResolution ?? Timestamp.now();
     }
     if (incident.status === 'resolved' && state.firing > 0) {
-      const other = await repo.query(organizationId, 'i')
-        .andWhere('i.integration_id = :integrationId AND i.group_key = :groupKey AND i.status = :open AND i.id <> :id', { integrationId: incident.integrationId, groupKey: incident.groupKey, open: 'open', id: incidentId })
+      const other = await repo
+        .query(organizationId, 'i')
+        .andWhere('i.integration_id = :integrationId AND i.group_key = :groupKey AND i.status = :open AND i.id <> :id', {
+          integrationId: incident.integrationId,
+          groupKey: incident.groupKey,
+          open: 'open',
+          id: incidentId,
+        })
         .getOne();
-      if (other) throw new ConflictError(`Firing alerts would reopen this incident, but its group already has open incident ${other.id}: merge into that one instead`);
+      if (other)
+        throw new ConflictError(`Firing alerts would reopen this incident, but its group already has open incident ${other.id}: merge into that one instead`);
       patch.status = 'open';
       patch.resolvedAt = null;
     }
@@ -79,13 +106,21 @@ export class IncidentsService {
   }
 
   async list(organizationId: string, filters: { status?: IncidentStatus; from?: string; until?: string }, page: PageRequest): Promise<Page<Incident>> {
-    const query = this.incidents.query(organizationId, 'i').andWhere(new Brackets((qb) => {
-      qb.where('TRUE');
-      if (filters.status) qb.andWhere('i.status = :status', { status: filters.status });
-      if (filters.from) qb.andWhere('i.opened_at >= :from', { from: Timestamp.parse(filters.from) });
-      if (filters.until) qb.andWhere('i.opened_at < :until', { until: Timestamp.parse(filters.until) });
-    }));
-    return keysetPage(query, this.cursors, { scope: organizationId, collection: `incidents?${filters.status ?? ''}&${filters.from ?? ''}&${filters.until ?? ''}` }, NEWEST_FIRST, page);
+    const query = this.incidents.query(organizationId, 'i').andWhere(
+      new Brackets((qb) => {
+        qb.where('TRUE');
+        if (filters.status) qb.andWhere('i.status = :status', { status: filters.status });
+        if (filters.from) qb.andWhere('i.opened_at >= :from', { from: Timestamp.parse(filters.from) });
+        if (filters.until) qb.andWhere('i.opened_at < :until', { until: Timestamp.parse(filters.until) });
+      }),
+    );
+    return keysetPage(
+      query,
+      this.cursors,
+      { scope: organizationId, collection: `incidents?${filters.status ?? ''}&${filters.from ?? ''}&${filters.until ?? ''}` },
+      NEWEST_FIRST,
+      page,
+    );
   }
 
   async get(organizationId: string, id: string): Promise<Incident> {

@@ -51,14 +51,20 @@ export class IntegrationVerifier {
 
   async verify(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
     const probe = PROBES[type.id];
-    if (!probe) throw new InvalidInputError(`${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`);
+    if (!probe)
+      throw new InvalidInputError(
+        `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,
+      );
     const baseUrl = typeof config.baseUrl === 'string' ? config.baseUrl : undefined;
     if (!baseUrl) throw new InvalidInputError('Set config.baseUrl to verify this integration');
     const url = new URL(probe.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     const deadline = AbortSignal.timeout(TIMEOUT_MS);
     try {
       const answer = await this.outbound.get({
-        url, headers: { accept: 'application/json', ...authorizationHeader(credentials) }, signal: deadline, maxBytes: DEFAULT_READ_CAP_BYTES,
+        url,
+        headers: { accept: 'application/json', ...authorizationHeader(credentials) },
+        signal: deadline,
+        maxBytes: DEFAULT_READ_CAP_BYTES,
       });
       if (answer.status < 200 || answer.status > 299) {
         const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
@@ -69,11 +75,15 @@ export class IntegrationVerifier {
       return { outcome: 'succeeded', detail: `${probe.product} ${version}` };
     } catch (error) {
       if (error instanceof OutboundError && (error.kind === 'refused' || error.kind === 'redirect')) return { outcome: 'failed', detail: error.message };
-      if (error instanceof OutboundError && error.kind === 'unresolved') return { outcome: 'failed', detail: `Could not connect to ${url.origin}: the host name does not resolve` };
+      if (error instanceof OutboundError && error.kind === 'unresolved')
+        return { outcome: 'failed', detail: `Could not connect to ${url.origin}: the host name does not resolve` };
       const origin = error instanceof OutboundError ? error.origin : url.origin;
       // Answered at the deadline whatever happened, so timing does not tell a closed port from a filtered one either.
       if (!deadline.aborted) await new Promise((resolve) => deadline.addEventListener('abort', resolve, { once: true }));
-      return { outcome: 'failed', detail: `Could not connect to ${origin}: no HTTP answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not HTTP)` };
+      return {
+        outcome: 'failed',
+        detail: `Could not connect to ${origin}: no HTTP answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not HTTP)`,
+      };
     }
   }
 }

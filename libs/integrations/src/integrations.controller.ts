@@ -1,8 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, uuidParam,
-} from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
 import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
 import { CreatedIntegrationView, IntegrationPage, IntegrationView, RotationResult } from './dto/integration.view';
 import { IntegrationsService } from './integrations.service';
@@ -32,7 +30,11 @@ export class IntegrationsController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreatedIntegrationView })
-  create(@Body() body: CreateIntegrationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<CreatedIntegrationView> {
+  create(
+    @Body() body: CreateIntegrationDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<CreatedIntegrationView> {
     return this.integrations.create(organization.id, body, audit);
   }
 
@@ -47,8 +49,10 @@ export class IntegrationsController {
   @Patch(':integration')
   @ApiOkResponse({ type: IntegrationView })
   update(
-    @Param('integration', uuidParam('integration')) id: string, @Body() body: UpdateIntegrationDto,
-    @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @Param('integration', uuidParam('integration')) id: string,
+    @Body() body: UpdateIntegrationDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<IntegrationView> {
     return this.integrations.update(organization.id, id, body, audit);
   }
@@ -57,7 +61,11 @@ export class IntegrationsController {
   @Delete(':integration')
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<void> {
+  async remove(
+    @Param('integration', uuidParam('integration')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<void> {
     await this.integrations.remove(organization.id, id, audit);
   }
 
@@ -65,7 +73,11 @@ export class IntegrationsController {
   @Post(':integration/enable')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
-  enable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<IntegrationView> {
+  enable(
+    @Param('integration', uuidParam('integration')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<IntegrationView> {
     return this.integrations.setEnabled(organization.id, id, true, audit);
   }
 
@@ -73,7 +85,11 @@ export class IntegrationsController {
   @Post(':integration/disable')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
-  disable(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<IntegrationView> {
+  disable(
+    @Param('integration', uuidParam('integration')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<IntegrationView> {
     return this.integrations.setEnabled(organization.id, id, false, audit);
   }
 
@@ -82,7 +98,11 @@ export class IntegrationsController {
   @Post(':integration/verify')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
-  verify(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<IntegrationView> {
+  verify(
+    @Param('integration', uuidParam('integration')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<IntegrationView> {
     return this.integrations.verify(organization.id, id, audit);
   }
 
@@ -90,7 +110,11 @@ export class IntegrationsController {
   @Post(':integration/rotate-webhook-secret')
   @HttpCode(200)
   @ApiOkResponse({ type: RotationResult })
-  rotate(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<RotationResult> {
+  rotate(
+    @Param('integration', uuidParam('integration')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<RotationResult> {
     return this.integrations.rotateWebhookSecret(organization.id, id, audit);
   }
 }

@@ -4,8 +4,20 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import {
-  AppConfig, AuditContext, byTimeThenId, CredentialCipher, CursorCodec, InjectScopedRepository, InvalidInputError, keysetPage, newId, NotFoundError, OutboundClient, Page,
-  ScopedRepository, Timestamp,
+  AppConfig,
+  AuditContext,
+  byTimeThenId,
+  CredentialCipher,
+  CursorCodec,
+  InjectScopedRepository,
+  InvalidInputError,
+  keysetPage,
+  newId,
+  NotFoundError,
+  OutboundClient,
+  Page,
+  ScopedRepository,
+  Timestamp,
 } from '@svc/platform';
 import { integrationType, IntegrationType } from './catalog/integration-types';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
@@ -33,7 +45,6 @@ export interface ReadableDataSource {
 function groupingLabelsOf(config: Record<string, unknown>): string[] | null {
   return Array.isArray(config.groupingLabels) ? (config.groupingLabels as string[]) : null;
 }
-
 
 function mintWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
@@ -64,14 +75,24 @@ export class IntegrationsService {
     return this.dataSource.transaction(async (manager) => {
       const now = Timestamp.now();
       await this.integrations.withManager(manager).insert(organizationId, {
-        id, type: type.id, name: input.name, enabled: true, config,
+        id,
+        type: type.id,
+        name: input.name,
+        enabled: true,
+        config,
         credentialsSealed: input.credentials ? this.cipher.encrypt(input.credentials, id) : null,
         webhookSecretHash: webhookSecret ? hashWebhookSecret(webhookSecret) : null,
         webhookSecretRotatedAt: webhookSecret ? now : null,
-        lastVerifiedAt: null, lastVerifyOutcome: null, lastVerifyDetail: null, createdBy: context.actorId!,
+        lastVerifiedAt: null,
+        lastVerifyOutcome: null,
+        lastVerifyDetail: null,
+        createdBy: context.actorId!,
       });
       await this.audit.record(manager, organizationId, context, {
-        action: 'integration.create', targetKind: 'integration', targetId: id, detail: { type: type.id, name: input.name, config, credentials: Boolean(input.credentials) },
+        action: 'integration.create',
+        targetKind: 'integration',
+        targetId: id,
+        detail: { type: type.id, name: input.name, config, credentials: Boolean(input.credentials) },
       });
       const view = this.view((await this.integrations.withManager(manager).findById(organizationId, id))!);
       return webhookSecret ? { ...view, webhookSecret } : view;
@@ -82,7 +103,13 @@ export class IntegrationsService {
     const q = this.integrations.query(organizationId, 'i');
     if (query.type !== undefined) q.andWhere('i.type = :type', { type: query.type });
     if (query.enabled !== undefined) q.andWhere('i.enabled = :enabled', { enabled: query.enabled });
-    const page = await keysetPage(q, this.cursors, { scope: organizationId, collection: `integrations?type=${query.type ?? ''}&enabled=${String(query.enabled ?? '')}` }, NEWEST_FIRST, query);
+    const page = await keysetPage(
+      q,
+      this.cursors,
+      { scope: organizationId, collection: `integrations?type=${query.type ?? ''}&enabled=${String(query.enabled ?? '')}` },
+      NEWEST_FIRST,
+      query,
+    );
     return { items: page.items.map((i) => this.view(i)), next: page.next };
   }
 
@@ -108,8 +135,14 @@ export class IntegrationsService {
       }
       await this.integrations.withManager(manager).update(organizationId, { id }, patch);
       await this.audit.record(manager, organizationId, context, {
-        action: 'integration.update', targetKind: 'integration', targetId: id,
-        detail: { name: input.name, config: input.config, credentials: input.credentials === undefined ? 'unchanged' : input.credentials === null ? 'removed' : 'replaced' },
+        action: 'integration.update',
+        targetKind: 'integration',
+        targetId: id,
+        detail: {
+          name: input.name,
+          config: input.config,
+          credentials: input.credentials === undefined ? 'unchanged' : input.credentials === null ? 'removed' : 'replaced',
+        },
       });
       return this.view((await this.integrations.withManager(manager).findById(organizationId, id))!);
     });
@@ -119,7 +152,12 @@ export class IntegrationsService {
     await this.dataSource.transaction(async (manager) => {
       const current = await this.require(manager, organizationId, id, true);
       await this.integrations.withManager(manager).delete(organizationId, { id });
-      await this.audit.record(manager, organizationId, context, { action: 'integration.delete', targetKind: 'integration', targetId: id, detail: { type: current.type, name: current.name } });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'integration.delete',
+        targetKind: 'integration',
+        targetId: id,
+        detail: { type: current.type, name: current.name },
+      });
     });
   }
 
@@ -128,7 +166,11 @@ export class IntegrationsService {
       const current = await this.require(manager, organizationId, id, true);
       if (current.enabled !== enabled) {
         await this.integrations.withManager(manager).update(organizationId, { id }, { enabled, updatedAt: Timestamp.now() });
-        await this.audit.record(manager, organizationId, context, { action: enabled ? 'integration.enable' : 'integration.disable', targetKind: 'integration', targetId: id });
+        await this.audit.record(manager, organizationId, context, {
+          action: enabled ? 'integration.enable' : 'integration.disable',
+          targetKind: 'integration',
+          targetId: id,
+        });
       }
       return this.view((await this.integrations.withManager(manager).findById(organizationId, id))!);
     });
@@ -140,9 +182,15 @@ export class IntegrationsService {
     const type = integrationType(current.type)!;
     const result = await this.verifier.verify(type, current.config, this.credentialsOf(current));
     return this.dataSource.transaction(async (manager) => {
-      await this.integrations.withManager(manager).update(organizationId, { id }, { lastVerifiedAt: Timestamp.now(), lastVerifyOutcome: result.outcome, lastVerifyDetail: result.detail.slice(0, 1024) });
+      await this.integrations
+        .withManager(manager)
+        .update(organizationId, { id }, { lastVerifiedAt: Timestamp.now(), lastVerifyOutcome: result.outcome, lastVerifyDetail: result.detail.slice(0, 1024) });
       await this.audit.record(manager, organizationId, context, {
-        action: 'integration.verify', targetKind: 'integration', targetId: id, outcome: result.outcome === 'succeeded' ? 'allowed' : 'failed', detail: { ...result },
+        action: 'integration.verify',
+        targetKind: 'integration',
+        targetId: id,
+        outcome: result.outcome === 'succeeded' ? 'allowed' : 'failed',
+        detail: { ...result },
       });
       return this.view((await this.require(manager, organizationId, id))!);
     });
@@ -152,9 +200,16 @@ export class IntegrationsService {
   async rotateWebhookSecret(organizationId: string, id: string, context: AuditContext): Promise<RotationResult> {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.require(manager, organizationId, id, true);
-      if (!integrationType(current.type)!.webhookFormat) throw new InvalidInputError(`${current.type} integrations receive no webhooks: there is no secret to rotate`);
+      if (!integrationType(current.type)!.webhookFormat)
+        throw new InvalidInputError(`${current.type} integrations receive no webhooks: there is no secret to rotate`);
       const webhookSecret = mintWebhookSecret();
-      await this.integrations.withManager(manager).update(organizationId, { id }, { webhookSecretHash: hashWebhookSecret(webhookSecret), webhookSecretRotatedAt: Timestamp.now(), updatedAt: Timestamp.now() });
+      await this.integrations
+        .withManager(manager)
+        .update(
+          organizationId,
+          { id },
+          { webhookSecretHash: hashWebhookSecret(webhookSecret), webhookSecretRotatedAt: Timestamp.now(), updatedAt: Timestamp.now() },
+        );
       await this.audit.record(manager, organizationId, context, { action: 'integration.rotate_webhook_secret', targetKind: 'integration', targetId: id });
       return { webhookSecret, effect: 'The previous secret stopped working immediately.' };
     });
@@ -167,7 +222,6 @@ export class IntegrationsService {
     if (!format) throw new InvalidInputError(`${found.type} integrations receive no webhooks`);
     return { organizationId, integrationId, format, groupingLabels: groupingLabelsOf(found.config), enabled: found.enabled };
   }
-
 
   /** The Organization's enabled integrations that can be read as data sources (those with a base URL). */
   async readableDataSources(organizationId: string): Promise<ReadableDataSource[]> {
@@ -207,11 +261,17 @@ export class IntegrationsService {
   private view(i: Integration): IntegrationView {
     const type: IntegrationType | undefined = integrationType(i.type);
     return {
-      id: i.id, type: i.type, name: i.name, enabled: i.enabled, config: i.config, hasCredentials: i.credentialsSealed !== null,
+      id: i.id,
+      type: i.type,
+      name: i.name,
+      enabled: i.enabled,
+      config: i.config,
+      hasCredentials: i.credentialsSealed !== null,
       webhookUrl: type?.webhookFormat ? `${this.config.SVC_PUBLIC_URL.replace(/\/$/, '')}/webhooks/v1/integrations/${i.id}/alert-events` : null,
       webhookSecretRotatedAt: i.webhookSecretRotatedAt?.toISOString() ?? null,
       lastVerification: i.lastVerifiedAt ? { at: i.lastVerifiedAt.toISOString(), outcome: i.lastVerifyOutcome!, detail: i.lastVerifyDetail } : null,
-      createdAt: i.createdAt.toISOString(), updatedAt: i.updatedAt.toISOString(),
+      createdAt: i.createdAt.toISOString(),
+      updatedAt: i.updatedAt.toISOString(),
     };
   }
 }

@@ -40,10 +40,18 @@ export class ActivityService {
   }
 
   /** Activity after a sequence, oldest first; `streamOnly` leaves out what the stream does not carry. */
-  async after(organizationId: string, investigationId: string, afterSequence: number, limit: number, options: { streamOnly?: boolean } = {}): Promise<InvestigationActivity[]> {
-    const query = this.activity.query(organizationId, 'a')
+  async after(
+    organizationId: string,
+    investigationId: string,
+    afterSequence: number,
+    limit: number,
+    options: { streamOnly?: boolean } = {},
+  ): Promise<InvestigationActivity[]> {
+    const query = this.activity
+      .query(organizationId, 'a')
       .andWhere('a.investigation_id = :investigationId AND a.sequence > :afterSequence', { investigationId, afterSequence })
-      .orderBy('a.sequence', 'ASC').limit(limit);
+      .orderBy('a.sequence', 'ASC')
+      .limit(limit);
     if (options.streamOnly) query.andWhere("a.type <> 'hypothesis.updated'");
     return query.getMany();
   }

@@ -23,7 +23,8 @@ export function investigationReport(i: Investigation, runs: ToolRun[]): string {
   }
   if (i.actions.length) {
     out.push('', '## Proposed actions (need a person to confirm)', '');
-    for (const a of i.actions) out.push(`- **${line(a.title)}**: ${line(a.rationale)}${refs(a.runRefs)}${a.verification ? `\n  Verify: ${line(a.verification)}` : ''}`);
+    for (const a of i.actions)
+      out.push(`- **${line(a.title)}**: ${line(a.rationale)}${refs(a.runRefs)}${a.verification ? `\n  Verify: ${line(a.verification)}` : ''}`);
   }
   if (i.limitations.length) {
     out.push('', '## Limitations', '');
@@ -31,7 +32,8 @@ export function investigationReport(i: Investigation, runs: ToolRun[]): string {
   }
   if (runs.length) {
     out.push('', '## Tool runs', '', '| # | tool | outcome | summary |', '|---:|---|---|---|');
-    for (const r of runs) out.push(`| ${r.ordinal} | ${r.tool} | ${r.outcome}${r.truncated ? ' (truncated)' : ''} | ${line(r.summary ?? r.error ?? '').replace(/\|/g, '\\|')} |`);
+    for (const r of runs)
+      out.push(`| ${r.ordinal} | ${r.tool} | ${r.outcome}${r.truncated ? ' (truncated)' : ''} | ${line(r.summary ?? r.error ?? '').replace(/\|/g, '\\|')} |`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -1,9 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import {
-  AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam,
-} from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
 import { ListInvestigationsQueryDto, OpenInvestigationDto } from './dto/investigation.dto';
 import { ActivityPage, HypothesesView, InvestigationPage, InvestigationSourcesView, InvestigationView, investigationView } from './dto/investigation.view';
 import { InvestigationsService } from './investigations.service';
@@ -13,13 +11,20 @@ import { InvestigationEventStream } from './stream';
 @ApiCookieAuth('session')
 @Controller('api/v1/investigations')
 export class InvestigationsController {
-  constructor(private readonly investigations: InvestigationsService, private readonly stream: InvestigationEventStream) {}
+  constructor(
+    private readonly investigations: InvestigationsService,
+    private readonly stream: InvestigationEventStream,
+  ) {}
 
   /** Queues an investigation of the incident; the worker takes it from there. */
   @RequirePermission('investigations:open')
   @Post()
   @ApiCreatedResponse({ type: InvestigationView })
-  async open(@Body() body: OpenInvestigationDto, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<InvestigationView> {
+  async open(
+    @Body() body: OpenInvestigationDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<InvestigationView> {
     return investigationView(await this.investigations.open(organization.id, body.incidentId, audit));
   }
 
@@ -44,7 +49,10 @@ export class InvestigationsController {
   @Get(':investigation/sources')
   @ApiHeader({ name: 'X-Svc-Organization', required: true })
   @ApiOkResponse({ type: InvestigationSourcesView })
-  sources(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationSourcesView> {
+  sources(
+    @Param('investigation', uuidParam('investigation')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+  ): Promise<InvestigationSourcesView> {
     return this.investigations.sourcesWithRuns(organization.id, id);
   }
 
@@ -52,7 +60,11 @@ export class InvestigationsController {
   @RequirePermission('investigations:read')
   @Get(':investigation/activity')
   @ApiOkResponse({ type: ActivityPage })
-  activity(@Param('investigation', uuidParam('investigation')) id: string, @Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<ActivityPage> {
+  activity(
+    @Param('investigation', uuidParam('investigation')) id: string,
+    @Query() query: ListQueryDto,
+    @CurrentOrganization() organization: OrganizationContext,
+  ): Promise<ActivityPage> {
     return this.investigations.activityPage(organization.id, id, query);
   }
 
@@ -60,7 +72,10 @@ export class InvestigationsController {
   @RequirePermission('investigations:read')
   @Get(':investigation/hypotheses')
   @ApiOkResponse({ type: HypothesesView })
-  hypotheses(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<HypothesesView> {
+  hypotheses(
+    @Param('investigation', uuidParam('investigation')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+  ): Promise<HypothesesView> {
     return this.investigations.hypotheses(organization.id, id);
   }
 
@@ -68,7 +83,11 @@ export class InvestigationsController {
   @Post(':investigation/cancel')
   @HttpCode(200)
   @ApiOkResponse({ type: InvestigationView })
-  async cancel(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext): Promise<InvestigationView> {
+  async cancel(
+    @Param('investigation', uuidParam('investigation')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<InvestigationView> {
     return investigationView(await this.investigations.cancel(organization.id, id, audit));
   }
 
@@ -76,7 +95,11 @@ export class InvestigationsController {
   @RequirePermission('investigations:read')
   @Get(':investigation/report')
   @ApiProduces('text/markdown')
-  async report(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext, @Res() res: Response): Promise<void> {
+  async report(
+    @Param('investigation', uuidParam('investigation')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @Res() res: Response,
+  ): Promise<void> {
     const markdown = await this.investigations.report(organization.id, id);
     res.status(200).type('text/markdown; charset=utf-8').send(markdown);
   }
@@ -87,8 +110,11 @@ export class InvestigationsController {
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
   async events(
-    @Param('investigation', uuidParam('investigation')) id: string, @Headers('last-event-id') lastEventId: string | undefined,
-    @CurrentOrganization() organization: OrganizationContext, @Req() req: Request, @Res() res: Response,
+    @Param('investigation', uuidParam('investigation')) id: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentOrganization() organization: OrganizationContext,
+    @Req() req: Request,
+    @Res() res: Response,
   ): Promise<void> {
     await this.investigations.get(organization.id, id);
     await this.stream.serve({ organizationId: organization.id, investigationId: id, lastEventId, req, res });

@@ -31,22 +31,40 @@ export class InvestigationsRepository {
    * The investigation's status and the claim of the attempt working it; with `lock`, the row is
    * locked for the rest of the caller's transaction, so a write that follows is still that attempt's.
    */
-  async claimState(organizationId: string, investigationId: string, options: { lock: boolean }, manager: EntityManager = this.dataSource.manager): Promise<ClaimState | undefined> {
-    const [row] = await manager.query(
-      `SELECT status, claim FROM investigations WHERE organization_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`,
-      [organizationId, investigationId],
-    ) as ClaimState[];
+  async claimState(
+    organizationId: string,
+    investigationId: string,
+    options: { lock: boolean },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ClaimState | undefined> {
+    const [row] = (await manager.query(`SELECT status, claim FROM investigations WHERE organization_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`, [
+      organizationId,
+      investigationId,
+    ])) as ClaimState[];
     return row;
   }
 
   /** The status, with the row locked for the rest of the caller's transaction. */
-  async lockStatus(organizationId: string, investigationId: string, manager: EntityManager = this.dataSource.manager): Promise<InvestigationStatus | undefined> {
-    const [locked] = await manager.query('SELECT status FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, investigationId]) as { status: InvestigationStatus }[];
+  async lockStatus(
+    organizationId: string,
+    investigationId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<InvestigationStatus | undefined> {
+    const [locked] = (await manager.query('SELECT status FROM investigations WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
+      organizationId,
+      investigationId,
+    ])) as { status: InvestigationStatus }[];
     return locked?.status;
   }
 
   /** Marks the investigation as worked by this attempt (its claim) and counts the attempt. */
-  async markClaimed(organizationId: string, investigationId: string, claim: string, reasoner: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async markClaimed(
+    organizationId: string,
+    investigationId: string,
+    claim: string,
+    reasoner: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(
       `UPDATE investigations SET status = 'investigating', claim = $3, attempts = attempts + 1, reasoner = $4,
               started_at = COALESCE(started_at, clock_timestamp()), updated_at = clock_timestamp()
@@ -62,24 +80,56 @@ export class InvestigationsRepository {
     );
   }
 
-  async storeHypotheses(organizationId: string, investigationId: string, hypotheses: HypothesisItem[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query('UPDATE investigations SET hypotheses = $3::jsonb WHERE organization_id = $1 AND id = $2', [organizationId, investigationId, JSON.stringify(hypotheses)]);
+  async storeHypotheses(
+    organizationId: string,
+    investigationId: string,
+    hypotheses: HypothesisItem[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query('UPDATE investigations SET hypotheses = $3::jsonb WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      investigationId,
+      JSON.stringify(hypotheses),
+    ]);
   }
 
   /** Ends the investigation with its checked conclusion (`partial` when a budget stopped it). */
-  async storeConclusion(organizationId: string, investigationId: string, end: { status: 'partial' | 'concluded'; conclusion: Conclusion; stoppedBy: StoppedBy | null; usage: TokenUsage },
-    manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async storeConclusion(
+    organizationId: string,
+    investigationId: string,
+    end: { status: 'partial' | 'concluded'; conclusion: Conclusion; stoppedBy: StoppedBy | null; usage: TokenUsage },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     const c = end.conclusion;
     await manager.query(
       `UPDATE investigations SET status = $3, conclusion_status = $4, summary = $5, impact = $6::jsonb, findings = $7::jsonb, hypotheses = $8::jsonb,
               actions = $9::jsonb, limitations = $10::jsonb, stopped_by = $11, input_tokens = $12, output_tokens = $13, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
         WHERE organization_id = $1 AND id = $2`,
-      [organizationId, investigationId, end.status, c.conclusionStatus, c.summary, JSON.stringify(c.impact), JSON.stringify(c.findings), JSON.stringify(c.hypotheses),
-        JSON.stringify(c.actions), JSON.stringify(c.limitations), end.stoppedBy, end.usage.inputTokens, end.usage.outputTokens],
+      [
+        organizationId,
+        investigationId,
+        end.status,
+        c.conclusionStatus,
+        c.summary,
+        JSON.stringify(c.impact),
+        JSON.stringify(c.findings),
+        JSON.stringify(c.hypotheses),
+        JSON.stringify(c.actions),
+        JSON.stringify(c.limitations),
+        end.stoppedBy,
+        end.usage.inputTokens,
+        end.usage.outputTokens,
+      ],
     );
   }
 
-  async storeFailure(organizationId: string, investigationId: string, error: string, usage: TokenUsage, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async storeFailure(
+    organizationId: string,
+    investigationId: string,
+    error: string,
+    usage: TokenUsage,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(
       `UPDATE investigations SET status = 'failed', error = $3, input_tokens = $4, output_tokens = $5, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
         WHERE organization_id = $1 AND id = $2`,
@@ -90,10 +140,10 @@ export class InvestigationsRepository {
   /** Takes the next activity sequence of the investigation (locking its row until the caller commits). */
   async nextActivitySequence(organizationId: string, investigationId: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
     // An UPDATE … RETURNING comes back from TypeORM as [rows, affected count].
-    const [rows] = await manager.query(
+    const [rows] = (await manager.query(
       'UPDATE investigations SET last_sequence = last_sequence + 1, updated_at = clock_timestamp() WHERE organization_id = $1 AND id = $2 RETURNING last_sequence',
       [organizationId, investigationId],
-    ) as [{ last_sequence: number }[], number];
+    )) as [{ last_sequence: number }[], number];
     return rows[0].last_sequence;
   }
 
@@ -103,7 +153,11 @@ export class InvestigationsRepository {
   }
 
   /** Records a selected source; a source already selected (by an earlier attempt) keeps its first rank and reason. */
-  async addSource(organizationId: string, source: { id: string; investigationId: string; integrationId: string; rank: number; reason: string }, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async addSource(
+    organizationId: string,
+    source: { id: string; investigationId: string; integrationId: string; rank: number; reason: string },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(
       `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, investigation_id, integration_id) DO NOTHING`,

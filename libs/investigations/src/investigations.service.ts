@@ -4,11 +4,31 @@ import { Brackets, DataSource } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { IncidentsService } from '@svc/incidents';
 import {
-  AuditContext, byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, KeysetOrdering, keysetPage, newId, NotFoundError, Outbox, Page, PageRequest, ScopedRepository, Timestamp,
+  AuditContext,
+  byTimeThenId,
+  ConflictError,
+  CursorCodec,
+  InjectScopedRepository,
+  KeysetOrdering,
+  keysetPage,
+  newId,
+  NotFoundError,
+  Outbox,
+  Page,
+  PageRequest,
+  ScopedRepository,
+  Timestamp,
 } from '@svc/platform';
 import { ActivityService, envelopeOf } from './activity.service';
 import {
-  ActivityPage, HypothesesView, hypothesesView, InvestigationPage, InvestigationSourcesView, InvestigationView, investigationView, sourcesView,
+  ActivityPage,
+  HypothesesView,
+  hypothesesView,
+  InvestigationPage,
+  InvestigationSourcesView,
+  InvestigationView,
+  investigationView,
+  sourcesView,
 } from './dto/investigation.view';
 import { investigationReport } from './investigation-report';
 import { InvestigationActivity } from './investigation-activity.entity';
@@ -22,7 +42,11 @@ export const INVESTIGATIONS_QUEUE = 'investigations';
 export const RUN_INVESTIGATION_JOB = 'investigation.run';
 
 const NEWEST_FIRST = byTimeThenId<Investigation>('i', 'created_at', (i) => i.createdAt, 'DESC');
-const BY_SEQUENCE: KeysetOrdering<InvestigationActivity> = { name: 'sequence', direction: 'ASC', columns: [{ expression: 'a.sequence', read: (a) => a.sequence }] };
+const BY_SEQUENCE: KeysetOrdering<InvestigationActivity> = {
+  name: 'sequence',
+  direction: 'ASC',
+  columns: [{ expression: 'a.sequence', read: (a) => a.sequence }],
+};
 
 /** How far before the incident opened an investigation looks, to see what changed at the onset. */
 const LOOK_BEFORE_MICROS = 60n * 60n * 1_000_000n;
@@ -56,7 +80,7 @@ export class InvestigationsService {
    * opened (to see what changed at the onset) to fifteen minutes after it resolved, or now.
    */
   async open(organizationId: string, incidentId: string, context: AuditContext): Promise<Investigation> {
-    const openedBy = context.actorKind === 'api_token' ? `token:${context.actorId}` : context.actorId ?? context.actorKind;
+    const openedBy = context.actorKind === 'api_token' ? `token:${context.actorId}` : (context.actorId ?? context.actorKind);
     const incident = await this.incidents.get(organizationId, incidentId);
     const now = Timestamp.now();
     const windowFrom = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);
@@ -65,24 +89,64 @@ export class InvestigationsService {
     const id = newId();
     await this.dataSource.transaction(async (manager) => {
       await this.investigations.withManager(manager).insert(organizationId, {
-        id, incidentId, status: 'queued', subject: `What caused "${incident.title}"?`.slice(0, 1024), windowFrom, windowUntil, openedBy,
-        reasoner: null, impact: null, findings: [], hypotheses: [], actions: [], limitations: [], conclusionStatus: null, summary: null,
-        stoppedBy: null, error: null, inputTokens: 0, outputTokens: 0, lastSequence: 0, attempts: 0, createdAt: now, startedAt: null, concludedAt: null, updatedAt: now,
+        id,
+        incidentId,
+        status: 'queued',
+        subject: `What caused "${incident.title}"?`.slice(0, 1024),
+        windowFrom,
+        windowUntil,
+        openedBy,
+        reasoner: null,
+        impact: null,
+        findings: [],
+        hypotheses: [],
+        actions: [],
+        limitations: [],
+        conclusionStatus: null,
+        summary: null,
+        stoppedBy: null,
+        error: null,
+        inputTokens: 0,
+        outputTokens: 0,
+        lastSequence: 0,
+        attempts: 0,
+        createdAt: now,
+        startedAt: null,
+        concludedAt: null,
+        updatedAt: now,
       });
       await this.outbox.add(manager, { organizationId, queue: INVESTIGATIONS_QUEUE, name: RUN_INVESTIGATION_JOB, payload: { investigationId: id } });
-      await this.audit.record(manager, organizationId, context, { action: 'investigation.open', targetKind: 'investigation', targetId: id, detail: { incidentId } });
+      await this.audit.record(manager, organizationId, context, {
+        action: 'investigation.open',
+        targetKind: 'investigation',
+        targetId: id,
+        detail: { incidentId },
+      });
     });
     return this.get(organizationId, id);
   }
 
-  async list(organizationId: string, filters: { status?: InvestigationStatus; incidentId?: string }, page: PageRequest): Promise<Page<Investigation> & { total: number }> {
-    const filtered = () => this.investigations.query(organizationId, 'i').andWhere(new Brackets((qb) => {
-      qb.where('TRUE');
-      if (filters.status) qb.andWhere('i.status = :status', { status: filters.status });
-      if (filters.incidentId) qb.andWhere('i.incident_id = :incidentId', { incidentId: filters.incidentId });
-    }));
+  async list(
+    organizationId: string,
+    filters: { status?: InvestigationStatus; incidentId?: string },
+    page: PageRequest,
+  ): Promise<Page<Investigation> & { total: number }> {
+    const filtered = () =>
+      this.investigations.query(organizationId, 'i').andWhere(
+        new Brackets((qb) => {
+          qb.where('TRUE');
+          if (filters.status) qb.andWhere('i.status = :status', { status: filters.status });
+          if (filters.incidentId) qb.andWhere('i.incident_id = :incidentId', { incidentId: filters.incidentId });
+        }),
+      );
     const [result, total] = await Promise.all([
-      keysetPage(filtered(), this.cursors, { scope: organizationId, collection: `investigations?${filters.status ?? ''}&${filters.incidentId ?? ''}` }, NEWEST_FIRST, page),
+      keysetPage(
+        filtered(),
+        this.cursors,
+        { scope: organizationId, collection: `investigations?${filters.status ?? ''}&${filters.incidentId ?? ''}` },
+        NEWEST_FIRST,
+        page,
+      ),
       filtered().getCount(),
     ]);
     return { ...result, total };
@@ -118,7 +182,8 @@ export class InvestigationsService {
     await this.dataSource.transaction(async (manager) => {
       const status = await this.repository.lockStatus(organizationId, id, manager);
       if (!status) throw new NotFoundError('Investigation');
-      if (TERMINAL_STATUSES.includes(status)) throw new ConflictError(`The investigation already ended (${status}); only a queued or running one can be cancelled`);
+      if (TERMINAL_STATUSES.includes(status))
+        throw new ConflictError(`The investigation already ended (${status}); only a queued or running one can be cancelled`);
       await this.repository.markCancelled(organizationId, id, manager);
       await this.toolRuns.failRunning(organizationId, id, 'Cancelled', manager);
       await this.activity.append(manager, organizationId, id, 'cancelled', { status: 'cancelled' });

@@ -2,7 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditService } from '@svc/audit';
-import { AuditContext, byTimeThenId, ConflictError, CursorCodec, InjectScopedRepository, keysetPage, newId, Page, PageRequest, Role, ScopedRepository, Timestamp } from '@svc/platform';
+import {
+  AuditContext,
+  byTimeThenId,
+  ConflictError,
+  CursorCodec,
+  InjectScopedRepository,
+  keysetPage,
+  newId,
+  Page,
+  PageRequest,
+  Role,
+  ScopedRepository,
+  Timestamp,
+} from '@svc/platform';
 import { Membership } from './membership.entity';
 import { Organization } from './organization.entity';
 import { OrganizationView } from './dto/organization.view';
@@ -24,7 +37,10 @@ export class OrganizationsService {
     return this.dataSource.transaction(async (manager) => {
       const created = await this.createWithMember(manager, organization, userId, role);
       await this.audit.record(manager, created.id, context, {
-        action: 'organization.create', targetKind: 'organization', targetId: created.id, detail: { displayName: created.displayName },
+        action: 'organization.create',
+        targetKind: 'organization',
+        targetId: created.id,
+        detail: { displayName: created.displayName },
       });
       return created;
     });
@@ -32,8 +48,13 @@ export class OrganizationsService {
 
   /** Creates an Organization with its first member, inside the caller's transaction. */
   async createWithMember(manager: EntityManager, organization: { id: string; displayName: string }, userId: string, role: Role): Promise<OrganizationView> {
-    const inserted = await manager.createQueryBuilder().insert().into(Organization)
-      .values({ id: organization.id, displayName: organization.displayName }).orIgnore().execute();
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(Organization)
+      .values({ id: organization.id, displayName: organization.displayName })
+      .orIgnore()
+      .execute();
     if ((inserted.raw as unknown[]).length === 0) throw new ConflictError(`Organization ${organization.id} already exists`);
     const membershipId = newId();
     await this.memberships.withManager(manager).insert(organization.id, { id: membershipId, userId, role });
@@ -42,7 +63,8 @@ export class OrganizationsService {
 
   /** The caller's membership in one Organization, or null when there is none (or no such Organization). */
   async membership(organizationId: string, userId: string): Promise<OrganizationView | null> {
-    const row = await this.memberships.query(organizationId, 'm')
+    const row = await this.memberships
+      .query(organizationId, 'm')
       .innerJoinAndSelect('m.organization', 'o')
       .andWhere('m.user_id = :userId', { userId })
       .getOne();
@@ -55,10 +77,13 @@ export class OrganizationsService {
    * With `manager`, it reads inside the caller's transaction (and sees memberships it added).
    */
   async organizationsOfUser(userId: string, manager?: EntityManager): Promise<OrganizationView[]> {
-    const rows = await (manager ?? this.organizations.manager).getRepository(Membership).createQueryBuilder('m')
+    const rows = await (manager ?? this.organizations.manager)
+      .getRepository(Membership)
+      .createQueryBuilder('m')
       .innerJoinAndSelect('m.organization', 'o')
       .where('m.user_id = :userId', { userId })
-      .orderBy('m.created_at', 'ASC').addOrderBy('m.id', 'ASC')
+      .orderBy('m.created_at', 'ASC')
+      .addOrderBy('m.id', 'ASC')
       .getMany();
     return rows.map((row) => ({ id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } }));
   }
@@ -70,8 +95,14 @@ export class OrganizationsService {
 
   /** The id of the Organization created first (the deployment's first), or null when there is none. Spans Organizations by nature. */
   async oldestOrganizationId(manager?: EntityManager): Promise<string | null> {
-    const oldest = await (manager ?? this.organizations.manager).getRepository(Organization).createQueryBuilder('o')
-      .select('o.id', 'id').orderBy('o.created_at', 'ASC').addOrderBy('o.id', 'ASC').limit(1).getRawOne<{ id: string }>();
+    const oldest = await (manager ?? this.organizations.manager)
+      .getRepository(Organization)
+      .createQueryBuilder('o')
+      .select('o.id', 'id')
+      .orderBy('o.created_at', 'ASC')
+      .addOrderBy('o.id', 'ASC')
+      .limit(1)
+      .getRawOne<{ id: string }>();
     return oldest?.id ?? null;
   }
 
@@ -110,8 +141,7 @@ export class OrganizationsService {
    * "another Admin remains" and leave none.
    */
   private async assertAnotherAdmin(manager: EntityManager, organizationId: string, exceptMembershipId: string): Promise<void> {
-    const admins = await this.memberships.withManager(manager).query(organizationId, 'm')
-      .andWhere(`m.role = 'admin'`).setLock('pessimistic_write').getMany();
+    const admins = await this.memberships.withManager(manager).query(organizationId, 'm').andWhere(`m.role = 'admin'`).setLock('pessimistic_write').getMany();
     if (!admins.some((m) => m.id !== exceptMembershipId)) {
       throw new ConflictError('The last Admin of an Organization cannot be demoted or removed');
     }

@@ -16,8 +16,7 @@ export interface DeliveryResponse {
 
 /** Admitted (202, or 200 for an exact retry), or refused for its content (400) and recorded all the same. */
 export type AdmissionOutcome =
-  | { kind: 'admitted'; status: 200 | 202; response: DeliveryResponse }
-  | { kind: 'refused'; status: 400; deliveryId: string; error: string };
+  { kind: 'admitted'; status: 200 | 202; response: DeliveryResponse } | { kind: 'refused'; status: 400; deliveryId: string; error: string };
 
 export interface ReceivedDelivery {
   headers: Record<string, string>;
@@ -103,15 +102,18 @@ export class AlertAdmissionService {
    * admits the delivery confirms the secret is still current (see `confirmCredentials`).
    */
   async authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
-    return this.webhooks.fromCache(integrationId, secret)
-      ?? this.withConnection((manager) => this.webhooks.authenticate(integrationId, secret, manager), { transaction: false });
+    return (
+      this.webhooks.fromCache(integrationId, secret) ??
+      this.withConnection((manager) => this.webhooks.authenticate(integrationId, secret, manager), { transaction: false })
+    );
   }
-
 
   /** Records a delivery refused before admission (400, 413, 415), so it shows in the deliveries list. */
   async recordRefusal(receiver: WebhookReceiver, delivery: ReceivedDelivery, statusCode: number, error: string): Promise<string> {
     const id = newId();
-    await this.withConnection((manager) => this.insertDeliveries(manager, [{ receiver, id, delivery, statusCode, result: { accepted: 0, duplicates: 0, incidentIds: [] }, error }]));
+    await this.withConnection((manager) =>
+      this.insertDeliveries(manager, [{ receiver, id, delivery, statusCode, result: { accepted: 0, duplicates: 0, incidentIds: [] }, error }]),
+    );
     return id;
   }
 
@@ -122,7 +124,12 @@ export class AlertAdmissionService {
    */
   async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
     const receivedAt = Timestamp.now();
-    const refuse = async (error: string): Promise<AdmissionOutcome> => ({ kind: 'refused', status: 400, error, deliveryId: await this.recordRefusal(receiver, delivery, 400, error) });
+    const refuse = async (error: string): Promise<AdmissionOutcome> => ({
+      kind: 'refused',
+      status: 400,
+      error,
+      deliveryId: await this.recordRefusal(receiver, delivery, 400, error),
+    });
     let json: unknown;
     try {
       json = JSON.parse(delivery.body ?? '');
@@ -174,21 +181,26 @@ export class AlertAdmissionService {
           for (const pending of batch) pending.reject(error);
           return;
         }
-        if (!(error instanceof OneByOne)) this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
+        if (!(error instanceof OneByOne))
+          this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
       }
     }
-    await Promise.all(batch.map(async (pending) => {
-      try {
-        pending.resolve(await this.withConnection(async (manager) => {
-          if ((await this.confirmCredentials(manager, [pending])).stale.length > 0) throw staleCredential();
-          const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
-          const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
-          return outcome;
-        }));
-      } catch (error) {
-        pending.reject(error);
-      }
-    }));
+    await Promise.all(
+      batch.map(async (pending) => {
+        try {
+          pending.resolve(
+            await this.withConnection(async (manager) => {
+              if ((await this.confirmCredentials(manager, [pending])).stale.length > 0) throw staleCredential();
+              const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
+              const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
+              return outcome;
+            }),
+          );
+        } catch (error) {
+          pending.reject(error);
+        }
+      }),
+    );
   }
 
   /**
@@ -198,15 +210,24 @@ export class AlertAdmissionService {
    * it commits, so what it decided holds at the commit.
    */
   private async confirmCredentials(manager: EntityManager, batch: PendingAdmission[]): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[] }> {
-    const still = await this.webhooks.stillCurrent(manager, batch.map((p) => p.receiver));
+    const still = await this.webhooks.stillCurrent(
+      manager,
+      batch.map((p) => p.receiver),
+    );
     return { current: batch.filter((_, i) => still[i]), stale: batch.filter((_, i) => !still[i]) };
   }
 
   /** Admits the batch's deliveries whose secret is current; the caller answers the others 401 once this commits. */
-  private async admitTogether(manager: EntityManager, batch: PendingAdmission[]): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[]; outcomes: AdmissionOutcome[] }> {
+  private async admitTogether(
+    manager: EntityManager,
+    batch: PendingAdmission[],
+  ): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[]; outcomes: AdmissionOutcome[] }> {
     const { current, stale } = await this.confirmCredentials(manager, batch);
     if (current.length === 0) return { current, stale, outcomes: [] };
-    const results = await this.incidentAdmission.admitTogether(manager, current.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })));
+    const results = await this.incidentAdmission.admitTogether(
+      manager,
+      current.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })),
+    );
     if (!results) throw new OneByOne();
     return { current, stale, outcomes: await this.recordAdmitted(manager, current, results) };
   }
@@ -218,9 +239,17 @@ export class AlertAdmissionService {
       const status: 200 | 202 = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
       return { kind: 'admitted' as const, status, response: { deliveryId: pending.input.deliveryId, ...result } };
     });
-    await this.insertDeliveries(manager, batch.map((pending, i) => ({
-      receiver: pending.receiver, id: pending.input.deliveryId, delivery: pending.delivery, statusCode: outcomes[i].status, result: results[i], error: null,
-    })));
+    await this.insertDeliveries(
+      manager,
+      batch.map((pending, i) => ({
+        receiver: pending.receiver,
+        id: pending.input.deliveryId,
+        delivery: pending.delivery,
+        statusCode: outcomes[i].status,
+        result: results[i],
+        error: null,
+      })),
+    );
     return outcomes;
   }
 
@@ -229,16 +258,27 @@ export class AlertAdmissionService {
    * database is unreachable, 503 with Retry-After: never a 500, never a hang. With `errors: 'raw'`,
    * a failure inside the work is thrown as it is, for the caller to decide.
    */
-  private async withConnection<T>(work: (manager: EntityManager) => Promise<T>, options: { transaction?: boolean; errors?: 'pressure' | 'raw' } = {}): Promise<T> {
+  private async withConnection<T>(
+    work: (manager: EntityManager) => Promise<T>,
+    options: { transaction?: boolean; errors?: 'pressure' | 'raw' } = {},
+  ): Promise<T> {
     const transaction = options.transaction ?? true;
     const runner: QueryRunner = this.dataSource.createQueryRunner();
     let timer: NodeJS.Timeout | undefined;
     const connected = runner.connect();
     try {
-      await Promise.race([connected, new Promise((_, reject) => { timer = setTimeout(() => reject(new AdmissionPressure('No database connection available; retry shortly')), CONNECTION_WAIT_MS); })]);
+      await Promise.race([
+        connected,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new AdmissionPressure('No database connection available; retry shortly')), CONNECTION_WAIT_MS);
+        }),
+      ]);
     } catch (error) {
       // A connection that arrives late goes straight back to the pool.
-      void connected.then(() => runner.release(), () => undefined);
+      void connected.then(
+        () => runner.release(),
+        () => undefined,
+      );
       if (error instanceof AdmissionPressure) throw error;
       this.logger.warn({ err: error }, 'Database unreachable during admission');
       throw new AdmissionPressure('The database is unreachable; retry shortly');
@@ -261,10 +301,21 @@ export class AlertAdmissionService {
   }
 
   private async insertDeliveries(manager: EntityManager, rows: RecordedDelivery[]): Promise<void> {
-    await this.deliveryRecords.insertAcrossOrganizations(rows.map((r) => ({
-      organizationId: r.receiver.organizationId, id: r.id, integrationId: r.receiver.integrationId, statusCode: r.statusCode,
-      accepted: r.result.accepted, duplicates: r.result.duplicates, incidentIds: r.result.incidentIds, error: r.error,
-      headers: r.delivery.headers, body: r.delivery.body, replayOf: r.delivery.replayOf ?? null,
-    })), manager);
+    await this.deliveryRecords.insertAcrossOrganizations(
+      rows.map((r) => ({
+        organizationId: r.receiver.organizationId,
+        id: r.id,
+        integrationId: r.receiver.integrationId,
+        statusCode: r.statusCode,
+        accepted: r.result.accepted,
+        duplicates: r.result.duplicates,
+        incidentIds: r.result.incidentIds,
+        error: r.error,
+        headers: r.delivery.headers,
+        body: r.delivery.body,
+        replayOf: r.delivery.replayOf ?? null,
+      })),
+      manager,
+    );
   }
 }

@@ -17,7 +17,7 @@ export class AlertWebhookController {
   @Public()
   @Post(':integration/alert-events')
   @HttpCode(202)
-  @ApiHeader({ name: 'X-Svc-Token', required: false, description: 'The integration\'s webhook secret (or Authorization: Bearer <secret>)' })
+  @ApiHeader({ name: 'X-Svc-Token', required: false, description: "The integration's webhook secret (or Authorization: Bearer <secret>)" })
   @ApiAcceptedResponse({ description: '{deliveryId, accepted, duplicates, incidentIds}: the delivery and its alerts are committed and grouped' })
   @ApiOkResponse({ description: 'The same shape: every alert phase in it was already accepted' })
   receive(@Param('integration') integrationId: string, @Req() req: Request, @Res() res: Response): Promise<void> {

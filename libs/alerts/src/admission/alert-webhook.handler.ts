@@ -13,9 +13,11 @@ function presentedSecret(req: Request): string | undefined {
 }
 
 function recordableHeaders(req: Request): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headers)
-    .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
-    .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+  return Object.fromEntries(
+    Object.entries(req.headers)
+      .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
+      .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
+  );
 }
 
 /**
@@ -27,7 +29,11 @@ function recordableHeaders(req: Request): Record<string, string> {
  */
 @Injectable()
 export class AlertWebhookHandler implements OnModuleInit {
-  constructor(private readonly admission: AlertAdmissionService, private readonly config: AppConfig, private readonly leanRoutes: LeanRoutes) {}
+  constructor(
+    private readonly admission: AlertAdmissionService,
+    private readonly config: AppConfig,
+    private readonly leanRoutes: LeanRoutes,
+  ) {}
 
   onModuleInit(): void {
     this.leanRoutes.register({

@@ -30,9 +30,19 @@ export class DeliveryRecordsRepository {
     await manager.query(
       `INSERT INTO webhook_deliveries (organization_id, id, integration_id, status_code, accepted, duplicates, incident_ids, error, headers, body, replay_of)
        SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::int[], $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::uuid[])`,
-      [rows.map((r) => r.organizationId), rows.map((r) => r.id), rows.map((r) => r.integrationId), rows.map((r) => r.statusCode),
-        rows.map((r) => r.accepted), rows.map((r) => r.duplicates), rows.map((r) => JSON.stringify(r.incidentIds)), rows.map((r) => r.error),
-        rows.map((r) => JSON.stringify(r.headers)), rows.map((r) => r.body), rows.map((r) => r.replayOf)],
+      [
+        rows.map((r) => r.organizationId),
+        rows.map((r) => r.id),
+        rows.map((r) => r.integrationId),
+        rows.map((r) => r.statusCode),
+        rows.map((r) => r.accepted),
+        rows.map((r) => r.duplicates),
+        rows.map((r) => JSON.stringify(r.incidentIds)),
+        rows.map((r) => r.error),
+        rows.map((r) => JSON.stringify(r.headers)),
+        rows.map((r) => r.body),
+        rows.map((r) => r.replayOf),
+      ],
     );
   }
 }

@@ -33,7 +33,9 @@ export class WebhookDeliveriesController {
   @HttpCode(200)
   @ApiOkResponse({ type: WebhookDeliveryView })
   replay(
-    @Param('delivery', uuidParam('delivery')) id: string, @CurrentOrganization() organization: OrganizationContext, @CurrentAuditContext() audit: AuditContext,
+    @Param('delivery', uuidParam('delivery')) id: string,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentAuditContext() audit: AuditContext,
   ): Promise<WebhookDeliveryView> {
     return this.deliveries.replay(organization.id, id, audit);
   }

@@ -44,7 +44,10 @@ export class WebhookDeliveriesService {
     const outcome = await this.admission.admit(receiver, { headers: original.headers, body: original.body, replayOf: original.id });
     const replayId = outcome.kind === 'admitted' ? outcome.response.deliveryId : outcome.deliveryId;
     await this.audit.record(this.dataSource.manager, organizationId, context, {
-      action: 'webhook_delivery.replay', targetKind: 'webhook_delivery', targetId: original.id, detail: { replayDeliveryId: replayId, statusCode: outcome.status },
+      action: 'webhook_delivery.replay',
+      targetKind: 'webhook_delivery',
+      targetId: original.id,
+      detail: { replayDeliveryId: replayId, statusCode: outcome.status },
     });
     return webhookDeliveryView(await this.require(organizationId, replayId));
   }

@@ -81,8 +81,12 @@ describe('parseAlertmanagerPayload', () => {
 
     it('must be an RFC 3339 date-time when present', () => {
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.endsAt = 'soon'))))).toBe('alerts[0].endsAt must be an RFC 3339 date-time');
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.endsAt = 1773480000))))).toBe('alerts[0].endsAt must be an RFC 3339 date-time string');
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.endsAt = '2026-03-14'))))).toBe('alerts[0].endsAt must be an RFC 3339 date-time');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.endsAt = 1773480000))))).toBe(
+        'alerts[0].endsAt must be an RFC 3339 date-time string',
+      );
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.endsAt = '2026-03-14'))))).toBe(
+        'alerts[0].endsAt must be an RFC 3339 date-time',
+      );
     });
   });
 
@@ -95,9 +99,13 @@ describe('parseAlertmanagerPayload', () => {
       bad.alerts[1].startsAt = 'yesterday';
       expect(rejected(parseAlertmanagerPayload(bad))).toBe('alerts[1].startsAt must be an RFC 3339 date-time');
       for (const value of ['2026-03-14T09:26:53', '2026-02-30T09:26:53Z', '14/03/2026 09:26', 'x'.repeat(100_000)]) {
-        expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.startsAt = value))))).toBe('alerts[0].startsAt must be an RFC 3339 date-time');
+        expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.startsAt = value))))).toBe(
+          'alerts[0].startsAt must be an RFC 3339 date-time',
+        );
       }
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.startsAt = {}))))).toBe('alerts[0].startsAt must be an RFC 3339 date-time string');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.startsAt = {}))))).toBe(
+        'alerts[0].startsAt must be an RFC 3339 date-time string',
+      );
     });
 
     it('may not be the zero time', () => {
@@ -127,7 +135,13 @@ describe('parseAlertmanagerPayload', () => {
       const missing = fixture('alertmanager-firing.json');
       delete missing.version;
       expect(rejected(parseAlertmanagerPayload(missing))).toBe('version is required and must be "4" (Alertmanager webhook version 4)');
-      for (const [version, shown] of [['3', '"3"'], ['5', '"5"'], [4, 'a number'], ['', '""'], [['4'], 'an array']] as const) {
+      for (const [version, shown] of [
+        ['3', '"3"'],
+        ['5', '"5"'],
+        [4, 'a number'],
+        ['', '""'],
+        [['4'], 'an array'],
+      ] as const) {
         const body = fixture('alertmanager-firing.json');
         body.version = version;
         expect(rejected(parseAlertmanagerPayload(body))).toBe(`version must be "4" (Alertmanager webhook version 4), not ${shown}`);
@@ -150,7 +164,9 @@ describe('parseAlertmanagerPayload', () => {
     });
 
     it('each has status firing or resolved', () => {
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => delete alert.status)))).toBe('alerts[0].status is required and must be "firing" or "resolved"');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => delete alert.status)))).toBe(
+        'alerts[0].status is required and must be "firing" or "resolved"',
+      );
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.status = 'pending'))))).toBe('alerts[0].status must be "firing" or "resolved"');
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.status = 'FIRING'))))).toBe('alerts[0].status must be "firing" or "resolved"');
     });
@@ -158,7 +174,9 @@ describe('parseAlertmanagerPayload', () => {
 
   describe('labels and annotations', () => {
     it('labels are a required, non-empty object of strings, kept exactly', () => {
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => delete alert.labels)))).toBe('alerts[0].labels is required and must be an object of string values');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => delete alert.labels)))).toBe(
+        'alerts[0].labels is required and must be an object of string values',
+      );
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels = ['a']))))).toBe('alerts[0].labels must be an object of string values');
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels = {}))))).toBe('alerts[0].labels must contain at least one label');
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.severity = 3))))).toBe('alerts[0].labels.severity must be a string');
@@ -166,7 +184,9 @@ describe('parseAlertmanagerPayload', () => {
         'alerts[0].labels["app.kubernetes.io/name"] must be a string',
       );
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.ok = true))))).toBe('alerts[0].labels.ok must be a string');
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.nested = { a: 'b' }))))).toBe('alerts[0].labels.nested must be a string');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.nested = { a: 'b' }))))).toBe(
+        'alerts[0].labels.nested must be a string',
+      );
 
       const spaced = withFirstAlert((alert) => (alert.labels = { ' alertname ': '  Padded\t', empty: '' }));
       expect(accepted(parseAlertmanagerPayload(spaced)).alerts[0].labels).toEqual({ ' alertname ': '  Padded\t', empty: '' });
@@ -176,12 +196,18 @@ describe('parseAlertmanagerPayload', () => {
       for (const annotations of [undefined, null, {}]) {
         expect(accepted(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations = annotations)))).alerts[0].annotations).toEqual({});
       }
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations = 'text'))))).toBe('alerts[0].annotations must be an object of string values');
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations.value = 0.93))))).toBe('alerts[0].annotations.value must be a string');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations = 'text'))))).toBe(
+        'alerts[0].annotations must be an object of string values',
+      );
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations.value = 0.93))))).toBe(
+        'alerts[0].annotations.value must be a string',
+      );
     });
 
     it('rejects text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.pod = 'a\u0000b'))))).toBe('alerts[0].labels.pod must be valid Unicode text without NUL characters');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.pod = 'a\u0000b'))))).toBe(
+        'alerts[0].labels.pod must be valid Unicode text without NUL characters',
+      );
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations.summary = 'x\ud800'))))).toBe(
         'alerts[0].annotations.summary must be valid Unicode text without NUL characters',
       );
@@ -205,16 +231,18 @@ describe('parseAlertmanagerPayload', () => {
 
   describe('generatorURL', () => {
     it('keeps http(s) URLs and drops empty or non-web ones', () => {
-      expect(accepted(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.generatorURL = 'https://p.example/graph?g0.expr=up')))).alerts[0].generatorUrl).toBe(
-        'https://p.example/graph?g0.expr=up',
-      );
+      expect(
+        accepted(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.generatorURL = 'https://p.example/graph?g0.expr=up')))).alerts[0].generatorUrl,
+      ).toBe('https://p.example/graph?g0.expr=up');
       for (const url of [undefined, null, '', 'javascript:alert(1)', '/graph?g0.expr=up', 'prometheus:9090/graph', 'http://']) {
         expect(accepted(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.generatorURL = url)))).alerts[0].generatorUrl, String(url)).toBeNull();
       }
     });
 
     it('must be a string', () => {
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.generatorURL = ['http://x']))))).toBe('alerts[0].generatorURL must be a string');
+      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.generatorURL = ['http://x']))))).toBe(
+        'alerts[0].generatorURL must be a string',
+      );
     });
   });
 

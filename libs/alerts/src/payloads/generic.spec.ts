@@ -57,7 +57,9 @@ describe('parseGenericPayload', () => {
   });
 
   it('defaults status to firing and startsAt to the receipt time; null counts as absent', () => {
-    const [alert] = accepted(parse({ labels: { alertname: 'A' }, status: null, startsAt: null, endsAt: null, annotations: null, generatorUrl: null, fingerprint: null })).alerts;
+    const [alert] = accepted(
+      parse({ labels: { alertname: 'A' }, status: null, startsAt: null, endsAt: null, annotations: null, generatorUrl: null, fingerprint: null }),
+    ).alerts;
     expect(alert.status).toBe('firing');
     expect(alert.startsAt).toBe(RECEIVED_AT);
     expect(alert.endsAt).toBeNull();
@@ -67,7 +69,9 @@ describe('parseGenericPayload', () => {
   });
 
   it('treats a zero-time startsAt as absent and a zero-time endsAt as null', () => {
-    const [alert] = accepted(parse({ labels: { alertname: 'A' }, status: 'resolved', startsAt: '0001-01-01T00:00:00Z', endsAt: '0001-01-01T00:00:00Z' })).alerts;
+    const [alert] = accepted(
+      parse({ labels: { alertname: 'A' }, status: 'resolved', startsAt: '0001-01-01T00:00:00Z', endsAt: '0001-01-01T00:00:00Z' }),
+    ).alerts;
     expect(alert.startsAt).toBe(RECEIVED_AT);
     expect(alert.endsAt).toBeNull();
   });
@@ -102,7 +106,7 @@ describe('parseGenericPayload', () => {
     );
   });
 
-  it('uses the generic spelling generatorUrl; Alertmanager\'s generatorURL is an unknown property here', () => {
+  it("uses the generic spelling generatorUrl; Alertmanager's generatorURL is an unknown property here", () => {
     const [alert] = accepted(parse({ labels: { alertname: 'A' }, generatorURL: 'https://x.example/' })).alerts;
     expect(alert.generatorUrl).toBeNull();
   });

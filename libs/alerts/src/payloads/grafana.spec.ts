@@ -48,7 +48,12 @@ describe('parseGrafanaPayload', () => {
     const absent = fixture('grafana-firing.json');
     delete absent.version;
     expect(accepted(parseGrafanaPayload(absent)).alerts).toHaveLength(2);
-    for (const [version, shown] of [['4', '"4"'], ['2', '"2"'], [1, 'a number'], [{}, 'an object']] as const) {
+    for (const [version, shown] of [
+      ['4', '"4"'],
+      ['2', '"2"'],
+      [1, 'a number'],
+      [{}, 'an object'],
+    ] as const) {
       const body = fixture('grafana-firing.json');
       body.version = version;
       expect(rejected(parseGrafanaPayload(body))).toBe(`version must be "1" (Grafana alerting webhook) when present, not ${shown}`);
@@ -65,7 +70,9 @@ describe('parseGrafanaPayload', () => {
     expect(rejected(parseGrafanaPayload(withFirstAlert((alert) => (alert.status = 'alerting'))))).toBe('alerts[0].status must be "firing" or "resolved"');
     expect(rejected(parseGrafanaPayload(withFirstAlert((alert) => (alert.labels.team = 7))))).toBe('alerts[0].labels.team must be a string');
     expect(rejected(parseGrafanaPayload(withFirstAlert((alert) => (alert.startsAt = '12 Oct 2021'))))).toBe('alerts[0].startsAt must be an RFC 3339 date-time');
-    expect(rejected(parseGrafanaPayload(withFirstAlert((alert) => delete alert.startsAt)))).toBe('alerts[0].startsAt is required and must be an RFC 3339 date-time');
+    expect(rejected(parseGrafanaPayload(withFirstAlert((alert) => delete alert.startsAt)))).toBe(
+      'alerts[0].startsAt is required and must be an RFC 3339 date-time',
+    );
     expect(accepted(parseGrafanaPayload(withFirstAlert((alert) => (alert.annotations = null)))).alerts[0].annotations).toEqual({});
     const noFingerprint = withFirstAlert((alert) => delete alert.fingerprint);
     expect(accepted(parseGrafanaPayload(noFingerprint)).alerts[0].fingerprint).toBe(fingerprintOf(noFingerprint.alerts[0].labels));

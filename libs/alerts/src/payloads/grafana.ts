@@ -24,7 +24,8 @@ export function parseGrafanaPayload(body: unknown): ParseResult {
   return runParser(() => {
     const payload = readObject(body, '');
     const version = payload.version;
-    if (version !== undefined && version !== null && version !== '1') fail(`version must be "1" (Grafana alerting webhook) when present, not ${describeValue(version)}`);
+    if (version !== undefined && version !== null && version !== '1')
+      fail(`version must be "1" (Grafana alerting webhook) when present, not ${describeValue(version)}`);
     checkGroupProperties(payload);
     for (const key of ['title', 'state', 'message']) checkOptionalString(payload, key, '');
     checkOptionalNumber(payload, 'orgId', '', 'number');

@@ -3,7 +3,6 @@ import { Timestamp } from '@svc/platform';
 import { ALERT_PAYLOAD_LIMITS, ParseResult, PayloadFormat } from './normalized-alert';
 import { parsePayload } from './parse-payload';
 
- 
 type Json = any;
 
 const RECEIVED_AT = Timestamp.parse('2026-03-14T09:30:00Z')!;
@@ -50,19 +49,25 @@ describe.each(FORMATS)('limits (%s)', (format) => {
   it('accepts label names of 1-256 characters', () => {
     expect(error(parse(format, bodyOf(format, [{ labels: { a: 'x' } }])))).toBeNull();
     expect(error(parse(format, bodyOf(format, [{ labels: { ['n'.repeat(256)]: 'x' } }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { ['n'.repeat(257)]: 'x' } }])))).toBe('alerts[0].labels must not contain a label name longer than 256 characters');
+    expect(error(parse(format, bodyOf(format, [{ labels: { ['n'.repeat(257)]: 'x' } }])))).toBe(
+      'alerts[0].labels must not contain a label name longer than 256 characters',
+    );
     expect(error(parse(format, bodyOf(format, [{ labels: { '': 'x', alertname: 'A' } }])))).toBe('alerts[0].labels must not contain an empty label name');
   });
 
   it('accepts label values up to 4096 characters', () => {
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4096) } }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4097) } }])))).toBe('alerts[0].labels.alertname must be at most 4096 characters');
+    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4097) } }])))).toBe(
+      'alerts[0].labels.alertname must be at most 4096 characters',
+    );
   });
 
   it('counts characters as code points, not UTF-16 units', () => {
     // 4096 emoji are 8192 UTF-16 units.
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: '💾'.repeat(4096) } }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: '💾'.repeat(4097) } }])))).toBe('alerts[0].labels.alertname must be at most 4096 characters');
+    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: '💾'.repeat(4097) } }])))).toBe(
+      'alerts[0].labels.alertname must be at most 4096 characters',
+    );
     expect(error(parse(format, bodyOf(format, [{ labels: { ['é'.repeat(256)]: 'x' } }])))).toBeNull();
   });
 
@@ -75,7 +80,9 @@ describe.each(FORMATS)('limits (%s)', (format) => {
 
   it('accepts 256 annotations with names up to 256 characters', () => {
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: labelsOf(256) }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: labelsOf(257) }])))).toBe('alerts[0].annotations must contain at most 256 annotations');
+    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: labelsOf(257) }])))).toBe(
+      'alerts[0].annotations must contain at most 256 annotations',
+    );
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: { ['n'.repeat(256)]: '' } }])))).toBeNull();
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: { ['n'.repeat(257)]: '' } }])))).toBe(
       'alerts[0].annotations must not contain an annotation name longer than 256 characters',
@@ -95,13 +102,17 @@ describe.each(FORMATS)('limits (%s)', (format) => {
   it('accepts a fingerprint up to 256 characters', () => {
     const result = parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, fingerprint: 'f'.repeat(256) }]));
     expect(result.ok && result.delivery.alerts[0].fingerprint).toBe('f'.repeat(256));
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, fingerprint: 'f'.repeat(257) }])))).toBe('alerts[0].fingerprint must be at most 256 characters');
+    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, fingerprint: 'f'.repeat(257) }])))).toBe(
+      'alerts[0].fingerprint must be at most 256 characters',
+    );
   });
 
   it('accepts a groupKey up to 4096 characters', () => {
     const result = parse(format, bodyOf(format, [{ labels: { alertname: 'A' } }], { groupKey: 'g'.repeat(4096) }));
     expect(result.ok && result.delivery.groupKey).toBe('g'.repeat(4096));
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' } }], { groupKey: 'g'.repeat(4097) })))).toBe('groupKey must be at most 4096 characters');
+    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' } }], { groupKey: 'g'.repeat(4097) })))).toBe(
+      'groupKey must be at most 4096 characters',
+    );
   });
 
   it('keeps error messages within the error body limit of 1024 characters', () => {

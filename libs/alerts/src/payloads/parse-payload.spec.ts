@@ -36,9 +36,18 @@ describe('parsePayload', () => {
   });
 
   it('keeps each format to its own shape', () => {
-    expect(parsePayload('alertmanager', fixture('grafana-firing.json'))).toEqual({ ok: false, error: 'version must be "4" (Alertmanager webhook version 4), not "1"' });
-    expect(parsePayload('grafana', fixture('alertmanager-firing.json'))).toEqual({ ok: false, error: 'version must be "1" (Grafana alerting webhook) when present, not "4"' });
-    expect(parsePayload('alertmanager', fixture('generic-single.json'))).toEqual({ ok: false, error: 'version is required and must be "4" (Alertmanager webhook version 4)' });
+    expect(parsePayload('alertmanager', fixture('grafana-firing.json'))).toEqual({
+      ok: false,
+      error: 'version must be "4" (Alertmanager webhook version 4), not "1"',
+    });
+    expect(parsePayload('grafana', fixture('alertmanager-firing.json'))).toEqual({
+      ok: false,
+      error: 'version must be "1" (Grafana alerting webhook) when present, not "4"',
+    });
+    expect(parsePayload('alertmanager', fixture('generic-single.json'))).toEqual({
+      ok: false,
+      error: 'version is required and must be "4" (Alertmanager webhook version 4)',
+    });
     // Alertmanager's payload is a valid generic payload: its unknown properties are ignored.
     expect(parsePayload('generic', fixture('alertmanager-firing.json')).ok).toBe(true);
   });
@@ -56,11 +65,31 @@ describe('parsePayload', () => {
   });
 
   it('returns an error for an unknown format', () => {
-    expect(parsePayload('opsgenie' as PayloadFormat, fixture('generic-single.json'))).toEqual({ ok: false, error: 'the integration has an unknown payload format' });
+    expect(parsePayload('opsgenie' as PayloadFormat, fixture('generic-single.json'))).toEqual({
+      ok: false,
+      error: 'the integration has an unknown payload format',
+    });
   });
 
   it('returns errors for junk bodies in every format and never throws', () => {
-    const junk: unknown[] = [null, undefined, [], [{}], 'x', '', 42, 0, true, false, { alerts: 'no' }, { alerts: {} }, { alerts: [null] }, { alerts: [[]] }, { alerts: [42] }, {}];
+    const junk: unknown[] = [
+      null,
+      undefined,
+      [],
+      [{}],
+      'x',
+      '',
+      42,
+      0,
+      true,
+      false,
+      { alerts: 'no' },
+      { alerts: {} },
+      { alerts: [null] },
+      { alerts: [[]] },
+      { alerts: [42] },
+      {},
+    ];
     for (const format of PAYLOAD_FORMATS) {
       for (const body of junk) {
         expectWellFormedError(parsePayload(format, body, RECEIVED_AT), `${format} ${JSON.stringify(body)}`);
@@ -112,7 +141,24 @@ describe('parsePayload', () => {
       return seed / 0x7fffffff;
     };
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
-    const junkValues: unknown[] = [null, 0, -1, 1.5, '', 'x', '0001-01-01T00:00:00Z', '2026-03-14T09:00:00Z', 'firing', 'resolved', [], {}, [1], { a: 1 }, true, '\u0000'];
+    const junkValues: unknown[] = [
+      null,
+      0,
+      -1,
+      1.5,
+      '',
+      'x',
+      '0001-01-01T00:00:00Z',
+      '2026-03-14T09:00:00Z',
+      'firing',
+      'resolved',
+      [],
+      {},
+      [1],
+      { a: 1 },
+      true,
+      '\u0000',
+    ];
     const mutate = (value: Json, depth: number): Json => {
       if (depth > 4 || value === null || typeof value !== 'object') return random() < 0.2 ? pick(junkValues) : value;
       const keys = Object.keys(value);

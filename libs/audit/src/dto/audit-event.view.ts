@@ -38,7 +38,20 @@ export function auditEventView(e: AuditEvent): AuditEventView {
   };
 }
 
-export const CSV_COLUMNS = ['id', 'occurredAt', 'actorKind', 'actorId', 'actorName', 'action', 'targetKind', 'targetId', 'outcome', 'sourceAddress', 'requestId', 'detail'] as const;
+export const CSV_COLUMNS = [
+  'id',
+  'occurredAt',
+  'actorKind',
+  'actorId',
+  'actorName',
+  'action',
+  'targetKind',
+  'targetId',
+  'outcome',
+  'sourceAddress',
+  'requestId',
+  'detail',
+] as const;
 
 function csvField(value: unknown): string {
   const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);

@@ -5,26 +5,42 @@ import { IsRfc3339, ListQueryDto } from '@svc/platform';
 /** Filters shared by the listing and the export. */
 export class AuditFilterDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive start of occurredAt' })
-  @IsOptional() @IsRfc3339()
+  @IsOptional()
+  @IsRfc3339()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive end of occurredAt' })
-  @IsOptional() @IsRfc3339()
+  @IsOptional()
+  @IsRfc3339()
   until?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 256)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
   actorId?: string;
 
-  @ApiPropertyOptional({ example: 'session.sign_in' }) @IsOptional() @IsString() @Length(1, 128)
+  @ApiPropertyOptional({ example: 'session.sign_in' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
   action?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
   targetKind?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 256)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
   targetId?: string;
 
-  @ApiPropertyOptional({ enum: ['allowed', 'denied', 'failed'] }) @IsOptional() @IsIn(['allowed', 'denied', 'failed'])
+  @ApiPropertyOptional({ enum: ['allowed', 'denied', 'failed'] })
+  @IsOptional()
+  @IsIn(['allowed', 'denied', 'failed'])
   outcome?: 'allowed' | 'denied' | 'failed';
 }
 
@@ -32,6 +48,7 @@ export class AuditListQueryDto extends IntersectionType(AuditFilterDto, ListQuer
 
 export class AuditExportQueryDto extends AuditFilterDto {
   @ApiPropertyOptional({ enum: ['ndjson', 'csv'], default: 'ndjson' })
-  @IsOptional() @IsIn(['ndjson', 'csv'])
+  @IsOptional()
+  @IsIn(['ndjson', 'csv'])
   format?: 'ndjson' | 'csv';
 }

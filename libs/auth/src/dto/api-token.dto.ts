@@ -6,10 +6,11 @@ import { IsRfc3339, ROLES, Role } from '@svc/platform';
 export class CreateApiTokenDto {
   @ApiProperty({ minLength: 1, maxLength: 128, example: 'audit exporter' })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString() @Length(1, 128)
+  @IsString()
+  @Length(1, 128)
   name!: string;
 
-  @ApiProperty({ enum: ROLES, description: 'No higher than the minter\'s role' })
+  @ApiProperty({ enum: ROLES, description: "No higher than the minter's role" })
   @IsIn(ROLES)
   role!: Role;
 

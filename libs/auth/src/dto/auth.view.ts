@@ -25,6 +25,6 @@ export class SessionInfo {
 export class CurrentSessionView {
   @ApiProperty({ type: SessionInfo }) session!: SessionInfo;
   @ApiProperty({ type: UserView }) user!: UserView;
-  @ApiProperty({ type: OrganizationView, nullable: true, description: 'The active Organization and the caller\'s role in it' })
+  @ApiProperty({ type: OrganizationView, nullable: true, description: "The active Organization and the caller's role in it" })
   organization!: OrganizationView | null;
 }

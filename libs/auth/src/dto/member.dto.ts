@@ -15,11 +15,13 @@ export class CreateLocalUserDto extends IntersectionType(NewLocalUserDto, RoleDt
 /** PATCH /api/v1/members/{membership|user}: any subset. */
 export class UpdateMemberDto {
   @ApiPropertyOptional({ enum: ROLES })
-  @IsOptional() @IsIn(ROLES)
+  @IsOptional()
+  @IsIn(ROLES)
   role?: Role;
 
   @ApiPropertyOptional({ description: 'Disables (true) or re-enables (false) the account; disabling ends its sessions' })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   disabled?: boolean;
 }
 
@@ -29,10 +31,12 @@ export class SetPasswordDto extends PickType(NewLocalUserDto, ['password'] as co
 /** PUT /api/v1/auth/local/password */
 export class ChangePasswordDto {
   @ApiProperty({ writeOnly: true })
-  @IsString() @Length(1, 1024)
+  @IsString()
+  @Length(1, 1024)
   currentPassword!: string;
 
   @ApiProperty({ writeOnly: true, minLength: 12, maxLength: 1024 })
-  @IsString() @Length(12, 1024, { message: 'newPassword must be 12 to 1024 characters' })
+  @IsString()
+  @Length(12, 1024, { message: 'newPassword must be 12 to 1024 characters' })
   newPassword!: string;
 }

@@ -19,7 +19,13 @@ export class SessionPage {
 
 export function sessionItem(s: Session, currentId: string): SessionItem {
   return {
-    id: s.id, userId: s.userId, issuedAt: s.issuedAt.toISOString(), expiresAt: s.expiresAt.toISOString(),
-    lastSeenAt: s.lastSeenAt.toISOString(), userAgent: s.userAgent, address: s.address, current: s.id === currentId,
+    id: s.id,
+    userId: s.userId,
+    issuedAt: s.issuedAt.toISOString(),
+    expiresAt: s.expiresAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    userAgent: s.userAgent,
+    address: s.address,
+    current: s.id === currentId,
   };
 }

@@ -133,8 +133,11 @@ export class OidcIssuer {
     }
     // Names and messages only: the causes also hold the provider's response, tokens included.
     const err = error as { name?: string; code?: string; message?: string; cause?: { message?: string; error?: string } };
-    this.logger.warn({ error: err?.name, code: err?.code, message: err?.message, cause: err?.cause?.message ?? err?.cause?.error }, 'OIDC sign-in rejected: the authorization response, token response or ID token failed validation');
-    return new UnauthenticatedError('credential_rejected', 'The identity provider\'s answer could not be verified');
+    this.logger.warn(
+      { error: err?.name, code: err?.code, message: err?.message, cause: err?.cause?.message ?? err?.cause?.error },
+      'OIDC sign-in rejected: the authorization response, token response or ID token failed validation',
+    );
+    return new UnauthenticatedError('credential_rejected', "The identity provider's answer could not be verified");
   }
 
   /** Discovery, cached per (issuer, client) for an hour; a failed discovery is not cached. */

@@ -12,9 +12,7 @@ import { OidcIdentity } from './oidc-identity.entity';
 
 const NO_ACCOUNT = 'No account for this identity';
 
-type Outcome =
-  | { kind: 'signed-in'; issued: IssuedSession }
-  | { kind: 'disabled'; user: User; organizationIds: string[] };
+type Outcome = { kind: 'signed-in'; issued: IssuedSession } | { kind: 'disabled'; user: User; organizationIds: string[] };
 
 /**
  * Turns a verified OpenID identity into a session: the user linked to (issuer, subject), else the
@@ -39,10 +37,15 @@ export class OidcSignInService {
   async signIn(identity: VerifiedIdentity, origin: RequestOrigin): Promise<IssuedSession> {
     const outcome = await this.dataSource.transaction((manager) => this.match(manager, identity, origin));
     if (outcome.kind === 'disabled') {
-      await this.dataSource.transaction((manager) => this.audit.recordInEach(manager, outcome.organizationIds, auditContext(origin), {
-        action: 'session.sign_in', outcome: 'failed', targetKind: 'user', targetId: outcome.user.id,
-        detail: { method: 'oidc', issuer: identity.issuer, reason: 'account disabled' },
-      }));
+      await this.dataSource.transaction((manager) =>
+        this.audit.recordInEach(manager, outcome.organizationIds, auditContext(origin), {
+          action: 'session.sign_in',
+          outcome: 'failed',
+          targetKind: 'user',
+          targetId: outcome.user.id,
+          detail: { method: 'oidc', issuer: identity.issuer, reason: 'account disabled' },
+        }),
+      );
       throw new ForbiddenError('This account is disabled');
     }
     return outcome.issued;
@@ -91,17 +94,26 @@ export class OidcSignInService {
     const actor = auditContext(origin, user);
     if (provisioned) {
       await this.audit.record(manager, provisioned.organizationId, actor, {
-        action: 'user.provision', targetKind: 'user', targetId: user.id, detail: { method: 'oidc', role: provisioned.role, issuer },
+        action: 'user.provision',
+        targetKind: 'user',
+        targetId: user.id,
+        detail: { method: 'oidc', role: provisioned.role, issuer },
       });
     }
     if (linkedNow) {
       await this.audit.recordInEach(manager, organizationIds, actor, {
-        action: 'user.identity_link', targetKind: 'user', targetId: user.id, detail: { method: 'oidc', issuer, subject },
+        action: 'user.identity_link',
+        targetKind: 'user',
+        targetId: user.id,
+        detail: { method: 'oidc', issuer, subject },
       });
     }
     const issued = await this.sessions.issue(manager, user.id, organizationIds[0] ?? null, origin);
     await this.audit.recordInEach(manager, organizationIds, actor, {
-      action: 'session.sign_in', targetKind: 'session', targetId: issued.session.id, detail: { method: 'oidc', issuer },
+      action: 'session.sign_in',
+      targetKind: 'session',
+      targetId: issued.session.id,
+      detail: { method: 'oidc', issuer },
     });
     return { kind: 'signed-in', issued };
   }

@@ -87,7 +87,9 @@ export function parseStartQuery(query: Record<string, unknown>): string {
   const returnTo = query.returnTo;
   if (returnTo === undefined) return '/';
   if (typeof returnTo !== 'string' || !isSafeReturnTo(returnTo)) {
-    throw new InvalidInputError(`Invalid input: returnTo must be a relative path on this site (starting with a single /, printable ASCII, no backslash, at most ${RETURN_TO_MAX_LENGTH} characters)`);
+    throw new InvalidInputError(
+      `Invalid input: returnTo must be a relative path on this site (starting with a single /, printable ASCII, no backslash, at most ${RETURN_TO_MAX_LENGTH} characters)`,
+    );
   }
   return returnTo;
 }

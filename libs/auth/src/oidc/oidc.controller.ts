@@ -1,5 +1,13 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiFoundResponse, ApiNotFoundResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiForbiddenResponse,
+  ApiFoundResponse,
+  ApiNotFoundResponse,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { parse } from 'cookie';
 import type { Request, Response } from 'express';
 import { AppConfig, DomainError, InvalidInputError, Public, requestOrigin, SecretKeys } from '@svc/platform';
@@ -7,8 +15,15 @@ import { setSessionCookie } from '../session-cookie.writer';
 import { OidcIssuer } from './oidc-issuer';
 import { OidcSignInService } from './oidc-sign-in.service';
 import {
-  clearFlowStateCookie, decodeFlowState, encodeFlowState, OIDC_STATE_COOKIE, OIDC_STATE_TTL_SECONDS, parseStartQuery, RETURN_TO_MAX_LENGTH,
-  sameSecret, setFlowStateCookie,
+  clearFlowStateCookie,
+  decodeFlowState,
+  encodeFlowState,
+  OIDC_STATE_COOKIE,
+  OIDC_STATE_TTL_SECONDS,
+  parseStartQuery,
+  RETURN_TO_MAX_LENGTH,
+  sameSecret,
+  setFlowStateCookie,
 } from './oidc-state';
 
 function redirect(res: Response, location: string): void {
@@ -36,7 +51,14 @@ export class OidcController {
   /** Starts a sign-in at the configured OpenID Provider: 302 to its authorization endpoint. */
   @Public()
   @Get('start')
-  @ApiQuery({ name: 'returnTo', required: false, type: String, maxLength: RETURN_TO_MAX_LENGTH, description: 'Relative path on this site to return to after sign-in (default /)', example: '/incidents' })
+  @ApiQuery({
+    name: 'returnTo',
+    required: false,
+    type: String,
+    maxLength: RETURN_TO_MAX_LENGTH,
+    description: 'Relative path on this site to return to after sign-in (default /)',
+    example: '/incidents',
+  })
   @ApiFoundResponse({ description: 'Redirect to the provider; the signed `__Host-svc_oidc` cookie is set for 10 minutes' })
   @ApiBadRequestResponse({ description: 'returnTo is not a same-origin relative path' })
   @ApiNotFoundResponse({ description: 'OIDC sign-in is not configured' })
@@ -56,7 +78,7 @@ export class OidcController {
   @ApiQuery({ name: 'state', required: false, type: String, description: 'Set by the provider; must match the sign-in cookie' })
   @ApiFoundResponse({ description: 'Signed in: the session cookie is set; redirect to returnTo' })
   @ApiBadRequestResponse({ description: 'No, a tampered or an expired sign-in cookie, or a state that does not match it' })
-  @ApiUnauthorizedResponse({ description: 'The provider\'s answer or ID token was not accepted (reason credential_rejected)' })
+  @ApiUnauthorizedResponse({ description: "The provider's answer or ID token was not accepted (reason credential_rejected)" })
   @ApiForbiddenResponse({ description: 'No account for this identity, or the account is disabled' })
   @ApiNotFoundResponse({ description: 'OIDC sign-in is not configured' })
   async callback(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {

@@ -43,16 +43,33 @@ export class AlertEventPage {
 
 export function incidentView(i: Incident): IncidentView {
   return {
-    id: i.id, status: i.status, title: i.title, integrationId: i.integrationId, groupKey: i.groupKey, labels: i.labels,
-    openedAt: i.openedAt.toISOString(), resolvedAt: i.resolvedAt?.toISOString() ?? null, mergedInto: i.mergedInto, alertCount: i.alertCount,
-    createdAt: i.createdAt.toISOString(), updatedAt: i.updatedAt.toISOString(),
+    id: i.id,
+    status: i.status,
+    title: i.title,
+    integrationId: i.integrationId,
+    groupKey: i.groupKey,
+    labels: i.labels,
+    openedAt: i.openedAt.toISOString(),
+    resolvedAt: i.resolvedAt?.toISOString() ?? null,
+    mergedInto: i.mergedInto,
+    alertCount: i.alertCount,
+    createdAt: i.createdAt.toISOString(),
+    updatedAt: i.updatedAt.toISOString(),
   };
 }
 
 export function alertEventView(e: AlertEvent): AlertEventView {
   return {
-    id: e.id, incidentId: e.incidentId, integrationId: e.integrationId, fingerprint: e.fingerprint, status: e.status, labels: e.labels,
-    annotations: e.annotations, startsAt: e.startsAt.toISOString(), endsAt: e.endsAt?.toISOString() ?? null, generatorUrl: e.generatorUrl,
+    id: e.id,
+    incidentId: e.incidentId,
+    integrationId: e.integrationId,
+    fingerprint: e.fingerprint,
+    status: e.status,
+    labels: e.labels,
+    annotations: e.annotations,
+    startsAt: e.startsAt.toISOString(),
+    endsAt: e.endsAt?.toISOString() ?? null,
+    generatorUrl: e.generatorUrl,
     receivedAt: e.receivedAt.toISOString(),
   };
 }

@@ -18,7 +18,11 @@ export interface IntegrationType {
 
 const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
 const groupingLabels = {
-  type: 'array', items: { type: 'string', minLength: 1, maxLength: 256 }, minItems: 1, maxItems: 16, uniqueItems: true,
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 256 },
+  minItems: 1,
+  maxItems: 16,
+  uniqueItems: true,
   description: 'Labels whose values group alerts into one incident when the sender gives no group key (default: alertname, service)',
 };
 const httpCredentials: JsonSchema = {
@@ -27,7 +31,8 @@ const httpCredentials: JsonSchema = {
     {
       type: 'object',
       properties: { username: { type: 'string', minLength: 1, maxLength: 1024 }, password: { type: 'string', minLength: 1, maxLength: 8192 } },
-      required: ['username', 'password'], additionalProperties: false,
+      required: ['username', 'password'],
+      additionalProperties: false,
     },
   ],
 };
@@ -53,7 +58,11 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     capabilities: ['alert-webhook'],
     webhookFormat: 'grafana',
     connect: 'manual',
-    configSchema: { type: 'object', properties: { baseUrl: { ...httpUrl, description: 'Grafana, for verification' }, groupingLabels }, additionalProperties: false },
+    configSchema: {
+      type: 'object',
+      properties: { baseUrl: { ...httpUrl, description: 'Grafana, for verification' }, groupingLabels },
+      additionalProperties: false,
+    },
     credentialsSchema: httpCredentials,
   },
   {

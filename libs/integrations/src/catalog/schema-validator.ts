@@ -8,7 +8,8 @@ function describe(errors: ErrorObject[] | null | undefined, field: string): stri
   const first = errors?.[0];
   if (!first) return `${field} is invalid`;
   const where = `${field}${first.instancePath.replace(/\//g, '.')}`;
-  if (first.keyword === 'additionalProperties') return `${where} has unknown property ${String((first.params as { additionalProperty: string }).additionalProperty)}`;
+  if (first.keyword === 'additionalProperties')
+    return `${where} has unknown property ${String((first.params as { additionalProperty: string }).additionalProperty)}`;
   if (first.keyword === 'oneOf' || first.keyword === 'required') return `${where} ${first.message ?? 'is invalid'}`;
   return `${where} ${first.message ?? 'is invalid'}`;
 }

@@ -9,42 +9,66 @@ const TYPE_IDS = INTEGRATION_TYPES.map((t) => t.id);
 
 export class CreateIntegrationDto {
   @ApiProperty({ enum: TYPE_IDS })
-  @IsString() @IsIn(TYPE_IDS)
+  @IsString()
+  @IsIn(TYPE_IDS)
   type!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 256 })
-  @Transform(trim) @IsString() @Length(1, 256)
+  @Transform(trim)
+  @IsString()
+  @Length(1, 256)
   name!: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Validated against the type\'s configSchema' })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Validated against the type's configSchema" })
+  @IsOptional()
+  @IsObject()
   config?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, writeOnly: true, description: 'Validated against the type\'s credentialsSchema; write-only, stored encrypted' })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    writeOnly: true,
+    description: "Validated against the type's credentialsSchema; write-only, stored encrypted",
+  })
+  @IsOptional()
+  @IsObject()
   credentials?: Record<string, unknown>;
 }
 
 export class UpdateIntegrationDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 256 })
-  @IsOptional() @Transform(trim) @IsString() @Length(1, 256)
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @Length(1, 256)
   name?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces the whole config' })
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   config?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, writeOnly: true, description: 'Replaces the credentials; null removes them' })
-  @ValidateIf((_, v) => v !== undefined && v !== null) @IsObject()
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    writeOnly: true,
+    description: 'Replaces the credentials; null removes them',
+  })
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsObject()
   credentials?: Record<string, unknown> | null;
 }
 
 export class ListIntegrationsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: TYPE_IDS })
-  @IsOptional() @IsIn(TYPE_IDS)
+  @IsOptional()
+  @IsIn(TYPE_IDS)
   type?: string;
 
   @ApiPropertyOptional()
-  @IsOptional() @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)) @IsBoolean()
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
   enabled?: boolean;
 }

@@ -19,7 +19,11 @@ export class IntegrationView {
   @ApiProperty({ description: 'Credentials are stored (never returned)' }) hasCredentials!: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'Where the type receives alerts; null for types that do not' }) webhookUrl!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) webhookSecretRotatedAt!: string | null;
-  @ApiProperty({ type: LastVerificationView, nullable: true, description: 'The last verify, null before the first' }) lastVerification!: { at: string; outcome: string; detail: string | null } | null;
+  @ApiProperty({ type: LastVerificationView, nullable: true, description: 'The last verify, null before the first' }) lastVerification!: {
+    at: string;
+    outcome: string;
+    detail: string | null;
+  } | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
 }

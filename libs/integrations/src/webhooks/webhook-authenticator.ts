@@ -46,7 +46,10 @@ export class WebhookAuthenticator implements OnApplicationShutdown {
   private generation = 0;
   private readonly changes: NotificationChannel;
 
-  constructor(config: AppConfig, private readonly credentials: WebhookCredentialsRepository) {
+  constructor(
+    config: AppConfig,
+    private readonly credentials: WebhookCredentialsRepository,
+  ) {
     this.changes = new NotificationChannel(config.DATABASE_URL, INTEGRATION_CHANGED_CHANNEL, {
       notified: (integrationId) => {
         this.generation += 1;

@@ -22,11 +22,12 @@ export class WebhookCredentialsRepository {
 
   /** The integration a webhook URL names, in any Organization (by id alone); undefined when there is none. */
   async findByIdAcrossOrganizations(integrationId: string, manager: EntityManager = this.dataSource.manager): Promise<WebhookCredentialRow | undefined> {
-    const [found] = await manager.query(
-      'SELECT organization_id, type, enabled, webhook_secret_hash, config FROM integrations WHERE id = $1',
-      [integrationId],
-    ) as { organization_id: string; type: string; enabled: boolean; webhook_secret_hash: Buffer | null; config: Record<string, unknown> }[];
-    return found && { organizationId: found.organization_id, type: found.type, enabled: found.enabled, secretHash: found.webhook_secret_hash, config: found.config };
+    const [found] = (await manager.query('SELECT organization_id, type, enabled, webhook_secret_hash, config FROM integrations WHERE id = $1', [
+      integrationId,
+    ])) as { organization_id: string; type: string; enabled: boolean; webhook_secret_hash: Buffer | null; config: Record<string, unknown> }[];
+    return (
+      found && { organizationId: found.organization_id, type: found.type, enabled: found.enabled, secretHash: found.webhook_secret_hash, config: found.config }
+    );
   }
 
   /**
@@ -37,10 +38,10 @@ export class WebhookCredentialsRepository {
    * the caller's transaction has committed.
    */
   async lockCurrentSecretsAcrossOrganizations(manager: EntityManager, integrationIds: string[]): Promise<Map<string, Buffer>> {
-    const rows = await manager.query(
+    const rows = (await manager.query(
       'SELECT id, webhook_secret_hash FROM integrations WHERE id = ANY($1::uuid[]) AND enabled AND webhook_secret_hash IS NOT NULL ORDER BY id FOR KEY SHARE',
       [integrationIds],
-    ) as { id: string; webhook_secret_hash: Buffer }[];
+    )) as { id: string; webhook_secret_hash: Buffer }[];
     return new Map(rows.map((r) => [r.id, r.webhook_secret_hash]));
   }
 }

@@ -12,10 +12,14 @@ export class OpenInvestigationDto {
 }
 
 class InvestigationFilterDto {
-  @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES)
+  @ApiPropertyOptional({ enum: STATUSES })
+  @IsOptional()
+  @IsIn(STATUSES)
   status?: InvestigationStatus;
 
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID('all')
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
   incidentId?: string;
 }
 

@@ -86,7 +86,8 @@ export class InvestigationView {
   @ApiProperty({ type: [ActionView] }) actions!: ActionView[];
   @ApiProperty({ type: [LimitationView] }) limitations!: LimitationView[];
   @ApiProperty({ type: UsageView }) usage!: UsageView;
-  @ApiProperty({ type: String, nullable: true, enum: ['verified_cause', 'supported_explanation', 'inconclusive', 'answer_only'] }) conclusionStatus!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['verified_cause', 'supported_explanation', 'inconclusive', 'answer_only'] }) conclusionStatus!:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) summary!: string | null;
   @ApiProperty({ type: String, nullable: true, enum: ['tool_runs', 'reasoner_turns', 'wall_clock', 'context'] }) stoppedBy!: string | null;
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
@@ -120,7 +121,8 @@ export class InvestigationSourcesView {
 /** One entry of the activity (the same envelope the event stream sends). */
 export class ActivityEnvelopeView implements ActivityEnvelope {
   @ApiProperty() sequence!: number;
-  @ApiProperty({ enum: ['started', 'progress', 'tool.started', 'tool.completed', 'hypothesis.updated', 'concluded', 'failed', 'cancelled'] }) type!: ActivityType;
+  @ApiProperty({ enum: ['started', 'progress', 'tool.started', 'tool.completed', 'hypothesis.updated', 'concluded', 'failed', 'cancelled'] })
+  type!: ActivityType;
   @ApiProperty({ format: 'uuid' }) investigationId!: string;
   @ApiProperty({ type: String, format: 'date-time' }) at!: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) data!: Record<string, unknown>;
@@ -140,19 +142,47 @@ export class HypothesesView {
 
 export function toolRunView(r: ToolRun): ToolRunView {
   return {
-    ordinal: r.ordinal, tool: r.tool, windowFrom: r.windowFrom?.toISOString() ?? null, windowUntil: r.windowUntil?.toISOString() ?? null,
-    outcome: r.outcome, startedAt: r.startedAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null, integrationId: r.integrationId,
-    purpose: r.purpose, hypothesisId: r.hypothesisId, arguments: r.arguments, truncated: r.truncated, summary: r.summary, sources: r.sources, error: r.error,
+    ordinal: r.ordinal,
+    tool: r.tool,
+    windowFrom: r.windowFrom?.toISOString() ?? null,
+    windowUntil: r.windowUntil?.toISOString() ?? null,
+    outcome: r.outcome,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    integrationId: r.integrationId,
+    purpose: r.purpose,
+    hypothesisId: r.hypothesisId,
+    arguments: r.arguments,
+    truncated: r.truncated,
+    summary: r.summary,
+    sources: r.sources,
+    error: r.error,
   };
 }
 
 export function investigationView(i: Investigation, runs?: ToolRun[]): InvestigationView {
   return {
-    id: i.id, status: i.status, subject: i.subject, windowFrom: i.windowFrom.toISOString(), windowUntil: i.windowUntil.toISOString(), incidentId: i.incidentId,
-    impact: i.impact, findings: i.findings, hypotheses: i.hypotheses, actions: i.actions, limitations: i.limitations,
-    usage: { inputTokens: i.inputTokens, outputTokens: i.outputTokens }, conclusionStatus: i.conclusionStatus, summary: i.summary, stoppedBy: i.stoppedBy,
-    error: i.error, reasoner: i.reasoner, createdAt: i.createdAt.toISOString(), startedAt: i.startedAt?.toISOString() ?? null,
-    concludedAt: i.concludedAt?.toISOString() ?? null, humanConfirmationRequired: i.actions.length > 0,
+    id: i.id,
+    status: i.status,
+    subject: i.subject,
+    windowFrom: i.windowFrom.toISOString(),
+    windowUntil: i.windowUntil.toISOString(),
+    incidentId: i.incidentId,
+    impact: i.impact,
+    findings: i.findings,
+    hypotheses: i.hypotheses,
+    actions: i.actions,
+    limitations: i.limitations,
+    usage: { inputTokens: i.inputTokens, outputTokens: i.outputTokens },
+    conclusionStatus: i.conclusionStatus,
+    summary: i.summary,
+    stoppedBy: i.stoppedBy,
+    error: i.error,
+    reasoner: i.reasoner,
+    createdAt: i.createdAt.toISOString(),
+    startedAt: i.startedAt?.toISOString() ?? null,
+    concludedAt: i.concludedAt?.toISOString() ?? null,
+    humanConfirmationRequired: i.actions.length > 0,
     ...(runs ? { runs: runs.map(toolRunView) } : {}),
   };
 }

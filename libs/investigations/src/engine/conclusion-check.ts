@@ -15,16 +15,26 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
 export function checkConclusion(conclusion: Conclusion, investigationId: string, runs: readonly RecordedRun[]): Conclusion {
   const ordinals = new Set(runs.map((r) => r.ordinal));
   const missing = new Set<number>();
-  const cite = (refs: number[]): void => refs.forEach((n) => { if (!ordinals.has(n)) missing.add(n); });
+  const cite = (refs: number[]): void =>
+    refs.forEach((n) => {
+      if (!ordinals.has(n)) missing.add(n);
+    });
   cite(conclusion.impact.runRefs);
   for (const item of [...conclusion.findings, ...conclusion.hypotheses, ...conclusion.actions, ...conclusion.limitations]) cite(item.runRefs);
   for (const finding of conclusion.findings) {
     for (const ref of finding.evidenceRefs) {
-      if (ref.investigationId !== investigationId) throw new InvalidConclusion(`Evidence reference to investigation ${ref.investigationId}: a conclusion cites this investigation's runs only`);
+      if (ref.investigationId !== investigationId)
+        throw new InvalidConclusion(`Evidence reference to investigation ${ref.investigationId}: a conclusion cites this investigation's runs only`);
       cite([ref.toolRunOrdinal]);
     }
   }
-  if (missing.size > 0) throw new InvalidConclusion(`The conclusion cites tool runs that do not exist: ${[...missing].sort((a, b) => a - b).map((n) => `#${n}`).join(', ')}`);
+  if (missing.size > 0)
+    throw new InvalidConclusion(
+      `The conclusion cites tool runs that do not exist: ${[...missing]
+        .sort((a, b) => a - b)
+        .map((n) => `#${n}`)
+        .join(', ')}`,
+    );
   if (!conclusion.summary.trim()) throw new InvalidConclusion('The conclusion has no summary');
   return { ...conclusion, summary: clip(conclusion.summary.trim(), 4096), conclusionStatus: earnedStatus(conclusion, runs) };
 }

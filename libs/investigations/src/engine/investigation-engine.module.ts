@@ -12,6 +12,11 @@ import { ReasonerFactory } from './reasoner-factory';
 /** The worker's side of investigations: the processor, the engine, the reasoners and the tools. */
 @Module({
   imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule, OutboundModule],
-  providers: [InvestigationEngine, InvestigationProcessor, ReasonerFactory, { provide: ToolCatalog, useFactory: (outbound: OutboundClient) => new ToolCatalog(undefined, { outbound }), inject: [OutboundClient] }],
+  providers: [
+    InvestigationEngine,
+    InvestigationProcessor,
+    ReasonerFactory,
+    { provide: ToolCatalog, useFactory: (outbound: OutboundClient) => new ToolCatalog(undefined, { outbound }), inject: [OutboundClient] },
+  ],
 })
 export class InvestigationEngineModule {}

@@ -64,7 +64,16 @@ export class InvestigationEngine {
     const investigation = await this.claim(organizationId, investigationId, claim, reasoner.name);
     if (!investigation) return;
     let session: RecordingSession | undefined;
-    const poll = setInterval(() => void this.stillOurs(organizationId, investigationId, claim).then((ours) => { if (!ours) session?.cancel(); }, () => undefined), CANCEL_POLL_MS);
+    const poll = setInterval(
+      () =>
+        void this.stillOurs(organizationId, investigationId, claim).then(
+          (ours) => {
+            if (!ours) session?.cancel();
+          },
+          () => undefined,
+        ),
+      CANCEL_POLL_MS,
+    );
     try {
       session = await this.openSession(investigation, claim);
       await this.work(session, reasoner, organizationId, investigationId, claim);
@@ -72,7 +81,13 @@ export class InvestigationEngine {
       if (error instanceof NoLongerOurs || error instanceof InvestigationCancelled || session?.cancelled) return;
       if (!options.finalAttempt) throw error;
       this.logger.error({ err: error, investigationId }, 'Investigation failed unexpectedly');
-      await this.fail(organizationId, investigationId, claim, `Internal error while investigating: ${(error as Error).message ?? String(error)}`, session).catch(() => undefined);
+      await this.fail(
+        organizationId,
+        investigationId,
+        claim,
+        `Internal error while investigating: ${(error as Error).message ?? String(error)}`,
+        session,
+      ).catch(() => undefined);
     } finally {
       clearInterval(poll);
       session?.dispose();
@@ -86,7 +101,8 @@ export class InvestigationEngine {
     try {
       checked = checkConclusion(reasoned.conclusion, investigationId, session.runs);
     } catch (error) {
-      if (error instanceof InvalidConclusion) return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`, session);
+      if (error instanceof InvalidConclusion)
+        return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`, session);
       throw error;
     }
     await this.conclude(organizationId, investigationId, claim, checked, reasoned.stoppedBy, session);
@@ -96,12 +112,23 @@ export class InvestigationEngine {
    * The reasoner's conclusion, or, after a budget stopped it, the best one it can draw in a grace
    * period. Null when the reasoner failed: the investigation was then ended as failed.
    */
-  private async reason(session: RecordingSession, reasoner: Reasoner, organizationId: string, investigationId: string, claim: string): Promise<Reasoned | null> {
+  private async reason(
+    session: RecordingSession,
+    reasoner: Reasoner,
+    organizationId: string,
+    investigationId: string,
+    claim: string,
+  ): Promise<Reasoned | null> {
     try {
       return { conclusion: await reasoner.investigate(session), stoppedBy: null };
     } catch (error) {
       if (session.cancelled) throw new InvestigationCancelled();
-      const budget = error instanceof BudgetExhausted ? error : session.stopReason === 'wall_clock' ? new BudgetExhausted('wall_clock', 'Stopped at the wall-clock budget') : null;
+      const budget =
+        error instanceof BudgetExhausted
+          ? error
+          : session.stopReason === 'wall_clock'
+            ? new BudgetExhausted('wall_clock', 'Stopped at the wall-clock budget')
+            : null;
       if (!budget) {
         if (error instanceof ReasonerFailure) {
           await this.fail(organizationId, investigationId, claim, error.message, session);
@@ -113,7 +140,14 @@ export class InvestigationEngine {
     }
   }
 
-  private async concludeEarly(session: RecordingSession, reasoner: Reasoner, budget: BudgetExhausted, organizationId: string, investigationId: string, claim: string): Promise<Reasoned | null> {
+  private async concludeEarly(
+    session: RecordingSession,
+    reasoner: Reasoner,
+    budget: BudgetExhausted,
+    organizationId: string,
+    investigationId: string,
+    claim: string,
+  ): Promise<Reasoned | null> {
     const stoppedBy = budget.stoppedBy;
     await session.progress(budget.detail);
     session.enterGracePeriod(CONCLUDE_EARLY_SECONDS);
@@ -136,7 +170,9 @@ export class InvestigationEngine {
       await this.investigations.markClaimed(organizationId, investigationId, claim, reasoner, manager);
       if (resumed) {
         await this.toolRuns.failRunning(organizationId, investigationId, 'Interrupted: the worker stopped during this run', manager);
-        await this.activity.append(manager, organizationId, investigationId, 'progress', { message: `Resumed after the worker stopped (attempt ${row.attempts + 1})` });
+        await this.activity.append(manager, organizationId, investigationId, 'progress', {
+          message: `Resumed after the worker stopped (attempt ${row.attempts + 1})`,
+        });
       } else {
         await this.activity.append(manager, organizationId, investigationId, 'started', { status: 'investigating', reasoner });
       }
@@ -151,18 +187,46 @@ export class InvestigationEngine {
     // The latest phase of each alert, in the order the alerts started.
     const latest = new Map<string, AlertBrief>();
     for (const e of events.items) {
-      latest.set(e.fingerprint, { fingerprint: e.fingerprint, status: e.status, labels: e.labels, annotations: e.annotations, startsAt: e.startsAt, endsAt: e.endsAt, generatorUrl: e.generatorUrl });
+      latest.set(e.fingerprint, {
+        fingerprint: e.fingerprint,
+        status: e.status,
+        labels: e.labels,
+        annotations: e.annotations,
+        startsAt: e.startsAt,
+        endsAt: e.endsAt,
+        generatorUrl: e.generatorUrl,
+      });
     }
     const alerts = [...latest.values()].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1));
     const sources = await this.selectSources(investigation, incident.integrationId);
     const budgets = (await this.policies.get(organizationId)).investigationBudgets;
     const earlierRuns = await this.runs.find(organizationId, { where: { investigationId: investigation.id }, order: { ordinal: 'ASC' } });
-    return new RecordingSession({
-      organizationId, investigationId: investigation.id, claim, subject: investigation.subject,
-      window: { from: investigation.windowFrom, until: investigation.windowUntil },
-      incident: { id: incident.id, title: incident.title, status: incident.status, labels: incident.labels, openedAt: incident.openedAt, resolvedAt: incident.resolvedAt },
-      alerts, sources, budgets, startedAt: investigation.startedAt ?? Timestamp.now(), earlierRuns,
-    }, this.dataSource, this.activity, this.catalog, { investigations: this.investigations, toolRuns: this.toolRuns });
+    return new RecordingSession(
+      {
+        organizationId,
+        investigationId: investigation.id,
+        claim,
+        subject: investigation.subject,
+        window: { from: investigation.windowFrom, until: investigation.windowUntil },
+        incident: {
+          id: incident.id,
+          title: incident.title,
+          status: incident.status,
+          labels: incident.labels,
+          openedAt: incident.openedAt,
+          resolvedAt: incident.resolvedAt,
+        },
+        alerts,
+        sources,
+        budgets,
+        startedAt: investigation.startedAt ?? Timestamp.now(),
+        earlierRuns,
+      },
+      this.dataSource,
+      this.activity,
+      this.catalog,
+      { investigations: this.investigations, toolRuns: this.toolRuns },
+    );
   }
 
   /**
@@ -170,23 +234,39 @@ export class InvestigationEngine {
    * then Prometheus servers (verified ones first), then other Alertmanagers. Stored once; a
    * resumed attempt keeps the first selection.
    */
-  private async selectSources(investigation: Investigation, incidentIntegrationId: string): Promise<Array<SourceBrief & { connection: ReadableDataSource & { type: 'prometheus' | 'alertmanager' } }>> {
+  private async selectSources(
+    investigation: Investigation,
+    incidentIntegrationId: string,
+  ): Promise<Array<SourceBrief & { connection: ReadableDataSource & { type: 'prometheus' | 'alertmanager' } }>> {
     const readable = await this.integrations.readableDataSources(investigation.organizationId);
     const score = (s: ReadableDataSource): number => (s.integrationId === incidentIntegrationId ? 0 : s.type === 'prometheus' ? (s.verifiedAt ? 1 : 2) : 3);
-    const ranked = [...readable].sort((a, b) => score(a) - score(b)).map((s, i) => ({
-      integrationId: s.integrationId, type: s.type, name: s.name, rank: i + 1, connection: s,
-      reason: s.integrationId === incidentIntegrationId
-        ? `${s.name}: the Alertmanager the incident's alerts came from (its alerts and silences)`
-        : s.type === 'prometheus'
-          ? `${s.name}: Prometheus metrics, alerting rules and targets${s.verifiedAt ? `, verified ${s.verifiedAt.toISOString()}` : ''}`
-          : `${s.name}: Alertmanager alerts and silences of the Organization`,
-    }));
+    const ranked = [...readable]
+      .sort((a, b) => score(a) - score(b))
+      .map((s, i) => ({
+        integrationId: s.integrationId,
+        type: s.type,
+        name: s.name,
+        rank: i + 1,
+        connection: s,
+        reason:
+          s.integrationId === incidentIntegrationId
+            ? `${s.name}: the Alertmanager the incident's alerts came from (its alerts and silences)`
+            : s.type === 'prometheus'
+              ? `${s.name}: Prometheus metrics, alerting rules and targets${s.verifiedAt ? `, verified ${s.verifiedAt.toISOString()}` : ''}`
+              : `${s.name}: Alertmanager alerts and silences of the Organization`,
+      }));
     await this.dataSource.transaction(async (manager) => {
       for (const s of ranked) {
-        await this.investigations.addSource(investigation.organizationId, { id: newId(), investigationId: investigation.id, integrationId: s.integrationId, rank: s.rank, reason: s.reason }, manager);
+        await this.investigations.addSource(
+          investigation.organizationId,
+          { id: newId(), investigationId: investigation.id, integrationId: s.integrationId, rank: s.rank, reason: s.reason },
+          manager,
+        );
       }
       await this.activity.append(manager, investigation.organizationId, investigation.id, 'progress', {
-        message: ranked.length ? `Selected ${ranked.length} source(s): ${ranked.map((s) => s.name).join(', ')}` : 'No readable integration: only the incident\'s own alerts can be read',
+        message: ranked.length
+          ? `Selected ${ranked.length} source(s): ${ranked.map((s) => s.name).join(', ')}`
+          : "No readable integration: only the incident's own alerts can be read",
       });
     });
     return ranked;
@@ -196,18 +276,35 @@ export class InvestigationEngine {
     return heldBy(await this.investigations.claimState(organizationId, investigationId, { lock: false }), claim);
   }
 
-
-  private async conclude(organizationId: string, investigationId: string, claim: string, c: Conclusion, stoppedBy: StoppedBy | null, session: RecordingSession): Promise<void> {
+  private async conclude(
+    organizationId: string,
+    investigationId: string,
+    claim: string,
+    c: Conclusion,
+    stoppedBy: StoppedBy | null,
+    session: RecordingSession,
+  ): Promise<void> {
     const status = stoppedBy ? 'partial' : 'concluded';
     await this.finish(organizationId, investigationId, claim, async (manager) => {
       await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy, usage: session.usage }, manager);
-      await this.activity.append(manager, organizationId, investigationId, 'concluded', { status, conclusionStatus: c.conclusionStatus, stoppedBy, summary: c.summary.slice(0, 1024) });
+      await this.activity.append(manager, organizationId, investigationId, 'concluded', {
+        status,
+        conclusionStatus: c.conclusionStatus,
+        stoppedBy,
+        summary: c.summary.slice(0, 1024),
+      });
     });
   }
 
   private async fail(organizationId: string, investigationId: string, claim: string, error: string, session?: RecordingSession): Promise<void> {
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await this.investigations.storeFailure(organizationId, investigationId, error.slice(0, 4096), { inputTokens: session?.usage.inputTokens ?? 0, outputTokens: session?.usage.outputTokens ?? 0 }, manager);
+      await this.investigations.storeFailure(
+        organizationId,
+        investigationId,
+        error.slice(0, 4096),
+        { inputTokens: session?.usage.inputTokens ?? 0, outputTokens: session?.usage.outputTokens ?? 0 },
+        manager,
+      );
       await this.activity.append(manager, organizationId, investigationId, 'failed', { status: 'failed', error: error.slice(0, 1024) });
     });
   }

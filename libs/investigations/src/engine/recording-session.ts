@@ -3,7 +3,16 @@ import { newId, Timestamp } from '@svc/platform';
 import { ActivityService } from '../activity.service';
 import type { HypothesisItem } from '../conclusion.types';
 import {
-  AlertBrief, BudgetExhausted, Budgets, IncidentBrief, InvestigationCancelled, InvestigationSession, RecordedRun, SessionTool, SourceBrief, ToolCall,
+  AlertBrief,
+  BudgetExhausted,
+  Budgets,
+  IncidentBrief,
+  InvestigationCancelled,
+  InvestigationSession,
+  RecordedRun,
+  SessionTool,
+  SourceBrief,
+  ToolCall,
 } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
@@ -37,9 +46,18 @@ const MAX_ERROR = 4096;
 
 function recorded(run: ToolRun): RecordedRun {
   return {
-    ordinal: run.ordinal, tool: run.tool, integrationId: run.integrationId, arguments: run.arguments, purpose: run.purpose, hypothesisId: run.hypothesisId,
-    outcome: run.outcome === 'succeeded' ? 'succeeded' : 'failed', summary: run.summary ?? '', output: run.output ?? null, truncated: run.truncated,
-    error: run.error, window: run.windowFrom && run.windowUntil ? { from: run.windowFrom, until: run.windowUntil } : null,
+    ordinal: run.ordinal,
+    tool: run.tool,
+    integrationId: run.integrationId,
+    arguments: run.arguments,
+    purpose: run.purpose,
+    hypothesisId: run.hypothesisId,
+    outcome: run.outcome === 'succeeded' ? 'succeeded' : 'failed',
+    summary: run.summary ?? '',
+    output: run.output ?? null,
+    truncated: run.truncated,
+    error: run.error,
+    window: run.windowFrom && run.windowUntil ? { from: run.windowFrom, until: run.windowUntil } : null,
   };
 }
 
@@ -90,10 +108,7 @@ export class RecordingSession implements InvestigationSession {
     this.runs = setup.earlierRuns.map(recorded);
     this.replayable = this.runs.filter((run) => run.outcome === 'succeeded');
     const types = new Set(setup.sources.map((s) => s.type));
-    this.tools = [
-      INCIDENT_ALERTS_TOOL,
-      ...catalog.list().filter((tool) => types.has(tool.integrationType)),
-    ];
+    this.tools = [INCIDENT_ALERTS_TOOL, ...catalog.list().filter((tool) => types.has(tool.integrationType))];
     this.deadline = Number(setup.startedAt.epochMicros / 1000n) + setup.budgets.wallClockSeconds * 1000;
     this.armWallClock();
   }
@@ -120,7 +135,10 @@ export class RecordingSession implements InvestigationSession {
     clearTimeout(this.wallClockTimer);
     if (this.stopReason === 'cancelled') return;
     this.controller = new AbortController();
-    this.wallClockTimer = setTimeout(() => this.controller.abort(new BudgetExhausted('wall_clock', 'The grace period for the conclusion ran out')), seconds * 1000);
+    this.wallClockTimer = setTimeout(
+      () => this.controller.abort(new BudgetExhausted('wall_clock', 'The grace period for the conclusion ran out')),
+      seconds * 1000,
+    );
   }
 
   dispose(): void {
@@ -148,7 +166,9 @@ export class RecordingSession implements InvestigationSession {
   }
 
   async progress(message: string): Promise<void> {
-    await this.write((manager) => this.activity.append(manager, this.setup.organizationId, this.investigationId, 'progress', { message: message.slice(0, 1024) }));
+    await this.write((manager) =>
+      this.activity.append(manager, this.setup.organizationId, this.investigationId, 'progress', { message: message.slice(0, 1024) }),
+    );
   }
 
   async updateHypotheses(hypotheses: HypothesisItem[]): Promise<void> {
@@ -170,12 +190,25 @@ export class RecordingSession implements InvestigationSession {
     const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);
     const ordinal = await this.write(async (manager) => {
       const next = await this.nextOrdinal(manager);
-      await this.repositories.toolRuns.insertRunning(this.setup.organizationId, {
-        id: newId(), investigationId: this.investigationId, ordinal: next, tool: call.tool, integrationId: source?.integrationId ?? null,
-        purpose: call.purpose.slice(0, 1024), hypothesisId: call.hypothesisId ?? null, arguments: call.arguments,
-      }, manager);
+      await this.repositories.toolRuns.insertRunning(
+        this.setup.organizationId,
+        {
+          id: newId(),
+          investigationId: this.investigationId,
+          ordinal: next,
+          tool: call.tool,
+          integrationId: source?.integrationId ?? null,
+          purpose: call.purpose.slice(0, 1024),
+          hypothesisId: call.hypothesisId ?? null,
+          arguments: call.arguments,
+        },
+        manager,
+      );
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.started', {
-        ordinal: next, tool: call.tool, integrationId: source?.integrationId ?? null, purpose: call.purpose.slice(0, 1024),
+        ordinal: next,
+        tool: call.tool,
+        integrationId: source?.integrationId ?? null,
+        purpose: call.purpose.slice(0, 1024),
       });
       return next;
     });
@@ -185,8 +218,17 @@ export class RecordingSession implements InvestigationSession {
       : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
     if (this.stopReason === 'wall_clock' && result.outcome === 'failed') result.error = 'Stopped: the wall-clock budget ran out during this run';
     const run: RecordedRun = {
-      ordinal, tool: call.tool, integrationId: source?.integrationId ?? null, arguments: call.arguments, purpose: call.purpose, hypothesisId: call.hypothesisId ?? null,
-      outcome: result.outcome, summary: result.summary, output: result.output, truncated: result.truncated, error: result.error?.slice(0, MAX_ERROR) ?? null,
+      ordinal,
+      tool: call.tool,
+      integrationId: source?.integrationId ?? null,
+      arguments: call.arguments,
+      purpose: call.purpose,
+      hypothesisId: call.hypothesisId ?? null,
+      outcome: result.outcome,
+      summary: result.summary,
+      output: result.output,
+      truncated: result.truncated,
+      error: result.error?.slice(0, MAX_ERROR) ?? null,
       window: result.window ?? (source ? this.window : null),
     };
     await this.finishRun(run, result.sources);
@@ -210,14 +252,42 @@ export class RecordingSession implements InvestigationSession {
     const run = await this.write(async (manager) => {
       const ordinal = await this.nextOrdinal(manager);
       const refused: RecordedRun = {
-        ordinal, tool: call.tool, integrationId: null, arguments: call.arguments, purpose: call.purpose, hypothesisId: call.hypothesisId ?? null,
-        outcome: 'failed', summary: `Refused: ${error}`.slice(0, 1024), output: null, truncated: false, error: error.slice(0, MAX_ERROR), window: null,
+        ordinal,
+        tool: call.tool,
+        integrationId: null,
+        arguments: call.arguments,
+        purpose: call.purpose,
+        hypothesisId: call.hypothesisId ?? null,
+        outcome: 'failed',
+        summary: `Refused: ${error}`.slice(0, 1024),
+        output: null,
+        truncated: false,
+        error: error.slice(0, MAX_ERROR),
+        window: null,
       };
-      await this.repositories.toolRuns.insertRefused(this.setup.organizationId, {
-        id: newId(), investigationId: this.investigationId, ordinal, tool: call.tool, purpose: call.purpose.slice(0, 1024), hypothesisId: call.hypothesisId ?? null,
-        arguments: call.arguments, summary: refused.summary, error: refused.error!,
-      }, manager);
-      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', { ordinal, tool: call.tool, integrationId: null, outcome: 'failed', summary: refused.summary, truncated: false });
+      await this.repositories.toolRuns.insertRefused(
+        this.setup.organizationId,
+        {
+          id: newId(),
+          investigationId: this.investigationId,
+          ordinal,
+          tool: call.tool,
+          purpose: call.purpose.slice(0, 1024),
+          hypothesisId: call.hypothesisId ?? null,
+          arguments: call.arguments,
+          summary: refused.summary,
+          error: refused.error!,
+        },
+        manager,
+      );
+      await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', {
+        ordinal,
+        tool: call.tool,
+        integrationId: null,
+        outcome: 'failed',
+        summary: refused.summary,
+        truncated: false,
+      });
       return refused;
     });
     this.runs.push(run);
@@ -226,11 +296,28 @@ export class RecordingSession implements InvestigationSession {
 
   private async finishRun(run: RecordedRun, sources: string[]): Promise<void> {
     await this.write(async (manager) => {
-      await this.repositories.toolRuns.finish(this.setup.organizationId, this.investigationId, run.ordinal, {
-        outcome: run.outcome, summary: run.summary.slice(0, 4096), sources, truncated: run.truncated, error: run.error, output: run.output, window: run.window,
-      }, manager);
+      await this.repositories.toolRuns.finish(
+        this.setup.organizationId,
+        this.investigationId,
+        run.ordinal,
+        {
+          outcome: run.outcome,
+          summary: run.summary.slice(0, 4096),
+          sources,
+          truncated: run.truncated,
+          error: run.error,
+          output: run.output,
+          window: run.window,
+        },
+        manager,
+      );
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'tool.completed', {
-        ordinal: run.ordinal, tool: run.tool, integrationId: run.integrationId, outcome: run.outcome, summary: run.summary.slice(0, 1024), truncated: run.truncated,
+        ordinal: run.ordinal,
+        tool: run.tool,
+        integrationId: run.integrationId,
+        outcome: run.outcome,
+        summary: run.summary.slice(0, 1024),
+        truncated: run.truncated,
       });
     });
   }
@@ -248,7 +335,9 @@ export class RecordingSession implements InvestigationSession {
       const row = await this.repositories.investigations.claimState(this.setup.organizationId, this.investigationId, { lock: true }, manager);
       if (!heldBy(row, this.setup.claim)) {
         this.cancel();
-        throw new NoLongerOurs(`Investigation ${this.investigationId} is ${row?.status ?? 'gone'}${row?.claim !== this.setup.claim ? ' and claimed by another attempt' : ''}`);
+        throw new NoLongerOurs(
+          `Investigation ${this.investigationId} is ${row?.status ?? 'gone'}${row?.claim !== this.setup.claim ? ' and claimed by another attempt' : ''}`,
+        );
       }
       return work(manager);
     });
@@ -263,9 +352,12 @@ export class RecordingSession implements InvestigationSession {
   }
 
   private armWallClock(): void {
-    this.wallClockTimer = setTimeout(() => {
-      this.stopReason ??= 'wall_clock';
-      this.controller.abort(new BudgetExhausted('wall_clock', `Stopped at the wall-clock budget of ${this.budgets.wallClockSeconds} s`));
-    }, Math.max(0, this.deadline - Date.now()));
+    this.wallClockTimer = setTimeout(
+      () => {
+        this.stopReason ??= 'wall_clock';
+        this.controller.abort(new BudgetExhausted('wall_clock', `Stopped at the wall-clock budget of ${this.budgets.wallClockSeconds} s`));
+      },
+      Math.max(0, this.deadline - Date.now()),
+    );
   }
 }

@@ -22,7 +22,6 @@ describe('saturationStart', () => {
   });
 });
 
-
 const T = (minute: number, second = 0): string => new Date(Date.UTC(2026, 10, 22, 2, minute, second)).toISOString();
 const points = (from: number, to: number): Array<[string, string]> => Array.from({ length: to - from + 1 }, (_, i) => [T(from + i), '1']);
 
@@ -40,17 +39,45 @@ function scriptedSession(builds: Array<{ metric: Record<string, string>; values:
     return { stepSeconds: 60, series: [] };
   };
   return {
-    investigationId: '0190a000-0000-7000-8000-000000000001', subject: 'What caused it?',
+    investigationId: '0190a000-0000-7000-8000-000000000001',
+    subject: 'What caused it?',
     window: { from: Timestamp.parse(T(0))!, until: Timestamp.parse(T(45))! },
     incident: { id: 'i', title: 'HighErrorRate', status: 'open', labels: { alertname: 'HighErrorRate' }, openedAt: Timestamp.parse(T(30))!, resolvedAt: null },
-    alerts: [{ fingerprint: 'f', status: 'firing', labels: { alertname: 'HighErrorRate', job: 'api' }, annotations: {}, startsAt: Timestamp.parse(T(30))!, endsAt: null, generatorUrl: null }],
+    alerts: [
+      {
+        fingerprint: 'f',
+        status: 'firing',
+        labels: { alertname: 'HighErrorRate', job: 'api' },
+        annotations: {},
+        startsAt: Timestamp.parse(T(30))!,
+        endsAt: null,
+        generatorUrl: null,
+      },
+    ],
     sources: [{ integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' }],
-    tools: [], budgets: { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
-    signal: new AbortController().signal, runs,
-    beginTurn: () => undefined, recordUsage: () => undefined, progress: async () => undefined, updateHypotheses: async () => undefined,
+    tools: [],
+    budgets: { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
+    signal: new AbortController().signal,
+    runs,
+    beginTurn: () => undefined,
+    recordUsage: () => undefined,
+    progress: async () => undefined,
+    updateHypotheses: async () => undefined,
     runTool: async (call) => {
-      const run: RecordedRun = { ordinal: runs.length + 1, tool: call.tool, integrationId: call.integrationId, arguments: call.arguments, purpose: call.purpose,
-        hypothesisId: call.hypothesisId ?? null, outcome: 'succeeded', summary: '', output: call.tool === 'incident.alert_events' ? [] : answer(call), truncated: false, error: null, window: null };
+      const run: RecordedRun = {
+        ordinal: runs.length + 1,
+        tool: call.tool,
+        integrationId: call.integrationId,
+        arguments: call.arguments,
+        purpose: call.purpose,
+        hypothesisId: call.hypothesisId ?? null,
+        outcome: 'succeeded',
+        summary: '',
+        output: call.tool === 'incident.alert_events' ? [] : answer(call),
+        truncated: false,
+        error: null,
+        window: null,
+      };
       runs.push(run);
       return run;
     },

@@ -50,7 +50,10 @@ const SATURATION_MIN_CORES = 0.5;
 export function saturationStart(series: SeriesOut): Timestamp | null {
   const points = (series.values ?? []).map(([t, v]) => ({ t, v: Number(v) })).filter((p) => Number.isFinite(p.v));
   if (points.length < 8) return null;
-  const usual = points.slice(0, Math.floor(points.length / 4)).map((p) => p.v).sort((a, b) => a - b);
+  const usual = points
+    .slice(0, Math.floor(points.length / 4))
+    .map((p) => p.v)
+    .sort((a, b) => a - b);
   const baseline = usual[Math.floor(usual.length / 2)];
   const jump = points.find((p) => p.v >= Math.max(baseline * SATURATION_RATIO, SATURATION_MIN_CORES));
   return jump ? Timestamp.parse(jump.t) : null;
@@ -59,7 +62,10 @@ export function saturationStart(series: SeriesOut): Timestamp | null {
 const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
 const labelText = (labels: Record<string, string>): string =>
-  Object.entries(labels).filter(([k]) => !IDENTITY_LABELS.has(k)).map(([k, v]) => `${k}="${v}"`).join(', ');
+  Object.entries(labels)
+    .filter(([k]) => !IDENTITY_LABELS.has(k))
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(', ');
 
 /**
  * The reasoner that needs no model: what a careful on-call engineer does first. Read the alerts,
@@ -77,12 +83,22 @@ export class BuiltInReasoner {
 
   async investigate(session: InvestigationSession): Promise<Conclusion> {
     session.beginTurn();
-    this.alertRun = await session.runTool({ tool: 'incident.alert_events', integrationId: null, arguments: {}, purpose: 'Which alerts fired, for what, and since when' });
+    this.alertRun = await session.runTool({
+      tool: 'incident.alert_events',
+      integrationId: null,
+      arguments: {},
+      purpose: 'Which alerts fired, for what, and since when',
+    });
     const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? session.incident.openedAt;
     this.onset = { at: firstAlert, runs: [this.alertRun.ordinal], expression: null };
     const prometheus = session.sources.filter((s) => s.type === 'prometheus');
     if (prometheus.length === 0) {
-      this.limitations.push({ type: 'missing_telemetry', statement: 'No Prometheus integration is connected, so the alert could not be compared with metrics', runRefs: [], messageSequences: [] });
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: 'No Prometheus integration is connected, so the alert could not be compared with metrics',
+        runRefs: [],
+        messageSequences: [],
+      });
       return this.conclusion(session, null);
     }
     const source = prometheus[0];
@@ -119,24 +135,45 @@ export class BuiltInReasoner {
   /** The firing rule's expression over the window: the first time it held is the onset. */
   private async dateOnset(session: InvestigationSession, source: SourceBrief, alertname: string | undefined): Promise<void> {
     if (!alertname) return;
-    const rules = await session.runTool({ tool: 'prometheus.alert_rules', integrationId: source.integrationId, arguments: { name: alertname }, purpose: `The condition the ${alertname} rule checks` });
+    const rules = await session.runTool({
+      tool: 'prometheus.alert_rules',
+      integrationId: source.integrationId,
+      arguments: { name: alertname },
+      purpose: `The condition the ${alertname} rule checks`,
+    });
     const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string }> } | null)?.rules?.[0] : undefined;
     if (!rule?.query) {
-      this.limitations.push({ type: 'missing_telemetry', statement: `Prometheus has no alerting rule named ${alertname}, so the alert's condition could not be queried`, runRefs: [rules.ordinal], messageSequences: [] });
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: `Prometheus has no alerting rule named ${alertname}, so the alert's condition could not be queried`,
+        runRefs: [rules.ordinal],
+        messageSequences: [],
+      });
       return;
     }
-    const range = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: rule.query }, purpose: `When did ${alertname}'s condition start to hold?` });
+    const range = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query: rule.query },
+      purpose: `When did ${alertname}'s condition start to hold?`,
+    });
     const roughly = earliest(seriesOf(range).map(firstSampleAt));
     this.onset = { at: roughly ?? this.onset!.at, runs: [rules.ordinal, range.ordinal], expression: rule.query };
     if (!roughly) {
       if (range.outcome === 'succeeded') {
-        this.limitations.push({ type: 'missing_telemetry', statement: 'The rule\'s expression returned no samples in the window; the onset is taken from the alert itself', runRefs: [range.ordinal], messageSequences: [] });
+        this.limitations.push({
+          type: 'missing_telemetry',
+          statement: "The rule's expression returned no samples in the window; the onset is taken from the alert itself",
+          runRefs: [range.ordinal],
+          messageSequences: [],
+        });
       }
       return;
     }
     // The whole window is read coarsely; the minutes around the first sample date the onset closely.
     const closer = await session.runTool({
-      tool: 'prometheus.query_range', integrationId: source.integrationId,
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
       arguments: { query: rule.query, ...zoom(session, shift(roughly, -5n * MINUTE), shift(roughly, MINUTE)) },
       purpose: `The onset of ${alertname}'s condition, to the second`,
     });
@@ -153,10 +190,17 @@ export class BuiltInReasoner {
 
     // The quarter hour before the onset, finely: a change that explains it happened there.
     const around = zoom(session, shift(onset, -15n * MINUTE), shift(onset, MINUTE));
-    const builds = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: inScope('__name__=~".+_build_info"'), ...around }, purpose: 'Did a new version start before the onset?' });
+    const builds = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query: inScope('__name__=~".+_build_info"'), ...around },
+      purpose: 'Did a new version start before the onset?',
+    });
     // A series there from the start of the range began before it: not a change.
     const windowStart = Timestamp.parse(around.start)!.epochMicros + BigInt(around.step) * 1_000_000n;
-    const started = seriesOf(builds).map((s) => ({ s, at: firstSampleAt(s) })).filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at);
+    const started = seriesOf(builds)
+      .map((s) => ({ s, at: firstSampleAt(s) }))
+      .filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at);
     // A new version replaces an older one of the same program (same metric and job, other version
     // labels): a build series with no such predecessor is where the data begins (a new service,
     // monitoring that just started) or a new instance of the same version, not a change.
@@ -166,7 +210,12 @@ export class BuiltInReasoner {
       .filter((x) => x.at.epochMicros > windowStart && near(x.at) && started.some((other) => replaces(x.s, other.s) && x.at.isAfter(other.at)))
       .sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1));
     if (builds.outcome === 'succeeded' && seriesOf(builds).length === 0) {
-      this.limitations.push({ type: 'missing_telemetry', statement: 'No *_build_info metric: deployments could not be seen in the metrics', runRefs: [builds.ordinal], messageSequences: [] });
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: 'No *_build_info metric: deployments could not be seen in the metrics',
+        runRefs: [builds.ordinal],
+        messageSequences: [],
+      });
     }
     if (appeared[0]) {
       // A range query sees a new series at the first step after it appeared: it started within one step before.
@@ -175,45 +224,114 @@ export class BuiltInReasoner {
       const at = Timestamp.fromEpochMicros(appeared[0].at.epochMicros - step);
       const version = labelText(s.metric) || s.metric.__name__;
       candidates.push({
-        at, run: builds,
-        hypothesis: { id: 'h-version', statement: `The new build (${version}) that started at ${at.toISOString()} caused the alert's condition`, status: 'untested', test: `Does the condition hold only after ${at.toISOString()}?`, runRefs: [builds.ordinal] },
+        at,
+        run: builds,
+        hypothesis: {
+          id: 'h-version',
+          statement: `The new build (${version}) that started at ${at.toISOString()} caused the alert's condition`,
+          status: 'untested',
+          test: `Does the condition hold only after ${at.toISOString()}?`,
+          runRefs: [builds.ordinal],
+        },
         mechanism: `A new build (${version}) of ${s.metric.job ?? 'the service'} started ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
-        action: { title: `Roll back ${s.metric.job ?? 'the service'} from ${version}`, rationale: 'The condition began with this version and not before', verification: `The alert's expression returns no series after the rollback${this.onset!.expression ? `: ${this.onset!.expression}` : ''}` },
+        action: {
+          title: `Roll back ${s.metric.job ?? 'the service'} from ${version}`,
+          rationale: 'The condition began with this version and not before',
+          verification: `The alert's expression returns no series after the rollback${this.onset!.expression ? `: ${this.onset!.expression}` : ''}`,
+        },
       });
     }
 
-    const restarts = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: `changes(process_start_time_seconds${inScope('')}[5m]) > 0`, ...around }, purpose: 'Did a process restart around the onset?' });
-    const restartAt = earliest(seriesOf(restarts).map(firstSampleAt).filter((t): t is Timestamp => !!t && near(t)));
+    const restarts = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query: `changes(process_start_time_seconds${inScope('')}[5m]) > 0`, ...around },
+      purpose: 'Did a process restart around the onset?',
+    });
+    const restartAt = earliest(
+      seriesOf(restarts)
+        .map(firstSampleAt)
+        .filter((t): t is Timestamp => !!t && near(t)),
+    );
     if (restartAt && !appeared[0]) {
       candidates.push({
-        at: restartAt, run: restarts,
-        hypothesis: { id: 'h-restart', statement: `A process restart at ${restartAt.toISOString()} caused the alert's condition`, status: 'untested', test: `Does the condition hold only after ${restartAt.toISOString()}?`, runRefs: [restarts.ordinal] },
+        at: restartAt,
+        run: restarts,
+        hypothesis: {
+          id: 'h-restart',
+          statement: `A process restart at ${restartAt.toISOString()} caused the alert's condition`,
+          status: 'untested',
+          test: `Does the condition hold only after ${restartAt.toISOString()}?`,
+          runRefs: [restarts.ordinal],
+        },
         mechanism: `A process restarted ${minutesBetween(restartAt, onset)} min before the condition began`,
-        action: { title: 'Find out why the process restarted', rationale: 'The condition began after a restart', verification: 'process_start_time_seconds stays constant and the alert resolves' },
+        action: {
+          title: 'Find out why the process restarted',
+          rationale: 'The condition began after a restart',
+          verification: 'process_start_time_seconds stays constant and the alert resolves',
+        },
       });
     }
 
-    const down = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: `up${inScope('')} == 0`, ...around }, purpose: 'Was a scrape target down around the onset?' });
-    const downAt = earliest(seriesOf(down).map(firstSampleAt).filter((t): t is Timestamp => !!t && near(t)));
+    const down = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query: `up${inScope('')} == 0`, ...around },
+      purpose: 'Was a scrape target down around the onset?',
+    });
+    const downAt = earliest(
+      seriesOf(down)
+        .map(firstSampleAt)
+        .filter((t): t is Timestamp => !!t && near(t)),
+    );
     if (downAt) {
       const target = seriesOf(down)[0].metric;
       candidates.push({
-        at: downAt, run: down,
-        hypothesis: { id: 'h-target-down', statement: `Target ${target.instance ?? ''} (${target.job ?? ''}) went down at ${downAt.toISOString()}`, status: 'untested', test: `Does the condition hold only after ${downAt.toISOString()}?`, runRefs: [down.ordinal] },
+        at: downAt,
+        run: down,
+        hypothesis: {
+          id: 'h-target-down',
+          statement: `Target ${target.instance ?? ''} (${target.job ?? ''}) went down at ${downAt.toISOString()}`,
+          status: 'untested',
+          test: `Does the condition hold only after ${downAt.toISOString()}?`,
+          runRefs: [down.ordinal],
+        },
         mechanism: `Prometheus could not scrape ${target.instance ?? 'a target'} from ${downAt.toISOString()}`,
-        action: { title: `Check ${target.instance ?? 'the target'} of job ${target.job ?? ''}`, rationale: 'It stopped answering scrapes at the onset', verification: 'up returns 1 for the target again' },
+        action: {
+          title: `Check ${target.instance ?? 'the target'} of job ${target.job ?? ''}`,
+          rationale: 'It stopped answering scrapes at the onset',
+          verification: 'up returns 1 for the target again',
+        },
       });
     }
 
-    const cpu = await session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query: `rate(process_cpu_seconds_total${inScope('')}[1m])`, ...around }, purpose: 'Did a process saturate its CPU around the onset?' });
-    const saturated = seriesOf(cpu).map((s) => ({ s, at: saturationStart(s) })).find((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && near(x.at));
+    const cpu = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query: `rate(process_cpu_seconds_total${inScope('')}[1m])`, ...around },
+      purpose: 'Did a process saturate its CPU around the onset?',
+    });
+    const saturated = seriesOf(cpu)
+      .map((s) => ({ s, at: saturationStart(s) }))
+      .find((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && near(x.at));
     if (saturated) {
       const who = saturated.s.metric.instance ?? saturated.s.metric.job ?? 'a process';
       candidates.push({
-        at: saturated.at, run: cpu,
-        hypothesis: { id: 'h-cpu', statement: `CPU saturation of ${who} from ${saturated.at.toISOString()} caused the alert's condition`, status: 'untested', test: `Does the condition hold only after ${saturated.at.toISOString()}?`, runRefs: [cpu.ordinal] },
+        at: saturated.at,
+        run: cpu,
+        hypothesis: {
+          id: 'h-cpu',
+          statement: `CPU saturation of ${who} from ${saturated.at.toISOString()} caused the alert's condition`,
+          status: 'untested',
+          test: `Does the condition hold only after ${saturated.at.toISOString()}?`,
+          runRefs: [cpu.ordinal],
+        },
         mechanism: `${who} went from its usual CPU use to more than ${SATURATION_RATIO} times as much (and at least ${SATURATION_MIN_CORES} cores) at ${saturated.at.toISOString()}`,
-        action: { title: `Relieve the CPU of ${who}`, rationale: 'Its CPU use jumped at the onset', verification: `rate(process_cpu_seconds_total[1m]) for ${who} returns to its earlier level and the alert resolves` },
+        action: {
+          title: `Relieve the CPU of ${who}`,
+          rationale: 'Its CPU use jumped at the onset',
+          verification: `rate(process_cpu_seconds_total[1m]) for ${who} returns to its earlier level and the alert resolves`,
+        },
       });
     }
     return candidates;
@@ -231,14 +349,21 @@ export class BuiltInReasoner {
       return;
     }
     const run = await session.runTool({
-      tool: 'prometheus.query_range', integrationId: source.integrationId, hypothesisId: h.id,
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      hypothesisId: h.id,
       arguments: { query: expression, ...zoom(session, shift(candidate.at, -15n * MINUTE), shift(this.onset!.at, 5n * MINUTE)) },
       purpose: `Test: ${h.test}`,
     });
     h.runRefs = [...h.runRefs, run.ordinal];
     if (run.outcome !== 'succeeded') {
       h.status = 'inconclusive';
-      this.limitations.push({ type: 'tool_failure', statement: `The test of "${h.statement}" could not run: ${run.error ?? 'failed'}`, runRefs: [run.ordinal], messageSequences: [] });
+      this.limitations.push({
+        type: 'tool_failure',
+        statement: `The test of "${h.statement}" could not run: ${run.error ?? 'failed'}`,
+        runRefs: [run.ordinal],
+        messageSequences: [],
+      });
       return;
     }
     const samples = seriesOf(run).flatMap((s) => (s.values ?? []).map(([t]) => Timestamp.parse(t)).filter((t): t is Timestamp => t !== null));
@@ -258,24 +383,49 @@ export class BuiltInReasoner {
     const supported = [...this.tested.values()].filter((t) => t.supported);
     for (const { run, candidate } of supported) {
       const refs = [...onset.runs, candidate.run.ordinal, run.ordinal];
-      findings.push({ kind: 'cause', statement: candidate.hypothesis.statement, mechanism: candidate.mechanism, runRefs: refs, evidenceRefs: evidence(refs), hypothesisId: candidate.hypothesis.id });
+      findings.push({
+        kind: 'cause',
+        statement: candidate.hypothesis.statement,
+        mechanism: candidate.mechanism,
+        runRefs: refs,
+        evidenceRefs: evidence(refs),
+        hypothesisId: candidate.hypothesis.id,
+      });
       actions.push({ ...candidate.action, runRefs: refs });
     }
     for (const { run, candidate } of [...this.tested.values()].filter((t) => !t.supported)) {
-      findings.push({ kind: 'ruled_out', statement: `Not the cause: ${candidate.hypothesis.statement} (the condition already held before it)`, mechanism: '', runRefs: [candidate.run.ordinal, run.ordinal], evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]) });
+      findings.push({
+        kind: 'ruled_out',
+        statement: `Not the cause: ${candidate.hypothesis.statement} (the condition already held before it)`,
+        mechanism: '',
+        runRefs: [candidate.run.ordinal, run.ordinal],
+        evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]),
+      });
     }
     if (onset.expression) {
-      findings.push({ kind: 'symptom', statement: `The alert's condition (${onset.expression}) began to hold at ${onset.at.toISOString()}`, mechanism: '', runRefs: onset.runs, evidenceRefs: evidence(onset.runs) });
+      findings.push({
+        kind: 'symptom',
+        statement: `The alert's condition (${onset.expression}) began to hold at ${onset.at.toISOString()}`,
+        mechanism: '',
+        runRefs: onset.runs,
+        evidenceRefs: evidence(onset.runs),
+      });
     }
     const limitations = [...this.limitations];
-    if (stoppedBy) limitations.push({ type: 'budget', statement: `The investigation stopped at its ${stoppedBy.replace('_', ' ')} budget before every hypothesis was tested`, runRefs: [], messageSequences: [] });
+    if (stoppedBy)
+      limitations.push({
+        type: 'budget',
+        statement: `The investigation stopped at its ${stoppedBy.replace('_', ' ')} budget before every hypothesis was tested`,
+        runRefs: [],
+        messageSequences: [],
+      });
     for (const run of session.runs.filter((r) => r.outcome === 'failed' && !limitations.some((l) => l.runRefs.includes(r.ordinal)))) {
       limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
     }
     const cause = supported[0];
     const alerts = session.alerts.length;
     const summary = cause
-      ? `${cause.candidate.hypothesis.statement.replace(' caused the alert\'s condition', '')} is the likely cause: the condition began at ${onset.at.toISOString()}, ${minutesBetween(cause.candidate.at, onset.at)} min after it, and did not hold before it.`
+      ? `${cause.candidate.hypothesis.statement.replace(" caused the alert's condition", '')} is the likely cause: the condition began at ${onset.at.toISOString()}, ${minutesBetween(cause.candidate.at, onset.at)} min after it, and did not hold before it.`
       : `The condition began at ${onset.at.toISOString()}. ${this.hypotheses.length ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.` : 'No change near the onset (new build, restart, target down) was found in the metrics.'}`;
     return {
       conclusionStatus: cause ? 'verified_cause' : 'inconclusive',

@@ -51,7 +51,9 @@ const limitationSchema = z.object({
 export const conclusionSchema = z.object({
   conclusionStatus: z
     .enum(['verified_cause', 'supported_explanation', 'inconclusive', 'answer_only'])
-    .describe('verified_cause: a cause finding whose hypothesis a tool run supports; supported_explanation: evidence supports a cause without such a test; inconclusive otherwise; answer_only: the question asked for no cause'),
+    .describe(
+      'verified_cause: a cause finding whose hypothesis a tool run supports; supported_explanation: evidence supports a cause without such a test; inconclusive otherwise; answer_only: the question asked for no cause',
+    ),
   summary: text(4096),
   impact: z.object({ summary: z.string().max(8192), runRefs }),
   findings: z.array(findingSchema),
@@ -82,9 +84,7 @@ export function describeIssues(error: z.ZodError): string[] {
 export function missingRunProblems(refs: Array<{ where: string; ordinal: number }>, runs: readonly RecordedRun[]): string[] {
   const known = new Set(runs.map((run) => run.ordinal));
   const listed = runs.length === 0 ? 'no tool run has been recorded yet' : `the recorded runs are #${runs.map((r) => r.ordinal).join(', #')}`;
-  return refs
-    .filter((ref) => !known.has(ref.ordinal))
-    .map((ref) => `${ref.where} cites tool run #${ref.ordinal}, which does not exist (${listed})`);
+  return refs.filter((ref) => !known.has(ref.ordinal)).map((ref) => `${ref.where} cites tool run #${ref.ordinal}, which does not exist (${listed})`);
 }
 
 /**
@@ -134,10 +134,14 @@ export function checkConclusion(input: unknown, investigationId: string, runs: r
       return h !== undefined && h.status === 'supported' && h.runRefs.some((ordinal) => succeeded.get(ordinal)?.hypothesisId === h.id);
     });
     if (!verified) {
-      problems.push('conclusionStatus "verified_cause" needs a finding of kind "cause" whose hypothesisId names a hypothesis with status "supported" whose runRefs cite a succeeded tool run made to test it (called with that hypothesisId); otherwise use "supported_explanation" or "inconclusive"');
+      problems.push(
+        'conclusionStatus "verified_cause" needs a finding of kind "cause" whose hypothesisId names a hypothesis with status "supported" whose runRefs cite a succeeded tool run made to test it (called with that hypothesisId); otherwise use "supported_explanation" or "inconclusive"',
+      );
     }
   } else if (c.conclusionStatus === 'supported_explanation' && !causes.some((f) => f.runRefs.length > 0)) {
-    problems.push('conclusionStatus "supported_explanation" needs a finding of kind "cause" that cites at least one tool run in runRefs; otherwise use "inconclusive"');
+    problems.push(
+      'conclusionStatus "supported_explanation" needs a finding of kind "cause" that cites at least one tool run in runRefs; otherwise use "inconclusive"',
+    );
   }
 
   if (problems.length > 0) return { ok: false, problems };
@@ -152,7 +156,10 @@ export function checkConclusion(input: unknown, investigationId: string, runs: r
         kind: f.kind,
         mechanism: f.mechanism,
         runRefs: f.runRefs,
-        evidenceRefs: (f.evidenceRefs ?? f.runRefs.map((toolRunOrdinal) => ({ toolRunOrdinal }))).map((e) => ({ investigationId, toolRunOrdinal: e.toolRunOrdinal })),
+        evidenceRefs: (f.evidenceRefs ?? f.runRefs.map((toolRunOrdinal) => ({ toolRunOrdinal }))).map((e) => ({
+          investigationId,
+          toolRunOrdinal: e.toolRunOrdinal,
+        })),
         ...(f.hypothesisId !== undefined ? { hypothesisId: f.hypothesisId } : {}),
       })),
       hypotheses: c.hypotheses.map((h): HypothesisItem => ({ id: h.id, statement: h.statement, status: h.status, test: h.test, runRefs: h.runRefs })),

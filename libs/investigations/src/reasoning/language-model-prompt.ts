@@ -12,7 +12,7 @@ export const SYSTEM_PROMPT = [
   '- You never act on systems yourself and no tool changes anything. Remedies go into "actions" as proposals for people, each with how to verify it.',
   '- Budgets are limited (tool runs, turns, time, context): read what matters most first and prefer narrow queries.',
   '- When the evidence is enough, or no further query would help, call conclude once with the whole conclusion; say what you could not check in "limitations".',
-  '- conclusionStatus: verified_cause only when a cause finding\'s hypothesis was tested by a tool run whose result supports it; supported_explanation when evidence supports a cause without such a test; inconclusive otherwise; answer_only when the subject is a question that asks for no cause.',
+  "- conclusionStatus: verified_cause only when a cause finding's hypothesis was tested by a tool run whose result supports it; supported_explanation when evidence supports a cause without such a test; inconclusive otherwise; answer_only when the subject is a question that asks for no cause.",
 ].join('\n');
 
 const MAX_ALERTS = 50;
@@ -83,7 +83,7 @@ export function describeInvestigation(session: InvestigationSession, runOutputCa
   }
   if (session.alerts.length > MAX_ALERTS) lines.push(`(${session.alerts.length - MAX_ALERTS} more alerts not shown)`);
   lines.push('', '# Sources, most relevant first');
-  if (session.sources.length === 0) lines.push('(none: only tools over the service\'s own data can run)');
+  if (session.sources.length === 0) lines.push("(none: only tools over the service's own data can run)");
   for (const source of [...session.sources].sort((a, b) => a.rank - b.rank)) {
     lines.push(`${source.rank}. ${source.name} (${source.type}), integrationId ${source.integrationId}: ${source.reason}`);
   }

@@ -1,6 +1,13 @@
 import { generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { Conclusion, StoppedBy } from '../conclusion.types';
-import { checkConclusion, conclusionInText, describeIssues, hypothesesUpdateSchema, missingRunProblems, type ConclusionCheck } from './language-model-conclusion';
+import {
+  checkConclusion,
+  conclusionInText,
+  describeIssues,
+  hypothesesUpdateSchema,
+  missingRunProblems,
+  type ConclusionCheck,
+} from './language-model-conclusion';
 import { providerFailure } from './language-model-failure';
 import { LanguageModelHypotheses } from './language-model-hypotheses';
 import { budgetName, describeEarlyStop, describeInvestigation, describeRun, SYSTEM_PROMPT } from './language-model-prompt';
@@ -21,7 +28,11 @@ export interface LanguageModelReasonerOptions extends LanguageModelConnection {
 }
 
 type ToolChoice = 'auto' | { type: 'tool'; toolName: string };
-interface ModelCall { messages: ModelMessage[]; tools: ToolSet; toolChoice: ToolChoice }
+interface ModelCall {
+  messages: ModelMessage[];
+  tools: ToolSet;
+  toolChoice: ToolChoice;
+}
 type CallResult = Awaited<ReturnType<typeof generateText<ToolSet>>>;
 type ModelToolCall = CallResult['toolCalls'][number];
 
@@ -74,7 +85,12 @@ export class LanguageModelReasoner implements Reasoner {
     const refuse = (check: Extract<ConclusionCheck, { ok: false }>): string => {
       invalidInARow += 1;
       if (invalidInARow >= INVALID_CONCLUSIONS_ALLOWED) {
-        throw new ReasonerFailure(clip(`The language model (${this.name}) handed in an invalid conclusion ${invalidInARow} times in a row; the last: ${check.problems.join('; ')}`, 4096));
+        throw new ReasonerFailure(
+          clip(
+            `The language model (${this.name}) handed in an invalid conclusion ${invalidInARow} times in a row; the last: ${check.problems.join('; ')}`,
+            4096,
+          ),
+        );
       }
       return `Conclusion not accepted. Fix these problems and call conclude again:\n- ${check.problems.join('\n- ')}`;
     };
@@ -85,7 +101,10 @@ export class LanguageModelReasoner implements Reasoner {
       const request: ModelCall = { messages, tools: tools.all, toolChoice: 'auto' };
       const estimate = estimateTokens({ system: SYSTEM_PROMPT, messages, tools: tools.definitions(tools.all) });
       if (estimate > session.budgets.contextTokens) {
-        throw new BudgetExhausted('context', `The next language model call would send about ${estimate} tokens, more than the context budget of ${session.budgets.contextTokens}`);
+        throw new BudgetExhausted(
+          'context',
+          `The next language model call would send about ${estimate} tokens, more than the context budget of ${session.budgets.contextTokens}`,
+        );
       }
       const result = await this.call(session, request);
       this.recordUsage(session, result, estimate);
@@ -99,9 +118,10 @@ export class LanguageModelReasoner implements Reasoner {
           messages.push({ role: 'user', content: 'Continue: call a tool to gather evidence, or call conclude with your conclusion.' });
           continue;
         }
-        const check: ConclusionCheck = 'invalidJson' in found
-          ? { ok: false, problems: [`your answer is not valid JSON: ${found.invalidJson}`] }
-          : checkConclusion(found.value, session.investigationId, session.runs);
+        const check: ConclusionCheck =
+          'invalidJson' in found
+            ? { ok: false, problems: [`your answer is not valid JSON: ${found.invalidJson}`] }
+            : checkConclusion(found.value, session.investigationId, session.runs);
         if (check.ok) return check.conclusion;
         messages.push({ role: 'user', content: refuse(check) });
         continue;
@@ -115,9 +135,12 @@ export class LanguageModelReasoner implements Reasoner {
           if (attempt) replies.set(attempt.toolCallId, 'Ignored: superseded by a later conclude call.');
           attempt = call;
         } else if (call.dynamic && call.invalid) {
-          replies.set(call.toolCallId, tools.isSessionTool(call.toolName) || call.toolName === UPDATE_HYPOTHESES_TOOL
-            ? `Not run: the arguments are not valid JSON (${clip(errorText(call.error), 300)}).`
-            : `Not run: there is no tool named "${call.toolName}".`);
+          replies.set(
+            call.toolCallId,
+            tools.isSessionTool(call.toolName) || call.toolName === UPDATE_HYPOTHESES_TOOL
+              ? `Not run: the arguments are not valid JSON (${clip(errorText(call.error), 300)}).`
+              : `Not run: there is no tool named "${call.toolName}".`,
+          );
         } else if (call.toolName === UPDATE_HYPOTHESES_TOOL) {
           replies.set(call.toolCallId, this.updateHypotheses(session, call.input));
         } else {
@@ -136,9 +159,10 @@ export class LanguageModelReasoner implements Reasoner {
         if (ranTools) {
           replies.set(attempt.toolCallId, 'Not accepted yet: you ran tools in the same answer. Read their results, then call conclude again, alone.');
         } else {
-          const check: ConclusionCheck = attempt.dynamic && attempt.invalid
-            ? { ok: false, problems: [`the arguments are not valid JSON (${clip(errorText(attempt.error), 300)})`] }
-            : checkConclusion(attempt.input, session.investigationId, session.runs);
+          const check: ConclusionCheck =
+            attempt.dynamic && attempt.invalid
+              ? { ok: false, problems: [`the arguments are not valid JSON (${clip(errorText(attempt.error), 300)})`] }
+              : checkConclusion(attempt.input, session.investigationId, session.runs);
           if (check.ok) return check.conclusion;
           replies.set(attempt.toolCallId, refuse(check));
         }
@@ -199,7 +223,12 @@ export class LanguageModelReasoner implements Reasoner {
     if (!check.ok) return this.fallbackConclusion(session, stoppedBy, `the language model's final conclusion was invalid (${check.problems.join('; ')})`);
     const conclusion = check.conclusion;
     if (!conclusion.limitations.some((l) => l.type === 'budget')) {
-      conclusion.limitations.push({ type: 'budget', statement: `The ${budgetName(stoppedBy)} budget stopped the investigation before it finished.`, runRefs: [], messageSequences: [] });
+      conclusion.limitations.push({
+        type: 'budget',
+        statement: `The ${budgetName(stoppedBy)} budget stopped the investigation before it finished.`,
+        runRefs: [],
+        messageSequences: [],
+      });
     }
     return conclusion;
   }

@@ -31,7 +31,11 @@ type JsonSchemaInput = Parameters<typeof jsonSchema>[0];
  * (`prometheus.query_range`), so each gets a wire name (`prometheus__query_range`) and a way back.
  */
 function wireNameOf(name: string, taken: Set<string>): string {
-  const base = name.replace(/\./g, '__').replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 60) || 'tool';
+  const base =
+    name
+      .replace(/\./g, '__')
+      .replace(/[^a-zA-Z0-9_-]/g, '_')
+      .slice(0, 60) || 'tool';
   let candidate = base;
   for (let i = 2; taken.has(candidate); i++) candidate = `${base}_${i}`;
   taken.add(candidate);
@@ -54,9 +58,8 @@ export class LanguageModelTools {
     const taken = new Set<string>([CONCLUDE_TOOL, UPDATE_HYPOTHESES_TOOL]);
     const tools: ToolSet = {};
     for (const sessionTool of session.tools) {
-      const integrationIds = sessionTool.integrationType === null
-        ? []
-        : session.sources.filter((s) => s.type === sessionTool.integrationType).map((s) => s.integrationId);
+      const integrationIds =
+        sessionTool.integrationType === null ? [] : session.sources.filter((s) => s.type === sessionTool.integrationType).map((s) => s.integrationId);
       // A tool over an integration type no source has could only ever be refused.
       if (sessionTool.integrationType !== null && integrationIds.length === 0) continue;
       const properties = (sessionTool.argumentsSchema.properties ?? {}) as Record<string, unknown>;
@@ -138,12 +141,31 @@ export class LanguageModelTools {
     const properties: Record<string, unknown> = { ...((schema.properties ?? {}) as Record<string, unknown>) };
     const required = Array.isArray(schema.required) ? [...(schema.required as string[])] : [];
     if (sessionTool.integrationType !== null) {
-      properties[meta.integrationId] = { type: 'string', enum: integrationIds, description: `The ${sessionTool.integrationType} integration to read: the integrationId of a ranked source` };
+      properties[meta.integrationId] = {
+        type: 'string',
+        enum: integrationIds,
+        description: `The ${sessionTool.integrationType} integration to read: the integrationId of a ranked source`,
+      };
       required.push(meta.integrationId);
     }
-    properties[meta.purpose] = { type: 'string', minLength: 1, maxLength: 1024, description: 'Why you run this, in one sentence (shown to the people following the investigation)' };
-    properties[meta.hypothesisId] = { type: 'string', minLength: 1, maxLength: 64, description: 'The id of the hypothesis this run tests, if it tests one, e.g. "h1"' };
-    properties[meta.hypothesis] = { type: 'string', minLength: 1, maxLength: 8192, description: 'The statement of that hypothesis, when hypothesisId names a new one' };
+    properties[meta.purpose] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: 'Why you run this, in one sentence (shown to the people following the investigation)',
+    };
+    properties[meta.hypothesisId] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'The id of the hypothesis this run tests, if it tests one, e.g. "h1"',
+    };
+    properties[meta.hypothesis] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 8192,
+      description: 'The statement of that hypothesis, when hypothesisId names a new one',
+    };
     required.push(meta.purpose);
     return { ...schema, type: 'object', properties, required, additionalProperties: false };
   }

@@ -64,7 +64,10 @@ export interface Budgets {
 
 /** Thrown by the session when a budget is spent; the engine then asks for the best conclusion so far. */
 export class BudgetExhausted extends Error {
-  constructor(readonly stoppedBy: StoppedBy, readonly detail: string) {
+  constructor(
+    readonly stoppedBy: StoppedBy,
+    readonly detail: string,
+  ) {
     super(detail);
   }
 }

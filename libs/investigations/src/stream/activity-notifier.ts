@@ -169,7 +169,9 @@ export class ActivityNotifier implements OnApplicationShutdown {
     try {
       await Promise.race([
         client.query('SELECT 1'),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+        }),
       ]);
     } catch (error) {
       // Destroying the socket makes pg emit 'end', but the connection is dropped here in any case.

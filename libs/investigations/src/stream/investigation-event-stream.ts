@@ -142,7 +142,8 @@ class OpenStream {
       // Keep the client: it would reconnect into the same failure. Read again a little later.
       this.failures += 1;
       const delay = Math.min(this.owner.timings.readRetryMs * this.failures, 10 * this.owner.timings.readRetryMs);
-      if (this.failures === 1) this.owner.logger.warn({ err: error, investigationId: this.investigationId, retryInMs: delay }, 'Event stream could not read activity; retrying');
+      if (this.failures === 1)
+        this.owner.logger.warn({ err: error, investigationId: this.investigationId, retryInMs: delay }, 'Event stream could not read activity; retrying');
       this.retry = setTimeout(() => {
         this.retry = undefined;
         this.wake();
@@ -245,7 +246,9 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
     const key = `${organizationId}/${investigationId}/${cursor}/${batchSize}`;
     const shared = this.reads.get(key);
     if (shared) return shared;
-    const read = this.activity.after(organizationId, investigationId, cursor, batchSize, { streamOnly: true }).then((rows) => ({ rows, frames: rows.map(frame) }));
+    const read = this.activity
+      .after(organizationId, investigationId, cursor, batchSize, { streamOnly: true })
+      .then((rows) => ({ rows, frames: rows.map(frame) }));
     this.reads.set(key, read);
     queueMicrotask(() => this.reads.delete(key));
     return read;
@@ -304,7 +307,9 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
   async closeAll(): Promise<void> {
     this.closing = true;
     if (this.open.size === 0) return;
-    const done = new Promise<void>((resolve) => { this.drained = resolve; });
+    const done = new Promise<void>((resolve) => {
+      this.drained = resolve;
+    });
     for (const stream of [...this.open]) stream.finish();
     const bound = new Promise<void>((resolve) => setTimeout(resolve, this.timings.writeDeadlineMs + 1000).unref());
     await Promise.race([done, bound]);
@@ -330,10 +335,12 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
   }
 
   private async terminalSequence(organizationId: string, investigationId: string): Promise<number | undefined> {
-    const row = await this.activityRows.query(organizationId, 'a')
+    const row = await this.activityRows
+      .query(organizationId, 'a')
       .select('a.sequence', 'sequence')
       .andWhere('a.investigation_id = :investigationId AND a.type IN (:...types)', { investigationId, types: TERMINAL_EVENT_TYPES })
-      .orderBy('a.sequence', 'ASC').limit(1)
+      .orderBy('a.sequence', 'ASC')
+      .limit(1)
       .getRawOne<{ sequence: number }>();
     return row ? Number(row.sequence) : undefined;
   }

@@ -8,7 +8,9 @@ function describe(error: ErrorObject | undefined): string {
     case 'additionalProperties':
       return `${where} has unknown property ${String((error.params as { additionalProperty: string }).additionalProperty)}`;
     case 'format':
-      return (error.params as { format: string }).format === 'date-time' ? `${where} must be an RFC 3339 timestamp such as 2026-01-02T03:04:05Z` : `${where} ${error.message}`;
+      return (error.params as { format: string }).format === 'date-time'
+        ? `${where} must be an RFC 3339 timestamp such as 2026-01-02T03:04:05Z`
+        : `${where} ${error.message}`;
     case 'enum':
       return `${where} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     default:

@@ -50,7 +50,12 @@ export async function getJson(context: ToolContext, path: string, query: Readonl
   requestHeaders.accept = 'application/json';
   let answer: OutboundAnswer;
   try {
-    answer = await context.outbound.get({ url, headers: requestHeaders, signal: context.signal, maxBytes: (status) => (status >= 200 && status <= 299 ? MAX_ANSWER_BYTES : DEFAULT_READ_CAP_BYTES) });
+    answer = await context.outbound.get({
+      url,
+      headers: requestHeaders,
+      signal: context.signal,
+      maxBytes: (status) => (status >= 200 && status <= 299 ? MAX_ANSWER_BYTES : DEFAULT_READ_CAP_BYTES),
+    });
   } catch (error) {
     if (context.signal.aborted || !(error instanceof OutboundError)) throw error;
     throw new ToolFailure(unreachable(product, url, error), [source]);
@@ -61,7 +66,10 @@ export async function getJson(context: ToolContext, path: string, query: Readonl
     throw new ToolFailure(`${product} answered HTTP ${answer.status} at ${answer.url.pathname}${message ? `: ${message}` : ''}`, [source]);
   }
   if (!answer.complete) {
-    throw new ToolFailure(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; narrow the query (fewer series, a shorter range or a larger step)`, [source]);
+    throw new ToolFailure(
+      `The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; narrow the query (fewer series, a shorter range or a larger step)`,
+      [source],
+    );
   }
   let body: unknown;
   try {

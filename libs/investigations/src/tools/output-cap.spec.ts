@@ -55,7 +55,10 @@ describe('capOutput', () => {
   });
 
   it('cuts an output that is itself a list, wrapping it to carry the note', () => {
-    const capped = capOutput(Array.from({ length: 1000 }, (_, i) => `value-${i}`), 1024);
+    const capped = capOutput(
+      Array.from({ length: 1000 }, (_, i) => `value-${i}`),
+      1024,
+    );
     expect(size(capped.output)).toBeLessThanOrEqual(1024);
     expect(capped.output).toMatchObject({ value: expect.any(Array), truncation: [{ path: '$', of: 1000, unit: 'items' }] });
   });

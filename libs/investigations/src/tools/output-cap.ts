@@ -20,13 +20,25 @@ const LONG_STRING = 256;
 const MAX_ROUNDS = 1000;
 
 type Holder = Record<string, unknown> | unknown[];
-interface Slot { holder: Holder; key: string | number; path: string; group: string }
-interface Group { name: string; slots: Slot[]; bytes: number; tuples: boolean }
+interface Slot {
+  holder: Holder;
+  key: string | number;
+  path: string;
+  group: string;
+}
+interface Group {
+  name: string;
+  slots: Slot[];
+  bytes: number;
+  tuples: boolean;
+}
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? 'null');
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const read = (slot: Slot) => (slot.holder as Record<string | number, unknown>)[slot.key];
-const write = (slot: Slot, value: unknown) => { (slot.holder as Record<string | number, unknown>)[slot.key] = value; };
+const write = (slot: Slot, value: unknown) => {
+  (slot.holder as Record<string | number, unknown>)[slot.key] = value;
+};
 const displayPath = (path: string) => (path === '$' ? '$' : path.replace(/^\$\.?/, ''));
 
 /**
@@ -126,7 +138,9 @@ export function capOutput(output: unknown, capBytes: number): CappedOutput {
       }
       continue;
     }
-    const longest = strings.filter((slot) => (read(slot) as string).length > LONG_STRING).sort((a, b) => (read(b) as string).length - (read(a) as string).length)[0];
+    const longest = strings
+      .filter((slot) => (read(slot) as string).length > LONG_STRING)
+      .sort((a, b) => (read(b) as string).length - (read(a) as string).length)[0];
     if (!longest) break;
     const text = read(longest) as string;
     remember(longest, 'characters');

@@ -1,7 +1,9 @@
 /** `name{label="value",…}` as PromQL writes a series, labels sorted, cut at `maxLength` characters. */
 export function seriesName(labels: Record<string, string>, maxLength = 160): string {
   const { __name__: name = '', ...rest } = labels;
-  const pairs = Object.keys(rest).sort().map((key) => `${key}=${JSON.stringify(rest[key])}`);
+  const pairs = Object.keys(rest)
+    .sort()
+    .map((key) => `${key}=${JSON.stringify(rest[key])}`);
   const text = pairs.length || !name ? `${name}{${pairs.join(',')}}` : name;
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }

@@ -50,7 +50,8 @@ export class ToolCatalog {
       if (!TOOL_NAME.test(definition.name)) throw new Error(`ToolCatalog: tool name ${definition.name} must be 1-64 letters, digits, '_' or '.'`);
       if (this.tools.has(definition.name)) throw new Error(`ToolCatalog: tool ${definition.name} is declared twice`);
       const schema = definition.argumentsSchema;
-      if (schema.type !== 'object' || schema.additionalProperties !== false) throw new Error(`ToolCatalog: ${definition.name}'s arguments schema must be an object with additionalProperties false`);
+      if (schema.type !== 'object' || schema.additionalProperties !== false)
+        throw new Error(`ToolCatalog: ${definition.name}'s arguments schema must be an object with additionalProperties false`);
       this.validator.add(definition.name, schema);
       this.tools.set(definition.name, definition);
     }
@@ -86,7 +87,10 @@ export class ToolCatalog {
     const definition = this.tools.get(name);
     if (!definition) return this.failed(name, `Unknown tool ${name}; the tools are ${[...this.tools.keys()].join(', ')}`);
     if (definition.integrationType !== context.connection.type) {
-      return this.failed(name, `${name} reads ${PRODUCT_NAMES[definition.integrationType]} integrations; integration ${context.connection.integrationId} is ${PRODUCT_NAMES[context.connection.type] ?? context.connection.type}`);
+      return this.failed(
+        name,
+        `${name} reads ${PRODUCT_NAMES[definition.integrationType]} integrations; integration ${context.connection.integrationId} is ${PRODUCT_NAMES[context.connection.type] ?? context.connection.type}`,
+      );
     }
     const invalid = this.validate(name, args);
     if (invalid) return this.failed(name, invalid);
@@ -108,7 +112,8 @@ export class ToolCatalog {
       return this.finish(name, await Promise.race([running, aborted]));
     } catch (error) {
       if (context.signal.aborted) return this.failed(name, `Cancelled: the run was stopped before ${name} finished`);
-      if (timeout.signal.aborted) return this.failed(name, `Timed out: ${PRODUCT_NAMES[definition.integrationType]} gave no complete answer within ${this.timeoutMs / 1000} s`);
+      if (timeout.signal.aborted)
+        return this.failed(name, `Timed out: ${PRODUCT_NAMES[definition.integrationType]} gave no complete answer within ${this.timeoutMs / 1000} s`);
       if (error instanceof ToolFailure) return this.failed(name, error.message, error.sources, error.window);
       return this.failed(name, `Unexpected failure: ${(error as Error)?.message ?? String(error)}`);
     } finally {
@@ -126,13 +131,25 @@ export class ToolCatalog {
       summary += ` Output cut to ${this.outputCapBytes} bytes: kept ${capped.notes.map((n) => `${n.kept} of ${n.of} ${n.unit} at ${n.path}`).join('; ')}.`;
     }
     return {
-      outcome: 'succeeded', summary: cut(summary, MAX_SUMMARY_LENGTH), output: capped.output, truncated: capped.truncated, sources,
+      outcome: 'succeeded',
+      summary: cut(summary, MAX_SUMMARY_LENGTH),
+      output: capped.output,
+      truncated: capped.truncated,
+      sources,
       ...(result.window ? { window: result.window } : {}),
     };
   }
 
   private failed(name: string, error: string, sources: string[] = [], window?: ToolWindow): ToolResult {
     const text = cut(error, MAX_TOOL_ERROR_LENGTH);
-    return { outcome: 'failed', summary: cut(`${name} failed: ${text}`, 300), output: null, truncated: false, sources, error: text, ...(window ? { window } : {}) };
+    return {
+      outcome: 'failed',
+      summary: cut(`${name} failed: ${text}`, 300),
+      output: null,
+      truncated: false,
+      sources,
+      error: text,
+      ...(window ? { window } : {}),
+    };
   }
 }

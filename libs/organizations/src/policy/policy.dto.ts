@@ -5,35 +5,56 @@ import { ROLES, Role } from '@svc/platform';
 
 export class SessionPolicyDto {
   @ApiProperty({ minimum: 300, maximum: 30 * 24 * 3600, default: 43200, description: 'Idle lifetime, seconds' })
-  @IsInt() @Min(300) @Max(30 * 24 * 3600)
+  @IsInt()
+  @Min(300)
+  @Max(30 * 24 * 3600)
   idleSeconds!: number;
 
   @ApiProperty({ minimum: 900, maximum: 90 * 24 * 3600, default: 604800, description: 'Absolute lifetime, seconds' })
-  @IsInt() @Min(900) @Max(90 * 24 * 3600)
+  @IsInt()
+  @Min(900)
+  @Max(90 * 24 * 3600)
   absoluteSeconds!: number;
 }
 
 export class InvestigationBudgetsDto {
-  @ApiProperty({ minimum: 1, maximum: 200, default: 24 }) @IsInt() @Min(1) @Max(200)
+  @ApiProperty({ minimum: 1, maximum: 200, default: 24 })
+  @IsInt()
+  @Min(1)
+  @Max(200)
   toolRuns!: number;
 
-  @ApiProperty({ minimum: 1, maximum: 100, default: 12 }) @IsInt() @Min(1) @Max(100)
+  @ApiProperty({ minimum: 1, maximum: 100, default: 12 })
+  @IsInt()
+  @Min(1)
+  @Max(100)
   reasonerTurns!: number;
 
-  @ApiProperty({ minimum: 10, maximum: 3600, default: 300 }) @IsInt() @Min(10) @Max(3600)
+  @ApiProperty({ minimum: 10, maximum: 3600, default: 300 })
+  @IsInt()
+  @Min(10)
+  @Max(3600)
   wallClockSeconds!: number;
 
-  @ApiProperty({ minimum: 1, maximum: 50, default: 3 }) @IsInt() @Min(1) @Max(50)
+  @ApiProperty({ minimum: 1, maximum: 50, default: 3 })
+  @IsInt()
+  @Min(1)
+  @Max(50)
   stagnationTurns!: number;
 
-  @ApiProperty({ minimum: 1000, maximum: 2_000_000, default: 100000 }) @IsInt() @Min(1000) @Max(2_000_000)
+  @ApiProperty({ minimum: 1000, maximum: 2_000_000, default: 100000 })
+  @IsInt()
+  @Min(1000)
+  @Max(2_000_000)
   contextTokens!: number;
 }
 
 /** The whole Policy document: what GET returns and PUT replaces. */
 export class PolicyDto {
   @ApiProperty({ type: SessionPolicyDto })
-  @IsDefined() @ValidateNested() @Type(() => SessionPolicyDto)
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => SessionPolicyDto)
   sessions!: SessionPolicyDto;
 
   @ApiProperty({ default: true })
@@ -41,10 +62,13 @@ export class PolicyDto {
   apiTokensAllowed!: boolean;
 
   @ApiProperty({ enum: ROLES, nullable: true, description: 'Role given to unknown OIDC users on first sign-in; null refuses them' })
-  @ValidateIf((_, v) => v !== null) @IsIn(ROLES)
+  @ValidateIf((_, v) => v !== null)
+  @IsIn(ROLES)
   oidcAutoProvision!: Role | null;
 
   @ApiProperty({ type: InvestigationBudgetsDto })
-  @IsDefined() @ValidateNested() @Type(() => InvestigationBudgetsDto)
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => InvestigationBudgetsDto)
   investigationBudgets!: InvestigationBudgetsDto;
 }

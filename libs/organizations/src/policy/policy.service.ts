@@ -38,7 +38,10 @@ export class PolicyService {
     return this.dataSource.transaction(async (manager) => {
       const previous = await this.replace(manager, organizationId, policy, context.actorId ?? context.actorKind);
       await this.audit.record(manager, organizationId, context, {
-        action: 'policy.update', targetKind: 'policy', targetId: organizationId, detail: { before: previous, after: policy },
+        action: 'policy.update',
+        targetKind: 'policy',
+        targetId: organizationId,
+        detail: { before: previous, after: policy },
       });
       return this.get(organizationId, manager);
     });
@@ -50,20 +53,23 @@ export class PolicyService {
       throw new InvalidInputError('Invalid input: sessions.idleSeconds must not exceed sessions.absoluteSeconds');
     }
     const previous = await this.get(organizationId, manager);
-    await manager.getRepository(Policy).upsert({
-      organizationId,
-      sessionIdleSeconds: policy.sessions.idleSeconds,
-      sessionAbsoluteSeconds: policy.sessions.absoluteSeconds,
-      apiTokensAllowed: policy.apiTokensAllowed,
-      oidcAutoProvisionRole: policy.oidcAutoProvision,
-      investigationToolRuns: policy.investigationBudgets.toolRuns,
-      investigationReasonerTurns: policy.investigationBudgets.reasonerTurns,
-      investigationWallClockSeconds: policy.investigationBudgets.wallClockSeconds,
-      investigationStagnationTurns: policy.investigationBudgets.stagnationTurns,
-      investigationContextTokens: policy.investigationBudgets.contextTokens,
-      updatedAt: Timestamp.now(),
-      updatedBy: userId,
-    }, ['organizationId']);
+    await manager.getRepository(Policy).upsert(
+      {
+        organizationId,
+        sessionIdleSeconds: policy.sessions.idleSeconds,
+        sessionAbsoluteSeconds: policy.sessions.absoluteSeconds,
+        apiTokensAllowed: policy.apiTokensAllowed,
+        oidcAutoProvisionRole: policy.oidcAutoProvision,
+        investigationToolRuns: policy.investigationBudgets.toolRuns,
+        investigationReasonerTurns: policy.investigationBudgets.reasonerTurns,
+        investigationWallClockSeconds: policy.investigationBudgets.wallClockSeconds,
+        investigationStagnationTurns: policy.investigationBudgets.stagnationTurns,
+        investigationContextTokens: policy.investigationBudgets.contextTokens,
+        updatedAt: Timestamp.now(),
+        updatedBy: userId,
+      },
+      ['organizationId'],
+    );
     return previous;
   }
 }

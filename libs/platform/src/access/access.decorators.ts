@@ -14,9 +14,7 @@ export const ACCESS_METADATA = 'svc:access';
  * Signed-in routes are for people only.
  */
 export type AccessRule =
-  | { kind: 'public' }
-  | { kind: 'signed-in' }
-  | { kind: 'permission'; permission: Permission; organizationHeader: 'optional' | 'required'; tokens: boolean };
+  { kind: 'public' } | { kind: 'signed-in' } | { kind: 'permission'; permission: Permission; organizationHeader: 'optional' | 'required'; tokens: boolean };
 
 export const Public = () => SetMetadata(ACCESS_METADATA, { kind: 'public' } satisfies AccessRule);
 
@@ -24,5 +22,8 @@ export const SignedIn = () => SetMetadata(ACCESS_METADATA, { kind: 'signed-in' }
 
 export const RequirePermission = (permission: Permission, options: { organizationHeader?: 'optional' | 'required'; tokens?: boolean } = {}) =>
   SetMetadata(ACCESS_METADATA, {
-    kind: 'permission', permission, organizationHeader: options.organizationHeader ?? 'optional', tokens: options.tokens ?? true,
+    kind: 'permission',
+    permission,
+    organizationHeader: options.organizationHeader ?? 'optional',
+    tokens: options.tokens ?? true,
   } satisfies AccessRule);

@@ -33,7 +33,7 @@ export interface AuditActor {
 /** The audit context of a request made by `actor` (anonymous when there is none, e.g. a failed sign-in). */
 export function auditContext(origin: RequestOrigin, actor?: AuditActor | null): AuditContext {
   return {
-    actorKind: actor ? actor.kind ?? 'user' : 'anonymous',
+    actorKind: actor ? (actor.kind ?? 'user') : 'anonymous',
     actorId: actor?.id ?? null,
     actorName: actor?.name ?? null,
     sourceAddress: origin.address ?? null,

@@ -3,7 +3,12 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { describe, expect, it } from 'vitest';
 import {
-  CurrentActor, CurrentAuditContext, CurrentOrganization, CurrentPrincipal, CurrentRequestOrigin, RequestContextMissingError,
+  CurrentActor,
+  CurrentAuditContext,
+  CurrentOrganization,
+  CurrentPrincipal,
+  CurrentRequestOrigin,
+  RequestContextMissingError,
 } from './request-context.decorators';
 import type { AuthenticatedRequest } from './request-context';
 
@@ -27,14 +32,22 @@ describe('request context decorators', () => {
   it('CurrentAuditContext: the acting caller, the source address and the request id', () => {
     const ctx = httpContext({ actor, ip: '192.0.2.7', id: 'req-1', headers: { 'user-agent': 'curl/8' } } as Partial<AuthenticatedRequest>);
     expect(resolverOf(CurrentAuditContext)(undefined, ctx)).toEqual({
-      actorKind: 'api_token', actorId: actor.id, actorName: 'exporter', sourceAddress: '192.0.2.7', requestId: 'req-1',
+      actorKind: 'api_token',
+      actorId: actor.id,
+      actorName: 'exporter',
+      sourceAddress: '192.0.2.7',
+      requestId: 'req-1',
     });
   });
 
   it('CurrentAuditContext: anonymous on a route where nobody is authenticated', () => {
     const ctx = httpContext({ ip: '192.0.2.8' } as Partial<AuthenticatedRequest>);
     expect(resolverOf(CurrentAuditContext)(undefined, ctx)).toEqual({
-      actorKind: 'anonymous', actorId: null, actorName: null, sourceAddress: '192.0.2.8', requestId: null,
+      actorKind: 'anonymous',
+      actorId: null,
+      actorName: null,
+      sourceAddress: '192.0.2.8',
+      requestId: null,
     });
   });
 

@@ -41,4 +41,6 @@ export const CurrentAuditContext = createParamDecorator((_: unknown, ctx: Execut
 });
 
 /** Where the request came from (user agent, address, request id): for routes that act before anyone is known, like sign-in. */
-export const CurrentRequestOrigin = createParamDecorator((_: unknown, ctx: ExecutionContext): RequestOrigin => requestOrigin(httpRequest(ctx, 'CurrentRequestOrigin')));
+export const CurrentRequestOrigin = createParamDecorator((_: unknown, ctx: ExecutionContext): RequestOrigin =>
+  requestOrigin(httpRequest(ctx, 'CurrentRequestOrigin')),
+);

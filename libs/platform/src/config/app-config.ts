@@ -12,7 +12,10 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
  * reads `process.env`; a bad value stops the process with a message naming the variable.
  */
 export class AppConfig {
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 8080;
 
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
@@ -24,35 +27,57 @@ export class AppConfig {
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   SVC_PUBLIC_URL = 'http://localhost:8080';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
   SVC_BOOTSTRAP_CREDENTIAL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(32)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
   SVC_SECRET_KEY?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   SVC_OIDC_ISSUER?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   SVC_OIDC_CLIENT_ID?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   SVC_OIDC_CLIENT_SECRET?: string;
 
   /** The Organization OIDC auto-provisioning adds new users to (its Policy decides the role); the oldest Organization when unset. */
-  @Transform(emptyToUndefined) @IsOptional() @Matches(ORGANIZATION_ID, { message: 'SVC_OIDC_ORGANIZATION must be an Organization id' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(ORGANIZATION_ID, { message: 'SVC_OIDC_ORGANIZATION must be an Organization id' })
   SVC_OIDC_ORGANIZATION?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['openai-compatible', 'anthropic'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['openai-compatible', 'anthropic'])
   SVC_LLM_PROVIDER?: 'openai-compatible' | 'anthropic';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   SVC_LLM_BASE_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   SVC_LLM_API_KEY?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   SVC_LLM_MODEL?: string;
 
   /** Beyond the contract's names: operational knobs with safe defaults. */
@@ -64,29 +89,47 @@ export class AppConfig {
   SVC_QUEUE_PREFIX = 'svc';
 
   /** Session lifetimes until Policy overrides them per Organization (seconds). */
-  @Transform(toInt) @IsInt() @Min(60) @Max(31 * 24 * 3600)
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(31 * 24 * 3600)
   SVC_SESSION_IDLE_SECONDS = 12 * 3600;
 
-  @Transform(toInt) @IsInt() @Min(60) @Max(365 * 24 * 3600)
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(365 * 24 * 3600)
   SVC_SESSION_ABSOLUTE_SECONDS = 7 * 24 * 3600;
 
   /** Largest JSON body accepted on /api/v1 (bytes). */
-  @Transform(toInt) @IsInt() @Min(1024) @Max(64 * 1024 * 1024)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
   SVC_JSON_BODY_LIMIT = 1024 * 1024;
 
   /** Requests per minute one session or API token may make (decisions §12). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
   SVC_RATE_LIMIT_PER_MINUTE = 600;
 
   /**
    * How long a worker's hold on a running job lasts without renewal (seconds): a job of a worker
    * that died is taken up by another worker after about this long.
    */
-  @Transform(toInt) @IsInt() @Min(1) @Max(600)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
   SVC_QUEUE_JOB_LOCK_SECONDS = 30;
 
   /** Connections each process keeps to PostgreSQL. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   SVC_DATABASE_POOL_SIZE = 20;
 
   /**
@@ -94,10 +137,14 @@ export class AppConfig {
    * loopback, private, link-local. Nothing is denied by default (self-hosted installs reach their
    * own Prometheus); link-local and this service's PostgreSQL and Redis are refused regardless.
    */
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   SVC_OUTBOUND_DENY?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   SVC_OUTBOUND_ALLOW?: string;
 
   /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
@@ -112,10 +159,22 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
-const KNOWN = new Set(Object.keys(new AppConfig()).concat([
-  'SVC_BOOTSTRAP_CREDENTIAL', 'SVC_SECRET_KEY', 'SVC_OIDC_ISSUER', 'SVC_OIDC_CLIENT_ID', 'SVC_OIDC_CLIENT_SECRET', 'SVC_OIDC_ORGANIZATION',
-  'SVC_LLM_PROVIDER', 'SVC_LLM_BASE_URL', 'SVC_LLM_API_KEY', 'SVC_LLM_MODEL', 'SVC_OUTBOUND_DENY', 'SVC_OUTBOUND_ALLOW',
-]));
+const KNOWN = new Set(
+  Object.keys(new AppConfig()).concat([
+    'SVC_BOOTSTRAP_CREDENTIAL',
+    'SVC_SECRET_KEY',
+    'SVC_OIDC_ISSUER',
+    'SVC_OIDC_CLIENT_ID',
+    'SVC_OIDC_CLIENT_SECRET',
+    'SVC_OIDC_ORGANIZATION',
+    'SVC_LLM_PROVIDER',
+    'SVC_LLM_BASE_URL',
+    'SVC_LLM_API_KEY',
+    'SVC_LLM_MODEL',
+    'SVC_OUTBOUND_DENY',
+    'SVC_OUTBOUND_ALLOW',
+  ]),
+);
 
 /** Reads and validates the settings; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {

@@ -31,7 +31,12 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions({ url: config.DATABASE_URL, poolSize: config.SVC_DATABASE_POOL_SIZE, migrations: options.migrations, applicationName: options.applicationName }),
+            ...dataSourceOptions({
+              url: config.DATABASE_URL,
+              poolSize: config.SVC_DATABASE_POOL_SIZE,
+              migrations: options.migrations,
+              applicationName: options.applicationName,
+            }),
             autoLoadEntities: true,
             retryAttempts: 0,
           }),
@@ -56,7 +61,9 @@ export class DatabaseModule {
           useFactory: async (config: AppConfig, settings: PlatformSettingsService) => {
             if (config.SVC_SECRET_KEY) return new SecretKeys(Buffer.from(config.SVC_SECRET_KEY, 'utf8'));
             const stored = await settings.putIfAbsent('development_secret_key', SecretKeys.generateRoot());
-            new Logger('SecretKeys').warn('SVC_SECRET_KEY is not set: using a generated development key kept in the database. Set SVC_SECRET_KEY in production.');
+            new Logger('SecretKeys').warn(
+              'SVC_SECRET_KEY is not set: using a generated development key kept in the database. Set SVC_SECRET_KEY in production.',
+            );
             return new SecretKeys(Buffer.from(stored.value, 'utf8'));
           },
         },

@@ -32,7 +32,11 @@ export class NotificationChannel {
   private retryTimer?: NodeJS.Timeout;
   private pingTimer?: NodeJS.Timeout;
 
-  constructor(private readonly databaseUrl: string, private readonly channel: string, private readonly handlers: NotificationHandlers) {
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly channel: string,
+    private readonly handlers: NotificationHandlers,
+  ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
     this.logger = new Logger(`NotificationChannel(${channel})`);
   }
@@ -118,7 +122,9 @@ export class NotificationChannel {
     try {
       await Promise.race([
         client.query('SELECT 1'),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+        }),
       ]);
     } catch (error) {
       (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();

@@ -7,7 +7,10 @@
 export class RecentReads<V> {
   private readonly entries = new Map<string, { value: V; readAt: number }>();
 
-  constructor(private readonly maxAgeMs: number, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly maxAgeMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);

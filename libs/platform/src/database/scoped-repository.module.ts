@@ -19,8 +19,7 @@ export function getScopedRepositoryToken(entity: OwnedEntityClass): symbol {
 }
 
 /** Injects the ScopedRepository of an entity registered with `ScopedRepositoryModule.forFeature`. */
-export const InjectScopedRepository = (entity: OwnedEntityClass): ParameterDecorator & PropertyDecorator =>
-  Inject(getScopedRepositoryToken(entity));
+export const InjectScopedRepository = (entity: OwnedEntityClass): ParameterDecorator & PropertyDecorator => Inject(getScopedRepositoryToken(entity));
 
 /**
  * How a library gets the scoped repositories of its Organization-owned entities: list them in

@@ -1,6 +1,4 @@
-import {
-  EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder,
-} from 'typeorm';
+import { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OrganizationOwnedEntity } from './organization-owned.entity';
 import { isOrganizationId } from '../organization-id';

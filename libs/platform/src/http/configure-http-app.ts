@@ -43,7 +43,9 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(organizationAliasMiddleware);
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
   const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });
-  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/webhooks/') ? next() : requireJsonBody(req, res, () => json(req, res, next))));
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.path.startsWith('/webhooks/') ? next() : requireJsonBody(req, res, () => json(req, res, next)),
+  );
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, toErrorResponse(error)));
 
   app.useGlobalFilters(new AllExceptionsFilter());

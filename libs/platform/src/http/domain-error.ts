@@ -32,7 +32,11 @@ export interface ErrorDetails {
 
 /** An expected failure that a client can act on; anything else is an internal error. */
 export class DomainError extends Error {
-  constructor(readonly code: ErrorCode, message: string, readonly details: ErrorDetails = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
     super(message);
   }
 }

@@ -5,13 +5,17 @@ import { toErrorResponse } from './error-body';
 
 describe('toErrorResponse', () => {
   it('maps domain error codes to statuses and keeps reason, requires and Retry-After', () => {
-    expect(toErrorResponse(new UnauthenticatedError('session_expired', 'expired'))).toEqual({ status: 401, body: { error: 'expired', reason: 'session_expired' }, retryAfterSeconds: undefined });
+    expect(toErrorResponse(new UnauthenticatedError('session_expired', 'expired'))).toEqual({
+      status: 401,
+      body: { error: 'expired', reason: 'session_expired' },
+      retryAfterSeconds: undefined,
+    });
     expect(toErrorResponse(new ForbiddenError('no', { requires: 'incidents:merge' })).body).toEqual({ error: 'no', requires: 'incidents:merge' });
     expect(toErrorResponse(new ConflictError('taken')).status).toBe(409);
     expect(toErrorResponse(new DomainError('rate_limited', 'slow down', { retryAfterSeconds: 7 }))).toMatchObject({ status: 429, retryAfterSeconds: 7 });
   });
 
-  it('never leaks an unknown error\'s message', () => {
+  it("never leaks an unknown error's message", () => {
     expect(toErrorResponse(new Error('password=hunter2 at db.ts:12'))).toEqual({ status: 500, body: { error: 'Internal server error' } });
   });
 
@@ -22,7 +26,10 @@ describe('toErrorResponse', () => {
   });
 
   it('maps body-parser failures', () => {
-    expect(toErrorResponse(Object.assign(new Error('x'), { status: 400, expose: true, type: 'entity.parse.failed' }))).toEqual({ status: 400, body: { error: 'Malformed JSON body' } });
+    expect(toErrorResponse(Object.assign(new Error('x'), { status: 400, expose: true, type: 'entity.parse.failed' }))).toEqual({
+      status: 400,
+      body: { error: 'Malformed JSON body' },
+    });
     expect(toErrorResponse(Object.assign(new Error('x'), { status: 413, expose: true, type: 'entity.too.large' })).status).toBe(413);
   });
 

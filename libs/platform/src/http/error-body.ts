@@ -59,7 +59,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     // body-parser / http-errors: malformed JSON, oversized bodies, bad charsets.
     if (httpish.type === 'entity.parse.failed') return { status: 400, body: errorBody(400, 'Malformed JSON body') };
     if (httpish.type === 'entity.too.large') return { status: 413, body: errorBody(413, 'Request body too large') };
-    if (httpish.type === 'charset.unsupported' || httpish.type === 'encoding.unsupported') return { status: 415, body: errorBody(415, 'Unsupported body encoding') };
+    if (httpish.type === 'charset.unsupported' || httpish.type === 'encoding.unsupported')
+      return { status: 415, body: errorBody(415, 'Unsupported body encoding') };
     return { status, body: errorBody(status, undefined) };
   }
   return { status: 500, body: errorBody(500, undefined) };

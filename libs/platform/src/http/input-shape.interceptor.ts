@@ -5,7 +5,10 @@ import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { InvalidInputError } from './domain-error';
 
-interface RouteArg { index: number; data?: unknown }
+interface RouteArg {
+  index: number;
+  data?: unknown;
+}
 
 /**
  * ValidationPipe refuses unknown properties of a declared DTO. This covers the routes that declare

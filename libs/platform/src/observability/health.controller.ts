@@ -27,9 +27,6 @@ export class HealthController {
   @Get('readyz')
   @HealthCheck()
   ready() {
-    return this.health.check([
-      () => this.database.pingCheck('postgres', { timeout: 1000 }),
-      () => this.redis.check('redis'),
-    ]);
+    return this.health.check([() => this.database.pingCheck('postgres', { timeout: 1000 }), () => this.redis.check('redis')]);
   }
 }

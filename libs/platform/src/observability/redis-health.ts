@@ -8,7 +8,10 @@ import { AppConfig } from '../config/app-config';
 export class RedisHealthIndicator implements OnModuleDestroy {
   private readonly redis: Redis;
 
-  constructor(config: AppConfig, private readonly indicators: HealthIndicatorService) {
+  constructor(
+    config: AppConfig,
+    private readonly indicators: HealthIndicatorService,
+  ) {
     this.redis = new Redis(config.REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000 });
     this.redis.on('error', () => undefined);
   }

@@ -12,17 +12,34 @@ export function createRootLogger(level: string, name: string): Logger {
   // one, and nothing waits for a threshold, so a quiet process still shows its latest line.
   // pino flushes what is pending on exit.
   const destination = pino.destination({ dest: 1, sync: false });
-  return pino({
-    name,
-    level,
-    base: { service: 'incident-investigation-service', process: name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'password', '*.password', 'currentPassword', 'newPassword', '*.token', 'token', 'secret', '*.secret',
-        'authorization', '*.authorization', 'cookie', '*.cookie', 'webhookSecret', '*.webhookSecret', 'credentials', '*.credentials',
-      ],
-      censor: '[redacted]',
+  return pino(
+    {
+      name,
+      level,
+      base: { service: 'incident-investigation-service', process: name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'password',
+          '*.password',
+          'currentPassword',
+          'newPassword',
+          '*.token',
+          'token',
+          'secret',
+          '*.secret',
+          'authorization',
+          '*.authorization',
+          'cookie',
+          '*.cookie',
+          'webhookSecret',
+          '*.webhookSecret',
+          'credentials',
+          '*.credentials',
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }

@@ -91,10 +91,14 @@ export function parseCidr(text: string, label = text): AddressRange {
  */
 export function parseAddressRules(text: string | undefined): AddressRange[] {
   if (!text?.trim()) return [];
-  return text.split(',').map((entry) => entry.trim()).filter(Boolean).flatMap((entry) => {
-    const word = ADDRESS_WORDS[entry.toLowerCase() as keyof typeof ADDRESS_WORDS];
-    return word ? word.map((cidr) => parseCidr(cidr, entry.toLowerCase())) : [parseCidr(entry)];
-  });
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .flatMap((entry) => {
+      const word = ADDRESS_WORDS[entry.toLowerCase() as keyof typeof ADDRESS_WORDS];
+      return word ? word.map((cidr) => parseCidr(cidr, entry.toLowerCase())) : [parseCidr(entry)];
+    });
 }
 
 /** The most specific range (longest prefix) that contains the address, if any. */

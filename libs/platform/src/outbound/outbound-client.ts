@@ -92,7 +92,10 @@ export class OutboundClient {
   private readonly lookup: HostLookup;
   private dependencies?: { at: number; value: Promise<OwnDependency[]> };
 
-  constructor(private readonly config: Pick<AppConfig, 'DATABASE_URL' | 'REDIS_URL' | 'SVC_OUTBOUND_DENY' | 'SVC_OUTBOUND_ALLOW'>, options: OutboundClientOptions = {}) {
+  constructor(
+    private readonly config: Pick<AppConfig, 'DATABASE_URL' | 'REDIS_URL' | 'SVC_OUTBOUND_DENY' | 'SVC_OUTBOUND_ALLOW'>,
+    options: OutboundClientOptions = {},
+  ) {
     this.policy = OutboundPolicy.parse(config.SVC_OUTBOUND_DENY, config.SVC_OUTBOUND_ALLOW);
     this.lookup = options.lookup ?? systemLookup;
     const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, ...(options.ca ? { ca: options.ca } : {}) });
@@ -103,10 +106,11 @@ export class OutboundClient {
           (addresses) => {
             // Each checked address in turn (localhost may be ::1 then 127.0.0.1); the TLS server
             // name still comes from the URL's host (opts.host).
-            const attempt = (i: number): void => connect({ ...opts, hostname: addresses[i] }, (error, socket) => {
-              if (error && i + 1 < addresses.length) attempt(i + 1);
-              else callback(error, socket as never);
-            });
+            const attempt = (i: number): void =>
+              connect({ ...opts, hostname: addresses[i] }, (error, socket) => {
+                if (error && i + 1 < addresses.length) attempt(i + 1);
+                else callback(error, socket as never);
+              });
             attempt(0);
           },
           (error: Error) => callback(error, null),
@@ -120,7 +124,8 @@ export class OutboundClient {
     let url = new URL(request.url);
     let headers = request.headers ?? {};
     for (let redirects = 0; ; redirects++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('redirect', `A redirect led to ${url.protocol} instead of http or https`, url.origin, undefined, redirects);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new OutboundError('redirect', `A redirect led to ${url.protocol} instead of http or https`, url.origin, undefined, redirects);
       let response: Awaited<ReturnType<Agent['request']>>;
       try {
         response = await this.agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, signal: request.signal });
@@ -145,7 +150,10 @@ export class OutboundClient {
       }
       const contentType = typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined;
       try {
-        const { body, complete } = await readCapped(response.body, typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode));
+        const { body, complete } = await readCapped(
+          response.body,
+          typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode),
+        );
         return { status: response.statusCode, url, contentType, body, complete };
       } catch (error) {
         throw this.failure(error, url, redirects, request.signal);
@@ -185,11 +193,14 @@ export class OutboundClient {
     let addresses: string[];
     if (isIP(hostname)) addresses = [hostname];
     else {
-      addresses = await withTimeout(this.lookup(hostname), LOOKUP_TIMEOUT_MS, () => new OutboundError('unresolved', `${hostname} did not resolve within ${LOOKUP_TIMEOUT_MS / 1000} s`, origin, 'ETIMEOUT'))
-        .catch((error: unknown) => {
-          if (error instanceof OutboundError) throw error;
-          throw new OutboundError('unresolved', `${hostname} does not resolve`, origin, networkCode(error));
-        });
+      addresses = await withTimeout(
+        this.lookup(hostname),
+        LOOKUP_TIMEOUT_MS,
+        () => new OutboundError('unresolved', `${hostname} did not resolve within ${LOOKUP_TIMEOUT_MS / 1000} s`, origin, 'ETIMEOUT'),
+      ).catch((error: unknown) => {
+        if (error instanceof OutboundError) throw error;
+        throw new OutboundError('unresolved', `${hostname} does not resolve`, origin, networkCode(error));
+      });
       if (addresses.length === 0) throw new OutboundError('unresolved', `${hostname} does not resolve`, origin, 'ENOTFOUND');
     }
     const dependencies = await this.ownDependencies();
@@ -214,7 +225,12 @@ export class OutboundClient {
 
   private failure(error: unknown, url: URL, redirects: number, signal: AbortSignal | undefined): unknown {
     if (signal?.aborted) return error;
-    const found = error instanceof OutboundError ? error : (error as { cause?: unknown })?.cause instanceof OutboundError ? (error as { cause: OutboundError }).cause : undefined;
+    const found =
+      error instanceof OutboundError
+        ? error
+        : (error as { cause?: unknown })?.cause instanceof OutboundError
+          ? (error as { cause: OutboundError }).cause
+          : undefined;
     if (found) return new OutboundError(found.kind, found.message, url.origin, found.code, redirects);
     const code = networkCode(error) ?? (error as Error)?.name ?? 'error';
     return new OutboundError('unreachable', `No HTTP answer from ${url.origin} (${code})`, url.origin, code, redirects);

@@ -43,9 +43,13 @@ describe('outbound address rules', () => {
 describe('the outbound policy', () => {
   it('by default allows loopback and private ranges and refuses link-local', () => {
     const policy = OutboundPolicy.parse(undefined, undefined);
-    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '192.168.0.10', '172.20.0.1', 'fd12::1', '203.0.113.9', '2001:db8::1']) expect(allowed(policy, address), address).toBe(true);
+    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '192.168.0.10', '172.20.0.1', 'fd12::1', '203.0.113.9', '2001:db8::1'])
+      expect(allowed(policy, address), address).toBe(true);
     for (const address of ['169.254.169.254', 'fe80::1', 'febf::1', '::ffff:169.254.169.254', 'fd00:ec2::254', '100.100.100.200']) {
-      expect(policy.decide(address, 80, none), address).toEqual({ allowed: false, reason: 'link-local addresses (cloud metadata included) are always refused' });
+      expect(policy.decide(address, 80, none), address).toEqual({
+        allowed: false,
+        reason: 'link-local addresses (cloud metadata included) are always refused',
+      });
     }
   });
 
@@ -63,10 +67,10 @@ describe('the outbound policy', () => {
     expect(() => OutboundPolicy.parse(undefined, 'link-local')).toThrow('SVC_OUTBOUND_ALLOW: link-local addresses are always refused and cannot be allowed');
   });
 
-  it('refuses the service\'s own dependencies on their port only', () => {
+  it("refuses the service's own dependencies on their port only", () => {
     const deps: OwnDependency[] = [{ name: 'Redis (REDIS_URL)', ranges: [parseCidr('10.0.0.5')], port: 6379 }];
     const policy = OutboundPolicy.parse(undefined, 'private');
-    expect(policy.decide('10.0.0.5', 6379, deps)).toEqual({ allowed: false, reason: 'it is this service\'s own Redis (REDIS_URL)' });
+    expect(policy.decide('10.0.0.5', 6379, deps)).toEqual({ allowed: false, reason: "it is this service's own Redis (REDIS_URL)" });
     expect(policy.decide('::ffff:10.0.0.5', 6379, deps).allowed).toBe(false);
     expect(allowed(policy, '10.0.0.5', 9090, deps)).toBe(true);
   });
@@ -75,8 +79,8 @@ describe('the outbound policy', () => {
     const lookup = async (host: string) => (host === 'redis.internal' ? ['10.0.0.7'] : []);
     const deps = await resolveOwnDependencies('postgres:///svc?host=10.0.0.5', 'redis://redis.internal', lookup);
     const policy = OutboundPolicy.parse(undefined, undefined);
-    expect(policy.decide('10.0.0.5', 5432, deps)).toEqual({ allowed: false, reason: 'it is this service\'s own PostgreSQL (DATABASE_URL)' });
-    expect(policy.decide('10.0.0.7', 6379, deps)).toEqual({ allowed: false, reason: 'it is this service\'s own Redis (REDIS_URL)' });
+    expect(policy.decide('10.0.0.5', 5432, deps)).toEqual({ allowed: false, reason: "it is this service's own PostgreSQL (DATABASE_URL)" });
+    expect(policy.decide('10.0.0.7', 6379, deps)).toEqual({ allowed: false, reason: "it is this service's own Redis (REDIS_URL)" });
     expect(policy.decide('10.0.0.7', 5432, deps).allowed).toBe(true);
     expect(await resolveOwnDependencies('postgres:///svc?host=/run/postgresql', 'redis://redis.internal:6380', lookup)).toEqual([
       { name: 'Redis (REDIS_URL)', ranges: [expect.objectContaining({ label: '10.0.0.7', prefix: 32 })], port: 6380 },
@@ -86,7 +90,10 @@ describe('the outbound policy', () => {
   it('is validated at boot: a bad entry stops the process naming the setting', () => {
     expect(() => loadConfig({ SVC_OUTBOUND_DENY: 'loopback,10.0.0.0/40' })).toThrow('SVC_OUTBOUND_DENY: "10.0.0.0/40" has a prefix length outside 0-32');
     expect(() => loadConfig({ SVC_OUTBOUND_ALLOW: 'intranet' })).toThrow(/SVC_OUTBOUND_ALLOW: "intranet" is not a CIDR/);
-    expect(loadConfig({ SVC_OUTBOUND_DENY: 'loopback,private', SVC_OUTBOUND_ALLOW: '10.20.0.0/16' })).toMatchObject({ SVC_OUTBOUND_DENY: 'loopback,private', SVC_OUTBOUND_ALLOW: '10.20.0.0/16' });
+    expect(loadConfig({ SVC_OUTBOUND_DENY: 'loopback,private', SVC_OUTBOUND_ALLOW: '10.20.0.0/16' })).toMatchObject({
+      SVC_OUTBOUND_DENY: 'loopback,private',
+      SVC_OUTBOUND_ALLOW: '10.20.0.0/16',
+    });
   });
 });
 

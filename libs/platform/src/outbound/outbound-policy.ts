@@ -19,7 +19,10 @@ const ALWAYS_REFUSED: AddressRange[] = ADDRESS_WORDS['link-local'].map((cidr) =>
  * address decides (DENY on a tie), and an address neither names is allowed.
  */
 export class OutboundPolicy {
-  constructor(readonly deny: readonly AddressRange[], readonly allow: readonly AddressRange[]) {}
+  constructor(
+    readonly deny: readonly AddressRange[],
+    readonly allow: readonly AddressRange[],
+  ) {}
 
   /** From the two settings' text; throws an Error naming the setting and the bad entry. */
   static parse(deny: string | undefined, allow: string | undefined): OutboundPolicy {
@@ -31,7 +34,8 @@ export class OutboundPolicy {
       }
     };
     const allowed = read('SVC_OUTBOUND_ALLOW', allow);
-    if (allowed.some((range) => range.label === 'link-local')) throw new Error('SVC_OUTBOUND_ALLOW: link-local addresses are always refused and cannot be allowed');
+    if (allowed.some((range) => range.label === 'link-local'))
+      throw new Error('SVC_OUTBOUND_ALLOW: link-local addresses are always refused and cannot be allowed');
     return new OutboundPolicy(read('SVC_OUTBOUND_DENY', deny), allowed);
   }
 

@@ -23,7 +23,6 @@ function hostAndPort(url: string, defaultPort: number): { host: string; port: nu
   return host ? { host, port: Number(parsed.port) || defaultPort } : null;
 }
 
-
 /**
  * The service's own PostgreSQL and Redis as addresses and ports, resolved now. A dependency on
  * this host (loopback) is also reachable through this host's other addresses, so those are added.
@@ -40,7 +39,9 @@ export async function resolveOwnDependencies(databaseUrl: string, redisUrl: stri
     const ranges: AddressRange[] = resolved.filter((a) => parseAddress(a)).map((a) => parseCidr(a));
     const local = resolved.map(parseAddress).some((a) => a && (a.family === 4 ? a.value >> 24n === 127n || a.value === 0n : a.value <= 1n));
     if (local) {
-      const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []).map((i) => i.address.replace(/%.*$/, ''));
+      const own = Object.values(networkInterfaces())
+        .flatMap((list) => list ?? [])
+        .map((i) => i.address.replace(/%.*$/, ''));
       ranges.push(...ADDRESS_WORDS.loopback.map((cidr) => parseCidr(cidr)), ...own.filter((a) => parseAddress(a)).map((a) => parseCidr(a)));
     }
     dependencies.push({ name, ranges, port: target.port });

@@ -22,7 +22,12 @@ export interface KeysetOrdering<T> {
  * The usual ordering: a timestamp column, then the id to break ties (both unique together).
  * `alias` is the query's alias, `column` the timestamp's SQL name.
  */
-export function byTimeThenId<T extends { id: string }>(alias: string, column: string, read: (row: T) => Timestamp, direction: 'ASC' | 'DESC'): KeysetOrdering<T> {
+export function byTimeThenId<T extends { id: string }>(
+  alias: string,
+  column: string,
+  read: (row: T) => Timestamp,
+  direction: 'ASC' | 'DESC',
+): KeysetOrdering<T> {
   return {
     name: column,
     direction,
@@ -73,14 +78,21 @@ export async function keysetPage<T extends ObjectLiteral>(
     query.andWhere(new Brackets((qb) => qb.where(`(${lhs}) ${op} (${rhs})`, params)));
   }
   ordering.columns.forEach((c, i) => (i === 0 ? query.orderBy(c.expression, ordering.direction) : query.addOrderBy(c.expression, ordering.direction)));
-  const rows = await query.take(undefined).limit(limit + 1).getMany();
+  const rows = await query
+    .take(undefined)
+    .limit(limit + 1)
+    .getMany();
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  const next = rows.length > limit && last
-    ? codec.encode(fullBinding, ordering.columns.map((c) => {
-      const value = c.read(last);
-      return value instanceof Timestamp ? value.toISOString() : value;
-    }))
-    : null;
+  const next =
+    rows.length > limit && last
+      ? codec.encode(
+          fullBinding,
+          ordering.columns.map((c) => {
+            const value = c.read(last);
+            return value instanceof Timestamp ? value.toISOString() : value;
+          }),
+        )
+      : null;
   return { items, next };
 }

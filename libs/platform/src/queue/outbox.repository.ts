@@ -21,11 +21,18 @@ export interface PendingOutboxMessage {
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(organizationId: string, message: { id: string; queue: string; jobName: string; payload: Record<string, unknown> }, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query(
-      'INSERT INTO outbox_messages (id, organization_id, queue, job_name, payload) VALUES ($1, $2, $3, $4, $5::jsonb)',
-      [message.id, organizationId, message.queue, message.jobName, JSON.stringify(message.payload)],
-    );
+  async insert(
+    organizationId: string,
+    message: { id: string; queue: string; jobName: string; payload: Record<string, unknown> },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query('INSERT INTO outbox_messages (id, organization_id, queue, job_name, payload) VALUES ($1, $2, $3, $4, $5::jsonb)', [
+      message.id,
+      organizationId,
+      message.queue,
+      message.jobName,
+      JSON.stringify(message.payload),
+    ]);
   }
 
   /** Wakes the relays when the caller's transaction commits. */

@@ -25,7 +25,11 @@ export class QueueModule {
             prefix: config.SVC_QUEUE_PREFIX,
             defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 10_000, removeOnFail: 10_000 },
             // A dead worker's jobs are found stalled and taken up again after about the lock duration.
-            settings: { lockDuration: config.SVC_QUEUE_JOB_LOCK_SECONDS * 1000, stalledInterval: Math.max(1000, config.SVC_QUEUE_JOB_LOCK_SECONDS * 500), maxStalledCount: 3 },
+            settings: {
+              lockDuration: config.SVC_QUEUE_JOB_LOCK_SECONDS * 1000,
+              stalledInterval: Math.max(1000, config.SVC_QUEUE_JOB_LOCK_SECONDS * 500),
+              maxStalledCount: 3,
+            },
           }),
         }),
         TypeOrmModule.forFeature([OutboxMessage]),

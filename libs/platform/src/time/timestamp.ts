@@ -46,7 +46,11 @@ export class Timestamp {
   }
 
   private static fromParts(y: string, mo: string, d: string, h: string, mi: string, s: string, frac: string, offsetMinutes: number): Timestamp | null {
-    const month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+    const month = Number(mo),
+      day = Number(d),
+      hour = Number(h),
+      minute = Number(mi),
+      second = Number(s);
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
     // Date.UTC reads years 0-99 as 1900-1999; setUTCFullYear takes the year as written.
     const date = new Date(0);

@@ -3,7 +3,9 @@ import { IsOptional, IsUUID } from 'class-validator';
 import { ListQueryDto } from '@svc/platform';
 
 class DeliveryFilterDto {
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID()
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
   integrationId?: string;
 }
 

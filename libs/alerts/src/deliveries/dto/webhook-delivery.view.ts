@@ -30,8 +30,15 @@ export class WebhookDeliveryPage {
 
 export function webhookDeliverySummaryView(d: WebhookDelivery): WebhookDeliverySummaryView {
   return {
-    id: d.id, integrationId: d.integrationId, receivedAt: d.receivedAt.toISOString(), statusCode: d.statusCode, accepted: d.accepted,
-    duplicates: d.duplicates, incidentIds: d.incidentIds, error: d.error, replayOf: d.replayOf,
+    id: d.id,
+    integrationId: d.integrationId,
+    receivedAt: d.receivedAt.toISOString(),
+    statusCode: d.statusCode,
+    accepted: d.accepted,
+    duplicates: d.duplicates,
+    incidentIds: d.incidentIds,
+    error: d.error,
+    replayOf: d.replayOf,
   };
 }
 

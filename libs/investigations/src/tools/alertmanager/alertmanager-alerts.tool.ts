@@ -6,8 +6,15 @@ import type { ToolDefinition } from '../tool.types';
 export type AlertmanagerAlertsArguments = { filter?: string[]; active?: boolean; silenced?: boolean; inhibited?: boolean; receiver?: string };
 
 type RawAlert = {
-  fingerprint?: string; labels?: Record<string, string>; annotations?: Record<string, string>; startsAt?: string; endsAt?: string; updatedAt?: string;
-  generatorURL?: string; receivers?: Array<{ name?: string }>; status?: { state?: string; silencedBy?: string[]; inhibitedBy?: string[] };
+  fingerprint?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  startsAt?: string;
+  endsAt?: string;
+  updatedAt?: string;
+  generatorURL?: string;
+  receivers?: Array<{ name?: string }>;
+  status?: { state?: string; silencedBy?: string[]; inhibitedBy?: string[] };
 };
 
 export const alertmanagerAlertsTool: ToolDefinition<AlertmanagerAlertsArguments> = {
@@ -22,7 +29,10 @@ export const alertmanagerAlertsTool: ToolDefinition<AlertmanagerAlertsArguments>
     type: 'object',
     properties: {
       filter: {
-        type: 'array', minItems: 1, maxItems: 16, items: { type: 'string', minLength: 1, maxLength: 4096 },
+        type: 'array',
+        minItems: 1,
+        maxItems: 16,
+        items: { type: 'string', minLength: 1, maxLength: 4096 },
         description: 'Matchers an alert must all satisfy, e.g. ["alertname=\\"DiskFull\\"", "severity=~\\"page|critical\\""]',
       },
       active: { type: 'boolean', description: 'Include active alerts (default true)' },
@@ -50,7 +60,9 @@ export const alertmanagerAlertsTool: ToolDefinition<AlertmanagerAlertsArguments>
       receivers: (alert.receivers ?? []).map((receiver) => receiver.name ?? ''),
       generatorURL: alert.generatorURL || null,
     }));
-    const states = ['active', 'suppressed', 'unprocessed'].map((state) => [state, alerts.filter((a) => a.state === state).length] as const).filter(([, n]) => n > 0);
+    const states = ['active', 'suppressed', 'unprocessed']
+      .map((state) => [state, alerts.filter((a) => a.state === state).length] as const)
+      .filter(([, n]) => n > 0);
     const byName = new Map<string, number>();
     for (const alert of alerts) byName.set(alert.labels.alertname ?? '(no alertname)', (byName.get(alert.labels.alertname ?? '(no alertname)') ?? 0) + 1);
     const names = [...byName].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} (${n})`);

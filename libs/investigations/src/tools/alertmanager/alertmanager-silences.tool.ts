@@ -7,7 +7,14 @@ export type AlertmanagerSilencesArguments = { activeOnly?: boolean; filter?: str
 
 type RawMatcher = { name?: string; value?: string; isRegex?: boolean; isEqual?: boolean };
 type RawSilence = {
-  id?: string; status?: { state?: string }; matchers?: RawMatcher[]; startsAt?: string; endsAt?: string; updatedAt?: string; createdBy?: string; comment?: string;
+  id?: string;
+  status?: { state?: string };
+  matchers?: RawMatcher[];
+  startsAt?: string;
+  endsAt?: string;
+  updatedAt?: string;
+  createdBy?: string;
+  comment?: string;
 };
 
 /** `name="value"`, `name!="value"`, `name=~"regex"`, `name!~"regex"`: how Alertmanager writes a matcher. */
@@ -28,14 +35,21 @@ export const alertmanagerSilencesTool: ToolDefinition<AlertmanagerSilencesArgume
     properties: {
       activeOnly: { type: 'boolean', description: 'Only silences in effect now (default false: also pending and expired ones)' },
       filter: {
-        type: 'array', minItems: 1, maxItems: 16, items: { type: 'string', minLength: 1, maxLength: 4096 },
+        type: 'array',
+        minItems: 1,
+        maxItems: 16,
+        items: { type: 'string', minLength: 1, maxLength: 4096 },
         description: 'Matchers that silences must carry, e.g. ["alertname=\\"DiskFull\\""]',
       },
     },
     additionalProperties: false,
   },
   async run(args, context) {
-    const { body, source } = await getJson(context, 'api/v2/silences', (args.filter ?? []).map((matcher) => ['filter', matcher] as const));
+    const { body, source } = await getJson(
+      context,
+      'api/v2/silences',
+      (args.filter ?? []).map((matcher) => ['filter', matcher] as const),
+    );
     const all = (Array.isArray(body) ? (body as RawSilence[]) : []).map((silence) => ({
       id: silence.id ?? null,
       state: silence.status?.state ?? 'unknown',

@@ -16,7 +16,10 @@ export const prometheusLabelValuesTool: ToolDefinition<PrometheusLabelValuesArgu
     properties: {
       label: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', maxLength: 256, description: 'Label name, e.g. "job", "instance" or "__name__"' },
       match: {
-        type: 'array', minItems: 1, maxItems: 16, items: { type: 'string', minLength: 1, maxLength: 4096 },
+        type: 'array',
+        minItems: 1,
+        maxItems: 16,
+        items: { type: 'string', minLength: 1, maxLength: 4096 },
         description: 'Only values on series matching any of these selectors, e.g. ["up{job=\\"checkout\\"}"]',
       },
       ...RANGE_ARGUMENTS,
@@ -27,11 +30,15 @@ export const prometheusLabelValuesTool: ToolDefinition<PrometheusLabelValuesArgu
   async run(args, context) {
     const { start, end } = argumentRange(args, context.window);
     const { data, warnings, source } = await readPrometheus<string[]>(context, `api/v1/label/${encodeURIComponent(args.label)}/values`, [
-      ...(args.match ?? []).map((selector) => ['match[]', selector] as const), ['start', start.toISOString()], ['end', end.toISOString()],
+      ...(args.match ?? []).map((selector) => ['match[]', selector] as const),
+      ['start', start.toISOString()],
+      ['end', end.toISOString()],
     ]);
     const values = Array.isArray(data) ? data.map(String) : [];
     const range = `between ${start.toISOString()} and ${end.toISOString()}`;
-    let summary = values.length ? `${count(values.length, 'value')} of ${args.label} ${range}: ${firstOf(values, 10)}.` : `Label ${args.label} has no values ${range}.`;
+    let summary = values.length
+      ? `${count(values.length, 'value')} of ${args.label} ${range}: ${firstOf(values, 10)}.`
+      : `Label ${args.label} has no values ${range}.`;
     if (warnings.length) summary += ` Prometheus warned: ${warnings.join('; ')}.`;
     return {
       outcome: 'succeeded',

@@ -21,11 +21,18 @@ export const prometheusQueryRangeTool: ToolDefinition<PrometheusQueryRangeArgume
   argumentsSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, maxLength: 8192, description: 'PromQL expression, e.g. histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket[5m])))' },
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 8192,
+        description: 'PromQL expression, e.g. histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket[5m])))',
+      },
       start: { type: 'string', format: 'date-time', description: "Range start, RFC 3339 (default: the start of the investigation's window)" },
       end: { type: 'string', format: 'date-time', description: "Range end, RFC 3339 (default: the end of the investigation's window)" },
       step: {
-        type: 'number', exclusiveMinimum: 0, maximum: 604800,
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 604800,
         description: `Resolution in seconds (default: a round step giving at most ${DEFAULT_POINTS_PER_SERIES} points; raised when it would exceed Prometheus's ${MAX_POINTS_PER_SERIES} points per series)`,
       },
     },
@@ -38,19 +45,30 @@ export const prometheusQueryRangeTool: ToolDefinition<PrometheusQueryRangeArgume
     if (!start.isBefore(end)) throw new ToolFailure(`Invalid arguments: start (${start.toISOString()}) must be before end (${end.toISOString()})`);
     const { step, raisedFrom } = chooseStep(start.secondsUntil(end), args.step);
     const { data, warnings, source } = await readPrometheus<{ resultType: string; result: RawSeries[] }>(context, 'api/v1/query_range', [
-      ['query', args.query], ['start', start.toISOString()], ['end', end.toISOString()], ['step', String(step)],
+      ['query', args.query],
+      ['start', start.toISOString()],
+      ['end', end.toISOString()],
+      ['step', String(step)],
     ]);
     const result = Array.isArray(data.result) ? data.result : [];
     const range = `from ${start.toISOString()} to ${end.toISOString()} at a ${step} s step`;
     let summary = result.length
       ? `${count(result.length, 'series', 'series')} ${range}. ${result.slice(0, DESCRIBED).map(describeRange).join('; ')}${result.length > DESCRIBED ? `; and ${result.length - DESCRIBED} more series` : ''}.`
       : `No series ${range}.`;
-    if (raisedFrom !== undefined) summary += ` The step was raised from ${raisedFrom} s to ${step} s (Prometheus allows at most ${MAX_POINTS_PER_SERIES} points per series).`;
+    if (raisedFrom !== undefined)
+      summary += ` The step was raised from ${raisedFrom} s to ${step} s (Prometheus allows at most ${MAX_POINTS_PER_SERIES} points per series).`;
     if (warnings.length) summary += ` Prometheus warned: ${warnings.join('; ')}.`;
     return {
       outcome: 'succeeded',
       summary,
-      output: { resultType: data.resultType, start: start.toISOString(), end: end.toISOString(), stepSeconds: step, series: result.map(toSeries), ...(warnings.length ? { warnings } : {}) },
+      output: {
+        resultType: data.resultType,
+        start: start.toISOString(),
+        end: end.toISOString(),
+        stepSeconds: step,
+        series: result.map(toSeries),
+        ...(warnings.length ? { warnings } : {}),
+      },
       truncated: false,
       sources: [source],
       window: { from: start, until: end },

@@ -6,14 +6,21 @@ import { RawSample, RawSeries, toSample, toSeries } from './samples';
 
 export type PrometheusQueryArguments = { query: string; time?: string };
 
-type QueryData = { resultType: 'vector'; result: RawSeries[] } | { resultType: 'matrix'; result: RawSeries[] } | { resultType: 'scalar'; result: RawSample } | { resultType: 'string'; result: RawSample };
+type QueryData =
+  | { resultType: 'vector'; result: RawSeries[] }
+  | { resultType: 'matrix'; result: RawSeries[] }
+  | { resultType: 'scalar'; result: RawSample }
+  | { resultType: 'string'; result: RawSample };
 
 const SHOWN = 5;
 
 function describeVector(result: RawSeries[], at: string): string {
   if (!result.length) return `No series matched at ${at}.`;
   const valued = result.map((s) => ({ name: seriesName(s.metric ?? {}), value: s.value?.[1] ?? 'histogram' }));
-  const shown = valued.slice(0, SHOWN).map((s) => `${s.name} = ${s.value}`).join('; ');
+  const shown = valued
+    .slice(0, SHOWN)
+    .map((s) => `${s.name} = ${s.value}`)
+    .join('; ');
   let text = `${count(result.length, 'series', 'series')} at ${at}: ${shown}${result.length > SHOWN ? `; and ${result.length - SHOWN} more` : ''}.`;
   if (result.length > SHOWN) {
     const numeric = valued.filter((s) => !Number.isNaN(Number(s.value)));
@@ -36,7 +43,12 @@ export const prometheusQueryTool: ToolDefinition<PrometheusQueryArguments> = {
   argumentsSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, maxLength: 8192, description: 'PromQL expression, e.g. sum by (job) (rate(http_requests_total{code=~"5.."}[5m]))' },
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 8192,
+        description: 'PromQL expression, e.g. sum by (job) (rate(http_requests_total{code=~"5.."}[5m]))',
+      },
       time: { type: 'string', format: 'date-time', description: "Evaluation time, RFC 3339 (default: the end of the investigation's window)" },
     },
     required: ['query'],
@@ -45,16 +57,33 @@ export const prometheusQueryTool: ToolDefinition<PrometheusQueryArguments> = {
   async run(args, context) {
     const time = argumentTime(args.time, context.window.until, 'time');
     const at = time.toISOString();
-    const { data, warnings, source } = await readPrometheus<QueryData>(context, 'api/v1/query', [['query', args.query], ['time', at]]);
+    const { data, warnings, source } = await readPrometheus<QueryData>(context, 'api/v1/query', [
+      ['query', args.query],
+      ['time', at],
+    ]);
     const window = { from: time, until: time };
     const warned = warnings.length ? ` Prometheus warned: ${warnings.join('; ')}.` : '';
     const extra = warnings.length ? { warnings } : {};
     if (data.resultType === 'scalar' || data.resultType === 'string') {
       const value = toSample(data.result);
-      return { outcome: 'succeeded', summary: `${data.resultType === 'scalar' ? 'Scalar' : 'String'} ${value[1]} at ${at}.${warned}`, output: { resultType: data.resultType, time: at, value, ...extra }, truncated: false, sources: [source], window };
+      return {
+        outcome: 'succeeded',
+        summary: `${data.resultType === 'scalar' ? 'Scalar' : 'String'} ${value[1]} at ${at}.${warned}`,
+        output: { resultType: data.resultType, time: at, value, ...extra },
+        truncated: false,
+        sources: [source],
+        window,
+      };
     }
     const series = data.result.map(toSeries);
     const summary = data.resultType === 'vector' ? describeVector(data.result, at) : `${count(series.length, 'series', 'series')} (a range vector) at ${at}.`;
-    return { outcome: 'succeeded', summary: `${summary}${warned}`, output: { resultType: data.resultType, time: at, series, ...extra }, truncated: false, sources: [source], window };
+    return {
+      outcome: 'succeeded',
+      summary: `${summary}${warned}`,
+      output: { resultType: data.resultType, time: at, series, ...extra },
+      truncated: false,
+      sources: [source],
+      window,
+    };
   },
 };

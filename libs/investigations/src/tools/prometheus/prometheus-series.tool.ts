@@ -15,7 +15,10 @@ export const prometheusSeriesTool: ToolDefinition<PrometheusSeriesArguments> = {
     type: 'object',
     properties: {
       match: {
-        type: 'array', minItems: 1, maxItems: 16, items: { type: 'string', minLength: 1, maxLength: 4096 },
+        type: 'array',
+        minItems: 1,
+        maxItems: 16,
+        items: { type: 'string', minLength: 1, maxLength: 4096 },
         description: 'Series selectors, e.g. ["up", "{job=\\"checkout\\"}"]; a series matching any of them is listed',
       },
       ...RANGE_ARGUMENTS,
@@ -26,7 +29,9 @@ export const prometheusSeriesTool: ToolDefinition<PrometheusSeriesArguments> = {
   async run(args, context) {
     const { start, end } = argumentRange(args, context.window);
     const { data, warnings, source } = await readPrometheus<Array<Record<string, string>>>(context, 'api/v1/series', [
-      ...args.match.map((selector) => ['match[]', selector] as const), ['start', start.toISOString()], ['end', end.toISOString()],
+      ...args.match.map((selector) => ['match[]', selector] as const),
+      ['start', start.toISOString()],
+      ['end', end.toISOString()],
     ]);
     const series = Array.isArray(data) ? data : [];
     const byMetric = new Map<string, number>();

@@ -6,8 +6,14 @@ import { readPrometheus } from './prometheus-api';
 export type PrometheusTargetsArguments = { job?: string; health?: 'up' | 'down' | 'unknown' };
 
 type RawTarget = {
-  labels?: Record<string, string>; scrapePool?: string; scrapeUrl?: string; lastError?: string; lastScrape?: string;
-  lastScrapeDuration?: number; health?: string; scrapeInterval?: string;
+  labels?: Record<string, string>;
+  scrapePool?: string;
+  scrapeUrl?: string;
+  lastError?: string;
+  lastScrape?: string;
+  lastScrapeDuration?: number;
+  health?: string;
+  scrapeInterval?: string;
 };
 
 export const prometheusTargetsTool: ToolDefinition<PrometheusTargetsArguments> = {
@@ -37,7 +43,9 @@ export const prometheusTargetsTool: ToolDefinition<PrometheusTargetsArguments> =
       scrapeUrl: target.scrapeUrl ?? null,
       labels: target.labels ?? {},
     }));
-    const targets = all.filter((target) => (!args.job || target.job === args.job || target.labels.job === args.job) && (!args.health || target.health === args.health));
+    const targets = all.filter(
+      (target) => (!args.job || target.job === args.job || target.labels.job === args.job) && (!args.health || target.health === args.health),
+    );
     const healths = ['up', 'down', 'unknown'].map((health) => [health, targets.filter((t) => t.health === health).length] as const).filter(([, n]) => n > 0);
     const down = targets.filter((t) => t.health === 'down').map((t) => `${t.job} ${t.instance}${t.lastError ? ` (${t.lastError.slice(0, 200)})` : ''}`);
     const filtered = args.job || args.health ? ` (of ${all.length})` : '';
