@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInputError } from '@svc/platform';
+import { DEFAULT_READ_CAP_BYTES, InvalidInputError, OutboundClient, OutboundError, upstreamErrorMessage } from '@svc/platform';
 import { IntegrationType } from './catalog/integration-types';
 
 export type HttpCredentials = { bearerToken: string } | { username: string; password: string };
@@ -10,12 +10,13 @@ export interface VerifyResult {
 }
 
 const TIMEOUT_MS = 5000;
+const MAX_VERSION_LENGTH = 64;
 
 /** What verify asks of each type, and how to read the answer. */
-const PROBES: Record<string, { path: string; read: (body: unknown) => string | undefined; product: string }> = {
-  prometheus: { path: 'api/v1/status/buildinfo', product: 'Prometheus', read: (b) => (b as { data?: { version?: string } }).data?.version },
-  alertmanager: { path: 'api/v2/status', product: 'Alertmanager', read: (b) => (b as { versionInfo?: { version?: string } }).versionInfo?.version },
-  grafana: { path: 'api/health', product: 'Grafana', read: (b) => (b as { version?: string }).version },
+const PROBES: Record<string, { path: string; read: (body: unknown) => unknown; product: string }> = {
+  prometheus: { path: 'api/v1/status/buildinfo', product: 'Prometheus', read: (b) => (b as { data?: { version?: unknown } }).data?.version },
+  alertmanager: { path: 'api/v2/status', product: 'Alertmanager', read: (b) => (b as { versionInfo?: { version?: unknown } }).versionInfo?.version },
+  grafana: { path: 'api/health', product: 'Grafana', read: (b) => (b as { version?: unknown }).version },
 };
 
 export function authorizationHeader(credentials: HttpCredentials | null): Record<string, string> {
@@ -24,12 +25,30 @@ export function authorizationHeader(credentials: HttpCredentials | null): Record
   return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
 }
 
+/** A version string as shown: short, printable, or nothing. */
+function versionOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(value)) return undefined;
+  return value.slice(0, MAX_VERSION_LENGTH);
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Contacts the system behind an integration with its stored credentials and reports what it
- * found: the product and version on success, the HTTP status or network error otherwise.
+ * Contacts the system behind an integration with its stored credentials, through the outbound
+ * policy, and reports what it found: the product and version on success, the HTTP status (and a
+ * recognised API error message) otherwise. Failures to connect all read the same and take the
+ * same time, whether the port was closed, filtered or not speaking HTTP: verify is not a port scanner.
  */
 @Injectable()
 export class IntegrationVerifier {
+  constructor(private readonly outbound: OutboundClient) {}
+
   async verify(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
     const probe = PROBES[type.id];
     if (!probe)
@@ -39,19 +58,32 @@ export class IntegrationVerifier {
     const baseUrl = typeof config.baseUrl === 'string' ? config.baseUrl : undefined;
     if (!baseUrl) throw new InvalidInputError('Set config.baseUrl to verify this integration');
     const url = new URL(probe.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    const deadline = AbortSignal.timeout(TIMEOUT_MS);
     try {
-      const res = await fetch(url, {
+      const answer = await this.outbound.get({
+        url,
         headers: { accept: 'application/json', ...authorizationHeader(credentials) },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-        redirect: 'error',
+        signal: deadline,
+        maxBytes: DEFAULT_READ_CAP_BYTES,
       });
-      if (!res.ok) return { outcome: 'failed', detail: `${probe.product} answered HTTP ${res.status} at ${url.pathname}` };
-      const version = probe.read(await res.json().catch(() => undefined));
-      if (!version) return { outcome: 'failed', detail: `The answer at ${url.pathname} is not ${probe.product}'s` };
+      if (answer.status < 200 || answer.status > 299) {
+        const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
+        return { outcome: 'failed', detail: `${probe.product} answered HTTP ${answer.status} at ${answer.url.pathname}${message ? `: ${message}` : ''}` };
+      }
+      const version = answer.complete ? versionOf(probe.read(parseJson(answer.body))) : undefined;
+      if (!version) return { outcome: 'failed', detail: `The answer at ${answer.url.pathname} is not ${probe.product}'s` };
       return { outcome: 'succeeded', detail: `${probe.product} ${version}` };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      return { outcome: 'failed', detail: `Could not reach ${url.origin}: ${cause === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : cause}` };
+      if (error instanceof OutboundError && (error.kind === 'refused' || error.kind === 'redirect')) return { outcome: 'failed', detail: error.message };
+      if (error instanceof OutboundError && error.kind === 'unresolved')
+        return { outcome: 'failed', detail: `Could not connect to ${url.origin}: the host name does not resolve` };
+      const origin = error instanceof OutboundError ? error.origin : url.origin;
+      // Answered at the deadline whatever happened, so timing does not tell a closed port from a filtered one either.
+      if (!deadline.aborted) await new Promise((resolve) => deadline.addEventListener('abort', resolve, { once: true }));
+      return {
+        outcome: 'failed',
+        detail: `Could not connect to ${origin}: no HTTP answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not HTTP)`,
+      };
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ScopedRepositoryModule } from '@svc/platform';
+import { OutboundModule, ScopedRepositoryModule } from '@svc/platform';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { Integration } from './integration.entity';
 import { IntegrationVerifier } from './integration-verifier';
@@ -10,7 +10,7 @@ import { WebhookAuthenticator } from './webhooks/webhook-authenticator';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 
 @Module({
-  imports: [ScopedRepositoryModule.forFeature([Integration])],
+  imports: [ScopedRepositoryModule.forFeature([Integration]), OutboundModule],
   controllers: [IntegrationTypesController, IntegrationsController],
   providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
   exports: [IntegrationsService, WebhookAuthenticator],

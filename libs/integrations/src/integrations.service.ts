@@ -14,6 +14,7 @@ import {
   keysetPage,
   newId,
   NotFoundError,
+  OutboundClient,
   Page,
   ScopedRepository,
   Timestamp,
@@ -60,6 +61,7 @@ export class IntegrationsService {
     private readonly cursors: CursorCodec,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
+    private readonly outbound: OutboundClient,
   ) {}
 
   async create(organizationId: string, input: CreateIntegrationDto, context: AuditContext): Promise<CreatedIntegrationView> {
@@ -67,6 +69,7 @@ export class IntegrationsService {
     const config = input.config ?? {};
     this.schemas.config(type, config);
     if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
+    await this.checkDestination(config);
     const id = newId();
     const webhookSecret = type.webhookFormat ? mintWebhookSecret() : undefined;
     return this.dataSource.transaction(async (manager) => {
@@ -115,6 +118,7 @@ export class IntegrationsService {
   }
 
   async update(organizationId: string, id: string, input: UpdateIntegrationDto, context: AuditContext): Promise<IntegrationView> {
+    if (input.config) await this.checkDestination(input.config);
     return this.dataSource.transaction(async (manager) => {
       const current = await this.require(manager, organizationId, id, true);
       const type = integrationType(current.type)!;
@@ -228,6 +232,17 @@ export class IntegrationsService {
       const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
       return [{ integrationId: i.id, type: i.type, name: i.name, baseUrl, headers: authorizationHeader(this.credentialsOf(i)), verifiedAt }];
     });
+  }
+
+  /**
+   * A base URL whose host resolves now to an address the outbound policy refuses is bad input.
+   * Checked again at every connection (DNS may change); a host that does not resolve now is
+   * accepted, verify reports it.
+   */
+  private async checkDestination(config: Record<string, unknown>): Promise<void> {
+    if (typeof config.baseUrl !== 'string') return;
+    const refusal = await this.outbound.refusal(config.baseUrl);
+    if (refusal) throw new InvalidInputError(`config.baseUrl: ${refusal.message}`);
   }
 
   /** The decrypted credentials, for the code that talks to the system (never for a response). */

@@ -48,3 +48,4 @@ export * from './database/notification-channel';
 export * from './database/recent-reads';
 export * from './http/lean-routes';
 export * from './http/send-error';
+export * from './outbound';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
+import { OutboundClient, OutboundModule } from '@svc/platform';
 import { OrganizationsModule } from '@svc/organizations';
 import { InvestigationsModule } from '../investigations.module';
 import { ToolCatalog } from '../tools/tool-catalog';
@@ -10,7 +11,12 @@ import { ReasonerFactory } from './reasoner-factory';
 
 /** The worker's side of investigations: the processor, the engine, the reasoners and the tools. */
 @Module({
-  imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule],
-  providers: [InvestigationEngine, InvestigationProcessor, ReasonerFactory, { provide: ToolCatalog, useFactory: () => new ToolCatalog() }],
+  imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule, OutboundModule],
+  providers: [
+    InvestigationEngine,
+    InvestigationProcessor,
+    ReasonerFactory,
+    { provide: ToolCatalog, useFactory: (outbound: OutboundClient) => new ToolCatalog(undefined, { outbound }), inject: [OutboundClient] },
+  ],
 })
 export class InvestigationEngineModule {}

@@ -1,7 +1,13 @@
+import { DEFAULT_READ_CAP_BYTES, OutboundAnswer, OutboundError, upstreamErrorMessage } from '@svc/platform';
 import { ToolFailure } from './tool-failure';
 import type { DataSourceType, ToolContext } from './tool.types';
 
-/** Past this, an answer is refused rather than held in memory: the output cap would cut most of it anyway. */
+/**
+ * Past this, a successful answer is refused rather than held in memory. It is larger than the
+ * 64 KiB output cap because the cap cuts parsed JSON by structure (keeping whole series and
+ * saying how many): a read cut at 64 KiB could not be parsed at all. Error answers are read to
+ * 64 KiB at most.
+ */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export const PRODUCT_NAMES: Record<DataSourceType, string> = { prometheus: 'Prometheus', alertmanager: 'Alertmanager' };
@@ -19,71 +25,58 @@ export function toolUrl(baseUrl: string, path: string, query: ReadonlyArray<read
   return url;
 }
 
-function networkCause(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
-}
-
-function errorDetail(body: unknown, text: string): string {
-  if (typeof body === 'string') return body;
-  if (body && typeof body === 'object') {
-    const { errorType, error, message } = body as { errorType?: unknown; error?: unknown; message?: unknown };
-    if (typeof error === 'string') return typeof errorType === 'string' && errorType ? `(${errorType}) ${error}` : error;
-    if (typeof message === 'string') return message;
-  }
-  return text.trim().slice(0, 1024) || 'empty body';
-}
-
-async function readText(res: Response, source: string): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new ToolFailure(
-        `The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; narrow the query (fewer series, a shorter range or a larger step)`,
-        [source],
-      );
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** How a failure to get an answer reads in a run: the policy's refusal in full, a network failure by its code. */
+function unreachable(product: string, url: URL, error: OutboundError): string {
+  const hop = error.redirects > 0 ? `after a redirect to ${error.origin}: ` : '';
+  if (error.kind === 'refused') return `Refused: ${hop}${error.message}`;
+  if (error.kind === 'redirect') return `Could not reach ${product} at ${url.origin}: ${error.message}`;
+  return `Could not reach ${product} at ${url.origin}: ${hop}${error.code ?? error.kind}`;
 }
 
 /**
- * GET a JSON answer from the connection's API: its headers, `accept: application/json`, no
- * redirects (a redirect could carry the credentials elsewhere), the context's signal.
- * Anything but a 2xx JSON answer becomes a ToolFailure naming the status and the server's message;
- * an abort is rethrown as is so the catalog can tell cancellation and timeout apart.
+ * GET a JSON answer from the connection's API through the outbound client (the policy checked at
+ * every connection and redirect; the credentials not sent past a redirect to another origin): its
+ * headers, `accept: application/json`, the context's signal. Anything but a 2xx JSON answer
+ * becomes a ToolFailure naming the status and only a recognised API error's message; an abort is
+ * rethrown as is so the catalog can tell cancellation and timeout apart.
  */
 export async function getJson(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]> = []): Promise<JsonAnswer> {
   const { baseUrl, headers, type } = context.connection;
+  if (!context.outbound) throw new Error('getJson: the tool context has no outbound client (tools run through the ToolCatalog)');
   const product = PRODUCT_NAMES[type];
   const url = toolUrl(baseUrl, path, query);
   const source = `${url.pathname}${url.search}`;
-  const requestHeaders = new Headers(headers);
-  requestHeaders.set('accept', 'application/json');
-  let text: string;
-  let res: Response;
+  const requestHeaders: Record<string, string> = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'accept'));
+  requestHeaders.accept = 'application/json';
+  let answer: OutboundAnswer;
   try {
-    res = await fetch(url, { headers: requestHeaders, signal: context.signal, redirect: 'error' });
-    text = await readText(res, source);
+    answer = await context.outbound.get({
+      url,
+      headers: requestHeaders,
+      signal: context.signal,
+      maxBytes: (status) => (status >= 200 && status <= 299 ? MAX_ANSWER_BYTES : DEFAULT_READ_CAP_BYTES),
+    });
   } catch (error) {
-    if (context.signal.aborted || error instanceof ToolFailure) throw error;
-    throw new ToolFailure(`Could not reach ${product} at ${url.origin}: ${networkCause(error)}`, [source]);
+    if (context.signal.aborted || !(error instanceof OutboundError)) throw error;
+    throw new ToolFailure(unreachable(product, url, error), [source]);
+  }
+  if (answer.status < 200 || answer.status > 299) {
+    // Only the status and a recognised API error's message: never the body of whatever answered.
+    const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
+    throw new ToolFailure(`${product} answered HTTP ${answer.status} at ${answer.url.pathname}${message ? `: ${message}` : ''}`, [source]);
+  }
+  if (!answer.complete) {
+    throw new ToolFailure(
+      `The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; narrow the query (fewer series, a shorter range or a larger step)`,
+      [source],
+    );
   }
   let body: unknown;
   try {
-    body = text ? JSON.parse(text) : undefined;
+    body = answer.body.length ? JSON.parse(answer.body.toString('utf8')) : undefined;
   } catch {
     body = undefined;
   }
-  if (!res.ok) throw new ToolFailure(`${product} answered HTTP ${res.status} at ${url.pathname}: ${errorDetail(body, text)}`, [source]);
-  if (body === undefined) throw new ToolFailure(`The answer at ${url.pathname} is not JSON: is this ${product}?`, [source]);
+  if (body === undefined) throw new ToolFailure(`The answer at ${answer.url.pathname} is not JSON: is this ${product}?`, [source]);
   return { body, source };
 }

@@ -1,3 +1,4 @@
+import { AppConfig, OutboundClient } from '@svc/platform';
 import { ArgumentsValidator } from './arguments-validator';
 import { PRODUCT_NAMES } from './http-json';
 import { INVESTIGATION_TOOLS } from './investigation-tools';
@@ -17,6 +18,12 @@ export interface ToolCatalogOptions {
   timeoutMs?: number;
   /** Serialized JSON bytes of a result's output (default 64 KiB, at least 1 KiB). */
   outputCapBytes?: number;
+  /**
+   * The client tools call integrations through. The processes give theirs (built from their
+   * configuration); without one, a client under the default policy (link-local and the default
+   * PostgreSQL and Redis addresses refused) is made.
+   */
+  outbound?: OutboundClient;
 }
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -29,12 +36,14 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 export class ToolCatalog {
   readonly timeoutMs: number;
   readonly outputCapBytes: number;
+  private readonly outbound: OutboundClient;
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly validator = new ArgumentsValidator();
 
   constructor(definitions: ReadonlyArray<ToolDefinition> = INVESTIGATION_TOOLS, options: ToolCatalogOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     this.outputCapBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
+    this.outbound = options.outbound ?? new OutboundClient(new AppConfig());
     if (!(this.timeoutMs > 0)) throw new Error('ToolCatalog: timeoutMs must be positive');
     if (!(this.outputCapBytes >= MIN_OUTPUT_CAP_BYTES)) throw new Error(`ToolCatalog: outputCapBytes must be at least ${MIN_OUTPUT_CAP_BYTES}`);
     for (const definition of definitions) {
@@ -96,7 +105,7 @@ export class ToolCatalog {
       onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const running = Promise.resolve().then(() => definition.run(args as Record<string, unknown>, { ...context, signal }));
+    const running = Promise.resolve().then(() => definition.run(args as Record<string, unknown>, { ...context, signal, outbound: this.outbound }));
     running.catch(() => undefined);
     aborted.catch(() => undefined);
     try {

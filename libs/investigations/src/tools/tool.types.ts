@@ -1,4 +1,4 @@
-import type { Timestamp } from '@svc/platform';
+import type { OutboundClient, Timestamp } from '@svc/platform';
 
 /** The integration types whose data the investigation tools read. */
 export type DataSourceType = 'prometheus' | 'alertmanager';
@@ -24,6 +24,8 @@ export interface ToolContext {
   window: ToolWindow;
   /** Cancellation and the catalog's timeout: a tool passes it to every request it makes. */
   signal: AbortSignal;
+  /** The client every request to the integration goes through (under the outbound policy); the catalog sets it. */
+  outbound?: OutboundClient;
 }
 
 export interface ToolResult {

@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { ORGANIZATION_ID } from '../organization-id';
+import { OutboundPolicy } from '../outbound/outbound-policy';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -131,6 +132,21 @@ export class AppConfig {
   @Max(200)
   SVC_DATABASE_POOL_SIZE = 20;
 
+  /**
+   * Outbound requests to integrations (decisions §13): comma-separated CIDRs or the words
+   * loopback, private, link-local. Nothing is denied by default (self-hosted installs reach their
+   * own Prometheus); link-local and this service's PostgreSQL and Redis are refused regardless.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_OUTBOUND_DENY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_OUTBOUND_ALLOW?: string;
+
   /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
   get publicOrigin(): string {
     return new URL(this.SVC_PUBLIC_URL).origin;
@@ -155,6 +171,8 @@ const KNOWN = new Set(
     'SVC_LLM_BASE_URL',
     'SVC_LLM_API_KEY',
     'SVC_LLM_MODEL',
+    'SVC_OUTBOUND_DENY',
+    'SVC_OUTBOUND_ALLOW',
   ]),
 );
 
@@ -167,11 +185,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false, forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
-      const shown = e.property.includes('SECRET') || e.property.includes('CREDENTIAL') || e.property.includes('KEY') ? '(hidden)' : JSON.stringify(e.value);
-      return `${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
-    });
+  const lines = errors.map((e) => {
+    const shown = e.property.includes('SECRET') || e.property.includes('CREDENTIAL') || e.property.includes('KEY') ? '(hidden)' : JSON.stringify(e.value);
+    return `${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
+  });
+  try {
+    OutboundPolicy.parse(config.SVC_OUTBOUND_DENY, config.SVC_OUTBOUND_ALLOW);
+  } catch (error) {
+    lines.push((error as Error).message);
+  }
+  if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   config.DATABASE_URL = withDefaultDatabaseUser(config.DATABASE_URL);
