@@ -36,6 +36,8 @@ export class NotificationChannel {
     private readonly databaseUrl: string,
     private readonly channel: string,
     private readonly handlers: NotificationHandlers,
+    /** How the connection shows in pg_stat_activity. */
+    private readonly applicationName = `svc-listen-${channel}`,
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
     this.logger = new Logger(`NotificationChannel(${channel})`);
@@ -66,7 +68,7 @@ export class NotificationChannel {
   private async connect(): Promise<void> {
     if (this.stopped || this.connecting || this.client) return;
     this.connecting = true;
-    const client = new Client({ connectionString: this.databaseUrl, application_name: `svc-listen-${this.channel}`, keepAlive: true });
+    const client = new Client({ connectionString: this.databaseUrl, application_name: this.applicationName, keepAlive: true });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, undefined));
     client.on('notification', (message) => {
