@@ -1,7 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfigOrExit } from '@svc/platform';
-import { apiProcessCount, forkApiProcesses } from './api-processes';
+import { forkApiProcesses } from './api-processes';
 import { LocalServices } from './local-services';
 import { prepareDatabase } from './migrate';
 
@@ -17,7 +17,6 @@ const log = (msg: string) => process.stdout.write(`${JSON.stringify({ level: 'in
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const apiProcesses = apiProcessCount();
   // A stop the launcher was asked for ends with 0; a child that died on its own ends it with failure.
   let stopRequested = false;
   let firstFailure: number | undefined;
@@ -47,7 +46,7 @@ async function main(): Promise<void> {
   if (stopRequested) return exit(0);
 
   children = [
-    ...forkApiProcesses(join(__dirname, '../../api/src/main.js'), apiProcesses),
+    ...forkApiProcesses(join(__dirname, '../../api/src/main.js'), config.SVC_API_PROCESSES),
     fork(join(__dirname, '../../worker/src/main.js'), { stdio: 'inherit' }),
   ];
   const fail = (code: number) => {

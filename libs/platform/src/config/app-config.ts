@@ -18,6 +18,13 @@ export class AppConfig {
   @Max(65535)
   PORT = 8080;
 
+  /** API processes `npm start` runs on PORT (node:cluster when more than one). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SVC_API_PROCESSES = 1;
+
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL = 'postgres://localhost:5432/svc';
 
