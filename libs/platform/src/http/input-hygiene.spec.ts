@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeInputFault, findInputFault, isUnsafeText } from './input-hygiene';
+import { describeInputFault, findInputFault, isNestedDeeperThan, isUnsafeText } from './input-hygiene';
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -30,5 +30,14 @@ describe('findInputFault', () => {
 
   it('does not exhaust the stack on very deep values', () => {
     expect(findInputFault(nested(100_000))?.problem).toBe('too_deep');
+  });
+});
+
+describe('isNestedDeeperThan', () => {
+  it('counts containers only, ignores text, and stops at the limit', () => {
+    expect(isNestedDeeperThan(nested(64))).toBe(false);
+    expect(isNestedDeeperThan(nested(65))).toBe(true);
+    expect(isNestedDeeperThan({ text: 'a\u0000b' })).toBe(false);
+    expect(isNestedDeeperThan(nested(100_000))).toBe(true);
   });
 });

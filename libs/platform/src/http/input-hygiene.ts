@@ -57,3 +57,13 @@ export function describeInputFault(fault: InputFault): string {
     ? `Invalid input: ${fault.path} is nested deeper than ${MAX_JSON_DEPTH} levels`
     : `Invalid input: ${fault.path} must be valid Unicode text without NUL characters or lone surrogates`;
 }
+
+/** True when a parsed JSON value nests objects and arrays deeper than `maxDepth`; never walks further than that. */
+export function isNestedDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): boolean {
+  const walk = (node: unknown, depth: number): boolean => {
+    if (typeof node !== 'object' || node === null) return false;
+    if (depth > maxDepth) return true;
+    return (Array.isArray(node) ? node : Object.values(node as Record<string, unknown>)).some((item) => walk(item, depth + 1));
+  };
+  return walk(value, 1);
+}
