@@ -49,3 +49,5 @@ export * from './database/recent-reads';
 export * from './http/lean-routes';
 export * from './http/send-error';
 export * from './outbound';
+export * from './http/input-hygiene';
+export * from './http/is-optional-non-null';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
 import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
-import { DomainError, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryRecordsRepository } from './delivery-records.repository';
 
@@ -37,6 +37,8 @@ interface PendingAdmission {
   receiver: WebhookReceiver;
   delivery: ReceivedDelivery;
   input: AdmissionInput;
+  /** What was repaired to keep the alerts (ParsedDelivery.repairs), recorded with the delivery. */
+  note: string | null;
   resolve: (outcome: AdmissionOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -53,6 +55,16 @@ interface RecordedDelivery {
 /** The same 401 as for any other credential failure (the webhook controller's). */
 function staleCredential(): UnauthenticatedError {
   return new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
+}
+
+/** Most repairs listed in a delivery's record; the count says how many there were in all. */
+const REPAIRS_SHOWN = 20;
+
+/** The record of an accepted delivery whose values were repaired (decisions §4, §8): in its `error`, which is otherwise null when accepted. */
+function repairNote(repairs: string[]): string {
+  const shown = repairs.slice(0, REPAIRS_SHOWN).join('; ');
+  const more = repairs.length > REPAIRS_SHOWN ? `; and ${repairs.length - REPAIRS_SHOWN} more` : '';
+  return `Accepted with ${repairs.length} value(s) repaired: ${shown}${more}`;
 }
 
 /** A batch that needs its deliveries admitted one by one (see IncidentAdmissionService.admitTogether). */
@@ -136,6 +148,7 @@ export class AlertAdmissionService {
     } catch {
       return refuse('Malformed JSON body');
     }
+    if (isNestedDeeperThan(json)) return refuse(`Invalid input: body is nested deeper than ${MAX_JSON_DEPTH} levels`);
     const parsed = parsePayload(receiver.format, json, receivedAt);
     if (!parsed.ok) return refuse(parsed.error);
     const input: AdmissionInput = {
@@ -146,8 +159,9 @@ export class AlertAdmissionService {
       receivedAt,
       alerts: parsed.delivery.alerts,
     };
+    const note = parsed.delivery.repairs ? repairNote(parsed.delivery.repairs) : null;
     return new Promise((resolve, reject) => {
-      this.waiting.push({ receiver, delivery, input, resolve, reject });
+      this.waiting.push({ receiver, delivery, input, note, resolve, reject });
       this.dispatch();
     });
   }
@@ -247,7 +261,7 @@ export class AlertAdmissionService {
         delivery: pending.delivery,
         statusCode: outcomes[i].status,
         result: results[i],
-        error: null,
+        error: pending.note,
       })),
     );
     return outcomes;

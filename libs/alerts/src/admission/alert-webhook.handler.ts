@@ -20,6 +20,25 @@ function recordableHeaders(req: Request): Record<string, string> {
   );
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * A body as text that PostgreSQL can store (NUL replaced by U+FFFD, invalid UTF-8 decoded with
+ * replacement), and why it is refused when it is: not UTF-8, or a raw NUL (a control character
+ * JSON never allows, inside a string or out). NUL written as the escape `\u0000` is JSON and is
+ * left to the parser.
+ */
+function readText(raw: Buffer): { recordable: string; problem?: string } {
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(raw);
+  } catch {
+    return { recordable: raw.toString('utf8').replaceAll('\u0000', '\ufffd'), problem: 'Malformed body: not valid UTF-8' };
+  }
+  if (text.includes('\u0000')) return { recordable: text.replaceAll('\u0000', '\ufffd'), problem: 'Malformed JSON body: a raw NUL character' };
+  return { recordable: text };
+}
+
 /**
  * Receives an alert webhook delivery (decisions §8). Authentication comes first, from the headers
  * alone, so that every credential failure is the same 401 and an oversized body is refused before
@@ -63,14 +82,22 @@ export class AlertWebhookHandler implements OnModuleInit {
       await this.admission.recordRefusal(receiver, delivery, 413, `Body of ${declared} bytes is over the limit of ${limit}`);
       throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
     }
+    let raw: Buffer;
     try {
-      delivery.body = await getRawBody(req, { limit, encoding: 'utf8', length: Number.isNaN(declared) ? undefined : declared });
+      raw = await getRawBody(req, { limit, length: Number.isNaN(declared) ? undefined : declared });
     } catch (error) {
       if ((error as { type?: string }).type === 'entity.too.large') {
         await this.admission.recordRefusal(receiver, delivery, 413, `Body over the limit of ${limit}`);
         throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
       }
       throw new DomainError('invalid_input', 'The request body could not be read');
+    }
+    const text = readText(raw);
+    delivery.body = text.recordable;
+    if (text.problem) {
+      // Refused for good (400) and recorded: a 503 here made senders retry a poison message forever.
+      await this.admission.recordRefusal(receiver, delivery, 400, text.problem);
+      throw new DomainError('invalid_input', text.problem);
     }
     const outcome = await this.admission.admit(receiver, delivery);
     if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);

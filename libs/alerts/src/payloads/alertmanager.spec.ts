@@ -204,17 +204,27 @@ describe('parseAlertmanagerPayload', () => {
       );
     });
 
-    it('rejects text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.pod = 'a\u0000b'))))).toBe(
-        'alerts[0].labels.pod must be valid Unicode text without NUL characters',
+    it('replaces NUL and unpaired surrogates in values by U+FFFD, noting it; refuses them in names', () => {
+      const repaired = accepted(
+        parseAlertmanagerPayload(
+          withFirstAlert((alert) => {
+            alert.labels.pod = 'a\u0000b';
+            alert.annotations.summary = 'x\ud800';
+          }),
+        ),
       );
-      expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.annotations.summary = 'x\ud800'))))).toBe(
-        'alerts[0].annotations.summary must be valid Unicode text without NUL characters',
-      );
+      expect(repaired.alerts[0].labels.pod).toBe('a\ufffdb');
+      expect(repaired.alerts[0].annotations.summary).toBe('x\ufffd');
+      expect(repaired.repairs).toEqual([
+        'alerts[0].labels.pod: NUL or lone surrogates replaced by U+FFFD',
+        'alerts[0].annotations.summary: NUL or lone surrogates replaced by U+FFFD',
+      ]);
       expect(rejected(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels['\udc00x'] = 'v'))))).toBe(
         'alerts[0].labels must not contain a label name that is not valid Unicode text or contains NUL characters',
       );
-      expect(accepted(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.pod = '💾 ok')))).alerts[0].labels.pod).toBe('💾 ok');
+      const clean = accepted(parseAlertmanagerPayload(withFirstAlert((alert) => (alert.labels.pod = '💾 ok'))));
+      expect(clean.alerts[0].labels.pod).toBe('💾 ok');
+      expect(clean.repairs).toBeUndefined();
     });
 
     it('keeps a label named __proto__ as an ordinary label', () => {

@@ -20,14 +20,14 @@ import {
  * generatorURL, fingerprint. Unknown properties are ignored; known ones must have their type.
  */
 export function parseAlertmanagerPayload(body: unknown): ParseResult {
-  return runParser(() => {
+  return runParser((repairs) => {
     const payload = readObject(body, '');
     const version = payload.version;
     if (version === undefined || version === null) fail('version is required and must be "4" (Alertmanager webhook version 4)');
     if (version !== '4') fail(`version must be "4" (Alertmanager webhook version 4), not ${describeValue(version)}`);
     checkGroupProperties(payload);
     const groupKey = readGroupKey(payload, '');
-    const alerts = readAlerts(readAlertsArray(payload, ''), '', { generatorUrlKey: 'generatorURL' });
+    const alerts = readAlerts(readAlertsArray(payload, ''), '', { generatorUrlKey: 'generatorURL', repairs });
     return { groupKey, alerts };
   });
 }

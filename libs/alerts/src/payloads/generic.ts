@@ -8,9 +8,9 @@ import { fail, ParseResult, readAlert, readAlerts, readAlertsArray, readGroupKey
  * firing and `startsAt` to `receivedAt`.
  */
 export function parseGenericPayload(body: unknown, receivedAt: Timestamp): ParseResult {
-  return runParser(() => {
+  return runParser((repairs) => {
     const payload = readObject(body, '');
-    const options = { generatorUrlKey: 'generatorUrl', defaults: { status: 'firing', startsAt: receivedAt } } as const;
+    const options = { generatorUrlKey: 'generatorUrl', defaults: { status: 'firing', startsAt: receivedAt }, repairs } as const;
     const groupKey = readGroupKey(payload, '');
     if (payload.alerts !== undefined) {
       return { groupKey, alerts: readAlerts(readAlertsArray(payload, ''), '', options) };

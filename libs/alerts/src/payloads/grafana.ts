@@ -21,7 +21,7 @@ import {
  * panelURL, imageURL, values and valueString (type-checked, not used).
  */
 export function parseGrafanaPayload(body: unknown): ParseResult {
-  return runParser(() => {
+  return runParser((repairs) => {
     const payload = readObject(body, '');
     const version = payload.version;
     if (version !== undefined && version !== null && version !== '1')
@@ -33,7 +33,7 @@ export function parseGrafanaPayload(body: unknown): ParseResult {
       fail('alerts is required; this looks like a legacy Grafana alerting payload, which is not supported (use Grafana alerting webhooks)');
     }
     const groupKey = readGroupKey(payload, '');
-    const alerts = readAlerts(readAlertsArray(payload, ''), '', { generatorUrlKey: 'generatorURL', checkExtras: checkGrafanaAlertProperties });
+    const alerts = readAlerts(readAlertsArray(payload, ''), '', { generatorUrlKey: 'generatorURL', checkExtras: checkGrafanaAlertProperties, repairs });
     return { groupKey, alerts };
   });
 }

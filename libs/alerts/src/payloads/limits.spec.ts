@@ -55,27 +55,29 @@ describe.each(FORMATS)('limits (%s)', (format) => {
     expect(error(parse(format, bodyOf(format, [{ labels: { '': 'x', alertname: 'A' } }])))).toBe('alerts[0].labels must not contain an empty label name');
   });
 
-  it('accepts label values up to 4096 characters', () => {
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4096) } }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4097) } }])))).toBe(
-      'alerts[0].labels.alertname must be at most 4096 characters',
-    );
+  it('keeps label values up to 4096 characters and truncates longer ones with the marker', () => {
+    const at = parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4096) } }]));
+    expect(at.ok && at.delivery.alerts[0].labels.alertname).toBe('v'.repeat(4096));
+    expect(at.ok && at.delivery.repairs).toBeUndefined();
+    const over = parse(format, bodyOf(format, [{ labels: { alertname: 'v'.repeat(4097) } }]));
+    expect(over.ok && [...over.delivery.alerts[0].labels.alertname].length).toBe(4096);
+    expect(over.ok && over.delivery.alerts[0].labels.alertname.endsWith('v…[truncated]')).toBe(true);
+    expect(over.ok && over.delivery.repairs).toEqual(['alerts[0].labels.alertname: truncated from 4097 to 4096 characters']);
   });
 
   it('counts characters as code points, not UTF-16 units', () => {
     // 4096 emoji are 8192 UTF-16 units.
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: '💾'.repeat(4096) } }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: '💾'.repeat(4097) } }])))).toBe(
-      'alerts[0].labels.alertname must be at most 4096 characters',
-    );
+    const over = parse(format, bodyOf(format, [{ labels: { alertname: '💾'.repeat(4097) } }]));
+    expect(over.ok && [...over.delivery.alerts[0].labels.alertname].length).toBe(4096);
     expect(error(parse(format, bodyOf(format, [{ labels: { ['é'.repeat(256)]: 'x' } }])))).toBeNull();
   });
 
-  it('accepts annotation values up to 32768 characters', () => {
+  it('keeps annotation values up to 32768 characters and truncates longer ones with the marker', () => {
     expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: { description: 'd'.repeat(32768) } }])))).toBeNull();
-    expect(error(parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: { description: 'd'.repeat(32769) } }])))).toBe(
-      'alerts[0].annotations.description must be at most 32768 characters',
-    );
+    const over = parse(format, bodyOf(format, [{ labels: { alertname: 'A' }, annotations: { description: 'd'.repeat(40000) } }]));
+    expect(over.ok && over.delivery.alerts[0].annotations.description).toBe(`${'d'.repeat(32768 - 12)}…[truncated]`);
+    expect(over.ok && over.delivery.repairs).toEqual(['alerts[0].annotations.description: truncated from 40000 to 32768 characters']);
   });
 
   it('accepts 256 annotations with names up to 256 characters', () => {

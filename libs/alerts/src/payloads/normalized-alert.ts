@@ -14,6 +14,12 @@ export interface ParsedDelivery {
   groupKey: string | null;
   /** At least 1, at most `ALERT_PAYLOAD_LIMITS.maxAlerts`. */
   alerts: NormalizedAlert[];
+  /**
+   * What was changed to keep the alerts instead of refusing them (decisions §4, §8): label and
+   * annotation values with NUL or lone surrogates replaced, values over their limit truncated.
+   * One sentence each, naming the field; absent when nothing was changed.
+   */
+  repairs?: string[];
 }
 
 /** `error` is one sentence naming the field path, safe to return in a 400 body (at most 1024 chars). */
@@ -49,10 +55,12 @@ export function fail(message: string): never {
   throw new PayloadError(message);
 }
 
-/** Runs a parser body, turning any failure (including an unexpected one) into `{ok: false}`. */
-export function runParser(parse: () => ParsedDelivery): ParseResult {
+/** Runs a parser body, turning any failure (including an unexpected one) into `{ok: false}`; the body notes repairs in the array it is given. */
+export function runParser(parse: (repairs: string[]) => ParsedDelivery): ParseResult {
+  const repairs: string[] = [];
   try {
-    return { ok: true, delivery: parse() };
+    const delivery = parse(repairs);
+    return { ok: true, delivery: repairs.length > 0 ? { ...delivery, repairs } : delivery };
   } catch (error) {
     if (error instanceof PayloadError) return { ok: false, error: error.message };
     return { ok: false, error: 'body could not be read as an alert payload' };
@@ -95,6 +103,36 @@ const INVALID_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udb
 
 function isValidText(text: string): boolean {
   return !INVALID_TEXT.test(text);
+}
+
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this replaces
+const INVALID_TEXT_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Marks the end of a value cut to its limit (decisions §8). */
+export const TRUNCATION_MARKER = '…[truncated]';
+
+/** NUL and lone surrogates replaced by U+FFFD: text PostgreSQL can store, the rest unchanged. */
+export function replaceInvalidText(text: string): string {
+  return text.replace(INVALID_TEXT_ALL, '\ufffd');
+}
+
+/** The first `max` code points of `text`, the last of them being TRUNCATION_MARKER. */
+export function truncateWithMarker(text: string, max: number): string {
+  const marker = [...TRUNCATION_MARKER].length;
+  let kept = '';
+  let count = 0;
+  for (const point of text) {
+    if (++count > max - marker) break;
+    kept += point;
+  }
+  return kept + TRUNCATION_MARKER;
+}
+
+/** Code points in `text`. */
+function lengthOf(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
 }
 
 /** True when `text` has more than `max` code points. */
@@ -160,7 +198,12 @@ const ANNOTATION_RULES: StringMapRules = {
   maxValueLength: ALERT_PAYLOAD_LIMITS.maxAnnotationValueLength,
 };
 
-function readStringMap(object: JsonObject, key: string, path: string, rules: StringMapRules): Record<string, string> {
+/**
+ * A label or annotation map. Senders do not retry 4xx, so a value that PostgreSQL cannot store or
+ * that is over its limit is repaired (U+FFFD, truncation) and noted in `repairs` rather than
+ * refusing the delivery; names and shapes are still refused.
+ */
+function readStringMap(object: JsonObject, key: string, path: string, rules: StringMapRules, repairs: string[]): Record<string, string> {
   const value = object[key];
   const at = childPath(path, key);
   if (isAbsent(value)) {
@@ -180,20 +223,27 @@ function readStringMap(object: JsonObject, key: string, path: string, rules: Str
     const entry = value[name];
     const entryAt = childPath(at, name);
     if (typeof entry !== 'string') fail(`${entryAt} must be a string`);
-    if (longerThan(entry, rules.maxValueLength)) fail(`${entryAt} must be at most ${rules.maxValueLength} characters`);
-    if (!isValidText(entry)) fail(`${entryAt} must be valid Unicode text without NUL characters`);
-    entries.push([name, entry]);
+    let kept = entry;
+    if (!isValidText(kept)) {
+      kept = replaceInvalidText(kept);
+      repairs.push(`${entryAt}: NUL or lone surrogates replaced by U+FFFD`);
+    }
+    if (longerThan(kept, rules.maxValueLength)) {
+      repairs.push(`${entryAt}: truncated from ${lengthOf(kept)} to ${rules.maxValueLength} characters`);
+      kept = truncateWithMarker(kept, rules.maxValueLength);
+    }
+    entries.push([name, kept]);
   }
   // fromEntries defines own properties, so a label named "__proto__" stays a plain label.
   return Object.fromEntries(entries);
 }
 
-export function readLabels(object: JsonObject, path: string): Record<string, string> {
-  return readStringMap(object, 'labels', path, LABEL_RULES);
+export function readLabels(object: JsonObject, path: string, repairs: string[] = []): Record<string, string> {
+  return readStringMap(object, 'labels', path, LABEL_RULES, repairs);
 }
 
-export function readAnnotations(object: JsonObject, path: string): Record<string, string> {
-  return readStringMap(object, 'annotations', path, ANNOTATION_RULES);
+export function readAnnotations(object: JsonObject, path: string, repairs: string[] = []): Record<string, string> {
+  return readStringMap(object, 'annotations', path, ANNOTATION_RULES, repairs);
 }
 
 /** A known top-level map we do not use (groupLabels, commonLabels, …): checked for type only. */
@@ -290,6 +340,8 @@ export interface AlertReadOptions {
   defaults?: { status: 'firing'; startsAt: Timestamp };
   /** Type checks of a format's own per-alert properties that are not normalized (Grafana's values, …). */
   checkExtras?: (alert: JsonObject, path: string) => void;
+  /** Where label and annotation repairs are noted (see ParsedDelivery.repairs). */
+  repairs?: string[];
 }
 
 /** The per-alert rules all three formats share. `path` is `alerts[i]`, or '' for a top-level generic alert. */
@@ -297,8 +349,8 @@ export function readAlert(value: unknown, path: string, options: AlertReadOption
   const alert = readObject(value, path);
   options.checkExtras?.(alert, path);
   const status = readStatus(alert, path, options.defaults?.status);
-  const labels = readLabels(alert, path);
-  const annotations = readAnnotations(alert, path);
+  const labels = readLabels(alert, path, options.repairs);
+  const annotations = readAnnotations(alert, path, options.repairs);
 
   const startsAtPath = childPath(path, 'startsAt');
   const startsAtRead = readInstant(alert, 'startsAt', path);

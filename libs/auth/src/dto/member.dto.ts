@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, PickType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { ROLES, Role } from '@svc/platform';
+import { IsBoolean, IsIn, IsString, Length } from 'class-validator';
+import { ROLES, Role, IsOptionalNonNull } from '@svc/platform';
 import { NewLocalUserDto } from './bootstrap.dto';
 
 export class RoleDto {
@@ -15,12 +15,12 @@ export class CreateLocalUserDto extends IntersectionType(NewLocalUserDto, RoleDt
 /** PATCH /api/v1/members/{membership|user}: any subset. */
 export class UpdateMemberDto {
   @ApiPropertyOptional({ enum: ROLES })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsIn(ROLES)
   role?: Role;
 
   @ApiPropertyOptional({ description: 'Disables (true) or re-enables (false) the account; disabling ends its sessions' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   disabled?: boolean;
 }

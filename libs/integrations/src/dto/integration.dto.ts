@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
-import { ListQueryDto } from '@svc/platform';
+import { IsBoolean, IsIn, IsObject, IsString, Length, ValidateIf } from 'class-validator';
+import { ListQueryDto, IsOptionalNonNull } from '@svc/platform';
 import { INTEGRATION_TYPES } from '../catalog/integration-types';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -20,7 +20,7 @@ export class CreateIntegrationDto {
   name!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Validated against the type's configSchema" })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   config?: Record<string, unknown>;
 
@@ -30,21 +30,21 @@ export class CreateIntegrationDto {
     writeOnly: true,
     description: "Validated against the type's credentialsSchema; write-only, stored encrypted",
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   credentials?: Record<string, unknown>;
 }
 
 export class UpdateIntegrationDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 256 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @Transform(trim)
   @IsString()
   @Length(1, 256)
   name?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces the whole config' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   config?: Record<string, unknown>;
 
@@ -62,12 +62,12 @@ export class UpdateIntegrationDto {
 
 export class ListIntegrationsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: TYPE_IDS })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsIn(TYPE_IDS)
   type?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNonNull()
   @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   enabled?: boolean;

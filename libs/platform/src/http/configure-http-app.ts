@@ -8,6 +8,7 @@ import { ROOT_LOGGER } from '../observability/root-logger';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { requireJsonBody } from './content-type';
 import { toErrorResponse } from './error-body';
+import { inputHygiene } from './input-hygiene.middleware';
 import { InputShapeInterceptor } from './input-shape.interceptor';
 import { LeanRoutes } from './lean-routes';
 import { noStore } from './no-store';
@@ -21,7 +22,7 @@ import { createValidationPipe } from './validation';
  * The request pipeline, in order: request id, access log, metrics, no-store, lean routes (see
  * LeanRoutes), JSON-only bodies
  * under a size limit (checked from Content-Length before reading; not for /webhooks, which
- * authenticate first and read their own bodies), then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
+ * authenticate first and read their own bodies), input hygiene on the parsed body and query, then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
  * The app must be created with `bodyParser: false`.
  */
 export function configureHttpApp(app: NestExpressApplication): void {
@@ -44,7 +45,9 @@ export function configureHttpApp(app: NestExpressApplication): void {
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
   const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });
   app.use((req: Request, res: Response, next: NextFunction) =>
-    req.path.startsWith('/webhooks/') ? next() : requireJsonBody(req, res, () => json(req, res, next)),
+    req.path.startsWith('/webhooks/')
+      ? next()
+      : requireJsonBody(req, res, () => json(req, res, (error?: unknown) => (error ? next(error) : inputHygiene(req, res, next)))),
   );
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, toErrorResponse(error)));
 
