@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { ORGANIZATION_ID } from '../organization-id';
+import { parseTrustedProxies } from '../http/trusted-proxies';
 import { OutboundPolicy } from '../outbound/outbound-policy';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
@@ -154,6 +155,13 @@ export class AppConfig {
   @IsString()
   SVC_OUTBOUND_ALLOW?: string;
 
+  /**
+   * Peers allowed to name the client in X-Forwarded-For (decisions §2): comma-separated
+   * addresses, CIDRs or loopback, linklocal, uniquelocal; `none` (or empty) trusts no peer.
+   */
+  @IsString()
+  SVC_TRUSTED_PROXIES = 'loopback';
+
   /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
   get publicOrigin(): string {
     return new URL(this.SVC_PUBLIC_URL).origin;
@@ -198,6 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   });
   try {
     OutboundPolicy.parse(config.SVC_OUTBOUND_DENY, config.SVC_OUTBOUND_ALLOW);
+  } catch (error) {
+    lines.push((error as Error).message);
+  }
+  try {
+    parseTrustedProxies(config.SVC_TRUSTED_PROXIES);
   } catch (error) {
     lines.push((error as Error).message);
   }

@@ -8,6 +8,7 @@ import { ROOT_LOGGER } from '../observability/root-logger';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { requireJsonBody } from './content-type';
 import { toErrorResponse } from './error-body';
+import { forwardedForHygiene, parseTrustedProxies } from './trusted-proxies';
 import { inputHygiene } from './input-hygiene.middleware';
 import { InputShapeInterceptor } from './input-shape.interceptor';
 import { LeanRoutes } from './lean-routes';
@@ -19,7 +20,7 @@ import { sendError } from './send-error';
 import { createValidationPipe } from './validation';
 
 /**
- * The request pipeline, in order: request id, access log, metrics, no-store, lean routes (see
+ * The request pipeline, in order: X-Forwarded-For hygiene (see trusted-proxies.ts), request id, access log, metrics, no-store, lean routes (see
  * LeanRoutes), JSON-only bodies
  * under a size limit (checked from Content-Length before reading; not for /webhooks, which
  * authenticate first and read their own bodies), input hygiene on the parsed body and query, then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
@@ -32,9 +33,12 @@ export function configureHttpApp(app: NestExpressApplication): void {
 
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Behind the supplied nginx (or any proxy on a private network) the client address is X-Forwarded-For's.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Only a peer in SVC_TRUSTED_PROXIES (the supplied nginx) may name the client in X-Forwarded-For,
+  // and only with valid addresses: otherwise the client could choose its audit address and
+  // rotate past the per-address sign-in limit.
+  app.set('trust proxy', parseTrustedProxies(config.SVC_TRUSTED_PROXIES));
 
+  app.use(forwardedForHygiene);
   app.use(requestIdMiddleware);
   app.use(createHttpLogger(logger));
   app.use(metrics.middleware());
