@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, startApi, TestApi } from '../support/api';
 import { ADMIN, bootstrap, signedInMember, signInAdmin } from '../support/factories';
+import { until } from '../support/until';
 
 interface Event {
   id: string;
@@ -30,6 +31,12 @@ describe('audit trail', () => {
     adminId = boot.user.id;
     await new Client(api.baseUrl).post('/api/v1/auth/local/sign-in', { email: ADMIN.email, password: 'wrong password entirely' });
     await new Client(api.baseUrl).post('/api/v1/auth/local/sign-in', { email: 'ghost@example.com', password: 'wrong password entirely' });
+    // A failed sign-in is recorded just after its answer.
+    await until(
+      async () => (await admin.get('/api/v1/audit-events?action=session.sign_in&outcome=failed')).body.events.length === 1,
+      10_000,
+      'the failed sign-in audited',
+    );
     await admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Acme EU' });
     await admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Taken' });
     ({ client: viewer } = await signedInMember(api, 'acme', 'viewer'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { ADMIN, useBootstrappedApi } from '../support/factories';
+import { until } from '../support/until';
 
 describe('sign-in throttling', () => {
   const ctx = useBootstrappedApi();
@@ -52,9 +53,16 @@ describe('sign-in throttling', () => {
   it("records each failed attempt on a known account in its Organizations' audit trail", async () => {
     await ctx.admin.post('/api/v1/local-users', { email: 'audited@example.com', name: 'Audited', password: 'the right password', role: 'viewer' });
     for (let i = 0; i < 3; i++) expect((await signIn('audited@example.com', `wrong ${i}`, '192.0.2.44')).status).toBe(401);
-    const res = await ctx.admin.get('/api/v1/audit-events?action=session.sign_in&outcome=failed&limit=200');
-    const failures = res.body.events.filter((e: { detail: { email: string } }) => e.detail.email === 'audited@example.com');
-    expect(failures).toHaveLength(3);
+    // Each failure is recorded just after its answer (docs/api.md).
+    const failures = await until(
+      async () => {
+        const res = await ctx.admin.get('/api/v1/audit-events?action=session.sign_in&outcome=failed&limit=200');
+        const found = res.body.events.filter((e: { detail: { email: string } }) => e.detail.email === 'audited@example.com');
+        return found.length === 3 && found;
+      },
+      10_000,
+      'three failed sign-ins audited',
+    );
     expect(failures.every((e: { sourceAddress: string }) => e.sourceAddress === '192.0.2.44')).toBe(true);
   });
 });
