@@ -1,5 +1,6 @@
 import { connect, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvestigationEventStream } from '@svc/investigations/stream';
 import { Client, startApi, TestApi } from '../support/api';
 import { ADMIN, bootstrap } from '../support/factories';
 import { until } from '../support/until';
@@ -21,6 +22,7 @@ describe('configured limits', () => {
         SVC_ADMISSION_MAX_IN_FLIGHT: '1',
         SVC_STREAM_RETRY_MS: '4500',
         SVC_STREAM_HEARTBEAT_SECONDS: '1',
+        SVC_STREAM_WRITE_DEADLINE_SECONDS: '3',
       },
     });
     ({ admin } = await bootstrap(api));
@@ -130,6 +132,8 @@ describe('configured limits', () => {
       );
       expect(text.startsWith('retry: 4500\n\n')).toBe(true);
       expect(text).toContain(': heartbeat\n\n');
+      // The write deadline drops a stalled reader (test/e2e/investigation-events.test.ts); here, that the stream serving it took the setting.
+      expect(api.app.get(InvestigationEventStream, { strict: false }).timings).toMatchObject({ heartbeatMs: 1000, writeDeadlineMs: 3000 });
     } finally {
       controller.abort();
     }
