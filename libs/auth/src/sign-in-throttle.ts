@@ -4,25 +4,23 @@ import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppConfig, DomainError } from '@svc/platform';
 
-const FAILURES = 10;
-const WINDOW_SECONDS = 15 * 60;
-
-function limiter(redis: Redis, keyPrefix: string): RateLimiterRedis {
+function limiter(redis: Redis, keyPrefix: string, points: number, duration: number): RateLimiterRedis {
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix,
-    points: FAILURES,
-    duration: WINDOW_SECONDS,
+    points,
+    duration,
     rejectIfRedisNotReady: true,
     // While Redis is unreachable each API instance keeps counting in memory instead of letting everyone through.
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: FAILURES, duration: WINDOW_SECONDS }),
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
   });
 }
 
 /**
- * Password guessing limits, shared by every API instance through Redis: after 10 failures for an
- * account or from a source address within 15 minutes, attempts get 429 with Retry-After, before
- * any password is hashed. A success clears the account's count.
+ * Password guessing limits, shared by every API instance through Redis: after
+ * SVC_SIGN_IN_MAX_FAILURES failures (10) for an account or from a source address within
+ * SVC_SIGN_IN_WINDOW_SECONDS (15 minutes), attempts get 429 with Retry-After, before any password
+ * is hashed. A success clears the account's count.
  */
 @Injectable()
 export class SignInThrottle implements OnModuleDestroy {
@@ -30,12 +28,15 @@ export class SignInThrottle implements OnModuleDestroy {
   private readonly redis: Redis;
   private readonly byAccount: RateLimiterRedis;
   private readonly byAddress: RateLimiterRedis;
+  private readonly maxFailures: number;
 
   constructor(config: AppConfig) {
+    this.maxFailures = config.SVC_SIGN_IN_MAX_FAILURES;
+    const window = config.SVC_SIGN_IN_WINDOW_SECONDS;
     this.redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000 });
     this.redis.on('error', (error: Error) => this.logger.warn({ err: error }, 'Sign-in throttle: Redis unavailable, counting in memory'));
-    this.byAccount = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:account`);
-    this.byAddress = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:address`);
+    this.byAccount = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:account`, this.maxFailures, window);
+    this.byAddress = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:address`, this.maxFailures, window);
   }
 
   onModuleDestroy(): void {
@@ -45,7 +46,7 @@ export class SignInThrottle implements OnModuleDestroy {
   /** Throws 429 when the account or the address has used up its failures. */
   async assertAllowed(email: string, address: string | undefined): Promise<void> {
     const [account, source] = await Promise.all([this.byAccount.get(accountKey(email)), address ? this.byAddress.get(address) : null]);
-    const blocked = [account, source].filter((r): r is RateLimiterRes => r !== null && r.consumedPoints >= FAILURES);
+    const blocked = [account, source].filter((r): r is RateLimiterRes => r !== null && r.consumedPoints >= this.maxFailures);
     if (blocked.length > 0) {
       const retryAfterSeconds = Math.max(...blocked.map((r) => r.msBeforeNext)) / 1000;
       throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later', { retryAfterSeconds });

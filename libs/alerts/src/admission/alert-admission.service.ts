@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
 import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
-import { DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryRecordsRepository } from './delivery-records.repository';
 
@@ -24,10 +24,6 @@ export interface ReceivedDelivery {
   replayOf?: string;
 }
 
-/** In-flight admissions past which senders are told to back off (decisions §8). */
-export const MAX_IN_FLIGHT = 256;
-/** How long an admission waits for a database connection before answering 503. */
-export const CONNECTION_WAIT_MS = 250;
 /** Batches committing at once; deliveries arriving meanwhile wait for the next batch. */
 const CONCURRENT_BATCHES = 2;
 /** Deliveries admitted in one transaction at most. */
@@ -86,20 +82,28 @@ export class AlertAdmissionService {
   private inFlight = 0;
   private readonly waiting: PendingAdmission[] = [];
   private batchesRunning = 0;
+  /** In-flight webhook requests past which senders are told to back off (decisions §8). */
+  private readonly maxInFlight: number;
+  /** How long an admission waits for a database connection before answering 503. */
+  private readonly connectionWaitMs: number;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly incidentAdmission: IncidentAdmissionService,
     private readonly webhooks: WebhookAuthenticator,
     private readonly deliveryRecords: DeliveryRecordsRepository,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.maxInFlight = config.SVC_ADMISSION_MAX_IN_FLIGHT;
+    this.connectionWaitMs = config.SVC_ADMISSION_CONNECTION_WAIT_MS;
+  }
 
   /**
-   * Counts a whole webhook request (authentication, reading, admission) against MAX_IN_FLIGHT;
+   * Counts a whole webhook request (authentication, reading, admission) against SVC_ADMISSION_MAX_IN_FLIGHT;
    * past it the sender is told to back off before any work is done.
    */
   async inFlightSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inFlight >= MAX_IN_FLIGHT) throw new AdmissionPressure('Too many deliveries in flight; retry shortly');
+    if (this.inFlight >= this.maxInFlight) throw new AdmissionPressure('Too many deliveries in flight; retry shortly');
     this.inFlight += 1;
     try {
       return await work();
@@ -268,7 +272,7 @@ export class AlertAdmissionService {
   }
 
   /**
-   * A transaction on a connection obtained within CONNECTION_WAIT_MS; otherwise, or when the
+   * A transaction on a connection obtained within SVC_ADMISSION_CONNECTION_WAIT_MS; otherwise, or when the
    * database is unreachable, 503 with Retry-After: never a 500, never a hang. With `errors: 'raw'`,
    * a failure inside the work is thrown as it is, for the caller to decide.
    */
@@ -284,7 +288,7 @@ export class AlertAdmissionService {
       await Promise.race([
         connected,
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new AdmissionPressure('No database connection available; retry shortly')), CONNECTION_WAIT_MS);
+          timer = setTimeout(() => reject(new AdmissionPressure('No database connection available; retry shortly')), this.connectionWaitMs);
         }),
       ]);
     } catch (error) {

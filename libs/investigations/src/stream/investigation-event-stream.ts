@@ -1,11 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { InjectScopedRepository, InvalidInputError, ScopedRepository, sendError, toErrorResponse } from '@svc/platform';
+import { AppConfig, InjectScopedRepository, InvalidInputError, ScopedRepository, sendError, toErrorResponse } from '@svc/platform';
 import { ActivityService, envelopeOf } from '../activity.service';
 import { InvestigationActivity, TERMINAL_EVENT_TYPES } from '../investigation-activity.entity';
 import { ActivityNotifier } from './activity-notifier';
 
-/** The stream's timings; the defaults are the contract's (decisions §7, interface spec "Events"). */
+/**
+ * The stream's timings. Heartbeat and write deadline come from SVC_STREAM_HEARTBEAT_SECONDS and
+ * SVC_STREAM_WRITE_DEADLINE_SECONDS (defaults: the contract's 15 s and 10 s, decisions §7).
+ */
 export interface EventStreamTimings {
   /** A `: heartbeat` comment after this long without any write. */
   heartbeatMs: number;
@@ -17,13 +20,17 @@ export interface EventStreamTimings {
   readRetryMs: number;
 }
 
-export const DEFAULT_EVENT_STREAM_TIMINGS: EventStreamTimings = { heartbeatMs: 15_000, writeDeadlineMs: 10_000, batchSize: 200, readRetryMs: 2_000 };
+function timingsFrom(config: AppConfig): EventStreamTimings {
+  return {
+    heartbeatMs: config.SVC_STREAM_HEARTBEAT_SECONDS * 1000,
+    writeDeadlineMs: config.SVC_STREAM_WRITE_DEADLINE_SECONDS * 1000,
+    batchSize: 200,
+    readRetryMs: 2_000,
+  };
+}
 
 /** Optional provider that overrides some timings (tests). */
 export const EVENT_STREAM_TIMINGS = Symbol('EVENT_STREAM_TIMINGS');
-
-/** What an EventSource waits before reconnecting (decisions §7). */
-export const STREAM_RETRY_MS = 2000;
 
 const MAX_SEQUENCE = 2 ** 31 - 1;
 const HEARTBEAT = ': heartbeat\n\n';
@@ -222,6 +229,8 @@ class OpenStream {
 export class InvestigationEventStream implements BeforeApplicationShutdown, OnApplicationShutdown {
   readonly logger = new Logger(InvestigationEventStream.name);
   readonly timings: EventStreamTimings;
+  /** The `retry:` field: what an EventSource waits before reconnecting (SVC_STREAM_RETRY_MS, decisions §7). */
+  private readonly retryMs: number;
   private readonly open = new Set<OpenStream>();
   private readonly reads = new Map<string, Promise<{ rows: InvestigationActivity[]; frames: string[] }>>();
   private closing = false;
@@ -231,9 +240,11 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
     readonly activity: ActivityService,
     private readonly notifier: ActivityNotifier,
     @InjectScopedRepository(InvestigationActivity) private readonly activityRows: ScopedRepository<InvestigationActivity>,
+    config: AppConfig,
     @Optional() @Inject(EVENT_STREAM_TIMINGS) timings?: Partial<EventStreamTimings>,
   ) {
-    this.timings = { ...DEFAULT_EVENT_STREAM_TIMINGS, ...timings };
+    this.timings = { ...timingsFrom(config), ...timings };
+    this.retryMs = config.SVC_STREAM_RETRY_MS;
   }
 
   /**
@@ -291,7 +302,7 @@ export class InvestigationEventStream implements BeforeApplicationShutdown, OnAp
     // Streams outlive ordinary request timeouts; frames go out as written.
     req.socket.setTimeout(0);
     req.socket.setNoDelay(true);
-    res.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+    res.write(`retry: ${this.retryMs}\n\n`);
 
     if (this.closing) {
       // Shutting down: the client reconnects (to this or another instance) after `retry`.

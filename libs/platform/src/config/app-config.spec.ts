@@ -39,6 +39,59 @@ describe('loadConfig', () => {
     expect(message).not.toContain('tooshort');
   });
 
+  it('keeps the former constants as defaults: sign-in throttle, admission limits, event stream timings', () => {
+    const config = loadConfig({});
+    expect(config.SVC_SIGN_IN_MAX_FAILURES).toBe(10);
+    expect(config.SVC_SIGN_IN_WINDOW_SECONDS).toBe(15 * 60);
+    expect(config.SVC_ADMISSION_MAX_IN_FLIGHT).toBe(256);
+    expect(config.SVC_ADMISSION_CONNECTION_WAIT_MS).toBe(250);
+    expect(config.SVC_STREAM_RETRY_MS).toBe(2000);
+    expect(config.SVC_STREAM_HEARTBEAT_SECONDS).toBe(15);
+    expect(config.SVC_STREAM_WRITE_DEADLINE_SECONDS).toBe(10);
+  });
+
+  it('reads them from the environment', () => {
+    const config = loadConfig({
+      SVC_SIGN_IN_MAX_FAILURES: '3',
+      SVC_SIGN_IN_WINDOW_SECONDS: '3600',
+      SVC_ADMISSION_MAX_IN_FLIGHT: '1',
+      SVC_ADMISSION_CONNECTION_WAIT_MS: '1000',
+      SVC_STREAM_RETRY_MS: '5000',
+      SVC_STREAM_HEARTBEAT_SECONDS: '30',
+      SVC_STREAM_WRITE_DEADLINE_SECONDS: '20',
+    });
+    expect(config).toMatchObject({
+      SVC_SIGN_IN_MAX_FAILURES: 3,
+      SVC_SIGN_IN_WINDOW_SECONDS: 3600,
+      SVC_ADMISSION_MAX_IN_FLIGHT: 1,
+      SVC_ADMISSION_CONNECTION_WAIT_MS: 1000,
+      SVC_STREAM_RETRY_MS: 5000,
+      SVC_STREAM_HEARTBEAT_SECONDS: 30,
+      SVC_STREAM_WRITE_DEADLINE_SECONDS: 20,
+    });
+  });
+
+  it.each([
+    ['SVC_SIGN_IN_MAX_FAILURES', ['0', '1001', 'ten', '2.5']],
+    ['SVC_SIGN_IN_WINDOW_SECONDS', ['59', '86401', '-900']],
+    ['SVC_ADMISSION_MAX_IN_FLIGHT', ['0', '100001', '']],
+    ['SVC_ADMISSION_CONNECTION_WAIT_MS', ['9', '30001', '250ms']],
+    ['SVC_STREAM_RETRY_MS', ['99', '600001', 'soon']],
+    ['SVC_STREAM_HEARTBEAT_SECONDS', ['0', '301', '1.5']],
+    ['SVC_STREAM_WRITE_DEADLINE_SECONDS', ['0', '301', 'x']],
+  ])('refuses %s out of its bounds or not a whole number, naming the variable', (name, values) => {
+    for (const value of values) {
+      let error: unknown;
+      try {
+        loadConfig({ [name]: value });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, `${name}=${value}`).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(`${name}=`);
+    }
+  });
+
   it('treats empty optional settings as unset', () => {
     const config = loadConfig({ SVC_BOOTSTRAP_CREDENTIAL: '', SVC_SECRET_KEY: '', SVC_OIDC_ISSUER: '' });
     expect(config.SVC_BOOTSTRAP_CREDENTIAL).toBeUndefined();

@@ -156,6 +156,58 @@ export class AppConfig {
   SVC_OUTBOUND_ALLOW?: string;
 
   /**
+   * Defaults that were constants (decisions: every one of them is configurable). Password
+   * guessing: failures counted per account and per source address within the window; the next
+   * attempt past the limit gets 429 before any password is hashed.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  SVC_SIGN_IN_MAX_FAILURES = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(24 * 3600)
+  SVC_SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
+  /** Alert webhook requests one API process handles at once; past it senders get 503 with Retry-After (decisions §8). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SVC_ADMISSION_MAX_IN_FLIGHT = 256;
+
+  /** How long an admission waits for a database connection before answering 503 (milliseconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(30_000)
+  SVC_ADMISSION_CONNECTION_WAIT_MS = 250;
+
+  /** The event stream's `retry:` field: what an EventSource waits before reconnecting (milliseconds, decisions §7). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SVC_STREAM_RETRY_MS = 2000;
+
+  /** A `: heartbeat` comment after this long without a write, under proxies' idle timeouts (seconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  SVC_STREAM_HEARTBEAT_SECONDS = 15;
+
+  /** A stream write the client has not taken within this drops the connection (seconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  SVC_STREAM_WRITE_DEADLINE_SECONDS = 10;
+
+  /**
    * Peers allowed to name the client in X-Forwarded-For (decisions §2): comma-separated
    * addresses, CIDRs or loopback, linklocal, uniquelocal; `none` (or empty) trusts no peer.
    */
