@@ -1,5 +1,5 @@
 import type { AdmittedAlert } from '@svc/incidents';
-import { Timestamp } from '@svc/platform';
+import { isUnsafeText, replaceUnsafeText, Timestamp } from '@svc/platform';
 import { fingerprintOf } from './fingerprint';
 
 /**
@@ -97,24 +97,8 @@ function isAbsent(value: unknown): value is undefined | null {
   return value === undefined || value === null;
 }
 
-/** NUL and unpaired surrogates cannot be stored in PostgreSQL text/jsonb and make hashing ambiguous. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const INVALID_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function isValidText(text: string): boolean {
-  return !INVALID_TEXT.test(text);
-}
-
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this replaces
-const INVALID_TEXT_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /** Marks the end of a value cut to its limit (decisions §8). */
 export const TRUNCATION_MARKER = '…[truncated]';
-
-/** NUL and lone surrogates replaced by U+FFFD: text PostgreSQL can store, the rest unchanged. */
-export function replaceInvalidText(text: string): string {
-  return text.replace(INVALID_TEXT_ALL, '\ufffd');
-}
 
 /** The first `max` code points of `text`, the last of them being TRUNCATION_MARKER. */
 export function truncateWithMarker(text: string, max: number): string {
@@ -155,7 +139,7 @@ export function readOptionalString(object: JsonObject, key: string, path: string
   if (isAbsent(value)) return undefined;
   if (typeof value !== 'string') fail(`${at} must be a string`);
   if (maxLength !== undefined && longerThan(value, maxLength)) fail(`${at} must be at most ${maxLength} characters`);
-  if (!isValidText(value)) fail(`${at} must be valid Unicode text without NUL characters`);
+  if (isUnsafeText(value)) fail(`${at} must be valid Unicode text without NUL characters`);
   return value;
 }
 
@@ -219,13 +203,13 @@ function readStringMap(object: JsonObject, key: string, path: string, rules: Str
   for (const name of names) {
     if (name.length === 0) fail(`${at} must not contain an empty ${rules.kind} name`);
     if (longerThan(name, rules.maxNameLength)) fail(`${at} must not contain ${aKind} name longer than ${rules.maxNameLength} characters`);
-    if (!isValidText(name)) fail(`${at} must not contain ${aKind} name that is not valid Unicode text or contains NUL characters`);
+    if (isUnsafeText(name)) fail(`${at} must not contain ${aKind} name that is not valid Unicode text or contains NUL characters`);
     const entry = value[name];
     const entryAt = childPath(at, name);
     if (typeof entry !== 'string') fail(`${entryAt} must be a string`);
     let kept = entry;
-    if (!isValidText(kept)) {
-      kept = replaceInvalidText(kept);
+    if (isUnsafeText(kept)) {
+      kept = replaceUnsafeText(kept);
       repairs.push(`${entryAt}: NUL or lone surrogates replaced by U+FFFD`);
     }
     if (longerThan(kept, rules.maxValueLength)) {

@@ -1,12 +1,19 @@
 /** Deepest JSON nesting accepted (decisions §4): the top-level value is level 1. */
 export const MAX_JSON_DEPTH = 64;
 
+/** NUL or a lone surrogate: text PostgreSQL cannot store and hashing cannot tell apart. */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE_TEXT_ALL = new RegExp(UNSAFE_TEXT.source, 'g');
 
-/** True when `text` holds NUL or a lone surrogate: text PostgreSQL cannot store and hashing cannot tell apart. */
+/** True when `text` holds NUL or a lone surrogate. */
 export function isUnsafeText(text: string): boolean {
   return UNSAFE_TEXT.test(text);
+}
+
+/** `text` with every NUL and lone surrogate replaced by U+FFFD, the rest unchanged. */
+export function replaceUnsafeText(text: string): string {
+  return text.replace(UNSAFE_TEXT_ALL, '\ufffd');
 }
 
 /** What makes a parsed value unacceptable, with the path of the field where it was found. */
