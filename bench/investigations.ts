@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { MonitoringProcess } from '../test/support/monitoring-stack';
 import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, percentile, sleep, stopChild } from './support';
 
 /**
@@ -33,77 +33,31 @@ export interface InvestigationsContext {
   profileDir?: string;
 }
 
-class Prometheus {
-  private constructor(
-    readonly child: ChildProcess,
-    readonly url: string,
-    readonly dir: string,
-  ) {}
-
-  static async start(): Promise<Prometheus> {
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-prometheus-'));
-    writeFileSync(
-      join(dir, 'prometheus.yml'),
-      [
-        'global:',
-        '  scrape_interval: 1s',
-        '  evaluation_interval: 1s',
-        'rule_files:',
-        '  - rules.yml',
-        'scrape_configs:',
-        `  - job_name: ${JOB}`,
-        `    static_configs: [{ targets: ['127.0.0.1:${port}'] }]`,
-        '',
-      ].join('\n'),
-    );
-    writeFileSync(
-      join(dir, 'rules.yml'),
-      [
-        'groups:',
-        '  - name: bench',
-        '    rules:',
-        `      - alert: ${RULE}`,
-        `        expr: up{job="${JOB}"} == 1`,
-        '        labels: { severity: info }',
-        '        annotations: { summary: "Prometheus scrapes itself" }',
-        '',
-      ].join('\n'),
-    );
-    const child = spawn(
-      'prometheus',
-      [
-        `--config.file=${join(dir, 'prometheus.yml')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
-        '--log.level=warn',
-      ],
-      { stdio: 'ignore' },
-    );
-    const prometheus = new Prometheus(child, `http://127.0.0.1:${port}`, dir);
-    try {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}`);
-        try {
-          if ((await fetch(`${prometheus.url}/-/ready`)).ok) break;
-        } catch {
-          /* starting */
-        }
-        if (Date.now() > deadline) throw new Error('prometheus did not become ready');
-        await sleep(100);
-      }
-      return prometheus;
-    } catch (error) {
-      await prometheus.stop();
-      throw error;
-    }
-  }
-
-  async stop(): Promise<void> {
-    await stopChild(this.child);
-    rmSync(this.dir, { recursive: true, force: true });
-  }
+/** A local Prometheus scraping itself every second, with one alerting rule on that scrape that fires. */
+async function startPrometheus(): Promise<MonitoringProcess> {
+  const port = await freePort();
+  const config = [
+    'global:',
+    '  scrape_interval: 1s',
+    '  evaluation_interval: 1s',
+    'rule_files:',
+    '  - rules.yml',
+    'scrape_configs:',
+    `  - job_name: ${JOB}`,
+    `    static_configs: [{ targets: ['127.0.0.1:${port}'] }]`,
+    '',
+  ].join('\n');
+  const rules = [
+    'groups:',
+    '  - name: bench',
+    '    rules:',
+    `      - alert: ${RULE}`,
+    `        expr: up{job="${JOB}"} == 1`,
+    '        labels: { severity: info }',
+    '        annotations: { summary: "Prometheus scrapes itself" }',
+    '',
+  ].join('\n');
+  return MonitoringProcess.prometheus(config, port, { 'rules.yml': rules });
 }
 
 /** The worker process from dist, started like `npm run start:worker`; resolves once it says it processes jobs. */
@@ -165,12 +119,12 @@ const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(d
 
 export async function investigationsSection(ctx: InvestigationsContext): Promise<void> {
   const { port, cookie, databaseUrl, env, apiPid, profileDir } = ctx;
-  let prometheus: Prometheus | undefined;
+  let prometheus: MonitoringProcess | undefined;
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   const db = new Client({ connectionString: databaseUrl, application_name: 'bench-investigations' });
   try {
     await db.connect();
-    prometheus = await Prometheus.start();
+    prometheus = await startPrometheus();
     // A few seconds of samples, and the rule evaluated (its alert active).
     const dataDeadline = Date.now() + 30_000;
     const readyAt = Date.now();
@@ -216,7 +170,7 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     // Whatever an earlier section left in the outbox is relayed first; let it settle.
     await sleep(1000);
 
-    const pids = { worker: worker.child.pid!, api: apiPid, prometheus: prometheus.child.pid! };
+    const pids = { worker: worker.child.pid!, api: apiPid, prometheus: prometheus.pid! };
     const cpuBefore = { worker: cpuSeconds(pids.worker), api: cpuSeconds(pids.api), prometheus: cpuSeconds(pids.prometheus) };
     const machineBefore = machineTicks();
     const commitsBefore = await commits(db);

@@ -13,6 +13,11 @@ export class MonitoringProcess {
     private readonly dir: string,
   ) {}
 
+  /** The process id (for CPU accounting). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /**
    * `port`: when the config must name it (a scrape of Prometheus itself); a free one otherwise.
    * `files`: written beside prometheus.yml (rule files, named relative to it in the config).
