@@ -68,15 +68,8 @@ describe('the launcher with SVC_API_PROCESSES', () => {
     return { launcher, output: () => output, exit };
   }
 
-  it('refuses a count that is not a whole number from 1, naming the variable', async () => {
-    const { exit, output } = await launch('two', await freePort());
-    expect(await exit).not.toBe(0);
-    expect(output()).toContain('SVC_API_PROCESSES');
-  });
-
-  it('runs two API processes on one port, and stops everything with a failure when one dies on its own', async () => {
-    const port = await freePort();
-    const { launcher, exit, output } = await launch('2', port);
+  /** Waits until the port answers ready and the launcher has two API processes (fails at once if it exits). */
+  async function twoApisReady(launcher: ChildProcess, port: number, output: () => string): Promise<void> {
     await until(
       async () => {
         if (launcher.exitCode !== null) throw new Error(`launcher exited:\n${output()}`);
@@ -89,6 +82,18 @@ describe('the launcher with SVC_API_PROCESSES', () => {
       120_000,
       'two API processes ready',
     );
+  }
+
+  it('refuses a count that is not a whole number from 1, naming the variable', async () => {
+    const { exit, output } = await launch('two', await freePort());
+    expect(await exit).not.toBe(0);
+    expect(output()).toContain('SVC_API_PROCESSES');
+  });
+
+  it('runs two API processes on one port, and stops everything with a failure when one dies on its own', async () => {
+    const port = await freePort();
+    const { launcher, exit, output } = await launch('2', port);
+    await twoApisReady(launcher, port, output);
     for (let i = 0; i < 6; i++) expect((await fetch(`http://127.0.0.1:${port}/api/v1/meta`)).status).toBe(200);
 
     const [victim, other] = apiChildren(launcher.pid!);
@@ -101,18 +106,7 @@ describe('the launcher with SVC_API_PROCESSES', () => {
   it('stops all of them, and exits 0, on SIGTERM', async () => {
     const port = await freePort();
     const { launcher, exit, output } = await launch('2', port);
-    await until(
-      async () => {
-        if (launcher.exitCode !== null) throw new Error(`launcher exited:\n${output()}`);
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 && apiChildren(launcher.pid!).length === 2 ? true : undefined;
-        } catch {
-          return undefined;
-        }
-      },
-      120_000,
-      'two API processes ready',
-    );
+    await twoApisReady(launcher, port, output);
     const apis = apiChildren(launcher.pid!);
     launcher.kill('SIGTERM');
     expect(await exit).toBe(0);
