@@ -7,6 +7,7 @@ import { useBootstrappedApi } from '../support/factories';
 import { ensureBuilt } from '../support/dist';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { jobFinished } from '../support/queue-jobs';
+import { investigationEnded } from '../support/investigations';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -87,15 +88,7 @@ describe('the investigation engine', () => {
     ctx.admin
       .get(`/api/v1/investigations/${id}/activity?limit=200`)
       .then((r) => r.body.items as Array<{ sequence: number; type: string; data: Record<string, unknown> }>);
-  const ended = (id: string, timeoutMs = 30_000) =>
-    until(
-      async () => {
-        const body = await read(id);
-        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-      },
-      timeoutMs,
-      `investigation ${id} to end`,
-    );
+  const ended = (id: string, timeoutMs = 30_000) => investigationEnded(ctx.admin, id, { timeoutMs });
 
   /** Runs `work` with the Policy's investigation budgets changed, restoring them after. */
   async function withBudgets(change: Record<string, number>, work: () => Promise<void>): Promise<void> {
@@ -133,14 +126,7 @@ describe('the investigation engine', () => {
     await ctx.admin.post('/api/v1/organizations', { id: 'bare', displayName: 'Bare' });
     const hook = (await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Bare alerts' }, bare)).body;
     const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: await incident({ id: hook.id, secret: hook.webhookSecret }) }, bare);
-    const done = await until(
-      async () => {
-        const body = (await ctx.admin.get(`/api/v1/investigations/${opened.body.id}`, bare)).body;
-        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-      },
-      30_000,
-      'the investigation to end',
-    );
+    const done = await investigationEnded(ctx.admin, opened.body.id, bare);
     expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'inconclusive', error: null, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(done.runs.map((r: { tool: string }) => r.tool)).toEqual(['incident.alert_events']);
     expect(done.limitations).toEqual([expect.objectContaining({ type: 'missing_telemetry' })]);

@@ -8,6 +8,7 @@ import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
 import { answer, apiKeyOf, ScriptedModelServer, forcedToolOf, offeredToolsOf, toolResultsOf, userTextOf } from '../support/scripted-model-server';
 import { jobFinished } from '../support/queue-jobs';
+import { investigationEnded } from '../support/investigations';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -86,15 +87,7 @@ describe('investigations worked by a language model', () => {
     });
   const activity = (id: string) =>
     ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`, { headers: ORG }).then((r) => r.body.items as ActivityItem[]);
-  const ended = (id: string, timeoutMs = 20_000) =>
-    until(
-      async () => {
-        const body = await read(id);
-        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-      },
-      timeoutMs,
-      `investigation ${id} to end`,
-    );
+  const ended = (id: string, timeoutMs = 20_000) => investigationEnded(ctx.admin, id, { headers: ORG, timeoutMs });
   /** The activity once its terminal event is written (the row and the event commit together, but read them in order anyway). */
   const finalActivity = (id: string) =>
     until(

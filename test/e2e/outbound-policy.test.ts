@@ -6,7 +6,7 @@ import { Client } from '../support/api';
 import { ensureBuilt } from '../support/dist';
 import { useBootstrappedApi } from '../support/factories';
 import { freePort } from '../support/ports';
-import { until } from '../support/until';
+import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
 
 const SECRET = 'SECRET-LEAK-7f3a';
@@ -175,14 +175,7 @@ describe('outbound requests to integrations under the default policy', () => {
     });
     expect(alert.status).toBe(202);
     const id = (await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] })).body.id;
-    const investigation = await until(
-      async () => {
-        const body = (await ctx.admin.get(`/api/v1/investigations/${id}`)).body;
-        return ['concluded', 'partial', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-      },
-      60_000,
-      'the investigation to end',
-    );
+    const investigation = await investigationEnded(ctx.admin, id, { timeoutMs: 60_000 });
     const activity = await ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`);
     const report = await ctx.admin.get(`/api/v1/investigations/${id}/report`);
     const audit = await ctx.admin.get('/api/v1/audit-events?limit=200');
