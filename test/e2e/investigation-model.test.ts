@@ -36,7 +36,14 @@ const verifiedBy = (ordinal: number) => ({
   summary: 'Prometheus itself was up and scraped at the end of the window, so the scrape path is not the cause.',
   impact: { summary: 'The monitoring stack kept working.', runRefs: [ordinal] },
   findings: [
-    { statement: 'up of the prometheus job is 1', kind: 'cause', mechanism: 'The target answers its scrapes', runRefs: [ordinal], hypothesisId: 'h1' },
+    {
+      statement: 'up of the prometheus job is 1',
+      kind: 'cause',
+      mechanism: 'The target answers its scrapes',
+      runRefs: [ordinal],
+      hypothesisId: 'h1',
+      verification: { causeAt: '2026-11-22T10:04:00Z', onsetAt: '2026-11-22T10:05:00Z', mechanismRunRefs: [ordinal], unexplained: [] as string[] },
+    },
   ],
   hypotheses: [{ id: 'h1', statement: 'Prometheus is being scraped', status: 'supported', test: 'up', runRefs: [ordinal] }],
   actions: [{ title: 'Keep the Prometheus self-scrape', rationale: 'It shows the stack is healthy', verification: 'up stays 1', runRefs: [ordinal] }],
@@ -173,7 +180,9 @@ describe('investigations worked by a language model', () => {
         summary: verifiedBy(1).summary,
       });
       expect(done.actions).toEqual(verifiedBy(1).actions);
-      expect(done.findings).toEqual([{ ...verifiedBy(1).findings[0], evidenceRefs: [{ investigationId: id, toolRunOrdinal: 1 }] }]);
+      // The cause's verification is checked, not stored.
+      const { verification: _checked, ...cause } = verifiedBy(1).findings[0];
+      expect(done.findings).toEqual([{ ...cause, evidenceRefs: [{ investigationId: id, toolRunOrdinal: 1 }] }]);
       expect(done.runs).toHaveLength(1);
       const run = done.runs[0];
       expect(run).toMatchObject({
@@ -301,6 +310,38 @@ describe('investigations worked by a language model', () => {
       ]);
       // Never reported as started (or run) against the integration it named.
       expect(events.filter((e) => e.data.integrationId === stranger)).toEqual([]);
+    });
+
+    it('sends back verified_cause for a proximate cause whose own cause is unexplained, and stores the honest conclusion', async () => {
+      const proximate = (status: string) => {
+        const base = verifiedBy(1);
+        const unexplained = ['why the target restarted'];
+        return {
+          ...base,
+          conclusionStatus: status,
+          findings: [{ ...base.findings[0], verification: { ...base.findings[0].verification, unexplained } }],
+          limitations:
+            status === 'verified_cause' ? [] : [{ type: 'missing_telemetry', statement: 'Why the target restarted is not in the data.', runRefs: [1] }],
+        };
+      };
+      server.script(
+        answer.tools([
+          { name: 'prometheus__query', input: { integrationId: promId, purpose: 'Is it up?', query: 'up', hypothesisId: 'h1', hypothesis: 'It restarted' } },
+        ]),
+        answer.conclude(proximate('verified_cause')),
+        answer.conclude(proximate('supported_explanation')),
+      );
+      const id = await open();
+      const done = await ended(id);
+
+      expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'supported_explanation', error: null });
+      expect(done.limitations).toEqual([
+        { type: 'missing_telemetry', statement: 'Why the target restarted is not in the data.', runRefs: [1], messageSequences: [] },
+      ]);
+      const sentBack = toolResultsOf(server.requests[2]).at(-1)!;
+      expect(sentBack.text).toContain('Conclusion not accepted');
+      expect(sentBack.text).toContain(`needs the cause finding's "verification"`);
+      expect(sentBack.text).toContain('the data does not show why the target restarted');
     });
 
     it('fails the investigation after two conclusions in a row that cite a run that does not exist', async () => {

@@ -131,6 +131,14 @@ describe('investigating an incident caused by a new version', () => {
     const cited = done.runs.filter((r: { ordinal: number }) => cause.runRefs.includes(r.ordinal));
     expect(cited.some((r: { arguments: { query?: string } }) => r.arguments.query === 'rate(app_http_errors_total[10s]) > 1')).toBe(true);
     expect(cited.some((r: { arguments: { query?: string } }) => r.arguments.query?.includes('_build_info'))).toBe(true);
+    // Verified, not only supported: a cited run tied the condition to the instances running 1.1.0.
+    expect(
+      cited.some(
+        (r: { arguments: { query?: string } }) =>
+          r.arguments.query === `(rate(app_http_errors_total[10s]) > 1) and on(instance) app_build_info{job="checkout", version="1.1.0"}`,
+      ),
+    ).toBe(true);
+    expect(done.limitations).toEqual([]);
     expect(cited.every((r: { integrationId: string | null; outcome: string }) => r.outcome === 'succeeded')).toBe(true);
     const test = done.hypotheses.find((h: { id: string }) => h.id === cause.hypothesisId);
     expect(test.status).toBe('supported');

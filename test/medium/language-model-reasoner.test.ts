@@ -177,6 +177,7 @@ const conclusionCiting = (ordinal: number) => ({
       mechanism: 'The v2.3 release fails requests with HTTP 500',
       runRefs: [ordinal],
       hypothesisId: 'h1',
+      verification: { causeAt: '2026-11-22T10:04:00Z', onsetAt: '2026-11-22T10:05:00Z', mechanismRunRefs: [ordinal], unexplained: [] },
     },
   ],
   hypotheses: [

@@ -22,6 +22,24 @@ export interface FindingItem {
   evidenceRefs: EvidenceRef[];
   /** The hypothesis the finding confirms, when it does. */
   hypothesisId?: string;
+  /** A cause finding's claim to be verified; checked before the conclusion is stored, and not stored itself. */
+  verification?: CauseVerification;
+}
+
+/**
+ * What makes a cause verified rather than merely supported (docs/api.md, "Conclusion status"): the
+ * cause precedes the onset, a run tested its mechanism with a query whose result would have come
+ * out otherwise (memory at the limit and an OOM-killed reason, errors on the instances running the
+ * new version), and no step of the causal chain is left unexplained.
+ */
+export interface CauseVerification {
+  /** When the cause happened and when the condition began (ISO timestamps); the cause must not be later. */
+  causeAt: string;
+  onsetAt: string;
+  /** Runs that tested the mechanism. */
+  mechanismRunRefs: number[];
+  /** What the data leaves unexplained about the cause itself (why a process restarted, what drove the CPU up); empty when the chain ends here. */
+  unexplained: string[];
 }
 
 export interface HypothesisItem {

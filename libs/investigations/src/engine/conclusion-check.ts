@@ -1,4 +1,5 @@
-import type { Conclusion, ConclusionStatus } from '../conclusion.types';
+import type { Conclusion, ConclusionStatus, LimitationItem } from '../conclusion.types';
+import { testedAndSupported, verificationGaps, type SucceededRuns } from '../conclusion-verification';
 import type { RecordedRun } from '../reasoning/reasoner';
 
 export class InvalidConclusion extends Error {}
@@ -8,9 +9,11 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
 /**
  * Checks a reasoner's conclusion before it is stored (decisions §6): every reference names a run
  * of this investigation (otherwise it is refused), and the conclusion status claims no more than
- * the runs show: `verified_cause` needs a cause finding whose hypothesis is supported by a
- * successful run that tested it; otherwise a cause backed by cited runs is a
- * `supported_explanation`, and a cause without evidence is `inconclusive`.
+ * the runs show. `verified_cause` needs a cause finding whose hypothesis is supported by a
+ * successful run that tested it, and whose verification holds (see `verificationGaps`); otherwise
+ * a cause backed by cited runs is a `supported_explanation`, with a limitation for each gap that
+ * kept it from being verified, and a cause without evidence is `inconclusive`. Findings are stored
+ * without their verification.
  */
 export function checkConclusion(conclusion: Conclusion, investigationId: string, runs: readonly RecordedRun[]): Conclusion {
   const ordinals = new Set(runs.map((r) => r.ordinal));
@@ -36,18 +39,25 @@ export function checkConclusion(conclusion: Conclusion, investigationId: string,
         .join(', ')}`,
     );
   if (!conclusion.summary.trim()) throw new InvalidConclusion('The conclusion has no summary');
-  return { ...conclusion, summary: clip(conclusion.summary.trim(), 4096), conclusionStatus: earnedStatus(conclusion, runs) };
+  const { status, gaps } = earnedStatus(conclusion, runs);
+  return {
+    ...conclusion,
+    summary: clip(conclusion.summary.trim(), 4096),
+    conclusionStatus: status,
+    findings: conclusion.findings.map(({ verification: _checked, ...finding }) => finding),
+    limitations: [...conclusion.limitations, ...gaps],
+  };
 }
 
-function earnedStatus(conclusion: Conclusion, runs: readonly RecordedRun[]): ConclusionStatus {
-  if (conclusion.conclusionStatus === 'answer_only' || conclusion.conclusionStatus === 'inconclusive') return conclusion.conclusionStatus;
-  const succeeded = new Map(runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]));
+function earnedStatus(conclusion: Conclusion, runs: readonly RecordedRun[]): { status: ConclusionStatus; gaps: LimitationItem[] } {
+  if (conclusion.conclusionStatus === 'answer_only' || conclusion.conclusionStatus === 'inconclusive') return { status: conclusion.conclusionStatus, gaps: [] };
+  const succeeded: SucceededRuns = new Map(runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]));
   const causes = conclusion.findings.filter((f) => f.kind === 'cause');
-  const verified = causes.some((f) => {
-    const hypothesis = conclusion.hypotheses.find((h) => h.id === f.hypothesisId);
-    return hypothesis?.status === 'supported' && hypothesis.runRefs.some((n) => succeeded.get(n)?.hypothesisId === hypothesis.id);
-  });
-  if (verified && conclusion.conclusionStatus === 'verified_cause') return 'verified_cause';
   const supported = causes.some((f) => [...f.runRefs, ...f.evidenceRefs.map((r) => r.toolRunOrdinal)].some((n) => succeeded.has(n)));
-  return supported ? 'supported_explanation' : 'inconclusive';
+  const status: ConclusionStatus = supported ? 'supported_explanation' : 'inconclusive';
+  if (conclusion.conclusionStatus !== 'verified_cause') return { status, gaps: [] };
+  const tested = causes.filter((f) => testedAndSupported(f, conclusion.hypotheses, succeeded));
+  if (tested.some((f) => verificationGaps(f, succeeded).length === 0)) return { status: 'verified_cause', gaps: [] };
+  // Claimed but not earned: the first tested cause says what is missing.
+  return { status, gaps: tested.length > 0 ? verificationGaps(tested[0], succeeded) : [] };
 }

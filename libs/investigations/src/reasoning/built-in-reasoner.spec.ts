@@ -25,17 +25,33 @@ describe('saturationStart', () => {
 const T = (minute: number, second = 0): string => new Date(Date.UTC(2026, 10, 22, 2, minute, second)).toISOString();
 const points = (from: number, to: number): Array<[string, string]> => Array.from({ length: to - from + 1 }, (_, i) => [T(from + i), '1']);
 
+type Series = { metric: Record<string, string>; values: Array<[string, string]> };
+
 /**
  * A session whose Prometheus answers from a script: `builds` are the build_info series, the
- * rule's expression holds from minute 30. Budgets are generous; runs are numbered as recorded.
+ * rule's expression holds from minute 30 on `errorsOn` (an instance), `restarts` answers the
+ * restart query. Like Prometheus, `(expr) and on(instance) build` keeps the condition's series
+ * whose instance runs that build. Budgets are generous; runs are numbered as recorded.
  */
-function scriptedSession(builds: Array<{ metric: Record<string, string>; values: Array<[string, string]> }>): InvestigationSession & { runs: RecordedRun[] } {
+function scriptedSession(
+  builds: Series[],
+  { errorsOn = 'api-0', restarts = [] as Series[] }: { errorsOn?: string | null; restarts?: Series[] } = {},
+): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
+  const errors: Series = { metric: { job: 'api', ...(errorsOn ? { instance: errorsOn } : {}) }, values: points(30, 40) };
   const answer = (call: ToolCall): unknown => {
     const query = String(call.arguments.query ?? '');
     if (call.tool === 'prometheus.alert_rules') return { rules: [{ name: 'HighErrorRate', query: 'rate(errors_total[1m]) > 1' }] };
-    if (query.startsWith('rate(errors_total')) return { stepSeconds: 60, series: [{ metric: { job: 'api' }, values: points(30, 40) }] };
+    const joined = /^\(rate\(errors_total\[1m\]\) > 1\) and on\(instance\) (\w+)\{(.*)\}$/.exec(query);
+    if (joined) {
+      const running = builds.filter(
+        (b) => b.metric.__name__ === joined[1] && joined[2].split(', ').every((m) => m === `${m.split('=')[0]}=${JSON.stringify(b.metric[m.split('=')[0]])}`),
+      );
+      return { stepSeconds: 60, series: running.some((b) => b.metric.instance === errors.metric.instance) ? [errors] : [] };
+    }
+    if (query.startsWith('rate(errors_total')) return { stepSeconds: 60, series: [errors] };
     if (query.includes('_build_info')) return { stepSeconds: 60, series: builds };
+    if (query.includes('process_start_time_seconds')) return { stepSeconds: 60, series: restarts };
     return { stepSeconds: 60, series: [] };
   };
   return {
@@ -84,15 +100,56 @@ function scriptedSession(builds: Array<{ metric: Record<string, string>; values:
   };
 }
 
+const rollout = (instance = 'api-0'): Series[] => [
+  { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.0' }, values: points(15, 27) },
+  { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.1' }, values: points(28, 45) },
+];
+
 describe('BuiltInReasoner', () => {
-  it('names a new version that replaced an older one just before the onset as the verified cause', async () => {
-    const session = scriptedSession([
-      { metric: { __name__: 'app_build_info', job: 'api', version: '1.0' }, values: points(15, 27) },
-      { metric: { __name__: 'app_build_info', job: 'api', version: '1.1' }, values: points(28, 45) },
-    ]);
+  it('names a new version as the verified cause when the condition holds on the instances running it', async () => {
+    const session = scriptedSession(rollout());
     const conclusion = await new BuiltInReasoner().investigate(session);
     expect(conclusion.conclusionStatus).toBe('verified_cause');
+    const cause = conclusion.findings.find((f) => f.kind === 'cause')!;
+    expect(cause.statement).toContain('version="1.1"');
+    const mechanism = session.runs.find((r) => String(r.arguments.query).includes('and on(instance)'))!;
+    expect(mechanism.arguments.query).toBe('(rate(errors_total[1m]) > 1) and on(instance) app_build_info{job="api", version="1.1"}');
+    expect(mechanism.hypothesisId).toBe(cause.hypothesisId);
+    expect(cause.runRefs).toContain(mechanism.ordinal);
+    expect(cause.verification).toEqual({
+      causeAt: expect.any(String),
+      onsetAt: '2026-11-22T02:30:00.000000Z',
+      mechanismRunRefs: [mechanism.ordinal],
+      unexplained: [],
+    });
+    expect(conclusion.limitations).toEqual([]);
+  });
+
+  it('keeps a new version that preceded the condition a supported explanation when the condition is not on its instances', async () => {
+    const session = scriptedSession(rollout('api-1'), { errorsOn: 'api-0' });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
     expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toContain('version="1.1"');
+    expect(conclusion.summary).toContain('is not verified as its cause');
+    expect(conclusion.limitations.map((l) => l.statement)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('could not be tied to the instances running the new build'),
+        expect.stringContaining('no query tested the mechanism'),
+      ]),
+    );
+  });
+
+  it('never verifies a restart whose own cause the data does not show: a proximate event is a supported explanation', async () => {
+    const restart: Series = { metric: { job: 'api', instance: 'api-0' }, values: points(29, 33) };
+    const session = scriptedSession([], { restarts: [restart] });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.hypotheses.map((h) => [h.id, h.status])).toEqual([['h-restart', 'supported']]);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.findings.find((f) => f.kind === 'cause')?.verification?.unexplained).toEqual([expect.stringContaining('why the process restarted')]);
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show why the process restarted (out of memory, a crash after a configuration change, a failing liveness probe)',
+    );
+    expect(conclusion.summary).toContain('the data does not show why the process restarted');
   });
 
   it('does not take the start of the data (a build series with no predecessor) for a deployment', async () => {

@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
-import type { ActionItem, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
+import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
+import { verificationGaps } from '../conclusion-verification';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 interface SeriesOut {
@@ -7,13 +8,20 @@ interface SeriesOut {
   values?: Array<[string, unknown]>;
 }
 
-/** A change seen near the onset, and the hypothesis it suggests. */
+/**
+ * A change seen near the onset, and the hypothesis it suggests. A change people made (a new
+ * version) can end a causal chain; a proximate event (a restart, a target down, CPU saturation)
+ * has a cause of its own, named in `unexplained` until the data shows it.
+ */
 interface Candidate {
   hypothesis: HypothesisItem;
   at: Timestamp;
   run: RecordedRun;
   mechanism: string;
   action: Omit<ActionItem, 'runRefs'>;
+  unexplained: string[];
+  /** For a new version: the build series' selector, to tie the condition to the instances that run it. */
+  buildSelector?: string;
 }
 
 const IDENTITY_LABELS = new Set(['__name__', 'job', 'instance']);
@@ -61,6 +69,15 @@ export function saturationStart(series: SeriesOut): Timestamp | null {
 
 const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
+/** `name{label="value", ...}` of a series, without its instance: every instance running the same build. */
+function selectorWithoutInstance(metric: Record<string, string>): string {
+  const labels = Object.entries(metric)
+    .filter(([k]) => k !== '__name__' && k !== 'instance')
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(', ');
+  return `${metric.__name__ ?? ''}{${labels}}`;
+}
+
 const labelText = (labels: Record<string, string>): string =>
   Object.entries(labels)
     .filter(([k]) => !IDENTITY_LABELS.has(k))
@@ -79,7 +96,7 @@ export class BuiltInReasoner {
   private readonly limitations: LimitationItem[] = [];
   private onset: { at: Timestamp; runs: number[]; expression: string | null } | null = null;
   private alertRun: RecordedRun | undefined;
-  private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate }>();
+  private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
   async investigate(session: InvestigationSession): Promise<Conclusion> {
     session.beginTurn();
@@ -239,6 +256,8 @@ export class BuiltInReasoner {
           rationale: 'The condition began with this version and not before',
           verification: `The alert's expression returns no series after the rollback${this.onset!.expression ? `: ${this.onset!.expression}` : ''}`,
         },
+        unexplained: [],
+        buildSelector: selectorWithoutInstance(s.metric),
       });
     }
 
@@ -270,6 +289,7 @@ export class BuiltInReasoner {
           rationale: 'The condition began after a restart',
           verification: 'process_start_time_seconds stays constant and the alert resolves',
         },
+        unexplained: ['why the process restarted (out of memory, a crash after a configuration change, a failing liveness probe)'],
       });
     }
 
@@ -302,6 +322,7 @@ export class BuiltInReasoner {
           rationale: 'It stopped answering scrapes at the onset',
           verification: 'up returns 1 for the target again',
         },
+        unexplained: [`why ${target.instance ?? 'the target'} stopped answering scrapes`],
       });
     }
 
@@ -332,6 +353,7 @@ export class BuiltInReasoner {
           rationale: 'Its CPU use jumped at the onset',
           verification: `rate(process_cpu_seconds_total[1m]) for ${who} returns to its earlier level and the alert resolves`,
         },
+        unexplained: [`what drove the CPU use of ${who} up (more traffic, a new version, a noisy neighbour)`],
       });
     }
     return candidates;
@@ -371,7 +393,39 @@ export class BuiltInReasoner {
     const after = samples.length - before;
     const supported = before === 0 && after > 0;
     h.status = supported ? 'supported' : 'refuted';
-    this.tested.set(h.id, { run, supported, candidate });
+    const mechanismRuns = supported ? await this.testMechanism(session, source, candidate) : [];
+    this.tested.set(h.id, { run, supported, candidate, mechanismRuns });
+  }
+
+  /**
+   * Precedence alone is passed by any earlier event. For a new version the mechanism is tested
+   * too: the condition holds on the instances that run it (a query that returns nothing when the
+   * errors come from elsewhere, or cannot be told apart by instance). Returns the runs that showed
+   * the mechanism.
+   */
+  private async testMechanism(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<number[]> {
+    const expression = this.onset!.expression;
+    if (!candidate.buildSelector || !expression) return [];
+    const h = candidate.hypothesis;
+    const run = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      hypothesisId: h.id,
+      arguments: { query: `(${expression}) and on(instance) ${candidate.buildSelector}`, ...zoom(session, candidate.at, shift(this.onset!.at, 5n * MINUTE)) },
+      purpose: `Test: does the condition hold on the instances running ${candidate.buildSelector}?`,
+    });
+    h.runRefs = [...h.runRefs, run.ordinal];
+    if (seriesOf(run).some((s) => (s.values?.length ?? 0) > 0)) return [run.ordinal];
+    this.limitations.push({
+      type: 'missing_telemetry',
+      statement:
+        run.outcome === 'succeeded'
+          ? `The condition could not be tied to the instances running the new build (${candidate.buildSelector}): its series do not match them by instance`
+          : `The test of the new build's mechanism could not run: ${run.error ?? 'failed'}`,
+      runRefs: [run.ordinal],
+      messageSequences: [],
+    });
+    return [];
   }
 
   private conclusion(session: InvestigationSession, stoppedBy: StoppedBy | null): Conclusion {
@@ -380,17 +434,36 @@ export class BuiltInReasoner {
     const evidence = (runs: number[]) => runs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n }));
     const findings: FindingItem[] = [];
     const actions: ActionItem[] = [];
-    const supported = [...this.tested.values()].filter((t) => t.supported);
-    for (const { run, candidate } of supported) {
-      const refs = [...onset.runs, candidate.run.ordinal, run.ordinal];
-      findings.push({
-        kind: 'cause',
-        statement: candidate.hypothesis.statement,
-        mechanism: candidate.mechanism,
-        runRefs: refs,
-        evidenceRefs: evidence(refs),
-        hypothesisId: candidate.hypothesis.id,
-      });
+    const verificationOf = (t: { candidate: Candidate; mechanismRuns: number[] }): CauseVerification => ({
+      causeAt: t.candidate.at.toISOString(),
+      onsetAt: onset.at.toISOString(),
+      mechanismRunRefs: t.mechanismRuns,
+      unexplained: t.candidate.unexplained,
+    });
+    // Verified causes first, then the rest in the order they were found.
+    const supported = [...this.tested.values()]
+      .filter((t) => t.supported)
+      .map((t) => {
+        const refs = [...onset.runs, t.candidate.run.ordinal, t.run.ordinal, ...t.mechanismRuns];
+        const finding: FindingItem = {
+          kind: 'cause',
+          statement: t.candidate.hypothesis.statement,
+          mechanism: t.candidate.mechanism,
+          runRefs: refs,
+          evidenceRefs: evidence(refs),
+          hypothesisId: t.candidate.hypothesis.id,
+          verification: verificationOf(t),
+        };
+        return {
+          ...t,
+          refs,
+          finding,
+          gaps: verificationGaps(finding, new Map(session.runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]))),
+        };
+      })
+      .sort((a, b) => Number(a.gaps.length > 0) - Number(b.gaps.length > 0));
+    for (const { candidate, refs, finding } of supported) {
+      findings.push(finding);
       actions.push({ ...candidate.action, runRefs: refs });
     }
     for (const { run, candidate } of [...this.tested.values()].filter((t) => !t.supported)) {
@@ -423,12 +496,20 @@ export class BuiltInReasoner {
       limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
     }
     const cause = supported[0];
+    // A cause that is not verified says why: its gaps are the limitations of the conclusion.
+    if (cause && cause.gaps.length > 0) limitations.push(...cause.gaps);
     const alerts = session.alerts.length;
-    const summary = cause
-      ? `${cause.candidate.hypothesis.statement.replace(" caused the alert's condition", '')} is the likely cause: the condition began at ${onset.at.toISOString()}, ${minutesBetween(cause.candidate.at, onset.at)} min after it, and did not hold before it.`
-      : `The condition began at ${onset.at.toISOString()}. ${this.hypotheses.length ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.` : 'No change near the onset (new build, restart, target down) was found in the metrics.'}`;
+    const event = cause?.candidate.hypothesis.statement.replace(" caused the alert's condition", '');
+    const timing = cause
+      ? `the condition began at ${onset.at.toISOString()}, ${minutesBetween(cause.candidate.at, onset.at)} min after it, and did not hold before it`
+      : '';
+    const summary = !cause
+      ? `The condition began at ${onset.at.toISOString()}. ${this.hypotheses.length ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.` : 'No change near the onset (new build, restart, target down) was found in the metrics.'}`
+      : cause.gaps.length === 0
+        ? `${event} is the cause: ${timing}.`
+        : `${event} preceded the condition (${timing}), but is not verified as its cause: ${cause.candidate.unexplained.length > 0 ? `the data does not show ${cause.candidate.unexplained.join(', nor ')}` : 'its mechanism was not shown'}.`;
     return {
-      conclusionStatus: cause ? 'verified_cause' : 'inconclusive',
+      conclusionStatus: !cause ? 'inconclusive' : cause.gaps.length === 0 ? 'verified_cause' : 'supported_explanation',
       summary,
       impact: { summary: `${alerts} alert(s) in incident "${session.incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },
       findings,

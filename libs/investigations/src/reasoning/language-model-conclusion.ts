@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Conclusion, HypothesisItem } from '../conclusion.types';
+import { testedAndSupported, verificationGaps } from '../conclusion-verification';
 import type { RecordedRun } from './reasoner';
 
 /**
@@ -32,6 +33,19 @@ const findingSchema = z.object({
     .optional()
     .describe('The tool runs that are evidence for it (defaults to runRefs)'),
   hypothesisId: z.string().min(1).max(64).optional().describe('The hypothesis this finding confirms, when it does'),
+  verification: z
+    .object({
+      causeAt: z.string().describe('When the cause happened (ISO 8601)'),
+      onsetAt: z.string().describe("When the incident's condition began (ISO 8601)"),
+      mechanismRunRefs: runRefs.describe(
+        'Runs that tested the mechanism with a query whose result would have come out otherwise (memory at the limit and an OOM-killed reason, errors only on instances running the new version)',
+      ),
+      unexplained: z
+        .array(z.string().max(1024))
+        .describe('What the data leaves unexplained about the cause itself, e.g. "why the process restarted"; empty only when the chain ends here'),
+    })
+    .optional()
+    .describe('Required for a cause behind conclusionStatus "verified_cause"'),
 });
 
 const actionSchema = z.object({
@@ -128,14 +142,21 @@ export function checkConclusion(input: unknown, investigationId: string, runs: r
   const succeeded = new Map(runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]));
   const causes = c.findings.filter((f) => f.kind === 'cause');
   if (c.conclusionStatus === 'verified_cause') {
-    // The engine's rule (engine/conclusion-check.ts): the supporting run was made to test that hypothesis.
-    const verified = causes.some((f) => {
-      const h = f.hypothesisId === undefined ? undefined : hypotheses.get(f.hypothesisId);
-      return h !== undefined && h.status === 'supported' && h.runRefs.some((ordinal) => succeeded.get(ordinal)?.hypothesisId === h.id);
-    });
-    if (!verified) {
+    // The engine's rules (engine/conclusion-check.ts): the supporting run was made to test that
+    // hypothesis, and the cause's verification holds.
+    const tested = causes.filter((f) => testedAndSupported(f, c.hypotheses, succeeded));
+    if (tested.length === 0) {
       problems.push(
         'conclusionStatus "verified_cause" needs a finding of kind "cause" whose hypothesisId names a hypothesis with status "supported" whose runRefs cite a succeeded tool run made to test it (called with that hypothesisId); otherwise use "supported_explanation" or "inconclusive"',
+      );
+    } else if (!tested.some((f) => verificationGaps(f, succeeded).length === 0)) {
+      problems.push(
+        `conclusionStatus "verified_cause" needs the cause finding's "verification": the cause dated before the onset, a succeeded run that tested the mechanism in mechanismRunRefs, and nothing left in "unexplained"; otherwise use "supported_explanation" and state what is unknown as a limitation. ${verificationGaps(
+          tested[0],
+          succeeded,
+        )
+          .map((g) => g.statement)
+          .join('; ')}`,
       );
     }
   } else if (c.conclusionStatus === 'supported_explanation' && !causes.some((f) => f.runRefs.length > 0)) {
@@ -161,6 +182,7 @@ export function checkConclusion(input: unknown, investigationId: string, runs: r
           toolRunOrdinal: e.toolRunOrdinal,
         })),
         ...(f.hypothesisId !== undefined ? { hypothesisId: f.hypothesisId } : {}),
+        ...(f.verification !== undefined ? { verification: f.verification } : {}),
       })),
       hypotheses: c.hypotheses.map((h): HypothesisItem => ({ id: h.id, statement: h.statement, status: h.status, test: h.test, runRefs: h.runRefs })),
       actions: c.actions.map((a) => ({ title: a.title, rationale: a.rationale, verification: a.verification, runRefs: a.runRefs })),
