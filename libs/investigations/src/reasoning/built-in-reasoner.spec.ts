@@ -35,7 +35,12 @@ type Series = { metric: Record<string, string>; values: Array<[string, string]> 
  */
 function scriptedSession(
   builds: Series[],
-  { errorsOn = 'api-0', restarts = [] as Series[] }: { errorsOn?: string | null; restarts?: Series[] } = {},
+  {
+    errorsOn = 'api-0',
+    restarts = [] as Series[],
+    killed = [] as Series[],
+    atMemoryLimit = [] as Series[],
+  }: { errorsOn?: string | null; restarts?: Series[]; killed?: Series[]; atMemoryLimit?: Series[] } = {},
 ): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
   const errors: Series = { metric: { job: 'api', ...(errorsOn ? { instance: errorsOn } : {}) }, values: points(30, 40) };
@@ -52,6 +57,10 @@ function scriptedSession(
     if (query.startsWith('rate(errors_total')) return { stepSeconds: 60, series: [errors] };
     if (query.includes('_build_info')) return { stepSeconds: 60, series: builds };
     if (query.includes('process_start_time_seconds')) return { stepSeconds: 60, series: restarts };
+    if (query.startsWith('kube_pod_container_status_last_terminated_reason{namespace="shop", pod="api-0", reason="OOMKilled"}'))
+      return { stepSeconds: 60, series: killed };
+    if (query.startsWith('container_memory_working_set_bytes{namespace="shop", pod="api-0", container="api"} / on(namespace, pod, container)'))
+      return { stepSeconds: 60, series: atMemoryLimit };
     return { stepSeconds: 60, series: [] };
   };
   return {
@@ -139,17 +148,58 @@ describe('BuiltInReasoner', () => {
     );
   });
 
+  const restart: Series = { metric: { job: 'api', instance: '10.0.0.7:8080', namespace: 'shop', pod: 'api-0' }, values: points(29, 33) };
+
+  it('asks why a process restarted: an out-of-memory kill with the working set at the limit is the verified cause', async () => {
+    const session = scriptedSession([], {
+      restarts: [restart],
+      killed: [{ metric: { namespace: 'shop', pod: 'api-0', container: 'api', reason: 'OOMKilled' }, values: points(29, 33) }],
+      atMemoryLimit: [{ metric: { namespace: 'shop', pod: 'api-0', container: 'api' }, values: points(24, 28) }],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    const cause = conclusion.findings.find((f) => f.kind === 'cause')!;
+    expect(cause.statement).toContain('OOMKilled');
+    expect(cause.statement).toContain('container api in pod api-0');
+    expect(cause.mechanism).toContain('reached 90% or more of its memory limit from 2026-11-22T02:24:00.000000Z');
+    const why = session.runs.filter((r) => r.hypothesisId === 'h-restart' && /OOMKilled|memory_limit/.test(String(r.arguments.query)));
+    expect(why).toHaveLength(2);
+    expect(cause.verification?.mechanismRunRefs).toEqual(why.map((r) => r.ordinal));
+    expect(conclusion.summary).toMatch(/^The out-of-memory kill \(OOMKilled\) of container api in pod api-0, restarted at .* is the cause/);
+    expect(conclusion.limitations.map((l) => l.statement)).toEqual(['No *_build_info metric: deployments could not be seen in the metrics']);
+  });
+
+  it('names the out-of-memory kill but does not verify it when the memory against its limit cannot be read', async () => {
+    const session = scriptedSession([], {
+      restarts: [restart],
+      killed: [{ metric: { namespace: 'shop', pod: 'api-0', container: 'api', reason: 'OOMKilled' }, values: points(29, 33) }],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toContain('OOMKilled');
+    expect(conclusion.limitations.map((l) => l.statement)).toEqual(expect.arrayContaining([expect.stringContaining('could not be read')]));
+  });
+
   it('never verifies a restart whose own cause the data does not show: a proximate event is a supported explanation', async () => {
-    const restart: Series = { metric: { job: 'api', instance: 'api-0' }, values: points(29, 33) };
     const session = scriptedSession([], { restarts: [restart] });
     const conclusion = await new BuiltInReasoner().investigate(session);
     expect(conclusion.hypotheses.map((h) => [h.id, h.status])).toEqual([['h-restart', 'supported']]);
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
-    expect(conclusion.findings.find((f) => f.kind === 'cause')?.verification?.unexplained).toEqual([expect.stringContaining('why the process restarted')]);
+    expect(conclusion.findings.find((f) => f.kind === 'cause')?.verification?.unexplained).toEqual([expect.stringContaining('why api-0 restarted')]);
     expect(conclusion.limitations.map((l) => l.statement)).toContain(
-      'Not verified: the data does not show why the process restarted (out of memory, a crash after a configuration change, a failing liveness probe)',
+      'Not verified: the data does not show why api-0 restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)',
     );
-    expect(conclusion.summary).toContain('the data does not show why the process restarted');
+    expect(conclusion.summary).toContain('the data does not show why api-0 restarted');
+  });
+
+  it('says why it could not ask about a restart whose series has no pod', async () => {
+    const session = scriptedSession([], { restarts: [{ metric: { job: 'api', instance: 'api-0' }, values: points(29, 33) }] });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(session.runs.some((r) => String(r.arguments.query).includes('OOMKilled'))).toBe(false);
+    expect(conclusion.limitations.map((l) => l.statement)).toEqual(
+      expect.arrayContaining([expect.stringContaining('has no pod label'), expect.stringContaining('the data does not show why the process restarted')]),
+    );
   });
 
   it('does not take the start of the data (a build series with no predecessor) for a deployment', async () => {

@@ -22,7 +22,12 @@ interface Candidate {
   unexplained: string[];
   /** For a new version: the build series' selector, to tie the condition to the instances that run it. */
   buildSelector?: string;
+  /** For a proximate event: the labels of the series that showed it, to ask why it happened. */
+  subject?: Record<string, string>;
 }
+
+/** Working set at or above this share of the memory limit counts as at the limit. */
+const AT_MEMORY_LIMIT = 0.9;
 
 const IDENTITY_LABELS = new Set(['__name__', 'job', 'instance']);
 const MINUTE = 60_000_000n;
@@ -267,11 +272,11 @@ export class BuiltInReasoner {
       arguments: { query: `changes(process_start_time_seconds${inScope('')}[5m]) > 0`, ...around },
       purpose: 'Did a process restart around the onset?',
     });
-    const restartAt = earliest(
-      seriesOf(restarts)
-        .map(firstSampleAt)
-        .filter((t): t is Timestamp => !!t && near(t)),
-    );
+    const restarted = seriesOf(restarts)
+      .map((s) => ({ s, at: firstSampleAt(s) }))
+      .filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && near(x.at))
+      .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))[0];
+    const restartAt = restarted?.at;
     if (restartAt && !appeared[0]) {
       candidates.push({
         at: restartAt,
@@ -290,6 +295,7 @@ export class BuiltInReasoner {
           verification: 'process_start_time_seconds stays constant and the alert resolves',
         },
         unexplained: ['why the process restarted (out of memory, a crash after a configuration change, a failing liveness probe)'],
+        subject: restarted.s.metric,
       });
     }
 
@@ -393,8 +399,85 @@ export class BuiltInReasoner {
     const after = samples.length - before;
     const supported = before === 0 && after > 0;
     h.status = supported ? 'supported' : 'refuted';
-    const mechanismRuns = supported ? await this.testMechanism(session, source, candidate) : [];
+    const mechanismRuns = !supported
+      ? []
+      : h.id === 'h-restart'
+        ? await this.askWhyRestarted(session, source, candidate)
+        : await this.testMechanism(session, source, candidate);
     this.tested.set(h.id, { run, supported, candidate, mechanismRuns });
+  }
+
+  /**
+   * A restart is a proximate event: why did the process stop? Kubernetes records an out-of-memory
+   * kill as the container's last termination reason; the kill is the cause, and verified, when
+   * the container's working set was at its memory limit before the restart. The question needs the
+   * restarted series' pod (Prometheus' Kubernetes discovery labels targets with it). Returns the
+   * runs that showed the mechanism; rewrites the candidate to name the kill when one is found.
+   */
+  private async askWhyRestarted(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<number[]> {
+    const { namespace, pod } = candidate.subject ?? {};
+    if (!pod) {
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: "The restarted process's series has no pod label, so Kubernetes' record of why it stopped could not be read",
+        runRefs: [candidate.run.ordinal],
+        messageSequences: [],
+      });
+      return [];
+    }
+    const h = candidate.hypothesis;
+    const podScope = [namespace ? `namespace=${JSON.stringify(namespace)}` : '', `pod=${JSON.stringify(pod)}`].filter(Boolean).join(', ');
+    const before = zoom(session, shift(candidate.at, -15n * MINUTE), shift(candidate.at, 2n * MINUTE));
+    const killed = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      hypothesisId: h.id,
+      arguments: { query: `kube_pod_container_status_last_terminated_reason{${podScope}, reason="OOMKilled"} == 1`, ...before },
+      purpose: `Why did ${pod} restart: was a container killed for running out of memory?`,
+    });
+    h.runRefs = [...h.runRefs, killed.ordinal];
+    const container = seriesOf(killed)[0]?.metric.container;
+    if (!container) {
+      if (killed.outcome === 'succeeded')
+        candidate.unexplained = [
+          `why ${pod} restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)`,
+        ];
+      return [];
+    }
+    const memory = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      hypothesisId: h.id,
+      arguments: {
+        query: `container_memory_working_set_bytes{${podScope}, container=${JSON.stringify(container)}} / on(namespace, pod, container) (container_spec_memory_limit_bytes{${podScope}, container=${JSON.stringify(container)}} > 0) >= ${AT_MEMORY_LIMIT}`,
+        ...before,
+      },
+      purpose: `Was ${container} of ${pod} at its memory limit before the restart?`,
+    });
+    h.runRefs = [...h.runRefs, memory.ordinal];
+    const atLimit = earliest(seriesOf(memory).map(firstSampleAt));
+    const at = candidate.at.toISOString();
+    h.statement = `The out-of-memory kill (OOMKilled) of container ${container} in pod ${pod}, restarted at ${at}, caused the alert's condition`;
+    candidate.mechanism = atLimit
+      ? `${container} reached ${AT_MEMORY_LIMIT * 100}% or more of its memory limit from ${atLimit.toISOString()}, was OOM-killed and restarted ${minutesBetween(candidate.at, this.onset!.at)} min before the condition began`
+      : `${container} was OOM-killed and restarted ${minutesBetween(candidate.at, this.onset!.at)} min before the condition began`;
+    candidate.action = {
+      title: `Raise the memory limit of ${container} in ${pod}, or find what made its memory grow`,
+      rationale: 'It was killed for running out of memory just before the condition began',
+      verification: `kube_pod_container_status_last_terminated_reason{pod="${pod}", reason="OOMKilled"} stays absent and the alert resolves`,
+    };
+    if (!atLimit) {
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: `The memory of ${container} against its limit could not be read (container_memory_working_set_bytes, container_spec_memory_limit_bytes), so the out-of-memory kill is not verified`,
+        runRefs: [memory.ordinal],
+        messageSequences: [],
+      });
+      candidate.unexplained = [];
+      return [];
+    }
+    candidate.unexplained = [];
+    return [killed.ordinal, memory.ordinal];
   }
 
   /**
