@@ -40,7 +40,8 @@ function scriptedSession(
     restarts = [] as Series[],
     killed = [] as Series[],
     atMemoryLimit = [] as Series[],
-  }: { errorsOn?: string | null; restarts?: Series[]; killed?: Series[]; atMemoryLimit?: Series[] } = {},
+    containerRestarts = [] as Series[],
+  }: { errorsOn?: string | null; restarts?: Series[]; killed?: Series[]; atMemoryLimit?: Series[]; containerRestarts?: Series[] } = {},
 ): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
   const errors: Series = { metric: { job: 'api', ...(errorsOn ? { instance: errorsOn } : {}) }, values: points(30, 40) };
@@ -57,6 +58,8 @@ function scriptedSession(
     if (query.startsWith('rate(errors_total')) return { stepSeconds: 60, series: [errors] };
     if (query.includes('_build_info')) return { stepSeconds: 60, series: builds };
     if (query.includes('process_start_time_seconds')) return { stepSeconds: 60, series: restarts };
+    // The alerts name job "api": its pods are api-<hash>.
+    if (query === 'increase(kube_pod_container_status_restarts_total{pod=~"api-.+"}[5m]) > 0') return { stepSeconds: 60, series: containerRestarts };
     if (query.startsWith('kube_pod_container_status_last_terminated_reason{namespace="shop", pod="api-0", reason="OOMKilled"}'))
       return { stepSeconds: 60, series: killed };
     if (query.startsWith('container_memory_working_set_bytes{namespace="shop", pod="api-0", container="api"} / on(namespace, pod, container)'))
@@ -167,6 +170,19 @@ describe('BuiltInReasoner', () => {
     expect(cause.verification?.mechanismRunRefs).toEqual(why.map((r) => r.ordinal));
     expect(conclusion.summary).toMatch(/^The out-of-memory kill \(OOMKilled\) of container api in pod api-0, restarted at .* is the cause/);
     expect(conclusion.limitations.map((l) => l.statement)).toEqual(['No *_build_info metric: deployments could not be seen in the metrics']);
+  });
+
+  it("finds a container restart in Kubernetes' own count, by the pods named after the alerting workload, and asks why", async () => {
+    const session = scriptedSession([], {
+      containerRestarts: [{ metric: { namespace: 'shop', pod: 'api-0', container: 'api' }, values: points(29, 33) }],
+      killed: [{ metric: { namespace: 'shop', pod: 'api-0', container: 'api', reason: 'OOMKilled' }, values: points(29, 33) }],
+      atMemoryLimit: [{ metric: { namespace: 'shop', pod: 'api-0', container: 'api' }, values: points(24, 28) }],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    const restarts = session.runs.find((r) => String(r.arguments.query).startsWith('increase(kube_pod_container_status_restarts_total'))!;
+    expect(conclusion.hypotheses.find((h) => h.id === 'h-restart')?.runRefs[0]).toBe(restarts.ordinal);
+    expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toContain('container api in pod api-0');
   });
 
   it('names the out-of-memory kill but does not verify it when the memory against its limit cannot be read', async () => {

@@ -148,6 +148,25 @@ export class BuiltInReasoner {
     return this.conclusion(session, stoppedBy);
   }
 
+  /**
+   * Label matchers for Kubernetes' own series (kube-state-metrics, cAdvisor), whose `job` is the
+   * exporter's: the alerts' namespace, and their pod, or else the pods named after the workload
+   * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`). Empty when the alerts
+   * name no pod or workload.
+   */
+  private podMatchers(session: InvestigationSession): string {
+    const single = (name: string): string | undefined => {
+      const values = [...new Set(session.alerts.map((a) => a.labels[name]).filter((v): v is string => !!v))];
+      return values.length === 1 ? values[0] : undefined;
+    };
+    const namespace = single('namespace');
+    const pod = single('pod');
+    const workload = single('deployment') ?? single('statefulset') ?? single('service') ?? single('job');
+    const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : workload ? `pod=~${JSON.stringify(`${workload.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-.+`)}` : '';
+    if (!podMatcher) return '';
+    return [namespace ? `namespace=${JSON.stringify(namespace)}` : '', podMatcher].filter(Boolean).join(', ');
+  }
+
   /** Label matchers that keep queries on the alerting service: its job, when the alerts name one. */
   private scopeMatchers(session: InvestigationSession): string {
     const jobs = [...new Set(session.alerts.map((a) => a.labels.job).filter((j): j is string => !!j))];
@@ -272,21 +291,34 @@ export class BuiltInReasoner {
       arguments: { query: `changes(process_start_time_seconds${inScope('')}[5m]) > 0`, ...around },
       purpose: 'Did a process restart around the onset?',
     });
-    const restarted = seriesOf(restarts)
-      .map((s) => ({ s, at: firstSampleAt(s) }))
-      .filter((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && near(x.at))
+    // Kubernetes counts container restarts itself, with the pod and container: ask it too.
+    const pods = this.podMatchers(session);
+    const containerRestarts = pods
+      ? await session.runTool({
+          tool: 'prometheus.query_range',
+          integrationId: source.integrationId,
+          arguments: { query: `increase(kube_pod_container_status_restarts_total{${pods}}[5m]) > 0`, ...around },
+          purpose: 'Did a container of the alerting workload restart around the onset?',
+        })
+      : undefined;
+    const restarted = [restarts, containerRestarts]
+      .flatMap((run) => seriesOf(run).map((s) => ({ s, run: run!, at: firstSampleAt(s) })))
+      .filter((x): x is { s: SeriesOut; run: RecordedRun; at: Timestamp } => !!x.at && near(x.at))
       .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))[0];
     const restartAt = restarted?.at;
     if (restartAt && !appeared[0]) {
+      const what = restarted.s.metric.pod
+        ? `A restart of ${restarted.s.metric.container ? `${restarted.s.metric.container} in ` : ''}${restarted.s.metric.pod}`
+        : 'A process restart';
       candidates.push({
         at: restartAt,
-        run: restarts,
+        run: restarted.run,
         hypothesis: {
           id: 'h-restart',
-          statement: `A process restart at ${restartAt.toISOString()} caused the alert's condition`,
+          statement: `${what} at ${restartAt.toISOString()} caused the alert's condition`,
           status: 'untested',
           test: `Does the condition hold only after ${restartAt.toISOString()}?`,
-          runRefs: [restarts.ordinal],
+          runRefs: [restarted.run.ordinal],
         },
         mechanism: `A process restarted ${minutesBetween(restartAt, onset)} min before the condition began`,
         action: {
