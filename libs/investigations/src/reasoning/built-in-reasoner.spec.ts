@@ -41,7 +41,17 @@ function scriptedSession(
     killed = [] as Series[],
     atMemoryLimit = [] as Series[],
     containerRestarts = [] as Series[],
-  }: { errorsOn?: string | null; restarts?: Series[]; killed?: Series[]; atMemoryLimit?: Series[]; containerRestarts?: Series[] } = {},
+    cpu = [] as Series[],
+    traffic = [] as Series[],
+  }: {
+    errorsOn?: string | null;
+    restarts?: Series[];
+    killed?: Series[];
+    atMemoryLimit?: Series[];
+    containerRestarts?: Series[];
+    cpu?: Series[];
+    traffic?: Series[];
+  } = {},
 ): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
   const errors: Series = { metric: { job: 'api', ...(errorsOn ? { instance: errorsOn } : {}) }, values: points(30, 40) };
@@ -58,6 +68,9 @@ function scriptedSession(
     if (query.startsWith('rate(errors_total')) return { stepSeconds: 60, series: [errors] };
     if (query.includes('_build_info')) return { stepSeconds: 60, series: builds };
     if (query.includes('process_start_time_seconds')) return { stepSeconds: 60, series: restarts };
+    if (query === 'rate(process_cpu_seconds_total{job="api"}[1m])') return { stepSeconds: 60, series: cpu };
+    if (query.startsWith('sum by (job, route, handler, path, uri, method) (rate({__name__=~"http_requests_total|') && query.includes('job="api"'))
+      return { stepSeconds: 60, series: traffic };
     // The alerts name job "api": its pods are api-<hash>.
     if (query === 'increase(kube_pod_container_status_restarts_total{pod=~"api-.+"}[5m]) > 0') return { stepSeconds: 60, series: containerRestarts };
     if (query.startsWith('kube_pod_container_status_last_terminated_reason{namespace="shop", pod="api-0", reason="OOMKilled"}'))
@@ -116,6 +129,10 @@ const rollout = (instance = 'api-0'): Series[] => [
   { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.0' }, values: points(15, 27) },
   { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.1' }, values: points(28, 45) },
 ];
+
+/** One value per minute from minute `from`: `usual` until `jumpAt`, then `high`. */
+const level = (from: number, to: number, jumpAt: number, usual: number, high: number): Array<[string, string]> =>
+  Array.from({ length: to - from + 1 }, (_, i) => [T(from + i), String(from + i < jumpAt ? usual : high)]);
 
 describe('BuiltInReasoner', () => {
   it('names a new version as the verified cause when the condition holds on the instances running it', async () => {
@@ -183,6 +200,37 @@ describe('BuiltInReasoner', () => {
     const restarts = session.runs.find((r) => String(r.arguments.query).startsWith('increase(kube_pod_container_status_restarts_total'))!;
     expect(conclusion.hypotheses.find((h) => h.id === 'h-restart')?.runRefs[0]).toBe(restarts.ordinal);
     expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toContain('container api in pod api-0');
+  });
+
+  const saturatedCpu: Series = { metric: { job: 'api', instance: 'api-0:8080' }, values: level(15, 45, 29, 0.1, 1.8) };
+
+  it('asks why the CPU saturated: a surge on one route just before it is the verified cause, named with its rates', async () => {
+    const session = scriptedSession([], {
+      cpu: [saturatedCpu],
+      traffic: [
+        { metric: { job: 'api', route: '/search', method: 'GET' }, values: level(15, 45, 28, 20, 180) },
+        { metric: { job: 'api', route: '/login', method: 'POST' }, values: level(15, 45, 28, 5, 5) },
+      ],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    const cause = conclusion.findings.find((f) => f.kind === 'cause')!;
+    expect(cause.statement).toBe(
+      "A surge of traffic on GET /search of api from 2026-11-22T02:28:00.000000Z (20 to 180 requests/s), which saturated the CPU of api-0:8080, caused the alert's condition",
+    );
+    const traffic = session.runs.find((r) => String(r.arguments.query).startsWith('sum by (job, route'))!;
+    expect(traffic.hypothesisId).toBe('h-cpu');
+    expect(cause.verification?.mechanismRunRefs).toEqual([traffic.ordinal]);
+  });
+
+  it('keeps CPU saturation a supported explanation when the traffic was steady, saying what remains', async () => {
+    const session = scriptedSession([], { cpu: [saturatedCpu], traffic: [{ metric: { job: 'api', route: '/search' }, values: level(15, 45, 28, 20, 22) }] });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toContain('CPU saturation of api-0:8080');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show what drove the CPU use of api-0:8080 up (its traffic did not jump; a new version or a noisy neighbour remain)',
+    );
   });
 
   it('names the out-of-memory kill but does not verify it when the memory against its limit cannot be read', async () => {

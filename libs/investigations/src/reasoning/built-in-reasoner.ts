@@ -57,10 +57,10 @@ const SATURATION_RATIO = 3;
 const SATURATION_MIN_CORES = 0.5;
 
 /**
- * When a CPU rate series jumped to saturation: the first sample at least SATURATION_RATIO times
- * the median of the range's first quarter (its usual level) and at least SATURATION_MIN_CORES.
+ * When a series jumped: the first sample at least `ratio` times the median of the range's first
+ * quarter (its usual level) and at least `minimum`; with that usual level and the value reached.
  */
-export function saturationStart(series: SeriesOut): Timestamp | null {
+function jumpOf(series: SeriesOut, ratio: number, minimum: number): { at: Timestamp; usual: number; reached: number } | null {
   const points = (series.values ?? []).map(([t, v]) => ({ t, v: Number(v) })).filter((p) => Number.isFinite(p.v));
   if (points.length < 8) return null;
   const usual = points
@@ -68,9 +68,27 @@ export function saturationStart(series: SeriesOut): Timestamp | null {
     .map((p) => p.v)
     .sort((a, b) => a - b);
   const baseline = usual[Math.floor(usual.length / 2)];
-  const jump = points.find((p) => p.v >= Math.max(baseline * SATURATION_RATIO, SATURATION_MIN_CORES));
-  return jump ? Timestamp.parse(jump.t) : null;
+  const jump = points.find((p) => p.v >= Math.max(baseline * ratio, minimum));
+  const at = jump ? Timestamp.parse(jump.t) : null;
+  return jump && at ? { at, usual: baseline, reached: Math.max(...points.filter((p) => !Timestamp.parse(p.t)!.isBefore(at)).map((p) => p.v)) } : null;
 }
+
+/**
+ * When a CPU rate series jumped to saturation: the first sample at least SATURATION_RATIO times
+ * the median of the range's first quarter (its usual level) and at least SATURATION_MIN_CORES.
+ */
+export function saturationStart(series: SeriesOut): Timestamp | null {
+  return jumpOf(series, SATURATION_RATIO, SATURATION_MIN_CORES)?.at ?? null;
+}
+
+/** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
+const SURGE_RATIO = 2;
+const SURGE_MIN_RPS = 1;
+
+/** HTTP server request counters of the common instrumentation libraries. */
+const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
+
+const round = (n: number): string => (n >= 10 ? n.toFixed(0) : n.toFixed(1));
 
 const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
@@ -392,6 +410,7 @@ export class BuiltInReasoner {
           verification: `rate(process_cpu_seconds_total[1m]) for ${who} returns to its earlier level and the alert resolves`,
         },
         unexplained: [`what drove the CPU use of ${who} up (more traffic, a new version, a noisy neighbour)`],
+        subject: saturated.s.metric,
       });
     }
     return candidates;
@@ -435,8 +454,66 @@ export class BuiltInReasoner {
       ? []
       : h.id === 'h-restart'
         ? await this.askWhyRestarted(session, source, candidate)
-        : await this.testMechanism(session, source, candidate);
+        : h.id === 'h-cpu'
+          ? await this.askWhySaturated(session, source, candidate)
+          : await this.testMechanism(session, source, candidate);
     this.tested.set(h.id, { run, supported, candidate, mechanismRuns });
+  }
+
+  /**
+   * CPU saturation is a proximate event: was it more traffic? The service's request rate by route
+   * (the common HTTP server counters), from before the saturation: a route whose rate jumped to
+   * SURGE_RATIO times its usual level no later than the saturation is the cause, and the query that
+   * showed it tested the mechanism (it would have shown steady traffic otherwise).
+   */
+  private async askWhySaturated(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<number[]> {
+    const job = candidate.subject?.job;
+    const who = candidate.subject?.instance ?? job ?? 'the process';
+    const h = candidate.hypothesis;
+    const traffic = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      hypothesisId: h.id,
+      arguments: {
+        query: `sum by (job, route, handler, path, uri, method) (rate({__name__=~"${REQUEST_COUNTERS}"${job ? `, job=${JSON.stringify(job)}` : ''}}[1m]))`,
+        ...zoom(session, shift(candidate.at, -15n * MINUTE), shift(candidate.at, 2n * MINUTE)),
+      },
+      purpose: `Why did the CPU of ${who} jump: more traffic?`,
+    });
+    h.runRefs = [...h.runRefs, traffic.ordinal];
+    const routes = seriesOf(traffic);
+    if (traffic.outcome === 'succeeded' && routes.length === 0) {
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: `No HTTP request counter (${REQUEST_COUNTERS.split('|').join(', ')}) for ${job ?? 'the service'}: whether more traffic drove its CPU up could not be seen`,
+        runRefs: [traffic.ordinal],
+        messageSequences: [],
+      });
+      return [];
+    }
+    const surge = routes
+      .map((s) => ({ s, jump: jumpOf(s, SURGE_RATIO, SURGE_MIN_RPS) }))
+      .filter((x): x is { s: SeriesOut; jump: NonNullable<ReturnType<typeof jumpOf>> } => !!x.jump && !x.jump.at.isAfter(shift(candidate.at, MINUTE)))
+      .sort((a, b) => b.jump.reached - b.jump.usual - (a.jump.reached - a.jump.usual))[0];
+    if (!surge) {
+      if (traffic.outcome === 'succeeded')
+        candidate.unexplained = [`what drove the CPU use of ${who} up (its traffic did not jump; a new version or a noisy neighbour remain)`];
+      return [];
+    }
+    const m = surge.s.metric;
+    const route = m.route ?? m.handler ?? m.path ?? m.uri;
+    const what = `${route ? `${m.method ? `${m.method} ` : ''}${route}` : 'all routes'} of ${m.job ?? job ?? 'the service'}`;
+    const at = surge.jump.at.toISOString();
+    h.statement = `A surge of traffic on ${what} from ${at} (${round(surge.jump.usual)} to ${round(surge.jump.reached)} requests/s), which saturated the CPU of ${who}, caused the alert's condition`;
+    candidate.at = surge.jump.at;
+    candidate.mechanism = `Requests on ${what} rose from ${round(surge.jump.usual)} to ${round(surge.jump.reached)} per second from ${at}; the CPU of ${who} saturated at ${candidate.mechanism.split(' at ').at(-1)}`;
+    candidate.action = {
+      title: `Absorb or shed the surge on ${what}`,
+      rationale: 'The surge drove the CPU to saturation just before the condition began',
+      verification: `The request rate on ${what} and the CPU of ${who} return to their usual levels, and the alert resolves`,
+    };
+    candidate.unexplained = [];
+    return [traffic.ordinal];
   }
 
   /**
