@@ -23,6 +23,7 @@ export * from './observability/logging.module';
 export * from './observability/observability.module';
 export * from './observability/root-logger';
 export * from './pagination/cursor-codec';
+export * from './pagination/fixed-list-page';
 export * from './pagination/keyset-page';
 export * from './pagination/list-query.dto';
 export * from './pagination/pagination.module';
