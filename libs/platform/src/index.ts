@@ -52,3 +52,4 @@ export * from './http/send-error';
 export * from './outbound';
 export * from './http/input-hygiene';
 export * from './http/is-optional-non-null';
+export * from './text/truncation';
