@@ -286,7 +286,7 @@ export class InvestigationEngine {
   ): Promise<void> {
     const status = stoppedBy ? 'partial' : 'concluded';
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy, usage: session.usage }, manager);
+      await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy }, manager);
       await this.activity.append(manager, organizationId, investigationId, 'concluded', {
         status,
         conclusionStatus: c.conclusionStatus,
@@ -298,13 +298,7 @@ export class InvestigationEngine {
 
   private async fail(organizationId: string, investigationId: string, claim: string, error: string, session?: RecordingSession): Promise<void> {
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await this.investigations.storeFailure(
-        organizationId,
-        investigationId,
-        error.slice(0, 4096),
-        { inputTokens: session?.usage.inputTokens ?? 0, outputTokens: session?.usage.outputTokens ?? 0 },
-        manager,
-      );
+      await this.investigations.storeFailure(organizationId, investigationId, error.slice(0, 4096), manager);
       await this.activity.append(manager, organizationId, investigationId, 'failed', { status: 'failed', error: error.slice(0, 1024) });
     });
   }

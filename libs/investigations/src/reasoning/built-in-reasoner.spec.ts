@@ -60,7 +60,7 @@ function scriptedSession(builds: Array<{ metric: Record<string, string>; values:
     signal: new AbortController().signal,
     runs,
     beginTurn: () => undefined,
-    recordUsage: () => undefined,
+    recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
     runTool: async (call) => {
