@@ -79,8 +79,6 @@ export class RecordingSession implements InvestigationSession {
   readonly tools: SessionTool[];
   readonly budgets: Budgets;
   readonly runs: RecordedRun[];
-  /** Tokens this attempt spent (the investigation's row holds the total of every attempt). */
-  usage = { inputTokens: 0, outputTokens: 0 };
   /** Why the work was stopped from outside, once it was. */
   stopReason: 'cancelled' | 'wall_clock' | null = null;
 
@@ -161,8 +159,6 @@ export class RecordingSession implements InvestigationSession {
   /** Stored at once, added to the investigation's usage, so a cancel or a takeover loses none of it. */
   async recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): Promise<void> {
     const spent = { inputTokens: Math.max(0, Math.round(usage.inputTokens)), outputTokens: Math.max(0, Math.round(usage.outputTokens)) };
-    this.usage.inputTokens += spent.inputTokens;
-    this.usage.outputTokens += spent.outputTokens;
     if (spent.inputTokens > 0 || spent.outputTokens > 0)
       await this.repositories.investigations.addUsage(this.setup.organizationId, this.investigationId, spent);
     if ((usage.contextTokens ?? 0) > this.budgets.contextTokens) {
