@@ -46,6 +46,21 @@ describe('API tokens', () => {
     expect(JSON.stringify(audit.body)).not.toContain(res.body.token);
   });
 
+  it("listing tokens is a read: a Viewer lists the Organization's tokens without their values, and mints or revokes none", async () => {
+    const minted = await mint('viewer', 'listed for viewers');
+    const { client: viewer } = await signedInMember(ctx.api, 'acme', 'viewer');
+    const list = await viewer.get('/api/v1/api-tokens?limit=200');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((t: { id: string }) => t.id)).toContain(minted.id);
+    expect(JSON.stringify(list.body)).not.toContain(minted.token);
+    const create = await viewer.post('/api/v1/api-tokens', { name: 'x', role: 'viewer', expiresAt: inDays(1) });
+    expect(create.status).toBe(403);
+    expect(create.body.requires).toBe('api-tokens:write');
+    const revoke = await viewer.delete(`/api/v1/api-tokens/${minted.id}`);
+    expect(revoke.status).toBe(403);
+    expect(revoke.body.requires).toBe('api-tokens:write');
+  });
+
   it('a bearer token works without Origin, in its Organization, with its role', async () => {
     const { token } = await mint('editor');
     const permissions = await anonymous().get('/api/v1/permissions', bearer(token));

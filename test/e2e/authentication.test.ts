@@ -276,6 +276,6 @@ describe('Organizations, roles and the resolved Organization', () => {
   it("lists only the caller's own Organizations", async () => {
     const { client: member } = await signedInMember(ctx.api, 'acme', 'viewer');
     const res = await member.get('/api/v1/organizations');
-    expect(res.body).toEqual({ organizations: [{ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'viewer' } }] });
+    expect(res.body).toEqual({ organizations: [{ id: 'acme', displayName: 'Acme', membership: { id: expect.any(String), role: 'viewer' } }], next: null });
   });
 });

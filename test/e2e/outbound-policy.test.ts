@@ -136,7 +136,10 @@ describe('outbound requests to integrations under the default policy', () => {
     try {
       const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Huge', config: { baseUrl: huge.url } });
       const verified = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`);
-      expect(verified.body.lastVerification).toMatchObject({ outcome: 'failed', detail: "The answer at /api/v1/status/buildinfo is not Prometheus's" });
+      expect(verified.body.lastVerification).toMatchObject({
+        outcome: 'failed',
+        detail: "The answer at /api/v1/status/buildinfo is larger than 64 KiB: not Prometheus's",
+      });
       const audit = await ctx.admin.get(`/api/v1/audit-events?action=integration.verify&targetId=${created.body.id}`);
       expect(audit.text.length).toBeLessThan(4096);
       expect(written).toBeLessThan(20 * 1024 * 1024);

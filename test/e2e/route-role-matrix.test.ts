@@ -21,7 +21,8 @@ const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
  * and decisions §3), not read from the table the guard uses, so a change there shows up here.
  * Every read is Viewer. Editors merge incidents, open and cancel investigations, write
  * conversations and postmortems. Admins change integrations, members and local users, policy,
- * relays, API tokens (which only Admins mint, list and revoke: decisions §2), webhook replays and
+ * relays, API tokens (only Admins mint and revoke them, decisions §2; listing them is a read, so a
+ * Viewer lists the Organization's tokens, never their values: docs/api.md), webhook replays and
  * chat recovery, revoke other people's sessions, and create Organizations.
  */
 const EXPECTED_MINIMUM: Record<string, Role> = {
@@ -32,7 +33,7 @@ const EXPECTED_MINIMUM: Record<string, Role> = {
   'sessions:revoke-others': 'admin',
   'policy:read': 'viewer',
   'policy:write': 'admin',
-  'api-tokens:read': 'admin',
+  'api-tokens:read': 'viewer',
   'api-tokens:write': 'admin',
   'audit-events:read': 'viewer',
   'integrations:read': 'viewer',

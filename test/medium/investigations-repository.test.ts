@@ -109,9 +109,15 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
       status: 'partial',
       conclusion,
       stoppedBy: 'wall_clock',
-      usage: { inputTokens: 1, outputTokens: 2 },
     });
-    await investigations.storeFailure(A, investigationId, 'E', { inputTokens: 1, outputTokens: 2 });
+    await investigations.storeFailure(A, investigationId, 'E');
+    await investigations.addUsage(A, investigationId, { inputTokens: 1, outputTokens: 2 });
+    await investigations.addUsage(A, investigationId, { inputTokens: 10, outputTokens: 20 });
+    const [usage] = await dataSource.query('SELECT input_tokens, output_tokens FROM investigations WHERE organization_id = $1 AND id = $2', [
+      A,
+      investigationId,
+    ]);
+    expect(usage).toEqual({ input_tokens: 11, output_tokens: 22 });
     await investigations.markCancelled(A, investigationId);
     await investigations.addSource(A, { id: newId(), investigationId, integrationId, rank: 2, reason: 'r' });
     const sources = await organizationRows(dataSource, A, ['investigation_sources']);

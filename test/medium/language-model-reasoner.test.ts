@@ -149,7 +149,7 @@ class InMemorySession implements InvestigationSession {
     return run;
   }
 
-  recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): void {
+  async recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): Promise<void> {
     this.usage.inputTokens += usage.inputTokens;
     this.usage.outputTokens += usage.outputTokens;
     this.contexts.push(usage.contextTokens ?? 0);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { AuditContext, byTimeThenId, CursorCodec, InjectScopedRepository, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
+import { AuditContext, byTimeThenId, capText, CursorCodec, InjectScopedRepository, keysetPage, newId, Page, ScopedRepository, Timestamp } from '@svc/platform';
 import { AuditEvent, AuditOutcome } from './audit-event.entity';
 import { AuditFilterDto } from './dto/audit-query.dto';
 
@@ -16,18 +16,33 @@ export interface AuditRecord {
 const SECRET_KEY =
   /^(?:password|passwordHash|currentPassword|newPassword|secret|clientSecret|webhookSecret|signingSecret|token|accessToken|refreshToken|idToken|apiKey|bootstrapCredential|credential|credentials|cookie|authorization)$/i;
 
-/** Drops anything that looks like a secret, however deep: an audit detail never holds one. */
-export function scrubSecrets(value: unknown, depth = 0): unknown {
+/**
+ * The most code points of any text an audit event records (a detail value or key, the actor's
+ * name): longer text is cut to this length, ending with the truncation marker (`…[truncated]`),
+ * so what a caller or an upstream sends cannot make an append-only record grow without bound.
+ */
+export const AUDIT_TEXT_MAX_LENGTH = 1024;
+
+/**
+ * An audit detail as it is stored: anything that looks like a secret dropped, however deep (an
+ * audit detail never holds one), and every string cut to AUDIT_TEXT_MAX_LENGTH.
+ */
+export function auditableDetail(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[truncated]';
-  if (Array.isArray(value)) return value.map((v) => scrubSecrets(v, depth + 1));
+  if (typeof value === 'string') return capText(value, AUDIT_TEXT_MAX_LENGTH);
+  if (Array.isArray(value)) return value.map((v) => auditableDetail(v, depth + 1));
   if (value && typeof value === 'object' && !(value instanceof Timestamp)) {
     return Object.fromEntries(
       Object.entries(value)
         .filter(([k]) => !SECRET_KEY.test(k))
-        .map(([k, v]) => [k, scrubSecrets(v, depth + 1)]),
+        .map(([k, v]) => [capText(k, AUDIT_TEXT_MAX_LENGTH), auditableDetail(v, depth + 1)]),
     );
   }
   return value;
+}
+
+function capped(text: string | null): string | null {
+  return text === null ? null : capText(text, AUDIT_TEXT_MAX_LENGTH);
 }
 
 const NEWEST_FIRST = byTimeThenId<AuditEvent>('e', 'occurred_at', (e) => e.occurredAt, 'DESC');
@@ -52,14 +67,14 @@ export class AuditService {
         id: newId(),
         actorKind: context.actorKind,
         actorId: context.actorId,
-        actorName: context.actorName,
+        actorName: capped(context.actorName),
         action: record.action,
         targetKind: record.targetKind ?? null,
-        targetId: record.targetId ?? null,
+        targetId: capped(record.targetId ?? null),
         outcome: record.outcome ?? 'allowed',
         sourceAddress: context.sourceAddress,
         requestId: context.requestId,
-        detail: scrubSecrets(record.detail ?? {}) as Record<string, unknown>,
+        detail: auditableDetail(record.detail ?? {}) as Record<string, unknown>,
       });
     }
   }

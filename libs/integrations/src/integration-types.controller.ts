@@ -1,6 +1,15 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { InvalidInputError, NotFoundError, RequirePermission } from '@svc/platform';
+import {
+  CurrentOrganization,
+  CursorCodec,
+  fixedListPage,
+  InvalidInputError,
+  ListQueryDto,
+  NotFoundError,
+  OrganizationContext,
+  RequirePermission,
+} from '@svc/platform';
 import { INTEGRATION_TYPES, integrationType } from './catalog/integration-types';
 import { IntegrationTypeList } from './dto/integration-type.view';
 
@@ -8,12 +17,14 @@ import { IntegrationTypeList } from './dto/integration-type.view';
 @ApiCookieAuth('session')
 @Controller('api/v1/integration-types')
 export class IntegrationTypesController {
-  /** Every integration type with its capabilities and the JSON Schemas of its config and credentials. */
+  constructor(private readonly cursors: CursorCodec) {}
+
+  /** Every integration type with its capabilities and the JSON Schemas of its config and credentials, paged like every listing. */
   @RequirePermission('integrations:read')
   @Get()
   @ApiOkResponse({ type: IntegrationTypeList })
-  list(): IntegrationTypeList {
-    return { items: [...INTEGRATION_TYPES] };
+  list(@Query() query: ListQueryDto, @CurrentOrganization() organization: OrganizationContext): IntegrationTypeList {
+    return fixedListPage(INTEGRATION_TYPES, (type) => type.id, this.cursors, { scope: organization.id, collection: 'integration-types' }, query);
   }
 
   /** Starts an OAuth connection for types that connect that way; none of this release's types do. */

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_READ_CAP_BYTES, InvalidInputError, OutboundClient, OutboundError, upstreamErrorMessage } from '@svc/platform';
+import { capText, DEFAULT_READ_CAP_BYTES, InvalidInputError, OutboundClient, OutboundError, upstreamErrorMessage } from '@svc/platform';
 import { IntegrationType } from './catalog/integration-types';
 
 export type HttpCredentials = { bearerToken: string } | { username: string; password: string };
 
 export interface VerifyResult {
   outcome: 'succeeded' | 'failed';
+  /** At most VERIFY_DETAIL_MAX_LENGTH code points. */
   detail: string;
 }
 
 const TIMEOUT_MS = 5000;
-const MAX_VERSION_LENGTH = 64;
+/** The longest version shown; a longer one is cut, ending with the truncation marker. */
+export const VERIFY_VERSION_MAX_LENGTH = 64;
+/** The longest detail verify reports and stores (it names the path asked, which the integration's baseUrl chooses). */
+export const VERIFY_DETAIL_MAX_LENGTH = 1024;
 
 /** What verify asks of each type, and how to read the answer. */
 const PROBES: Record<string, { path: string; read: (body: unknown) => unknown; product: string }> = {
@@ -25,10 +29,10 @@ export function authorizationHeader(credentials: HttpCredentials | null): Record
   return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
 }
 
-/** A version string as shown: short, printable, or nothing. */
+/** A version string as shown: printable ASCII without spaces, cut to VERIFY_VERSION_MAX_LENGTH, or nothing. */
 function versionOf(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(value)) return undefined;
-  return value.slice(0, MAX_VERSION_LENGTH);
+  if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) return undefined;
+  return capText(value, VERIFY_VERSION_MAX_LENGTH);
 }
 
 function parseJson(body: Buffer): unknown {
@@ -50,6 +54,11 @@ export class IntegrationVerifier {
   constructor(private readonly outbound: OutboundClient) {}
 
   async verify(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
+    const result = await this.probe(type, config, credentials);
+    return { outcome: result.outcome, detail: capText(result.detail, VERIFY_DETAIL_MAX_LENGTH) };
+  }
+
+  private async probe(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
     const probe = PROBES[type.id];
     if (!probe)
       throw new InvalidInputError(
@@ -70,7 +79,12 @@ export class IntegrationVerifier {
         const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
         return { outcome: 'failed', detail: `${probe.product} answered HTTP ${answer.status} at ${answer.url.pathname}${message ? `: ${message}` : ''}` };
       }
-      const version = answer.complete ? versionOf(probe.read(parseJson(answer.body))) : undefined;
+      if (!answer.complete)
+        return {
+          outcome: 'failed',
+          detail: `The answer at ${answer.url.pathname} is larger than ${DEFAULT_READ_CAP_BYTES / 1024} KiB: not ${probe.product}'s`,
+        };
+      const version = versionOf(probe.read(parseJson(answer.body)));
       if (!version) return { outcome: 'failed', detail: `The answer at ${answer.url.pathname} is not ${probe.product}'s` };
       return { outcome: 'succeeded', detail: `${probe.product} ${version}` };
     } catch (error) {

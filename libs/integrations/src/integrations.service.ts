@@ -184,7 +184,7 @@ export class IntegrationsService {
     return this.dataSource.transaction(async (manager) => {
       await this.integrations
         .withManager(manager)
-        .update(organizationId, { id }, { lastVerifiedAt: Timestamp.now(), lastVerifyOutcome: result.outcome, lastVerifyDetail: result.detail.slice(0, 1024) });
+        .update(organizationId, { id }, { lastVerifiedAt: Timestamp.now(), lastVerifyOutcome: result.outcome, lastVerifyDetail: result.detail });
       await this.audit.record(manager, organizationId, context, {
         action: 'integration.verify',
         targetKind: 'integration',

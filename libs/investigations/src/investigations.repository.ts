@@ -13,7 +13,7 @@ export interface ClaimState {
   claim: string | null;
 }
 
-/** Tokens a reasoner used, stored with the investigation's end. */
+/** Tokens a reasoner used in one language model call. */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
@@ -97,13 +97,13 @@ export class InvestigationsRepository {
   async storeConclusion(
     organizationId: string,
     investigationId: string,
-    end: { status: 'partial' | 'concluded'; conclusion: Conclusion; stoppedBy: StoppedBy | null; usage: TokenUsage },
+    end: { status: 'partial' | 'concluded'; conclusion: Conclusion; stoppedBy: StoppedBy | null },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     const c = end.conclusion;
     await manager.query(
       `UPDATE investigations SET status = $3, conclusion_status = $4, summary = $5, impact = $6::jsonb, findings = $7::jsonb, hypotheses = $8::jsonb,
-              actions = $9::jsonb, limitations = $10::jsonb, stopped_by = $11, input_tokens = $12, output_tokens = $13, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
+              actions = $9::jsonb, limitations = $10::jsonb, stopped_by = $11, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
         WHERE organization_id = $1 AND id = $2`,
       [
         organizationId,
@@ -117,23 +117,28 @@ export class InvestigationsRepository {
         JSON.stringify(c.actions),
         JSON.stringify(c.limitations),
         end.stoppedBy,
-        end.usage.inputTokens,
-        end.usage.outputTokens,
       ],
     );
   }
 
-  async storeFailure(
-    organizationId: string,
-    investigationId: string,
-    error: string,
-    usage: TokenUsage,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
+  async storeFailure(organizationId: string, investigationId: string, error: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
     await manager.query(
-      `UPDATE investigations SET status = 'failed', error = $3, input_tokens = $4, output_tokens = $5, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
+      `UPDATE investigations SET status = 'failed', error = $3, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
         WHERE organization_id = $1 AND id = $2`,
-      [organizationId, investigationId, error, usage.inputTokens, usage.outputTokens],
+      [organizationId, investigationId, error],
+    );
+  }
+
+  /**
+   * Adds the tokens of one language model call to the investigation's usage, as soon as they are
+   * spent: whatever ends the run (a conclusion, a failure, a cancel, a worker that dies and is
+   * taken over), the usage counts every call made. Not tied to the attempt's claim or the
+   * status: the tokens were spent on this investigation whoever holds it now.
+   */
+  async addUsage(organizationId: string, investigationId: string, usage: TokenUsage, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
+      'UPDATE investigations SET input_tokens = input_tokens + $3, output_tokens = output_tokens + $4 WHERE organization_id = $1 AND id = $2',
+      [organizationId, investigationId, usage.inputTokens, usage.outputTokens],
     );
   }
 

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentPrincipal, Principal, RequirePermission, SignedIn } from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentPrincipal, ListQueryDto, Principal, RequirePermission, SignedIn } from '@svc/platform';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { OrganizationList, OrganizationView } from './dto/organization.view';
 import { OrganizationsService } from './organizations.service';
@@ -15,8 +15,9 @@ export class OrganizationsController {
   @SignedIn()
   @Get()
   @ApiOkResponse({ type: OrganizationList })
-  async list(@CurrentPrincipal() principal: Principal): Promise<OrganizationList> {
-    return { organizations: await this.organizations.organizationsOfUser(principal.user.id) };
+  async list(@Query() query: ListQueryDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationList> {
+    const page = await this.organizations.organizationsPageOfUser(principal.user.id, query);
+    return { organizations: page.items, next: page.next };
   }
 
   /**

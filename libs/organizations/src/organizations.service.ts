@@ -76,6 +76,17 @@ export class OrganizationsService {
    * spans Organizations: it is keyed by the user and returns only that user's memberships.
    * With `manager`, it reads inside the caller's transaction (and sees memberships it added).
    */
+  /** One page of the Organizations of a user, oldest membership first; the cursor is bound to the user. */
+  async organizationsPageOfUser(userId: string, page: PageRequest): Promise<Page<OrganizationView>> {
+    const query = this.organizations.manager
+      .getRepository(Membership)
+      .createQueryBuilder('m')
+      .innerJoinAndSelect('m.organization', 'o')
+      .where('m.user_id = :userId', { userId });
+    const rows = await keysetPage(query, this.cursors, { scope: `user:${userId}`, collection: 'organizations' }, OLDEST_FIRST, page);
+    return { items: rows.items.map(organizationOfMembership), next: rows.next };
+  }
+
   async organizationsOfUser(userId: string, manager?: EntityManager): Promise<OrganizationView[]> {
     const rows = await (manager ?? this.organizations.manager)
       .getRepository(Membership)
@@ -85,7 +96,7 @@ export class OrganizationsService {
       .orderBy('m.created_at', 'ASC')
       .addOrderBy('m.id', 'ASC')
       .getMany();
-    return rows.map((row) => ({ id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } }));
+    return rows.map(organizationOfMembership);
   }
 
   /** Whether an Organization with this id exists. */
@@ -146,4 +157,8 @@ export class OrganizationsService {
       throw new ConflictError('The last Admin of an Organization cannot be demoted or removed');
     }
   }
+}
+
+function organizationOfMembership(row: Membership): OrganizationView {
+  return { id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } };
 }

@@ -1,5 +1,5 @@
 import type { AdmittedAlert } from '@svc/incidents';
-import { isUnsafeText, replaceUnsafeText, Timestamp } from '@svc/platform';
+import { isUnsafeText, longerThan, replaceUnsafeText, Timestamp, truncateWithMarker } from '@svc/platform';
 import { fingerprintOf } from './fingerprint';
 
 /**
@@ -97,34 +97,11 @@ function isAbsent(value: unknown): value is undefined | null {
   return value === undefined || value === null;
 }
 
-/** Marks the end of a value cut to its limit (decisions §8). */
-export const TRUNCATION_MARKER = '…[truncated]';
-
-/** The first `max` code points of `text`, the last of them being TRUNCATION_MARKER. */
-export function truncateWithMarker(text: string, max: number): string {
-  const marker = [...TRUNCATION_MARKER].length;
-  let kept = '';
-  let count = 0;
-  for (const point of text) {
-    if (++count > max - marker) break;
-    kept += point;
-  }
-  return kept + TRUNCATION_MARKER;
-}
-
 /** Code points in `text`. */
 function lengthOf(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;
-}
-
-/** True when `text` has more than `max` code points. */
-function longerThan(text: string, max: number): boolean {
-  if (text.length <= max) return false;
-  let count = 0;
-  for (const _ of text) if (++count > max) return true;
-  return false;
 }
 
 export function readObject(value: unknown, path: string): JsonObject {

@@ -9,4 +9,6 @@ export class IntegrationTypeList {
     description: 'Each type with its capabilities and the JSON Schemas of its config and credentials',
   })
   items!: IntegrationType[];
+
+  @ApiProperty({ type: String, nullable: true }) next!: string | null;
 }

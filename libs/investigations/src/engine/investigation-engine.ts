@@ -81,13 +81,9 @@ export class InvestigationEngine {
       if (error instanceof NoLongerOurs || error instanceof InvestigationCancelled || session?.cancelled) return;
       if (!options.finalAttempt) throw error;
       this.logger.error({ err: error, investigationId }, 'Investigation failed unexpectedly');
-      await this.fail(
-        organizationId,
-        investigationId,
-        claim,
-        `Internal error while investigating: ${(error as Error).message ?? String(error)}`,
-        session,
-      ).catch(() => undefined);
+      await this.fail(organizationId, investigationId, claim, `Internal error while investigating: ${(error as Error).message ?? String(error)}`).catch(
+        () => undefined,
+      );
     } finally {
       clearInterval(poll);
       session?.dispose();
@@ -102,10 +98,10 @@ export class InvestigationEngine {
       checked = checkConclusion(reasoned.conclusion, investigationId, session.runs);
     } catch (error) {
       if (error instanceof InvalidConclusion)
-        return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`, session);
+        return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`);
       throw error;
     }
-    await this.conclude(organizationId, investigationId, claim, checked, reasoned.stoppedBy, session);
+    await this.conclude(organizationId, investigationId, claim, checked, reasoned.stoppedBy);
   }
 
   /**
@@ -131,7 +127,7 @@ export class InvestigationEngine {
             : null;
       if (!budget) {
         if (error instanceof ReasonerFailure) {
-          await this.fail(organizationId, investigationId, claim, error.message, session);
+          await this.fail(organizationId, investigationId, claim, error.message);
           return null;
         }
         throw error;
@@ -155,7 +151,7 @@ export class InvestigationEngine {
       return { conclusion: await reasoner.concludeEarly(session, stoppedBy), stoppedBy };
     } catch (early) {
       if (session.cancelled || early instanceof InvestigationCancelled) throw new InvestigationCancelled();
-      await this.fail(organizationId, investigationId, claim, `${budget.detail}, and no conclusion could be drawn: ${(early as Error).message}`, session);
+      await this.fail(organizationId, investigationId, claim, `${budget.detail}, and no conclusion could be drawn: ${(early as Error).message}`);
       return null;
     }
   }
@@ -276,17 +272,10 @@ export class InvestigationEngine {
     return heldBy(await this.investigations.claimState(organizationId, investigationId, { lock: false }), claim);
   }
 
-  private async conclude(
-    organizationId: string,
-    investigationId: string,
-    claim: string,
-    c: Conclusion,
-    stoppedBy: StoppedBy | null,
-    session: RecordingSession,
-  ): Promise<void> {
+  private async conclude(organizationId: string, investigationId: string, claim: string, c: Conclusion, stoppedBy: StoppedBy | null): Promise<void> {
     const status = stoppedBy ? 'partial' : 'concluded';
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy, usage: session.usage }, manager);
+      await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy }, manager);
       await this.activity.append(manager, organizationId, investigationId, 'concluded', {
         status,
         conclusionStatus: c.conclusionStatus,
@@ -296,15 +285,9 @@ export class InvestigationEngine {
     });
   }
 
-  private async fail(organizationId: string, investigationId: string, claim: string, error: string, session?: RecordingSession): Promise<void> {
+  private async fail(organizationId: string, investigationId: string, claim: string, error: string): Promise<void> {
     await this.finish(organizationId, investigationId, claim, async (manager) => {
-      await this.investigations.storeFailure(
-        organizationId,
-        investigationId,
-        error.slice(0, 4096),
-        { inputTokens: session?.usage.inputTokens ?? 0, outputTokens: session?.usage.outputTokens ?? 0 },
-        manager,
-      );
+      await this.investigations.storeFailure(organizationId, investigationId, error.slice(0, 4096), manager);
       await this.activity.append(manager, organizationId, investigationId, 'failed', { status: 'failed', error: error.slice(0, 1024) });
     });
   }

@@ -79,7 +79,6 @@ export class RecordingSession implements InvestigationSession {
   readonly tools: SessionTool[];
   readonly budgets: Budgets;
   readonly runs: RecordedRun[];
-  usage = { inputTokens: 0, outputTokens: 0 };
   /** Why the work was stopped from outside, once it was. */
   stopReason: 'cancelled' | 'wall_clock' | null = null;
 
@@ -157,9 +156,11 @@ export class RecordingSession implements InvestigationSession {
     this.turns += 1;
   }
 
-  recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): void {
-    this.usage.inputTokens += Math.max(0, Math.round(usage.inputTokens));
-    this.usage.outputTokens += Math.max(0, Math.round(usage.outputTokens));
+  /** Stored at once, added to the investigation's usage, so a cancel or a takeover loses none of it. */
+  async recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): Promise<void> {
+    const spent = { inputTokens: Math.max(0, Math.round(usage.inputTokens)), outputTokens: Math.max(0, Math.round(usage.outputTokens)) };
+    if (spent.inputTokens > 0 || spent.outputTokens > 0)
+      await this.repositories.investigations.addUsage(this.setup.organizationId, this.investigationId, spent);
     if ((usage.contextTokens ?? 0) > this.budgets.contextTokens) {
       throw new BudgetExhausted('context', `The reasoner's context reached ${usage.contextTokens} tokens (the budget is ${this.budgets.contextTokens})`);
     }

@@ -101,7 +101,7 @@ function scriptedSession(
     signal: new AbortController().signal,
     runs,
     beginTurn: () => undefined,
-    recordUsage: () => undefined,
+    recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
     runTool: async (call) => {

@@ -107,7 +107,7 @@ export class LanguageModelReasoner implements Reasoner {
         );
       }
       const result = await this.call(session, request);
-      this.recordUsage(session, result, estimate);
+      await this.recordUsage(session, result, estimate);
       messages.push(...result.response.messages.filter((m) => m.role === 'assistant'));
       const text = result.text.trim();
       if (text) await session.progress(clip(text.replace(/\s+/g, ' '), PROGRESS_CHARS));
@@ -206,7 +206,7 @@ export class LanguageModelReasoner implements Reasoner {
       return this.fallbackConclusion(session, stoppedBy, `the final language model call failed: ${errorText(error)}`);
     }
     try {
-      this.recordUsage(session, result, estimate);
+      await this.recordUsage(session, result, estimate);
     } catch (error) {
       // The run has already stopped at a budget; the usage is recorded and the answer still counts.
       if (!(error instanceof BudgetExhausted)) throw error;
@@ -272,9 +272,9 @@ export class LanguageModelReasoner implements Reasoner {
   }
 
   /** The provider's token counts; the estimate stands in only when a provider reports none. */
-  private recordUsage(session: InvestigationSession, result: CallResult, estimate: number): void {
+  private async recordUsage(session: InvestigationSession, result: CallResult, estimate: number): Promise<void> {
     const inputTokens = result.usage.inputTokens ?? estimate;
-    session.recordUsage({ inputTokens, outputTokens: result.usage.outputTokens ?? 0, contextTokens: inputTokens });
+    await session.recordUsage({ inputTokens, outputTokens: result.usage.outputTokens ?? 0, contextTokens: inputTokens });
   }
 
   private updateHypotheses(session: InvestigationSession, input: unknown): string {

@@ -106,8 +106,8 @@ export interface InvestigationSession {
    * Throws BudgetExhausted (tool runs, wall clock) or InvestigationCancelled.
    */
   runTool(call: ToolCall): Promise<RecordedRun>;
-  /** Adds a language model's real token usage; throws BudgetExhausted('context') past the context budget. */
-  recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): void;
+  /** Adds a language model's real token usage to the stored total; throws BudgetExhausted('context') past the context budget. */
+  recordUsage(usage: { inputTokens: number; outputTokens: number; contextTokens?: number }): Promise<void>;
   /** A progress line for the people watching (an activity event). */
   progress(message: string): Promise<void>;
   /** The running hypotheses (shown by `.../hypotheses` and listed as `hypothesis.updated` activity). */

@@ -15,4 +15,5 @@ export class OrganizationView {
 
 export class OrganizationList {
   @ApiProperty({ type: [OrganizationView] }) organizations!: OrganizationView[];
+  @ApiProperty({ type: String, nullable: true }) next!: string | null;
 }

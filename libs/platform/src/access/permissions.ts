@@ -13,7 +13,7 @@ export const PERMISSIONS = {
   'sessions:revoke-others': 'admin',
   'policy:read': 'viewer',
   'policy:write': 'admin',
-  'api-tokens:read': 'admin',
+  'api-tokens:read': 'viewer',
   'api-tokens:write': 'admin',
   'audit-events:read': 'viewer',
   'integrations:read': 'viewer',

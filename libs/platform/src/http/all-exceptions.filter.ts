@@ -1,6 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { toErrorResponse } from './error-body';
+import { allowedMethods } from './allowed-methods';
+import { errorBody, ErrorResponse, toErrorResponse } from './error-body';
 import { sendError } from './send-error';
 
 /** Every failure of an HTTP request leaves through here, in the contract's Error body. */
@@ -12,10 +13,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
-    const response = toErrorResponse(exception);
+    let response = toErrorResponse(exception);
+    // Nest's own 404 is a request no route took (the service's handlers throw NotFoundError, a DomainError).
+    if (exception instanceof NotFoundException) response = methodNotAllowed(req, res) ?? response;
     if (response.status >= 500) {
       this.logger.error({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
     }
     sendError(res, response);
   }
+}
+
+/** A known path asked with a method it does not take: 405 naming the methods it does take in `Allow`. */
+function methodNotAllowed(req: Request, res: Response): ErrorResponse | undefined {
+  const allowed = allowedMethods(req);
+  if (allowed.length === 0) return undefined;
+  res.setHeader('Allow', allowed.join(', '));
+  return { status: 405, body: errorBody(405, `Method ${req.method} is not allowed here: this path accepts ${allowed.join(', ')}`) };
 }

@@ -16,11 +16,12 @@ import { noStore } from './no-store';
 import { organizationAliasMiddleware } from './organization-alias';
 import { mountOpenApi } from './openapi';
 import { requestIdMiddleware } from './request-id';
+import { securityHeaders } from './security-headers';
 import { sendError } from './send-error';
 import { createValidationPipe } from './validation';
 
 /**
- * The request pipeline, in order: X-Forwarded-For hygiene (see trusted-proxies.ts), request id, access log, metrics, no-store, lean routes (see
+ * The request pipeline, in order: security headers (nosniff), X-Forwarded-For hygiene (see trusted-proxies.ts), request id, access log, metrics, no-store, lean routes (see
  * LeanRoutes), JSON-only bodies
  * under a size limit (checked from Content-Length before reading; not for /webhooks, which
  * authenticate first and read their own bodies), input hygiene on the parsed body and query, then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
@@ -38,6 +39,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   // rotate past the per-address sign-in limit.
   app.set('trust proxy', parseTrustedProxies(config.SVC_TRUSTED_PROXIES));
 
+  app.use(securityHeaders);
   app.use(forwardedForHygiene);
   app.use(requestIdMiddleware);
   app.use(createHttpLogger(logger));
