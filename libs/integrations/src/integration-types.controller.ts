@@ -1,11 +1,10 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { InvalidInputError, NotFoundError, RequirePermission } from '@svc/platform';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, InvalidInputError, NotFoundError, RequirePermission } from '@svc/platform';
 import { INTEGRATION_TYPES, integrationType } from './catalog/integration-types';
 import { IntegrationTypeList } from './dto/integration-type.view';
 
 @ApiTags('integrations')
-@ApiCookieAuth('session')
 @Controller('api/v1/integration-types')
 export class IntegrationTypesController {
   /** Every integration type with its capabilities and the JSON Schemas of its config and credentials. */
@@ -19,6 +18,7 @@ export class IntegrationTypesController {
   /** Starts an OAuth connection for types that connect that way; none of this release's types do. */
   @RequirePermission('integrations:write')
   @Post(':type/connect')
+  @ApiErrors({ status: 400, description: 'No integration type of this release connects by OAuth' }, { status: 404, description: 'Unknown integration type' })
   connect(@Param('type') typeId: string): never {
     const type = integrationType(typeId);
     if (!type) throw new NotFoundError('Integration type');
