@@ -30,7 +30,6 @@ describe('the OpenAPI document against real responses', () => {
 
   it('documents the contract parts: Error component, uuid ids, integer limits, opaque bearer tokens, alias paths, webhook bodies', () => {
     const doc = contract.document;
-    require("fs").writeFileSync("/tmp/oa/openapi.json", JSON.stringify(doc, null, 1));
     expect(doc.components.schemas.Error.required).toEqual(['error']);
     expect(doc.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(doc.components.securitySchemes.bearer.bearerFormat).toBeUndefined();
@@ -210,10 +209,11 @@ describe('the OpenAPI document against real responses', () => {
     await admin.get('/api/v1/audit-events/export?format=xml');
     await admin.get('/api/v1/organizations/nowhere/audit-events');
     await admin.get('/api/v1/organizations/NOT_VALID/audit-events');
+    // Percent-encoding that is not UTF-8 names no Organization: 400, not a server error.
+    expect((await admin.get('/api/v1/organizations/%ED%A0%80/incidents')).status).toBe(400);
     await admin.delete(`/api/v1/integrations/${prometheus.body.id}`);
 
     expect(contract.problems).toEqual([]);
-    require("fs").writeFileSync("/tmp/oa/seen.txt", [...contract.seen].join("\n"));
-    expect(contract.seen.size).toBeGreaterThan(50);
+    expect(contract.seen.size).toBeGreaterThan(100);
   });
 });
