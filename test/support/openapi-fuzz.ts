@@ -138,7 +138,7 @@ export class SchemaValues {
       const valid = this.valid(schema, '', depth) as Record<string, unknown>;
       const keys = Object.keys(schema.properties);
       const choice = r.int(0, 3);
-      if (choice === 0) valid[`unknown_${word(r, 4)}`] = 1;
+      if (choice === 0) Object.defineProperty(valid, r.pick([`unknown_${word(r, 4)}`, '__proto__', 'constructor']), { value: { polluted: true }, enumerable: true });
       else if (choice === 1 && schema.required?.length) delete valid[r.pick(schema.required as string[])];
       else if (keys.length > 0) {
         const key = r.pick(keys);
@@ -297,7 +297,7 @@ function buildRequest(op: { method: string; template: string; operation: any }, 
   for (const p of parameters.filter((x) => x.in === 'path')) {
     let value: string;
     if (bad('path')) {
-      value = random.pick(['not-a-uuid', '%00', encodeURIComponent('x'.repeat(300)), randomUuid(random), '%ED%A0%80', 'UPPER', '1%2F2', encodeURIComponent('é')]);
+      value = random.pick(['not-a-uuid', '%00', encodeURIComponent('x'.repeat(300)), randomUuid(random), '%ED%A0%80', '%', 'UPPER', '1%2F2', '%F0%9F%92%A9', encodeURIComponent('é')]);
       notes.push(`path ${p.name}=${value}`);
     } else value = encodeURIComponent(String(target.known[p.name] ?? values.valid(p.schema, p.name)));
     path = path.replace(`{${p.name}}`, value);
