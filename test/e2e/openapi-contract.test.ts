@@ -46,7 +46,8 @@ describe('the OpenAPI document against real responses', () => {
     // Every operation documents its errors with the Error body.
     for (const { method, template, operation } of contract.operations()) {
       for (const [status, response] of Object.entries<any>(operation.responses)) {
-        if (Number(status) >= 400) expect(response.content?.['application/json']?.schema, `${method} ${template} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        if (Number(status) >= 400)
+          expect(response.content?.['application/json']?.schema, `${method} ${template} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
       }
     }
   });
@@ -55,7 +56,11 @@ describe('the OpenAPI document against real responses', () => {
     const anonymous = watched();
     await anonymous.get('/api/v1/meta');
     await anonymous.get('/api/v1/meta?x=1');
-    await anonymous.post('/api/v1/auth/local/bootstrap', { organization: { id: 'other', displayName: 'Other' }, user: ADMIN }, { headers: { authorization: 'Bearer wrong' } });
+    await anonymous.post(
+      '/api/v1/auth/local/bootstrap',
+      { organization: { id: 'other', displayName: 'Other' }, user: ADMIN },
+      { headers: { authorization: 'Bearer wrong' } },
+    );
     await anonymous.post(
       '/api/v1/auth/local/bootstrap',
       { organization: { id: 'other', displayName: 'Other' }, user: ADMIN },
@@ -153,7 +158,9 @@ describe('the OpenAPI document against real responses', () => {
     const sender = watched();
     const webhook = `/webhooks/v1/integrations/${generic.body.id}/alert-events`;
     const secret = { 'x-svc-token': rotated.body.webhookSecret };
-    const alert = (name: string, status = 'firing') => ({ alerts: [{ status, labels: { alertname: name, service: 'contract' }, startsAt: '2026-01-01T00:00:00Z' }] });
+    const alert = (name: string, status = 'firing') => ({
+      alerts: [{ status, labels: { alertname: name, service: 'contract' }, startsAt: '2026-01-01T00:00:00Z' }],
+    });
     const first = await sender.post(webhook, alert('A'), { headers: secret, origin: false });
     expect(first.status).toBe(202);
     await sender.post(webhook, alert('A'), { headers: secret, origin: false });
@@ -202,6 +209,15 @@ describe('the OpenAPI document against real responses', () => {
     await admin.get(`/api/v1/investigations/${opened.body.id}/events`, { headers: { 'last-event-id': '100000' } });
     await admin.get(`/api/v1/investigations/${opened.body.id}/events`, { headers: { 'last-event-id': 'x' } });
     await admin.get(`/api/v1/organizations/acme/investigations/${UNKNOWN}`);
+
+    // A resolved incident, then a merged one (resolvedAt and mergedInto set).
+    const resolvedAlert = { alerts: [{ ...alert('A').alerts[0], status: 'resolved', endsAt: '2026-01-01T01:00:00Z' }] };
+    expect((await sender.post(webhook, resolvedAlert, { headers: secret, origin: false })).status).toBe(202);
+    expect((await admin.get(`/api/v1/incidents/${incidentId}`)).body.resolvedAt).not.toBeNull();
+    expect((await admin.post(`/api/v1/incidents/${incidentId}/merge`, { incidentIds: [second.body.incidentIds[0]] })).status).toBe(200);
+    expect((await admin.get(`/api/v1/incidents/${second.body.incidentIds[0]}`)).body.mergedInto).toBe(incidentId);
+    await admin.post(`/api/v1/incidents/${incidentId}/merge`, { incidentIds: [second.body.incidentIds[0]] });
+    await admin.get('/api/v1/incidents?status=merged');
 
     await admin.get('/api/v1/audit-events?limit=2');
     await admin.get('/api/v1/organizations/acme/audit-events?limit=2');

@@ -1,9 +1,10 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the document is untyped JSON */
-
-export type OpenApiDocument = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } & Record<string, any> } & Record<string, any>;
+export type OpenApiDocument = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } & Record<string, any> } & Record<
+  string,
+  any
+>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const SCHEMA_ID = 'openapi-contract';

@@ -1,7 +1,5 @@
 import type { OpenApiContract } from './openapi-contract';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- schemas and generated values are untyped JSON */
-
 /** A small seeded PRNG (mulberry32), so a failing run can be replayed from its printed seed. */
 export class Random {
   private state: number;
@@ -138,7 +136,8 @@ export class SchemaValues {
       const valid = this.valid(schema, '', depth) as Record<string, unknown>;
       const keys = Object.keys(schema.properties);
       const choice = r.int(0, 3);
-      if (choice === 0) Object.defineProperty(valid, r.pick([`unknown_${word(r, 4)}`, '__proto__', 'constructor']), { value: { polluted: true }, enumerable: true });
+      if (choice === 0)
+        Object.defineProperty(valid, r.pick([`unknown_${word(r, 4)}`, '__proto__', 'constructor']), { value: { polluted: true }, enumerable: true });
       else if (choice === 1 && schema.required?.length) delete valid[r.pick(schema.required as string[])];
       else if (keys.length > 0) {
         const key = r.pick(keys);
@@ -147,7 +146,8 @@ export class SchemaValues {
       return valid;
     }
     if (schema.type === 'array' && schema.items && depth < 3 && r.chance(0.5)) {
-      if (schema.maxItems !== undefined && schema.maxItems < 2000 && r.chance(0.3)) return Array.from({ length: schema.maxItems + 1 }, () => this.valid(schema.items));
+      if (schema.maxItems !== undefined && schema.maxItems < 2000 && r.chance(0.3))
+        return Array.from({ length: schema.maxItems + 1 }, () => this.valid(schema.items));
       return [this.invalid(schema.items, depth + 1)];
     }
     if (schema.type === 'string' && r.chance(0.5)) {
@@ -250,7 +250,8 @@ export async function fuzzOperations(target: FuzzTarget): Promise<FuzzResult> {
         ? target.contract.check(op.method, request.path, { status, contentType, body: undefined, text: '' })
         : target.contract.check(op.method, request.path, { status, contentType, body, text });
       const documented503 = status === 503 && problems.length === 0;
-      if (status >= 500 && !documented503) problems.unshift(`${op.method.toUpperCase()} ${request.path.slice(0, 200)} → ${status}: server error ${text.slice(0, 200)}`);
+      if (status >= 500 && !documented503)
+        problems.unshift(`${op.method.toUpperCase()} ${request.path.slice(0, 200)} → ${status}: server error ${text.slice(0, 200)}`);
       for (const problem of problems) {
         const line = `${problem}\n    request: ${request.describe}`;
         result.failures.push(line);
@@ -282,7 +283,9 @@ interface BuiltRequest {
 function encodeQueryValue(value: unknown): string {
   const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined')).slice(0, 4000);
   // A lone surrogate cannot be percent-encoded as UTF-8: send the bytes of its UTF-8 form.
-  return text.replace(/[\ud800-\udfff]/g, '\ufffd') === text ? encodeURIComponent(text) : encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '')) + '%ED%A0%80';
+  return text.replace(/[\ud800-\udfff]/g, '\ufffd') === text
+    ? encodeURIComponent(text)
+    : encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '')) + '%ED%A0%80';
 }
 
 function buildRequest(op: { method: string; template: string; operation: any }, values: SchemaValues, random: Random, target: FuzzTarget): BuiltRequest {
@@ -297,7 +300,18 @@ function buildRequest(op: { method: string; template: string; operation: any }, 
   for (const p of parameters.filter((x) => x.in === 'path')) {
     let value: string;
     if (bad('path')) {
-      value = random.pick(['not-a-uuid', '%00', encodeURIComponent('x'.repeat(300)), randomUuid(random), '%ED%A0%80', '%', 'UPPER', '1%2F2', '%F0%9F%92%A9', encodeURIComponent('é')]);
+      value = random.pick([
+        'not-a-uuid',
+        '%00',
+        encodeURIComponent('x'.repeat(300)),
+        randomUuid(random),
+        '%ED%A0%80',
+        '%',
+        'UPPER',
+        '1%2F2',
+        '%F0%9F%92%A9',
+        encodeURIComponent('é'),
+      ]);
       notes.push(`path ${p.name}=${value}`);
     } else value = encodeURIComponent(String(target.known[p.name] ?? values.valid(p.schema, p.name)));
     path = path.replace(`{${p.name}}`, value);
@@ -402,7 +416,12 @@ export async function prepareFuzzTarget(
   const organization = (await call('GET', '/api/v1/session')).organization.id as string;
   const sessions = await call('GET', '/api/v1/sessions');
   const otherSession = sessions.sessions.find((s: any) => !s.current)?.id as string;
-  const victim = await call('POST', '/api/v1/local-users', { email: `fuzz-${Date.now()}@example.com`, name: 'Fuzz member', password: 'fuzz member password', role: 'viewer' });
+  const victim = await call('POST', '/api/v1/local-users', {
+    email: `fuzz-${Date.now()}@example.com`,
+    name: 'Fuzz member',
+    password: 'fuzz member password',
+    role: 'viewer',
+  });
   const token = await call('POST', '/api/v1/api-tokens', { name: 'Fuzz', role: 'viewer', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
   const integration = await call('POST', '/api/v1/integrations', { type: 'generic', name: 'Fuzz webhook' });
   const delivery = await call(

@@ -1,5 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors, CurrentPrincipal, CurrentRequestOrigin, Principal, Public, RequestOrigin, SignedIn, UnauthenticatedError } from '@svc/platform';
 import { BootstrapCredential } from './bootstrap-credential';
