@@ -43,8 +43,17 @@ describe('the OpenAPI document against real responses', () => {
     const webhook = doc.paths['/webhooks/v1/integrations/{integration}/alert-events'].post;
     expect(webhook.requestBody.content['application/json'].schema.anyOf).toHaveLength(3);
     expect(Object.keys(webhook.responses).sort()).toEqual(['200', '202', '400', '401', '413', '415', '503']);
-    // Every operation documents its errors with the Error body.
+    const sources = doc.paths['/api/v1/investigations/{investigation}/sources'].get;
+    expect(sources.parameters.find((p: any) => p.name === 'X-Svc-Organization')).toMatchObject({
+      in: 'header',
+      required: true,
+      schema: { pattern: expect.any(String) },
+    });
+    // Every operation documents its errors with the Error body, declares each path parameter once, and nothing twice.
     for (const { method, template, operation } of contract.operations()) {
+      const names = (operation.parameters ?? []).map((p: any) => `${p.in}:${p.name.toLowerCase()}`);
+      expect(new Set(names).size, `${method} ${template} parameters`).toBe(names.length);
+      for (const [, name] of template.matchAll(/\{(\w+)\}/g)) expect(names, `${method} ${template}`).toContain(`path:${name.toLowerCase()}`);
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         if (Number(status) >= 400)
           expect(response.content?.['application/json']?.schema, `${method} ${template} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });

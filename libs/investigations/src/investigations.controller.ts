@@ -56,7 +56,6 @@ export class InvestigationsController {
   /** The integrations selected for it, ranked, with the runs made against them. */
   @RequirePermission('investigations:read', { organizationHeader: 'required' })
   @Get(':investigation/sources')
-  @ApiHeader({ name: 'X-Svc-Organization', required: true })
   @ApiOkResponse({ type: InvestigationSourcesView })
   sources(@UuidParam('investigation') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationSourcesView> {
     return this.investigations.sourcesWithRuns(organization.id, id);
