@@ -74,6 +74,8 @@ async function main(): Promise<number> {
     for (const [status, count] of [...statuses].sort()) console.log(`  ${status}: ${count}`);
     const reached = new Set([...result.statuses.keys()].filter((k) => / 2\d\d$/.test(k)).map((k) => k.split(' ').slice(0, 2).join(' ')));
     console.log(`Operations answered with a success at least once: ${reached.size} of ${contract.operations().length}`);
+    const never = contract.operations().filter((o) => !reached.has(`${o.method.toUpperCase()} ${o.template}`));
+    for (const o of never) console.log(`  never a success: ${o.method.toUpperCase()} ${o.template}`);
     if (result.failures.length > 0) {
       console.log(`\n${result.failures.length} failure(s), seed ${SEED}:`);
       for (const failure of result.failures) console.log(`- ${failure}`);

@@ -389,8 +389,9 @@ function buildRequest(op: { method: string; template: string; operation: any }, 
 
 /**
  * Signs in as the Admin and creates what the fuzz's valid requests name: a member to change (never
- * the Admin), a second session of the Admin, an API token, a generic integration with its webhook
- * secret, an incident and its delivery (through the webhook), and an investigation.
+ * the Admin), a second session of the Admin, an API token to revoke, a generic integration with
+ * its webhook secret, an incident and its delivery (through the webhook), and an investigation.
+ * Requests authenticate with the session, and one in five with an Admin API token.
  */
 export async function prepareFuzzTarget(
   baseUrl: string,
@@ -423,6 +424,12 @@ export async function prepareFuzzTarget(
     role: 'viewer',
   });
   const token = await call('POST', '/api/v1/api-tokens', { name: 'Fuzz', role: 'viewer', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+  const adminToken = await call('POST', '/api/v1/api-tokens', {
+    name: 'Fuzz admin',
+    role: 'admin',
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  let requests = 0;
   const integration = await call('POST', '/api/v1/integrations', { type: 'generic', name: 'Fuzz webhook' });
   const delivery = await call(
     'POST',
@@ -432,7 +439,8 @@ export async function prepareFuzzTarget(
   );
   const investigation = await call('POST', '/api/v1/investigations', { incidentId: delivery.incidentIds[0] });
   return {
-    auth: () => ({ cookie, origin }),
+    // One request in five authenticates with an Admin API token instead of the session.
+    auth: (): Record<string, string> => (++requests % 5 === 0 ? { authorization: `Bearer ${adminToken.token}`, origin } : { cookie, origin }),
     reauthenticate: async () => {
       await signIn();
     },
