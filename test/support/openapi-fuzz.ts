@@ -186,8 +186,8 @@ export interface FuzzTarget {
   contract: OpenApiContract;
   /** Credentials and Origin of an Admin (cookie or bearer), sent with every request but a few. */
   auth: () => Record<string, string>;
-  /** Called when a request with `auth()` was answered 401: sign in again (the fuzz may have signed out). */
-  reauthenticate: () => Promise<void>;
+  /** Called with the headers of a request made with `auth()` that was answered 401: sign in again (the fuzz may have signed out). */
+  reauthenticate: (sent: Record<string, string>) => Promise<void>;
   /** Real values by name: `organization`, path parameters (`integration`, `incident`, …) and the webhook secret `webhookSecret`. */
   known: Record<string, string>;
   requests: number;
@@ -257,7 +257,7 @@ export async function fuzzOperations(target: FuzzTarget): Promise<FuzzResult> {
         result.failures.push(line);
         target.log?.(`FAIL ${line}`);
       }
-      if (status === 401 && request.authenticated) await target.reauthenticate();
+      if (status === 401 && request.authenticated) await target.reauthenticate(request.headers);
     } catch (error) {
       const line = `${op.method.toUpperCase()} ${request.path.slice(0, 200)}: no answer (${(error as Error).message})\n    request: ${request.describe}`;
       result.failures.push(line);
@@ -288,6 +288,10 @@ function encodeQueryValue(value: unknown): string {
     : encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '')) + '%ED%A0%80';
 }
 
+function webhookOperation(op: { operation: any }): boolean {
+  return (op.operation.security ?? []).some((s: any) => 'webhookToken' in s);
+}
+
 function buildRequest(op: { method: string; template: string; operation: any }, values: SchemaValues, random: Random, target: FuzzTarget): BuiltRequest {
   // Most requests are valid but for one part, so that they get past validation to the handler.
   const breakOne = random.chance(0.7);
@@ -313,7 +317,10 @@ function buildRequest(op: { method: string; template: string; operation: any }, 
         encodeURIComponent('é'),
       ]);
       notes.push(`path ${p.name}=${value}`);
-    } else value = encodeURIComponent(String(target.known[p.name] ?? values.valid(p.schema, p.name)));
+    } else {
+      const known = webhookOperation(op) && p.name === 'integration' ? target.known.webhookIntegration : target.known[p.name];
+      value = encodeURIComponent(String(known ?? values.valid(p.schema, p.name)));
+    }
     path = path.replace(`{${p.name}}`, value);
   }
 
@@ -332,7 +339,7 @@ function buildRequest(op: { method: string; template: string; operation: any }, 
   if (query.length > 0) path += `?${query.join('&')}`;
 
   const security: any[] = op.operation.security ?? [];
-  const webhook = security.some((s) => 'webhookToken' in s);
+  const webhook = webhookOperation(op);
   const secured = security.length > 0;
   let headers: Record<string, string> = {};
   let authenticated = false;
@@ -430,19 +437,24 @@ export async function prepareFuzzTarget(
     expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
   let requests = 0;
+  let bearer = true;
   const integration = await call('POST', '/api/v1/integrations', { type: 'generic', name: 'Fuzz webhook' });
+  // The webhook has an integration of its own, which no other operation is given to disable, rotate or delete.
+  const receiver = await call('POST', '/api/v1/integrations', { type: 'generic', name: 'Fuzz receiver' });
   const delivery = await call(
     'POST',
-    `/webhooks/v1/integrations/${integration.id}/alert-events`,
+    `/webhooks/v1/integrations/${receiver.id}/alert-events`,
     { alerts: [{ labels: { alertname: 'Fuzz', service: 'fuzz' } }] },
-    { 'x-svc-token': integration.webhookSecret },
+    { 'x-svc-token': receiver.webhookSecret },
   );
   const investigation = await call('POST', '/api/v1/investigations', { incidentId: delivery.incidentIds[0] });
   return {
     // One request in five authenticates with an Admin API token instead of the session.
-    auth: (): Record<string, string> => (++requests % 5 === 0 ? { authorization: `Bearer ${adminToken.token}`, origin } : { cookie, origin }),
-    reauthenticate: async () => {
-      await signIn();
+    auth: (): Record<string, string> => (bearer && ++requests % 5 === 0 ? { authorization: `Bearer ${adminToken.token}`, origin } : { cookie, origin }),
+    reauthenticate: async (sent) => {
+      // A token refused once (Policy switched tokens off) stays refused: go on with the session only.
+      if (sent.authorization) bearer = false;
+      else await signIn();
     },
     known: {
       organization,
@@ -458,7 +470,8 @@ export async function prepareFuzzTarget(
       investigation: investigation.id,
       delivery: delivery.deliveryId,
       type: 'generic',
-      webhookSecret: integration.webhookSecret,
+      webhookIntegration: receiver.id,
+      webhookSecret: receiver.webhookSecret,
     },
   };
 }
