@@ -31,7 +31,10 @@ export class WebhookDeliveriesController {
   @Post(':delivery/replay')
   @HttpCode(200)
   @ApiOkResponse({ type: WebhookDeliveryView })
-  @ApiErrors({ status: 409, description: 'Refused unread (no body), or its integration is disabled' })
+  @ApiErrors(
+    { status: 409, description: 'Refused unread (no body), or its integration is disabled' },
+    { status: 503, description: 'Admission pressure or the database unavailable, as for the webhook' },
+  )
   replay(
     @UuidParam('delivery') id: string,
     @CurrentOrganization() organization: OrganizationContext,
