@@ -86,6 +86,8 @@ export interface RequestOptions {
 /** A browser-like client: keeps the session cookie and sends the console's Origin on unsafe methods. */
 export class Client {
   cookie?: string;
+  /** Called with every response (OpenApiContract.watch checks them against the document). */
+  observe?: (method: string, path: string, response: { status: number; contentType: string | null; body: unknown; text: string }) => void;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -111,6 +113,7 @@ export class Client {
     }
     let parsed: unknown = undefined;
     if (text && /^application\/(?:[\w.-]+\+)?json\b/.test(res.headers.get('content-type') ?? '')) parsed = JSON.parse(text);
+    this.observe?.(method, path, { status: res.status, contentType: res.headers.get('content-type'), body: parsed, text });
     return { status: res.status, headers: res.headers, body: parsed as T, text, cookies };
   }
 

@@ -1,13 +1,12 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CurrentOrganization, listingBody, OrganizationContext, RequirePermission } from '@svc/platform';
-import { auditEventView, AuditEventPage, CSV_COLUMNS, csvLine } from './dto/audit-event.view';
+import { ApiAliasOkResponse, CurrentOrganization, listingBody, OrganizationContext, RequirePermission } from '@svc/platform';
+import { auditEventView, AuditEventItemsPage, AuditEventPage, CSV_COLUMNS, csvLine } from './dto/audit-event.view';
 import { AuditService } from './audit.service';
 import { AuditExportQueryDto, AuditListQueryDto } from './dto/audit-query.dto';
 
 @ApiTags('audit')
-@ApiCookieAuth('session')
 @Controller('api/v1/audit-events')
 export class AuditEventsController {
   constructor(private readonly audit: AuditService) {}
@@ -16,7 +15,12 @@ export class AuditEventsController {
   @RequirePermission('audit-events:read')
   @Get()
   @ApiOkResponse({ type: AuditEventPage })
-  async list(@Query() query: AuditListQueryDto, @CurrentOrganization() organization: OrganizationContext, @Req() req: Request) {
+  @ApiAliasOkResponse(AuditEventItemsPage)
+  async list(
+    @Query() query: AuditListQueryDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @Req() req: Request,
+  ): Promise<AuditEventPage | AuditEventItemsPage> {
     const { limit, cursor, ...filters } = query;
     const page = await this.audit.list(organization.id, filters, { limit, cursor });
     return listingBody(req, 'events', page.items.map(auditEventView), page.next);
@@ -28,7 +32,10 @@ export class AuditEventsController {
    */
   @RequirePermission('audit-events:read')
   @Get('export')
-  @ApiProduces('application/x-ndjson', 'text/csv')
+  @ApiOkResponse({
+    description: 'An attachment: one JSON audit event per line, or CSV with a header row',
+    content: { 'application/x-ndjson': { schema: { type: 'string' } }, 'text/csv': { schema: { type: 'string' } } },
+  })
   async export(@Query() query: AuditExportQueryDto, @CurrentOrganization() organization: OrganizationContext, @Res() res: Response): Promise<void> {
     const { format = 'ndjson', ...filters } = query;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -1,13 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  ListQueryDto,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+} from '@svc/platform';
 import { ApiTokensService } from './api-tokens.service';
 import { CreateApiTokenDto } from './dto/api-token.dto';
 import { ApiTokenPage, CreatedApiTokenView } from './dto/api-token.view';
 
 /** Managed by people only: a token cannot mint, list or revoke tokens. */
 @ApiTags('api-tokens')
-@ApiCookieAuth('session')
 @Controller('api/v1/api-tokens')
 export class ApiTokensController {
   constructor(private readonly tokens: ApiTokensService) {}
@@ -16,7 +24,7 @@ export class ApiTokensController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreatedApiTokenView, description: 'The token is in `token`, shown this once' })
-  @ApiConflictResponse({ description: 'API tokens are switched off by Policy' })
+  @ApiErrors({ status: 409, description: 'API tokens are switched off by Policy' })
   create(
     @Body() body: CreateApiTokenDto,
     @CurrentOrganization() organization: OrganizationContext,
@@ -38,7 +46,7 @@ export class ApiTokensController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async revoke(
-    @Param('id', uuidParam('id')) id: string,
+    @UuidParam('id') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {

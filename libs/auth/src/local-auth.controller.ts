@@ -1,16 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCookieAuth,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, CurrentRequestOrigin, Principal, Public, RequestOrigin, SignedIn, UnauthenticatedError } from '@svc/platform';
+import { ApiErrors, CurrentPrincipal, CurrentRequestOrigin, Principal, Public, RequestOrigin, SignedIn, UnauthenticatedError } from '@svc/platform';
 import { BootstrapCredential } from './bootstrap-credential';
 import { BootstrapDto } from './dto/bootstrap.dto';
 import { ChangePasswordDto } from './dto/member.dto';
@@ -33,8 +24,8 @@ export class LocalAuthController {
   @HttpCode(201)
   @ApiBearerAuth('bearer')
   @ApiCreatedResponse({ type: SignedInView, description: 'Created; the session cookie is set' })
-  @ApiUnauthorizedResponse({ description: 'Wrong or missing bootstrap credential' })
-  @ApiConflictResponse({ description: 'Already bootstrapped' })
+  @ApiErrors({ status: 401, description: 'Wrong or missing bootstrap credential' })
+  @ApiErrors({ status: 409, description: 'Already bootstrapped' }, { status: 403, description: 'A present Origin that is not this service' })
   async bootstrap(
     @Body() body: BootstrapDto,
     @Headers('authorization') authorization: string | undefined,
@@ -54,7 +45,11 @@ export class LocalAuthController {
   @Post('sign-in')
   @HttpCode(200)
   @ApiOkResponse({ type: SignedInView, description: 'Signed in; the session cookie is set' })
-  @ApiUnauthorizedResponse({ description: 'Email or password is incorrect (reason credential_rejected)' })
+  @ApiErrors(
+    { status: 401, description: 'Email or password is incorrect (reason credential_rejected)' },
+    { status: 403, description: 'A present Origin that is not this service' },
+    { status: 429, description: 'Too many failed sign-ins for this account or address; see Retry-After' },
+  )
   async signIn(@Body() body: SignInDto, @CurrentRequestOrigin() origin: RequestOrigin, @Res({ passthrough: true }) res: Response): Promise<SignedInView> {
     const { view, issued } = await this.auth.signIn(body, origin);
     setSessionCookie(res, issued.token, issued.session.expiresAt);
@@ -65,7 +60,6 @@ export class LocalAuthController {
   @SignedIn()
   @Put('password')
   @HttpCode(204)
-  @ApiCookieAuth('session')
   @ApiNoContentResponse()
   async changePassword(
     @Body() body: ChangePasswordDto,

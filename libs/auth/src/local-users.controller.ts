@@ -1,12 +1,11 @@
-import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Body, Controller, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission, UuidParam } from '@svc/platform';
 import { CreateLocalUserDto, SetPasswordDto } from './dto/member.dto';
 import { LocalUserView } from './dto/member.view';
 import { MembersService } from './members.service';
 
 @ApiTags('members')
-@ApiCookieAuth('session')
 @Controller('api/v1/local-users')
 export class LocalUsersController {
   constructor(private readonly members: MembersService) {}
@@ -16,7 +15,7 @@ export class LocalUsersController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: LocalUserView })
-  @ApiConflictResponse({ description: 'The email belongs to an existing user' })
+  @ApiErrors({ status: 409, description: 'The email belongs to an existing user' })
   create(
     @Body() body: CreateLocalUserDto,
     @CurrentOrganization() organization: OrganizationContext,
@@ -31,7 +30,7 @@ export class LocalUsersController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async setPassword(
-    @Param('user', uuidParam('user')) user: string,
+    @UuidParam('user') user: string,
     @Body() body: SetPasswordDto,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,

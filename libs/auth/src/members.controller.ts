@@ -1,12 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  ListQueryDto,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+} from '@svc/platform';
 import { UpdateMemberDto } from './dto/member.dto';
 import { MemberPage, MemberView } from './dto/member.view';
 import { MembersService } from './members.service';
 
 @ApiTags('members')
-@ApiCookieAuth('session')
 @Controller('api/v1/members')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
@@ -23,9 +31,9 @@ export class MembersController {
   @RequirePermission('members:write')
   @Patch(':member')
   @ApiOkResponse({ type: MemberView })
-  @ApiConflictResponse({ description: 'The last Admin cannot be demoted' })
+  @ApiErrors({ status: 409, description: 'The last Admin cannot be demoted' })
   update(
-    @Param('member', uuidParam('member')) member: string,
+    @UuidParam('member') member: string,
     @Body() body: UpdateMemberDto,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
@@ -38,9 +46,9 @@ export class MembersController {
   @Delete(':member')
   @HttpCode(204)
   @ApiNoContentResponse()
-  @ApiConflictResponse({ description: 'The last Admin cannot be removed' })
+  @ApiErrors({ status: 409, description: 'The last Admin cannot be removed' })
   async remove(
-    @Param('member', uuidParam('member')) member: string,
+    @UuidParam('member') member: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {

@@ -1,10 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, OrganizationContext, permissionsOf, RequirePermission } from '@svc/platform';
 import { PermissionsView } from './dto/permissions.view';
 
 @ApiTags('organizations')
-@ApiCookieAuth('session')
 @Controller('api/v1/permissions')
 export class PermissionsController {
   /** The caller's role in the resolved Organization and every permission it holds. */

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuditContext, CurrentAuditContext, CurrentPrincipal, Principal, SignedIn } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
@@ -8,7 +8,6 @@ import { clearSessionCookie } from './session-cookie.writer';
 import { SessionsService } from './sessions.service';
 
 @ApiTags('sessions')
-@ApiCookieAuth('session')
 @Controller('api/v1/session')
 export class SessionController {
   constructor(

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AuditContext,
   CurrentAuditContext,
@@ -10,13 +10,12 @@ import {
   Principal,
   RequirePermission,
   SignedIn,
-  uuidParam,
+  UuidParam,
 } from '@svc/platform';
 import { SessionPage, sessionItem } from './dto/session.view';
 import { SessionsService } from './sessions.service';
 
 @ApiTags('sessions')
-@ApiCookieAuth('session')
 @Controller('api/v1/sessions')
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
@@ -36,7 +35,7 @@ export class SessionsController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async revoke(
-    @Param('session', uuidParam('session')) sessionId: string,
+    @UuidParam('session') sessionId: string,
     @CurrentPrincipal() principal: Principal,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,

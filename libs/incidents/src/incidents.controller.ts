@@ -1,13 +1,21 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  ListQueryDto,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+} from '@svc/platform';
 import { ListIncidentsQueryDto } from './dto/incident.dto';
 import { AlertEventPage, alertEventView, IncidentPage, IncidentView, incidentView } from './dto/incident.view';
 import { MergeIncidentsDto } from './dto/merge-incidents.dto';
 import { IncidentsService } from './incidents.service';
 
 @ApiTags('incidents')
-@ApiCookieAuth('session')
 @Controller('api/v1/incidents')
 export class IncidentsController {
   constructor(private readonly incidents: IncidentsService) {}
@@ -25,7 +33,7 @@ export class IncidentsController {
   @RequirePermission('incidents:read')
   @Get(':incident')
   @ApiOkResponse({ type: IncidentView })
-  async get(@Param('incident', uuidParam('incident')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<IncidentView> {
+  async get(@UuidParam('incident') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<IncidentView> {
     return incidentView(await this.incidents.get(organization.id, id));
   }
 
@@ -34,7 +42,7 @@ export class IncidentsController {
   @Get(':incident/alert-events')
   @ApiOkResponse({ type: AlertEventPage })
   async alertEvents(
-    @Param('incident', uuidParam('incident')) id: string,
+    @UuidParam('incident') id: string,
     @Query() query: ListQueryDto,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<AlertEventPage> {
@@ -47,8 +55,12 @@ export class IncidentsController {
   @Post(':incident/merge')
   @HttpCode(200)
   @ApiOkResponse({ type: IncidentView })
+  @ApiErrors(
+    { status: 404, description: 'The incident, or one of incidentIds, is unknown' },
+    { status: 409, description: 'An incident is already merged, or reopening conflicts with another open incident' },
+  )
   async merge(
-    @Param('incident', uuidParam('incident')) id: string,
+    @UuidParam('incident') id: string,
     @Body() body: MergeIncidentsDto,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
+  ApiErrors,
   CurrentOrganization,
   CursorCodec,
   fixedListPage,
@@ -14,7 +15,6 @@ import { INTEGRATION_TYPES, integrationType } from './catalog/integration-types'
 import { IntegrationTypeList } from './dto/integration-type.view';
 
 @ApiTags('integrations')
-@ApiCookieAuth('session')
 @Controller('api/v1/integration-types')
 export class IntegrationTypesController {
   constructor(private readonly cursors: CursorCodec) {}
@@ -30,6 +30,7 @@ export class IntegrationTypesController {
   /** Starts an OAuth connection for types that connect that way; none of this release's types do. */
   @RequirePermission('integrations:write')
   @Post(':type/connect')
+  @ApiErrors({ status: 400, description: 'No integration type of this release connects by OAuth' }, { status: 404, description: 'Unknown integration type' })
   connect(@Param('type') typeId: string): never {
     const type = integrationType(typeId);
     if (!type) throw new NotFoundError('Integration type');

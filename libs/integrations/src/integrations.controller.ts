@@ -1,12 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  InvalidInputError,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+} from '@svc/platform';
 import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
 import { CreatedIntegrationView, IntegrationPage, IntegrationView, RotationResult } from './dto/integration.view';
 import { IntegrationsService } from './integrations.service';
 
 @ApiTags('integrations')
-@ApiCookieAuth('session')
 @Controller('api/v1/integrations')
 export class IntegrationsController {
   constructor(private readonly integrations: IntegrationsService) {}
@@ -14,6 +22,7 @@ export class IntegrationsController {
   /** Where an OAuth provider returns the browser; no OAuth connection can be in progress in this release. */
   @RequirePermission('integrations:write')
   @Get('connect/callback')
+  @ApiErrors({ status: 400, description: 'No OAuth connection is in progress' })
   connectCallback(): never {
     throw new InvalidInputError('No OAuth connection is in progress: no integration type of this release connects by OAuth');
   }
@@ -41,7 +50,7 @@ export class IntegrationsController {
   @RequirePermission('integrations:read')
   @Get(':integration')
   @ApiOkResponse({ type: IntegrationView })
-  get(@Param('integration', uuidParam('integration')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<IntegrationView> {
+  get(@UuidParam('integration') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<IntegrationView> {
     return this.integrations.get(organization.id, id);
   }
 
@@ -49,7 +58,7 @@ export class IntegrationsController {
   @Patch(':integration')
   @ApiOkResponse({ type: IntegrationView })
   update(
-    @Param('integration', uuidParam('integration')) id: string,
+    @UuidParam('integration') id: string,
     @Body() body: UpdateIntegrationDto,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
@@ -62,7 +71,7 @@ export class IntegrationsController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(
-    @Param('integration', uuidParam('integration')) id: string,
+    @UuidParam('integration') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<void> {
@@ -74,7 +83,7 @@ export class IntegrationsController {
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
   enable(
-    @Param('integration', uuidParam('integration')) id: string,
+    @UuidParam('integration') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<IntegrationView> {
@@ -86,7 +95,7 @@ export class IntegrationsController {
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
   disable(
-    @Param('integration', uuidParam('integration')) id: string,
+    @UuidParam('integration') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<IntegrationView> {
@@ -99,7 +108,7 @@ export class IntegrationsController {
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationView })
   verify(
-    @Param('integration', uuidParam('integration')) id: string,
+    @UuidParam('integration') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<IntegrationView> {
@@ -111,7 +120,7 @@ export class IntegrationsController {
   @HttpCode(200)
   @ApiOkResponse({ type: RotationResult })
   rotate(
-    @Param('integration', uuidParam('integration')) id: string,
+    @UuidParam('integration') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<RotationResult> {

@@ -1,14 +1,22 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  ApiErrors,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  ListQueryDto,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+} from '@svc/platform';
 import { ListInvestigationsQueryDto, OpenInvestigationDto } from './dto/investigation.dto';
 import { ActivityPage, HypothesesView, InvestigationPage, InvestigationSourcesView, InvestigationView, investigationView } from './dto/investigation.view';
 import { InvestigationsService } from './investigations.service';
 import { InvestigationEventStream } from './stream';
 
 @ApiTags('investigations')
-@ApiCookieAuth('session')
 @Controller('api/v1/investigations')
 export class InvestigationsController {
   constructor(
@@ -20,6 +28,7 @@ export class InvestigationsController {
   @RequirePermission('investigations:open')
   @Post()
   @ApiCreatedResponse({ type: InvestigationView })
+  @ApiErrors({ status: 404, description: 'Unknown incident, or another Organization’s' })
   async open(
     @Body() body: OpenInvestigationDto,
     @CurrentOrganization() organization: OrganizationContext,
@@ -40,19 +49,15 @@ export class InvestigationsController {
   @RequirePermission('investigations:read')
   @Get(':investigation')
   @ApiOkResponse({ type: InvestigationView })
-  get(@Param('investigation', uuidParam('investigation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationView> {
+  get(@UuidParam('investigation') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationView> {
     return this.investigations.detail(organization.id, id);
   }
 
   /** The integrations selected for it, ranked, with the runs made against them. */
   @RequirePermission('investigations:read', { organizationHeader: 'required' })
   @Get(':investigation/sources')
-  @ApiHeader({ name: 'X-Svc-Organization', required: true })
   @ApiOkResponse({ type: InvestigationSourcesView })
-  sources(
-    @Param('investigation', uuidParam('investigation')) id: string,
-    @CurrentOrganization() organization: OrganizationContext,
-  ): Promise<InvestigationSourcesView> {
+  sources(@UuidParam('investigation') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<InvestigationSourcesView> {
     return this.investigations.sourcesWithRuns(organization.id, id);
   }
 
@@ -61,7 +66,7 @@ export class InvestigationsController {
   @Get(':investigation/activity')
   @ApiOkResponse({ type: ActivityPage })
   activity(
-    @Param('investigation', uuidParam('investigation')) id: string,
+    @UuidParam('investigation') id: string,
     @Query() query: ListQueryDto,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<ActivityPage> {
@@ -72,10 +77,7 @@ export class InvestigationsController {
   @RequirePermission('investigations:read')
   @Get(':investigation/hypotheses')
   @ApiOkResponse({ type: HypothesesView })
-  hypotheses(
-    @Param('investigation', uuidParam('investigation')) id: string,
-    @CurrentOrganization() organization: OrganizationContext,
-  ): Promise<HypothesesView> {
+  hypotheses(@UuidParam('investigation') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<HypothesesView> {
     return this.investigations.hypotheses(organization.id, id);
   }
 
@@ -83,8 +85,9 @@ export class InvestigationsController {
   @Post(':investigation/cancel')
   @HttpCode(200)
   @ApiOkResponse({ type: InvestigationView })
+  @ApiErrors({ status: 409, description: 'The investigation already ended' })
   async cancel(
-    @Param('investigation', uuidParam('investigation')) id: string,
+    @UuidParam('investigation') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<InvestigationView> {
@@ -94,12 +97,8 @@ export class InvestigationsController {
   /** The conclusion as Markdown, with the runs it cites. */
   @RequirePermission('investigations:read')
   @Get(':investigation/report')
-  @ApiProduces('text/markdown')
-  async report(
-    @Param('investigation', uuidParam('investigation')) id: string,
-    @CurrentOrganization() organization: OrganizationContext,
-    @Res() res: Response,
-  ): Promise<void> {
+  @ApiOkResponse({ description: 'The report', content: { 'text/markdown': { schema: { type: 'string' } } } })
+  async report(@UuidParam('investigation') id: string, @CurrentOrganization() organization: OrganizationContext, @Res() res: Response): Promise<void> {
     const markdown = await this.investigations.report(organization.id, id);
     res.status(200).type('text/markdown; charset=utf-8').send(markdown);
   }
@@ -107,10 +106,11 @@ export class InvestigationsController {
   /** Server-sent events (decisions §7): checked before the stream opens, so an unknown id is a plain 404. */
   @RequirePermission('investigations:read')
   @Get(':investigation/events')
-  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'Server-sent events (decisions §7)', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiNoContentResponse({ description: 'Last-Event-ID is at or past the terminal event: nothing more will come' })
   @ApiHeader({ name: 'Last-Event-ID', required: false })
   async events(
-    @Param('investigation', uuidParam('investigation')) id: string,
+    @UuidParam('investigation') id: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @CurrentOrganization() organization: OrganizationContext,
     @Req() req: Request,

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentPrincipal, ListQueryDto, Principal, RequirePermission, SignedIn } from '@svc/platform';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, AuditContext, CurrentAuditContext, CurrentPrincipal, ListQueryDto, Principal, RequirePermission, SignedIn } from '@svc/platform';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { OrganizationList, OrganizationView } from './dto/organization.view';
 import { OrganizationsService } from './organizations.service';
 
 @ApiTags('organizations')
-@ApiCookieAuth('session')
 @Controller('api/v1/organizations')
 export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
@@ -28,7 +27,7 @@ export class OrganizationsController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: OrganizationView })
-  @ApiConflictResponse({ description: 'The id is taken' })
+  @ApiErrors({ status: 409, description: 'The id is taken' })
   create(@Body() body: CreateOrganizationDto, @CurrentPrincipal() principal: Principal, @CurrentAuditContext() audit: AuditContext): Promise<OrganizationView> {
     return this.organizations.create(body, principal.user.id, 'admin', audit);
   }

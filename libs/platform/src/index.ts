@@ -40,6 +40,7 @@ export * from './config/load-config-or-exit';
 export * from './http/timestamp-query';
 export * from './http/listing-shape';
 export * from './http/uuid-param';
+export * from './http/api-errors';
 export * from './database/credential-cipher';
 export * from './access/request-context';
 export * from './access/request-context.decorators';

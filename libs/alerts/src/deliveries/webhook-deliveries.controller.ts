@@ -1,13 +1,12 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission, UuidParam } from '@svc/platform';
 import { ListDeliveriesQueryDto } from './dto/list-deliveries-query.dto';
 import { WebhookDeliveryPage, WebhookDeliveryView } from './dto/webhook-delivery.view';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
 /** What each authenticated delivery brought and what it got. The list leaves bodies out; the single read has them. */
 @ApiTags('webhooks')
-@ApiCookieAuth('session')
 @Controller('api/v1/webhook-deliveries')
 export class WebhookDeliveriesController {
   constructor(private readonly deliveries: WebhookDeliveriesService) {}
@@ -23,7 +22,7 @@ export class WebhookDeliveriesController {
   @RequirePermission('webhook-deliveries:read')
   @Get(':delivery')
   @ApiOkResponse({ type: WebhookDeliveryView })
-  get(@Param('delivery', uuidParam('delivery')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<WebhookDeliveryView> {
+  get(@UuidParam('delivery') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<WebhookDeliveryView> {
     return this.deliveries.get(organization.id, id);
   }
 
@@ -32,8 +31,12 @@ export class WebhookDeliveriesController {
   @Post(':delivery/replay')
   @HttpCode(200)
   @ApiOkResponse({ type: WebhookDeliveryView })
+  @ApiErrors(
+    { status: 409, description: 'Refused unread (no body), or its integration is disabled' },
+    { status: 503, description: 'Admission pressure or the database unavailable, as for the webhook' },
+  )
   replay(
-    @Param('delivery', uuidParam('delivery')) id: string,
+    @UuidParam('delivery') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<WebhookDeliveryView> {

@@ -21,6 +21,12 @@ export class AuditEventPage {
   @ApiProperty({ type: String, nullable: true }) next!: string | null;
 }
 
+/** The same listing on the alias path `/api/v1/organizations/{organization}/audit-events` (decisions §1). */
+export class AuditEventItemsPage {
+  @ApiProperty({ type: [AuditEventView] }) items!: AuditEventView[];
+  @ApiProperty({ type: String, nullable: true }) next!: string | null;
+}
+
 export function auditEventView(e: AuditEvent): AuditEventView {
   return {
     id: e.id,

@@ -1,16 +1,8 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiFoundResponse,
-  ApiNotFoundResponse,
-  ApiQuery,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiFoundResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parse } from 'cookie';
 import type { Request, Response } from 'express';
-import { AppConfig, DomainError, InvalidInputError, Public, requestOrigin, SecretKeys } from '@svc/platform';
+import { ApiErrors, AppConfig, DomainError, InvalidInputError, Public, requestOrigin, SecretKeys } from '@svc/platform';
 import { setSessionCookie } from '../session-cookie.writer';
 import { OidcIssuer } from './oidc-issuer';
 import { OidcSignInService } from './oidc-sign-in.service';
@@ -60,8 +52,8 @@ export class OidcController {
     example: '/incidents',
   })
   @ApiFoundResponse({ description: 'Redirect to the provider; the signed `__Host-svc_oidc` cookie is set for 10 minutes' })
-  @ApiBadRequestResponse({ description: 'returnTo is not a same-origin relative path' })
-  @ApiNotFoundResponse({ description: 'OIDC sign-in is not configured' })
+  @ApiErrors({ status: 400, description: 'returnTo is not a same-origin relative path' })
+  @ApiErrors({ status: 404, description: 'OIDC sign-in is not configured' }, { status: 503, description: 'The identity provider cannot be reached' })
   async start(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     this.requireConfigured();
     const returnTo = parseStartQuery(query);
@@ -77,10 +69,10 @@ export class OidcController {
   @ApiQuery({ name: 'code', required: false, type: String, description: 'Set by the provider' })
   @ApiQuery({ name: 'state', required: false, type: String, description: 'Set by the provider; must match the sign-in cookie' })
   @ApiFoundResponse({ description: 'Signed in: the session cookie is set; redirect to returnTo' })
-  @ApiBadRequestResponse({ description: 'No, a tampered or an expired sign-in cookie, or a state that does not match it' })
-  @ApiUnauthorizedResponse({ description: "The provider's answer or ID token was not accepted (reason credential_rejected)" })
-  @ApiForbiddenResponse({ description: 'No account for this identity, or the account is disabled' })
-  @ApiNotFoundResponse({ description: 'OIDC sign-in is not configured' })
+  @ApiErrors({ status: 400, description: 'No, a tampered or an expired sign-in cookie, or a state that does not match it' })
+  @ApiErrors({ status: 401, description: "The provider's answer or ID token was not accepted (reason credential_rejected)" })
+  @ApiErrors({ status: 403, description: 'No account for this identity, or the account is disabled' })
+  @ApiErrors({ status: 404, description: 'OIDC sign-in is not configured' }, { status: 503, description: 'The identity provider cannot be reached' })
   async callback(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     this.requireConfigured();
     const header = req.headers.cookie;

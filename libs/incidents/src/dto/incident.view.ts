@@ -12,7 +12,7 @@ export class IncidentView {
   @ApiProperty({ type: String, format: 'date-time' }) openedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) resolvedAt!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) mergedInto!: string | null;
-  @ApiProperty() alertCount!: number;
+  @ApiProperty({ type: 'integer' }) alertCount!: number;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
 }

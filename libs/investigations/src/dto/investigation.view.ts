@@ -10,19 +10,19 @@ const STATUSES: InvestigationStatus[] = ['queued', 'investigating', 'needs_input
 
 export class EvidenceRefView implements EvidenceRef {
   @ApiProperty({ format: 'uuid' }) investigationId!: string;
-  @ApiProperty() toolRunOrdinal!: number;
+  @ApiProperty({ type: 'integer' }) toolRunOrdinal!: number;
 }
 
 export class ImpactView implements Impact {
   @ApiProperty() summary!: string;
-  @ApiProperty({ type: [Number], description: 'Ordinals of the tool runs it rests on' }) runRefs!: number[];
+  @ApiProperty({ type: 'integer', isArray: true, description: 'Ordinals of the tool runs it rests on' }) runRefs!: number[];
 }
 
 export class FindingView implements FindingItem {
   @ApiProperty() statement!: string;
   @ApiProperty({ enum: ['cause', 'symptom', 'context', 'ruled_out'] }) kind!: FindingItem['kind'];
   @ApiProperty() mechanism!: string;
-  @ApiProperty({ type: [Number] }) runRefs!: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) runRefs!: number[];
   @ApiProperty({ type: [EvidenceRefView] }) evidenceRefs!: EvidenceRefView[];
   @ApiPropertyOptional({ description: 'The hypothesis the finding confirms, when it does' }) hypothesisId?: string;
 }
@@ -32,31 +32,31 @@ export class HypothesisView implements HypothesisItem {
   @ApiProperty() statement!: string;
   @ApiProperty({ enum: ['untested', 'supported', 'refuted', 'inconclusive'] }) status!: HypothesisItem['status'];
   @ApiProperty({ description: 'How it is tested' }) test!: string;
-  @ApiProperty({ type: [Number] }) runRefs!: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) runRefs!: number[];
 }
 
 export class ActionView implements ActionItem {
   @ApiProperty() title!: string;
   @ApiProperty() rationale!: string;
   @ApiProperty() verification!: string;
-  @ApiProperty({ type: [Number] }) runRefs!: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) runRefs!: number[];
 }
 
 export class LimitationView implements LimitationItem {
   @ApiProperty({ enum: ['missing_telemetry', 'tool_failure', 'budget', 'scope'] }) type!: LimitationItem['type'];
   @ApiProperty() statement!: string;
-  @ApiProperty({ type: [Number] }) runRefs!: number[];
-  @ApiProperty({ type: [Number] }) messageSequences!: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) runRefs!: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) messageSequences!: number[];
 }
 
 export class UsageView {
-  @ApiProperty() inputTokens!: number;
-  @ApiProperty() outputTokens!: number;
+  @ApiProperty({ type: 'integer' }) inputTokens!: number;
+  @ApiProperty({ type: 'integer' }) outputTokens!: number;
 }
 
 /** One numbered tool run of an investigation. */
 export class ToolRunView {
-  @ApiProperty() ordinal!: number;
+  @ApiProperty({ type: 'integer' }) ordinal!: number;
   @ApiProperty() tool!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) windowFrom!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) windowUntil!: string | null;
@@ -100,14 +100,14 @@ export class InvestigationView {
 }
 
 export class InvestigationPage {
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
   @ApiProperty({ type: [InvestigationView] }) items!: InvestigationView[];
   @ApiProperty({ type: String, nullable: true }) next!: string | null;
 }
 
 export class InvestigationSourceView {
   @ApiProperty({ format: 'uuid' }) integrationId!: string;
-  @ApiProperty() rank!: number;
+  @ApiProperty({ type: 'integer' }) rank!: number;
   @ApiProperty() reason!: string;
   @ApiProperty({ type: String, format: 'date-time' }) selectedAt!: string;
 }
@@ -120,7 +120,7 @@ export class InvestigationSourcesView {
 
 /** One entry of the activity (the same envelope the event stream sends). */
 export class ActivityEnvelopeView implements ActivityEnvelope {
-  @ApiProperty() sequence!: number;
+  @ApiProperty({ type: 'integer' }) sequence!: number;
   @ApiProperty({ enum: ['started', 'progress', 'tool.started', 'tool.completed', 'hypothesis.updated', 'concluded', 'failed', 'cancelled'] })
   type!: ActivityType;
   @ApiProperty({ format: 'uuid' }) investigationId!: string;

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission } from '@svc/platform';
 import { PolicyDto } from './policy.dto';
 import { PolicyService } from './policy.service';
 
 @ApiTags('policy')
-@ApiCookieAuth('session')
 @Controller('api/v1/policy')
 export class PolicyController {
   constructor(private readonly policies: PolicyService) {}

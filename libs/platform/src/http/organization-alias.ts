@@ -10,6 +10,15 @@ export interface AliasedRequest extends Request {
   aliasOrganization?: string;
 }
 
+/** Percent-encoding that is not UTF-8 (`%ED%A0%80`) is kept as sent; the guard refuses it as an invalid Organization id (400). */
+function decodeOrKeep(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /**
  * Routes an alias path to the same handler as the flat path, remembering the Organization it
  * named; the access guard validates and authorizes it like a header.
@@ -17,7 +26,7 @@ export interface AliasedRequest extends Request {
 export function organizationAliasMiddleware(req: Request, _res: Response, next: NextFunction): void {
   const match = ALIAS.exec(req.url);
   if (match) {
-    (req as AliasedRequest).aliasOrganization = decodeURIComponent(match[1]);
+    (req as AliasedRequest).aliasOrganization = decodeOrKeep(match[1]);
     req.url = `/api/v1/${match[2]}${req.url.slice(match[0].length)}`;
   }
   next();

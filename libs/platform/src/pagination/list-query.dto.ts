@@ -6,7 +6,7 @@ const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' 
 
 /** `limit` (1-200, default 50) and `cursor`, the query every listing accepts. */
 export class ListQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
   @Transform(toInteger)
   @IsInt()

@@ -6,9 +6,9 @@ export class WebhookDeliverySummaryView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) integrationId!: string;
   @ApiProperty({ type: String, format: 'date-time' }) receivedAt!: string;
-  @ApiProperty({ description: 'The HTTP status the delivery was answered with' }) statusCode!: number;
-  @ApiProperty({ description: 'Alert phases admitted' }) accepted!: number;
-  @ApiProperty({ description: 'Alert phases already admitted before' }) duplicates!: number;
+  @ApiProperty({ type: 'integer', description: 'The HTTP status the delivery was answered with' }) statusCode!: number;
+  @ApiProperty({ type: 'integer', description: 'Alert phases admitted' }) accepted!: number;
+  @ApiProperty({ type: 'integer', description: 'Alert phases already admitted before' }) duplicates!: number;
   @ApiProperty({ type: [String], format: 'uuid' }) incidentIds!: string[];
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The delivery this one replayed' }) replayOf!: string | null;
