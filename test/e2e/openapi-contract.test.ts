@@ -25,7 +25,7 @@ describe('the OpenAPI document against real responses', () => {
     contract = await OpenApiContract.load(ctx.api.baseUrl);
     contract.watch(ctx.admin);
     worker = await startWorker();
-  });
+  }, 120_000);
   afterAll(() => worker?.close());
 
   it('documents the contract parts: Error component, uuid ids, integer limits, opaque bearer tokens, alias paths, webhook bodies', () => {
