@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import type { ActionItem, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
+import { BuiltInQuestion } from './built-in-question';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 interface SeriesOut {
@@ -81,7 +82,14 @@ export class BuiltInReasoner {
   private alertRun: RecordedRun | undefined;
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate }>();
 
+  private question: BuiltInQuestion | null = null;
+
   async investigate(session: InvestigationSession): Promise<Conclusion> {
+    if (!session.incident) {
+      this.question = new BuiltInQuestion();
+      return this.question.answer(session);
+    }
+    const incident = session.incident;
     session.beginTurn();
     this.alertRun = await session.runTool({
       tool: 'incident.alert_events',
@@ -89,7 +97,7 @@ export class BuiltInReasoner {
       arguments: {},
       purpose: 'Which alerts fired, for what, and since when',
     });
-    const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? session.incident.openedAt;
+    const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? incident.openedAt;
     this.onset = { at: firstAlert, runs: [this.alertRun.ordinal], expression: null };
     const prometheus = session.sources.filter((s) => s.type === 'prometheus');
     if (prometheus.length === 0) {
@@ -102,7 +110,7 @@ export class BuiltInReasoner {
       return this.conclusion(session, null);
     }
     const source = prometheus[0];
-    const alertname = session.alerts.find((a) => a.labels.alertname)?.labels.alertname ?? session.incident.labels.alertname;
+    const alertname = session.alerts.find((a) => a.labels.alertname)?.labels.alertname ?? incident.labels.alertname;
     const scope = this.scopeMatchers(session);
 
     session.beginTurn();
@@ -123,6 +131,7 @@ export class BuiltInReasoner {
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
+    if (this.question) return this.question.concludeEarly(session, stoppedBy);
     return this.conclusion(session, stoppedBy);
   }
 
@@ -375,7 +384,8 @@ export class BuiltInReasoner {
   }
 
   private conclusion(session: InvestigationSession, stoppedBy: StoppedBy | null): Conclusion {
-    const onset = this.onset ?? { at: session.incident.openedAt, runs: [], expression: null };
+    const incident = session.incident!;
+    const onset = this.onset ?? { at: incident.openedAt, runs: [], expression: null };
     const alertRefs = this.alertRun ? [this.alertRun.ordinal] : [];
     const evidence = (runs: number[]) => runs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n }));
     const findings: FindingItem[] = [];
@@ -430,7 +440,7 @@ export class BuiltInReasoner {
     return {
       conclusionStatus: cause ? 'verified_cause' : 'inconclusive',
       summary,
-      impact: { summary: `${alerts} alert(s) in incident "${session.incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },
+      impact: { summary: `${alerts} alert(s) in incident "${incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },
       findings,
       hypotheses: this.hypotheses,
       actions,
