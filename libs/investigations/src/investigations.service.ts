@@ -55,6 +55,16 @@ const LOOK_BEFORE_MICROS = 60n * 60n * 1_000_000n;
 const LOOK_AFTER_MICROS = 15n * 60n * 1_000_000n;
 
 /**
+ * The window an investigation of an incident reads: from an hour before it opened (to see what
+ * changed at the onset) to fifteen minutes after it resolved, or `now` if that is earlier.
+ */
+export function incidentWindow(incident: { openedAt: Timestamp; resolvedAt: Timestamp | null }, now: Timestamp): { from: Timestamp; until: Timestamp } {
+  const from = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);
+  const after = incident.resolvedAt ? Timestamp.fromEpochMicros(incident.resolvedAt.epochMicros + LOOK_AFTER_MICROS) : now;
+  return { from, until: after.isAfter(now) ? now : after };
+}
+
+/**
  * Investigations as people see them: opening one (queued, with its job in the outbox), reading
  * it with its runs, sources, activity and hypotheses, and cancelling it. The worker's side is
  * the InvestigationEngine.
@@ -84,9 +94,7 @@ export class InvestigationsService {
     const openedBy = context.actorKind === 'api_token' ? `token:${context.actorId}` : (context.actorId ?? context.actorKind);
     const incident = await this.incidents.get(organizationId, incidentId);
     const now = Timestamp.now();
-    const windowFrom = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);
-    const after = incident.resolvedAt ? Timestamp.fromEpochMicros(incident.resolvedAt.epochMicros + LOOK_AFTER_MICROS) : now;
-    const windowUntil = after.isAfter(now) ? now : after;
+    const { from: windowFrom, until: windowUntil } = incidentWindow(incident, now);
     const id = newId();
     await this.dataSource.transaction(async (manager) => {
       await this.investigations.withManager(manager).insert(organizationId, {

@@ -31,12 +31,13 @@ const MAX_WINDOW_ALERTS = 50;
 
 /**
  * A conversation turn's limitations cite the messages that scoped them: the turn's own message
- * unless the reasoner named others (only messages up to the turn's own are kept), plus a
+ * unless the reasoner named others (only messages of the conversation as the turn saw it are kept), plus a
  * limitation for the earlier messages and turns left out of the context budget.
  */
 export function scopedByMessages(c: Conclusion, conversation: ConversationContext | null): Conclusion {
   if (!conversation) return c;
-  const known = (n: number) => Number.isInteger(n) && n >= 1 && n <= conversation.messageSequence;
+  const sequences = new Set([conversation.messageSequence, ...conversation.messages.map((m) => m.sequence), ...conversation.droppedMessageSequences]);
+  const known = (n: number) => sequences.has(n);
   const limitations = c.limitations.map((l) => {
     const cited = (l.messageSequences ?? []).filter(known);
     return { ...l, messageSequences: cited.length ? [...new Set(cited)].sort((a, b) => a - b) : [conversation.messageSequence] };

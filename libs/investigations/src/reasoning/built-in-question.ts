@@ -180,11 +180,7 @@ export class BuiltInQuestion {
       { signal: 'request rate', query: requests ? `sum(rate(${requests}{${selector}}[5m]))` : null, missing: 'no *_requests_total metric' },
       {
         signal: 'error rate',
-        query: errors
-          ? `sum(rate(${errors}{${selector}}[5m]))`
-          : requests
-            ? `sum(rate(${requests}{${selector}, code=~"5.."}[5m]))`
-            : null,
+        query: errors ? `sum(rate(${errors}{${selector}}[5m]))` : requests ? `sum(rate(${requests}{${selector}, code=~"5.."}[5m]))` : null,
         missing: 'no *_errors_total or *_requests_total metric',
       },
       {
@@ -272,7 +268,9 @@ export class BuiltInQuestion {
         messageSequences: [],
       });
     const summary = [
-      incidents.length ? `From ${window}, ${incidents.length} incident(s) opened and these alerts fired: ${listed(fired)}.` : `From ${window}, no incident opened.`,
+      incidents.length
+        ? `From ${window}, ${incidents.length} incident(s) opened and these alerts fired: ${listed(fired)}.`
+        : `From ${window}, no incident opened.`,
       ...readings.map((r) => `${r.statement} [#${r.run.ordinal}]`),
     ]
       .join(' ')

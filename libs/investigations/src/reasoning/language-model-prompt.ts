@@ -72,7 +72,7 @@ export function describeInvestigation(session: InvestigationSession, runOutputCa
       `Opened at: ${incident.openedAt.toISOString()}; ${incident.resolvedAt ? `resolved at ${incident.resolvedAt.toISOString()}` : 'not resolved'}`,
     );
   } else {
-    lines.push('# Incident', '(none: the question is about the Organization\'s systems in the window)');
+    lines.push('# Incident', "(none: the question is about the Organization's systems in the window)");
   }
   lines.push(
     `Investigation window: ${session.window.from.toISOString()} to ${session.window.until.toISOString()} (the default range of every tool that reads one)`,
@@ -116,7 +116,9 @@ export function describeConversation(conversation: ConversationContext): string[
   if (conversation.turns.length) {
     lines.push('', '## Earlier turns');
     for (const t of conversation.turns) {
-      lines.push(`- Turn ${t.turn} (investigation ${t.investigationId}): ${t.status}${t.conclusionStatus ? `, ${t.conclusionStatus}` : ''}: ${t.summary ?? '(no summary)'}`);
+      lines.push(
+        `- Turn ${t.turn} (investigation ${t.investigationId}): ${t.status}${t.conclusionStatus ? `, ${t.conclusionStatus}` : ''}: ${t.summary ?? '(no summary)'}`,
+      );
       for (const f of t.findings) lines.push(`  - ${f}`);
     }
   }
