@@ -91,7 +91,6 @@ const COMPOSITE_KEYS = [
   { child: 'conversation_turns', parent: 'investigations', constraint: 'FK_7d5c6016d3a45a95788f2556516' },
 ] as const;
 
-
 describe('composite foreign keys against PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
@@ -178,7 +177,10 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
         [org, ids.investigations, ids.incidents],
       );
-      await dataSource.query(`INSERT INTO conversations (organization_id, id, subject, source, created_by) VALUES ($1, $2, 's', 'web', 'u')`, [org, ids.conversations]);
+      await dataSource.query(`INSERT INTO conversations (organization_id, id, subject, source, created_by) VALUES ($1, $2, 's', 'web', 'u')`, [
+        org,
+        ids.conversations,
+      ]);
     }
   });
   afterAll(async () => {
