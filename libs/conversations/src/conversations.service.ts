@@ -27,7 +27,6 @@ import {
   ConversationPage,
   ConversationTurnView,
   conversationView,
-  MessageView,
   messageView,
   OpenedConversationView,
   PostedMessageView,
