@@ -122,7 +122,11 @@ export function describeConversation(conversation: ConversationContext): string[
       for (const f of t.findings) lines.push(`  - ${f}`);
     }
   }
-  lines.push('', 'Cite the messages that scoped a limitation by their numbers in its "messageSequences".');
+  lines.push(
+    '',
+    'Cite the messages that scoped a limitation by their numbers in its "messageSequences".',
+    'If the question names something the sources do not have, or could mean several things, call ask_person with one question (listing what you found) instead of guessing.',
+  );
   return lines;
 }
 
