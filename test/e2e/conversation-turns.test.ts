@@ -87,6 +87,24 @@ describe('conversation turns', () => {
       expect(answered.runs.map((r: { tool: string }) => r.tool)).toContain('incidents.in_window');
     }, 120_000);
 
+    it('leaves the oldest messages out of a long conversation, and says so in a limitation citing them', async () => {
+      const long = (n: number) => `word${n} `.repeat(1600).slice(0, 8192);
+      const opened = await ctx.admin.post('/api/v1/conversations', { subject: 'Long', message: long(1) });
+      await turnEnded(opened.body.id, 1);
+      for (let turn = 2; turn <= 4; turn++) {
+        await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: long(turn) });
+        await turnEnded(opened.body.id, turn);
+      }
+      const turns = (await ctx.admin.get(`/api/v1/conversations/${opened.body.id}/turns`, { headers: ORG })).body.turns;
+      const early = await investigation(turns[1].investigationId);
+      expect(early.limitations.some((l: { statement: string }) => /context budget/.test(l.statement))).toBe(false);
+      const last = await investigation(turns[3].investigationId);
+      const dropped = last.limitations.find((l: { statement: string }) => /context budget/.test(l.statement));
+      expect(dropped).toMatchObject({ type: 'scope', runRefs: [] });
+      expect(dropped.messageSequences[0]).toBe(1);
+      expect(dropped.messageSequences).not.toContain(7);
+    }, 120_000);
+
     it('answers a question that names nothing in particular with the alerts and incidents of the window', async () => {
       const opened = await ctx.admin.post('/api/v1/conversations', { subject: 'Overview', message: 'What happened in the last hour?' });
       const turn = await turnEnded(opened.body.id, 1);

@@ -27,13 +27,13 @@ interface WindowIncidentOut {
   alerts: Array<{ status: string; labels: Record<string, string> }>;
 }
 
-/** The words of a question that may name something: not common words, not numbers. */
+/** The words of a question that may name something: not common words, not numbers or times. */
 export function namesIn(question: string): string[] {
   const words = question
     .toLowerCase()
     .split(/[^a-z0-9_.:-]+/)
     .map((w) => w.replace(/^[.:-]+|[.:-]+$/g, '').replace(/'s$/, ''))
-    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !COMMON_WORDS.has(w));
+    .filter((w) => w.length >= 3 && !/^[\d:.-]+$/.test(w) && !COMMON_WORDS.has(w));
   return [...new Set(words)];
 }
 
