@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { ensureBuilt } from '../support/dist';
 import { useBootstrappedApi } from '../support/factories';
+import { MonitoringProcess } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
 import { answer, offeredToolsOf, ScriptedModelServer, userTextOf } from '../support/scripted-model-server';
 import { until } from '../support/until';
+import { TestExporter } from '../support/test-exporter';
 import { startWorker, TestWorker } from '../support/worker';
 
 const ORG = { 'x-svc-organization': 'acme' };
@@ -111,6 +114,70 @@ describe('conversation turns', () => {
       expect(turn.status).toBe('concluded');
       expect(turn.answer).toMatch(/1 incident\(s\) opened and these alerts fired: CheckoutLatency/);
       expect((await investigation(turn.investigationId)).conclusionStatus).toBe('answer_only');
+    }, 60_000);
+  });
+
+  describe('with the built-in reasoner and a real Prometheus', () => {
+    let exporter: TestExporter;
+    let prometheus: MonitoringProcess;
+
+    beforeAll(async () => {
+      exporter = await TestExporter.start();
+      prometheus = await MonitoringProcess.prometheus(
+        [
+          'global:',
+          '  scrape_interval: 1s',
+          'scrape_configs:',
+          '  - job_name: checkout',
+          `    static_configs: [{ targets: ['127.0.0.1:${exporter.port}'] }]`,
+          '',
+        ].join('\n'),
+        await freePort(),
+      );
+      // A rate needs two samples: wait until Prometheus has scraped the exporter twice.
+      await until(
+        async () => {
+          const body = (await fetch(`${prometheus.url}/api/v1/query?query=count_over_time(app_http_requests_total[1m])`).then((r) => r.json())) as {
+            data: { result: Array<{ value: [number, string] }> };
+          };
+          return Number(body.data.result[0]?.value[1] ?? 0) >= 2 ? true : undefined;
+        },
+        30_000,
+        'two scrapes of the exporter',
+      );
+      const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: prometheus.url } });
+      expect(created.status).toBe(201);
+      worker = await startWorker();
+    }, 120_000);
+    afterAll(async () => {
+      await worker?.close();
+      worker = undefined;
+      await prometheus?.stop();
+      await exporter?.stop();
+    });
+
+    it("answers a question about a job it finds by its label value with that job's signals, each citing its run", async () => {
+      const opened = await ctx.admin.post('/api/v1/conversations', { subject: 'Checkout', message: 'How is checkout doing?' });
+      const turn = await turnEnded(opened.body.id, 1);
+      expect(turn.status).toBe('concluded');
+      expect(turn.answer).toContain('job checkout, request rate');
+      expect(turn.answer).toContain('job checkout, error rate');
+      const answered = await investigation(turn.investigationId);
+      expect(answered.conclusionStatus).toBe('answer_only');
+      const reads = answered.runs.filter((r: { tool: string }) => r.tool === 'prometheus.query_range');
+      expect(reads.map((r: { arguments: { query: string } }) => r.arguments.query)).toEqual([
+        'sum(rate(app_http_requests_total{job="checkout"}[5m]))',
+        'sum(rate(app_http_errors_total{job="checkout"}[5m]))',
+      ]);
+      expect(reads.every((r: { outcome: string }) => r.outcome === 'succeeded')).toBe(true);
+      const ordinals = new Set(answered.runs.map((r: { ordinal: number }) => r.ordinal));
+      for (const f of answered.findings) {
+        expect(f.runRefs.length).toBeGreaterThan(0);
+        for (const n of f.runRefs) expect(ordinals.has(n)).toBe(true);
+      }
+      expect(answered.limitations).toEqual([
+        expect.objectContaining({ type: 'missing_telemetry', statement: expect.stringMatching(/latency.*CPU.*restarts/), messageSequences: [1] }),
+      ]);
     }, 60_000);
   });
 
