@@ -77,6 +77,11 @@ describe('conversation turns', () => {
         text: first.answer,
         investigationId: first.investigationId,
       });
+      // The turn's events are its investigation's stream, which ends with `concluded` carrying the status.
+      const stream = await ctx.admin.get(`/api/v1/investigations/${first.investigationId}/events`);
+      expect(stream.status).toBe(200);
+      expect(stream.text).toMatch(/event: started\n/);
+      expect(stream.text).toMatch(/event: concluded\ndata: \{[^\n]*"status":"needs_input"/);
 
       const reply = await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'I meant CheckoutLatency' });
       expect(reply.body).toMatchObject({ message: { sequence: 3 }, turn: { turn: 2, status: 'queued' }, queued: true });
