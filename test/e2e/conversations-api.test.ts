@@ -98,6 +98,16 @@ describe('conversations API', () => {
     expect(investigation.body).toMatchObject({ subject: 'Why do the API errors spike?', incidentId: null, status: 'queued' });
     // Without a window or an incident, the turn reads the last hour.
     expect(Date.parse(investigation.body.windowUntil) - Date.parse(investigation.body.windowFrom)).toBe(3_600_000);
+    const report = await ctx.admin.get(`/api/v1/investigations/${res.body.turn.investigationId}/report`);
+    expect(report.text).toContain('- Incident: none (a conversation turn)');
+    const openapi = await ctx.admin.get('/api/v1/openapi.json');
+    for (const path of [
+      '/api/v1/conversations',
+      '/api/v1/conversations/{conversation}',
+      '/api/v1/conversations/{conversation}/messages',
+      '/api/v1/conversations/{conversation}/turns',
+    ])
+      expect(openapi.body.paths[path], path).toBeDefined();
   });
 
   it("takes a turn's window from the message, normalized to UTC microseconds, else from the incident", async () => {
