@@ -22,6 +22,7 @@ export const LIBRARY_DEPENDENCIES = {
   incidents: ['platform', 'audit'],
   alerts: ['platform', 'audit', 'integrations', 'incidents'],
   investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents'],
+  conversations: ['platform', 'audit', 'incidents', 'investigations'],
 };
 
 /** Sub-entries (`@svc/<lib>/<folder>`) and who may import them; `*` is anyone. */
@@ -29,6 +30,7 @@ export const SUB_ENTRIES = {
   'investigations/engine': ['apps/worker/', 'test/', 'bench/'],
   'investigations/stream': ['*'],
   'investigations/tools': ['*'],
+  'conversations/worker': ['apps/worker/', 'test/', 'bench/'],
 };
 
 function assertAcyclic(graph) {

@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityService, InvestigationsRepository } from '@svc/investigations';
 import { ActivityNotifier, InvestigationEventStream } from '@svc/investigations/stream';
-import { configureHttpApp, dataSourceOptions, loadConfig, ScopedRepository } from '@svc/platform';
+import { configureHttpApp, dataSourceOptions, loadConfig, Outbox, OutboxRepository, ScopedRepository } from '@svc/platform';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember } from '../support/factories';
 import { withServer } from '../support/databases';
@@ -183,7 +183,11 @@ describe('investigation event stream', () => {
       ...dataSourceOptions({ url: api.databaseUrl, poolSize: 4, applicationName: 'svc-test-producer' }),
       entities: api.dataSource.entityMetadatas.map((m) => m.target as Function),
     }).initialize();
-    activity = new ActivityService(new ScopedRepository(producer.getRepository('InvestigationActivity')), new InvestigationsRepository(producer));
+    activity = new ActivityService(
+      new ScopedRepository(producer.getRepository('InvestigationActivity')),
+      new InvestigationsRepository(producer),
+      new Outbox(new OutboxRepository(producer)),
+    );
 
     ({ admin } = await bootstrap(api));
     const integration = await admin.post('/api/v1/integrations', { type: 'generic', name: 'Generic' });

@@ -170,7 +170,8 @@ describe('route × role matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+    // A fresh sign-in (argon2) per call: the whole table takes a while on a small machine.
+  }, 180_000);
 
   it('API tokens of each role are allowed where the route takes tokens and the role suffices, refused elsewhere', async () => {
     const failures: string[] = [];

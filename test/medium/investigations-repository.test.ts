@@ -23,6 +23,7 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
   const incidentId = newId();
   const investigationId = newId();
   const bOnly = newId();
+  const turnId = newId();
   const integrationId = newId();
   const claims: Record<string, string> = { [A]: newId(), [B]: newId() };
   let before: Record<string, unknown[]>;
@@ -62,6 +63,13 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
       );
     }
     await investigation(B, bOnly, 0);
+    // A queued conversation turn with the same id in both Organizations, each with its own end job.
+    for (const org of [B, A])
+      await dataSource.query(
+        `INSERT INTO investigations (organization_id, id, status, subject, window_from, window_until, opened_by, end_job)
+        VALUES ($1, $2, 'queued', 'S', $3, $3, 'u', $4::jsonb)`,
+        [org, turnId, T1, JSON.stringify({ queue: 'conversations', name: 'conversation.turn-ended', payload: { of: org } })],
+      );
   });
   beforeEach(async () => {
     before = await organizationRows(dataSource, B, TABLES);
@@ -122,6 +130,18 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
     await investigations.addSource(A, { id: newId(), investigationId, integrationId, rank: 2, reason: 'r' });
     const sources = await organizationRows(dataSource, A, ['investigation_sources']);
     expect(sources.investigation_sources).toHaveLength(2);
+    await bUnchanged();
+  });
+
+  it("a turn's context and end job are the Organization's own", async () => {
+    const context = { conversationId: newId(), turn: 1, messageSequence: 1, messages: [], turns: [], droppedMessageSequences: [], droppedTurns: [] };
+    expect(await investigations.endJobOf(A, turnId)).toEqual({ queue: 'conversations', name: 'conversation.turn-ended', payload: { of: A } });
+    expect(await investigations.endJobOf(A, bOnly)).toBeNull();
+    expect(await investigations.startTurn(A, bOnly, context)).toBe(false);
+    expect(await investigations.startTurn(A, turnId, context)).toBe(true);
+    expect(await investigations.startTurn(A, turnId, context)).toBe(false);
+    const [row] = await dataSource.query('SELECT conversation FROM investigations WHERE organization_id = $1 AND id = $2', [A, turnId]);
+    expect(row.conversation).toEqual(context);
     await bUnchanged();
   });
 

@@ -72,6 +72,7 @@ class InMemorySession implements InvestigationSession {
   readonly investigationId = INVESTIGATION_ID;
   readonly subject = 'Why did checkout start failing after 10:05?';
   readonly window: ToolWindow = { from: at('2026-03-01T09:30:00Z'), until: at('2026-03-01T10:30:00Z') };
+  readonly conversation = null;
   readonly incident: IncidentBrief = {
     id: '0190a0b0-0000-7000-8000-0000000000bb',
     title: 'Checkout error rate high',

@@ -85,47 +85,82 @@ const COMPOSITE_KEYS = [
   { child: 'tool_runs', parent: 'investigations', constraint: 'FK_3d68dbb942ed0a5518de5baaaab' },
   { child: 'investigation_sources', parent: 'investigations', constraint: 'FK_16b9f22216134a1f90c95c0879d' },
   { child: 'investigation_activity', parent: 'investigations', constraint: 'FK_a2cffa18008245a70b68c39d9d8' },
+  { child: 'conversations', parent: 'incidents', constraint: 'FK_2bab30f770b060fb18ad56fdcaf' },
+  { child: 'conversation_messages', parent: 'conversations', constraint: 'FK_c126fa6b326040213b8ba26e359' },
+  { child: 'conversation_turns', parent: 'conversations', constraint: 'FK_3429c97c06f1f0d4bef80cc3baf' },
+  { child: 'conversation_turns', parent: 'investigations', constraint: 'FK_7d5c6016d3a45a95788f2556516' },
 ] as const;
 
 describe('composite foreign keys against PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
   // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
-  const parents = { 'org-a': { incidents: newId(), investigations: newId() }, 'org-b': { incidents: newId(), investigations: newId() } };
+  const parents = {
+    'org-a': { incidents: newId(), investigations: newId(), conversations: newId() },
+    'org-b': { incidents: newId(), investigations: newId(), conversations: newId() },
+  };
 
-  /** The child row of `child` in `organizationId`, pointing at `parentId`. */
-  const insertChild: Record<(typeof COMPOSITE_KEYS)[number]['child'], (organizationId: string, parentId: string) => Promise<unknown>> = {
-    investigations: (org, incident) =>
+  /** The child row of `child` in `organizationId`, pointing at `parentId` (its other parents are its own Organization's). */
+  const insertChild: Record<string, (organizationId: string, parentId: string) => Promise<unknown>> = {
+    'investigations→incidents': (org, incident) =>
       dataSource.query(
         `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
         [org, newId(), incident],
       ),
-    alert_events: (org, incident) =>
+    'alert_events→incidents': (org, incident) =>
       dataSource.query(
         `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
        VALUES ($1, $2, $3, $4, $5, 'f', 'firing', '{}', '{}', now(), now())`,
         [org, newId(), incident, newId(), newId()],
       ),
-    incident_alerts: (org, incident) =>
+    'incident_alerts→incidents': (org, incident) =>
       dataSource.query(`INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', now())`, [
         org,
         incident,
         newId(),
       ]),
-    tool_runs: (org, investigation) =>
+    'tool_runs→investigations': (org, investigation) =>
       dataSource.query(
         `INSERT INTO tool_runs (organization_id, id, investigation_id, ordinal, tool, purpose, arguments, outcome, started_at) VALUES ($1, $2, $3, 1, 't', 'p', '{}', 'succeeded', now())`,
         [org, newId(), investigation],
       ),
-    investigation_sources: (org, investigation) =>
+    'investigation_sources→investigations': (org, investigation) =>
       dataSource.query(
         `INSERT INTO investigation_sources (organization_id, id, investigation_id, integration_id, rank, reason) VALUES ($1, $2, $3, $4, 1, 'r')`,
         [org, newId(), investigation, newId()],
       ),
-    investigation_activity: (org, investigation) =>
+    'investigation_activity→investigations': (org, investigation) =>
       dataSource.query(
         `INSERT INTO investigation_activity (organization_id, id, investigation_id, sequence, type, data) VALUES ($1, $2, $3, 1, 'started', '{}')`,
         [org, newId(), investigation],
+      ),
+    'conversations→incidents': (org, incident) =>
+      dataSource.query(`INSERT INTO conversations (organization_id, id, subject, source, incident_id, created_by) VALUES ($1, $2, 's', 'web', $3, 'u')`, [
+        org,
+        newId(),
+        incident,
+      ]),
+    'conversation_messages→conversations': (org, conversation) =>
+      dataSource.query(
+        `INSERT INTO conversation_messages (organization_id, id, conversation_id, sequence, role, text, author_id, author_name)
+         VALUES ($1, $2, $3, (SELECT count(*) + 1 FROM conversation_messages), 'user', 't', 'u', 'U')`,
+        [org, newId(), conversation],
+      ),
+    'conversation_turns→conversations': async (org, conversation) => {
+      const investigation = newId();
+      await dataSource.query(
+        `INSERT INTO investigations (organization_id, id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, 'queued', 's', now(), now(), 'u')`,
+        [org, investigation],
+      );
+      return dataSource.query(
+        `INSERT INTO conversation_turns (organization_id, id, conversation_id, turn, investigation_id, message_sequence) VALUES ($1, $2, $3, 1, $4, 1)`,
+        [org, newId(), conversation, investigation],
+      );
+    },
+    'conversation_turns→investigations': (org, investigation) =>
+      dataSource.query(
+        `INSERT INTO conversation_turns (organization_id, id, conversation_id, turn, investigation_id, message_sequence) VALUES ($1, $2, $3, 2, $4, 1)`,
+        [org, newId(), parents[org as 'org-a'].conversations, investigation],
       ),
   };
 
@@ -142,6 +177,10 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
         [org, ids.investigations, ids.incidents],
       );
+      await dataSource.query(`INSERT INTO conversations (organization_id, id, subject, source, created_by) VALUES ($1, $2, 's', 'web', 'u')`, [
+        org,
+        ids.conversations,
+      ]);
     }
   });
   afterAll(async () => {
@@ -159,8 +198,9 @@ describe('composite foreign keys against PostgreSQL', () => {
   for (const key of COMPOSITE_KEYS) {
     it(`${key.child} → ${key.parent}: a child cannot point at another Organization's parent (${key.constraint})`, async () => {
       // The same row under its own Organization's parent is accepted, so the refusal below is the key's alone.
-      await expect(insertChild[key.child]('org-a', parents['org-a'][key.parent])).resolves.toBeDefined();
-      await expect(insertChild[key.child]('org-a', parents['org-b'][key.parent])).rejects.toMatchObject({ code: '23503', constraint: key.constraint });
+      const insert = insertChild[`${key.child}→${key.parent}`];
+      await expect(insert('org-a', parents['org-a'][key.parent])).resolves.toBeDefined();
+      await expect(insert('org-a', parents['org-b'][key.parent])).rejects.toMatchObject({ code: '23503', constraint: key.constraint });
     });
   }
 });

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AlertsModule } from '@svc/alerts';
 import { AuditModule } from '@svc/audit';
 import { AuthModule, OidcModule } from '@svc/auth';
+import { ConversationsModule } from '@svc/conversations';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationsModule } from '@svc/investigations';
@@ -23,6 +24,7 @@ import { MIGRATIONS } from '../../../migrations';
     IncidentsModule,
     AlertsModule,
     InvestigationsModule,
+    ConversationsModule,
     OidcModule,
   ],
 })

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '@svc/audit';
 import { AuthModule } from '@svc/auth';
+import { ConversationsWorkerModule } from '@svc/conversations/worker';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationEngineModule } from '@svc/investigations/engine';
@@ -24,6 +25,7 @@ import { MIGRATIONS } from '../../../migrations';
     IntegrationsModule,
     IncidentsModule,
     InvestigationEngineModule,
+    ConversationsWorkerModule,
   ],
 })
 export class WorkerModule {

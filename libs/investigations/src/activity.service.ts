@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { InjectScopedRepository, newId, ScopedRepository, Timestamp } from '@svc/platform';
+import { InjectScopedRepository, newId, Outbox, ScopedRepository, Timestamp } from '@svc/platform';
 import { ActivityType, InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationsRepository } from './investigations.repository';
 
@@ -29,13 +29,22 @@ export class ActivityService {
   constructor(
     @InjectScopedRepository(InvestigationActivity) private readonly activity: ScopedRepository<InvestigationActivity>,
     private readonly investigations: InvestigationsRepository,
+    private readonly outbox: Outbox,
   ) {}
 
+  /**
+   * Appends an event. A terminal one (`concluded`, `failed`, `cancelled`) also writes the
+   * investigation's end job, if its opener asked for one, in the same transaction as the end.
+   */
   async append(manager: EntityManager, organizationId: string, investigationId: string, type: ActivityType, data: Record<string, unknown>): Promise<number> {
     const sequence = await this.investigations.nextActivitySequence(organizationId, investigationId, manager);
     await this.activity.withManager(manager).insert(organizationId, { id: newId(), investigationId, sequence, type, at: Timestamp.now(), data });
     // Streams do not carry hypothesis updates: nothing to wake them for.
     if (type !== 'hypothesis.updated') await this.investigations.notifyActivity(organizationId, investigationId, sequence, manager);
+    if (type === 'concluded' || type === 'failed' || type === 'cancelled') {
+      const job = await this.investigations.endJobOf(organizationId, investigationId, manager);
+      if (job) await this.outbox.add(manager, { organizationId, queue: job.queue, name: job.name, payload: job.payload });
+    }
     return sequence;
   }
 

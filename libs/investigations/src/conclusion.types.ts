@@ -75,4 +75,9 @@ export interface Conclusion {
   hypotheses: HypothesisItem[];
   actions: ActionItem[];
   limitations: LimitationItem[];
+  /**
+   * A question for the person (conversation turns only): the turn ends `needs_input` with the
+   * question as its answer, and the person's next message starts the next turn.
+   */
+  question?: string;
 }

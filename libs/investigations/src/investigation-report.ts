@@ -8,7 +8,7 @@ const line = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 export function investigationReport(i: Investigation, runs: ToolRun[]): string {
   const out: string[] = [`# ${line(i.subject)}`, '', `- Status: ${i.status}${i.stoppedBy ? ` (stopped by the ${i.stoppedBy.replace('_', ' ')} budget)` : ''}`];
   if (i.conclusionStatus) out.push(`- Conclusion: ${i.conclusionStatus.replace('_', ' ')}`);
-  out.push(`- Window: ${i.windowFrom.toISOString()} to ${i.windowUntil.toISOString()}`, `- Incident: ${i.incidentId}`);
+  out.push(`- Window: ${i.windowFrom.toISOString()} to ${i.windowUntil.toISOString()}`, `- Incident: ${i.incidentId ?? 'none (a conversation turn)'}`);
   if (i.reasoner) out.push(`- Reasoner: ${i.reasoner} (${i.inputTokens} input and ${i.outputTokens} output tokens)`);
   if (i.error) out.push('', '## Error', '', line(i.error));
   if (i.summary) out.push('', '## Summary', '', i.summary.trim());

@@ -1,21 +1,24 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
 import type { ActionItem, ConclusionStatus, FindingItem, HypothesisItem, Impact, LimitationItem, StoppedBy } from './conclusion.types';
+import type { ConversationContext, EndJob } from './turn.types';
 
 export type InvestigationStatus = 'queued' | 'investigating' | 'needs_input' | 'partial' | 'concluded' | 'cancelled' | 'failed';
 
 export const TERMINAL_STATUSES: readonly InvestigationStatus[] = ['needs_input', 'partial', 'concluded', 'cancelled', 'failed'];
 
 /**
- * An investigation of an incident: queued by a person, worked by the worker as numbered tool runs,
- * ended with a conclusion (or an error, or a cancellation). `lastSequence` numbers its activity.
+ * An investigation of an incident, or a conversation turn (with or without an incident): queued
+ * by a person, worked by the worker as numbered tool runs, ended with a conclusion (or an error,
+ * or a cancellation). `lastSequence` numbers its activity.
  */
 @Entity('investigations')
 @Index('investigations_created', ['organizationId', 'createdAt', 'id'])
 @Index('investigations_incident', ['organizationId', 'incidentId', 'createdAt'])
 export class Investigation extends OrganizationOwnedEntity {
-  @Column({ type: 'uuid' })
-  incidentId!: string;
+  /** Null for a conversation turn without an incident. */
+  @Column({ type: 'uuid', nullable: true })
+  incidentId!: string | null;
 
   @Column({ type: 'text' })
   status!: InvestigationStatus;
@@ -73,6 +76,14 @@ export class Investigation extends OrganizationOwnedEntity {
 
   @Column({ type: 'integer', default: 0 })
   lastSequence!: number;
+
+  /** For a conversation turn: the conversation as its reasoner sees it, fixed when the turn starts. */
+  @Column({ type: 'jsonb', nullable: true })
+  conversation!: ConversationContext | null;
+
+  /** A job written to the outbox in the same transaction as the investigation's end (its opener's hook). */
+  @Column({ type: 'jsonb', nullable: true })
+  endJob!: EndJob | null;
 
   /** The current worker attempt's claim: only the attempt holding it writes (a restarted job takes it over). */
   @Column({ type: 'uuid', nullable: true })

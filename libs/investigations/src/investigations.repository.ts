@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Conclusion, StoppedBy } from './conclusion.types';
 import type { HypothesisItem } from './conclusion.types';
 import type { InvestigationStatus } from './investigation.entity';
+import type { ConversationContext, EndJob } from './turn.types';
 
 /** Postgres channel that wakes event streams; the payload is `<organizationId>/<investigationId>/<sequence>`. */
 export const ACTIVITY_CHANNEL = 'svc_investigation_activity';
@@ -93,11 +94,11 @@ export class InvestigationsRepository {
     ]);
   }
 
-  /** Ends the investigation with its checked conclusion (`partial` when a budget stopped it). */
+  /** Ends the investigation with its checked conclusion (`partial` when a budget stopped it, `needs_input` when it asks a person). */
   async storeConclusion(
     organizationId: string,
     investigationId: string,
-    end: { status: 'partial' | 'concluded'; conclusion: Conclusion; stoppedBy: StoppedBy | null },
+    end: { status: 'partial' | 'concluded' | 'needs_input'; conclusion: Conclusion; stoppedBy: StoppedBy | null },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     const c = end.conclusion;
@@ -140,6 +141,32 @@ export class InvestigationsRepository {
       'UPDATE investigations SET input_tokens = input_tokens + $3, output_tokens = output_tokens + $4 WHERE organization_id = $1 AND id = $2',
       [organizationId, investigationId, usage.inputTokens, usage.outputTokens],
     );
+  }
+
+  /**
+   * Gives a queued conversation turn its context, as it starts; false when the investigation is
+   * no longer queued (it was cancelled while it waited) or already has one.
+   */
+  async startTurn(
+    organizationId: string,
+    investigationId: string,
+    conversation: ConversationContext,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const [, affected] = (await manager.query(
+      `UPDATE investigations SET conversation = $3::jsonb, updated_at = clock_timestamp()
+        WHERE organization_id = $1 AND id = $2 AND status = 'queued' AND conversation IS NULL`,
+      [organizationId, investigationId, JSON.stringify(conversation)],
+    )) as [unknown, number];
+    return affected === 1;
+  }
+
+  /** The job its opener asked to be written when the investigation ends, if any. */
+  async endJobOf(organizationId: string, investigationId: string, manager: EntityManager = this.dataSource.manager): Promise<EndJob | null> {
+    const [row] = (await manager.query('SELECT end_job FROM investigations WHERE organization_id = $1 AND id = $2', [organizationId, investigationId])) as {
+      end_job: EndJob | null;
+    }[];
+    return row?.end_job ?? null;
   }
 
   /** Takes the next activity sequence of the investigation (locking its row until the caller commits). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { IncidentsService } from '@svc/incidents';
 import {
@@ -37,6 +37,7 @@ import { Investigation, InvestigationStatus, TERMINAL_STATUSES } from './investi
 import { ToolRun } from './tool-run.entity';
 import { InvestigationsRepository } from './investigations.repository';
 import { ToolRunsRepository } from './tool-runs.repository';
+import type { ConversationContext, TurnOpening } from './turn.types';
 
 export const INVESTIGATIONS_QUEUE = 'investigations';
 export const RUN_INVESTIGATION_JOB = 'investigation.run';
@@ -52,6 +53,16 @@ const BY_SEQUENCE: KeysetOrdering<InvestigationActivity> = {
 const LOOK_BEFORE_MICROS = 60n * 60n * 1_000_000n;
 /** How far after a resolution it looks. */
 const LOOK_AFTER_MICROS = 15n * 60n * 1_000_000n;
+
+/**
+ * The window an investigation of an incident reads: from an hour before it opened (to see what
+ * changed at the onset) to fifteen minutes after it resolved, or `now` if that is earlier.
+ */
+export function incidentWindow(incident: { openedAt: Timestamp; resolvedAt: Timestamp | null }, now: Timestamp): { from: Timestamp; until: Timestamp } {
+  const from = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);
+  const after = incident.resolvedAt ? Timestamp.fromEpochMicros(incident.resolvedAt.epochMicros + LOOK_AFTER_MICROS) : now;
+  return { from, until: after.isAfter(now) ? now : after };
+}
 
 /**
  * Investigations as people see them: opening one (queued, with its job in the outbox), reading
@@ -83,9 +94,7 @@ export class InvestigationsService {
     const openedBy = context.actorKind === 'api_token' ? `token:${context.actorId}` : (context.actorId ?? context.actorKind);
     const incident = await this.incidents.get(organizationId, incidentId);
     const now = Timestamp.now();
-    const windowFrom = Timestamp.fromEpochMicros(incident.openedAt.epochMicros - LOOK_BEFORE_MICROS);
-    const after = incident.resolvedAt ? Timestamp.fromEpochMicros(incident.resolvedAt.epochMicros + LOOK_AFTER_MICROS) : now;
-    const windowUntil = after.isAfter(now) ? now : after;
+    const { from: windowFrom, until: windowUntil } = incidentWindow(incident, now);
     const id = newId();
     await this.dataSource.transaction(async (manager) => {
       await this.investigations.withManager(manager).insert(organizationId, {
@@ -124,6 +133,49 @@ export class InvestigationsService {
       });
     });
     return this.get(organizationId, id);
+  }
+
+  /**
+   * Inserts a conversation turn's investigation, queued, in the caller's transaction, without its
+   * job: `startTurn` gives it its context and queues it when the conversation's earlier turns
+   * have ended. Its end writes `opening.endJob` to the outbox.
+   */
+  async openTurn(manager: EntityManager, organizationId: string, opening: TurnOpening): Promise<void> {
+    const now = Timestamp.now();
+    await this.investigations.withManager(manager).insert(organizationId, {
+      id: opening.id,
+      incidentId: opening.incidentId,
+      status: 'queued',
+      subject: opening.subject.slice(0, 1024),
+      windowFrom: opening.windowFrom,
+      windowUntil: opening.windowUntil,
+      openedBy: opening.openedBy,
+      reasoner: null,
+      conversation: null,
+      endJob: opening.endJob,
+      createdAt: now,
+      startedAt: null,
+      concludedAt: null,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * Starts a queued conversation turn in the caller's transaction: stores the conversation as its
+   * reasoner will see it and writes its job. False when it is no longer queued (cancelled while
+   * it waited) or was started already.
+   */
+  async startTurn(manager: EntityManager, organizationId: string, investigationId: string, conversation: ConversationContext): Promise<boolean> {
+    if (!(await this.repository.startTurn(organizationId, investigationId, conversation, manager))) return false;
+    await this.outbox.add(manager, { organizationId, queue: INVESTIGATIONS_QUEUE, name: RUN_INVESTIGATION_JOB, payload: { investigationId } });
+    return true;
+  }
+
+  /** The named investigations (those of another Organization are simply not found). */
+  async findMany(organizationId: string, ids: string[], manager?: EntityManager): Promise<Investigation[]> {
+    if (ids.length === 0) return [];
+    const rows = manager ? this.investigations.withManager(manager) : this.investigations;
+    return rows.find(organizationId, { where: { id: In(ids) } });
   }
 
   async list(

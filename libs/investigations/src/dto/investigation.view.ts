@@ -79,7 +79,7 @@ export class InvestigationView {
   @ApiProperty() subject!: string;
   @ApiProperty({ type: String, format: 'date-time' }) windowFrom!: string;
   @ApiProperty({ type: String, format: 'date-time' }) windowUntil!: string;
-  @ApiProperty({ format: 'uuid' }) incidentId!: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null for a conversation turn without an incident' }) incidentId!: string | null;
   @ApiProperty({ type: ImpactView, nullable: true }) impact!: ImpactView | null;
   @ApiProperty({ type: [FindingView] }) findings!: FindingView[];
   @ApiProperty({ type: [HypothesisView] }) hypotheses!: HypothesisView[];

@@ -7,6 +7,7 @@ import { PolicyService } from '@svc/organizations';
 import { InjectScopedRepository, newId, ScopedRepository, Timestamp } from '@svc/platform';
 import { ActivityService } from '../activity.service';
 import type { Conclusion, StoppedBy } from '../conclusion.types';
+import type { ConversationContext } from '../turn.types';
 import { Investigation } from '../investigation.entity';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
@@ -17,12 +18,43 @@ import { heldBy } from './claim';
 import { checkConclusion, InvalidConclusion } from './conclusion-check';
 import { NoLongerOurs, RecordingSession } from './recording-session';
 import { ReasonerFactory } from './reasoner-factory';
+import type { WindowIncident } from './window-incidents.tool';
 
 /** How often a running investigation checks whether it was cancelled (decisions §6: stop within 2 s). */
 const CANCEL_POLL_MS = 500;
 /** Time a reasoner gets to write its best conclusion after a budget stopped it. */
 const CONCLUDE_EARLY_SECONDS = 30;
 const MAX_ALERTS = 200;
+/** Incidents (and alerts of each) a question without an incident reads from its window. */
+const MAX_WINDOW_INCIDENTS = 50;
+const MAX_WINDOW_ALERTS = 50;
+
+/**
+ * A conversation turn's limitations cite the messages that scoped them: the turn's own message
+ * unless the reasoner named others (only messages of the conversation as the turn saw it are kept), plus a
+ * limitation for the earlier messages and turns left out of the context budget.
+ */
+export function scopedByMessages(c: Conclusion, conversation: ConversationContext | null): Conclusion {
+  if (!conversation) return c;
+  const sequences = new Set([conversation.messageSequence, ...conversation.messages.map((m) => m.sequence), ...conversation.droppedMessageSequences]);
+  const known = (n: number) => sequences.has(n);
+  const limitations = c.limitations.map((l) => {
+    const cited = (l.messageSequences ?? []).filter(known);
+    return { ...l, messageSequences: cited.length ? [...new Set(cited)].sort((a, b) => a - b) : [conversation.messageSequence] };
+  });
+  if (conversation.droppedMessageSequences.length || conversation.droppedTurns.length) {
+    const dropped = conversation.droppedMessageSequences;
+    limitations.push({
+      type: 'scope',
+      statement: `The conversation was longer than the context budget: ${dropped.length} earlier message(s)${
+        conversation.droppedTurns.length ? ` and the conclusions of ${conversation.droppedTurns.length} earlier turn(s)` : ''
+      } (the oldest) were left out of this turn's context`,
+      runRefs: [],
+      messageSequences: dropped.length ? dropped : [conversation.messageSequence],
+    });
+  }
+  return { ...c, limitations };
+}
 
 /** What the reasoner concluded, and the budget that stopped it early, if one did. */
 interface Reasoned {
@@ -101,7 +133,7 @@ export class InvestigationEngine {
         return this.fail(organizationId, investigationId, claim, `The reasoner's conclusion was refused: ${error.message}`);
       throw error;
     }
-    await this.conclude(organizationId, investigationId, claim, checked, reasoned.stoppedBy);
+    await this.conclude(organizationId, investigationId, claim, scopedByMessages(checked, session.conversation), reasoned.stoppedBy);
   }
 
   /**
@@ -178,23 +210,25 @@ export class InvestigationEngine {
 
   private async openSession(investigation: Investigation, claim: string): Promise<RecordingSession> {
     const organizationId = investigation.organizationId;
-    const incident = await this.incidents.get(organizationId, investigation.incidentId);
-    const events = await this.incidents.alertEvents(organizationId, incident.id, { limit: MAX_ALERTS });
+    const incident = investigation.incidentId ? await this.incidents.get(organizationId, investigation.incidentId) : null;
     // The latest phase of each alert, in the order the alerts started.
     const latest = new Map<string, AlertBrief>();
-    for (const e of events.items) {
-      latest.set(e.fingerprint, {
-        fingerprint: e.fingerprint,
-        status: e.status,
-        labels: e.labels,
-        annotations: e.annotations,
-        startsAt: e.startsAt,
-        endsAt: e.endsAt,
-        generatorUrl: e.generatorUrl,
-      });
+    if (incident) {
+      const events = await this.incidents.alertEvents(organizationId, incident.id, { limit: MAX_ALERTS });
+      for (const e of events.items) {
+        latest.set(e.fingerprint, {
+          fingerprint: e.fingerprint,
+          status: e.status,
+          labels: e.labels,
+          annotations: e.annotations,
+          startsAt: e.startsAt,
+          endsAt: e.endsAt,
+          generatorUrl: e.generatorUrl,
+        });
+      }
     }
     const alerts = [...latest.values()].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1));
-    const sources = await this.selectSources(investigation, incident.integrationId);
+    const sources = await this.selectSources(investigation, incident?.integrationId ?? null);
     const budgets = (await this.policies.get(organizationId)).investigationBudgets;
     const earlierRuns = await this.runs.find(organizationId, { where: { investigationId: investigation.id }, order: { ordinal: 'ASC' } });
     return new RecordingSession(
@@ -204,15 +238,19 @@ export class InvestigationEngine {
         claim,
         subject: investigation.subject,
         window: { from: investigation.windowFrom, until: investigation.windowUntil },
-        incident: {
-          id: incident.id,
-          title: incident.title,
-          status: incident.status,
-          labels: incident.labels,
-          openedAt: incident.openedAt,
-          resolvedAt: incident.resolvedAt,
-        },
+        incident: incident
+          ? {
+              id: incident.id,
+              title: incident.title,
+              status: incident.status,
+              labels: incident.labels,
+              openedAt: incident.openedAt,
+              resolvedAt: incident.resolvedAt,
+            }
+          : null,
+        conversation: investigation.conversation,
         alerts,
+        windowIncidents: incident ? [] : await this.windowIncidents(organizationId, investigation),
         sources,
         budgets,
         startedAt: investigation.startedAt ?? Timestamp.now(),
@@ -225,6 +263,40 @@ export class InvestigationEngine {
     );
   }
 
+  /** For a question without an incident: the incidents that opened in its window, each with its alerts' latest phases. */
+  private async windowIncidents(organizationId: string, investigation: Investigation): Promise<WindowIncident[]> {
+    const page = await this.incidents.list(
+      organizationId,
+      { from: investigation.windowFrom.toISOString(), until: investigation.windowUntil.toISOString() },
+      { limit: MAX_WINDOW_INCIDENTS },
+    );
+    const out: WindowIncident[] = [];
+    for (const i of page.items) {
+      const events = await this.incidents.alertEvents(organizationId, i.id, { limit: MAX_WINDOW_ALERTS });
+      const latest = new Map<string, AlertBrief>();
+      for (const e of events.items)
+        latest.set(e.fingerprint, {
+          fingerprint: e.fingerprint,
+          status: e.status,
+          labels: e.labels,
+          annotations: e.annotations,
+          startsAt: e.startsAt,
+          endsAt: e.endsAt,
+          generatorUrl: e.generatorUrl,
+        });
+      out.push({
+        id: i.id,
+        title: i.title,
+        status: i.status,
+        labels: i.labels,
+        openedAt: i.openedAt.toISOString(),
+        resolvedAt: i.resolvedAt?.toISOString() ?? null,
+        alerts: [...latest.values()],
+      });
+    }
+    return out;
+  }
+
   /**
    * The Organization's readable integrations, ranked: the Alertmanager the incident came from,
    * then Prometheus servers (verified ones first), then other Alertmanagers. Stored once; a
@@ -232,7 +304,7 @@ export class InvestigationEngine {
    */
   private async selectSources(
     investigation: Investigation,
-    incidentIntegrationId: string,
+    incidentIntegrationId: string | null,
   ): Promise<Array<SourceBrief & { connection: ReadableDataSource & { type: 'prometheus' | 'alertmanager' } }>> {
     const readable = await this.integrations.readableDataSources(investigation.organizationId);
     const score = (s: ReadableDataSource): number => (s.integrationId === incidentIntegrationId ? 0 : s.type === 'prometheus' ? (s.verifiedAt ? 1 : 2) : 3);
@@ -262,7 +334,9 @@ export class InvestigationEngine {
       await this.activity.append(manager, investigation.organizationId, investigation.id, 'progress', {
         message: ranked.length
           ? `Selected ${ranked.length} source(s): ${ranked.map((s) => s.name).join(', ')}`
-          : "No readable integration: only the incident's own alerts can be read",
+          : investigation.incidentId
+            ? "No readable integration: only the incident's own alerts can be read"
+            : "No readable integration: only the service's own data can be read",
       });
     });
     return ranked;
@@ -273,7 +347,7 @@ export class InvestigationEngine {
   }
 
   private async conclude(organizationId: string, investigationId: string, claim: string, c: Conclusion, stoppedBy: StoppedBy | null): Promise<void> {
-    const status = stoppedBy ? 'partial' : 'concluded';
+    const status = c.question ? 'needs_input' : stoppedBy ? 'partial' : 'concluded';
     await this.finish(organizationId, investigationId, claim, async (manager) => {
       await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy }, manager);
       await this.activity.append(manager, organizationId, investigationId, 'concluded', {

@@ -17,10 +17,12 @@ import {
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
 import type { DataSourceConnection, ToolResult, ToolWindow } from '../tools/tool.types';
+import type { ConversationContext } from '../turn.types';
 import type { InvestigationsRepository } from '../investigations.repository';
 import type { ToolRunsRepository } from '../tool-runs.repository';
 import { heldBy } from './claim';
 import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
+import { runWindowIncidentsTool, WINDOW_INCIDENTS_TOOL, WindowIncident } from './window-incidents.tool';
 
 /** Thrown when the investigation is no longer this worker's to write: cancelled, or taken over after a restart. */
 export class NoLongerOurs extends Error {}
@@ -32,8 +34,11 @@ export interface SessionSetup {
   claim: string;
   subject: string;
   window: ToolWindow;
-  incident: IncidentBrief;
+  incident: IncidentBrief | null;
+  conversation: ConversationContext | null;
   alerts: AlertBrief[];
+  /** Without an incident: the Organization's incidents that opened in the window. */
+  windowIncidents: WindowIncident[];
   sources: Array<SourceBrief & { connection: DataSourceConnection }>;
   budgets: Budgets;
   /** When the investigation first started: the wall clock counts from there, across restarts. */
@@ -73,7 +78,8 @@ export class RecordingSession implements InvestigationSession {
   readonly investigationId: string;
   readonly subject: string;
   readonly window: ToolWindow;
-  readonly incident: IncidentBrief;
+  readonly incident: IncidentBrief | null;
+  readonly conversation: ConversationContext | null;
   readonly alerts: AlertBrief[];
   readonly sources: SourceBrief[];
   readonly tools: SessionTool[];
@@ -101,13 +107,14 @@ export class RecordingSession implements InvestigationSession {
     this.subject = setup.subject;
     this.window = setup.window;
     this.incident = setup.incident;
+    this.conversation = setup.conversation;
     this.alerts = setup.alerts;
     this.sources = setup.sources.map(({ connection: _connection, ...source }) => source);
     this.budgets = setup.budgets;
     this.runs = setup.earlierRuns.map(recorded);
     this.replayable = this.runs.filter((run) => run.outcome === 'succeeded');
     const types = new Set(setup.sources.map((s) => s.type));
-    this.tools = [INCIDENT_ALERTS_TOOL, ...catalog.list().filter((tool) => types.has(tool.integrationType))];
+    this.tools = [setup.incident ? INCIDENT_ALERTS_TOOL : WINDOW_INCIDENTS_TOOL, ...catalog.list().filter((tool) => types.has(tool.integrationType))];
     this.deadline = Number(setup.startedAt.epochMicros / 1000n) + setup.budgets.wallClockSeconds * 1000;
     this.armWallClock();
   }
@@ -216,7 +223,9 @@ export class RecordingSession implements InvestigationSession {
 
     const result: ToolResult = source
       ? await this.catalog.run(call.tool, call.arguments, { connection: source.connection, window: this.window, signal: this.signal })
-      : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
+      : call.tool === WINDOW_INCIDENTS_TOOL.name
+        ? runWindowIncidentsTool(this.setup.windowIncidents, this.window)
+        : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
     if (this.stopReason === 'wall_clock' && result.outcome === 'failed') result.error = 'Stopped: the wall-clock budget ran out during this run';
     const run: RecordedRun = {
       ordinal,
@@ -239,7 +248,8 @@ export class RecordingSession implements InvestigationSession {
   }
 
   private refusalOf(call: ToolCall): string | null {
-    if (call.tool === INCIDENT_ALERTS_TOOL.name) return null;
+    if (call.tool === INCIDENT_ALERTS_TOOL.name) return this.incident ? null : `${call.tool} needs an incident, and this investigation has none`;
+    if (call.tool === WINDOW_INCIDENTS_TOOL.name) return this.incident ? `${call.tool} is for questions without an incident; read incident.alert_events` : null;
     const tool = this.tools.find((t) => t.name === call.tool);
     if (!tool) return `Tool ${call.tool} is not available to this investigation; the tools are ${this.tools.map((t) => t.name).join(', ')}`;
     const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);

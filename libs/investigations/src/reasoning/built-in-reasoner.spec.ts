@@ -83,6 +83,7 @@ function scriptedSession(
     investigationId: '0190a000-0000-7000-8000-000000000001',
     subject: 'What caused it?',
     window: { from: Timestamp.parse(T(0))!, until: Timestamp.parse(T(45))! },
+    conversation: null,
     incident: { id: 'i', title: 'HighErrorRate', status: 'open', labels: { alertname: 'HighErrorRate' }, openedAt: Timestamp.parse(T(30))!, resolvedAt: null },
     alerts: [
       {

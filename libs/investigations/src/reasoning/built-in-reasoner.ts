@@ -1,6 +1,7 @@
 import { Timestamp } from '@svc/platform';
 import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
+import { BuiltInQuestion } from './built-in-question';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 interface SeriesOut {
@@ -121,7 +122,14 @@ export class BuiltInReasoner {
   private alertRun: RecordedRun | undefined;
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
+  private question: BuiltInQuestion | null = null;
+
   async investigate(session: InvestigationSession): Promise<Conclusion> {
+    if (!session.incident) {
+      this.question = new BuiltInQuestion();
+      return this.question.answer(session);
+    }
+    const incident = session.incident;
     session.beginTurn();
     this.alertRun = await session.runTool({
       tool: 'incident.alert_events',
@@ -129,7 +137,7 @@ export class BuiltInReasoner {
       arguments: {},
       purpose: 'Which alerts fired, for what, and since when',
     });
-    const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? session.incident.openedAt;
+    const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? incident.openedAt;
     this.onset = { at: firstAlert, runs: [this.alertRun.ordinal], expression: null };
     const prometheus = session.sources.filter((s) => s.type === 'prometheus');
     if (prometheus.length === 0) {
@@ -142,7 +150,7 @@ export class BuiltInReasoner {
       return this.conclusion(session, null);
     }
     const source = prometheus[0];
-    const alertname = session.alerts.find((a) => a.labels.alertname)?.labels.alertname ?? session.incident.labels.alertname;
+    const alertname = session.alerts.find((a) => a.labels.alertname)?.labels.alertname ?? incident.labels.alertname;
     const scope = this.scopeMatchers(session);
 
     session.beginTurn();
@@ -163,6 +171,7 @@ export class BuiltInReasoner {
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
+    if (this.question) return this.question.concludeEarly(session, stoppedBy);
     return this.conclusion(session, stoppedBy);
   }
 
@@ -621,7 +630,8 @@ export class BuiltInReasoner {
   }
 
   private conclusion(session: InvestigationSession, stoppedBy: StoppedBy | null): Conclusion {
-    const onset = this.onset ?? { at: session.incident.openedAt, runs: [], expression: null };
+    const incident = session.incident!;
+    const onset = this.onset ?? { at: incident.openedAt, runs: [], expression: null };
     const alertRefs = this.alertRun ? [this.alertRun.ordinal] : [];
     const evidence = (runs: number[]) => runs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n }));
     const findings: FindingItem[] = [];
@@ -703,7 +713,7 @@ export class BuiltInReasoner {
     return {
       conclusionStatus: !cause ? 'inconclusive' : cause.gaps.length === 0 ? 'verified_cause' : 'supported_explanation',
       summary,
-      impact: { summary: `${alerts} alert(s) in incident "${session.incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },
+      impact: { summary: `${alerts} alert(s) in incident "${incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },
       findings,
       hypotheses: this.hypotheses,
       actions,

@@ -1,4 +1,5 @@
 import type { HypothesisItem, StoppedBy } from '../conclusion.types';
+import type { ConversationContext } from '../turn.types';
 import type { InvestigationSession, RecordedRun } from './reasoner';
 
 /** What the model is told it is and how to work; the rules mirror decisions §6. */
@@ -61,19 +62,24 @@ export function describeRun(run: RecordedRun, capBytes: number): string {
 /** The opening user message: subject, incident, alerts, ranked sources and any runs already recorded. */
 export function describeInvestigation(session: InvestigationSession, runOutputCapBytes: number): string {
   const { incident } = session;
-  const lines = [
-    '# Subject',
-    session.subject,
-    '',
-    '# Incident',
-    `Title: ${incident.title}`,
-    `Status: ${incident.status}`,
-    `Labels: ${pairs(incident.labels)}`,
-    `Opened at: ${incident.openedAt.toISOString()}; ${incident.resolvedAt ? `resolved at ${incident.resolvedAt.toISOString()}` : 'not resolved'}`,
+  const lines = ['# Subject', session.subject, ''];
+  if (session.conversation) lines.push(...describeConversation(session.conversation), '');
+  if (incident) {
+    lines.push(
+      '# Incident',
+      `Title: ${incident.title}`,
+      `Status: ${incident.status}`,
+      `Labels: ${pairs(incident.labels)}`,
+      `Opened at: ${incident.openedAt.toISOString()}; ${incident.resolvedAt ? `resolved at ${incident.resolvedAt.toISOString()}` : 'not resolved'}`,
+    );
+  } else {
+    lines.push('# Incident', "(none: the question is about the Organization's systems in the window)");
+  }
+  lines.push(
     `Investigation window: ${session.window.from.toISOString()} to ${session.window.until.toISOString()} (the default range of every tool that reads one)`,
     '',
     `# Alerts (${session.alerts.length})`,
-  ];
+  );
   if (session.alerts.length === 0) lines.push('(none)');
   for (const alert of session.alerts.slice(0, MAX_ALERTS)) {
     lines.push(
@@ -94,6 +100,35 @@ export function describeInvestigation(session: InvestigationSession, runOutputCa
   }
   lines.push('', 'State your hypotheses, then gather evidence with the tools.');
   return lines.join('\n');
+}
+
+/**
+ * The conversation so far: the earlier messages (the person's and the service's answers) and the
+ * earlier turns' conclusions, as kept within the context budget.
+ */
+export function describeConversation(conversation: ConversationContext): string[] {
+  const lines = [`# Conversation (this is turn ${conversation.turn}, asked by message #${conversation.messageSequence})`];
+  if (conversation.droppedMessageSequences.length || conversation.droppedTurns.length)
+    lines.push(
+      `(${conversation.droppedMessageSequences.length} older message(s) and ${conversation.droppedTurns.length} older turn conclusion(s) were left out to fit the context budget)`,
+    );
+  if (conversation.messages.length === 0) lines.push('(no earlier messages)');
+  for (const m of conversation.messages) lines.push(`- #${m.sequence} ${m.role} at ${m.at}: ${m.text}`);
+  if (conversation.turns.length) {
+    lines.push('', '## Earlier turns');
+    for (const t of conversation.turns) {
+      lines.push(
+        `- Turn ${t.turn} (investigation ${t.investigationId}): ${t.status}${t.conclusionStatus ? `, ${t.conclusionStatus}` : ''}: ${t.summary ?? '(no summary)'}`,
+      );
+      for (const f of t.findings) lines.push(`  - ${f}`);
+    }
+  }
+  lines.push(
+    '',
+    'Cite the messages that scoped a limitation by their numbers in its "messageSequences".',
+    'If the question names something the sources do not have, or could mean several things, call ask_person with one question (listing what you found) instead of guessing.',
+  );
+  return lines;
 }
 
 const BUDGET_NAMES: Record<StoppedBy, string> = {

@@ -13,7 +13,7 @@ import { LanguageModelHypotheses } from './language-model-hypotheses';
 import { budgetName, describeEarlyStop, describeInvestigation, describeRun, SYSTEM_PROMPT } from './language-model-prompt';
 import { apiRootOf, createLanguageModel, type LanguageModelConnection } from './language-model-provider';
 import { estimateTokens } from './language-model-tokens';
-import { CONCLUDE_TOOL, LanguageModelTools, UPDATE_HYPOTHESES_TOOL } from './language-model-tools';
+import { ASK_PERSON_TOOL, CONCLUDE_TOOL, LanguageModelTools, UPDATE_HYPOTHESES_TOOL } from './language-model-tools';
 import { BudgetExhausted, InvestigationCancelled, ReasonerFailure, type InvestigationSession, type Reasoner } from './reasoner';
 
 export interface LanguageModelReasonerOptions extends LanguageModelConnection {
@@ -46,6 +46,20 @@ const PROGRESS_CHARS = 300;
 function abortReasonOf(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof BudgetExhausted || reason instanceof InvestigationCancelled ? reason : new InvestigationCancelled();
+}
+
+/** The end of a turn that asks the person: its question is the answer, and nothing is claimed. */
+function askPerson(question: string): Conclusion {
+  return {
+    question,
+    conclusionStatus: 'inconclusive',
+    summary: question,
+    impact: { summary: 'Not assessed yet: waiting for the answer to the question', runRefs: [] },
+    findings: [],
+    hypotheses: [],
+    actions: [],
+    limitations: [],
+  };
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -130,6 +144,10 @@ export class LanguageModelReasoner implements Reasoner {
       const replies = new Map<string, string>();
       let ranTools = false;
       let attempt: ModelToolCall | undefined;
+      const ask = result.toolCalls.find((call) => call.toolName === ASK_PERSON_TOOL && !(call.dynamic && call.invalid));
+      const question =
+        typeof (ask?.input as { question?: unknown } | undefined)?.question === 'string' ? (ask!.input as { question: string }).question.trim() : '';
+      if (ask && question) return askPerson(question.slice(0, 4096));
       for (const call of result.toolCalls) {
         if (call.toolName === CONCLUDE_TOOL) {
           if (attempt) replies.set(attempt.toolCallId, 'Ignored: superseded by a later conclude call.');
@@ -141,6 +159,8 @@ export class LanguageModelReasoner implements Reasoner {
               ? `Not run: the arguments are not valid JSON (${clip(errorText(call.error), 300)}).`
               : `Not run: there is no tool named "${call.toolName}".`,
           );
+        } else if (call.toolName === ASK_PERSON_TOOL) {
+          replies.set(call.toolCallId, 'Not asked: give the question as {"question": "..."}, alone.');
         } else if (call.toolName === UPDATE_HYPOTHESES_TOOL) {
           replies.set(call.toolCallId, this.updateHypotheses(session, call.input));
         } else {

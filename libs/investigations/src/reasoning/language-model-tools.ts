@@ -5,6 +5,8 @@ import type { InvestigationSession, SessionTool, ToolCall } from './reasoner';
 /** The two tools that are the reasoner's own, not the session's. */
 export const CONCLUDE_TOOL = 'conclude';
 export const UPDATE_HYPOTHESES_TOOL = 'update_hypotheses';
+/** Offered in conversation turns only: ends the turn `needs_input` with a question for the person. */
+export const ASK_PERSON_TOOL = 'ask_person';
 
 /** Arguments the reasoner adds to every session tool; renamed `reasoner_<name>` if a tool already has one. */
 const META = ['integrationId', 'purpose', 'hypothesisId', 'hypothesis'] as const;
@@ -55,7 +57,7 @@ export class LanguageModelTools {
   private readonly wire = new Map<string, { name: string; description: string; parameters: Record<string, unknown> }>();
 
   constructor(session: InvestigationSession) {
-    const taken = new Set<string>([CONCLUDE_TOOL, UPDATE_HYPOTHESES_TOOL]);
+    const taken = new Set<string>([CONCLUDE_TOOL, UPDATE_HYPOTHESES_TOOL, ASK_PERSON_TOOL]);
     const tools: ToolSet = {};
     for (const sessionTool of session.tools) {
       const integrationIds =
@@ -78,6 +80,25 @@ export class LanguageModelTools {
       'Record your running hypotheses (the whole list; it replaces the previous one). People follow them while you work.',
       toolSchemaOf(hypothesesUpdateSchema),
     );
+    if (session.conversation) {
+      tools[ASK_PERSON_TOOL] = this.schemaTool(
+        ASK_PERSON_TOOL,
+        'Stop and ask the person one question, when the question names something the sources do not have or could mean several things. The turn ends with your question as its answer; their reply starts the next turn. Call it alone.',
+        {
+          type: 'object',
+          properties: {
+            question: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 4096,
+              description: 'The question, naming what you did find (services, jobs, alerts) to choose from',
+            },
+          },
+          required: ['question'],
+          additionalProperties: false,
+        },
+      );
+    }
     tools[CONCLUDE_TOOL] = conclude;
     this.all = tools;
     this.concludeOnly = { [CONCLUDE_TOOL]: conclude };

@@ -2,6 +2,7 @@ import type { AdmittedAlert } from '@svc/incidents';
 import type { Timestamp } from '@svc/platform';
 import type { Conclusion, HypothesisItem, StoppedBy } from '../conclusion.types';
 import type { DataSourceType, ToolDescriptor, ToolWindow } from '../tools/tool.types';
+import type { ConversationContext } from '../turn.types';
 
 export interface IncidentBrief {
   id: string;
@@ -87,7 +88,10 @@ export interface InvestigationSession {
   readonly investigationId: string;
   readonly subject: string;
   readonly window: ToolWindow;
-  readonly incident: IncidentBrief;
+  /** Null for a conversation turn without an incident. */
+  readonly incident: IncidentBrief | null;
+  /** For a conversation turn: the message that asked, and the earlier messages and conclusions. */
+  readonly conversation: ConversationContext | null;
   readonly alerts: AlertBrief[];
   readonly sources: SourceBrief[];
   readonly tools: SessionTool[];

@@ -1,0 +1,5 @@
+// The worker's processor is its own entry, `@svc/conversations/worker`.
+export * from './conversations.module';
+export * from './conversations.service';
+export * from './conversations.repository';
+export * from './dto/conversation.view';
