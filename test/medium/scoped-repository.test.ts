@@ -85,13 +85,18 @@ const COMPOSITE_KEYS = [
   { child: 'tool_runs', parent: 'investigations', constraint: 'FK_3d68dbb942ed0a5518de5baaaab' },
   { child: 'investigation_sources', parent: 'investigations', constraint: 'FK_16b9f22216134a1f90c95c0879d' },
   { child: 'investigation_activity', parent: 'investigations', constraint: 'FK_a2cffa18008245a70b68c39d9d8' },
+  { child: 'postmortems', parent: 'incidents', constraint: 'FK_36b21cf8b891833230bb8e9f34d' },
+  { child: 'postmortem_revisions', parent: 'postmortems', constraint: 'FK_1e67d4ed3178c3fc0c3fe3f793f' },
 ] as const;
 
 describe('composite foreign keys against PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
   // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
-  const parents = { 'org-a': { incidents: newId(), investigations: newId() }, 'org-b': { incidents: newId(), investigations: newId() } };
+  const parents = {
+    'org-a': { incidents: newId(), investigations: newId(), postmortems: newId() },
+    'org-b': { incidents: newId(), investigations: newId(), postmortems: newId() },
+  };
 
   /** The child row of `child` in `organizationId`, pointing at `parentId`. */
   const insertChild: Record<(typeof COMPOSITE_KEYS)[number]['child'], (organizationId: string, parentId: string) => Promise<unknown>> = {
@@ -127,6 +132,25 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigation_activity (organization_id, id, investigation_id, sequence, type, data) VALUES ($1, $2, $3, 1, 'started', '{}')`,
         [org, newId(), investigation],
       ),
+    // A postmortem of a new incident of the Organization, since an incident has at most one.
+    postmortems: async (org, incident) => {
+      const own = newId();
+      await dataSource.query(
+        `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'resolved', 't', '{}', now())`,
+        [org, own, newId()],
+      );
+      const target = incident === parents[org as 'org-a'].incidents ? own : incident;
+      return dataSource.query(`INSERT INTO postmortems (organization_id, id, incident_id, status, revision, document) VALUES ($1, $2, $3, 'draft', 1, '{}')`, [
+        org,
+        newId(),
+        target,
+      ]);
+    },
+    postmortem_revisions: (org, postmortem) =>
+      dataSource.query(
+        `INSERT INTO postmortem_revisions (organization_id, id, postmortem_id, revision, kind, document, created_by) VALUES ($1, $2, $3, 1, 'generated', '{}', 'u')`,
+        [org, newId(), postmortem],
+      ),
   };
 
   beforeAll(async () => {
@@ -142,6 +166,11 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
         [org, ids.investigations, ids.incidents],
       );
+      await dataSource.query(`INSERT INTO postmortems (organization_id, id, incident_id, status, revision, document) VALUES ($1, $2, $3, 'draft', 1, '{}')`, [
+        org,
+        ids.postmortems,
+        ids.incidents,
+      ]);
     }
   });
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
+import { PostmortemsModule } from '@svc/postmortems';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -23,6 +24,7 @@ import { MIGRATIONS } from '../../../migrations';
     IncidentsModule,
     AlertsModule,
     InvestigationsModule,
+    PostmortemsModule,
     OidcModule,
   ],
 })

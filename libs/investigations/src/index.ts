@@ -9,3 +9,4 @@ export * from './reasoning/reasoner';
 export * from './tools';
 export * from './investigations.repository';
 export * from './tool-runs.repository';
+export type { InvestigationRecord } from './investigation-record';
