@@ -324,6 +324,16 @@ describe('postmortems', () => {
     expect(pm.timeline.filter((t: { investigationId: string | null }) => t.investigationId === second.id)).toHaveLength(2);
     expect(pm.impact).toContain(`Errors doubled after the cache flush. [investigation ${second.id}, run #1]`);
 
+    // Every revision is kept as it was.
+    const first = await ctx.admin.get(`${path()}/revisions/1`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ revision: 1, kind: 'generated', createdBy: adminUserId, resolution: NEEDS, correctedFields: ['whatWentWell'] });
+    expect(first.body.rootCauses).toHaveLength(1);
+    expect((await ctx.admin.get(`${path()}/revisions/2`)).body).toMatchObject({ kind: 'corrected', resolution: 'Rolled checkout back to 1.0.0 at 10:42.' });
+    expect((await ctx.admin.get(`${path()}/revisions/3`)).body.rootCauses).toHaveLength(2);
+    expect((await ctx.admin.get(`${path()}/revisions/4`)).status).toBe(404);
+    for (const bad of ['0', 'x', '99999999999']) expect((await ctx.admin.get(`${path()}/revisions/${bad}`)).status).toBe(400);
+
     // Without If-Match the change applies to whatever is current.
     const unconditional = await ctx.admin.post(`${path()}/regenerate`);
     expect(unconditional.status).toBe(200);

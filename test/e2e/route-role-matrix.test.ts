@@ -135,6 +135,25 @@ describe('route × role matrix', () => {
     expect(unpinned.map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
+  it('covers the postmortem routes: reads for Viewers, writes for Editors, review by people only', () => {
+    const postmortems = table
+      .filter((r) => r.path.includes('/postmortem'))
+      .map(
+        (r) =>
+          `${r.method} ${r.path.replace(PLACEHOLDER, '{incident}')} ${r.rule.kind === 'permission' ? `${r.rule.permission}${r.rule.tokens ? '' : ' people-only'}` : r.rule.kind}`,
+      )
+      .sort();
+    expect(postmortems).toEqual([
+      'GET /api/v1/incidents/{incident}/postmortem postmortems:read',
+      'GET /api/v1/incidents/{incident}/postmortem/report postmortems:read',
+      'GET /api/v1/incidents/{incident}/postmortem/revisions/{incident} postmortems:read',
+      'PATCH /api/v1/incidents/{incident}/postmortem postmortems:write',
+      'POST /api/v1/incidents/{incident}/postmortem postmortems:write',
+      'POST /api/v1/incidents/{incident}/postmortem/regenerate postmortems:write',
+      'POST /api/v1/incidents/{incident}/postmortem/review postmortems:write people-only',
+    ]);
+  });
+
   it('GET /api/v1/permissions lists for each role exactly the permissions the contract gives it', async () => {
     for (const role of ROLES) {
       const res = await (await signIns[role]()).get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme' } });

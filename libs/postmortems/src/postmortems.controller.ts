@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, ParseIntPipe, Patch, Post, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
 import { CorrectPostmortemDto, CreatePostmortemDto } from './dto/postmortem.dto';
-import { PostmortemView, postmortemView } from './dto/postmortem.view';
+import { PostmortemRevisionView, postmortemRevisionView, PostmortemView, postmortemView } from './dto/postmortem.view';
 import type { Postmortem } from './postmortem.entity';
 import { PostmortemCorrection, PostmortemsService } from './postmortems.service';
 
@@ -90,6 +90,18 @@ export class PostmortemsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<PostmortemView> {
     return this.send(res, await this.postmortems.review(organization.id, incidentId, audit));
+  }
+
+  /** A kept revision of the document, as it was (every revision is kept). */
+  @RequirePermission('postmortems:read')
+  @Get('revisions/:revision')
+  @ApiOkResponse({ type: PostmortemRevisionView })
+  async revision(
+    @Param('incident', uuidParam('incident')) incidentId: string,
+    @Param('revision', new ParseIntPipe({ exceptionFactory: () => new InvalidInputError('Invalid input: revision must be an integer') })) revision: number,
+    @CurrentOrganization() organization: OrganizationContext,
+  ): Promise<PostmortemRevisionView> {
+    return postmortemRevisionView(incidentId, await this.postmortems.revision(organization.id, incidentId, revision));
   }
 
   /** The current postmortem as Markdown. */

@@ -103,6 +103,16 @@ export class PostmortemsService {
     return this.repository.revisions(organizationId, postmortem.id);
   }
 
+  /** One kept revision of the incident's postmortem, as it was; 404 when there is no such revision. */
+  async revision(organizationId: string, incidentId: string, revision: number): Promise<PostmortemRevision> {
+    if (!Number.isSafeInteger(revision) || revision < 1 || revision > 2_147_483_647)
+      throw new InvalidInputError('Invalid input: revision must be an integer from 1');
+    const postmortem = await this.get(organizationId, incidentId);
+    const found = await this.revisionRows.findOne(organizationId, { postmortemId: postmortem.id, revision });
+    if (!found) throw new NotFoundError('Postmortem revision');
+    return found;
+  }
+
   /** The current postmortem as Markdown. */
   async report(organizationId: string, incidentId: string): Promise<string> {
     return postmortemReport(await this.get(organizationId, incidentId));

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Postmortem } from '../postmortem.entity';
+import type { Postmortem, PostmortemRevision } from '../postmortem.entity';
 import { DOCUMENT_FIELDS } from '../postmortem.types';
 
 export class FactSourceView {
@@ -54,6 +54,41 @@ export class PostmortemView {
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) reviewedAt!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) reviewedByUserId!: string | null;
+}
+
+/** A kept revision: its document as it was, why it was made, and by whom. */
+export class PostmortemRevisionView {
+  @ApiProperty({ format: 'uuid' }) incidentId!: string;
+  @ApiProperty({ minimum: 1 }) revision!: number;
+  @ApiProperty({ enum: ['generated', 'regenerated', 'corrected', 'narrative'] }) kind!: string;
+  @ApiProperty({ description: 'A user id, token:<id>, or system (the narrative job)' }) createdBy!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: [String], enum: DOCUMENT_FIELDS }) correctedFields!: string[];
+  @ApiProperty() title!: string;
+  @ApiProperty() executiveSummary!: string;
+  @ApiProperty() impact!: string;
+  @ApiProperty() detection!: string;
+  @ApiProperty({ type: [TimelineEntryView] }) timeline!: TimelineEntryView[];
+  @ApiProperty({ type: [CitedStatementView] }) rootCauses!: CitedStatementView[];
+  @ApiProperty({ type: [CitedStatementView] }) contributingFactors!: CitedStatementView[];
+  @ApiProperty() resolution!: string;
+  @ApiProperty({ type: [String] }) whatWentWell!: string[];
+  @ApiProperty({ type: [String] }) whatWentWrong!: string[];
+  @ApiProperty({ type: [String] }) detectionGaps!: string[];
+  @ApiProperty({ type: [String] }) openQuestions!: string[];
+  @ApiProperty({ type: [ActionItemView] }) actionItems!: ActionItemView[];
+}
+
+export function postmortemRevisionView(incidentId: string, r: PostmortemRevision): PostmortemRevisionView {
+  return {
+    incidentId,
+    revision: r.revision,
+    kind: r.kind,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    correctedFields: r.correctedFields,
+    ...r.document,
+  };
 }
 
 export function postmortemView(p: Postmortem): PostmortemView {
