@@ -436,6 +436,27 @@ describe('postmortems', () => {
     expect((await ctx.admin.post(`${freshPath}/regenerate`, { force: true })).status).toBe(400);
   });
 
+  it('refuses the postmortem of a merged incident (409) and lists the merge in the timeline of the one it joined', async () => {
+    const target = await resolvedIncident();
+    const merged = await resolvedIncident();
+    const merge = await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [merged] });
+    expect(merge.status).toBe(200);
+    expect(merge.body.status).toBe('resolved');
+    const refused = await ctx.admin.post(`/api/v1/incidents/${merged}/postmortem`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain(`merged into ${target}`);
+    const created = await ctx.admin.post(`/api/v1/incidents/${target}/postmortem`, {});
+    expect(created.status).toBe(201);
+    const entries = created.body.timeline.map((t: { description: string; source: { kind: string; id: string } }) => [t.description, t.source]);
+    expect(entries).toContainEqual([
+      expect.stringMatching(new RegExp(`^Incident "Resolved\\d+ \\(probe\\)" \\(${merged}\\) was merged into this incident$`)),
+      { kind: 'incident', id: merged },
+    ]);
+    // The merged incident's alert moved with it: both alerts (which arrived resolved) fire and resolve in the target's timeline.
+    expect(entries.filter(([d]: [string]) => /^Alert .* fired$/.test(d))).toHaveLength(2);
+    expect(entries.filter(([d]: [string]) => /^Alert .* resolved$/.test(d))).toHaveLength(2);
+  });
+
   it("answers 404 for another Organization's postmortem on every route and both addressing forms", async () => {
     await ctx.admin.post('/api/v1/organizations', { id: 'globex', displayName: 'Globex' });
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Globex alerts' }, { headers: GLOBEX });

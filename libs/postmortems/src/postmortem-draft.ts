@@ -70,6 +70,22 @@ function concluded(investigations: InvestigationRecord[]): InvestigationRecord[]
     .sort((a, b) => (CONCLUSION_RANK[a.conclusionStatus!] ?? 9) - (CONCLUSION_RANK[b.conclusionStatus!] ?? 9));
 }
 
+/**
+ * When each alert fired: its firing phases, and for an alert the service only saw resolved (it
+ * arrived resolved), the `startsAt` its resolution carries. Earliest first.
+ */
+function firings(events: AlertPhaseRecord[]): Array<{ at: Timestamp; event: AlertPhaseRecord }> {
+  const seen = new Set(events.filter((e) => e.status === 'firing').map((e) => `${e.fingerprint} ${e.startsAt.epochMicros}`));
+  const out = events.filter((e) => e.status === 'firing').map((event) => ({ at: event.phaseAt, event }));
+  for (const event of events.filter((e) => e.status === 'resolved')) {
+    const key = `${event.fingerprint} ${event.startsAt.epochMicros}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ at: event.startsAt, event });
+  }
+  return out.sort((a, b) => (a.at.epochMicros < b.at.epochMicros ? -1 : a.at.epochMicros > b.at.epochMicros ? 1 : 0));
+}
+
 function timeline(facts: PostmortemFacts): TimelineEntry[] {
   const { incident, alertEvents, alertEventTotal, merged } = facts.history;
   const entries: Array<TimelineEntry & { rank: number; micros: bigint }> = [];
@@ -81,11 +97,18 @@ function timeline(facts: PostmortemFacts): TimelineEntry[] {
     investigationId: null,
     source: { kind: 'incident', id: incident.id },
   });
-  for (const e of alertEvents) {
+  for (const { at, event: e } of firings(alertEvents)) {
     const summary = e.annotations.summary ? `: ${oneLine(e.annotations.summary)}` : '';
-    add(e.phaseAt, e.status === 'firing' ? RANK.firing : RANK.resolved, {
-      description:
-        e.status === 'firing' ? `Alert ${alertName(e)}${labelText(e.labels)} fired${summary}` : `Alert ${alertName(e)}${labelText(e.labels)} resolved`,
+    add(at, RANK.firing, {
+      description: `Alert ${alertName(e)}${labelText(e.labels)} fired${summary}`,
+      runRefs: [],
+      investigationId: null,
+      source: { kind: 'alert_event', id: e.id },
+    });
+  }
+  for (const e of alertEvents.filter((x) => x.status === 'resolved')) {
+    add(e.phaseAt, RANK.resolved, {
+      description: `Alert ${alertName(e)}${labelText(e.labels)} resolved`,
       runRefs: [],
       investigationId: null,
       source: { kind: 'alert_event', id: e.id },
@@ -196,17 +219,18 @@ function onsetOf(ranked: InvestigationRecord[]): { at: Timestamp; investigationI
 }
 
 function detection(facts: PostmortemFacts, ranked: InvestigationRecord[]): string {
-  const first = facts.history.alertEvents.find((e) => e.status === 'firing');
-  if (!first) return NEEDS_HUMAN_INPUT;
+  const earliest = firings(facts.history.alertEvents)[0];
+  if (!earliest) return NEEDS_HUMAN_INPUT;
+  const first = earliest.event;
   const lines = [
-    `The first alert was ${alertName(first)}${labelText(first.labels)}, firing from ${first.phaseAt.toISOString()} (alert event ${first.id}); the service received it at ${first.receivedAt.toISOString()}.`,
+    `The first alert was ${alertName(first)}${labelText(first.labels)}, firing from ${earliest.at.toISOString()} (alert event ${first.id}); the service received it ${first.status === 'firing' ? '' : 'already resolved '}at ${first.receivedAt.toISOString()}.`,
     `Rule: ${first.labels.alertname ? `the alerting rule ${first.labels.alertname}` : 'not named by the alert'}${first.generatorUrl ? ` (${first.generatorUrl})` : ''}.`,
   ];
   const onset = onsetOf(ranked);
   if (onset) {
-    const late = onset.at.isBefore(first.phaseAt);
+    const late = onset.at.isBefore(earliest.at);
     lines.push(
-      `The condition began at ${onset.at.toISOString()}${citation(onset.investigationId, onset.runRefs)}; the alert fired ${late ? `${duration(onset.at, first.phaseAt)} after the onset` : 'at the onset'}.`,
+      `The condition began at ${onset.at.toISOString()}${citation(onset.investigationId, onset.runRefs)}; the alert fired ${late ? `${duration(onset.at, earliest.at)} after the onset` : 'at the onset'}.`,
     );
   } else {
     lines.push(`No investigation dated the onset, so the delay between the onset and the alert: ${NEEDS_HUMAN_INPUT}`);
@@ -266,9 +290,9 @@ function detectionGaps(ranked: InvestigationRecord[]): string[] {
 
 function executiveSummary(facts: PostmortemFacts, causes: CitedStatement[], actions: ActionItemEntry[]): string {
   const { incident, alertEvents } = facts.history;
-  const first = alertEvents.find((e) => e.status === 'firing');
+  const earliest = firings(alertEvents)[0];
   const parts = [
-    `"${oneLine(incident.title)}" was open from ${incident.openedAt.toISOString()}${incident.resolvedAt ? ` to ${incident.resolvedAt.toISOString()} (${duration(incident.openedAt, incident.resolvedAt)})` : ''} with ${incident.alertCount} alert(s)${first ? `; the first, ${alertName(first)}, fired at ${first.phaseAt.toISOString()}` : ''}.`,
+    `"${oneLine(incident.title)}" was open from ${incident.openedAt.toISOString()}${incident.resolvedAt ? ` to ${incident.resolvedAt.toISOString()} (${duration(incident.openedAt, incident.resolvedAt)})` : ''} with ${incident.alertCount} alert(s)${earliest ? `; the first, ${alertName(earliest.event)}, fired at ${earliest.at.toISOString()}` : ''}.`,
   ];
   const cause = causes[0];
   if (cause && cause.investigationId) parts.push(`Root cause: ${cause.statement}${citation(cause.investigationId, cause.runRefs)}`);
