@@ -157,7 +157,7 @@ function timeline(facts: PostmortemFacts): TimelineEntry[] {
   }
   entries.sort((a, b) => (a.micros < b.micros ? -1 : a.micros > b.micros ? 1 : a.rank - b.rank));
   const left = alertEventTotal - alertEvents.length;
-  const kept = entries.slice(0, left > 0 ? LIST_MAX - 1 : LIST_MAX);
+  const kept = left > 0 || entries.length > LIST_MAX ? entries.slice(0, LIST_MAX - 1) : entries;
   if (left > 0 || entries.length > kept.length) {
     const last = kept.at(-1)!;
     kept.push({
