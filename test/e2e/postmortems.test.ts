@@ -410,6 +410,7 @@ describe('postmortems', () => {
       [{ detection: '' }, /detection/],
       [{ openQuestions: ['q'.repeat(8193)] }, /openQuestions/],
       [{ timeline: [{ at: 'yesterday', description: 'x' }] }, /timeline/],
+      [{ timeline: [{ at: '2026-11-20T10:00:00', description: 'x' }] }, /RFC 3339/],
       [{ timeline: [{ at: '2026-11-20T10:00:00Z', description: 'x', extra: 1 }] }, /unknown property timeline\[0\]\.extra|timeline/],
       [{ actionItems: [{ title: 'a', owner: 'o', deadline: 'd', verification: 'v'.repeat(8193) }] }, /verification/],
       [{ actionItems: [{ title: 'a' }] }, /owner/],

@@ -143,7 +143,7 @@ export class IncidentsService {
   async history(organizationId: string, incidentId: string, limit: number): Promise<IncidentHistory> {
     const incident = await this.get(organizationId, incidentId);
     const [events, alertEventTotal, merged] = await Promise.all([
-      this.events.find(organizationId, { where: { incidentId }, order: { phaseAt: 'ASC', receivedAt: 'ASC', id: 'ASC' }, take: limit }),
+      limit > 0 ? this.events.find(organizationId, { where: { incidentId }, order: { phaseAt: 'ASC', receivedAt: 'ASC', id: 'ASC' }, take: limit }) : [],
       this.events.count(organizationId, { incidentId }),
       this.incidents.find(organizationId, { where: { mergedInto: incidentId }, order: { updatedAt: 'ASC', id: 'ASC' } }),
     ]);

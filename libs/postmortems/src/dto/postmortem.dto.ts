@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDateString, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
-import { IsOptionalNonNull } from '@svc/platform';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsOptionalNonNull, IsRfc3339 } from '@svc/platform';
 import { ENTRY_MAX, LIST_MAX, LONG_TEXT_MAX, TITLE_MAX } from '../postmortem.types';
 
 const RUN_REFS_MAX = 1000;
@@ -25,7 +25,7 @@ class CitingEntryDto {
 
 export class TimelineEntryDto extends CitingEntryDto {
   @ApiProperty({ type: String, format: 'date-time' })
-  @IsDateString({ strict: true })
+  @IsRfc3339()
   at!: string;
 
   @ApiProperty({ minLength: 1, maxLength: ENTRY_MAX })
