@@ -140,7 +140,7 @@ describe('route × role matrix', () => {
       .filter((r) => r.path.includes('/postmortem'))
       .map(
         (r) =>
-          `${r.method} ${r.path.replace(PLACEHOLDER, '{incident}')} ${r.rule.kind === 'permission' ? `${r.rule.permission}${r.rule.tokens ? '' : ' people-only'}` : r.rule.kind}`,
+          `${r.method} ${r.path.replaceAll(PLACEHOLDER, '{incident}')} ${r.rule.kind === 'permission' ? `${r.rule.permission}${r.rule.tokens ? '' : ' people-only'}` : r.rule.kind}`,
       )
       .sort();
     expect(postmortems).toEqual([
@@ -173,22 +173,27 @@ describe('route × role matrix', () => {
     }
   });
 
-  it("each role is allowed (neither 401/403 nor 5xx) exactly where the contract's minimum role says, and refused with `requires` elsewhere", async () => {
-    const failures: string[] = [];
-    for (const route of table) {
-      for (const role of ROLES) {
-        const res = await call(await signIns[role](), route);
-        const allowed = allowedByContract(route.rule, role);
-        const label = `${role} ${route.method} ${route.path} -> ${res.status}`;
-        if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
-        if (!allowed) {
-          if (res.status !== 403) failures.push(`${label} (should be 403)`);
-          else if (route.rule.kind === 'permission' && res.body.requires !== route.rule.permission) failures.push(`${label} requires=${res.body.requires}`);
+  // Three fresh sign-ins (argon2id each) per route: the time grows with the route table.
+  it(
+    "each role is allowed (neither 401/403 nor 5xx) exactly where the contract's minimum role says, and refused with `requires` elsewhere",
+    { timeout: 120_000 },
+    async () => {
+      const failures: string[] = [];
+      for (const route of table) {
+        for (const role of ROLES) {
+          const res = await call(await signIns[role](), route);
+          const allowed = allowedByContract(route.rule, role);
+          const label = `${role} ${route.method} ${route.path} -> ${res.status}`;
+          if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
+          if (!allowed) {
+            if (res.status !== 403) failures.push(`${label} (should be 403)`);
+            else if (route.rule.kind === 'permission' && res.body.requires !== route.rule.permission) failures.push(`${label} requires=${res.body.requires}`);
+          }
         }
       }
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('API tokens of each role are allowed where the route takes tokens and the role suffices, refused elsewhere', async () => {
     const failures: string[] = [];
