@@ -1,3 +1,4 @@
+import { Postmortems1795417162688 } from './1795417162688-Postmortems';
 import { Conversations1795417283933 } from './1795417283933-Conversations';
 import { IntegrationChangeNotify1795400000000 } from './1795400000000-IntegrationChangeNotify';
 import { Investigations1795326288817 } from './1795326288817-Investigations';
@@ -21,5 +22,6 @@ export const MIGRATIONS: Function[] = [
   IncidentAlertState1795323349443,
   Investigations1795326288817,
   IntegrationChangeNotify1795400000000,
+  Postmortems1795417162688,
   Conversations1795417283933,
 ];

@@ -23,11 +23,13 @@ export const LIBRARY_DEPENDENCIES = {
   alerts: ['platform', 'audit', 'integrations', 'incidents'],
   investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents'],
   conversations: ['platform', 'audit', 'incidents', 'investigations'],
+  postmortems: ['platform', 'audit', 'incidents', 'investigations'],
 };
 
 /** Sub-entries (`@svc/<lib>/<folder>`) and who may import them; `*` is anyone. */
 export const SUB_ENTRIES = {
-  'investigations/engine': ['apps/worker/', 'test/', 'bench/'],
+  'investigations/engine': ['apps/worker/', 'test/', 'bench/', 'libs/postmortems/src/worker/'],
+  'postmortems/worker': ['apps/worker/', 'test/', 'bench/'],
   'investigations/stream': ['*'],
   'investigations/tools': ['*'],
   'conversations/worker': ['apps/worker/', 'test/', 'bench/'],

@@ -136,6 +136,25 @@ describe('route × role matrix', () => {
     expect(unpinned.map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
+  it('covers the postmortem routes: reads for Viewers, writes for Editors, review by people only', () => {
+    const postmortems = table
+      .filter((r) => r.path.includes('/postmortem'))
+      .map(
+        (r) =>
+          `${r.method} ${r.path.replaceAll(PLACEHOLDER, '{incident}')} ${r.rule.kind === 'permission' ? `${r.rule.permission}${r.rule.tokens ? '' : ' people-only'}` : r.rule.kind}`,
+      )
+      .sort();
+    expect(postmortems).toEqual([
+      'GET /api/v1/incidents/{incident}/postmortem postmortems:read',
+      'GET /api/v1/incidents/{incident}/postmortem/report postmortems:read',
+      'GET /api/v1/incidents/{incident}/postmortem/revisions/{incident} postmortems:read',
+      'PATCH /api/v1/incidents/{incident}/postmortem postmortems:write',
+      'POST /api/v1/incidents/{incident}/postmortem postmortems:write',
+      'POST /api/v1/incidents/{incident}/postmortem/regenerate postmortems:write',
+      'POST /api/v1/incidents/{incident}/postmortem/review postmortems:write people-only',
+    ]);
+  });
+
   it('GET /api/v1/permissions lists for each role exactly the permissions the contract gives it', async () => {
     for (const role of ROLES) {
       const res = await (await signIns[role]()).get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme' } });
@@ -155,23 +174,28 @@ describe('route × role matrix', () => {
     }
   });
 
-  it("each role is allowed (neither 401/403 nor 5xx) exactly where the contract's minimum role says, and refused with `requires` elsewhere", async () => {
-    const failures: string[] = [];
-    for (const route of table) {
-      for (const role of ROLES) {
-        const res = await call(await signIns[role](), route);
-        const allowed = allowedByContract(route.rule, role);
-        const label = `${role} ${route.method} ${route.path} -> ${res.status}`;
-        if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
-        if (!allowed) {
-          if (res.status !== 403) failures.push(`${label} (should be 403)`);
-          else if (route.rule.kind === 'permission' && res.body.requires !== route.rule.permission) failures.push(`${label} requires=${res.body.requires}`);
+  // Three fresh sign-ins (argon2id each) per route: the time grows with the route table.
+  it(
+    "each role is allowed (neither 401/403 nor 5xx) exactly where the contract's minimum role says, and refused with `requires` elsewhere",
+    // A fresh sign-in (argon2) per call: the whole table takes a while on a small machine.
+    { timeout: 180_000 },
+    async () => {
+      const failures: string[] = [];
+      for (const route of table) {
+        for (const role of ROLES) {
+          const res = await call(await signIns[role](), route);
+          const allowed = allowedByContract(route.rule, role);
+          const label = `${role} ${route.method} ${route.path} -> ${res.status}`;
+          if (allowed && !allowedOutcome(res.status)) failures.push(`${label} (should be allowed) ${res.text}`);
+          if (!allowed) {
+            if (res.status !== 403) failures.push(`${label} (should be 403)`);
+            else if (route.rule.kind === 'permission' && res.body.requires !== route.rule.permission) failures.push(`${label} requires=${res.body.requires}`);
+          }
         }
       }
-    }
-    expect(failures).toEqual([]);
-    // A fresh sign-in (argon2) per call: the whole table takes a while on a small machine.
-  }, 180_000);
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('API tokens of each role are allowed where the route takes tokens and the role suffices, refused elsewhere', async () => {
     const failures: string[] = [];

@@ -89,6 +89,8 @@ const COMPOSITE_KEYS = [
   { child: 'conversation_messages', parent: 'conversations', constraint: 'FK_c126fa6b326040213b8ba26e359' },
   { child: 'conversation_turns', parent: 'conversations', constraint: 'FK_3429c97c06f1f0d4bef80cc3baf' },
   { child: 'conversation_turns', parent: 'investigations', constraint: 'FK_7d5c6016d3a45a95788f2556516' },
+  { child: 'postmortems', parent: 'incidents', constraint: 'FK_36b21cf8b891833230bb8e9f34d' },
+  { child: 'postmortem_revisions', parent: 'postmortems', constraint: 'FK_1e67d4ed3178c3fc0c3fe3f793f' },
 ] as const;
 
 describe('composite foreign keys against PostgreSQL', () => {
@@ -96,8 +98,8 @@ describe('composite foreign keys against PostgreSQL', () => {
   let dataSource: DataSource;
   // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
   const parents = {
-    'org-a': { incidents: newId(), investigations: newId(), conversations: newId() },
-    'org-b': { incidents: newId(), investigations: newId(), conversations: newId() },
+    'org-a': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId() },
+    'org-b': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId() },
   };
 
   /** The child row of `child` in `organizationId`, pointing at `parentId` (its other parents are its own Organization's). */
@@ -162,6 +164,25 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO conversation_turns (organization_id, id, conversation_id, turn, investigation_id, message_sequence) VALUES ($1, $2, $3, 2, $4, 1)`,
         [org, newId(), parents[org as 'org-a'].conversations, investigation],
       ),
+    // A postmortem of a new incident of the Organization, since an incident has at most one.
+    'postmortems→incidents': async (org, incident) => {
+      const own = newId();
+      await dataSource.query(
+        `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'resolved', 't', '{}', now())`,
+        [org, own, newId()],
+      );
+      const target = incident === parents[org as 'org-a'].incidents ? own : incident;
+      return dataSource.query(`INSERT INTO postmortems (organization_id, id, incident_id, status, revision, document) VALUES ($1, $2, $3, 'draft', 1, '{}')`, [
+        org,
+        newId(),
+        target,
+      ]);
+    },
+    'postmortem_revisions→postmortems': (org, postmortem) =>
+      dataSource.query(
+        `INSERT INTO postmortem_revisions (organization_id, id, postmortem_id, revision, kind, document, created_by) VALUES ($1, $2, $3, 1, 'generated', '{}', 'u')`,
+        [org, newId(), postmortem],
+      ),
   };
 
   beforeAll(async () => {
@@ -180,6 +201,11 @@ describe('composite foreign keys against PostgreSQL', () => {
       await dataSource.query(`INSERT INTO conversations (organization_id, id, subject, source, created_by) VALUES ($1, $2, 's', 'web', 'u')`, [
         org,
         ids.conversations,
+      ]);
+      await dataSource.query(`INSERT INTO postmortems (organization_id, id, incident_id, status, revision, document) VALUES ($1, $2, $3, 'draft', 1, '{}')`, [
+        org,
+        ids.postmortems,
+        ids.incidents,
       ]);
     }
   });

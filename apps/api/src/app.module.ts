@@ -7,6 +7,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
+import { PostmortemsModule } from '@svc/postmortems';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -25,6 +26,7 @@ import { MIGRATIONS } from '../../../migrations';
     AlertsModule,
     InvestigationsModule,
     ConversationsModule,
+    PostmortemsModule,
     OidcModule,
   ],
 })

@@ -6,6 +6,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationEngineModule } from '@svc/investigations/engine';
 import { OrganizationsModule } from '@svc/organizations';
+import { PostmortemsWorkerModule } from '@svc/postmortems/worker';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -26,6 +27,7 @@ import { MIGRATIONS } from '../../../migrations';
     IncidentsModule,
     InvestigationEngineModule,
     ConversationsWorkerModule,
+    PostmortemsWorkerModule,
   ],
 })
 export class WorkerModule {

@@ -18,6 +18,7 @@ import {
 } from '@svc/platform';
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
+import { AlertPhaseRecord, alertPhaseRecord, IncidentHistory, incidentRecord } from './incident-history';
 import { IncidentsRepository } from './incidents.repository';
 
 const NEWEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'DESC');
@@ -133,5 +134,24 @@ export class IncidentsService {
     await this.get(organizationId, incidentId);
     const query = this.events.query(organizationId, 'e').andWhere('e.incident_id = :incidentId', { incidentId });
     return keysetPage(query, this.cursors, { scope: organizationId, collection: `incidents/${incidentId}/alert-events` }, EVENTS_OLDEST_FIRST, page);
+  }
+
+  /**
+   * The incident's recorded history, for documents written about it (postmortems): the incident,
+   * its earliest `limit` alert phases in time order with the total, and the incidents merged into it.
+   */
+  async history(organizationId: string, incidentId: string, limit: number): Promise<IncidentHistory> {
+    const incident = await this.get(organizationId, incidentId);
+    const [events, alertEventTotal, merged] = await Promise.all([
+      limit > 0 ? this.events.find(organizationId, { where: { incidentId }, order: { phaseAt: 'ASC', receivedAt: 'ASC', id: 'ASC' }, take: limit }) : [],
+      this.events.count(organizationId, { incidentId }),
+      this.incidents.find(organizationId, { where: { mergedInto: incidentId }, order: { updatedAt: 'ASC', id: 'ASC' } }),
+    ]);
+    return {
+      incident: incidentRecord(incident),
+      alertEvents: events.map((e): AlertPhaseRecord => alertPhaseRecord(e)),
+      alertEventTotal,
+      merged: merged.map(incidentRecord),
+    };
   }
 }

@@ -30,6 +30,7 @@ import {
   investigationView,
   sourcesView,
 } from './dto/investigation.view';
+import { InvestigationRecord, investigationRecord } from './investigation-record';
 import { investigationReport } from './investigation-report';
 import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
@@ -276,5 +277,22 @@ export class InvestigationsService {
   async report(organizationId: string, id: string): Promise<string> {
     const investigation = await this.get(organizationId, id);
     return investigationReport(investigation, await this.runsOf(organizationId, id));
+  }
+
+  /**
+   * Every investigation of the given incidents, oldest first, with its run ordinals: the facts
+   * documents written about an incident (postmortems) cite.
+   */
+  async recordsOfIncidents(organizationId: string, incidentIds: string[]): Promise<InvestigationRecord[]> {
+    if (incidentIds.length === 0) return [];
+    const found = await this.investigations.find(organizationId, { where: { incidentId: In(incidentIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
+    if (found.length === 0) return [];
+    const runs = await this.runs.find(organizationId, { where: { investigationId: In(found.map((i) => i.id)) }, order: { ordinal: 'ASC' } });
+    return found.map((i) =>
+      investigationRecord(
+        i,
+        runs.filter((r) => r.investigationId === i.id).map((r) => r.ordinal),
+      ),
+    );
   }
 }

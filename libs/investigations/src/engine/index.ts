@@ -1,2 +1,5 @@
 export * from './investigation-engine.module';
 export * from '../reasoning/language-model-reasoner';
+// The deployment's language model, for other worker-side jobs that ask it (the postmortem narrative).
+export { createLanguageModel, languageModelConnectionFrom } from '../reasoning/language-model-provider';
+export type { LanguageModelConnection } from '../reasoning/language-model-provider';

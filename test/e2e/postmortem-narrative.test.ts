@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTMORTEMS_QUEUE } from '@svc/postmortems';
+import { Client, startApi, TestApi } from '../support/api';
+import { ensureBuilt } from '../support/dist';
+import { bootstrap } from '../support/factories';
+import { investigationEnded } from '../support/investigations';
+import { MonitoringProcess } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
+import { jobFinished } from '../support/queue-jobs';
+import { answer, forcedToolOf, ScriptedModelServer, systemOf, userTextOf } from '../support/scripted-model-server';
+import { until } from '../support/until';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * With a language model configured, the worker asks it for the executive summary, impact and
+ * detection of each facts-only draft (the scripted model server stands in for it, over real
+ * HTTP). A narrative whose citations hold is the next revision and leaves the fields a person set
+ * alone; one that cites a run that does not exist is discarded and the facts-only text stays.
+ */
+describe('the postmortem narrative from a language model', () => {
+  let api: TestApi;
+  let admin: Client;
+  let server: ScriptedModelServer;
+  let prometheus: MonitoringProcess;
+  let worker: TestWorker;
+  let incidentId: string;
+  let investigationId: string;
+  const path = () => `/api/v1/incidents/${incidentId}/postmortem`;
+  const narrative = (parts: Record<string, { text: string; citations: Array<{ investigationId: string; runRefs: number[] }> }>) =>
+    answer.tool('write_postmortem_narrative', parts);
+
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await ScriptedModelServer.start();
+    const llm = { SVC_LLM_PROVIDER: 'openai-compatible', SVC_LLM_BASE_URL: server.baseUrl, SVC_LLM_API_KEY: 'sk-test', SVC_LLM_MODEL: 'test-model' };
+    api = await startApi({ env: llm });
+    ({ admin } = await bootstrap(api));
+    const port = await freePort();
+    prometheus = await MonitoringProcess.prometheus(
+      `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: prometheus\n    static_configs:\n      - targets: ['127.0.0.1:${port}']\n`,
+      port,
+    );
+    await until(
+      async () => {
+        const body = (await fetch(`${prometheus.url}/api/v1/query?query=up`).then((r) => r.json())) as { data: { result: unknown[] } };
+        return body.data.result.length > 0 ? true : undefined;
+      },
+      20_000,
+      'Prometheus to scrape itself',
+    );
+    worker = await startWorker(llm);
+    const g = await admin.post('/api/v1/integrations', { type: 'generic', name: 'Probe alerts' });
+    const hook = { id: g.body.id, secret: g.body.webhookSecret };
+    const p = await admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: prometheus.url } });
+    const alert = { labels: { alertname: 'CheckoutErrors', service: 'checkout' }, startsAt: new Date(Date.now() - 600_000).toISOString() };
+    const send = (alerts: unknown[]) =>
+      new Client(api.baseUrl).request('POST', `/webhooks/v1/integrations/${hook.id}/alert-events`, {
+        body: { alerts },
+        headers: { 'x-svc-token': hook.secret },
+        origin: false,
+      });
+    incidentId = (await send([alert])).body.incidentIds[0];
+
+    server.script(
+      answer.tool('prometheus__query', { integrationId: p.body.id, purpose: 'Is the target up?', query: 'up', hypothesisId: 'h1', hypothesis: 'Up' }),
+      answer.conclude({
+        conclusionStatus: 'verified_cause',
+        summary: 'Release 1.1.0 broke checkout.',
+        impact: { summary: 'Checkout failed.', runRefs: [1] },
+        findings: [{ statement: 'Release 1.1.0 fails requests', kind: 'cause', mechanism: '', runRefs: [1], hypothesisId: 'h1' }],
+        hypotheses: [{ id: 'h1', statement: 'Release 1.1.0 fails requests', status: 'supported', test: 'up', runRefs: [1] }],
+        actions: [],
+        limitations: [],
+      }),
+    );
+    const opened = await admin.post('/api/v1/investigations', { incidentId });
+    investigationId = opened.body.id;
+    expect((await investigationEnded(admin, investigationId)).status).toBe('concluded');
+    expect((await send([{ ...alert, status: 'resolved', endsAt: new Date().toISOString() }])).status).toBe(202);
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await server?.close();
+    await prometheus?.stop();
+    await api?.close();
+  });
+
+  it('stores a narrative whose citations hold as the next revision, leaving the fields a person set', async () => {
+    server.script(
+      narrative({
+        executiveSummary: { text: 'Release 1.1.0 broke checkout for ten minutes.', citations: [{ investigationId, runRefs: [1] }] },
+        impact: { text: 'The model would have described the impact.', citations: [] },
+        detection: { text: 'CheckoutErrors paged the on-call engineer.', citations: [{ investigationId, runRefs: [1] }] },
+      }),
+    );
+    const created = await admin.post(path(), { impact: 'Customers in the EU could not pay for ten minutes.' });
+    expect(created.status).toBe(201);
+    expect(created.body.revision).toBe(1);
+    const factsOnly = created.body;
+
+    const narrated = await until(
+      async () => {
+        const res = await admin.get(path());
+        return res.body.revision === 2 ? res : undefined;
+      },
+      30_000,
+      'the narrative revision',
+    );
+    expect(narrated.headers.get('etag')).toBe('"2"');
+    expect(narrated.body).toMatchObject({
+      status: 'draft',
+      executiveSummary: `Release 1.1.0 broke checkout for ten minutes. [investigation ${investigationId}, run #1]`,
+      detection: `CheckoutErrors paged the on-call engineer. [investigation ${investigationId}, run #1]`,
+      impact: 'Customers in the EU could not pay for ten minutes.',
+      correctedFields: ['impact'],
+    });
+    expect(narrated.body.rootCauses).toEqual(factsOnly.rootCauses);
+    expect(narrated.body.timeline).toEqual(factsOnly.timeline);
+    expect((await admin.get(`${path()}/revisions/2`)).body).toMatchObject({ kind: 'narrative', createdBy: 'system' });
+
+    // The model was asked through the narrative tool, from the facts of the draft only.
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(forcedToolOf(request)).toBe('write_postmortem_narrative');
+    expect(systemOf(request)).toContain('Use only the facts you are given');
+    expect(userTextOf(request)).toContain(investigationId);
+    expect(userTextOf(request)).toContain('Release 1.1.0 fails requests');
+
+    const audit = await admin.get('/api/v1/audit-events?action=postmortem.narrative');
+    expect(audit.body.events).toEqual([expect.objectContaining({ actorKind: 'system', targetKind: 'postmortem' })]);
+  });
+
+  it('discards a narrative that cites a run that does not exist, keeping the facts-only text', { timeout: 60_000 }, async () => {
+    server.script(
+      narrative({
+        executiveSummary: { text: 'Made up.', citations: [{ investigationId, runRefs: [7] }] },
+        impact: { text: 'Made up.', citations: [] },
+        detection: { text: 'Made up.', citations: [] },
+      }),
+    );
+    const regenerated = await admin.post(`${path()}/regenerate`, undefined, { headers: { 'if-match': '"2"' } });
+    expect(regenerated.status).toBe(200);
+    expect(regenerated.body.revision).toBe(3);
+    // The job's data is the outbox row's jsonb payload, whose keys PostgreSQL orders: revision first.
+    await until(() => jobFinished(POSTMORTEMS_QUEUE, '"revision":3,'), 30_000, 'the narrative job of revision 3');
+
+    const after = await admin.get(path());
+    expect(after.body.revision).toBe(3);
+    expect(after.body).toEqual(regenerated.body);
+    expect(after.body.executiveSummary).toContain(`Root cause: Release 1.1.0 fails requests [investigation ${investigationId}, run #1]`);
+    expect(after.body.detection).toMatch(/^The first alert was CheckoutErrors/);
+    expect(after.body.impact).toBe('Customers in the EU could not pay for ten minutes.');
+    expect(server.requests).toHaveLength(1);
+    expect(server.unanswered).toBe(0);
+  });
+});
