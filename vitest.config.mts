@@ -14,9 +14,12 @@ export default defineConfig({
   ],
   resolve: {
     alias: [
-      { find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations)$/, replacement: `${resolve(__dirname, 'libs')}/$1/src` },
       {
-        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations)\/(.*)$/,
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|relays)$/,
+        replacement: `${resolve(__dirname, 'libs')}/$1/src`,
+      },
+      {
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|relays)\/(.*)$/,
         replacement: `${resolve(__dirname, 'libs')}/$1/src/$2`,
       },
     ],

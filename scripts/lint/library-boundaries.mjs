@@ -18,7 +18,8 @@ export const LIBRARY_DEPENDENCIES = {
   audit: ['platform'],
   organizations: ['platform', 'audit'],
   auth: ['platform', 'audit', 'organizations'],
-  integrations: ['platform', 'audit'],
+  relays: ['platform', 'audit'],
+  integrations: ['platform', 'audit', 'relays'],
   incidents: ['platform', 'audit'],
   alerts: ['platform', 'audit', 'integrations', 'incidents'],
   investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents'],
@@ -29,6 +30,7 @@ export const SUB_ENTRIES = {
   'investigations/engine': ['apps/worker/', 'test/', 'bench/'],
   'investigations/stream': ['*'],
   'investigations/tools': ['*'],
+  'relays/protocol': ['*'],
 };
 
 function assertAcyclic(graph) {

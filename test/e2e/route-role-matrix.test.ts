@@ -169,7 +169,8 @@ describe('route × role matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+    // A fresh argon2 sign-in per call: every route adds three, so this grows with the route table.
+  }, 180_000);
 
   it('API tokens of each role are allowed where the route takes tokens and the role suffices, refused elsewhere', async () => {
     const failures: string[] = [];

@@ -85,13 +85,19 @@ const COMPOSITE_KEYS = [
   { child: 'tool_runs', parent: 'investigations', constraint: 'FK_3d68dbb942ed0a5518de5baaaab' },
   { child: 'investigation_sources', parent: 'investigations', constraint: 'FK_16b9f22216134a1f90c95c0879d' },
   { child: 'investigation_activity', parent: 'investigations', constraint: 'FK_a2cffa18008245a70b68c39d9d8' },
+  { child: 'relay_capabilities', parent: 'relays', constraint: 'FK_33366a27757f3bff9816c2fbe5b' },
+  { child: 'relay_session_conflicts', parent: 'relays', constraint: 'FK_e23a17f6327cea1aa6bbde3db1b' },
+  { child: 'relay_jobs', parent: 'relays', constraint: 'FK_1c99c6da96b8c16aa8047bcd21e' },
 ] as const;
 
 describe('composite foreign keys against PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
   // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
-  const parents = { 'org-a': { incidents: newId(), investigations: newId() }, 'org-b': { incidents: newId(), investigations: newId() } };
+  const parents = {
+    'org-a': { incidents: newId(), investigations: newId(), relays: newId() },
+    'org-b': { incidents: newId(), investigations: newId(), relays: newId() },
+  };
 
   /** The child row of `child` in `organizationId`, pointing at `parentId`. */
   const insertChild: Record<(typeof COMPOSITE_KEYS)[number]['child'], (organizationId: string, parentId: string) => Promise<unknown>> = {
@@ -127,6 +133,18 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigation_activity (organization_id, id, investigation_id, sequence, type, data) VALUES ($1, $2, $3, 1, 'started', '{}')`,
         [org, newId(), investigation],
       ),
+    relay_capabilities: (org, relay) =>
+      dataSource.query(
+        `INSERT INTO relay_capabilities (organization_id, id, relay_id, integration_id, capability_id, capability_version) VALUES ($1, $2, $3, $4, 'prometheus.query', 1)`,
+        [org, newId(), relay, newId()],
+      ),
+    relay_session_conflicts: (org, relay) =>
+      dataSource.query(`INSERT INTO relay_session_conflicts (organization_id, id, relay_id) VALUES ($1, $2, $3)`, [org, newId(), relay]),
+    relay_jobs: (org, relay) =>
+      dataSource.query(
+        `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, status) VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', 'failed')`,
+        [org, newId(), relay, newId()],
+      ),
   };
 
   beforeAll(async () => {
@@ -142,6 +160,12 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
         [org, ids.investigations, ids.incidents],
       );
+      await dataSource.query(`INSERT INTO relays (organization_id, id, name, credential_hash, bootstrap_token_id) VALUES ($1, $2, 'r', $3, $4)`, [
+        org,
+        ids.relays,
+        Buffer.from(ids.relays),
+        newId(),
+      ]);
     }
   });
   afterAll(async () => {

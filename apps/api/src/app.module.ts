@@ -6,6 +6,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
+import { RelayGatewayModule, RelaysModule } from '@svc/relays';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -24,6 +25,8 @@ import { MIGRATIONS } from '../../../migrations';
     AlertsModule,
     InvestigationsModule,
     OidcModule,
+    RelaysModule,
+    RelayGatewayModule,
   ],
 })
 export class AppModule {
