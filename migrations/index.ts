@@ -1,4 +1,4 @@
-import { Relays1795417445438 } from './1795417445438-Relays';
+import { Relays1795419082068 } from './1795419082068-Relays';
 import { IntegrationChangeNotify1795400000000 } from './1795400000000-IntegrationChangeNotify';
 import { Investigations1795326288817 } from './1795326288817-Investigations';
 import { IncidentAlertState1795323349443 } from './1795323349443-IncidentAlertState';
@@ -21,5 +21,5 @@ export const MIGRATIONS: Function[] = [
   IncidentAlertState1795323349443,
   Investigations1795326288817,
   IntegrationChangeNotify1795400000000,
-  Relays1795417445438,
+  Relays1795419082068,
 ];

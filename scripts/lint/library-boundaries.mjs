@@ -22,7 +22,7 @@ export const LIBRARY_DEPENDENCIES = {
   integrations: ['platform', 'audit', 'relays'],
   incidents: ['platform', 'audit'],
   alerts: ['platform', 'audit', 'integrations', 'incidents'],
-  investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents'],
+  investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents', 'relays'],
 };
 
 /** Sub-entries (`@svc/<lib>/<folder>`) and who may import them; `*` is anyone. */

@@ -180,8 +180,8 @@ describe('relays', () => {
   it('lists relays with pagination, a summary, and failures as {next, total, items}', async () => {
     const { relayId } = await registerRelay(grpcClient, (await mint('edge-failures')).token);
     await api.dataSource.query(
-      `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, status, error, finished_at)
-       SELECT 'acme', gen_random_uuid(), $1, '0190a000-0000-7000-8000-0000000000bb', 'prometheus.query', 1, '/api/v1/query', s, 'timed out', clock_timestamp()
+      `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status, error, finished_at)
+       SELECT 'acme', gen_random_uuid(), $1, '0190a000-0000-7000-8000-0000000000bb', 'prometheus.query', 1, '/api/v1/query', '{}', s, 'timed out', clock_timestamp()
          FROM unnest(ARRAY['failed', 'timed_out', 'succeeded', 'failed']) AS s`,
       [relayId],
     );

@@ -142,7 +142,7 @@ describe('composite foreign keys against PostgreSQL', () => {
       dataSource.query(`INSERT INTO relay_session_conflicts (organization_id, id, relay_id) VALUES ($1, $2, $3)`, [org, newId(), relay]),
     relay_jobs: (org, relay) =>
       dataSource.query(
-        `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, status) VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', 'failed')`,
+        `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status) VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', '{}', 'failed')`,
         [org, newId(), relay, newId()],
       ),
   };

@@ -5,6 +5,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationEngineModule } from '@svc/investigations/engine';
 import { OrganizationsModule } from '@svc/organizations';
+import { RelaysModule } from '@svc/relays';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -24,6 +25,7 @@ import { MIGRATIONS } from '../../../migrations';
     IntegrationsModule,
     IncidentsModule,
     InvestigationEngineModule,
+    RelaysModule,
   ],
 })
 export class WorkerModule {

@@ -8,13 +8,14 @@ import { Relay } from './relay.entity';
 import { RelaysController } from './relays.controller';
 import { RelaysRepository } from './relays.repository';
 import { RelaysService } from './relays.service';
+import { RelayJobsService } from './relay-jobs.service';
 
 export const RELAYS_ENTITIES = [Relay, RelayBootstrapToken, RelayCapability, RelaySessionConflict, RelayJob];
 
 @Module({
   imports: [ScopedRepositoryModule.forFeature([Relay, RelayBootstrapToken, RelayCapability, RelaySessionConflict, RelayJob])],
   controllers: [RelaysController],
-  providers: [RelaysService, RelaysRepository],
-  exports: [RelaysService],
+  providers: [RelaysService, RelaysRepository, RelayJobsService],
+  exports: [RelaysService, RelayJobsService],
 })
 export class RelaysModule {}

@@ -24,6 +24,14 @@ export interface RelayIntegrationRow {
   capabilities: { capabilityId: string; capabilityVersion: number }[];
 }
 
+export interface ClaimedJob {
+  id: string;
+  integrationId: string;
+  capabilityId: string;
+  capabilityVersion: number;
+  request: { path: string; query: [string, string][]; timeoutMs: number; maxBytes: number };
+}
+
 export interface CredentialMatch {
   organizationId: string;
   id: string;
@@ -231,6 +239,80 @@ export class RelaysRepository {
   /** Wakes every API process: the registration's session changed (ended by an Admin). */
   async notifySessionChanged(organizationId: string, relayId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
     await manager.query('SELECT pg_notify($1, $2)', [RELAY_CHANNEL, JSON.stringify({ kind: 'session', organizationId, relayId })]);
+  }
+
+  /** Whether the relay exists, holds a live session, and advertises this capability for this integration. */
+  async readiness(
+    organizationId: string,
+    relayId: string,
+    integrationId: string,
+    capabilityId: string,
+    leaseSeconds: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ name: string; live: boolean; lastSeenAt: Timestamp | null; advertised: boolean } | undefined> {
+    const rows = (await manager.query(
+      `SELECT r.name, r.last_seen_at,
+              (r.session_id IS NOT NULL AND r.last_seen_at >= clock_timestamp() - make_interval(secs => $5)) AS live,
+              EXISTS (SELECT 1 FROM relay_capabilities c
+                       WHERE c.organization_id = r.organization_id AND c.relay_id = r.id AND c.integration_id = $3 AND c.capability_id = $4) AS advertised
+         FROM relays r WHERE r.organization_id = $1 AND r.id = $2`,
+      [organizationId, relayId, integrationId, capabilityId, leaseSeconds],
+    )) as { name: string; last_seen_at: Timestamp | null; live: boolean; advertised: boolean }[];
+    const row = rows[0];
+    return row ? { name: row.name, live: row.live, lastSeenAt: row.last_seen_at, advertised: row.advertised } : undefined;
+  }
+
+  /** Takes pending jobs of the relay to send them (all of them, or the one named). */
+  async claimPendingJobs(
+    organizationId: string,
+    relayId: string,
+    jobId: string | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ClaimedJob[]> {
+    const rows = (await manager.query(
+      `UPDATE relay_jobs SET status = 'sent'
+        WHERE organization_id = $1 AND relay_id = $2 AND status = 'pending' AND ($3::uuid IS NULL OR id = $3::uuid)
+        RETURNING id, integration_id, capability_id, capability_version, request`,
+      [organizationId, relayId, jobId],
+    )) as [{ id: string; integration_id: string; capability_id: string; capability_version: number; request: ClaimedJob['request'] }[], number];
+    return rows[0].map((r) => ({
+      id: r.id,
+      integrationId: r.integration_id,
+      capabilityId: r.capability_id,
+      capabilityVersion: r.capability_version,
+      request: r.request,
+    }));
+  }
+
+  /** Records a job's outcome unless it already has one; true when this call recorded it. */
+  async finishJob(
+    organizationId: string,
+    jobId: string,
+    outcome: { status: 'succeeded' | 'failed' | 'timed_out' | 'cancelled'; error: string | null; resultStatus?: number; body?: Buffer; truncated?: boolean },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const rows = (await manager.query(
+      `UPDATE relay_jobs SET status = $3, error = $4, result_status = $5, result_body = $6, result_truncated = $7, finished_at = clock_timestamp()
+        WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'sent') RETURNING id`,
+      [organizationId, jobId, outcome.status, outcome.error, outcome.resultStatus ?? null, outcome.body ?? null, outcome.truncated ?? null],
+    )) as [unknown[], number];
+    return rows[1] === 1;
+  }
+
+  /** Drops a finished job's answer once its tool run has it (the job's record stays). */
+  async forgetJobBody(organizationId: string, jobId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query('UPDATE relay_jobs SET result_body = NULL WHERE organization_id = $1 AND id = $2', [organizationId, jobId]);
+  }
+
+  /** Wakes every process: a relay job was queued, answered or cancelled. */
+  async notifyJob(
+    organizationId: string,
+    relayId: string,
+    jobId: string,
+    kind: 'job' | 'result' | 'cancel',
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query('SELECT pg_notify($1, $2)', [RELAY_CHANNEL, JSON.stringify({ kind, organizationId, relayId, jobId })]);
   }
 
   /** The database's clock, which every lease is measured by. */

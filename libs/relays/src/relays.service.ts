@@ -34,7 +34,8 @@ import { RelayJob } from './relay-job.entity';
 import { hashRelaySecret, mintBootstrapToken, mintRelayCredential, RELAY_CREDENTIAL_FORMAT, BOOTSTRAP_TOKEN_FORMAT } from './relay-secrets';
 import { Relay } from './relay.entity';
 import { RelaySessionConflict } from './relay-session-conflict.entity';
-import { AdvertisedCapability, CredentialMatch, RelaysRepository } from './relays.repository';
+import { AdvertisedCapability, ClaimedJob, CredentialMatch, RelaysRepository } from './relays.repository';
+import type { JobResultMessage } from './protocol/relay-protocol';
 
 const NEWEST_FIRST = byTimeThenId<Relay>('r', 'created_at', (r) => r.createdAt, 'DESC');
 const CONFLICTS_NEWEST_FIRST = byTimeThenId<RelaySessionConflict>('c', 'occurred_at', (c) => c.occurredAt, 'DESC');
@@ -276,6 +277,32 @@ export class RelaysService {
 
   releaseSession(organizationId: string, relayId: string, sessionId: string): Promise<boolean> {
     return this.repository.releaseSession(organizationId, relayId, sessionId);
+  }
+
+  /** Takes the relay's pending jobs (or the one named) to send them over its session. */
+  claimJobs(organizationId: string, relayId: string, jobId: string | null): Promise<ClaimedJob[]> {
+    return this.repository.claimPendingJobs(organizationId, relayId, jobId);
+  }
+
+  /** Records what the relay answered for a job and wakes the process waiting for it. */
+  async recordResult(organizationId: string, relayId: string, result: JobResultMessage): Promise<void> {
+    const answered = result.ok && result.status >= 200 && result.status <= 299;
+    const recorded = await this.repository.finishJob(organizationId, result.jobId, {
+      status: answered ? 'succeeded' : 'failed',
+      error: answered ? null : result.ok ? `The system answered HTTP ${result.status}` : (result.error || 'failed').slice(0, 1024),
+      resultStatus: result.ok ? result.status : undefined,
+      body: result.ok ? Buffer.from(result.body ?? []) : undefined,
+      truncated: result.ok ? Boolean(result.truncated) : undefined,
+    });
+    if (recorded) await this.repository.notifyJob(organizationId, relayId, result.jobId, 'result');
+  }
+
+  /** Fails jobs that were sent over a session that ended before the relay answered. */
+  async failJobs(organizationId: string, relayId: string, jobIds: string[], error: string): Promise<void> {
+    for (const jobId of jobIds) {
+      if (await this.repository.finishJob(organizationId, jobId, { status: 'failed', error }))
+        await this.repository.notifyJob(organizationId, relayId, jobId, 'result');
+    }
   }
 
   private async require(manager: EntityManager, organizationId: string, relayId: string, lock = false): Promise<Relay> {

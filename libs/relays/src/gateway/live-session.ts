@@ -15,6 +15,8 @@ export class LiveSession {
   private timer?: NodeJS.Timeout;
   private lastHeard = Date.now();
   private ended = false;
+  /** Jobs sent over this session and not answered yet. */
+  private readonly sent = new Set<string>();
 
   constructor(
     private readonly call: grpc.ServerDuplexStream<RelayMessage, ServerMessage>,
@@ -33,6 +35,38 @@ export class LiveSession {
     this.write({ welcome: { sessionId: this.sessionId, relayId: this.relay.id, heartbeatSeconds } });
     this.timer = setInterval(() => void this.beat(), heartbeatSeconds * 1000);
     this.timer.unref();
+    void this.sendPending(null);
+  }
+
+  /** Sends the relay's pending jobs (or the one named) that no other session took. */
+  async sendPending(jobId: string | null): Promise<void> {
+    if (this.ended) return;
+    try {
+      for (const job of await this.relays.claimJobs(this.relay.organizationId, this.relay.id, jobId)) {
+        this.sent.add(job.id);
+        this.write({
+          job: {
+            jobId: job.id,
+            integrationId: job.integrationId,
+            capabilityId: job.capabilityId,
+            capabilityVersion: job.capabilityVersion,
+            path: job.request.path,
+            query: job.request.query.map(([name, value]) => ({ name, value })),
+            timeoutMs: job.request.timeoutMs,
+            maxBytes: job.request.maxBytes,
+          },
+        });
+        // Ended while claiming: the job goes back as failed below.
+        if (this.ended) await this.relays.failJobs(this.relay.organizationId, this.relay.id, [job.id], "The relay's session ended before the job was sent");
+      }
+    } catch (error) {
+      this.logger.warn(`Relay ${this.relay.id}: sending jobs failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Tells the relay to stop a job it was sent. */
+  cancel(jobId: string): void {
+    if (this.sent.delete(jobId)) this.write({ cancel: { jobId } });
   }
 
   /** Ends the session; `reason` is sent to the relay (Drain) when the server ends it. */
@@ -48,6 +82,8 @@ export class LiveSession {
     }
     this.onEnded(this);
     try {
+      await this.relays.failJobs(this.relay.organizationId, this.relay.id, [...this.sent], "The relay's session ended before it answered");
+      this.sent.clear();
       await this.relays.releaseSession(this.relay.organizationId, this.relay.id, this.sessionId);
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: releasing session ${this.sessionId} failed: ${(error as Error).message}`);
@@ -76,6 +112,8 @@ export class LiveSession {
       if (message.hello) {
         const advertised = await this.relays.advertise(this.relay.organizationId, this.relay.id, message.hello.capabilities ?? []);
         this.logger.log(`Relay ${this.relay.id}: advertises ${advertised.length} capabilities`);
+      } else if (message.result) {
+        if (this.sent.delete(message.result.jobId)) await this.relays.recordResult(this.relay.organizationId, this.relay.id, message.result);
       } else if (message.drain) {
         await this.end(null);
       }

@@ -156,17 +156,25 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private notified(payload: string): void {
-    let message: { kind?: string; relayId?: string };
+    let message: { kind?: string; relayId?: string; jobId?: string };
     try {
       message = JSON.parse(payload) as typeof message;
     } catch {
       return;
     }
-    if (message.kind === 'session' && message.relayId) void this.sessions.get(message.relayId)?.check();
+    if (!message.relayId) return;
+    const session = this.sessions.get(message.relayId);
+    if (!session) return;
+    if (message.kind === 'session') void session.check();
+    else if (message.kind === 'job' && message.jobId) void session.sendPending(message.jobId);
+    else if (message.kind === 'cancel' && message.jobId) session.cancel(message.jobId);
   }
 
   /** Notifications may have been missed: every session checks it is still its registration's. */
   private recheckAll(): void {
-    for (const session of this.sessions.values()) void session.check();
+    for (const session of this.sessions.values()) {
+      void session.check();
+      void session.sendPending(null);
+    }
   }
 }
