@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   try {
     await agent.run();
   } catch (error) {
+    // Asked to stop before it got going: the stop handler exits.
+    if (stopping) return;
     log.fatal({ error: (error as Error).message }, 'relay stopped');
     process.stderr.write(`${(error as Error).message}\n`);
     process.exit(error instanceof RelayFatalError || error instanceof RelayConfigError ? 3 : 1);
