@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelayGateway } from '@svc/relays';
@@ -19,7 +21,7 @@ type Run = { tool: string; outcome: string; error: string | null; integrationId:
  * holds. An offline relay fails the reads at once; a job the relay could not run is a failure.
  */
 describe('tool runs through a relay', () => {
-  const ctx = useBootstrappedApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '1' } });
+  const ctx = useBootstrappedApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '2' } });
   let prometheus: MonitoringProcess;
   let worker: TestWorker | undefined;
   let relay: RelayProcess | undefined;
@@ -153,6 +155,45 @@ describe('tool runs through a relay', () => {
       prometheus = await MonitoringProcess.prometheus('global:\n  scrape_interval: 1s\n');
     }
   });
+
+  it('times a relay job out as a direct read times out: the run fails saying so, the relay is told to stop, the job is a timed_out failure', async () => {
+    // A system that accepts the request and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      expect(await relay!.stop()).toBe(0);
+      relay = RelayProcess.start(
+        writeConfig([
+          {
+            integrationId,
+            type: 'prometheus',
+            baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+            capabilities: ['prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.targets', 'prometheus.alert_rules'],
+          },
+        ]),
+      );
+      await relay.logged('session established');
+      await until(async () => (await relayState()) === 'connected', 20_000, 'the relay to be connected');
+      const policy = (await ctx.admin.get('/api/v1/policy')).body;
+      expect((await ctx.admin.put('/api/v1/policy', { ...policy, investigationBudgets: { ...policy.investigationBudgets, toolRuns: 2 } })).status).toBe(200);
+      let done: { runs: Run[] };
+      try {
+        done = await investigate();
+      } finally {
+        await ctx.admin.put('/api/v1/policy', policy);
+      }
+      const [run] = prometheusRuns(done);
+      expect(run).toMatchObject({ outcome: 'failed', error: expect.stringContaining('Timed out') });
+      expect(run.error).toContain('through its relay');
+      // The relay was told to stop the job, and says so.
+      await relay.logged('"error":"Cancelled"');
+      const failures = await ctx.admin.get(`/api/v1/relays/${relayId}/failures`);
+      expect(failures.body.items[0]).toMatchObject({ integrationId, outcome: 'timed_out' });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }, 90_000);
 
   it('fails the reads at once, saying so, while the relay is offline: the run ends with a limitation, never a hang', async () => {
     expect(await relay!.stop()).toBe(0);

@@ -74,19 +74,20 @@ export class LiveSession {
     if (this.ended) return;
     this.ended = true;
     clearInterval(this.timer);
-    if (reason !== null) this.write({ drain: { reason } });
-    try {
-      this.call.end();
-    } catch {
-      // Already closed.
-    }
     this.onEnded(this);
+    // Released before the call ends, so the relay's next connection finds the registration free.
     try {
       await this.relays.failJobs(this.relay.organizationId, this.relay.id, [...this.sent], "The relay's session ended before it answered");
       this.sent.clear();
       await this.relays.releaseSession(this.relay.organizationId, this.relay.id, this.sessionId);
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: releasing session ${this.sessionId} failed: ${(error as Error).message}`);
+    }
+    if (reason !== null) this.write({ drain: { reason } });
+    try {
+      this.call.end();
+    } catch {
+      // Already closed.
     }
     this.logger.log(`Relay ${this.relay.id}: session ${this.sessionId} ended${reason ? ` (${reason})` : ''}`);
   }
@@ -131,5 +132,7 @@ export class LiveSession {
       this.logger.warn(`Relay ${this.relay.id}: heartbeat not recorded: ${(error as Error).message}`);
     }
     this.write({ heartbeat: { sentAtMs: Date.now() } });
+    // A job whose notification was missed is picked up here.
+    await this.sendPending(null);
   }
 }
