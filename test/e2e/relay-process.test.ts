@@ -46,7 +46,7 @@ describe('the relay process', () => {
 
   beforeAll(async () => {
     [api, prometheus] = await Promise.all([
-      startApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '1' } }),
+      startApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '2' } }),
       MonitoringProcess.prometheus(),
     ]);
     ({ admin } = await bootstrap(api));

@@ -31,7 +31,7 @@ describe('relays', () => {
     ((await admin.get('/api/v1/relays', org)).body.items as { id: string; state: string }[]).find((r) => r.id === id);
 
   beforeAll(async () => {
-    api = await startApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '1' } });
+    api = await startApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '2' } });
     ({ admin } = await bootstrap(api));
     expect((await admin.post('/api/v1/organizations', { id: 'globex', displayName: 'Globex' })).status).toBe(201);
     grpcClient = protocolClient(api.app.get(RelayGateway).port!);
@@ -103,7 +103,7 @@ describe('relays', () => {
     const { relayId, credential } = await registerRelay(grpcClient, (await mint('edge-session')).token);
     const first = connectRelay(grpcClient, credential);
     sessions.push(first);
-    expect(await first.welcomed()).toMatchObject({ relayId, heartbeatSeconds: 1 });
+    expect(await first.welcomed()).toMatchObject({ relayId, heartbeatSeconds: 2 });
     const integrationId = '0190a000-0000-7000-8000-0000000000aa';
     first.call.write({
       hello: {

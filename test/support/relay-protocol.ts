@@ -34,8 +34,16 @@ export function connectRelay(client: RelayServiceClient, credential: string, ins
     ended: () => until(() => session.status, 20_000, 'the call to end'),
     welcomed: () => until(() => session.received.find((m) => m.welcome)?.welcome ?? (session.status !== undefined ? null : undefined), 20_000, 'a welcome'),
   };
-  call.on('data', (message: ServerMessage) => session.received.push(message));
+  let heartbeat: NodeJS.Timeout | undefined;
+  call.on('data', (message: ServerMessage) => {
+    session.received.push(message);
+    // Heartbeats as a relay sends them, so the server keeps the session however slow the test is.
+    if (message.welcome) heartbeat = setInterval(() => call.write({ heartbeat: { sentAtMs: Date.now() } }), message.welcome.heartbeatSeconds * 500);
+  });
   call.on('error', () => undefined);
-  call.on('status', (status: grpc.StatusObject) => (session.status = status.code));
+  call.on('status', (status: grpc.StatusObject) => {
+    clearInterval(heartbeat);
+    session.status = status.code;
+  });
   return session;
 }
