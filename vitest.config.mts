@@ -15,11 +15,11 @@ export default defineConfig({
   resolve: {
     alias: [
       {
-        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems)$/,
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems|relays)$/,
         replacement: `${resolve(__dirname, 'libs')}/$1/src`,
       },
       {
-        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems)\/(.*)$/,
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems|relays)\/(.*)$/,
         replacement: `${resolve(__dirname, 'libs')}/$1/src/$2`,
       },
     ],

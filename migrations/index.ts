@@ -1,5 +1,6 @@
 import { Postmortems1795417162688 } from './1795417162688-Postmortems';
 import { Conversations1795417283933 } from './1795417283933-Conversations';
+import { Relays1795419082068 } from './1795419082068-Relays';
 import { IntegrationChangeNotify1795400000000 } from './1795400000000-IntegrationChangeNotify';
 import { Investigations1795326288817 } from './1795326288817-Investigations';
 import { IncidentAlertState1795323349443 } from './1795323349443-IncidentAlertState';
@@ -24,4 +25,5 @@ export const MIGRATIONS: Function[] = [
   IntegrationChangeNotify1795400000000,
   Postmortems1795417162688,
   Conversations1795417283933,
+  Relays1795419082068,
 ];

@@ -18,10 +18,11 @@ export const LIBRARY_DEPENDENCIES = {
   audit: ['platform'],
   organizations: ['platform', 'audit'],
   auth: ['platform', 'audit', 'organizations'],
-  integrations: ['platform', 'audit'],
+  relays: ['platform', 'audit'],
+  integrations: ['platform', 'audit', 'relays'],
   incidents: ['platform', 'audit'],
   alerts: ['platform', 'audit', 'integrations', 'incidents'],
-  investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents'],
+  investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents', 'relays'],
   conversations: ['platform', 'audit', 'incidents', 'investigations'],
   postmortems: ['platform', 'audit', 'incidents', 'investigations'],
 };
@@ -33,6 +34,7 @@ export const SUB_ENTRIES = {
   'investigations/stream': ['*'],
   'investigations/tools': ['*'],
   'conversations/worker': ['apps/worker/', 'test/', 'bench/'],
+  'relays/protocol': ['*'],
 };
 
 function assertAcyclic(graph) {

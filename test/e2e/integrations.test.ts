@@ -23,7 +23,12 @@ describe('integrations', () => {
     expect(res.status).toBe(200);
     expect(res.body.items.map((t: { id: string }) => t.id)).toEqual(['alertmanager', 'grafana', 'generic', 'prometheus']);
     const prom = res.body.items.find((t: { id: string }) => t.id === 'prometheus');
-    expect(prom).toMatchObject({ displayName: 'Prometheus', webhookFormat: null, connect: 'manual', configSchema: { required: ['baseUrl'] } });
+    expect(prom).toMatchObject({
+      displayName: 'Prometheus',
+      webhookFormat: null,
+      connect: 'manual',
+      configSchema: { oneOf: [{ required: ['baseUrl'] }, { required: ['relayId'] }] },
+    });
   });
 
   it('creates a webhook integration: enabled, with its webhook URL and a secret shown once and stored hashed', async () => {

@@ -91,6 +91,9 @@ const COMPOSITE_KEYS = [
   { child: 'conversation_turns', parent: 'investigations', constraint: 'FK_7d5c6016d3a45a95788f2556516' },
   { child: 'postmortems', parent: 'incidents', constraint: 'FK_36b21cf8b891833230bb8e9f34d' },
   { child: 'postmortem_revisions', parent: 'postmortems', constraint: 'FK_1e67d4ed3178c3fc0c3fe3f793f' },
+  { child: 'relay_capabilities', parent: 'relays', constraint: 'FK_33366a27757f3bff9816c2fbe5b' },
+  { child: 'relay_session_conflicts', parent: 'relays', constraint: 'FK_e23a17f6327cea1aa6bbde3db1b' },
+  { child: 'relay_jobs', parent: 'relays', constraint: 'FK_1c99c6da96b8c16aa8047bcd21e' },
 ] as const;
 
 describe('composite foreign keys against PostgreSQL', () => {
@@ -98,8 +101,8 @@ describe('composite foreign keys against PostgreSQL', () => {
   let dataSource: DataSource;
   // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
   const parents = {
-    'org-a': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId() },
-    'org-b': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId() },
+    'org-a': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId(), relays: newId() },
+    'org-b': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId(), relays: newId() },
   };
 
   /** The child row of `child` in `organizationId`, pointing at `parentId` (its other parents are its own Organization's). */
@@ -183,6 +186,18 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO postmortem_revisions (organization_id, id, postmortem_id, revision, kind, document, created_by) VALUES ($1, $2, $3, 1, 'generated', '{}', 'u')`,
         [org, newId(), postmortem],
       ),
+    'relay_capabilities→relays': (org, relay) =>
+      dataSource.query(
+        `INSERT INTO relay_capabilities (organization_id, id, relay_id, integration_id, capability_id, capability_version) VALUES ($1, $2, $3, $4, 'prometheus.query', 1)`,
+        [org, newId(), relay, newId()],
+      ),
+    'relay_session_conflicts→relays': (org, relay) =>
+      dataSource.query(`INSERT INTO relay_session_conflicts (organization_id, id, relay_id) VALUES ($1, $2, $3)`, [org, newId(), relay]),
+    'relay_jobs→relays': (org, relay) =>
+      dataSource.query(
+        `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status) VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', '{}', 'failed')`,
+        [org, newId(), relay, newId()],
+      ),
   };
 
   beforeAll(async () => {
@@ -206,6 +221,12 @@ describe('composite foreign keys against PostgreSQL', () => {
         org,
         ids.postmortems,
         ids.incidents,
+      ]);
+      await dataSource.query(`INSERT INTO relays (organization_id, id, name, credential_hash, bootstrap_token_id) VALUES ($1, $2, 'r', $3, $4)`, [
+        org,
+        ids.relays,
+        Buffer.from(ids.relays),
+        newId(),
       ]);
     }
   });

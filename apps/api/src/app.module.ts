@@ -8,6 +8,7 @@ import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
 import { PostmortemsModule } from '@svc/postmortems';
+import { RelayGatewayModule, RelaysModule } from '@svc/relays';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -28,6 +29,8 @@ import { MIGRATIONS } from '../../../migrations';
     ConversationsModule,
     PostmortemsModule,
     OidcModule,
+    RelaysModule,
+    RelayGatewayModule,
   ],
 })
 export class AppModule {

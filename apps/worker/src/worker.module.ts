@@ -7,6 +7,7 @@ import { IntegrationsModule } from '@svc/integrations';
 import { InvestigationEngineModule } from '@svc/investigations/engine';
 import { OrganizationsModule } from '@svc/organizations';
 import { PostmortemsWorkerModule } from '@svc/postmortems/worker';
+import { RelaysModule } from '@svc/relays';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -28,6 +29,7 @@ import { MIGRATIONS } from '../../../migrations';
     InvestigationEngineModule,
     ConversationsWorkerModule,
     PostmortemsWorkerModule,
+    RelaysModule,
   ],
 })
 export class WorkerModule {

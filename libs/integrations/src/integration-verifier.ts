@@ -4,6 +4,9 @@ import { IntegrationType } from './catalog/integration-types';
 
 export type HttpCredentials = { bearerToken: string } | { username: string; password: string };
 
+/** A read through a relay: the answer's status and (capped) body. */
+export type RelayRead = (path: string, signal: AbortSignal) => Promise<{ status: number; body: Buffer; complete: boolean }>;
+
 export interface VerifyResult {
   outcome: 'succeeded' | 'failed';
   /** At most VERIFY_DETAIL_MAX_LENGTH code points. */
@@ -53,17 +56,29 @@ function parseJson(body: Buffer): unknown {
 export class IntegrationVerifier {
   constructor(private readonly outbound: OutboundClient) {}
 
-  async verify(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
-    const result = await this.probe(type, config, credentials);
+  async verify(
+    type: IntegrationType,
+    config: Record<string, unknown>,
+    credentials: HttpCredentials | null,
+    /** For an integration bound to a relay: reads `path` through it. */
+    throughRelay?: RelayRead,
+  ): Promise<VerifyResult> {
+    const result = await this.probe(type, config, credentials, throughRelay);
     return { outcome: result.outcome, detail: capText(result.detail, VERIFY_DETAIL_MAX_LENGTH) };
   }
 
-  private async probe(type: IntegrationType, config: Record<string, unknown>, credentials: HttpCredentials | null): Promise<VerifyResult> {
+  private async probe(
+    type: IntegrationType,
+    config: Record<string, unknown>,
+    credentials: HttpCredentials | null,
+    throughRelay: RelayRead | undefined,
+  ): Promise<VerifyResult> {
     const probe = PROBES[type.id];
     if (!probe)
       throw new InvalidInputError(
         `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,
       );
+    if (throughRelay) return this.verifyThroughRelay(probe, throughRelay);
     const baseUrl = typeof config.baseUrl === 'string' ? config.baseUrl : undefined;
     if (!baseUrl) throw new InvalidInputError('Set config.baseUrl to verify this integration');
     const url = new URL(probe.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -99,5 +114,25 @@ export class IntegrationVerifier {
         detail: `Could not connect to ${origin}: no HTTP answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not HTTP)`,
       };
     }
+  }
+
+  private async verifyThroughRelay(probe: (typeof PROBES)[string], read: RelayRead): Promise<VerifyResult> {
+    let answer: { status: number; body: Buffer; complete: boolean };
+    try {
+      answer = await read(probe.path, AbortSignal.timeout(TIMEOUT_MS));
+    } catch (error) {
+      if ((error as Error)?.name === 'TimeoutError') return { outcome: 'failed', detail: `No answer through the relay within ${TIMEOUT_MS / 1000} s` };
+      return { outcome: 'failed', detail: (error as Error).message };
+    }
+    if (answer.status < 200 || answer.status > 299) {
+      const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
+      return {
+        outcome: 'failed',
+        detail: `${probe.product} answered HTTP ${answer.status} at /${probe.path} (through the relay)${message ? `: ${message}` : ''}`,
+      };
+    }
+    const version = answer.complete ? versionOf(probe.read(parseJson(answer.body))) : undefined;
+    if (!version) return { outcome: 'failed', detail: `The answer at /${probe.path} is not ${probe.product}'s` };
+    return { outcome: 'succeeded', detail: `${probe.product} ${version} (through the relay)` };
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OutboundModule, ScopedRepositoryModule } from '@svc/platform';
+import { RelaysModule } from '@svc/relays';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { Integration } from './integration.entity';
 import { IntegrationVerifier } from './integration-verifier';
@@ -10,7 +11,7 @@ import { WebhookAuthenticator } from './webhooks/webhook-authenticator';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 
 @Module({
-  imports: [ScopedRepositoryModule.forFeature([Integration]), OutboundModule],
+  imports: [ScopedRepositoryModule.forFeature([Integration]), OutboundModule, RelaysModule],
   controllers: [IntegrationTypesController, IntegrationsController],
   providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
   exports: [IntegrationsService, WebhookAuthenticator],

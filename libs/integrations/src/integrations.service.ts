@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
+import { RelayJobsService, RelaysService } from '@svc/relays';
 import {
   AppConfig,
   AuditContext,
@@ -32,10 +33,13 @@ const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.creat
 
 /** An enabled integration whose HTTP API can be read, with its credentials as request headers. */
 export interface ReadableDataSource {
+  organizationId: string;
   integrationId: string;
   type: 'prometheus' | 'alertmanager';
   name: string;
   baseUrl: string;
+  /** The relay that reads it instead (its configuration holds the URL and credentials); baseUrl is empty then. */
+  relayId: string | null;
   /** Authorization headers from the stored credentials: for the code that calls the system, never for a response. */
   headers: Record<string, string>;
   /** When it last verified successfully, if it did. */
@@ -62,6 +66,8 @@ export class IntegrationsService {
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly outbound: OutboundClient,
+    private readonly relays: RelaysService,
+    private readonly relayJobs: RelayJobsService,
   ) {}
 
   async create(organizationId: string, input: CreateIntegrationDto, context: AuditContext): Promise<CreatedIntegrationView> {
@@ -70,6 +76,7 @@ export class IntegrationsService {
     this.schemas.config(type, config);
     if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
     await this.checkDestination(config);
+    await this.checkRelay(organizationId, config);
     const id = newId();
     const webhookSecret = type.webhookFormat ? mintWebhookSecret() : undefined;
     return this.dataSource.transaction(async (manager) => {
@@ -118,7 +125,10 @@ export class IntegrationsService {
   }
 
   async update(organizationId: string, id: string, input: UpdateIntegrationDto, context: AuditContext): Promise<IntegrationView> {
-    if (input.config) await this.checkDestination(input.config);
+    if (input.config) {
+      await this.checkDestination(input.config);
+      await this.checkRelay(organizationId, input.config);
+    }
     return this.dataSource.transaction(async (manager) => {
       const current = await this.require(manager, organizationId, id, true);
       const type = integrationType(current.type)!;
@@ -180,7 +190,22 @@ export class IntegrationsService {
   async verify(organizationId: string, id: string, context: AuditContext): Promise<IntegrationView> {
     const current = await this.require(this.dataSource.manager, organizationId, id);
     const type = integrationType(current.type)!;
-    const result = await this.verifier.verify(type, current.config, this.credentialsOf(current));
+    const relayId = typeof current.config.relayId === 'string' ? current.config.relayId : null;
+    const throughRelay = relayId
+      ? (path: string, signal: AbortSignal) =>
+          this.relayJobs.read({
+            organizationId,
+            relayId,
+            integrationId: id,
+            integrationType: type.id,
+            path,
+            query: [],
+            signal,
+            maxBytes: 64 * 1024,
+            timeoutMs: 5000,
+          })
+      : undefined;
+    const result = await this.verifier.verify(type, current.config, this.credentialsOf(current), throughRelay);
     return this.dataSource.transaction(async (manager) => {
       await this.integrations
         .withManager(manager)
@@ -228,9 +253,22 @@ export class IntegrationsService {
     const found = await this.integrations.find(organizationId, { where: { enabled: true }, order: { createdAt: 'ASC' } });
     return found.flatMap((i): ReadableDataSource[] => {
       const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
-      if ((i.type !== 'prometheus' && i.type !== 'alertmanager') || !baseUrl) return [];
+      const relayId = typeof i.config.relayId === 'string' ? i.config.relayId : null;
+      if ((i.type !== 'prometheus' && i.type !== 'alertmanager') || (!baseUrl && !relayId)) return [];
       const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
-      return [{ integrationId: i.id, type: i.type, name: i.name, baseUrl, headers: authorizationHeader(this.credentialsOf(i)), verifiedAt }];
+      if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', relayId, headers: {}, verifiedAt }];
+      return [
+        {
+          organizationId,
+          integrationId: i.id,
+          type: i.type,
+          name: i.name,
+          baseUrl: baseUrl!,
+          relayId: null,
+          headers: authorizationHeader(this.credentialsOf(i)),
+          verifiedAt,
+        },
+      ];
     });
   }
 
@@ -243,6 +281,13 @@ export class IntegrationsService {
     if (typeof config.baseUrl !== 'string') return;
     const refusal = await this.outbound.refusal(config.baseUrl);
     if (refusal) throw new InvalidInputError(`config.baseUrl: ${refusal.message}`);
+  }
+
+  /** An integration bound to a relay names one of the Organization's relays (404 otherwise), and no URL besides. */
+  private async checkRelay(organizationId: string, config: Record<string, unknown>): Promise<void> {
+    if (typeof config.relayId !== 'string') return;
+    if (config.baseUrl !== undefined) throw new InvalidInputError('config: set baseUrl or relayId, not both');
+    await this.relays.requireExists(organizationId, config.relayId);
   }
 
   /** The decrypted credentials, for the code that talks to the system (never for a response). */

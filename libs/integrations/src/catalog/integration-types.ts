@@ -17,6 +17,11 @@ export interface IntegrationType {
 }
 
 const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
+const relayId = {
+  type: 'string',
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+  description: "The relay that reaches the system, instead of baseUrl: the relay's configuration holds the system's URL and credentials",
+};
 const groupingLabels = {
   type: 'array',
   items: { type: 'string', minLength: 1, maxLength: 256 },
@@ -47,7 +52,7 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     connect: 'manual',
     configSchema: {
       type: 'object',
-      properties: { baseUrl: { ...httpUrl, description: 'Alertmanager HTTP API, for reading alerts and silences' }, groupingLabels },
+      properties: { baseUrl: { ...httpUrl, description: 'Alertmanager HTTP API, for reading alerts and silences' }, relayId, groupingLabels },
       additionalProperties: false,
     },
     credentialsSchema: httpCredentials,
@@ -82,8 +87,12 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     connect: 'manual',
     configSchema: {
       type: 'object',
-      properties: { baseUrl: { ...httpUrl, description: 'Prometheus HTTP API base URL' } },
-      required: ['baseUrl'],
+      properties: { baseUrl: { ...httpUrl, description: 'Prometheus HTTP API base URL' }, relayId },
+      // Reached directly (baseUrl) or through a relay (relayId): exactly one.
+      oneOf: [
+        { properties: { baseUrl: httpUrl }, required: ['baseUrl'] },
+        { properties: { relayId }, required: ['relayId'] },
+      ],
       additionalProperties: false,
     },
     credentialsSchema: httpCredentials,

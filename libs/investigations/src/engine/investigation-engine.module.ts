@@ -3,6 +3,7 @@ import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { OutboundClient, OutboundModule } from '@svc/platform';
 import { OrganizationsModule } from '@svc/organizations';
+import { RelayJobsService, RelaysModule } from '@svc/relays';
 import { InvestigationsModule } from '../investigations.module';
 import { ToolCatalog } from '../tools/tool-catalog';
 import { InvestigationEngine } from './investigation-engine';
@@ -11,12 +12,16 @@ import { ReasonerFactory } from './reasoner-factory';
 
 /** The worker's side of investigations: the processor, the engine, the reasoners and the tools. */
 @Module({
-  imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule, OutboundModule],
+  imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule, OutboundModule, RelaysModule],
   providers: [
     InvestigationEngine,
     InvestigationProcessor,
     ReasonerFactory,
-    { provide: ToolCatalog, useFactory: (outbound: OutboundClient) => new ToolCatalog(undefined, { outbound }), inject: [OutboundClient] },
+    {
+      provide: ToolCatalog,
+      useFactory: (outbound: OutboundClient, relay: RelayJobsService) => new ToolCatalog(undefined, { outbound, relay }),
+      inject: [OutboundClient, RelayJobsService],
+    },
   ],
 })
 export class InvestigationEngineModule {}

@@ -41,6 +41,7 @@ function unreachable(product: string, url: URL, error: OutboundError): string {
  * rethrown as is so the catalog can tell cancellation and timeout apart.
  */
 export async function getJson(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]> = []): Promise<JsonAnswer> {
+  if (context.connection.relayId) return getJsonThroughRelay(context, path, query);
   const { baseUrl, headers, type } = context.connection;
   if (!context.outbound) throw new Error('getJson: the tool context has no outbound client (tools run through the ToolCatalog)');
   const product = PRODUCT_NAMES[type];
@@ -60,6 +61,43 @@ export async function getJson(context: ToolContext, path: string, query: Readonl
     if (context.signal.aborted || !(error instanceof OutboundError)) throw error;
     throw new ToolFailure(unreachable(product, url, error), [source]);
   }
+  return readAnswer(product, answer.status, answer.body, answer.complete, answer.url.pathname, source);
+}
+
+/**
+ * The same read through the relay the integration is bound to: the relay runs it against the
+ * system only it can reach and returns the answer (capped as a direct read is). An offline relay
+ * or one that does not offer the read fails at once, saying so.
+ */
+async function getJsonThroughRelay(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]>): Promise<JsonAnswer> {
+  const { relayId, organizationId, integrationId, type } = context.connection;
+  if (!context.relay || !organizationId) throw new Error('getJson: the tool context has no relay reader (tools run through the ToolCatalog)');
+  const product = PRODUCT_NAMES[type];
+  const search = new URLSearchParams(query.map(([name, value]) => [name, value] as [string, string])).toString();
+  const source = `/${path}${search ? `?${search}` : ''}`;
+  let answer: { status: number; body: Buffer; complete: boolean };
+  try {
+    answer = await context.relay.read({
+      organizationId,
+      relayId: relayId!,
+      integrationId,
+      integrationType: type,
+      path,
+      query,
+      signal: context.signal,
+      maxBytes: MAX_ANSWER_BYTES,
+      timeoutMs: context.timeoutMs ?? 15_000,
+    });
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    throw new ToolFailure((error as Error).message, [source]);
+  }
+  return readAnswer(product, answer.status, answer.body, answer.complete, `/${path}`, source);
+}
+
+/** A 2xx complete JSON answer's body, else a ToolFailure naming the status and only a recognised API error's message. */
+function readAnswer(product: string, status: number, body: Buffer, complete: boolean, pathname: string, source: string): JsonAnswer {
+  const answer = { status, body, complete, url: { pathname } };
   if (answer.status < 200 || answer.status > 299) {
     // Only the status and a recognised API error's message: never the body of whatever answered.
     const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
@@ -71,12 +109,12 @@ export async function getJson(context: ToolContext, path: string, query: Readonl
       [source],
     );
   }
-  let body: unknown;
+  let parsed: unknown;
   try {
-    body = answer.body.length ? JSON.parse(answer.body.toString('utf8')) : undefined;
+    parsed = answer.body.length ? JSON.parse(answer.body.toString('utf8')) : undefined;
   } catch {
-    body = undefined;
+    parsed = undefined;
   }
-  if (body === undefined) throw new ToolFailure(`The answer at ${answer.url.pathname} is not JSON: is this ${product}?`, [source]);
-  return { body, source };
+  if (parsed === undefined) throw new ToolFailure(`The answer at ${answer.url.pathname} is not JSON: is this ${product}?`, [source]);
+  return { body: parsed, source };
 }

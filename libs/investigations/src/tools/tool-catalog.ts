@@ -4,7 +4,7 @@ import { PRODUCT_NAMES } from './http-json';
 import { INVESTIGATION_TOOLS } from './investigation-tools';
 import { capOutput } from './output-cap';
 import { ToolFailure } from './tool-failure';
-import type { DataSourceType, ToolContext, ToolDefinition, ToolDescriptor, ToolResult, ToolWindow } from './tool.types';
+import type { DataSourceType, RelayReader, ToolContext, ToolDefinition, ToolDescriptor, ToolResult, ToolWindow } from './tool.types';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 15_000;
 export const DEFAULT_OUTPUT_CAP_BYTES = 64 * 1024;
@@ -24,6 +24,8 @@ export interface ToolCatalogOptions {
    * PostgreSQL and Redis addresses refused) is made.
    */
   outbound?: OutboundClient;
+  /** How tools read integrations bound to a relay (the worker gives its relay job service). */
+  relay?: RelayReader;
 }
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -37,6 +39,7 @@ export class ToolCatalog {
   readonly timeoutMs: number;
   readonly outputCapBytes: number;
   private readonly outbound: OutboundClient;
+  private readonly relay?: RelayReader;
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly validator = new ArgumentsValidator();
 
@@ -44,6 +47,7 @@ export class ToolCatalog {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     this.outputCapBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
     this.outbound = options.outbound ?? new OutboundClient(new AppConfig());
+    this.relay = options.relay;
     if (!(this.timeoutMs > 0)) throw new Error('ToolCatalog: timeoutMs must be positive');
     if (!(this.outputCapBytes >= MIN_OUTPUT_CAP_BYTES)) throw new Error(`ToolCatalog: outputCapBytes must be at least ${MIN_OUTPUT_CAP_BYTES}`);
     for (const definition of definitions) {
@@ -105,7 +109,9 @@ export class ToolCatalog {
       onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const running = Promise.resolve().then(() => definition.run(args as Record<string, unknown>, { ...context, signal, outbound: this.outbound }));
+    const running = Promise.resolve().then(() =>
+      definition.run(args as Record<string, unknown>, { ...context, signal, outbound: this.outbound, relay: this.relay, timeoutMs: this.timeoutMs }),
+    );
     running.catch(() => undefined);
     aborted.catch(() => undefined);
     try {
@@ -113,7 +119,10 @@ export class ToolCatalog {
     } catch (error) {
       if (context.signal.aborted) return this.failed(name, `Cancelled: the run was stopped before ${name} finished`);
       if (timeout.signal.aborted)
-        return this.failed(name, `Timed out: ${PRODUCT_NAMES[definition.integrationType]} gave no complete answer within ${this.timeoutMs / 1000} s`);
+        return this.failed(
+          name,
+          `Timed out: ${PRODUCT_NAMES[definition.integrationType]} gave no complete answer within ${this.timeoutMs / 1000} s${context.connection.relayId ? ' (through its relay)' : ''}`,
+        );
       if (error instanceof ToolFailure) return this.failed(name, error.message, error.sources, error.window);
       return this.failed(name, `Unexpected failure: ${(error as Error)?.message ?? String(error)}`);
     } finally {

@@ -10,6 +10,25 @@ export interface DataSourceConnection {
   baseUrl: string;
   /** Sent with every request (authorization and the like); never echoed into results. */
   headers: Record<string, string>;
+  /** Set when the integration is reached through a relay (baseUrl and headers are then the relay's, not here). */
+  relayId?: string | null;
+  /** The integration's Organization: required to read through a relay. */
+  organizationId?: string;
+}
+
+/** A read through a relay, as the tools need it (implemented by the relays library's job service). */
+export interface RelayReader {
+  read(request: {
+    organizationId: string;
+    relayId: string;
+    integrationId: string;
+    integrationType: string;
+    path: string;
+    query: ReadonlyArray<readonly [string, string]>;
+    signal: AbortSignal;
+    maxBytes: number;
+    timeoutMs: number;
+  }): Promise<{ status: number; body: Buffer; complete: boolean }>;
 }
 
 /** A half-open time range [from, until]. */
@@ -26,6 +45,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The client every request to the integration goes through (under the outbound policy); the catalog sets it. */
   outbound?: OutboundClient;
+  /** How reads of relay-bound integrations are made; the catalog sets it. */
+  relay?: RelayReader;
+  /** The catalog's per-run timeout, which a relay is given for its own request. */
+  timeoutMs?: number;
 }
 
 export interface ToolResult {

@@ -79,6 +79,9 @@ describe('loadConfig', () => {
     ['SVC_STREAM_RETRY_MS', ['99', '600001', 'soon']],
     ['SVC_STREAM_HEARTBEAT_SECONDS', ['0', '301', '1.5']],
     ['SVC_STREAM_WRITE_DEADLINE_SECONDS', ['0', '301', 'x']],
+    ['SVC_RELAY_GRPC_PORT', ['-1', '65536', 'grpc']],
+    ['SVC_RELAY_HEARTBEAT_SECONDS', ['0', '301', '1.5']],
+    ['SVC_RELAY_ALLOW_PLAINTEXT', ['yes', 'TRUE']],
   ])('refuses %s out of its bounds or not a whole number, naming the variable', (name, values) => {
     for (const value of values) {
       let error: unknown;
@@ -96,5 +99,19 @@ describe('loadConfig', () => {
     const config = loadConfig({ SVC_BOOTSTRAP_CREDENTIAL: '', SVC_SECRET_KEY: '', SVC_OIDC_ISSUER: '' });
     expect(config.SVC_BOOTSTRAP_CREDENTIAL).toBeUndefined();
     expect(config.SVC_SECRET_KEY).toBeUndefined();
+  });
+
+  it('serves relays only with TLS, or plaintext when explicitly allowed; no port, no endpoint', () => {
+    expect(loadConfig({}).SVC_RELAY_GRPC_PORT).toBeUndefined();
+    expect(() => loadConfig({ SVC_RELAY_GRPC_PORT: '8443' })).toThrow(/SVC_RELAY_GRPC_PORT: the relay endpoint needs SVC_RELAY_TLS_CERT_FILE/);
+    expect(() => loadConfig({ SVC_RELAY_GRPC_PORT: '8443', SVC_RELAY_TLS_CERT_FILE: 'cert.pem' })).toThrow(ConfigError);
+    expect(loadConfig({ SVC_RELAY_GRPC_PORT: '8443', SVC_RELAY_TLS_CERT_FILE: 'cert.pem', SVC_RELAY_TLS_KEY_FILE: 'key.pem' })).toMatchObject({
+      SVC_RELAY_GRPC_PORT: 8443,
+      SVC_RELAY_ALLOW_PLAINTEXT: false,
+    });
+    expect(loadConfig({ SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true' })).toMatchObject({
+      SVC_RELAY_GRPC_PORT: 0,
+      SVC_RELAY_ALLOW_PLAINTEXT: true,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { ORGANIZATION_ID } from '../organization-id';
 import { parseTrustedProxies } from '../http/trusted-proxies';
 import { OutboundPolicy } from '../outbound/outbound-policy';
@@ -214,6 +214,40 @@ export class AppConfig {
   @IsString()
   SVC_TRUSTED_PROXIES = 'loopback';
 
+  /**
+   * The port each API process serves the relay protocol (gRPC over HTTP/2) on; unset, relays
+   * cannot connect to this deployment. 0 takes any free port (tests).
+   */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SVC_RELAY_GRPC_PORT?: number;
+
+  /** PEM certificate chain and key files of the relay endpoint's TLS. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_RELAY_TLS_CERT_FILE?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_RELAY_TLS_KEY_FILE?: string;
+
+  /** Serve the relay endpoint without TLS: for local development only. */
+  @Transform(({ value }: { value: unknown }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value))
+  @IsBoolean()
+  SVC_RELAY_ALLOW_PLAINTEXT = false;
+
+  /** Both sides of a relay session send a heartbeat this often; three missed end the session (seconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  SVC_RELAY_HEARTBEAT_SECONDS = 10;
+
   /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
   get publicOrigin(): string {
     return new URL(this.SVC_PUBLIC_URL).origin;
@@ -240,6 +274,9 @@ const KNOWN = new Set(
     'SVC_LLM_MODEL',
     'SVC_OUTBOUND_DENY',
     'SVC_OUTBOUND_ALLOW',
+    'SVC_RELAY_GRPC_PORT',
+    'SVC_RELAY_TLS_CERT_FILE',
+    'SVC_RELAY_TLS_KEY_FILE',
   ]),
 );
 
@@ -265,6 +302,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     parseTrustedProxies(config.SVC_TRUSTED_PROXIES);
   } catch (error) {
     lines.push((error as Error).message);
+  }
+  if (config.SVC_RELAY_GRPC_PORT !== undefined && !config.SVC_RELAY_ALLOW_PLAINTEXT && !(config.SVC_RELAY_TLS_CERT_FILE && config.SVC_RELAY_TLS_KEY_FILE)) {
+    lines.push('SVC_RELAY_GRPC_PORT: the relay endpoint needs SVC_RELAY_TLS_CERT_FILE and SVC_RELAY_TLS_KEY_FILE, or SVC_RELAY_ALLOW_PLAINTEXT=true');
   }
   if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);

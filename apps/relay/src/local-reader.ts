@@ -1,0 +1,83 @@
+import { capabilityDefinition, JobMessage, JobResultMessage } from '@svc/relays/protocol';
+import type { LocalIntegration } from './relay-config';
+
+/** The most a job may ask to read, whatever it says. */
+const MAX_BYTES = 16 * 1024 * 1024;
+
+function failure(jobId: string, error: string): JobResultMessage {
+  return { jobId, ok: false, status: 0, body: Buffer.alloc(0), truncated: false, error: error.slice(0, 1024) };
+}
+
+function authorization(credentials: LocalIntegration['credentials']): Record<string, string> {
+  if (!credentials) return {};
+  if ('bearerToken' in credentials) return { authorization: `Bearer ${credentials.bearerToken}` };
+  return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
+}
+
+/**
+ * Runs jobs against the systems of this network, under the local policy: the integration must be
+ * configured here, the capability allowed for it, and the path one the capability reads. The
+ * base URL and credentials never leave this process; the answer goes back capped at the job's
+ * max_bytes.
+ */
+export class LocalReader {
+  private readonly integrations: Map<string, LocalIntegration>;
+
+  constructor(integrations: LocalIntegration[]) {
+    this.integrations = new Map(integrations.map((i) => [i.integrationId, i]));
+  }
+
+  /** Why the local policy refuses the job, or null. */
+  refusal(job: JobMessage): string | null {
+    const integration = this.integrations.get(job.integrationId);
+    if (!integration) return `Refused by the relay's local policy: integration ${job.integrationId} is not configured on this relay`;
+    if (!integration.capabilities.includes(job.capabilityId))
+      return `Refused by the relay's local policy: ${job.capabilityId} is not allowed for this integration`;
+    const definition = capabilityDefinition(job.capabilityId, job.capabilityVersion);
+    if (!definition || definition.integrationType !== integration.type)
+      return `Refused: this relay does not know ${job.capabilityId} version ${job.capabilityVersion}`;
+    if (!definition.paths.test(job.path)) return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
+    return null;
+  }
+
+  async run(job: JobMessage, signal: AbortSignal): Promise<JobResultMessage> {
+    const refused = this.refusal(job);
+    if (refused) return failure(job.jobId, refused);
+    const integration = this.integrations.get(job.integrationId)!;
+    const url = new URL(job.path, integration.baseUrl.endsWith('/') ? integration.baseUrl : `${integration.baseUrl}/`);
+    for (const { name, value } of job.query ?? []) url.searchParams.append(name, value);
+    const timeout = AbortSignal.timeout(Math.max(1, job.timeoutMs || 30_000));
+    const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
+    try {
+      const answer = await fetch(url, {
+        headers: { ...authorization(integration.credentials), accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.any([signal, timeout]),
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      const reader = answer.body?.getReader();
+      while (reader) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const room = maxBytes - size;
+        if (value.length > room) {
+          chunks.push(Buffer.from(value.subarray(0, room)));
+          size += room;
+          truncated = true;
+          await reader.cancel();
+          break;
+        }
+        chunks.push(Buffer.from(value));
+        size += value.length;
+      }
+      return { jobId: job.jobId, ok: true, status: answer.status, body: Buffer.concat(chunks), truncated, error: '' };
+    } catch (error) {
+      if (signal.aborted) return failure(job.jobId, 'Cancelled');
+      if (timeout.aborted) return failure(job.jobId, `No answer from ${integration.type} within ${job.timeoutMs} ms`);
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      return failure(job.jobId, `Could not reach ${integration.type} from the relay: ${cause}`);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * What a relay can be asked to do: one capability per kind of read of an integration's HTTP API.
+ * A capability names the paths it may read; the relay checks a job's path against this table and
+ * against its own configuration before it connects to anything, and the control plane sends a job
+ * only for a capability the relay advertised for that integration.
+ */
+export interface CapabilityDefinition {
+  capabilityId: string;
+  capabilityVersion: number;
+  integrationType: 'prometheus' | 'alertmanager';
+  /** Paths (relative to the system's base URL, no leading slash) this capability reads. */
+  paths: RegExp;
+}
+
+export const CAPABILITIES: readonly CapabilityDefinition[] = [
+  { capabilityId: 'prometheus.query', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/query$/ },
+  { capabilityId: 'prometheus.query_range', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/query_range$/ },
+  { capabilityId: 'prometheus.series', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/series$/ },
+  { capabilityId: 'prometheus.label_values', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/label\/[^/]+\/values$/ },
+  { capabilityId: 'prometheus.targets', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/targets$/ },
+  { capabilityId: 'prometheus.alert_rules', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/rules$/ },
+  { capabilityId: 'prometheus.status', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/status\/buildinfo$/ },
+  { capabilityId: 'alertmanager.alerts', capabilityVersion: 1, integrationType: 'alertmanager', paths: /^api\/v2\/alerts$/ },
+  { capabilityId: 'alertmanager.silences', capabilityVersion: 1, integrationType: 'alertmanager', paths: /^api\/v2\/silences$/ },
+  { capabilityId: 'alertmanager.status', capabilityVersion: 1, integrationType: 'alertmanager', paths: /^api\/v2\/status$/ },
+];
+
+export function capabilityDefinition(capabilityId: string, capabilityVersion?: number): CapabilityDefinition | undefined {
+  return CAPABILITIES.find((c) => c.capabilityId === capabilityId && (capabilityVersion === undefined || c.capabilityVersion === capabilityVersion));
+}
+
+/** The capability that reads `path` of an integration of this type, if any. */
+export function capabilityForPath(integrationType: string, path: string): CapabilityDefinition | undefined {
+  return CAPABILITIES.find((c) => c.integrationType === integrationType && c.paths.test(path));
+}

@@ -1,0 +1,2 @@
+export * from './capabilities';
+export * from './relay-protocol';
