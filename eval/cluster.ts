@@ -244,7 +244,14 @@ export class Cluster {
     return w;
   }
 
-  private newPod(w: Workload, replicaSet: string, version: string, from: number, nodes: string[] | undefined, limits: { memoryLimitMiB: number; cpuLimit: number }): Pod {
+  private newPod(
+    w: Workload,
+    replicaSet: string,
+    version: string,
+    from: number,
+    nodes: string[] | undefined,
+    limits: { memoryLimitMiB: number; cpuLimit: number },
+  ): Pod {
     const r = this.random(`pod:${w.name}:${replicaSet}:${w.pods.length}`);
     const candidates = nodes ? nodes.map((n) => this.node(n)) : this.nodes;
     const node = candidates[(w.pods.length + this.workloads.indexOf(w)) % candidates.length];
@@ -372,12 +379,20 @@ export class Cluster {
         ['system', 0.2],
         ['iowait', 0.05],
       ] as const) {
-        tel.counter('node_cpu_seconds_total', { ...target, cpu: String(cpu), mode }, (t) => share(t) * part * (1 + 0.1 * this.noise(`node-cpu:${node.name}:${cpu}:${mode}`, t)), {
-          initial: r.between(1e5, 1e6) * part,
-          alive: scraped,
-        });
+        tel.counter(
+          'node_cpu_seconds_total',
+          { ...target, cpu: String(cpu), mode },
+          (t) => share(t) * part * (1 + 0.1 * this.noise(`node-cpu:${node.name}:${cpu}:${mode}`, t)),
+          {
+            initial: r.between(1e5, 1e6) * part,
+            alive: scraped,
+          },
+        );
       }
-      tel.counter('node_cpu_seconds_total', { ...target, cpu: String(cpu), mode: 'idle' }, (t) => 1 - share(t), { initial: r.between(1e6, 5e6), alive: scraped });
+      tel.counter('node_cpu_seconds_total', { ...target, cpu: String(cpu), mode: 'idle' }, (t) => 1 - share(t), {
+        initial: r.between(1e6, 5e6),
+        alive: scraped,
+      });
     }
     tel.gauge('node_memory_MemTotal_bytes', target, (t) => (scraped(t) ? node.memory : undefined));
     tel.gauge('node_memory_MemAvailable_bytes', target, (t) => {
@@ -388,7 +403,12 @@ export class Cluster {
     tel.gauge('node_load1', target, (t) => (scraped(t) ? Math.max(0, busy(t) * (1 + 0.15 * this.noise(`node-load:${node.name}`, t))) : undefined));
     const mounts: Record<string, number> = { '/': 100 * 1024 ** 3, ...node.mounts };
     for (const [mountpoint, size] of Object.entries(mounts)) {
-      const labels = { ...target, device: mountpoint === '/' ? '/dev/nvme0n1p1' : `/dev/nvme${Object.keys(mounts).indexOf(mountpoint)}n1`, fstype: 'ext4', mountpoint };
+      const labels = {
+        ...target,
+        device: mountpoint === '/' ? '/dev/nvme0n1p1' : `/dev/nvme${Object.keys(mounts).indexOf(mountpoint)}n1`,
+        fstype: 'ext4',
+        mountpoint,
+      };
       const base = r.between(0.35, 0.6) * size;
       tel.gauge('node_filesystem_size_bytes', labels, (t) => (scraped(t) ? size : undefined));
       tel.gauge('node_filesystem_avail_bytes', labels, (t) =>
@@ -420,7 +440,9 @@ export class Cluster {
       ];
       for (const [condition, holds] of conditions) {
         for (const status of ['true', 'false', 'unknown']) {
-          tel.gauge('kube_node_status_condition', { ...ksm, node: node.name, condition, status }, (t) => (status === 'unknown' ? 0 : holds(t) === (status === 'true') ? 1 : 0));
+          tel.gauge('kube_node_status_condition', { ...ksm, node: node.name, condition, status }, (t) =>
+            status === 'unknown' ? 0 : holds(t) === (status === 'true') ? 1 : 0,
+          );
         }
       }
     }
@@ -442,8 +464,10 @@ export class Cluster {
         );
         tel.gauge('kube_pod_status_phase', { ...p, phase: 'Running' }, (t) => (exposed(t) ? 1 : undefined));
         const c = { ...p, container: w.name };
-        tel.gauge('kube_pod_container_info', { ...c, image: `registry.example.com/shop/${w.name}:${pod.version}`, container_id: `containerd://${pod.name}` }, (t) =>
-          exposed(t) ? 1 : undefined,
+        tel.gauge(
+          'kube_pod_container_info',
+          { ...c, image: `registry.example.com/shop/${w.name}:${pod.version}`, container_id: `containerd://${pod.name}` },
+          (t) => (exposed(t) ? 1 : undefined),
         );
         tel.gauge('kube_pod_container_status_restarts_total', c, (t) => (exposed(t) ? pod.terminations.filter((x) => x.at <= t).length : undefined));
         tel.gauge('kube_pod_container_status_ready', c, (t) => (exposed(t) ? (running(pod, t) && !w.effects.down?.(t, pod) ? 1 : 0) : undefined));
@@ -460,7 +484,9 @@ export class Cluster {
         tel.gauge('kube_pod_container_resource_limits', { ...c, node: pod.node.name, resource: 'memory', unit: 'byte' }, (t) =>
           exposed(t) ? pod.memoryLimit : undefined,
         );
-        tel.gauge('kube_pod_container_resource_limits', { ...c, node: pod.node.name, resource: 'cpu', unit: 'core' }, (t) => (exposed(t) ? pod.cpuLimit : undefined));
+        tel.gauge('kube_pod_container_resource_limits', { ...c, node: pod.node.name, resource: 'cpu', unit: 'core' }, (t) =>
+          exposed(t) ? pod.cpuLimit : undefined,
+        );
       }
     }
   }
@@ -499,12 +525,19 @@ export class Cluster {
     };
     const up = (t: number): boolean => running(pod, t) && !pod.node.effects.down?.(t);
     const resets = pod.starts.slice(1);
-    tel.counter('container_cpu_usage_seconds_total', labels, (t) => (running(pod, t) ? this.cpuUsed(pod, t) * (1 + 0.05 * this.noise(`cadvisor-cpu:${pod.name}`, t)) : 0), {
-      initial: Math.max(0, this.start - pod.from) * w.spec.cpu,
-      alive: up,
-      resets,
-    });
-    tel.gauge('container_memory_working_set_bytes', labels, (t) => (up(t) ? Math.round(this.memoryUsed(pod, t) * (1 + 0.005 * this.noise(`cadvisor-mem:${pod.name}`, t))) : undefined));
+    tel.counter(
+      'container_cpu_usage_seconds_total',
+      labels,
+      (t) => (running(pod, t) ? this.cpuUsed(pod, t) * (1 + 0.05 * this.noise(`cadvisor-cpu:${pod.name}`, t)) : 0),
+      {
+        initial: Math.max(0, this.start - pod.from) * w.spec.cpu,
+        alive: up,
+        resets,
+      },
+    );
+    tel.gauge('container_memory_working_set_bytes', labels, (t) =>
+      up(t) ? Math.round(this.memoryUsed(pod, t) * (1 + 0.005 * this.noise(`cadvisor-mem:${pod.name}`, t))) : undefined,
+    );
     tel.gauge('container_spec_memory_limit_bytes', labels, (t) => (up(t) ? pod.memoryLimit : undefined));
     tel.gauge('container_spec_cpu_quota', labels, (t) => (up(t) ? pod.cpuLimit * 100_000 : undefined));
     // 100 ms CFS periods; a period is throttled when the container wanted more than its quota in it.
@@ -527,7 +560,14 @@ export class Cluster {
   }
 
   private target(pod: Pod): Labels {
-    return { job: pod.workload.name, namespace: pod.workload.namespace, service: pod.workload.name, pod: pod.name, instance: `${pod.ip}:8080`, container: pod.workload.name };
+    return {
+      job: pod.workload.name,
+      namespace: pod.workload.namespace,
+      service: pod.workload.name,
+      pod: pod.name,
+      instance: `${pod.ip}:8080`,
+      container: pod.workload.name,
+    };
   }
 
   private emitProcess(pod: Pod): void {
@@ -537,15 +577,22 @@ export class Cluster {
     const scraped = (t: number): boolean => running(pod, t) && !w.effects.down?.(t, pod) && !pod.node.effects.down?.(t);
     // The target exists while the pod does; it answers only while its container runs.
     tel.gauge('up', target, (t) => (alive(pod, t) ? (scraped(t) ? 1 : 0) : undefined));
-    tel.gauge('app_build_info', { ...target, version: pod.version, revision: this.random(`rev:${w.name}:${pod.version}`).token(12, '0123456789abcdef'), goversion: 'go1.20.4' }, (t) =>
-      scraped(t) ? 1 : undefined,
+    tel.gauge(
+      'app_build_info',
+      { ...target, version: pod.version, revision: this.random(`rev:${w.name}:${pod.version}`).token(12, '0123456789abcdef'), goversion: 'go1.20.4' },
+      (t) => (scraped(t) ? 1 : undefined),
     );
     tel.gauge('process_start_time_seconds', target, (t) => (scraped(t) ? startedAt(pod, t) : undefined));
-    tel.counter('process_cpu_seconds_total', target, (t) => (running(pod, t) ? this.cpuUsed(pod, t) * (1 + 0.05 * this.noise(`process-cpu:${pod.name}`, t)) : 0), {
-      initial: Math.max(0, this.start - pod.from) * w.spec.cpu,
-      alive: scraped,
-      resets: pod.starts.slice(1),
-    });
+    tel.counter(
+      'process_cpu_seconds_total',
+      target,
+      (t) => (running(pod, t) ? this.cpuUsed(pod, t) * (1 + 0.05 * this.noise(`process-cpu:${pod.name}`, t)) : 0),
+      {
+        initial: Math.max(0, this.start - pod.from) * w.spec.cpu,
+        alive: scraped,
+        resets: pod.starts.slice(1),
+      },
+    );
     tel.gauge('process_resident_memory_bytes', target, (t) => (scraped(t) ? Math.round(this.memoryUsed(pod, t) * 0.92) : undefined));
     tel.gauge('process_open_fds', target, (t) => (scraped(t) ? 40 + Math.round(10 * this.wave(t, w.name)) : undefined));
   }
@@ -560,7 +607,8 @@ export class Cluster {
     // Requests per second this pod serves on a route.
     const served = (t: number, route: Route): number =>
       running(pod, t) && !w.effects.down?.(t, pod)
-        ? ((w.spec.rps * route.share * this.wave(t, w.name) * (w.effects.load?.(t, route.route) ?? 1)) / ready(t)) * (1 + 0.06 * this.noise(`http:${pod.name}:${route.route}`, t))
+        ? ((w.spec.rps * route.share * this.wave(t, w.name) * (w.effects.load?.(t, route.route) ?? 1)) / ready(t)) *
+          (1 + 0.06 * this.noise(`http:${pod.name}:${route.route}`, t))
         : 0;
     for (const route of w.spec.routes) {
       const base = { ...target, method: route.method, route: route.route };
@@ -577,14 +625,19 @@ export class Cluster {
         const first = tel.times.find((t) => share(t) > 0 && running(pod, t)) ?? Infinity;
         const firstSeen = code === '200' || code === '500' ? -Infinity : first;
         tel.counter('http_requests_total', { ...base, code }, (t) => served(t, route) * share(t), {
-          initial: initialSeconds * w.spec.rps * route.share * share(this.start) * 0.9 / w.spec.replicas,
+          initial: (initialSeconds * w.spec.rps * route.share * share(this.start) * 0.9) / w.spec.replicas,
           alive: (t) => scraped(t) && t >= firstSeen,
           resets,
           integer: true,
         });
       }
       const median = (t: number): number => route.latency * (w.effects.latency?.(t, pod, route.route) ?? 1);
-      this.histogram('http_request_duration_seconds', base, (t) => served(t, route), median, { initialSeconds, alive: scraped, resets, perSecond: (w.spec.rps * route.share) / w.spec.replicas });
+      this.histogram('http_request_duration_seconds', base, (t) => served(t, route), median, {
+        initialSeconds,
+        alive: scraped,
+        resets,
+        perSecond: (w.spec.rps * route.share) / w.spec.replicas,
+      });
     }
     for (const peer of w.spec.peers ?? []) {
       const calls = (t: number): number => w.spec.routes.reduce((sum, route) => sum + served(t, route), 0) * peer.share;
@@ -606,7 +659,12 @@ export class Cluster {
         });
       }
       const median = (t: number): number => peer.latency * (w.effects.peerLatency?.(t, peer.peer) ?? 1);
-      this.histogram('http_client_request_duration_seconds', base, calls, median, { initialSeconds, alive: scraped, resets, perSecond: (w.spec.rps * peer.share) / w.spec.replicas });
+      this.histogram('http_client_request_duration_seconds', base, calls, median, {
+        initialSeconds,
+        alive: scraped,
+        resets,
+        perSecond: (w.spec.rps * peer.share) / w.spec.replicas,
+      });
     }
   }
 

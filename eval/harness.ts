@@ -15,8 +15,8 @@ export const INTERVAL_SECONDS = 30;
 
 /** The service's HTTP API as the harness uses it: the tests' Client fits, and so does the runner's. */
 export interface ApiClient {
-  get(path: string): Promise<{ status: number; body: any }>;
-  post(path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  get(path: string): Promise<{ status: number; body: unknown }>;
+  post(path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
 }
 
 /** A scenario's data served by a real Prometheus with the scenario's alerting rules. */
@@ -51,7 +51,14 @@ export async function stagePrometheus(scenario: Scenario, now = Date.now() / 100
     await cluster.telemetry.writeOpenMetrics(file);
     await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', file, join(dir, 'tsdb')], { maxBuffer: 16 * 1024 * 1024 });
     rmSync(file);
-    const config = ['global:', `  scrape_interval: ${INTERVAL_SECONDS}s`, `  evaluation_interval: ${INTERVAL_SECONDS}s`, 'rule_files:', '  - rules.yml', ''].join('\n');
+    const config = [
+      'global:',
+      `  scrape_interval: ${INTERVAL_SECONDS}s`,
+      `  evaluation_interval: ${INTERVAL_SECONDS}s`,
+      'rule_files:',
+      '  - rules.yml',
+      '',
+    ].join('\n');
     const rules = [scenario.rule, ...(scenario.otherRules ?? [])];
     const prometheus = await MonitoringProcess.prometheus(config, undefined, { 'rules.yml': rulesFile(rules) }, join(dir, 'tsdb'));
     return {
@@ -88,7 +95,11 @@ export interface DerivedAlert {
 export async function deriveAlerts(prometheusUrl: string, rule: Rule, start: number, end: number): Promise<DerivedAlert[]> {
   const params = new URLSearchParams({ query: rule.expr, start: String(start), end: String(end), step: String(INTERVAL_SECONDS) });
   const res = await fetch(`${prometheusUrl}/api/v1/query_range?${params}`);
-  const body = (await res.json()) as { status: string; error?: string; data: { result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> } };
+  const body = (await res.json()) as {
+    status: string;
+    error?: string;
+    data: { result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> };
+  };
   if (body.status !== 'success') throw new Error(`evaluating ${rule.alert}: ${body.error}`);
   const alerts: DerivedAlert[] = [];
   for (const series of body.data.result) {
@@ -151,7 +162,9 @@ const fingerprint = (labels: Record<string, string>): string =>
 export function notifications(page: DerivedAlert, others: DerivedAlert[]): unknown[] {
   const namespace = page.labels.namespace ?? '';
   const group = [page, ...others.filter((a) => (a.labels.namespace ?? '') === namespace && a.firedAt <= page.firedAt)];
-  const moments = [...new Set(group.flatMap((a) => [a.firedAt, ...(a.resolvedAt !== null && a.resolvedAt <= page.firedAt ? [a.resolvedAt] : [])]))].sort((a, b) => a - b);
+  const moments = [...new Set(group.flatMap((a) => [a.firedAt, ...(a.resolvedAt !== null && a.resolvedAt <= page.firedAt ? [a.resolvedAt] : [])]))].sort(
+    (a, b) => a - b,
+  );
   const groupLabels = { namespace };
   return moments.map((at) => {
     // Per alert (one fingerprint), its latest episode that fired by then; resolved ones are sent once more.
@@ -221,12 +234,32 @@ interface Cited {
   evidenceRefs?: Array<{ toolRunOrdinal: number }>;
 }
 
+/** The parts of an investigation's single read (GET /api/v1/investigations/{id}) that are scored. */
+export interface InvestigationRead {
+  id: string;
+  status: string;
+  conclusionStatus?: string | null;
+  error?: string | null;
+  findings?: Array<Cited & { kind: string; statement: string; mechanism: string }>;
+  hypotheses?: Cited[];
+  actions?: Cited[];
+  limitations?: Cited[];
+  impact?: Cited | null;
+  runs?: RunView[];
+}
+
 /** Scores an ended investigation (its single read, with `runs`) against the scenario's ground truth. */
-export function score(scenario: Scenario, investigation: any, seconds: number, alerts: string[]): ScenarioResult {
+export function score(scenario: Scenario, investigation: InvestigationRead, seconds: number, alerts: string[]): ScenarioResult {
   const runs: RunView[] = investigation.runs ?? [];
   const ordinals = new Set(runs.map((r) => r.ordinal));
-  const findings: Array<Cited & { kind: string; statement: string; mechanism: string }> = investigation.findings ?? [];
-  const citing: Cited[] = [...findings, ...(investigation.hypotheses ?? []), ...(investigation.actions ?? []), ...(investigation.limitations ?? []), investigation.impact ?? {}];
+  const findings = investigation.findings ?? [];
+  const citing: Cited[] = [
+    ...findings,
+    ...(investigation.hypotheses ?? []),
+    ...(investigation.actions ?? []),
+    ...(investigation.limitations ?? []),
+    investigation.impact ?? {},
+  ];
   const refs = citing.flatMap((c) => [...(c.runRefs ?? []), ...(c.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]);
   const citationsExist = refs.every((r) => ordinals.has(r));
   const cited = new Set(findings.flatMap((f) => [...(f.runRefs ?? []), ...(f.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]));
@@ -254,14 +287,14 @@ export interface RunOptions {
   /** The API's base URL (the webhook route is not under the client's session). */
   baseUrl: string;
   /** Waits for the investigation to end and returns its single read (default: polls GET /investigations/{id}). */
-  ended?: (id: string) => Promise<any>;
+  ended?: (id: string) => Promise<InvestigationRead>;
   log?: (line: string) => void;
 }
 
 async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
   const res = await api.post('/api/v1/integrations', body);
   if (res.status !== 201) throw new Error(`creating the ${String(body.type)} integration answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
+  return res.body as { id: string; webhookSecret?: string };
 }
 
 /**
@@ -276,7 +309,9 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
   const integrations: string[] = [];
   try {
     log(`${scenario.name}: ${staged.series} series in ${staged.prometheus.url}`);
-    const derived = await Promise.all([scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged.prometheus.url, r, staged.start, staged.end)));
+    const derived = await Promise.all(
+      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged.prometheus.url, r, staged.start, staged.end)),
+    );
     const [pages, ...others] = derived;
     const page = pages[0];
     if (!page) throw new Error(`${scenario.rule.alert} never fired over the data of ${scenario.name}`);
@@ -286,7 +321,8 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
     const prom = await created(api, { type: 'prometheus', name: `Prometheus (${scenario.name})`, config: { baseUrl: staged.prometheus.url } });
     integrations.push(prom.id);
     const verified = await api.post(`/api/v1/integrations/${prom.id}/verify`);
-    if (verified.body?.lastVerification?.outcome !== 'succeeded') throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
+    if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
+      throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
 
     let incidentId: string | undefined;
     const sent: string[] = [];
@@ -305,18 +341,20 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
     }
     if (!incidentId) throw new Error('no incident was opened');
     const alerts = [...new Set(sent.map((s) => s.split(' ')[0]))];
-    log(`${scenario.name}: ${scenario.rule.alert} fired at ${iso(page.firedAt)} (${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data); incident ${incidentId}`);
+    log(
+      `${scenario.name}: ${scenario.rule.alert} fired at ${iso(page.firedAt)} (${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data); incident ${incidentId}`,
+    );
 
     const began = Date.now();
     const opened = await api.post('/api/v1/investigations', { incidentId });
     if (opened.status !== 201) throw new Error(`opening the investigation answered ${opened.status}: ${JSON.stringify(opened.body)}`);
-    const id: string = opened.body.id;
+    const { id } = opened.body as { id: string };
     const ended =
       (await options.ended?.(id)) ??
       (await until(
         async () => {
-          const res = await api.get(`/api/v1/investigations/${id}`);
-          return ['concluded', 'partial', 'failed', 'cancelled'].includes(res.body?.status) ? res.body : undefined;
+          const read = (await api.get(`/api/v1/investigations/${id}`)).body as InvestigationRead;
+          return ['concluded', 'partial', 'failed', 'cancelled'].includes(read.status) ? read : undefined;
         },
         300_000,
         `investigation ${id} to end`,

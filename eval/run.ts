@@ -26,7 +26,7 @@ class SessionClient implements ApiClient {
 
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: { cookie: this.cookie, origin: this.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -102,16 +102,15 @@ const KUBE_POD_CRASH_LOOPING: Rule = {
 const chronicThrottling: Pick<ShopOptions, 'specs'> = { specs: { recommendations: { cpu: 0.47, cpuLimit: 0.5 } } };
 
 const flappingFrontend: Effects = {
-  down: (t: number, pod: Pod) => pod.workload.pods[0] === pod && (t % (25 * MINUTE)) >= 10 * MINUTE && (t % (25 * MINUTE)) < 13 * MINUTE,
+  down: (t: number, pod: Pod) => pod.workload.pods[0] === pod && t % (25 * MINUTE) >= 10 * MINUTE && t % (25 * MINUTE) < 13 * MINUTE,
 };
 
 /** Errors of a workload's requests while a peer fails: each failed call fails the request with `code`. */
-const failsWithPeer =
-  (peer: string, from: number, code: string, ratio: number, outcome: string): Effects =>
-    ({
-      errors: (t) => (t >= from ? { [code]: ratio } : undefined),
-      peerErrors: (t, _pod, p) => (p === peer && t >= from ? { [outcome]: 1 } : undefined),
-    }) satisfies Effects;
+const failsWithPeer = (peer: string, from: number, code: string, ratio: number, outcome: string): Effects =>
+  ({
+    errors: (t) => (t >= from ? { [code]: ratio } : undefined),
+    peerErrors: (t, _pod, p) => (p === peer && t >= from ? { [outcome]: 1 } : undefined),
+  }) satisfies Effects;
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -152,7 +151,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'inventory-down-harmless-rollout',
     family: 'dependency-down',
-    story: 'inventory stops answering (its pods fail scrapes and probes); checkout fails the calls with connection refused. checkout 2.14.4 rolled out eight minutes earlier and changed nothing.',
+    story:
+      'inventory stops answering (its pods fail scrapes and probes); checkout fails the calls with connection refused. checkout 2.14.4 rolled out eight minutes earlier and changed nothing.',
     redHerrings: ['a checkout rollout that changed nothing, 8 min before'],
     seed: 103,
     fast: true,
@@ -182,8 +182,8 @@ export const SCENARIOS: Scenario[] = [
       const since = new Map<Pod, number[]>();
       for (const pod of orders.pods) {
         const starts = [leakFrom];
-        for (let t = leakFrom; ; ) {
-          const hits = t + (1024 - 420) * 1024 * 1024 / perSecond / (starts.length > 1 ? 5 : 1);
+        for (let t = leakFrom; ;) {
+          const hits = t + ((1024 - 420) * 1024 * 1024) / perSecond / (starts.length > 1 ? 5 : 1);
           if (hits > end + 600) break;
           c.kill(pod, hits + c.random(pod.name).between(0, 40), 'OOMKilled', 6);
           t = pod.starts[pod.starts.length - 1];
@@ -193,7 +193,10 @@ export const SCENARIOS: Scenario[] = [
       }
       orders.effects = {
         memory: (t, pod) => {
-          const from = since.get(pod)!.filter((s) => s <= t).pop();
+          const from = since
+            .get(pod)!
+            .filter((s) => s <= t)
+            .pop();
           if (from === undefined) return undefined;
           const speed = from === leakFrom ? perSecond : perSecond * 5;
           return 420 * 1024 * 1024 + (t - from) * speed;
@@ -216,7 +219,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'media-disk-full-flapping-alert',
     family: 'filesystem-full',
-    story: "The local volume /var/lib/media on ip-10-0-2-34 fills up; media's uploads fail with 507. A frontend target that flaps was paged first in the same group.",
+    story:
+      "The local volume /var/lib/media on ip-10-0-2-34 fills up; media's uploads fail with 507. A frontend target that flaps was paged first in the same group.",
     redHerrings: ['an unrelated flapping alert in the same group, delivered first'],
     seed: 105,
     build(end) {
@@ -237,7 +241,10 @@ export const SCENARIOS: Scenario[] = [
         cpu: 0.2,
         cpuLimit: 1,
       };
-      const c = shop(end, this.seed, { effects: { frontend: flappingFrontend }, workloads: ['frontend', 'cart', 'checkout', 'payments', 'inventory', 'search'] });
+      const c = shop(end, this.seed, {
+        effects: { frontend: flappingFrontend },
+        workloads: ['frontend', 'cart', 'checkout', 'payments', 'inventory', 'search'],
+      });
       c.node(node).mounts['/var/lib/media'] = size;
       // A steady 3 MB a minute, and a backlog re-upload filling the last 2% over the hours before.
       c.node(node).effects.filesystemFree = (t, mount) =>
@@ -321,7 +328,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'checkout-slow-partner-bank',
     family: 'downstream-latency',
-    story: "partner-bank answers payments ten times slower; payments and then checkout slow down. A batch job saturates one of checkout's nodes at the same time.",
+    story:
+      "partner-bank answers payments ten times slower; payments and then checkout slow down. A batch job saturates one of checkout's nodes at the same time.",
     redHerrings: ['a noisy neighbour on a checkout node'],
     seed: 109,
     build(end) {
@@ -330,11 +338,25 @@ export const SCENARIOS: Scenario[] = [
       const c = shop(end, this.seed, {
         effects: {
           payments: { peerLatency: (t, peer) => (peer === 'partner-bank' ? slow(t) : 1), latency: (t) => 1 + (slow(t) - 1) * 0.85 },
-          checkout: { peerLatency: (t, peer) => (peer === 'payments' ? 1 + (slow(t) - 1) * 0.8 : 1), latency: (t, _p, route) => (route === '/api/checkout' ? 1 + (slow(t) - 1) * 0.55 : 1) },
+          checkout: {
+            peerLatency: (t, peer) => (peer === 'payments' ? 1 + (slow(t) - 1) * 0.8 : 1),
+            latency: (t, _p, route) => (route === '/api/checkout' ? 1 + (slow(t) - 1) * 0.55 : 1),
+          },
         },
       });
       c.addWorkload(
-        { name: 'reports-batch', replicas: 1, version: '0.3.1', rps: 0, routes: [], worker: true, memoryMiB: 1500, memoryLimitMiB: 4096, cpu: 0.1, cpuLimit: 4 },
+        {
+          name: 'reports-batch',
+          replicas: 1,
+          version: '0.3.1',
+          rps: 0,
+          routes: [],
+          worker: true,
+          memoryMiB: 1500,
+          memoryLimitMiB: 4096,
+          cpu: 0.1,
+          cpuLimit: 4,
+        },
         { cpu: (t) => (t >= at - 3 * MINUTE ? 3.6 : 0.1) },
         { nodes: [c.workload('checkout').pods[0].node.name] },
       );
@@ -364,12 +386,16 @@ export const SCENARIOS: Scenario[] = [
       return c;
     },
     rule: latencyRule('RecommendationsLatencyHigh', 'recommendations', 0.4),
-    truth: { values: [['throttl', 'cpu limit', 'cfs', 'cpu quota']], series: /container_cpu_cfs_throttled|kube_pod_container_resource_limits|container_spec_cpu_quota/ },
+    truth: {
+      values: [['throttl', 'cpu limit', 'cfs', 'cpu quota']],
+      series: /container_cpu_cfs_throttled|kube_pod_container_resource_limits|container_spec_cpu_quota/,
+    },
   },
   {
     name: 'node-not-ready',
     family: 'node',
-    story: "ip-10-0-3-41 stops reporting (NotReady); the cart pod on it no longer answers and frontend's calls to cart time out until it is replaced elsewhere.",
+    story:
+      "ip-10-0-3-41 stops reporting (NotReady); the cart pod on it no longer answers and frontend's calls to cart time out until it is replaced elsewhere.",
     redHerrings: ['a chronic CPUThrottlingHigh in the same group'],
     seed: 111,
     build(end) {
@@ -393,7 +419,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'partner-bank-certificate-expired',
     family: 'certificate',
-    story: "partner-bank's TLS certificate expires; every payments call to it fails the handshake. CPUThrottlingHigh has fired for hours in the same namespace.",
+    story:
+      "partner-bank's TLS certificate expires; every payments call to it fails the handshake. CPUThrottlingHigh has fired for hours in the same namespace.",
     redHerrings: ['a chronic CPUThrottlingHigh in the same group'],
     seed: 112,
     fast: true,
@@ -417,7 +444,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'ordersdb-connections-exhausted',
     family: 'database-saturation',
-    story: 'A new reports export holds transactions open on ordersdb until connections reach max_connections; orders fails to get connections. orders rolled out 2.3.1 six minutes earlier and changed nothing.',
+    story:
+      'A new reports export holds transactions open on ordersdb until connections reach max_connections; orders fails to get connections. orders rolled out 2.3.1 six minutes earlier and changed nothing.',
     redHerrings: ['an orders rollout that changed nothing, 6 min before'],
     seed: 113,
     build(end) {
@@ -440,7 +468,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'sessions-redis-down-flapping-alert',
     family: 'dependency-down',
-    story: 'sessions-redis goes down (redis_up 0, its exporter still up); cart fails its requests. A frontend target that flaps was paged first in the same group.',
+    story:
+      'sessions-redis goes down (redis_up 0, its exporter still up); cart fails its requests. A frontend target that flaps was paged first in the same group.',
     redHerrings: ['an unrelated flapping alert in the same group, delivered first'],
     seed: 114,
     build(end) {
@@ -467,7 +496,18 @@ export const SCENARIOS: Scenario[] = [
       const payments = c.workload('payments');
       const at = c.ago(36);
       c.addWorkload(
-        { name: 'ledger-reconcile', replicas: 1, version: '7.0.2', rps: 0, routes: [], worker: true, memoryMiB: 900, memoryLimitMiB: 2048, cpu: 0.1, cpuLimit: 4 },
+        {
+          name: 'ledger-reconcile',
+          replicas: 1,
+          version: '7.0.2',
+          rps: 0,
+          routes: [],
+          worker: true,
+          memoryMiB: 900,
+          memoryLimitMiB: 2048,
+          cpu: 0.1,
+          cpuLimit: 4,
+        },
         { cpu: (t) => (t >= at - 4 * MINUTE ? 3.7 : 0.1) },
         { nodes: [payments.pods[0].node.name] },
       );
@@ -481,7 +521,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'checkout-memory-limit-lowered',
     family: 'memory-limit',
-    story: "A resources-only rollout lowers checkout's memory limit from 768 to 320 MiB (same version); the new pods are OOMKilled as their caches warm and crash loop.",
+    story:
+      "A resources-only rollout lowers checkout's memory limit from 768 to 320 MiB (same version); the new pods are OOMKilled as their caches warm and crash loop.",
     redHerrings: ['the rollout looks like a new build'],
     seed: 116,
     build(end) {
@@ -492,7 +533,8 @@ export const SCENARIOS: Scenario[] = [
       // Each new container warms its caches past 320 MiB within about two minutes.
       for (const pod of fresh) c.crashLoop(pod, pod.from + 110, 'OOMKilled', 110);
       checkout.effects = {
-        memory: (t, pod) => (fresh.includes(pod) ? 300 * 1024 * 1024 * Math.min(1.2, 0.55 + (t - Math.max(...pod.starts.filter((s) => s <= t))) / 240) : undefined),
+        memory: (t, pod) =>
+          fresh.includes(pod) ? 300 * 1024 * 1024 * Math.min(1.2, 0.55 + (t - Math.max(...pod.starts.filter((s) => s <= t))) / 240) : undefined,
       };
       return c;
     },

@@ -182,7 +182,11 @@ export function probes(cluster: Cluster, urls: Array<{ url: string; fails?: (t: 
 }
 
 /** postgres-exporter of a database server: connections by state against max_connections. */
-export function postgres(cluster: Cluster, server: string, options: { maxConnections?: number; extra?: (t: number) => number; down?: (t: number) => boolean } = {}): void {
+export function postgres(
+  cluster: Cluster,
+  server: string,
+  options: { maxConnections?: number; extra?: (t: number) => number; down?: (t: number) => boolean } = {},
+): void {
   const tel = cluster.telemetry;
   const target = exporter('postgres-exporter', '10.2.3.40:9187', { server: `${server}:5432` });
   const down = options.down ?? (() => false);
