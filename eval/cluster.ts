@@ -202,10 +202,14 @@ export class Cluster {
     return values[Math.min(values.length - 1, Math.max(0, Math.round((t - this.start) / this.telemetry.interval)))];
   }
 
-  /** The daily traffic wave with a slower ripple, about 1 on average. */
+  /**
+   * The daily traffic wave (rising through the data, as in a morning) with a slower ripple, about 1
+   * on average. Relative to the end of the data, so every run of a scenario sees the same shape.
+   */
   wave(t: number, name = ''): number {
     const phase = this.random(`wave:${name}`).next();
-    return 1 + 0.3 * Math.sin(2 * Math.PI * (t / DAY - 0.35)) + 0.06 * Math.sin((2 * Math.PI * t) / 2400 + phase * 6);
+    const since = t - this.end;
+    return 1 + 0.3 * Math.sin(2 * Math.PI * (since / DAY + 0.05)) + 0.06 * Math.sin((2 * Math.PI * since) / 2400 + phase * 6);
   }
 
   addNode(name: string, options: { cores?: number; memoryGiB?: number; zone?: string; mounts?: Record<string, number>; effects?: NodeEffects } = {}): Node {
@@ -498,7 +502,7 @@ export class Cluster {
 
   private cpuDemand(pod: Pod, t: number): number {
     const w = pod.workload;
-    return w.effects.cpu?.(t, pod) ?? w.spec.cpu * this.wave(t, w.name) * (1 + 0.08 * Math.sin(t / 97 + pod.ip.length));
+    return w.effects.cpu?.(t, pod) ?? w.spec.cpu * this.wave(t, w.name) * (1 + 0.08 * Math.sin((t - this.start) / 97 + pod.ip.length));
   }
 
   memoryUsed(pod: Pod, t: number): number {
@@ -507,7 +511,7 @@ export class Cluster {
     if (custom !== undefined) return Math.min(custom, pod.memoryLimit);
     // Grows for the first minutes after a start (caches warming), then holds with a slow ripple.
     const warm = 1 - Math.exp(-(t - startedAt(pod, t)) / 900);
-    return w.spec.memoryMiB * MiB * (0.55 + 0.45 * warm) * (1 + 0.03 * Math.sin(t / 611 + pod.name.length));
+    return w.spec.memoryMiB * MiB * (0.55 + 0.45 * warm) * (1 + 0.03 * Math.sin((t - this.start) / 611 + pod.name.length));
   }
 
   private emitContainer(pod: Pod): void {

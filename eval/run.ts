@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       }
       const r = results[results.length - 1];
       console.log(
-        `${scenario.name}: ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
+        `${scenario.name}: alerts ${r.alerts.join(', ') || '-'}; ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
       );
     }
     console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);

@@ -81,7 +81,7 @@ const CPU_THROTTLING_HIGH: Rule = {
   annotations: { summary: 'Processes experience elevated CPU throttling.' },
 };
 
-/** A frontend pod whose readiness flaps: down three minutes in every twenty-five. */
+/** A frontend target that flaps (see flappingFrontend). */
 const FRONTEND_TARGET_DOWN: Rule = {
   alert: 'FrontendTargetDown',
   expr: 'up{job="frontend"} == 0',
@@ -101,9 +101,14 @@ const KUBE_POD_CRASH_LOOPING: Rule = {
 /** The chronic red herring: recommendations runs at 95% of its CPU limit all day. */
 const chronicThrottling: Pick<ShopOptions, 'specs'> = { specs: { recommendations: { cpu: 0.47, cpuLimit: 0.5 } } };
 
-const flappingFrontend: Effects = {
-  down: (t: number, pod: Pod) => pod.workload.pods[0] === pod && t % (25 * MINUTE) >= 10 * MINUTE && t % (25 * MINUTE) < 13 * MINUTE,
-};
+/**
+ * A frontend pod whose readiness flaps: down seven minutes in every twenty-five, the last time from
+ * five minutes before `around` to two after, so its alert fires just before the page and is still
+ * firing when the page joins the group.
+ */
+const flappingFrontend = (around: number): Effects => ({
+  down: (t: number, pod: Pod) => pod.workload.pods[0] === pod && around + 2 * MINUTE - t >= 0 && (around + 2 * MINUTE - t) % (25 * MINUTE) < 7 * MINUTE,
+});
 
 /** Errors of a workload's requests while a peer fails: each failed call fails the request with `code`. */
 const failsWithPeer = (peer: string, from: number, code: string, ratio: number, outcome: string): Effects =>
@@ -242,7 +247,7 @@ export const SCENARIOS: Scenario[] = [
         cpuLimit: 1,
       };
       const c = shop(end, this.seed, {
-        effects: { frontend: flappingFrontend },
+        effects: { frontend: flappingFrontend(end - 32 * MINUTE) },
         workloads: ['frontend', 'cart', 'checkout', 'payments', 'inventory', 'search'],
       });
       c.node(node).mounts['/var/lib/media'] = size;
@@ -300,7 +305,7 @@ export const SCENARIOS: Scenario[] = [
       return c;
     },
     rule: KUBE_POD_CRASH_LOOPING,
-    truth: { values: [['cart-config']], series: /kube_configmap|kube_deployment_metadata_generation|waiting_reason|last_terminated_reason/ },
+    truth: { values: [['cart-config']], series: /kube_configmap|kube_deployment_metadata_generation|last_terminated_reason/ },
   },
   {
     name: 'orders-worker-scaled-to-zero',
@@ -309,7 +314,7 @@ export const SCENARIOS: Scenario[] = [
     redHerrings: ['an unrelated flapping alert'],
     seed: 108,
     build(end) {
-      const c = shop(end, this.seed, { effects: { frontend: flappingFrontend } });
+      const c = shop(end, this.seed, { effects: { frontend: flappingFrontend(end - 33 * MINUTE) } });
       c.scale(c.workload('orders-worker'), c.ago(44), 0);
       rabbitmq(c, 'orders', consumersOf(c, 'orders-worker'), 4);
       rabbitmq(c, 'emails', () => 2, 2);
@@ -476,7 +481,7 @@ export const SCENARIOS: Scenario[] = [
       const at = end - 36 * MINUTE;
       const c = shop(end, this.seed, {
         workloads: ['frontend', 'cart', 'search', 'recommendations'],
-        effects: { frontend: flappingFrontend, cart: failsWithPeer('sessions-redis', at, '500', 0.9, 'connection_refused') },
+        effects: { frontend: flappingFrontend(end - 31 * MINUTE), cart: failsWithPeer('sessions-redis', at, '500', 0.9, 'connection_refused') },
       });
       redis(c, 'sessions-redis', (t) => t >= at);
       return c;

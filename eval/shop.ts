@@ -227,8 +227,10 @@ export function redis(cluster: Cluster, name: string, down: (t: number) => boole
 /** RabbitMQ's queue metrics: consumers, ready messages and the age of the oldest one. */
 export function rabbitmq(cluster: Cluster, queue: string, consumers: (t: number) => number, publishRate: number): void {
   const tel = cluster.telemetry;
-  const target = exporter('rabbitmq', '10.2.1.61:15692', { vhost: '/', queue });
-  tel.gauge('up', { job: 'rabbitmq', instance: '10.2.1.61:15692', namespace: 'monitoring' }, () => 1);
+  // RabbitMQ runs beside the shop, in its namespace.
+  const server = { job: 'rabbitmq', instance: '10.2.1.61:15692', namespace: 'shop', pod: 'rabbitmq-0' };
+  const target = { ...server, vhost: '/', queue };
+  tel.gauge('up', server, () => 1);
   let ready = 3;
   let oldest = cluster.start - 2;
   const readyAt = new Map<number, number>();

@@ -17,7 +17,7 @@ describe('the reasoner on generated incidents', () => {
 
   beforeAll(async () => {
     worker = await startWorker();
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await worker?.close();
