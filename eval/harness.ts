@@ -217,6 +217,7 @@ export interface ScenarioResult {
   falseConfidence: boolean;
   seconds: number;
   cause: string;
+  /** The alert names in the investigated incident, in the order they arrived. */
   alerts: string[];
   error: string | null;
 }
@@ -325,7 +326,6 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
       throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
 
     let incidentId: string | undefined;
-    const sent: string[] = [];
     for (const payload of notifications(page, others.flat())) {
       const res = await fetch(`${options.baseUrl}/webhooks/v1/integrations/${am.id}/alert-events`, {
         method: 'POST',
@@ -335,12 +335,11 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
       const answer = (await res.json()) as { incidentIds?: string[] };
       if (res.status !== 202 && res.status !== 200) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(answer)}`);
       incidentId = answer.incidentIds?.[0] ?? incidentId;
-      for (const a of (payload as { alerts: Array<{ labels: { alertname: string }; status: string; startsAt: string }> }).alerts) {
-        sent.push(`${a.labels.alertname} ${a.status} ${a.startsAt}`);
-      }
     }
     if (!incidentId) throw new Error('no incident was opened');
-    const alerts = [...new Set(sent.map((s) => s.split(' ')[0]))];
+    // The alerts the investigated incident holds (earlier episodes of a flapping alert opened others).
+    const events = (await api.get(`/api/v1/incidents/${incidentId}/alert-events?limit=200`)).body as { items?: Array<{ labels: Record<string, string> }> };
+    const alerts = [...new Set((events.items ?? []).map((e) => e.labels.alertname))];
     log(
       `${scenario.name}: ${scenario.rule.alert} fired at ${iso(page.firedAt)} (${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data); incident ${incidentId}`,
     );
@@ -372,13 +371,13 @@ const yes = (b: boolean): string => (b ? 'yes' : 'no');
 /** The results as a Markdown table, with totals. */
 export function table(results: ScenarioResult[]): string {
   const lines = [
-    '| scenario | family | red herrings | status | conclusion | top-1 | grounded | false confidence | seconds | first cause stated |',
-    '|---|---|---|---|---|---|---|---|---:|---|',
+    '| scenario | family | red herrings | alerts in the incident | status | conclusion | top-1 | grounded | false confidence | seconds | first cause stated |',
+    '|---|---|---|---|---|---|---|---|---|---:|---|',
   ];
   for (const r of results) {
-    const cause = (r.error ?? r.cause).replace(/\|/g, '\\|').slice(0, 140);
+    const cause = (r.error ?? r.cause).replace(/\|/g, '\\|').slice(0, 240);
     lines.push(
-      `| ${r.scenario.name} | ${r.scenario.family} | ${r.scenario.redHerrings.join('; ') || 'none'} | ${r.status} | ${r.conclusionStatus ?? '-'} | ${yes(r.top1)} | ${yes(r.grounded)} | ${yes(r.falseConfidence)} | ${r.seconds.toFixed(1)} | ${cause || '-'} |`,
+      `| ${r.scenario.name} | ${r.scenario.family} | ${r.scenario.redHerrings.join('; ') || 'none'} | ${r.alerts.join(', ') || '-'} | ${r.status} | ${r.conclusionStatus ?? '-'} | ${yes(r.top1)} | ${yes(r.grounded)} | ${yes(r.falseConfidence)} | ${r.seconds.toFixed(1)} | ${cause || '-'} |`,
     );
   }
   const n = results.length;

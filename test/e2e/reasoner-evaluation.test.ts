@@ -16,8 +16,9 @@ describe('the reasoner on generated incidents', () => {
   let worker: TestWorker;
 
   beforeAll(async () => {
+    // The first e2e file to start a process builds dist/.
     worker = await startWorker();
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await worker?.close();
@@ -49,6 +50,7 @@ describe('the reasoner on generated incidents', () => {
     expect(result.status).toBe('concluded');
     expect(result.citationsExist).toBe(true);
     expect(result.alerts).toEqual(['KubePodCrashLooping']);
+    expect(result.falseConfidence).toBe(false);
   }, 120_000);
 
   it('cites only runs that exist when a dependency is down after a harmless rollout', async () => {
