@@ -183,28 +183,31 @@ export const SCENARIOS: Scenario[] = [
       const c = shop(end, this.seed);
       const orders = c.workload('orders');
       const leakFrom = c.ago(75);
-      const perSecond = (1024 - 420) * 1024 * 1024 * (1 / (34 * MINUTE));
-      const since = new Map<Pod, number[]>();
+      const MiB = 1024 * 1024;
+      const usual = 420 * MiB;
+      const limit = 1024 * MiB;
+      // The first climb to the limit takes 34 minutes; after a restart the backlog refills it five times faster.
+      const first = (limit - usual) / (34 * MINUTE);
+      const climbs = new Map<Pod, number[]>();
       for (const pod of orders.pods) {
-        const starts = [leakFrom];
-        for (let t = leakFrom; ;) {
-          const hits = t + ((1024 - 420) * 1024 * 1024) / perSecond / (starts.length > 1 ? 5 : 1);
-          if (hits > end + 600) break;
-          c.kill(pod, hits + c.random(pod.name).between(0, 40), 'OOMKilled', 6);
-          t = pod.starts[pod.starts.length - 1];
-          starts.push(t);
+        const jitter = c.random(`oom:${pod.name}`);
+        const from = [leakFrom];
+        for (;;) {
+          const speed = from.length > 1 ? first * 5 : first;
+          const killed = from[from.length - 1] + (limit - usual) / speed + jitter.between(0, 40);
+          if (killed > end + 600) break;
+          c.kill(pod, killed, 'OOMKilled', 6);
+          from.push(pod.starts[pod.starts.length - 1]);
         }
-        since.set(pod, starts);
+        climbs.set(pod, from);
       }
       orders.effects = {
         memory: (t, pod) => {
-          const from = since
+          const from = climbs
             .get(pod)!
             .filter((s) => s <= t)
             .pop();
-          if (from === undefined) return undefined;
-          const speed = from === leakFrom ? perSecond : perSecond * 5;
-          return 420 * 1024 * 1024 + (t - from) * speed;
+          return from === undefined ? undefined : usual + (t - from) * (from === leakFrom ? first : first * 5);
         },
       };
       return c;
