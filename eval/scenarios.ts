@@ -317,7 +317,7 @@ export const SCENARIOS: Scenario[] = [
     redHerrings: ['an unrelated flapping alert'],
     seed: 108,
     build(end) {
-      const c = shop(end, this.seed, { effects: { frontend: flappingFrontend(end - 33 * MINUTE) } });
+      const c = shop(end, this.seed, { effects: { frontend: flappingFrontend(end - 30 * MINUTE) } });
       c.scale(c.workload('orders-worker'), c.ago(44), 0);
       rabbitmq(c, 'orders', consumersOf(c, 'orders-worker'), 4);
       rabbitmq(c, 'emails', () => 2, 2);

@@ -106,8 +106,9 @@ export class Telemetry {
   }
 }
 
+/** A sample value: integers exactly, others to the millisecond (timestamps as values) or six significant digits. */
 function format(v: number): string {
   if (Number.isInteger(v)) return String(v);
-  const abs = Math.abs(v);
-  return abs >= 1e6 || abs < 1e-3 ? v.toExponential(6) : String(Number(v.toPrecision(7)));
+  if (Math.abs(v) >= 1) return String(Number(v.toFixed(3)));
+  return String(Number(v.toPrecision(6)));
 }
