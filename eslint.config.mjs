@@ -54,8 +54,8 @@ export default tseslint.config(
     },
   },
   {
-    // The bench reports on the console.
-    files: ['bench/**/*.ts'],
+    // The bench and the reasoner evaluation report on the console.
+    files: ['bench/**/*.ts', 'eval/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {

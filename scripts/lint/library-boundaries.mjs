@@ -74,12 +74,12 @@ function entitiesOf(library) {
   return entityNames.get(library);
 }
 
-/** Where a file sits: a library (`lib`), an app, the tests, the bench, or elsewhere. */
+/** Where a file sits: a library (`lib`), an app, the tests, the bench, the reasoner evaluation, or elsewhere. */
 function unitOf(file) {
   const parts = relative(ROOT, file).split(sep);
   if (parts[0] === 'libs' && parts.length > 2) return { kind: 'lib', name: parts[1], root: join(ROOT, 'libs', parts[1]) };
   if (parts[0] === 'apps' && parts.length > 2) return { kind: 'app', name: parts[1], root: join(ROOT, 'apps', parts[1]) };
-  if (parts[0] === 'test' || parts[0] === 'bench' || parts[0] === 'migrations') return { kind: parts[0], name: parts[0], root: join(ROOT, parts[0]) };
+  if (['test', 'bench', 'eval', 'migrations'].includes(parts[0])) return { kind: parts[0], name: parts[0], root: join(ROOT, parts[0]) };
   return { kind: 'other', name: parts[0], root: ROOT };
 }
 

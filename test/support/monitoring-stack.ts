@@ -21,8 +21,14 @@ export class MonitoringProcess {
   /**
    * `port`: when the config must name it (a scrape of Prometheus itself); a free one otherwise.
    * `files`: written beside prometheus.yml (rule files, named relative to it in the config).
+   * `storage`: a TSDB directory to serve (e.g. blocks backfilled with promtool), kept when it stops.
    */
-  static async prometheus(config = 'global:\n  scrape_interval: 15s\n', port?: number, files: Record<string, string> = {}): Promise<MonitoringProcess> {
+  static async prometheus(
+    config = 'global:\n  scrape_interval: 15s\n',
+    port?: number,
+    files: Record<string, string> = {},
+    storage?: string,
+  ): Promise<MonitoringProcess> {
     port ??= await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'svc-prometheus-'));
     writeFileSync(join(dir, 'prometheus.yml'), config);
@@ -32,7 +38,7 @@ export class MonitoringProcess {
       [
         `--config.file=${join(dir, 'prometheus.yml')}`,
         `--web.listen-address=127.0.0.1:${port}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--storage.tsdb.path=${storage ?? join(dir, 'data')}`,
         '--log.level=warn',
       ],
       { stdio: 'ignore' },

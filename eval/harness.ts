@@ -1,0 +1,392 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { MonitoringProcess } from '../test/support/monitoring-stack';
+import { until } from '../test/support/until';
+import { Rule, Scenario } from './scenarios';
+
+const run = promisify(execFile);
+
+/** The Prometheus scrape and rule evaluation interval of the generated data (kube-prometheus's). */
+export const INTERVAL_SECONDS = 30;
+
+/** The service's HTTP API as the harness uses it: the tests' Client fits, and so does the runner's. */
+export interface ApiClient {
+  get(path: string): Promise<{ status: number; body: unknown }>;
+  post(path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+}
+
+/** A scenario's data served by a real Prometheus with the scenario's alerting rules. */
+export interface StagedPrometheus {
+  prometheus: MonitoringProcess;
+  start: number;
+  end: number;
+  series: number;
+  stop(): Promise<void>;
+}
+
+function rulesFile(rules: Rule[]): string {
+  const lines = ['groups:', '  - name: shop', `    interval: ${INTERVAL_SECONDS}s`, '    rules:'];
+  for (const r of rules) {
+    lines.push(`      - alert: ${r.alert}`, `        expr: ${JSON.stringify(r.expr)}`, `        for: ${r.forSeconds}s`);
+    lines.push(`        labels: ${JSON.stringify(r.labels ?? {})}`, `        annotations: ${JSON.stringify(r.annotations ?? {})}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Generates the scenario's three hours of data ending now, writes it as OpenMetrics, backfills it
+ * into a TSDB with `promtool tsdb create-blocks-from openmetrics` and starts Prometheus on it.
+ */
+export async function stagePrometheus(scenario: Scenario, now = Date.now() / 1000): Promise<StagedPrometheus> {
+  const end = Math.floor(now / INTERVAL_SECONDS) * INTERVAL_SECONDS;
+  const cluster = scenario.build(end);
+  cluster.emit();
+  const dir = mkdtempSync(join(tmpdir(), `svc-eval-${scenario.name}-`));
+  try {
+    const file = join(dir, 'data.om');
+    await cluster.telemetry.writeOpenMetrics(file);
+    await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', file, join(dir, 'tsdb')], { maxBuffer: 16 * 1024 * 1024 });
+    rmSync(file);
+    const config = [
+      'global:',
+      `  scrape_interval: ${INTERVAL_SECONDS}s`,
+      `  evaluation_interval: ${INTERVAL_SECONDS}s`,
+      'rule_files:',
+      '  - rules.yml',
+      '',
+    ].join('\n');
+    const rules = [scenario.rule, ...(scenario.otherRules ?? [])];
+    const prometheus = await MonitoringProcess.prometheus(config, undefined, { 'rules.yml': rulesFile(rules) }, join(dir, 'tsdb'));
+    return {
+      prometheus,
+      start: cluster.start,
+      end,
+      series: cluster.telemetry.seriesCount,
+      stop: async () => {
+        await prometheus.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** One alert as Prometheus's rule manager sends it: firing from `firedAt`, resolved at `resolvedAt`. */
+export interface DerivedAlert {
+  rule: Rule;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  activeAt: number;
+  firedAt: number;
+  resolvedAt: number | null;
+}
+
+/**
+ * The alerts a rule sent over the data, as the rule manager would have: the expression evaluated
+ * at every evaluation; a label set returned at consecutive evaluations is pending from the first,
+ * firing once it held for the rule's `for`, resolved at the first evaluation without it.
+ */
+export async function deriveAlerts(prometheusUrl: string, rule: Rule, start: number, end: number): Promise<DerivedAlert[]> {
+  const params = new URLSearchParams({ query: rule.expr, start: String(start), end: String(end), step: String(INTERVAL_SECONDS) });
+  const res = await fetch(`${prometheusUrl}/api/v1/query_range?${params}`);
+  const body = (await res.json()) as {
+    status: string;
+    error?: string;
+    data: { result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> };
+  };
+  if (body.status !== 'success') throw new Error(`evaluating ${rule.alert}: ${body.error}`);
+  const alerts: DerivedAlert[] = [];
+  for (const series of body.data.result) {
+    const { __name__: _name, ...metric } = series.metric;
+    const labels = { ...metric, ...rule.labels, alertname: rule.alert };
+    let activeAt: number | null = null;
+    let previous = -Infinity;
+    let value = '';
+    const close = (resolvedAt: number | null): void => {
+      if (activeAt === null) return;
+      const firedAt = Math.ceil((activeAt + rule.forSeconds) / INTERVAL_SECONDS) * INTERVAL_SECONDS;
+      if (firedAt <= previous) alerts.push({ rule, labels, annotations: annotate(rule.annotations ?? {}, labels, value), activeAt, firedAt, resolvedAt });
+    };
+    for (const [t, v] of series.values) {
+      if (activeAt !== null && t - previous > INTERVAL_SECONDS) {
+        close(previous + INTERVAL_SECONDS);
+        activeAt = null;
+      }
+      activeAt ??= t;
+      previous = t;
+      value = v;
+    }
+    close(previous + INTERVAL_SECONDS <= end ? previous + INTERVAL_SECONDS : null);
+  }
+  return alerts.sort((a, b) => a.firedAt - b.firedAt);
+}
+
+/** Alert annotation templates, the few forms the scenarios use. */
+function annotate(templates: Record<string, string>, labels: Record<string, string>, value: string): Record<string, string> {
+  const number = Number(value);
+  return Object.fromEntries(
+    Object.entries(templates).map(([k, v]) => [
+      k,
+      v
+        .replace(/\{\{ \$labels\.(\w+) \}\}/g, (_, l: string) => labels[l] ?? '')
+        .replace(/\{\{ \$value \| humanizePercentage \}\}/g, `${(number * 100).toFixed(2)}%`)
+        .replace(/\{\{ \$value \}\}/g, Number.isFinite(number) ? String(Number(number.toPrecision(4))) : value),
+    ]),
+  );
+}
+
+const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
+
+const fingerprint = (labels: Record<string, string>): string =>
+  createHash('sha256')
+    .update(
+      Object.entries(labels)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k}\u00ff${v}`)
+        .join('\u00ff'),
+    )
+    .digest('hex')
+    .slice(0, 16);
+
+/**
+ * The notifications Alertmanager sends for the group of `page` (kube-prometheus groups by
+ * namespace) up to the moment `page` fires: one at each change of the group (an alert firing or
+ * resolving), each listing the group's alerts in their state then, in the webhook's v4 payload.
+ */
+export function notifications(page: DerivedAlert, others: DerivedAlert[]): unknown[] {
+  const namespace = page.labels.namespace ?? '';
+  const group = [page, ...others.filter((a) => (a.labels.namespace ?? '') === namespace && a.firedAt <= page.firedAt)];
+  const moments = [...new Set(group.flatMap((a) => [a.firedAt, ...(a.resolvedAt !== null && a.resolvedAt <= page.firedAt ? [a.resolvedAt] : [])]))].sort(
+    (a, b) => a - b,
+  );
+  const groupLabels = { namespace };
+  return moments.map((at) => {
+    // Per alert (one fingerprint), its latest episode that fired by then; resolved ones are sent once more.
+    const latest = new Map<string, DerivedAlert>();
+    for (const a of group.filter((x) => x.firedAt <= at)) latest.set(fingerprint(a.labels), a);
+    const alerts = [...latest.values()]
+      .filter((a) => a.resolvedAt === null || a.resolvedAt >= at)
+      .map((a) => {
+        const resolved = a.resolvedAt !== null && a.resolvedAt <= at;
+        return {
+          status: resolved ? 'resolved' : 'firing',
+          labels: a.labels,
+          annotations: a.annotations,
+          startsAt: iso(a.firedAt),
+          endsAt: resolved ? iso(a.resolvedAt!) : '0001-01-01T00:00:00Z',
+          generatorURL: `http://prometheus-k8s.monitoring.svc:9090/graph?g0.expr=${encodeURIComponent(a.rule.expr)}&g0.tab=1`,
+          fingerprint: fingerprint(a.labels),
+        };
+      });
+    const firing = alerts.filter((a) => a.status === 'firing');
+    const common = (pick: (a: (typeof alerts)[number]) => Record<string, string>): Record<string, string> =>
+      Object.fromEntries(Object.entries(pick(alerts[0])).filter(([k, v]) => alerts.every((a) => pick(a)[k] === v)));
+    return {
+      receiver: 'incident-service',
+      status: firing.length ? 'firing' : 'resolved',
+      alerts,
+      groupLabels,
+      commonLabels: common((a) => a.labels),
+      commonAnnotations: common((a) => a.annotations),
+      externalURL: 'http://alertmanager-main.monitoring.svc:9093',
+      version: '4',
+      groupKey: `{}:{namespace="${namespace}"}`,
+      truncatedAlerts: 0,
+    };
+  });
+}
+
+/** What a scenario's run produced, scored. */
+export interface ScenarioResult {
+  scenario: Scenario;
+  investigationId: string | null;
+  status: string;
+  conclusionStatus: string | null;
+  /** The first `cause` finding names every distinguishing value of the cause. */
+  top1: boolean;
+  /** Every citation names a run, and a cited run read a series of the cause. */
+  grounded: boolean;
+  citationsExist: boolean;
+  /** `verified_cause` with a wrong first cause. */
+  falseConfidence: boolean;
+  seconds: number;
+  cause: string;
+  /** The alert names in the investigated incident, in the order they arrived. */
+  alerts: string[];
+  error: string | null;
+}
+
+interface RunView {
+  ordinal: number;
+  tool: string;
+  outcome: string;
+  arguments: Record<string, unknown>;
+  summary: string | null;
+}
+
+interface Cited {
+  runRefs?: number[];
+  evidenceRefs?: Array<{ toolRunOrdinal: number }>;
+}
+
+/** The parts of an investigation's single read (GET /api/v1/investigations/{id}) that are scored. */
+export interface InvestigationRead {
+  id: string;
+  status: string;
+  conclusionStatus?: string | null;
+  error?: string | null;
+  findings?: Array<Cited & { kind: string; statement: string; mechanism: string }>;
+  hypotheses?: Cited[];
+  actions?: Cited[];
+  limitations?: Cited[];
+  impact?: Cited | null;
+  runs?: RunView[];
+}
+
+/** Scores an ended investigation (its single read, with `runs`) against the scenario's ground truth. */
+export function score(scenario: Scenario, investigation: InvestigationRead, seconds: number, alerts: string[]): ScenarioResult {
+  const runs: RunView[] = investigation.runs ?? [];
+  const ordinals = new Set(runs.map((r) => r.ordinal));
+  const findings = investigation.findings ?? [];
+  const citing: Cited[] = [
+    ...findings,
+    ...(investigation.hypotheses ?? []),
+    ...(investigation.actions ?? []),
+    ...(investigation.limitations ?? []),
+    investigation.impact ?? {},
+  ];
+  const refs = citing.flatMap((c) => [...(c.runRefs ?? []), ...(c.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]);
+  const citationsExist = refs.every((r) => ordinals.has(r));
+  const cited = new Set(findings.flatMap((f) => [...(f.runRefs ?? []), ...(f.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]));
+  const readsCause = runs.some((r) => cited.has(r.ordinal) && r.outcome === 'succeeded' && scenario.truth.series.test(JSON.stringify(r.arguments)));
+  const cause = findings.find((f) => f.kind === 'cause');
+  const text = cause ? `${cause.statement} ${cause.mechanism}`.toLowerCase() : '';
+  const top1 = !!cause && scenario.truth.values.every((alternatives) => alternatives.some((v) => text.includes(v.toLowerCase())));
+  return {
+    scenario,
+    investigationId: investigation.id ?? null,
+    status: investigation.status,
+    conclusionStatus: investigation.conclusionStatus ?? null,
+    top1,
+    grounded: citationsExist && readsCause,
+    citationsExist,
+    falseConfidence: investigation.conclusionStatus === 'verified_cause' && !top1,
+    seconds,
+    cause: cause?.statement ?? '',
+    alerts,
+    error: investigation.error ?? null,
+  };
+}
+
+export interface RunOptions {
+  /** The API's base URL (the webhook route is not under the client's session). */
+  baseUrl: string;
+  /** Waits for the investigation to end and returns its single read (default: polls GET /investigations/{id}). */
+  ended?: (id: string) => Promise<InvestigationRead>;
+  log?: (line: string) => void;
+}
+
+async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
+  const res = await api.post('/api/v1/integrations', body);
+  if (res.status !== 201) throw new Error(`creating the ${String(body.type)} integration answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; webhookSecret?: string };
+}
+
+/**
+ * Runs one scenario end to end: its data in a real Prometheus, its alerts delivered to a new
+ * Alertmanager integration's webhook as Alertmanager would, an investigation of the incident
+ * opened through the API and awaited, and scored. The scenario's integrations are disabled at the
+ * end so the next scenario's investigation reads only its own Prometheus.
+ */
+export async function runScenario(api: ApiClient, scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
+  const log = options.log ?? (() => undefined);
+  const staged = await stagePrometheus(scenario);
+  const integrations: string[] = [];
+  try {
+    log(`${scenario.name}: ${staged.series} series in ${staged.prometheus.url}`);
+    const derived = await Promise.all(
+      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged.prometheus.url, r, staged.start, staged.end)),
+    );
+    const [pages, ...others] = derived;
+    const page = pages[0];
+    if (!page) throw new Error(`${scenario.rule.alert} never fired over the data of ${scenario.name}`);
+
+    const am = await created(api, { type: 'alertmanager', name: `Alertmanager (${scenario.name})` });
+    integrations.push(am.id);
+    const prom = await created(api, { type: 'prometheus', name: `Prometheus (${scenario.name})`, config: { baseUrl: staged.prometheus.url } });
+    integrations.push(prom.id);
+    const verified = await api.post(`/api/v1/integrations/${prom.id}/verify`);
+    if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
+      throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
+
+    let incidentId: string | undefined;
+    for (const payload of notifications(page, others.flat())) {
+      const res = await fetch(`${options.baseUrl}/webhooks/v1/integrations/${am.id}/alert-events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${am.webhookSecret}` },
+        body: JSON.stringify(payload),
+      });
+      const answer = (await res.json()) as { incidentIds?: string[] };
+      if (res.status !== 202 && res.status !== 200) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(answer)}`);
+      incidentId = answer.incidentIds?.[0] ?? incidentId;
+    }
+    if (!incidentId) throw new Error('no incident was opened');
+    // The alerts the investigated incident holds (earlier episodes of a flapping alert opened others).
+    const events = (await api.get(`/api/v1/incidents/${incidentId}/alert-events?limit=200`)).body as { items?: Array<{ labels: Record<string, string> }> };
+    const alerts = [...new Set((events.items ?? []).map((e) => e.labels.alertname))];
+    log(
+      `${scenario.name}: ${scenario.rule.alert} fired at ${iso(page.firedAt)} (${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data); incident ${incidentId}`,
+    );
+
+    const began = Date.now();
+    const opened = await api.post('/api/v1/investigations', { incidentId });
+    if (opened.status !== 201) throw new Error(`opening the investigation answered ${opened.status}: ${JSON.stringify(opened.body)}`);
+    const { id } = opened.body as { id: string };
+    const ended =
+      (await options.ended?.(id)) ??
+      (await until(
+        async () => {
+          const read = (await api.get(`/api/v1/investigations/${id}`)).body as InvestigationRead;
+          return ['concluded', 'partial', 'failed', 'cancelled'].includes(read.status) ? read : undefined;
+        },
+        300_000,
+        `investigation ${id} to end`,
+        250,
+      ));
+    return score(scenario, ended, (Date.now() - began) / 1000, alerts);
+  } finally {
+    for (const id of integrations) await api.post(`/api/v1/integrations/${id}/disable`).catch(() => undefined);
+    await staged.stop();
+  }
+}
+
+const yes = (b: boolean): string => (b ? 'yes' : 'no');
+
+/** The results as a Markdown table, with totals. */
+export function table(results: ScenarioResult[]): string {
+  const lines = [
+    '| scenario | family | red herrings | alerts in the incident | status | conclusion | top-1 | grounded | false confidence | seconds | first cause stated |',
+    '|---|---|---|---|---|---|---|---|---|---:|---|',
+  ];
+  for (const r of results) {
+    const cause = (r.error ?? r.cause).replace(/\|/g, '\\|').slice(0, 240);
+    lines.push(
+      `| ${r.scenario.name} | ${r.scenario.family} | ${r.scenario.redHerrings.join('; ') || 'none'} | ${r.alerts.join(', ') || '-'} | ${r.status} | ${r.conclusionStatus ?? '-'} | ${yes(r.top1)} | ${yes(r.grounded)} | ${yes(r.falseConfidence)} | ${r.seconds.toFixed(1)} | ${cause || '-'} |`,
+    );
+  }
+  const n = results.length;
+  const count = (f: (r: ScenarioResult) => boolean): string => `${results.filter(f).length}/${n}`;
+  const mean = n ? results.reduce((s, r) => s + r.seconds, 0) / n : 0;
+  lines.push(
+    '',
+    `Totals: top-1 ${count((r) => r.top1)}, grounded ${count((r) => r.grounded)}, false confidence ${count((r) => r.falseConfidence)}, ` +
+      `ended without error ${count((r) => r.status !== 'failed' && !r.error)}, mean ${mean.toFixed(1)} s per investigation.`,
+  );
+  return lines.join('\n');
+}

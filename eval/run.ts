@@ -1,0 +1,191 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
+import { MIGRATIONS } from '../migrations';
+import { freePort } from '../test/support/ports';
+import { until } from '../test/support/until';
+import { ApiClient, runScenario, ScenarioResult, table } from './harness';
+import { SCENARIOS } from './scenarios';
+
+/**
+ * Evaluates the investigation reasoner the worker runs (built-in, or a language model when
+ * SVC_LLM_* is set) on generated incidents: each scenario's data in a real Prometheus, its alerts
+ * delivered as Alertmanager would, an investigation opened through the API of a real API process
+ * and worked by a real worker process, scored against the scenario's ground truth.
+ *
+ * `--scenario=a,b` runs only those; `--list` prints the scenarios.
+ */
+const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+
+/** The API with the Admin's session cookie, and the Origin unsafe cookie requests need. */
+class SessionClient implements ApiClient {
+  cookie = '';
+
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { cookie: this.cookie, origin: this.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  }
+
+  get(path: string) {
+    return this.request('GET', path);
+  }
+
+  post(path: string, body?: unknown) {
+    return this.request('POST', path, body);
+  }
+}
+
+/** A process of this build (dist/apps/<app>/src/main.js), its output kept for an error message; ready when `ready` says so. */
+async function startProcess(app: string, env: Record<string, string>, ready: (output: string) => Promise<boolean>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(__dirname, `../apps/${app}/src/main.js`)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  try {
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the ${app} exited with ${child.exitCode}`);
+        return ready(output);
+      },
+      60_000,
+      `the ${app} to start`,
+      100,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}:\n${output.slice(-4000)}`, { cause: error });
+  }
+  return child;
+}
+
+async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function dropQueueKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--list')) {
+    for (const s of SCENARIOS) console.log(`${s.name} (${s.family}): ${s.story}`);
+    return;
+  }
+  const only = arg('scenario')?.split(',');
+  const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  if (only && scenarios.length !== only.length) throw new Error(`unknown scenario in ${only.join(', ')}; --list shows them`);
+  const base = new URL(loadConfig().DATABASE_URL);
+  base.pathname = `/svc_eval_${process.pid}`;
+  const databaseUrl = base.toString();
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: loadConfig().REDIS_URL,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    SVC_SECRET_KEY: randomBytes(32).toString('hex'),
+    SVC_BOOTSTRAP_CREDENTIAL: 'eval-bootstrap-credential',
+    SVC_QUEUE_PREFIX: `eval-${process.pid}`,
+    SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('SVC_LLM_') && e[1] !== undefined)),
+  };
+  await ensureDatabase(databaseUrl);
+  let api: ChildProcess | undefined;
+  let worker: ChildProcess | undefined;
+  const results: ScenarioResult[] = [];
+  try {
+    await runMigrations(databaseUrl, MIGRATIONS);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    api = await startProcess('api', env, async () => {
+      try {
+        return (await fetch(`${baseUrl}/readyz`)).ok;
+      } catch {
+        return false; // starting
+      }
+    });
+    worker = await startProcess('worker', env, async (output) => output.includes('Worker started'));
+    const client = new SessionClient(baseUrl);
+    const boot = await fetch(`${baseUrl}/api/v1/auth/local/bootstrap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.SVC_BOOTSTRAP_CREDENTIAL}` },
+      body: JSON.stringify({
+        organization: { id: 'eval', displayName: 'Evaluation' },
+        user: { email: 'eval@example.com', name: 'Evaluation', password: 'a long enough password' },
+      }),
+    });
+    if (boot.status !== 201) throw new Error(`bootstrap answered ${boot.status}: ${await boot.text()}`);
+    client.cookie = boot.headers.getSetCookie()[0].split(';')[0];
+
+    // One at a time: the machine is shared, and time per investigation is reported.
+    for (const scenario of scenarios) {
+      const started = Date.now();
+      try {
+        results.push(await runScenario(client, scenario, { baseUrl, log: (line) => console.log(line) }));
+      } catch (error) {
+        results.push({
+          scenario,
+          investigationId: null,
+          status: 'harness error',
+          conclusionStatus: null,
+          top1: false,
+          grounded: false,
+          citationsExist: false,
+          falseConfidence: false,
+          seconds: (Date.now() - started) / 1000,
+          cause: '',
+          alerts: [],
+          error: (error as Error).message,
+        });
+      }
+      const r = results[results.length - 1];
+      console.log(
+        `${scenario.name}: alerts ${r.alerts.join(', ') || '-'}; ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
+      );
+    }
+    console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);
+    console.log(table(results));
+  } finally {
+    await stopProcess(worker);
+    await stopProcess(api);
+    const admin = new URL(databaseUrl);
+    admin.pathname = '/postgres';
+    const db = new Client({ connectionString: admin.toString() });
+    await db.connect();
+    await db.query(`DROP DATABASE IF EXISTS "svc_eval_${process.pid}" WITH (FORCE)`);
+    await db.end();
+    await dropQueueKeys(env.REDIS_URL, env.SVC_QUEUE_PREFIX).catch(() => undefined);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

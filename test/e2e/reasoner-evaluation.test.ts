@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScenario, ScenarioResult } from '../../eval/harness';
+import { SCENARIOS } from '../../eval/scenarios';
+import { useBootstrappedApi } from '../support/factories';
+import { investigationEnded } from '../support/investigations';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * Three of the evaluation's generated incidents (eval/scenarios.ts), each with three hours of
+ * kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
+ * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner.
+ * Only what the reasoner reliably gets right is asserted; `npm run eval` scores them all.
+ */
+describe('the reasoner on generated incidents', () => {
+  const ctx = useBootstrappedApi();
+  let worker: TestWorker;
+
+  beforeAll(async () => {
+    // The first e2e file to start a process builds dist/.
+    worker = await startWorker();
+  }, 240_000);
+
+  afterAll(async () => {
+    await worker?.close();
+  });
+
+  const investigate = (name: string): Promise<ScenarioResult> =>
+    runScenario(
+      ctx.admin,
+      SCENARIOS.find((s) => s.name === name)!,
+      {
+        baseUrl: ctx.api.baseUrl,
+        ended: (id) => investigationEnded(ctx.admin, id, { timeoutMs: 60_000 }),
+      },
+    );
+
+  it('names the bad version of a rollout as the cause, citing the runs that read the builds', async () => {
+    const result = await investigate('checkout-bad-version');
+    expect(result.status).toBe('concluded');
+    expect(result.conclusionStatus).toBe('verified_cause');
+    expect(result.cause).toContain('2.15.0');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(result.falseConfidence).toBe(false);
+  }, 120_000);
+
+  it('cites only runs that exist when the cause is a crash-looping configuration change', async () => {
+    const result = await investigate('cart-config-crashloop');
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('concluded');
+    expect(result.citationsExist).toBe(true);
+    expect(result.alerts).toEqual(['KubePodCrashLooping']);
+    expect(result.falseConfidence).toBe(false);
+  }, 120_000);
+
+  it('cites only runs that exist when a dependency is down after a harmless rollout', async () => {
+    const result = await investigate('inventory-down-harmless-rollout');
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('concluded');
+    expect(result.citationsExist).toBe(true);
+    expect(result.alerts).toEqual(['CheckoutHighErrorRate']);
+  }, 120_000);
+});
