@@ -53,11 +53,13 @@ describe('the reasoner on generated incidents', () => {
     expect(result.falseConfidence).toBe(false);
   }, 120_000);
 
-  it('cites only runs that exist when a dependency is down after a harmless rollout', async () => {
+  it('does not take a harmless rollout before a dependency went down for the cause, and cites only runs that exist', async () => {
     const result = await investigate('inventory-down-harmless-rollout');
     expect(result.error).toBeNull();
     expect(result.status).toBe('concluded');
     expect(result.citationsExist).toBe(true);
     expect(result.alerts).toEqual(['CheckoutHighErrorRate']);
+    expect(result.falseConfidence).toBe(false);
+    expect(result.conclusionStatus).not.toBe('verified_cause');
   }, 120_000);
 });

@@ -126,9 +126,10 @@ function scriptedSession(
   };
 }
 
-const rollout = (instance = 'api-0'): Series[] => [
-  { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.0' }, values: points(15, 27) },
-  { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.1' }, values: points(28, 45) },
+/** 1.0 runs until `oldUntil`, 1.1 from minute 29 (the condition holds from minute 30). */
+const rollout = (instance = 'api-0', oldUntil = 29): Series[] => [
+  { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.0' }, values: points(15, oldUntil) },
+  { metric: { __name__: 'app_build_info', job: 'api', instance, version: '1.1' }, values: points(Math.min(29, oldUntil), 45) },
 ];
 
 /** One value per minute from minute `from`: `usual` until `jumpAt`, then `high`. */
@@ -155,6 +156,16 @@ describe('BuiltInReasoner', () => {
     expect(conclusion.limitations).toEqual([]);
   });
 
+  it('rules out a new version that served alone for minutes before the condition began, saying so', async () => {
+    const session = scriptedSession(rollout('api-0', 24));
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('inconclusive');
+    expect(conclusion.hypotheses.map((h) => [h.id, h.status])).toEqual([['h-version', 'refuted']]);
+    expect(conclusion.findings.find((f) => f.kind === 'ruled_out')?.statement).toBe(
+      'Not the cause: The new build (version="1.1") that started at 2026-11-22T02:23:00.000000Z caused the alert\'s condition (the new build served alone from 2026-11-22T02:24:00.000000Z, 6 min before the condition began, without it)',
+    );
+  });
+
   it('keeps a new version that preceded the condition a supported explanation when the condition is not on its instances', async () => {
     const session = scriptedSession(rollout('api-1'), { errorsOn: 'api-0' });
     const conclusion = await new BuiltInReasoner().investigate(session);
@@ -163,7 +174,7 @@ describe('BuiltInReasoner', () => {
     expect(conclusion.summary).toContain('is not verified as its cause');
     expect(conclusion.limitations.map((l) => l.statement)).toEqual(
       expect.arrayContaining([
-        expect.stringContaining('could not be tied to the instances running the new build'),
+        expect.stringContaining('could not be tied to the replicas running the new build'),
         expect.stringContaining('no query tested the mechanism'),
       ]),
     );

@@ -21,8 +21,12 @@ interface Candidate {
   mechanism: string;
   action: Omit<ActionItem, 'runRefs'>;
   unexplained: string[];
-  /** For a new version: the build series' selector, to tie the condition to the instances that run it. */
+  /** For a new version: the build series' selector, to tie the condition to the replicas that run it. */
   buildSelector?: string;
+  /** For a new version: when the last replica of the build it replaced stopped (null while some still ran). */
+  rolledOutAt?: Timestamp | null;
+  /** Why a supported-looking change is ruled out anyway. */
+  refutedBecause?: string;
   /** For a proximate event: the labels of the series that showed it, to ask why it happened. */
   subject?: Record<string, string>;
 }
@@ -31,7 +35,19 @@ interface Candidate {
 const AT_MEMORY_LIMIT = 0.9;
 
 const IDENTITY_LABELS = new Set(['__name__', 'job', 'instance']);
+/** Labels that tell replicas apart, not builds: a new pod of the same build is not a new version. */
+const REPLICA_LABELS = new Set(['__name__', 'job', 'instance', 'pod', 'node', 'uid', 'container_id', 'pod_ip', 'host_ip', 'ip', 'hostname', 'endpoint']);
+
+/** The labels of a build series that name the build itself (version, revision, ...), sorted. */
+const buildLabels = (metric: Record<string, string>): Array<[string, string]> =>
+  Object.entries(metric)
+    .filter(([k]) => !REPLICA_LABELS.has(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const buildKey = (metric: Record<string, string>): string => JSON.stringify([metric.__name__, metric.job, buildLabels(metric)]);
+const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
 const MINUTE = 60_000_000n;
+/** A new version that served alone longer than this before the condition began did not start it. */
+const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
 
 const seriesOf = (run: RecordedRun | undefined): SeriesOut[] =>
   run?.outcome === 'succeeded' ? ((run.output as { series?: SeriesOut[] } | null)?.series ?? []) : [];
@@ -93,13 +109,9 @@ const round = (n: number): string => (n >= 10 ? n.toFixed(0) : n.toFixed(1));
 
 const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
-/** `name{label="value", ...}` of a series, without its instance: every instance running the same build. */
-function selectorWithoutInstance(metric: Record<string, string>): string {
-  const labels = Object.entries(metric)
-    .filter(([k]) => k !== '__name__' && k !== 'instance')
-    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-    .join(', ');
-  return `${metric.__name__ ?? ''}{${labels}}`;
+/** `name{job="...", version="...", ...}`: every replica running the build of this series. */
+function buildSelector(metric: Record<string, string>): string {
+  return `${metric.__name__ ?? ''}{${matchers([...(metric.job ? ([['job', metric.job]] as Array<[string, string]>) : []), ...buildLabels(metric)])}}`;
 }
 
 const labelText = (labels: Record<string, string>): string =>
@@ -119,6 +131,8 @@ export class BuiltInReasoner {
   private readonly hypotheses: HypothesisItem[] = [];
   private readonly limitations: LimitationItem[] = [];
   private onset: { at: Timestamp; runs: number[]; expression: string | null } | null = null;
+  /** The labels of the condition's first series: which replica labels it can be joined on. */
+  private conditionLabels: Record<string, string> = {};
   private alertRun: RecordedRun | undefined;
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
@@ -246,6 +260,7 @@ export class BuiltInReasoner {
       purpose: `The onset of ${alertname}'s condition, to the second`,
     });
     const began = earliest(seriesOf(closer).map(firstSampleAt));
+    this.conditionLabels = (seriesOf(closer)[0] ?? seriesOf(range)[0])?.metric ?? {};
     if (began) this.onset = { at: began, runs: [rules.ordinal, range.ordinal, closer.ordinal], expression: rule.query };
   }
 
@@ -273,9 +288,14 @@ export class BuiltInReasoner {
     // labels): a build series with no such predecessor is where the data begins (a new service,
     // monitoring that just started) or a new instance of the same version, not a change.
     const replaces = (next: SeriesOut, older: SeriesOut): boolean =>
-      next.metric.__name__ === older.metric.__name__ && next.metric.job === older.metric.job && labelText(next.metric) !== labelText(older.metric);
+      next.metric.__name__ === older.metric.__name__ && next.metric.job === older.metric.job && buildKey(next.metric) !== buildKey(older.metric);
+    // Each replica of a build is a series of its own: a build started with its first replica.
+    const buildStart = (x: { s: SeriesOut }): Timestamp =>
+      earliest(started.filter((o) => buildKey(o.s.metric) === buildKey(x.s.metric)).map((o) => o.at)) ?? started[0].at;
     const appeared = started
       .filter((x) => x.at.epochMicros > windowStart && near(x.at) && started.some((other) => replaces(x.s, other.s) && x.at.isAfter(other.at)))
+      .map((x) => ({ ...x, at: buildStart(x) }))
+      .filter((x) => x.at.epochMicros > windowStart)
       .sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1));
     if (builds.outcome === 'succeeded' && seriesOf(builds).length === 0) {
       this.limitations.push({
@@ -290,7 +310,14 @@ export class BuiltInReasoner {
       const step = BigInt(Math.round(((builds.output as { stepSeconds?: number } | null)?.stepSeconds ?? 0) * 1_000_000));
       const { s } = appeared[0];
       const at = Timestamp.fromEpochMicros(appeared[0].at.epochMicros - step);
-      const version = labelText(s.metric) || s.metric.__name__;
+      // The build it replaced: the latest other build that started before it. The rollout completed
+      // when the new build's last replica started (a series' start is exact; its end is blurred by
+      // Prometheus' lookback, which keeps a stopped series answering for minutes).
+      const predecessor = started.filter((x) => replaces(s, x.s) && at.isAfter(x.at)).sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1))[0];
+      const replicas = started.filter((x) => buildKey(x.s.metric) === buildKey(s.metric)).map((x) => x.at);
+      const rolledOutAt = replicas.reduce<Timestamp | null>((max, t) => (!max || t.isAfter(max) ? t : max), null);
+      const changed = buildLabels(s.metric).filter(([k, v]) => predecessor?.s.metric[k] !== v);
+      const version = matchers(changed.length ? changed : buildLabels(s.metric)) || s.metric.__name__;
       candidates.push({
         at,
         run: builds,
@@ -308,7 +335,8 @@ export class BuiltInReasoner {
           verification: `The alert's expression returns no series after the rollback${this.onset!.expression ? `: ${this.onset!.expression}` : ''}`,
         },
         unexplained: [],
-        buildSelector: selectorWithoutInstance(s.metric),
+        buildSelector: buildSelector(s.metric),
+        rolledOutAt,
       });
     }
 
@@ -457,7 +485,12 @@ export class BuiltInReasoner {
     const samples = seriesOf(run).flatMap((s) => (s.values ?? []).map(([t]) => Timestamp.parse(t)).filter((t): t is Timestamp => t !== null));
     const before = samples.filter((t) => !t.isAfter(candidate.at) && t.epochMicros !== candidate.at.epochMicros).length;
     const after = samples.length - before;
-    const supported = before === 0 && after > 0;
+    if (before === 0 && after > 0 && candidate.rolledOutAt) {
+      const began = await this.sharpOnset(session, source, candidate);
+      if (began && began.epochMicros - candidate.rolledOutAt.epochMicros > QUIET_AFTER_ROLLOUT)
+        candidate.refutedBecause = `the new build served alone from ${candidate.rolledOutAt.toISOString()}, ${minutesBetween(candidate.rolledOutAt, began)} min before the condition began, without it`;
+    }
+    const supported = before === 0 && after > 0 && !candidate.refutedBecause;
     h.status = supported ? 'supported' : 'refuted';
     const mechanismRuns = !supported
       ? []
@@ -599,6 +632,40 @@ export class BuiltInReasoner {
   }
 
   /**
+   * When the condition began, read with one-minute windows: a rule over `rate(...[5m])` crosses
+   * its threshold minutes after what it measures changed, which would blur a rollout's effect with
+   * the rollout itself. Null when the rule has no longer window or the query shows nothing.
+   */
+  private async sharpOnset(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<Timestamp | null> {
+    const expression = this.onset!.expression;
+    const sharp = expression?.replace(/\[(\d+)([smhdw])\]/g, (window, n: string, unit: string) =>
+      Number(n) * ({ s: 1, m: 60, h: 3600, d: 86400, w: 604800 } as Record<string, number>)[unit] > 60 ? '[1m]' : window,
+    );
+    if (!expression || !sharp || sharp === expression) return this.onset!.at;
+    const run = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      hypothesisId: candidate.hypothesis.id,
+      arguments: { query: sharp, ...zoom(session, shift(candidate.at, -5n * MINUTE), shift(this.onset!.at, MINUTE)) },
+      purpose: `When did the condition begin, read over one-minute windows?`,
+    });
+    candidate.hypothesis.runRefs = [...candidate.hypothesis.runRefs, run.ordinal];
+    // The stretch that runs into the onset, without earlier blips of a noisier reading.
+    const step = BigInt((run.output as { stepSeconds?: number } | null)?.stepSeconds ?? 1) * 1_000_000n;
+    const times = [
+      ...new Set(
+        seriesOf(run)
+          .flatMap((x) => (x.values ?? []).map(([t]) => Timestamp.parse(t)?.epochMicros))
+          .filter((t): t is bigint => t !== undefined),
+      ),
+    ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (times.length === 0) return null;
+    let start = times.length - 1;
+    while (start > 0 && times[start] - times[start - 1] <= 2n * step) start -= 1;
+    return Timestamp.fromEpochMicros(times[start]);
+  }
+
+  /**
    * Precedence alone is passed by any earlier event. For a new version the mechanism is tested
    * too: the condition holds on the instances that run it (a query that returns nothing when the
    * errors come from elsewhere, or cannot be told apart by instance). Returns the runs that showed
@@ -608,12 +675,23 @@ export class BuiltInReasoner {
     const expression = this.onset!.expression;
     if (!candidate.buildSelector || !expression) return [];
     const h = candidate.hypothesis;
+    const replica = ['pod', 'instance'].find((label) => this.conditionLabels[label] !== undefined);
+    if (!replica) {
+      // A condition over the whole service cannot be told apart by replica; the rollout's timing can:
+      // it began while the build rolled out or just after, not after the build had served alone a while.
+      if (candidate.rolledOutAt === undefined) return [];
+      // The build query and the precedence test (the hypothesis' latest run) show it.
+      return [candidate.run.ordinal, ...h.runRefs.slice(-1)];
+    }
     const run = await session.runTool({
       tool: 'prometheus.query_range',
       integrationId: source.integrationId,
       hypothesisId: h.id,
-      arguments: { query: `(${expression}) and on(instance) ${candidate.buildSelector}`, ...zoom(session, candidate.at, shift(this.onset!.at, 5n * MINUTE)) },
-      purpose: `Test: does the condition hold on the instances running ${candidate.buildSelector}?`,
+      arguments: {
+        query: `(${expression}) and on(${replica}) ${candidate.buildSelector}`,
+        ...zoom(session, candidate.at, shift(this.onset!.at, 5n * MINUTE)),
+      },
+      purpose: `Test: does the condition hold on the replicas running ${candidate.buildSelector}?`,
     });
     h.runRefs = [...h.runRefs, run.ordinal];
     if (seriesOf(run).some((s) => (s.values?.length ?? 0) > 0)) return [run.ordinal];
@@ -621,7 +699,7 @@ export class BuiltInReasoner {
       type: 'missing_telemetry',
       statement:
         run.outcome === 'succeeded'
-          ? `The condition could not be tied to the instances running the new build (${candidate.buildSelector}): its series do not match them by instance`
+          ? `The condition could not be tied to the replicas running the new build (${candidate.buildSelector}): its series do not match them by ${replica}`
           : `The test of the new build's mechanism could not run: ${run.error ?? 'failed'}`,
       runRefs: [run.ordinal],
       messageSequences: [],
@@ -671,7 +749,7 @@ export class BuiltInReasoner {
     for (const { run, candidate } of [...this.tested.values()].filter((t) => !t.supported)) {
       findings.push({
         kind: 'ruled_out',
-        statement: `Not the cause: ${candidate.hypothesis.statement} (the condition already held before it)`,
+        statement: `Not the cause: ${candidate.hypothesis.statement} (${candidate.refutedBecause ?? 'the condition already held before it'})`,
         mechanism: '',
         runRefs: [candidate.run.ordinal, run.ordinal],
         evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]),
