@@ -34,7 +34,6 @@ interface Candidate {
 /** Working set at or above this share of the memory limit counts as at the limit. */
 const AT_MEMORY_LIMIT = 0.9;
 
-const IDENTITY_LABELS = new Set(['__name__', 'job', 'instance']);
 /** Labels that tell replicas apart, not builds: a new pod of the same build is not a new version. */
 const REPLICA_LABELS = new Set(['__name__', 'job', 'instance', 'pod', 'node', 'uid', 'container_id', 'pod_ip', 'host_ip', 'ip', 'hostname', 'endpoint']);
 
@@ -113,12 +112,6 @@ const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMi
 function buildSelector(metric: Record<string, string>): string {
   return `${metric.__name__ ?? ''}{${matchers([...(metric.job ? ([['job', metric.job]] as Array<[string, string]>) : []), ...buildLabels(metric)])}}`;
 }
-
-const labelText = (labels: Record<string, string>): string =>
-  Object.entries(labels)
-    .filter(([k]) => !IDENTITY_LABELS.has(k))
-    .map(([k, v]) => `${k}="${v}"`)
-    .join(', ');
 
 /**
  * The reasoner that needs no model: what a careful on-call engineer does first. Read the alerts,
