@@ -67,7 +67,16 @@ describe('the postmortem narrative from a language model', () => {
         conclusionStatus: 'verified_cause',
         summary: 'Release 1.1.0 broke checkout.',
         impact: { summary: 'Checkout failed.', runRefs: [1] },
-        findings: [{ statement: 'Release 1.1.0 fails requests', kind: 'cause', mechanism: '', runRefs: [1], hypothesisId: 'h1' }],
+        findings: [
+          {
+            statement: 'Release 1.1.0 fails requests',
+            kind: 'cause',
+            mechanism: '',
+            runRefs: [1],
+            hypothesisId: 'h1',
+            verification: { causeAt: '2026-11-22T10:04:00Z', onsetAt: '2026-11-22T10:05:00Z', mechanismRunRefs: [1], unexplained: [] },
+          },
+        ],
         hypotheses: [{ id: 'h1', statement: 'Release 1.1.0 fails requests', status: 'supported', test: 'up', runRefs: [1] }],
         actions: [],
         limitations: [],

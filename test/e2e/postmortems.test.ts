@@ -127,7 +127,14 @@ describe('postmortems', () => {
       summary: 'Release 1.1.0 broke checkout.',
       impact: { summary: 'Checkout requests failed for ten minutes.', runRefs: [1] },
       findings: [
-        { statement: 'Release 1.1.0 of checkout fails its requests', kind: 'cause', mechanism: 'A nil configuration value', runRefs: [1], hypothesisId: 'h1' },
+        {
+          statement: 'Release 1.1.0 of checkout fails its requests',
+          kind: 'cause',
+          mechanism: 'A nil configuration value',
+          runRefs: [1],
+          hypothesisId: 'h1',
+          verification: { causeAt: '2026-11-22T10:04:00Z', onsetAt: '2026-11-22T10:05:00Z', mechanismRunRefs: [1], unexplained: [] },
+        },
         { statement: `The error rate began to hold at ${onset}`, kind: 'symptom', mechanism: '', runRefs: [1] },
       ],
       hypotheses: [

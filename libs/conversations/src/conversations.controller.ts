@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   AuditContext,
@@ -9,14 +9,14 @@ import {
   ListQueryDto,
   OrganizationContext,
   RequirePermission,
-  uuidParam,
+  UuidParam,
+  ApiErrors,
 } from '@svc/platform';
 import { ListConversationsQueryDto, OpenConversationDto, PostMessageDto } from './dto/conversation.dto';
 import { ConversationDetailView, ConversationPage, ConversationTurnPage, OpenedConversationView, PostedMessageView } from './dto/conversation.view';
 import { ConversationsService } from './conversations.service';
 
 @ApiTags('conversations')
-@ApiCookieAuth('session')
 @Controller('api/v1/conversations')
 export class ConversationsController {
   constructor(private readonly conversations: ConversationsService) {}
@@ -25,6 +25,7 @@ export class ConversationsController {
   @RequirePermission('conversations:write')
   @Post()
   @ApiCreatedResponse({ type: OpenedConversationView })
+  @ApiErrors({ status: 404, description: 'Unknown incident, or another Organization’s' })
   open(
     @Body() body: OpenConversationDto,
     @CurrentOrganization() organization: OrganizationContext,
@@ -46,7 +47,7 @@ export class ConversationsController {
   @RequirePermission('conversations:read')
   @Get(':conversation')
   @ApiOkResponse({ type: ConversationDetailView })
-  get(@Param('conversation', uuidParam('conversation')) id: string, @CurrentOrganization() organization: OrganizationContext): Promise<ConversationDetailView> {
+  get(@UuidParam('conversation') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<ConversationDetailView> {
     return this.conversations.detail(organization.id, id);
   }
 
@@ -55,7 +56,7 @@ export class ConversationsController {
   @Post(':conversation/messages')
   @ApiCreatedResponse({ type: PostedMessageView })
   message(
-    @Param('conversation', uuidParam('conversation')) id: string,
+    @UuidParam('conversation') id: string,
     @Body() body: PostMessageDto,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
@@ -69,7 +70,7 @@ export class ConversationsController {
   @ApiHeader({ name: 'X-Svc-Organization', required: true })
   @ApiOkResponse({ type: ConversationTurnPage })
   async turns(
-    @Param('conversation', uuidParam('conversation')) id: string,
+    @UuidParam('conversation') id: string,
     @Query() query: ListQueryDto,
     @CurrentOrganization() organization: OrganizationContext,
     @Req() req: Request,

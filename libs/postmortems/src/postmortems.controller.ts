@@ -1,7 +1,16 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, ParseIntPipe, Patch, Post, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import {
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  InvalidInputError,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+  ApiErrors,
+} from '@svc/platform';
 import { CorrectPostmortemDto, CreatePostmortemDto } from './dto/postmortem.dto';
 import { PostmortemRevisionView, postmortemRevisionView, PostmortemView, postmortemView } from './dto/postmortem.view';
 import type { Postmortem } from './postmortem.entity';
@@ -11,7 +20,6 @@ const IF_MATCH = { name: 'If-Match', required: false, description: 'The revision
 
 /** The postmortem of an incident (decisions §10). Every answer carries the revision as its ETag. */
 @ApiTags('postmortems')
-@ApiCookieAuth('session')
 @Controller('api/v1/incidents/:incident/postmortem')
 export class PostmortemsController {
   constructor(private readonly postmortems: PostmortemsService) {}
@@ -25,7 +33,7 @@ export class PostmortemsController {
   @Get()
   @ApiOkResponse({ type: PostmortemView })
   async get(
-    @Param('incident', uuidParam('incident')) incidentId: string,
+    @UuidParam('incident') incidentId: string,
     @CurrentOrganization() organization: OrganizationContext,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PostmortemView> {
@@ -36,8 +44,9 @@ export class PostmortemsController {
   @RequirePermission('postmortems:write')
   @Post()
   @ApiCreatedResponse({ type: PostmortemView })
+  @ApiErrors({ status: 409, description: 'The incident is not resolved, was merged, or already has a postmortem' })
   async create(
-    @Param('incident', uuidParam('incident')) incidentId: string,
+    @UuidParam('incident') incidentId: string,
     @Body() body: CreatePostmortemDto,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
@@ -52,8 +61,12 @@ export class PostmortemsController {
   @HttpCode(200)
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: PostmortemView })
+  @ApiErrors(
+    { status: 409, description: 'The postmortem is reviewed, or the incident is no longer resolved' },
+    { status: 412, description: 'If-Match names another revision' },
+  )
   async regenerate(
-    @Param('incident', uuidParam('incident')) incidentId: string,
+    @UuidParam('incident') incidentId: string,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
@@ -67,8 +80,9 @@ export class PostmortemsController {
   @Patch()
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: PostmortemView })
+  @ApiErrors({ status: 412, description: 'If-Match names another revision' })
   async correct(
-    @Param('incident', uuidParam('incident')) incidentId: string,
+    @UuidParam('incident') incidentId: string,
     @Body() body: CorrectPostmortemDto,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentOrganization() organization: OrganizationContext,
@@ -83,8 +97,9 @@ export class PostmortemsController {
   @Post('review')
   @HttpCode(200)
   @ApiOkResponse({ type: PostmortemView })
+  @ApiErrors({ status: 409, description: 'The postmortem is already reviewed' })
   async review(
-    @Param('incident', uuidParam('incident')) incidentId: string,
+    @UuidParam('incident') incidentId: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
     @Res({ passthrough: true }) res: Response,
@@ -96,8 +111,9 @@ export class PostmortemsController {
   @RequirePermission('postmortems:read')
   @Get('revisions/:revision')
   @ApiOkResponse({ type: PostmortemRevisionView })
+  @ApiErrors({ status: 404, description: 'No postmortem, or no such revision' })
   async revision(
-    @Param('incident', uuidParam('incident')) incidentId: string,
+    @UuidParam('incident') incidentId: string,
     @Param('revision', new ParseIntPipe({ exceptionFactory: () => new InvalidInputError('Invalid input: revision must be an integer') })) revision: number,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<PostmortemRevisionView> {
@@ -108,11 +124,8 @@ export class PostmortemsController {
   @RequirePermission('postmortems:read')
   @Get('report')
   @ApiProduces('text/markdown')
-  async report(
-    @Param('incident', uuidParam('incident')) incidentId: string,
-    @CurrentOrganization() organization: OrganizationContext,
-    @Res() res: Response,
-  ): Promise<void> {
+  @ApiOkResponse({ description: 'The current postmortem as Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } })
+  async report(@UuidParam('incident') incidentId: string, @CurrentOrganization() organization: OrganizationContext, @Res() res: Response): Promise<void> {
     const markdown = await this.postmortems.report(organization.id, incidentId);
     res.status(200).type('text/markdown; charset=utf-8').send(markdown);
   }

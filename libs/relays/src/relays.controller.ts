@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, uuidParam } from '@svc/platform';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AuditContext, CurrentAuditContext, CurrentOrganization, ListQueryDto, OrganizationContext, RequirePermission, UuidParam } from '@svc/platform';
 import { CreateBootstrapTokenDto } from './dto/relay.dto';
 import {
   CreatedBootstrapTokenView,
@@ -14,7 +14,6 @@ import {
 import { RelaysService } from './relays.service';
 
 @ApiTags('relays')
-@ApiCookieAuth('session')
 @Controller('api/v1/relays')
 export class RelaysController {
   constructor(private readonly relays: RelaysService) {}
@@ -50,7 +49,7 @@ export class RelaysController {
   @Get(':registration/integrations')
   @ApiOkResponse({ type: RelayIntegrationPage })
   integrations(
-    @Param('registration', uuidParam('registration')) id: string,
+    @UuidParam('registration') id: string,
     @Query() query: ListQueryDto,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<RelayIntegrationPage> {
@@ -61,7 +60,7 @@ export class RelaysController {
   @Get(':registration/session-conflicts')
   @ApiOkResponse({ type: SessionConflictPage })
   sessionConflicts(
-    @Param('registration', uuidParam('registration')) id: string,
+    @UuidParam('registration') id: string,
     @Query() query: ListQueryDto,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<SessionConflictPage> {
@@ -74,7 +73,7 @@ export class RelaysController {
   @HttpCode(200)
   @ApiOkResponse({ type: RelayView })
   clearConflict(
-    @Param('registration', uuidParam('registration')) id: string,
+    @UuidParam('registration') id: string,
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<RelayView> {
@@ -85,7 +84,7 @@ export class RelaysController {
   @Get(':registration/failures')
   @ApiOkResponse({ type: RelayFailurePage })
   failures(
-    @Param('registration', uuidParam('registration')) id: string,
+    @UuidParam('registration') id: string,
     @Query() query: ListQueryDto,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<RelayFailurePage> {
