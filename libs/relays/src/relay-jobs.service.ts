@@ -36,6 +36,11 @@ export class RelayReadError extends Error {}
 
 /** How often a waiting read looks at its job's row, in case a notification was lost. */
 const RECHECK_MS = 1_000;
+/**
+ * The relay gives up on a job this long after the service does: the service's own deadline ends the
+ * run and tells the relay to cancel, and the relay's deadline only stops a job whose cancel was lost.
+ */
+const RELAY_DEADLINE_GRACE_MS = 5_000;
 
 /**
  * Runs reads as relay jobs (the worker's side): the job is recorded and announced with NOTIFY;
@@ -93,7 +98,7 @@ export class RelayJobsService implements OnApplicationShutdown {
           capabilityId: capability.capabilityId,
           capabilityVersion: capability.capabilityVersion,
           source,
-          request: { path: request.path, query, timeoutMs: request.timeoutMs, maxBytes: request.maxBytes },
+          request: { path: request.path, query, timeoutMs: request.timeoutMs + RELAY_DEADLINE_GRACE_MS, maxBytes: request.maxBytes },
           status: 'pending',
           error: null,
           resultStatus: null,
