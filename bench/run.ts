@@ -4,13 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { investigationsSection } from './investigations';
 import { streamsSection } from './streams';
-import { cpuSeconds, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
+import { cpuSeconds, dropQueueKeys, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
@@ -319,24 +318,6 @@ async function admissionSection(
     return { admission, floor, stored: n, expected: warmUp.count + admission.count };
   } finally {
     await db.end();
-  }
-}
-
-/** Deletes this run's Redis keys (Bull queues, rate-limit counters). */
-async function dropQueueKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } catch (error) {
-    console.error(`Could not delete the Redis keys ${prefix}:*: ${(error as Error).message}`);
-  } finally {
-    redis.disconnect();
   }
 }
 

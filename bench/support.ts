@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 
 /** Where the gc-on-signal preload of the API on `port` writes its memory figures (BENCH_MEMORY_FILE). */
 export function apiMemoryFile(port: number): string {
@@ -134,4 +135,22 @@ export async function stopChild(child: ChildProcess | undefined): Promise<void> 
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Deletes this run's Redis keys (Bull queues, rate-limit counters). */
+export async function dropQueueKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } catch (error) {
+    console.error(`Could not delete the Redis keys ${prefix}:*: ${(error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
+import { dropQueueKeys } from '../bench/support';
 import { MIGRATIONS } from '../migrations';
 import { freePort } from '../test/support/ports';
 import { until } from '../test/support/until';
@@ -76,21 +76,6 @@ async function stopProcess(child: ChildProcess | undefined): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
-}
-
-async function dropQueueKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 async function main(): Promise<void> {
@@ -181,7 +166,7 @@ async function main(): Promise<void> {
     await db.connect();
     await db.query(`DROP DATABASE IF EXISTS "svc_eval_${process.pid}" WITH (FORCE)`);
     await db.end();
-    await dropQueueKeys(env.REDIS_URL, env.SVC_QUEUE_PREFIX).catch(() => undefined);
+    await dropQueueKeys(env.REDIS_URL, env.SVC_QUEUE_PREFIX);
   }
 }
 

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
@@ -63,46 +64,48 @@ export class ActionItemDto extends CitingEntryDto {
   verification!: string;
 }
 
-const longText = (description: string) => ApiPropertyOptional({ minLength: 1, maxLength: LONG_TEXT_MAX, description });
+/** An optional long text field: 1 to LONG_TEXT_MAX characters, never null. */
+const longText = (description: string) =>
+  applyDecorators(ApiPropertyOptional({ minLength: 1, maxLength: LONG_TEXT_MAX, description }), IsOptionalNonNull(), IsString(), Length(1, LONG_TEXT_MAX));
+
+/** An optional list of up to LIST_MAX texts of 1 to ENTRY_MAX characters, never null. */
 const stringList = (description: string) =>
-  ApiPropertyOptional({ type: [String], maxItems: LIST_MAX, description: `${description}; entries up to ${ENTRY_MAX} characters` });
+  applyDecorators(
+    ApiPropertyOptional({ type: [String], maxItems: LIST_MAX, description: `${description}; entries up to ${ENTRY_MAX} characters` }),
+    IsOptionalNonNull(),
+    IsArray(),
+    ArrayMaxSize(LIST_MAX),
+    IsString({ each: true }),
+    Length(1, ENTRY_MAX, { each: true }),
+  );
+
+/** An optional list of up to LIST_MAX entries of `entry`, each validated as one, never null. */
+const entryList = (entry: new () => object) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [entry], maxItems: LIST_MAX }),
+    IsOptionalNonNull(),
+    IsArray(),
+    ArrayMaxSize(LIST_MAX),
+    IsObject({ each: true }),
+    ValidateNested({ each: true }),
+    Type(() => entry),
+  );
 
 /** Optional human notes for the first draft: each becomes a field a person set. */
 export class CreatePostmortemDto {
   @longText('What the incident did to users and the business')
-  @IsOptionalNonNull()
-  @IsString()
-  @Length(1, LONG_TEXT_MAX)
   impact?: string;
 
   @longText('How it was resolved')
-  @IsOptionalNonNull()
-  @IsString()
-  @Length(1, LONG_TEXT_MAX)
   resolution?: string;
 
   @stringList('What went well')
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @Length(1, ENTRY_MAX, { each: true })
   whatWentWell?: string[];
 
   @stringList('What went wrong')
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @Length(1, ENTRY_MAX, { each: true })
   whatWentWrong?: string[];
 
   @stringList('Gaps in detection')
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @Length(1, ENTRY_MAX, { each: true })
   detectionGaps?: string[];
 }
 
@@ -115,58 +118,23 @@ export class CorrectPostmortemDto extends CreatePostmortemDto {
   title?: string;
 
   @longText('The executive summary')
-  @IsOptionalNonNull()
-  @IsString()
-  @Length(1, LONG_TEXT_MAX)
   executiveSummary?: string;
 
   @longText('How the incident was detected')
-  @IsOptionalNonNull()
-  @IsString()
-  @Length(1, LONG_TEXT_MAX)
   detection?: string;
 
   @stringList('Open questions')
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @Length(1, ENTRY_MAX, { each: true })
   openQuestions?: string[];
 
-  @ApiPropertyOptional({ type: [TimelineEntryDto], maxItems: LIST_MAX })
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => TimelineEntryDto)
+  @entryList(TimelineEntryDto)
   timeline?: TimelineEntryDto[];
 
-  @ApiPropertyOptional({ type: [CitedStatementDto], maxItems: LIST_MAX })
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => CitedStatementDto)
+  @entryList(CitedStatementDto)
   rootCauses?: CitedStatementDto[];
 
-  @ApiPropertyOptional({ type: [CitedStatementDto], maxItems: LIST_MAX })
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => CitedStatementDto)
+  @entryList(CitedStatementDto)
   contributingFactors?: CitedStatementDto[];
 
-  @ApiPropertyOptional({ type: [ActionItemDto], maxItems: LIST_MAX })
-  @IsOptionalNonNull()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => ActionItemDto)
+  @entryList(ActionItemDto)
   actionItems?: ActionItemDto[];
 }
