@@ -31,11 +31,8 @@ export class ActionItemView {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) investigationId!: string | null;
 }
 
-export class PostmortemView {
-  @ApiProperty({ format: 'uuid' }) incidentId!: string;
-  @ApiProperty({ enum: ['draft', 'reviewed'] }) status!: string;
-  @ApiProperty({ minimum: 1 }) revision!: number;
-  @ApiProperty({ minLength: 1, maxLength: 1024 }) title!: string;
+/** The document's fields after its title, as the current postmortem and every kept revision show them. */
+abstract class PostmortemDocumentView {
   @ApiProperty() executiveSummary!: string;
   @ApiProperty() impact!: string;
   @ApiProperty() detection!: string;
@@ -48,6 +45,13 @@ export class PostmortemView {
   @ApiProperty({ type: [String] }) detectionGaps!: string[];
   @ApiProperty({ type: [String] }) openQuestions!: string[];
   @ApiProperty({ type: [ActionItemView] }) actionItems!: ActionItemView[];
+}
+
+export class PostmortemView extends PostmortemDocumentView {
+  @ApiProperty({ format: 'uuid' }) incidentId!: string;
+  @ApiProperty({ enum: ['draft', 'reviewed'] }) status!: string;
+  @ApiProperty({ minimum: 1 }) revision!: number;
+  @ApiProperty({ minLength: 1, maxLength: 1024 }) title!: string;
   @ApiProperty({ type: [String], enum: DOCUMENT_FIELDS, description: 'The fields a person set; regeneration keeps them' })
   correctedFields!: string[];
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
@@ -57,7 +61,7 @@ export class PostmortemView {
 }
 
 /** A kept revision: its document as it was, why it was made, and by whom. */
-export class PostmortemRevisionView {
+export class PostmortemRevisionView extends PostmortemDocumentView {
   @ApiProperty({ format: 'uuid' }) incidentId!: string;
   @ApiProperty({ minimum: 1 }) revision!: number;
   @ApiProperty({ enum: ['generated', 'regenerated', 'corrected', 'narrative'] }) kind!: string;
@@ -65,18 +69,6 @@ export class PostmortemRevisionView {
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: [String], enum: DOCUMENT_FIELDS }) correctedFields!: string[];
   @ApiProperty() title!: string;
-  @ApiProperty() executiveSummary!: string;
-  @ApiProperty() impact!: string;
-  @ApiProperty() detection!: string;
-  @ApiProperty({ type: [TimelineEntryView] }) timeline!: TimelineEntryView[];
-  @ApiProperty({ type: [CitedStatementView] }) rootCauses!: CitedStatementView[];
-  @ApiProperty({ type: [CitedStatementView] }) contributingFactors!: CitedStatementView[];
-  @ApiProperty() resolution!: string;
-  @ApiProperty({ type: [String] }) whatWentWell!: string[];
-  @ApiProperty({ type: [String] }) whatWentWrong!: string[];
-  @ApiProperty({ type: [String] }) detectionGaps!: string[];
-  @ApiProperty({ type: [String] }) openQuestions!: string[];
-  @ApiProperty({ type: [ActionItemView] }) actionItems!: ActionItemView[];
 }
 
 export function postmortemRevisionView(incidentId: string, r: PostmortemRevision): PostmortemRevisionView {
