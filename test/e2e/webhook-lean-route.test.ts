@@ -22,6 +22,7 @@ describe('the webhook lean route', () => {
     expect(wrong.headers.get('x-request-id')).toBe('lean-1');
     expect(wrong.headers.get('cache-control')).toBe('no-store');
     expect(wrong.headers.get('content-type')).toContain('application/json');
+    expect(wrong.headers.get('x-content-type-options')).toBe('nosniff');
 
     const ok = await sender.request('POST', path, { body, headers: { 'x-svc-token': created.body.webhookSecret }, origin: false });
     expect(ok.status).toBe(202);

@@ -124,10 +124,7 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     });
   });
 
-  it("alertStatesAcrossOrganizations and alertState read only the Organization's states", async () => {
-    expect(await repository.alertStatesAcrossOrganizations([{ organizationId: A, incidentId: shared, fingerprint: 'f-b-only' }])).toEqual([]);
-    const [state] = await repository.alertStatesAcrossOrganizations([{ organizationId: A, incidentId: shared, fingerprint: 'f1' }]);
-    expect(state.organizationId).toBe(A);
+  it("alertState reads only the Organization's states", async () => {
     expect(await repository.alertState(A, shared, 'f-b-only')).toBeUndefined();
     expect((await repository.alertState(A, shared, 'f1'))?.status).toBe('firing');
   });
@@ -145,9 +142,12 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     await bUnchanged();
   });
 
-  it("inserting events writes only the Organization's, even where the other stored the same phase", async () => {
-    const batch = newEvent('f-b-only', shared);
-    expect(await repository.insertEventsAcrossOrganizations([{ ...batch, organizationId: A }])).toEqual(new Set([batch.id]));
+  it("inserting events writes only the Organization's, and reads only its states, even where the other stored the same phase", async () => {
+    const batch = [newEvent('f-b-only', shared), newEvent('f1', shared)];
+    const { inserted, states } = await repository.insertEventsReadingStatesAcrossOrganizations(batch.map((e) => ({ ...e, organizationId: A })));
+    // f1's phase is A's own (a retry); f-b-only's is stored only by B, so A's is new.
+    expect(inserted).toEqual(new Set([batch[0].id]));
+    expect(states).toEqual([{ organizationId: A, incidentId: shared, fingerprint: 'f1', state: { status: 'firing', phaseAt: T1 } }]);
     expect(await repository.insertEvent(A, newEvent('f-b-only', shared))).toBe(false);
     expect(await repository.insertEvent(A, newEvent('f3', shared))).toBe(true);
     await bUnchanged();
@@ -155,9 +155,11 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
 
   it('alert states and counts change only for the Organization, where the other has the same incident id', async () => {
     const resolved = { status: 'resolved' as const, phaseAt: T2 };
-    await repository.upsertAlertStatesAcrossOrganizations([{ organizationId: A, incidentId: shared, fingerprint: 'f1', state: resolved }]);
+    await repository.writeStatesAndDeltasAcrossOrganizations(
+      [{ organizationId: A, incidentId: shared, fingerprint: 'f1', state: resolved }],
+      [{ organizationId: A, incidentId: shared, delta: { alerts: 1, firing: -1, lastResolution: T2 } }],
+    );
     await repository.upsertAlertState(A, shared, 'f-b-only', resolved);
-    await repository.applyDeltasAcrossOrganizations([{ organizationId: A, incidentId: shared, delta: { alerts: 1, firing: -1, lastResolution: T2 } }]);
     await repository.applyDeltas(A, [{ incidentId: shared, delta: { alerts: 0, firing: 0, lastResolution: T2 } }]);
     const [a] = await dataSource.query(`SELECT alert_count, firing_count, status FROM incidents WHERE organization_id = $1 AND id = $2`, [A, shared]);
     expect(a).toEqual({ alert_count: 2, firing_count: 0, status: 'resolved' });

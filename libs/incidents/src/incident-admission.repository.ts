@@ -98,6 +98,24 @@ const UPSERT_STATES = `
   SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
   ON CONFLICT (organization_id, incident_id, fingerprint) DO UPDATE SET status = EXCLUDED.status, phase_at = EXCLUDED.phase_at`;
 
+/**
+ * The batch's events inserted, and in the same statement the stored state of every alert they
+ * belong to (the caller holds the incidents' locks, so no state changes meanwhile).
+ */
+const INSERT_EVENTS_READING_STATES = `
+  WITH inserted AS (${INSERT_EVENTS}),
+  keys AS (SELECT DISTINCT organization_id, incident_id, fingerprint FROM unnest($1::text[], $3::uuid[], $6::text[]) AS k(organization_id, incident_id, fingerprint))
+  SELECT 'inserted' AS kind, id, NULL::text AS organization_id, NULL::uuid AS incident_id, NULL::text AS fingerprint, NULL::text AS status, NULL::timestamptz AS phase_at
+    FROM inserted
+  UNION ALL
+  SELECT 'state', NULL, s.organization_id, s.incident_id, s.fingerprint, s.status, s.phase_at
+    FROM incident_alerts s JOIN keys k ON s.organization_id = k.organization_id AND s.incident_id = k.incident_id AND s.fingerprint = k.fingerprint`;
+
+/** Changed alert states written and each incident's delta applied, in one statement. */
+const WRITE_STATES_AND_DELTAS = `
+  WITH states AS (${UPSERT_STATES})
+  ${APPLY_DELTAS.replace(/\$([1-5])\b/g, (_, n: string) => `$${Number(n) + 5}`)}`;
+
 function eventColumns(events: NewAlertEvent[]): unknown[] {
   return [
     events.map((e) => e.organizationId),
@@ -201,34 +219,45 @@ export class IncidentAdmissionRepository {
     return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, integrationId: r.integration_id, groupKey: r.group_key }));
   }
 
-  /** Inserts the events; returns the ids of those inserted (an exact retry of a stored phase is not). */
-  async insertEventsAcrossOrganizations(events: NewAlertEvent[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
-    const rows = (await manager.query(INSERT_EVENTS, eventColumns(events))) as { id: string }[];
-    return new Set(rows.map((row) => row.id));
+  /**
+   * Inserts the events (an exact retry of a stored phase is not inserted) and reads the stored
+   * state of every alert they belong to; the caller holds the locks of the events' incidents.
+   */
+  async insertEventsReadingStatesAcrossOrganizations(
+    events: NewAlertEvent[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ inserted: Set<string>; states: Array<AlertKey & { state: AlertState }> }> {
+    const rows = (await manager.query(INSERT_EVENTS_READING_STATES, eventColumns(events))) as Array<{
+      kind: 'inserted' | 'state';
+      id: string | null;
+      organization_id: string;
+      incident_id: string;
+      fingerprint: string;
+      status: AlertStatus;
+      phase_at: Timestamp;
+    }>;
+    const inserted = new Set<string>();
+    const states: Array<AlertKey & { state: AlertState }> = [];
+    for (const row of rows) {
+      if (row.kind === 'inserted') inserted.add(row.id!);
+      else
+        states.push({
+          organizationId: row.organization_id,
+          incidentId: row.incident_id,
+          fingerprint: row.fingerprint,
+          state: { status: row.status, phaseAt: row.phase_at },
+        });
+    }
+    return { inserted, states };
   }
 
-  /** The stored state of each alert that has one. */
-  async alertStatesAcrossOrganizations(keys: AlertKey[], manager: EntityManager = this.dataSource.manager): Promise<Array<AlertKey & { state: AlertState }>> {
-    const rows = (await manager.query(
-      `SELECT s.organization_id, s.incident_id, s.fingerprint, s.status, s.phase_at FROM incident_alerts s
-         JOIN unnest($1::text[], $2::uuid[], $3::text[]) AS k(organization_id, incident_id, fingerprint)
-           ON s.organization_id = k.organization_id AND s.incident_id = k.incident_id AND s.fingerprint = k.fingerprint`,
-      [keys.map((k) => k.organizationId), keys.map((k) => k.incidentId), keys.map((k) => k.fingerprint)],
-    )) as { organization_id: string; incident_id: string; fingerprint: string; status: AlertStatus; phase_at: Timestamp }[];
-    return rows.map((s) => ({
-      organizationId: s.organization_id,
-      incidentId: s.incident_id,
-      fingerprint: s.fingerprint,
-      state: { status: s.status, phaseAt: s.phase_at },
-    }));
-  }
-
-  async upsertAlertStatesAcrossOrganizations(rows: Array<AlertKey & { state: AlertState }>, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query(UPSERT_STATES, stateColumns(rows));
-  }
-
-  async applyDeltasAcrossOrganizations(deltas: IncidentDelta[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query(APPLY_DELTAS, deltaColumns(deltas));
+  /** Writes the alert states that changed and adds each incident's delta to its counts, in one statement. */
+  async writeStatesAndDeltasAcrossOrganizations(
+    states: Array<AlertKey & { state: AlertState }>,
+    deltas: IncidentDelta[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(WRITE_STATES_AND_DELTAS, [...stateColumns(states), ...deltaColumns(deltas)]);
   }
 
   // ---- One Organization ----------------------------------------------------------------------

@@ -140,8 +140,8 @@ export class IncidentAdmissionService {
     await this.openIncidentsForFiringGroups(manager, fresh);
     const openIncident = await this.lockOpenIncidentsOf(manager, fresh);
     if (!openIncident) return null;
-    const admitted = await this.insertEvents(manager, requests, fresh, openIncident, results);
-    if (admitted.length > 0) await this.advanceAlertStates(manager, admitted);
+    const { admitted, states } = await this.insertEvents(manager, requests, fresh, openIncident, results);
+    if (admitted.length > 0) await this.advanceAlertStates(manager, admitted, states);
     return results.list;
   }
 
@@ -208,16 +208,19 @@ export class IncidentAdmissionService {
     return groups.some((p) => !openIncident.has(groupId(p))) ? null : openIncident;
   }
 
-  /** Stores each phase in its group's open incident; returns those stored (not retried concurrently). */
+  /**
+   * Stores each phase in its group's open incident; returns those stored (not retried
+   * concurrently) and the stored states of their alerts, read by the same statement.
+   */
   private async insertEvents(
     manager: EntityManager,
     requests: AdmissionRequest[],
     fresh: PlannedAlert[],
     openIncident: Map<string, string>,
     results: BatchResults,
-  ): Promise<AdmittedEvent[]> {
+  ): Promise<{ admitted: AdmittedEvent[]; states: Array<AlertKey & { state: AlertState }> }> {
     const events = fresh.map((p) => ({ ...p, id: newId(), incidentId: openIncident.get(groupId(p))! }));
-    const inserted = await this.repository.insertEventsAcrossOrganizations(
+    const { inserted, states } = await this.repository.insertEventsReadingStatesAcrossOrganizations(
       events.map((e) => ({
         organizationId: e.organizationId,
         id: e.id,
@@ -236,22 +239,21 @@ export class IncidentAdmissionService {
       })),
       manager,
     );
-    return events.filter((e) => {
+    const admitted = events.filter((e) => {
       if (inserted.has(e.id)) results.accepted(e.delivery, e.incidentId);
       else results.duplicate(e.delivery, e.incidentId);
       return inserted.has(e.id);
     });
+    return { admitted, states };
   }
 
   /**
-   * Alert state and counts: reads the current state of every alert touched, advances it in
-   * memory, writes back what changed, and adds each incident's delta to its counts.
+   * Alert state and counts: advances the current state of every alert touched in memory, then
+   * writes back what changed and adds each incident's delta to its counts.
    */
-  private async advanceAlertStates(manager: EntityManager, admitted: AdmittedEvent[]): Promise<void> {
+  private async advanceAlertStates(manager: EntityManager, admitted: AdmittedEvent[], current: Array<AlertKey & { state: AlertState }>): Promise<void> {
     const stateKey = (k: AlertKey): string => JSON.stringify([k.organizationId, k.incidentId, k.fingerprint]);
     const keyOf = (e: AdmittedEvent): AlertKey => ({ organizationId: e.organizationId, incidentId: e.incidentId, fingerprint: e.alert.fingerprint });
-    const keys = [...new Map(admitted.map((e) => [stateKey(keyOf(e)), keyOf(e)])).values()];
-    const current = await this.repository.alertStatesAcrossOrganizations(keys, manager);
     const states = new Map<string, AlertState>(current.map((s) => [stateKey(s), s.state]));
     const changed = new Map<string, AlertKey>();
     const deltas = new Map<string, IncidentDelta>();
@@ -266,13 +268,11 @@ export class IncidentAdmissionService {
         changed.set(key, keyOf(e));
       }
     }
-    if (changed.size > 0) {
-      await this.repository.upsertAlertStatesAcrossOrganizations(
-        [...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! })),
-        manager,
-      );
-    }
-    await this.repository.applyDeltasAcrossOrganizations([...deltas.values()], manager);
+    await this.repository.writeStatesAndDeltasAcrossOrganizations(
+      [...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! })),
+      [...deltas.values()],
+      manager,
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { Express, NextFunction, Request, Response } from 'express';
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
 import { createHttpLogger } from '../observability/http-logger';
@@ -11,7 +12,7 @@ import { toErrorResponse } from './error-body';
 import { forwardedForHygiene, parseTrustedProxies } from './trusted-proxies';
 import { inputHygiene } from './input-hygiene.middleware';
 import { InputShapeInterceptor } from './input-shape.interceptor';
-import { LeanRoutes } from './lean-routes';
+import { LeanRoutes, PipelineStep } from './lean-routes';
 import { noStore } from './no-store';
 import { organizationAliasMiddleware } from './organization-alias';
 import { mountOpenApi } from './openapi';
@@ -21,8 +22,9 @@ import { sendError } from './send-error';
 import { createValidationPipe } from './validation';
 
 /**
- * The request pipeline, in order: security headers (nosniff), X-Forwarded-For hygiene (see trusted-proxies.ts), request id, access log, metrics, no-store, lean routes (see
- * LeanRoutes), JSON-only bodies
+ * The request pipeline, in order: lean routes (see LeanRoutes, which run the common steps below
+ * themselves), security headers (nosniff), X-Forwarded-For hygiene (see trusted-proxies.ts), request
+ * id, access log, metrics, no-store, JSON-only bodies
  * under a size limit (checked from Content-Length before reading; not for /webhooks, which
  * authenticate first and read their own bodies), input hygiene on the parsed body and query, then Nest's guards, validation and handlers. main.ts and the e2e tests both call this, so tests run the real pipeline.
  * The app must be created with `bodyParser: false`.
@@ -39,14 +41,12 @@ export function configureHttpApp(app: NestExpressApplication): void {
   // rotate past the per-address sign-in limit.
   app.set('trust proxy', parseTrustedProxies(config.SVC_TRUSTED_PROXIES));
 
-  app.use(securityHeaders);
-  app.use(forwardedForHygiene);
-  app.use(requestIdMiddleware);
-  app.use(createHttpLogger(logger));
-  app.use(metrics.middleware());
+  const common: PipelineStep[] = [securityHeaders, forwardedForHygiene, requestIdMiddleware, createHttpLogger(logger), metrics.middleware()];
+  for (const step of common) app.use(step);
   app.use(['/api', '/webhooks'], noStore);
-  // Hot public routes with their own authentication (alert webhooks) answer here, ahead of Nest.
-  app.use(app.get(LeanRoutes).middleware());
+  // Hot public routes with their own authentication (alert webhooks) answer ahead of Express and
+  // Nest, after the same common steps (their paths are all under /webhooks, hence no-store).
+  app.get(LeanRoutes).attach(app.getHttpServer() as Server, app.getHttpAdapter().getInstance() as Express, [...common, noStore]);
   app.use(organizationAliasMiddleware);
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
   const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { toErrorResponse } from './error-body';
 import { sendError } from './send-error';
 
@@ -18,14 +19,19 @@ export interface LeanRoutedRequest extends Request {
   leanRoute?: string;
 }
 
+/** A step of the request pipeline that calls `next` before it returns (see configureHttpApp). */
+export type PipelineStep = (req: Request, res: Response, next: NextFunction) => void;
+
 /**
- * Routes that skip Nest's router, guards, interceptors and per-request logger binding: for a hot
- * public route with its own authentication and body handling. They run after the request id,
- * access log, metrics and no-store middleware (configureHttpApp), so those hold for them as for
- * any route, and a thrown error leaves in the contract's Error body as through the exception
- * filter. A request with a query string, another method or a path that is not an exact match
- * falls through to Nest, whose route of the same path (kept for OpenAPI and as the reference)
- * applies the usual rules.
+ * Routes answered ahead of Express and Nest: for a hot public route with its own authentication
+ * and body handling. The server's request listener matches them first; a match gets Express's
+ * request and response objects (as Express itself would make them), then the pipeline's common
+ * steps (security headers, X-Forwarded-For hygiene, request id, access log, metrics, no-store)
+ * called in order, then its handler, with none of Express's router, Nest's router, guards,
+ * interceptors or per-request logger binding in between. A thrown error leaves in the contract's
+ * Error body as through the exception filter. A request with a query string, another method or a
+ * path that is not an exact match goes to Express, and so to Nest, whose route of the same path
+ * (kept for OpenAPI and as the reference) applies the usual rules.
  */
 @Injectable()
 export class LeanRoutes {
@@ -36,28 +42,52 @@ export class LeanRoutes {
     this.routes.push(route);
   }
 
-  middleware() {
-    return (req: Request, res: Response, next: NextFunction): void => {
-      if (this.routes.length === 0 || req.url.includes('?')) return next();
-      for (const route of this.routes) {
-        if (route.method !== req.method) continue;
-        const match = route.pattern.exec(req.url);
-        if (!match) continue;
-        let captures: string[];
-        try {
-          captures = match.slice(1).map((c) => decodeURIComponent(c));
-        } catch {
-          return next();
-        }
-        (req as LeanRoutedRequest).leanRoute = route.template;
-        route.handle(req, res, captures).catch((error: unknown) => {
-          const response = toErrorResponse(error);
-          if (response.status >= 500) this.logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
-          sendError(res, response);
-        });
-        return;
-      }
+  /**
+   * Puts the lean routes in front of the server's request listener (Express, which Nest's HTTP
+   * server was created with); `steps` run for every lean request before its handler.
+   */
+  attach(server: Server, express: Express, steps: PipelineStep[]): void {
+    const [fallback] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+    server.removeListener('request', fallback);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const matched = this.match(req);
+      if (!matched) return fallback(req, res);
+      // What Express's app.handle does before its router: its request and response prototypes.
+      const request = Object.setPrototypeOf(req, express.request as object) as LeanRoutedRequest;
+      const response = Object.setPrototypeOf(res, express.response as object) as Response;
+      (request as { res?: Response }).res = response;
+      (response as { req?: Request }).req = request;
+      request.leanRoute = matched.route.template;
+      let step = 0;
+      const next = (error?: unknown): void => {
+        if (error !== undefined) return this.fail(request, response, error);
+        const current = steps[step++];
+        if (current) return current(request, response, next);
+        matched.route.handle(request, response, matched.captures).catch((failure: unknown) => this.fail(request, response, failure));
+      };
       next();
-    };
+    });
+  }
+
+  private match(req: IncomingMessage): { route: LeanRoute; captures: string[] } | null {
+    const url = req.url ?? '';
+    if (this.routes.length === 0 || url.includes('?')) return null;
+    for (const route of this.routes) {
+      if (route.method !== req.method) continue;
+      const match = route.pattern.exec(url);
+      if (!match) continue;
+      try {
+        return { route, captures: match.slice(1).map((c) => decodeURIComponent(c)) };
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private fail(req: LeanRoutedRequest, res: Response, error: unknown): void {
+    const response = toErrorResponse(error);
+    if (response.status >= 500) this.logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
+    sendError(res, response);
   }
 }
