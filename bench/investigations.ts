@@ -1,10 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
-import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, percentile, sleep, stopChild } from './support';
+import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, percentile, sleep, startWorker, stopChild } from './support';
 
 /**
  * Investigation throughput of one worker process with the built-in reasoner against a local
@@ -58,40 +56,6 @@ async function startPrometheus(): Promise<MonitoringProcess> {
     '',
   ].join('\n');
   return MonitoringProcess.prometheus(config, port, { 'rules.yml': rules });
-}
-
-/** The worker process from dist, started like `npm run start:worker`; resolves once it says it processes jobs. */
-async function startWorker(env: Record<string, string>, profileDir?: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, join(__dirname, '../apps/worker/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  // Keep the tail of its output for an error message; reading it also keeps the pipes from filling.
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const settle = (error?: Error): void => {
-        clearInterval(poll);
-        clearTimeout(limit);
-        child.off('exit', onExit);
-        if (error) reject(error);
-        else resolve();
-      };
-      const poll = setInterval(() => {
-        if (output.includes('Worker started')) settle();
-      }, 50);
-      const limit = setTimeout(() => settle(new Error(`the worker did not start:\n${output.slice(-4000)}`)), 30_000);
-      const onExit = (code: number | null): void => settle(new Error(`the worker exited with ${code}:\n${output.slice(-4000)}`));
-      child.once('exit', onExit);
-    });
-  } catch (error) {
-    await stopChild(child);
-    throw error;
-  }
-  return { child, output: () => output };
 }
 
 interface Row {

@@ -1,12 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
-import { dropQueueKeys } from '../bench/support';
+import { dropQueueKeys, startApi, startWorker, stopApi, stopChild } from '../bench/support';
 import { MIGRATIONS } from '../migrations';
 import { freePort } from '../test/support/ports';
-import { until } from '../test/support/until';
 import { ApiClient, runScenario, ScenarioResult, table } from './harness';
 import { SCENARIOS } from './scenarios';
 
@@ -45,39 +43,6 @@ class SessionClient implements ApiClient {
   }
 }
 
-/** A process of this build (dist/apps/<app>/src/main.js), its output kept for an error message; ready when `ready` says so. */
-async function startProcess(app: string, env: Record<string, string>, ready: (output: string) => Promise<boolean>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(__dirname, `../apps/${app}/src/main.js`)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  try {
-    await until(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`the ${app} exited with ${child.exitCode}`);
-        return ready(output);
-      },
-      60_000,
-      `the ${app} to start`,
-      100,
-    );
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}:\n${output.slice(-4000)}`, { cause: error });
-  }
-  return child;
-}
-
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 async function main(): Promise<void> {
   if (process.argv.includes('--list')) {
     for (const s of SCENARIOS) console.log(`${s.name} (${s.family}): ${s.story}`);
@@ -109,14 +74,8 @@ async function main(): Promise<void> {
   try {
     await runMigrations(databaseUrl, MIGRATIONS);
     const baseUrl = `http://127.0.0.1:${port}`;
-    api = await startProcess('api', env, async () => {
-      try {
-        return (await fetch(`${baseUrl}/readyz`)).ok;
-      } catch {
-        return false; // starting
-      }
-    });
-    worker = await startProcess('worker', env, async (output) => output.includes('Worker started'));
+    api = await startApi(env, port);
+    worker = (await startWorker(env)).child;
     const client = new SessionClient(baseUrl);
     const boot = await fetch(`${baseUrl}/api/v1/auth/local/bootstrap`, {
       method: 'POST',
@@ -158,8 +117,8 @@ async function main(): Promise<void> {
     console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);
     console.log(table(results));
   } finally {
-    await stopProcess(worker);
-    await stopProcess(api);
+    await stopChild(worker);
+    if (api) await stopApi(api);
     const admin = new URL(databaseUrl);
     admin.pathname = '/postgres';
     const db = new Client({ connectionString: admin.toString() });
