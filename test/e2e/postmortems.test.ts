@@ -133,9 +133,11 @@ describe('postmortems', () => {
           mechanism: 'A nil configuration value',
           runRefs: [1],
           hypothesisId: 'h1',
-          verification: { causeAt: '2026-11-22T10:04:00Z', onsetAt: '2026-11-22T10:05:00Z', mechanismRunRefs: [1], unexplained: [] },
+          // The onset the investigation dated: the draft's detection reads it from here.
+          verification: { causeAt: iso(900_000), onsetAt: onset, mechanismRunRefs: [1], unexplained: [] },
         },
-        { statement: `The error rate began to hold at ${onset}`, kind: 'symptom', mechanism: '', runRefs: [1] },
+        // A later time in a symptom's text is not the onset when the cause's verification dates one.
+        { statement: `The error rate held above 5% at ${iso(660_000)}`, kind: 'symptom', mechanism: '', runRefs: [1] },
       ],
       hypotheses: [
         { id: 'h1', statement: 'Release 1.1.0 of checkout fails its requests', status: 'supported', test: 'up', runRefs: [1] },
