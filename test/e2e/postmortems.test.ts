@@ -546,6 +546,7 @@ describe('postmortems', () => {
         ['PATCH', `incidents/${incident}/postmortem`, { title: 'Mine now' }],
         ['POST', `incidents/${incident}/postmortem/review`, undefined],
         ['GET', `incidents/${incident}/postmortem/report`, undefined],
+        ['GET', `incidents/${incident}/postmortem/revisions/1`, undefined],
       ] as const;
     const failures: string[] = [];
     const expect404 = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
