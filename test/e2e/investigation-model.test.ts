@@ -180,7 +180,7 @@ describe('investigations worked by a language model', () => {
         summary: verifiedBy(1).summary,
       });
       expect(done.actions).toEqual(verifiedBy(1).actions);
-      // The cause's verification is checked, not stored.
+      // The cause's verification is checked and stored with the finding, but is not part of the response.
       const { verification: _checked, ...cause } = verifiedBy(1).findings[0];
       expect(done.findings).toEqual([{ ...cause, evidenceRefs: [{ investigationId: id, toolRunOrdinal: 1 }] }]);
       expect(done.runs).toHaveLength(1);

@@ -133,9 +133,11 @@ describe('postmortems', () => {
           mechanism: 'A nil configuration value',
           runRefs: [1],
           hypothesisId: 'h1',
-          verification: { causeAt: '2026-11-22T10:04:00Z', onsetAt: '2026-11-22T10:05:00Z', mechanismRunRefs: [1], unexplained: [] },
+          // The onset the investigation dated: the draft's detection reads it from here.
+          verification: { causeAt: iso(900_000), onsetAt: onset, mechanismRunRefs: [1], unexplained: [] },
         },
-        { statement: `The error rate began to hold at ${onset}`, kind: 'symptom', mechanism: '', runRefs: [1] },
+        // A later time in a symptom's text is not the onset when the cause's verification dates one.
+        { statement: `The error rate held above 5% at ${iso(660_000)}`, kind: 'symptom', mechanism: '', runRefs: [1] },
       ],
       hypotheses: [
         { id: 'h1', statement: 'Release 1.1.0 of checkout fails its requests', status: 'supported', test: 'up', runRefs: [1] },
@@ -396,6 +398,8 @@ describe('postmortems', () => {
       [{ resolution: 'x'.repeat(32769) }, /resolution/],
       [{ whatWentWell: ['x'.repeat(8193)] }, /whatWentWell/],
       [{ detectionGaps: 'not a list' }, /detectionGaps/],
+      [{ whatWentWell: Array.from({ length: 1001 }, () => 'w') }, /whatWentWell/],
+      [{ detectionGaps: [''] }, /detectionGaps/],
       [{ impact: null }, /impact/],
       [{ title: 'Not a note' }, /unknown property title/],
     ];
@@ -416,6 +420,14 @@ describe('postmortems', () => {
       [{ executiveSummary: 'x'.repeat(32769) }, /executiveSummary/],
       [{ detection: '' }, /detection/],
       [{ openQuestions: ['q'.repeat(8193)] }, /openQuestions/],
+      [{ openQuestions: Array.from({ length: 1001 }, () => 'q') }, /openQuestions/],
+      [{ whatWentWrong: [''] }, /whatWentWrong/],
+      [{ rootCauses: Array.from({ length: 1001 }, () => ({ statement: 's' })) }, /rootCauses/],
+      [{ contributingFactors: [{ statement: '' }] }, /statement/],
+      [{ rootCauses: [{ statement: 's', runRefs: Array.from({ length: 1001 }, () => 1), investigationId: firstInvestigation }] }, /runRefs/],
+      [{ rootCauses: [{ statement: 's', runRefs: [0], investigationId: firstInvestigation }] }, /runRefs/],
+      [{ timeline: [{ at: '2026-11-20T10:00:00Z', description: '' }] }, /description/],
+      [{ actionItems: [{ title: 'a', owner: '', deadline: 'd', verification: 'v' }] }, /owner/],
       [{ timeline: [{ at: 'yesterday', description: 'x' }] }, /timeline/],
       [{ timeline: [{ at: '2026-11-20T10:00:00', description: 'x' }] }, /RFC 3339/],
       [{ timeline: [{ at: '2026-11-20T10:00:00Z', description: 'x', extra: 1 }] }, /unknown property timeline\[0\]\.extra|timeline/],
@@ -435,9 +447,11 @@ describe('postmortems', () => {
       executiveSummary: 'e'.repeat(32768),
       openQuestions: ['q'.repeat(8192)],
       timeline: [{ at: '2026-11-20T11:00:00+01:00', description: 'd'.repeat(8192) }],
+      whatWentWell: Array.from({ length: 1000 }, (_, i) => `w${i}`),
     });
     expect(atLimits.status).toBe(200);
     expect(atLimits.body).toMatchObject({ revision: 2, title: 't'.repeat(1024) });
+    expect(atLimits.body.whatWentWell).toHaveLength(1000);
     expect(atLimits.body.timeline).toEqual([
       { at: '2026-11-20T10:00:00.000000Z', description: 'd'.repeat(8192), runRefs: [], investigationId: null, source: null },
     ]);
@@ -467,6 +481,56 @@ describe('postmortems', () => {
     expect(entries.filter(([d]: [string]) => /^Alert .* resolved$/.test(d))).toHaveLength(2);
   });
 
+  it('refuses to regenerate while the incident is reopened (409); once it resolves again, the investigation concluded meanwhile is in the next revision', async () => {
+    const target = await resolvedIncident();
+    const targetPath = `/api/v1/incidents/${target}/postmortem`;
+    const created = await ctx.admin.post(targetPath);
+    expect(created.status).toBe(201);
+    expect(created.body.rootCauses).toEqual([{ statement: NEEDS, runRefs: [], investigationId: null }]);
+
+    // An alert of another group fires; merged into the resolved incident, it reopens it.
+    seq += 1;
+    const labels = { alertname: `Reopens${seq}`, service: 'probe' };
+    const startsAt = iso(120_000);
+    const other = await post(generic, [{ labels, startsAt }]);
+    const merged = await ctx.admin.post(`/api/v1/incidents/${target}/merge`, { incidentIds: [other] });
+    expect(merged.status).toBe(200);
+    expect(merged.body.status).toBe('open');
+    const refused = await ctx.admin.post(`${targetPath}/regenerate`, undefined, { headers: { 'if-match': '"1"' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/not resolved/);
+    expect((await ctx.admin.get(targetPath)).body.revision).toBe(1);
+
+    // Investigated while it is open again; then the alert resolves and so does the incident.
+    const late = await investigate(target, {
+      conclusionStatus: 'supported_explanation',
+      summary: 'A probe misconfiguration.',
+      impact: { summary: 'The probe reported failures.', runRefs: [1] },
+      findings: [{ statement: 'The probe points at a retired host', kind: 'cause', mechanism: '', runRefs: [1] }],
+      hypotheses: [],
+      actions: [{ title: 'Point the probe at the new host', rationale: '', verification: '', runRefs: [1] }],
+      limitations: [],
+    });
+    expect(await post(generic, [{ labels, status: 'resolved', startsAt, endsAt: iso(0) }])).toBe(target);
+    expect((await ctx.admin.get(`/api/v1/incidents/${target}`)).body.status).toBe('resolved');
+
+    const regenerated = await ctx.admin.post(`${targetPath}/regenerate`, undefined, { headers: { 'if-match': '"1"' } });
+    expect(regenerated.status).toBe(200);
+    const pm = regenerated.body;
+    expect(pm).toMatchObject({ revision: 2, status: 'draft' });
+    expect(pm.rootCauses).toEqual([{ statement: 'The probe points at a retired host', runRefs: [1], investigationId: late.id }]);
+    expect(pm.actionItems).toEqual([
+      { title: 'Point the probe at the new host', owner: NEEDS, deadline: NEEDS, verification: NEEDS, runRefs: [1], investigationId: late.id },
+    ]);
+    const descriptions = pm.timeline.map((t: { description: string }) => t.description);
+    expect(descriptions).toContainEqual(expect.stringMatching(new RegExp(`^Incident ".*" \\(${other}\\) was merged into this incident$`)));
+    expect(descriptions).toContainEqual(expect.stringMatching(new RegExp(`^Alert Reopens${seq} .* fired$`)));
+    expect(descriptions).toContainEqual(expect.stringMatching(new RegExp(`^Alert Reopens${seq} .* resolved$`)));
+    expect(pm.timeline.filter((t: { investigationId: string | null }) => t.investigationId === late.id)).toHaveLength(2);
+    expect(pm.timeline.at(-1)).toMatchObject({ description: expect.stringMatching(/^Incident resolved/), source: { kind: 'incident', id: target } });
+    expect((await ctx.admin.get(`${targetPath}/revisions/1`)).body.rootCauses).toEqual(created.body.rootCauses);
+  });
+
   it("answers 404 for another Organization's postmortem on every route and both addressing forms", async () => {
     await ctx.admin.post('/api/v1/organizations', { id: 'globex', displayName: 'Globex' });
     const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Globex alerts' }, { headers: GLOBEX });
@@ -482,6 +546,7 @@ describe('postmortems', () => {
         ['PATCH', `incidents/${incident}/postmortem`, { title: 'Mine now' }],
         ['POST', `incidents/${incident}/postmortem/review`, undefined],
         ['GET', `incidents/${incident}/postmortem/report`, undefined],
+        ['GET', `incidents/${incident}/postmortem/revisions/1`, undefined],
       ] as const;
     const failures: string[] = [];
     const expect404 = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {

@@ -22,7 +22,7 @@ export interface FindingItem {
   evidenceRefs: EvidenceRef[];
   /** The hypothesis the finding confirms, when it does. */
   hypothesisId?: string;
-  /** A cause finding's claim to be verified; checked before the conclusion is stored, and not stored itself. */
+  /** A cause finding's claim to be verified; checked before the conclusion is stored, stored with the finding, and not part of the investigation's response. */
   verification?: CauseVerification;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertPhaseRecord, IncidentRecord } from '@svc/incidents';
+import type { FindingItem, InvestigationRecord } from '@svc/investigations';
 import { Timestamp } from '@svc/platform';
 import { draftFromFacts } from './postmortem-draft';
 import { LIST_MAX, NEEDS_HUMAN_INPUT } from './postmortem.types';
@@ -65,5 +66,75 @@ describe('draftFromFacts', () => {
     expect(capped.timeline).toHaveLength(LIST_MAX);
     // 1202 entries (the opening, 1200 alerts, the resolution): 999 listed, 203 more.
     expect(capped.timeline.at(-1)!.description).toBe("203 more events are not listed here; the incident's alert events hold every one");
+  });
+
+  describe('detection dates the onset the best investigation dated', () => {
+    const ID = '0190a000-0000-7000-8000-00000000a001';
+    const OTHER = '0190a000-0000-7000-8000-00000000a002';
+    const firing = { ...phase(1, 'firing', '2026-11-20T10:05:00.000000Z'), startsAt: at('2026-11-20T10:05:00.000000Z') };
+    const investigation = (id: string, conclusionStatus: InvestigationRecord['conclusionStatus'], findings: FindingItem[]): InvestigationRecord => ({
+      id,
+      incidentId: incident.id,
+      status: 'concluded',
+      subject: 'Checkout fails',
+      conclusionStatus,
+      summary: 'A bad release',
+      impact: null,
+      findings,
+      hypotheses: [],
+      actions: [],
+      limitations: [],
+      createdAt: at('2026-11-20T10:06:00Z'),
+      concludedAt: at('2026-11-20T10:07:00Z'),
+      runOrdinals: [1, 2, 3, 4],
+    });
+    const cause = (onsetAt: string, runRefs: number[]): FindingItem => ({
+      kind: 'cause',
+      statement: `Release 1.1.0 fails requests (${onsetAt})`,
+      mechanism: '',
+      runRefs,
+      evidenceRefs: [],
+      verification: { causeAt: '2026-11-20T09:58:00Z', onsetAt, mechanismRunRefs: [runRefs[0]], unexplained: [] },
+    });
+    const symptom = (statement: string, runRefs: number[]): FindingItem => ({ kind: 'symptom', statement, mechanism: '', runRefs, evidenceRefs: [] });
+    const detectionOf = (...investigations: InvestigationRecord[]) =>
+      draftFromFacts({ history: { incident, alertEvents: [firing], alertEventTotal: 1, merged: [] }, investigations }).detection;
+
+    it("reads the earliest onsetAt of the cause findings' verification, before any timestamp in a symptom's text", () => {
+      const detection = detectionOf(
+        investigation(ID, 'verified_cause', [
+          symptom('The error rate began to hold at 2026-11-20T10:03:30Z', [1]),
+          cause('2026-11-20T10:02:00+00:00', [2, 3]),
+          cause('2026-11-20T10:01:00Z', [4]),
+        ]),
+      );
+      expect(detection).toContain(
+        `The condition began at 2026-11-20T10:01:00.000000Z [investigation ${ID}, run #4]; the alert fired 4 min 0 s after the onset.`,
+      );
+    });
+
+    it('falls back to the earliest timestamp its symptom findings state when no cause finding carries a verification', () => {
+      const unverified = { ...cause('2026-11-20T10:01:00Z', [4]), verification: undefined };
+      const detection = detectionOf(
+        investigation(ID, 'supported_explanation', [
+          unverified,
+          symptom('The error rate began to hold at 2026-11-20T10:03:30Z, and latency at 2026-11-20T10:04:00Z', [1, 2]),
+        ]),
+      );
+      expect(detection).toContain(
+        `The condition began at 2026-11-20T10:03:30.000000Z [investigation ${ID}, runs #1, #2]; the alert fired 1 min 30 s after the onset.`,
+      );
+    });
+
+    it('takes the onset from the best investigation that dated one, and says so when none did', () => {
+      const weaker = investigation(OTHER, 'supported_explanation', [cause('2026-11-20T10:00:30Z', [1])]);
+      const better = investigation(ID, 'verified_cause', [symptom('The error rate began to hold at 2026-11-20T10:05:00Z', [2])]);
+      expect(detectionOf(weaker, better)).toContain(
+        `The condition began at 2026-11-20T10:05:00.000000Z [investigation ${ID}, run #2]; the alert fired at the onset.`,
+      );
+      const undated = investigation(ID, 'verified_cause', [{ ...cause('not a time', [1]) }, symptom('No time here', [1])]);
+      expect(detectionOf(undated, weaker)).toContain(`The condition began at 2026-11-20T10:00:30.000000Z [investigation ${OTHER}, run #1]`);
+      expect(detectionOf(undated)).toContain(`No investigation dated the onset, so the delay between the onset and the alert: ${NEEDS_HUMAN_INPUT}`);
+    });
   });
 });

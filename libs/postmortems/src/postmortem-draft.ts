@@ -203,17 +203,28 @@ function contributingFactors(ranked: InvestigationRecord[]): CitedStatement[] {
   return out.slice(0, LIST_MAX);
 }
 
-/** The onset an investigation dated: the earliest timestamp its symptom findings state, with their runs. */
+/**
+ * The onset the best investigation dated: the earliest `onsetAt` of its cause findings'
+ * verification (where a reasoner states when the condition began), else the earliest timestamp
+ * its symptom findings state (findings stored without a verification); with the finding's runs.
+ */
 function onsetOf(ranked: InvestigationRecord[]): { at: Timestamp; investigationId: string; runRefs: number[] } | null {
+  const earliest = (candidates: Array<{ at: Timestamp | null; runRefs: number[] }>) =>
+    candidates.reduce<{ at: Timestamp; runRefs: number[] } | null>(
+      (best, c) => (c.at && (!best || c.at.isBefore(best.at)) ? { at: c.at, runRefs: c.runRefs } : best),
+      null,
+    );
   for (const i of ranked) {
-    let best: { at: Timestamp; runRefs: number[] } | null = null;
-    for (const f of i.findings.filter((x) => x.kind === 'symptom')) {
-      for (const match of f.statement.matchAll(ISO_TIMESTAMP)) {
-        const at = Timestamp.parse(match[0]);
-        if (at && (!best || at.isBefore(best.at))) best = { at, runRefs: f.runRefs };
-      }
-    }
-    if (best) return { ...best, investigationId: i.id };
+    const dated = earliest(
+      i.findings.filter((f) => f.kind === 'cause' && f.verification).map((f) => ({ at: Timestamp.parse(f.verification!.onsetAt), runRefs: f.runRefs })),
+    );
+    const stated = earliest(
+      i.findings
+        .filter((f) => f.kind === 'symptom')
+        .flatMap((f) => [...f.statement.matchAll(ISO_TIMESTAMP)].map((m) => ({ at: Timestamp.parse(m[0]), runRefs: f.runRefs }))),
+    );
+    const best = dated ?? stated;
+    if (best) return { ...best, runRefs: [...best.runRefs], investigationId: i.id };
   }
   return null;
 }

@@ -169,7 +169,7 @@ export function investigationView(i: Investigation, runs?: ToolRun[]): Investiga
     windowUntil: i.windowUntil.toISOString(),
     incidentId: i.incidentId,
     impact: i.impact,
-    findings: i.findings,
+    findings: i.findings.map(({ verification: _stored, ...finding }) => finding),
     hypotheses: i.hypotheses,
     actions: i.actions,
     limitations: i.limitations,

@@ -46,11 +46,11 @@ const claim = (verification: FindingItem['verification']): Conclusion => ({
 const holds = { causeAt: '2026-11-22T02:28:00Z', onsetAt: '2026-11-22T02:30:00Z', mechanismRunRefs: [3], unexplained: [] };
 
 describe('checkConclusion: what verified_cause needs', () => {
-  it('keeps verified_cause when the cause precedes the onset, its mechanism was tested and nothing is left unexplained; the verification is not stored', () => {
+  it('keeps verified_cause when the cause precedes the onset, its mechanism was tested and nothing is left unexplained; the verification is stored with the finding', () => {
     const checked = checkConclusion(claim(holds), INVESTIGATION, runs);
     expect(checked.conclusionStatus).toBe('verified_cause');
     expect(checked.limitations).toEqual([]);
-    expect(checked.findings[0]).not.toHaveProperty('verification');
+    expect(checked.findings[0].verification).toEqual(holds);
   });
 
   it.each([
@@ -63,7 +63,7 @@ describe('checkConclusion: what verified_cause needs', () => {
     const checked = checkConclusion(claim(verification), INVESTIGATION, [...runs, run(4, 'h1', 'failed')]);
     expect(checked.conclusionStatus).toBe('supported_explanation');
     expect(checked.limitations).toEqual([{ type: 'missing_telemetry', statement: expect.stringContaining(reason), runRefs: [1, 2, 3], messageSequences: [] }]);
-    expect(checked.findings[0]).not.toHaveProperty('verification');
+    expect(checked.findings[0].verification).toEqual(verification);
   });
 
   it('adds nothing to a conclusion that claims no more than supported_explanation', () => {

@@ -12,8 +12,8 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  * the runs show. `verified_cause` needs a cause finding whose hypothesis is supported by a
  * successful run that tested it, and whose verification holds (see `verificationGaps`); otherwise
  * a cause backed by cited runs is a `supported_explanation`, with a limitation for each gap that
- * kept it from being verified, and a cause without evidence is `inconclusive`. Findings are stored
- * without their verification.
+ * kept it from being verified, and a cause without evidence is `inconclusive`. Findings keep their
+ * verification when stored: the onset and cause it dates are what a postmortem's detection reads.
  */
 export function checkConclusion(conclusion: Conclusion, investigationId: string, runs: readonly RecordedRun[]): Conclusion {
   const ordinals = new Set(runs.map((r) => r.ordinal));
@@ -44,7 +44,6 @@ export function checkConclusion(conclusion: Conclusion, investigationId: string,
     ...conclusion,
     summary: clip(conclusion.summary.trim(), 4096),
     conclusionStatus: status,
-    findings: conclusion.findings.map(({ verification: _checked, ...finding }) => finding),
     limitations: [...conclusion.limitations, ...gaps],
   };
 }

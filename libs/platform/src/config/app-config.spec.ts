@@ -79,6 +79,7 @@ describe('loadConfig', () => {
     ['SVC_STREAM_RETRY_MS', ['99', '600001', 'soon']],
     ['SVC_STREAM_HEARTBEAT_SECONDS', ['0', '301', '1.5']],
     ['SVC_STREAM_WRITE_DEADLINE_SECONDS', ['0', '301', 'x']],
+    ['SVC_POSTMORTEM_NARRATIVE_TIMEOUT_SECONDS', ['0', '601', '2m']],
     ['SVC_RELAY_GRPC_PORT', ['-1', '65536', 'grpc']],
     ['SVC_RELAY_HEARTBEAT_SECONDS', ['0', '301', '1.5']],
     ['SVC_RELAY_ALLOW_PLAINTEXT', ['yes', 'TRUE']],

@@ -88,6 +88,13 @@ export class AppConfig {
   @IsString()
   SVC_LLM_MODEL?: string;
 
+  /** How long the language model may take to write a postmortem's narrative, its one retry included (seconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  SVC_POSTMORTEM_NARRATIVE_TIMEOUT_SECONDS = 120;
+
   /** Beyond the contract's names: operational knobs with safe defaults. */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';

@@ -5,9 +5,6 @@ import { AppConfig } from '@svc/platform';
 import { NarrativeJob, PostmortemsService } from '../postmortems.service';
 import { checkNarrative, NARRATIVE_SCHEMA, NARRATIVE_SYSTEM_PROMPT, WRITE_NARRATIVE_TOOL } from './postmortem-narrative';
 
-/** How long the one model call may take, its retry included. */
-const CALL_TIMEOUT_MS = 120_000;
-
 export type NarrativeOutcome = 'no_model' | 'moved_on' | 'stored' | 'discarded' | 'model_failed';
 
 /**
@@ -19,12 +16,15 @@ export type NarrativeOutcome = 'no_model' | 'moved_on' | 'stored' | 'discarded' 
 export class PostmortemNarrativeWriter {
   private readonly logger = new Logger(PostmortemNarrativeWriter.name);
   private readonly connection: LanguageModelConnection | null;
+  /** How long the one model call may take, its retry included. */
+  private readonly callTimeoutMs: number;
 
   constructor(
     config: AppConfig,
     private readonly postmortems: PostmortemsService,
   ) {
     this.connection = languageModelConnectionFrom(config);
+    this.callTimeoutMs = config.SVC_POSTMORTEM_NARRATIVE_TIMEOUT_SECONDS * 1000;
   }
 
   async write(organizationId: string, job: NarrativeJob): Promise<NarrativeOutcome> {
@@ -51,7 +51,7 @@ export class PostmortemNarrativeWriter {
         },
         toolChoice: { type: 'tool', toolName: WRITE_NARRATIVE_TOOL },
         maxRetries: 1,
-        abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+        abortSignal: AbortSignal.timeout(this.callTimeoutMs),
       });
       input = result.toolCalls.find((c) => c.toolName === WRITE_NARRATIVE_TOOL)?.input;
     } catch (error) {
