@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,16 +17,19 @@ type Run = { tool: string; outcome: string; error: string | null };
 
 const CAPABILITIES = ['prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.targets', 'prometheus.alert_rules', 'prometheus.status'];
 
-/** A system in the customer network that takes requests and never answers; it records each one and whether its connection was dropped. */
+/**
+ * A system in the customer network that takes requests and answers none by itself; it records each
+ * one and whether its connection was dropped, and the test may answer one.
+ */
 class SilentSystem {
-  readonly requests: { url: string; aborted: boolean }[] = [];
+  readonly requests: { url: string; aborted: boolean; response: ServerResponse }[] = [];
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<SilentSystem> {
     const server = createServer();
     const system = new SilentSystem(server);
-    server.on('request', (req: IncomingMessage) => {
-      const seen = { url: req.url ?? '', aborted: false };
+    server.on('request', (req: IncomingMessage, response: ServerResponse) => {
+      const seen = { url: req.url ?? '', aborted: false, response };
       system.requests.push(seen);
       req.socket.once('close', () => (seen.aborted = true));
     });
@@ -62,7 +65,7 @@ describe('relay jobs interrupted', () => {
   let dir: string;
   let seq = 0;
 
-  const startRelay = async (baseUrl: string | null, bootstrapToken?: string) => {
+  const startRelay = async (baseUrl: string | null, bootstrapToken?: string, extra: Record<string, unknown> = {}) => {
     const integrations = baseUrl ? [{ integrationId, type: 'prometheus', baseUrl, capabilities: CAPABILITIES }] : [];
     relay = RelayProcess.start(
       writeRelayConfig(dir, {
@@ -71,6 +74,7 @@ describe('relay jobs interrupted', () => {
         stateFile: 'state.json',
         ...(bootstrapToken ? { bootstrapToken } : {}),
         integrations,
+        ...extra,
       }),
     );
     await relay.logged('session established');
@@ -180,4 +184,30 @@ describe('relay jobs interrupted', () => {
     expect((await ctx.admin.get(`/api/v1/relays/${relayId}/failures`)).body.total).toBe(failuresBefore + cut.length);
     expect(await relay!.stop()).toBe(0);
   }, 180_000);
+
+  it('runs at most maxConcurrentJobs jobs at once: a job sent meanwhile waits for a slot, then runs', async () => {
+    await startRelay(silent.url, undefined, { maxConcurrentJobs: 1 });
+    await connected();
+    const before = silent.requests.length;
+    const verifies = [0, 1].map(() => ctx.admin.post(`/api/v1/integrations/${integrationId}/verify`));
+    // Both jobs are with the relay; only one has reached the local system.
+    await until(
+      async () => (await ctx.api.dataSource.query(`SELECT count(*)::int AS n FROM relay_jobs WHERE relay_id = $1 AND status = 'sent'`, [relayId]))[0].n === 2,
+      20_000,
+      'both jobs sent to the relay',
+    );
+    await until(() => silent.requests.length > before, 20_000, 'the first request');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(silent.requests.length).toBe(before + 1);
+    const buildinfo = JSON.stringify({ status: 'success', data: { version: '3.0.0' } });
+    silent.requests[before].response.writeHead(200, { 'content-type': 'application/json' }).end(buildinfo);
+    // The first answered, the waiting job takes its slot.
+    await until(() => silent.requests.length > before + 1, 20_000, 'the second request');
+    silent.requests[before + 1].response.writeHead(200, { 'content-type': 'application/json' }).end(buildinfo);
+    for (const verified of await Promise.all(verifies)) {
+      expect(verified.status).toBe(200);
+      expect(verified.body.lastVerification).toMatchObject({ outcome: 'succeeded', detail: 'Prometheus 3.0.0 (through the relay)' });
+    }
+    expect(await relay!.stop()).toBe(0);
+  }, 120_000);
 });
