@@ -190,14 +190,16 @@ describe('relay jobs interrupted', () => {
     await connected();
     const before = silent.requests.length;
     const verifies = [0, 1].map(() => ctx.admin.post(`/api/v1/integrations/${integrationId}/verify`));
-    // Both jobs are with the relay; only one has reached the local system.
-    await until(
-      async () => (await ctx.api.dataSource.query(`SELECT count(*)::int AS n FROM relay_jobs WHERE relay_id = $1 AND status = 'sent'`, [relayId]))[0].n === 2,
-      20_000,
-      'both jobs sent to the relay',
-    );
+    // Both jobs are with the relay: the second waits for a slot, and only the first has reached the local system.
+    await relay!.logged('job received', 2);
+    expect(
+      relay!
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('job received'))
+        .map((line) => JSON.parse(line).waiting),
+    ).toEqual([false, true]);
     await until(() => silent.requests.length > before, 20_000, 'the first request');
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(silent.requests.length).toBe(before + 1);
     const buildinfo = JSON.stringify({ status: 'success', data: { version: '3.0.0' } });
     silent.requests[before].response.writeHead(200, { 'content-type': 'application/json' }).end(buildinfo);

@@ -194,6 +194,7 @@ export class RelayAgent {
   private async runJob(call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>, job: JobMessage): Promise<void> {
     const controller = new AbortController();
     this.running.set(job.jobId, controller);
+    this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, waiting: this.active >= this.config.maxConcurrentJobs }, 'job received');
     await this.slot();
     try {
       const result = await this.reader.run(job, controller.signal);
