@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { investigationsSection } from './investigations';
+import { relaysSection } from './relays';
 import { streamsSection } from './streams';
 import { cpuSeconds, dropQueueKeys, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
@@ -15,8 +16,8 @@ import { cpuSeconds, dropQueueKeys, deliver, genericIntegration, percentile, rss
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
  * run on the same machine: a bare node:http server answering the same JSON. Loopback only,
  * bounded by duration. Further sections, each with its own baseline: audit export memory,
- * alert admission, event streams (bench/streams.ts) and investigation throughput
- * (bench/investigations.ts).
+ * alert admission, event streams (bench/streams.ts), investigation throughput
+ * (bench/investigations.ts) and reads through a relay (bench/relays.ts).
  */
 const DURATION_S = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 5);
 const CONNECTIONS = 32;
@@ -28,8 +29,9 @@ const API_PROCESSES_BENCH = Number(process.argv.find((a) => a.startsWith('--api-
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
- * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`): run one section.
- * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`.
+ * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`): run one section.
+ * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`;
+ * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`.
  */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 /**
@@ -37,7 +39,7 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
  * so do the streams section's own API processes and the investigations section's worker.
  */
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
-const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations'): boolean => ONLY === undefined || ONLY === section;
+const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'relays'): boolean => ONLY === undefined || ONLY === section;
 
 interface Result {
   name: string;
@@ -431,6 +433,7 @@ async function main(): Promise<void> {
     }
     if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });
     if (runs('investigations')) await investigationsSection({ port, cookie, databaseUrl, env, apiPid: api.pid!, profileDir: PROFILE_DIR });
+    if (runs('relays')) await relaysSection({ cookie, env, organizationId: 'bench' });
   } finally {
     plain?.close();
     if (api) await stopApi(api);

@@ -31,7 +31,10 @@ describe('relays', () => {
     ((await admin.get('/api/v1/relays', org)).body.items as { id: string; state: string }[]).find((r) => r.id === id);
 
   beforeAll(async () => {
-    api = await startApi({ env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '2' } });
+    // Registrations here come fast from one address: the per-address limit has its own test.
+    api = await startApi({
+      env: { SVC_RELAY_GRPC_PORT: '0', SVC_RELAY_ALLOW_PLAINTEXT: 'true', SVC_RELAY_HEARTBEAT_SECONDS: '2', SVC_RELAY_REGISTER_PER_MINUTE: '1000' },
+    });
     ({ admin } = await bootstrap(api));
     expect((await admin.post('/api/v1/organizations', { id: 'globex', displayName: 'Globex' })).status).toBe(201);
     grpcClient = protocolClient(api.app.get(RelayGateway).port!);
@@ -243,6 +246,47 @@ describe('relays', () => {
     expect(await relayItem(relayId, ACME)).toBeUndefined();
     expect(await relayItem(relayId, GLOBEX)).toBeDefined();
     expect((await admin.get('/api/v1/relays/not-a-uuid/failures', ACME)).status).toBe(400);
+  });
+
+  it('binds an integration to a relay by config.relayId: with a baseUrl too, 400 naming both; an unknown or foreign relay, 404 on create and update', async () => {
+    const { relayId } = await registerRelay(grpcClient, (await mint('edge-binding')).token);
+    const { relayId: foreignRelayId } = await registerRelay(grpcClient, (await mint('globex-binding', GLOBEX)).token);
+    const unknownRelayId = '0190a000-0000-7000-8000-00000000beef';
+    const direct = await admin.post('/api/v1/integrations', { type: 'prometheus', name: 'direct', config: { baseUrl: 'http://127.0.0.1:9' } }, ACME);
+    expect(direct.status, direct.text).toBe(201);
+    const relayed = await admin.post('/api/v1/integrations', { type: 'prometheus', name: 'relayed', config: { relayId } }, ACME);
+    expect(relayed.status, relayed.text).toBe(201);
+    expect(relayed.body.config).toEqual({ relayId });
+
+    for (const type of ['prometheus', 'alertmanager']) {
+      const both = await admin.post('/api/v1/integrations', { type, name: 'both', config: { baseUrl: 'http://127.0.0.1:9', relayId } }, ACME);
+      expect(both.status, type).toBe(400);
+      expect(Object.keys(both.body)).toEqual(['error']);
+      expect(both.body.error).toContain('config.baseUrl and config.relayId');
+    }
+    const neither = await admin.post('/api/v1/integrations', { type: 'prometheus', name: 'neither', config: {} }, ACME);
+    expect(neither.status).toBe(400);
+    expect(neither.body.error).toContain('config.baseUrl or config.relayId is required');
+    const bothOnUpdate = await admin.patch(`/api/v1/integrations/${direct.body.id}`, { config: { baseUrl: 'http://127.0.0.1:9', relayId } }, ACME);
+    expect(bothOnUpdate.status).toBe(400);
+    expect(bothOnUpdate.body.error).toContain('config.baseUrl and config.relayId');
+
+    for (const id of [unknownRelayId, foreignRelayId]) {
+      const created = await admin.post('/api/v1/integrations', { type: 'prometheus', name: 'elsewhere', config: { relayId: id } }, ACME);
+      expect(created.status).toBe(404);
+      expect(created.body).toEqual({ error: 'Relay not found' });
+      const updated = await admin.patch(`/api/v1/integrations/${relayed.body.id}`, { config: { relayId: id } }, ACME);
+      expect(updated.status).toBe(404);
+      expect(updated.body).toEqual({ error: 'Relay not found' });
+    }
+    // Nothing changed by the refused writes; a direct integration moves behind a relay, and back.
+    expect((await admin.get(`/api/v1/integrations/${relayed.body.id}`, ACME)).body.config).toEqual({ relayId });
+    expect((await admin.get(`/api/v1/integrations/${direct.body.id}`, ACME)).body.config).toEqual({ baseUrl: 'http://127.0.0.1:9' });
+    const moved = await admin.patch(`/api/v1/integrations/${direct.body.id}`, { config: { relayId } }, ACME);
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.config).toEqual({ relayId });
+    // The other Organization binds to its own relay.
+    expect((await admin.post('/api/v1/integrations', { type: 'prometheus', name: 'theirs', config: { relayId: foreignRelayId } }, GLOBEX)).status).toBe(201);
   });
 
   it('lets a Viewer read and only an Admin mint tokens and clear conflicts', async () => {

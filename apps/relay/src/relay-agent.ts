@@ -39,7 +39,12 @@ export class RelayAgent {
   private readonly backoff = new JitteredBackoff();
   private readonly reader: LocalReader;
   private readonly client: RelayServiceClient;
+  /** Jobs received and not answered yet, running or waiting for a slot. */
   private readonly running = new Map<string, AbortController>();
+  /** Jobs holding one of the maxConcurrentJobs slots. */
+  private active = 0;
+  /** Jobs waiting for a slot, in arrival order. */
+  private readonly queued: (() => void)[] = [];
   private registration?: Registration;
   private call?: grpc.ClientDuplexStream<RelayMessage, ServerMessage>;
   private heartbeat?: NodeJS.Timeout;
@@ -182,16 +187,38 @@ export class RelayAgent {
     this.retry = setTimeout(() => this.connect(), delay);
   }
 
+  /**
+   * Runs a job when one of the maxConcurrentJobs slots is free; until then it waits, in arrival
+   * order (a job cancelled while waiting then ends at once, without reaching the local system).
+   */
   private async runJob(call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>, job: JobMessage): Promise<void> {
     const controller = new AbortController();
     this.running.set(job.jobId, controller);
+    this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, waiting: this.active >= this.config.maxConcurrentJobs }, 'job received');
+    await this.slot();
     try {
       const result = await this.reader.run(job, controller.signal);
       this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, ok: result.ok, status: result.status, error: result.error || undefined }, 'job done');
       if (call.writable) call.write({ result });
     } finally {
       this.running.delete(job.jobId);
+      this.release();
     }
+  }
+
+  private async slot(): Promise<void> {
+    if (this.active < this.config.maxConcurrentJobs) {
+      this.active += 1;
+      return;
+    }
+    // The job that finishes hands its slot over (release), so `active` stays as it is.
+    await new Promise<void>((resolve) => this.queued.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.queued.shift();
+    if (next) next();
+    else this.active -= 1;
   }
 
   /** A clean drain: no new session, running jobs finish (or are cancelled after the drain timeout), the server is told, the call ends. */

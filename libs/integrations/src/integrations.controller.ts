@@ -39,6 +39,7 @@ export class IntegrationsController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreatedIntegrationView })
+  @ApiErrors({ status: 404, description: 'config.relayId names an unknown relay, or another Organization’s' })
   create(
     @Body() body: CreateIntegrationDto,
     @CurrentOrganization() organization: OrganizationContext,

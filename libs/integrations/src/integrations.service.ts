@@ -50,6 +50,22 @@ function groupingLabelsOf(config: Record<string, unknown>): string[] | null {
   return Array.isArray(config.groupingLabels) ? (config.groupingLabels as string[]) : null;
 }
 
+const BOTH_BINDINGS =
+  'Invalid input: config.baseUrl and config.relayId: set one of them, not both (a relay-bound system is reached at the URL in the relay configuration)';
+
+/**
+ * Reached directly (config.baseUrl) or through a relay (config.relayId), never both, and a
+ * Prometheus one of the two: checked before the schema so that the message names the fields.
+ */
+function checkBinding(type: IntegrationType, config: Record<string, unknown>): void {
+  const properties = (type.configSchema.properties ?? {}) as Record<string, unknown>;
+  if (!('relayId' in properties)) return;
+  const direct = config.baseUrl !== undefined;
+  const relayed = config.relayId !== undefined;
+  if (direct && relayed) throw new InvalidInputError(BOTH_BINDINGS);
+  if (type.id === 'prometheus' && !direct && !relayed) throw new InvalidInputError('Invalid input: config.baseUrl or config.relayId is required (one of them)');
+}
+
 function mintWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
@@ -73,6 +89,7 @@ export class IntegrationsService {
   async create(organizationId: string, input: CreateIntegrationDto, context: AuditContext): Promise<CreatedIntegrationView> {
     const type = integrationType(input.type)!;
     const config = input.config ?? {};
+    checkBinding(type, config);
     this.schemas.config(type, config);
     if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
     await this.checkDestination(config);
@@ -135,6 +152,7 @@ export class IntegrationsService {
       const patch: Partial<Integration> = { updatedAt: Timestamp.now() };
       if (input.name !== undefined) patch.name = input.name;
       if (input.config !== undefined) {
+        checkBinding(type, input.config);
         this.schemas.config(type, input.config);
         patch.config = input.config;
       }
@@ -283,10 +301,10 @@ export class IntegrationsService {
     if (refusal) throw new InvalidInputError(`config.baseUrl: ${refusal.message}`);
   }
 
-  /** An integration bound to a relay names one of the Organization's relays (404 otherwise), and no URL besides. */
+  /** An integration bound to a relay names one of the Organization's relays (404 `Relay not found` otherwise, as an unknown one), and no URL besides. */
   private async checkRelay(organizationId: string, config: Record<string, unknown>): Promise<void> {
     if (typeof config.relayId !== 'string') return;
-    if (config.baseUrl !== undefined) throw new InvalidInputError('config: set baseUrl or relayId, not both');
+    if (config.baseUrl !== undefined) throw new InvalidInputError(BOTH_BINDINGS);
     await this.relays.requireExists(organizationId, config.relayId);
   }
 

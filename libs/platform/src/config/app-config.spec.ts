@@ -83,6 +83,7 @@ describe('loadConfig', () => {
     ['SVC_RELAY_GRPC_PORT', ['-1', '65536', 'grpc']],
     ['SVC_RELAY_HEARTBEAT_SECONDS', ['0', '301', '1.5']],
     ['SVC_RELAY_ALLOW_PLAINTEXT', ['yes', 'TRUE']],
+    ['SVC_RELAY_REGISTER_PER_MINUTE', ['0', '10001', 'many']],
   ])('refuses %s out of its bounds or not a whole number, naming the variable', (name, values) => {
     for (const value of values) {
       let error: unknown;

@@ -255,6 +255,16 @@ export class AppConfig {
   @Max(300)
   SVC_RELAY_HEARTBEAT_SECONDS = 10;
 
+  /**
+   * Register calls (bootstrap token exchanges) per source address per minute on the relay
+   * endpoint, counted across API processes; past it, RESOURCE_EXHAUSTED.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  SVC_RELAY_REGISTER_PER_MINUTE = 10;
+
   /** The origin (scheme, host, port) that unsafe cookie-authenticated requests must name. */
   get publicOrigin(): string {
     return new URL(this.SVC_PUBLIC_URL).origin;

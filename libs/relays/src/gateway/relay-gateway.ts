@@ -14,6 +14,7 @@ import {
 import { RELAY_CHANNEL } from '../relays.repository';
 import { RelaysService } from '../relays.service';
 import { LiveSession } from './live-session';
+import { RegisterRateLimit } from './register-rate-limit';
 
 /** How long a shutdown waits for sessions to end and calls to finish before closing them. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -47,6 +48,7 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly logger = new Logger('RelayGateway');
   private server?: grpc.Server;
   private channel?: NotificationChannel;
+  private registerLimit?: RegisterRateLimit;
   private draining = false;
   /** Live sessions held by this process, by relay id. */
   readonly sessions = new Map<string, LiveSession>();
@@ -80,6 +82,7 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
       server.bindAsync(`0.0.0.0:${this.config.SVC_RELAY_GRPC_PORT}`, credentials, (error, port) => (error ? reject(error) : resolve(port))),
     );
     this.server = server;
+    this.registerLimit = new RegisterRateLimit(this.config);
     this.channel = new NotificationChannel(
       this.config.DATABASE_URL,
       RELAY_CHANNEL,
@@ -107,16 +110,22 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
       });
     });
     await this.channel?.stop();
+    this.registerLimit?.close();
   }
 
   private async register(call: grpc.ServerUnaryCall<RegisterRequest, RegisterResponse>, callback: grpc.sendUnaryData<RegisterResponse>): Promise<void> {
     try {
       if (this.draining) return callback({ code: grpc.status.UNAVAILABLE, details: 'The server is shutting down' });
-      const registered = await this.relays.register(
-        String(call.request.bootstrapToken ?? ''),
-        String(call.request.version ?? '').slice(0, 128),
-        peerAddress(call.getPeer()),
-      );
+      const address = peerAddress(call.getPeer());
+      const waitSeconds = await this.registerLimit!.consume(address);
+      if (waitSeconds !== null) {
+        this.logger.warn(`Registration refused: too many Register calls from ${address ?? 'unknown'}`);
+        return callback({
+          code: grpc.status.RESOURCE_EXHAUSTED,
+          details: `Too many registrations from this address (at most ${this.config.SVC_RELAY_REGISTER_PER_MINUTE} a minute); retry in ${waitSeconds} s`,
+        });
+      }
+      const registered = await this.relays.register(String(call.request.bootstrapToken ?? ''), String(call.request.version ?? '').slice(0, 128), address);
       if (!registered) return callback({ code: grpc.status.UNAUTHENTICATED, details: 'The bootstrap token is unknown, used or expired' });
       this.logger.log(`Relay ${registered.relayId} registered (${registered.organizationId})`);
       callback(null, registered);
