@@ -45,6 +45,9 @@ const severityRank = (labels: Record<string, string>): number => {
   return i < 0 ? SEVERITY.length : i;
 };
 
+/** An alert whose condition held this long before another alert's began is chronic, not what started the incident. */
+const CHRONIC_LEAD = 60n * MINUTE;
+
 /** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
 const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
 
@@ -259,6 +262,10 @@ export class BuiltInReasoner {
       const chronic = times.length > 0 && times[0] - session.window.from.epochMicros <= 2n * step;
       histories.push({ name, run, onset: times.length ? Timestamp.fromEpochMicros(times[0]) : null, chronic, episodes });
     }
+    // A condition that had held for an hour or more when another alert's began is chronic beside it.
+    for (const h of histories) {
+      if (h.onset && h.episodes <= 1 && histories.some((g) => g.onset && g.onset.epochMicros - h.onset!.epochMicros >= CHRONIC_LEAD)) h.chronic = true;
+    }
     const severity = (name: string): number => Math.min(...alertsOf(name).map((a) => severityRank(a.labels)));
     const steady = (h: (typeof histories)[number]): boolean => !!h.onset && !h.chronic && h.episodes <= 1;
     const order = [...histories].sort(
@@ -271,7 +278,7 @@ export class BuiltInReasoner {
     for (const h of order.slice(1)) {
       const labels = alertsOf(h.name)[0]?.labels ?? {};
       const why = h.chronic
-        ? `its condition already held when the window began (${session.window.from.toISOString()}), long before this incident's onset: a chronic condition`
+        ? `its condition had held since ${h.onset!.toISOString()}, an hour or more before ${chosen.name}'s began: a chronic condition`
         : h.episodes > 1
           ? `its condition came and went ${h.episodes} times in the window: a flapping alert`
           : h.onset && chosen.onset

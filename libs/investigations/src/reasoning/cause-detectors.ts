@@ -61,6 +61,9 @@ const SATURATED_SHARE = 0.9;
 const THROTTLED_SHARE = 0.25;
 /** Working set at or above this share of the memory limit counts as at the limit. */
 const AT_MEMORY_LIMIT = 0.9;
+/** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
+const SURGE_RATIO = 2;
+const SURGE_MIN_RPS = 1;
 /** Runs kept for testing the hypotheses once detection is done. */
 const RESERVED_RUNS = 5;
 
@@ -132,6 +135,7 @@ export class CauseDetectors {
     if (queue) steps.push(() => this.consumersGone(queue));
     if (s.pods) steps.push(() => this.crashLoop());
     if (s.job) steps.push(() => this.peers());
+    if (s.job) steps.push(() => this.surge());
     if (s.pods) steps.push(() => this.nodesAndVolumes());
     if (s.pods) steps.push(() => this.throttling());
     if (s.job) steps.push(() => this.ownPool());
@@ -445,6 +449,67 @@ export class CauseDetectors {
         verification: `The p99 of calls to ${slow.peer} returns to ${round(slow.jump.usual)} s and the alert resolves`,
       },
     };
+  }
+
+  // ---------------------------------------------------------------- traffic
+
+  /**
+   * A surge of traffic on a route of the alerting service (the common HTTP server counters by
+   * route): its request rate at twice its usual level or more near the onset. The mechanism is
+   * the service's CPU rising with it (process CPU, or cAdvisor's for its pods): more requests
+   * than it could serve.
+   */
+  private async surge(): Promise<DetectedCause | null> {
+    const job = this.scope.job!;
+    const run = await this.read(
+      `sum by (job, route, handler, path, uri, method) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(job)}}[1m]))`,
+      `Did traffic on a route of ${job} surge near the onset?`,
+    );
+    const surge = seriesOf(run)
+      .map((s) => ({ s, jump: jumpOf(s, SURGE_RATIO, SURGE_MIN_RPS) }))
+      .filter((x): x is { s: SeriesOut; jump: NonNullable<ReturnType<typeof jumpOf>> } => !!x.jump && this.near(x.jump.at))
+      .sort((a, b) => b.jump.reached - b.jump.usual - (a.jump.reached - a.jump.usual))[0];
+    if (!surge) return null;
+    const m = surge.s.metric;
+    const route = m.route ?? m.handler ?? m.path ?? m.uri;
+    const what = `${route ? `${m.method ? `${m.method} ` : ''}${route}` : 'all routes'} of ${job}`;
+    const rose = `requests on ${what} rose from ${round(surge.jump.usual)} to ${round(surge.jump.reached)} per second from ${surge.jump.at.toISOString()}`;
+    const cause: DetectedCause = {
+      id: 'h-surge',
+      statement: `A surge of traffic on ${what} from ${surge.jump.at.toISOString()} (${round(surge.jump.usual)} to ${round(surge.jump.reached)} requests/s) caused the alert's condition`,
+      at: surge.jump.at,
+      run,
+      mechanism: rose,
+      mechanismRuns: [],
+      chainRuns: [],
+      unexplained: [],
+      action: {
+        title: `Absorb or shed the surge on ${what}`,
+        rationale: 'The surge began just before the condition',
+        verification: `The request rate on ${what} returns to about ${round(surge.jump.usual)} per second and the alert resolves`,
+      },
+    };
+    if (!this.canRead(1)) return cause;
+    const cpu = await this.read(
+      `sum(rate(process_cpu_seconds_total{job=${quote(job)}}[1m]))${this.scope.pods ? ` or sum(rate(container_cpu_usage_seconds_total{${this.scope.pods}, container!=""}[1m]))` : ''}`,
+      `Did the CPU of ${job} rise with the surge?`,
+    );
+    cause.chainRuns.push(cpu.ordinal);
+    const busier = seriesOf(cpu)
+      .map((s) => jumpOf(s, 1.5, 0))
+      .find((j) => !!j && !j.at.isBefore(shift(surge.jump.at, -MINUTE)) && this.near(j.at));
+    if (busier) {
+      cause.mechanism = `${rose}; the CPU of ${job} rose from ${round(busier.usual)} to ${round(busier.reached)} cores from ${busier.at.toISOString()}`;
+      cause.mechanismRuns = [cpu.ordinal, run.ordinal];
+    } else {
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: `The CPU of ${job} did not visibly rise with the surge on ${what}, so how the surge produced the condition is not shown`,
+        runRefs: [cpu.ordinal],
+        messageSequences: [],
+      });
+    }
+    return cause;
   }
 
   // ---------------------------------------------------------------- nodes and volumes
