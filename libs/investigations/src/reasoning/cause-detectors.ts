@@ -296,13 +296,38 @@ export class CauseDetectors {
     if (downAt) {
       const shown = downSeries.find((x) => x.at.epochMicros === downAt.epochMicros)!.s.metric;
       const what = `${shown.__name__ ?? 'up'}${shown.instance ? ` of ${shown.instance}` : ''}`;
+      // The series itself, from well before: up (1) until it went down, or down all along (then not what changed).
+      const history = this.canRead(2)
+        ? await this.read(
+            `${shown.__name__ ?? 'up'}{${Object.entries(shown)
+              .filter(([k]) => k !== '__name__')
+              .map(([k, v]) => `${k}=${quote(v)}`)
+              .join(', ')}}`,
+            `Was ${peer} up before ${downAt.toISOString()}?`,
+            -40,
+            2,
+          )
+        : undefined;
+      if (history) base.chainRuns.push(history.ordinal);
+      const wasUp = seriesOf(history)
+        .flatMap(pointsOf)
+        .some((p) => p.v > 0 && p.t.isBefore(downAt));
+      if (history?.outcome === 'succeeded' && !wasUp) {
+        this.limitations.push({
+          type: 'scope',
+          statement: `${what} was already 0 before the window read (${peer} had been down for a while), so it going down is not what changed at the onset`,
+          runRefs: [history.ordinal],
+          messageSequences: [],
+        });
+        return base;
+      }
       const cause: DetectedCause = {
         ...base,
         statement: `${peer}, which ${caller} calls, went down at ${downAt.toISOString()} and caused the alert's condition`,
         at: downAt,
         run: down,
-        mechanism: `${what} went to 0 at ${downAt.toISOString()}; ${failing}`,
-        mechanismRuns: [down.ordinal, callsRun.ordinal],
+        mechanism: `${what} went from 1 to 0 at ${downAt.toISOString()}; ${failing}`,
+        mechanismRuns: [...(history && wasUp ? [history.ordinal] : [down.ordinal]), callsRun.ordinal],
         unexplained: [`why ${peer} went down`],
       };
       // A peer's pods that stopped answering: was their node lost?
@@ -549,17 +574,8 @@ export class CauseDetectors {
     const info = await this.read(`max by (node, host_ip, pod, namespace) (kube_pod_info{${pods}})`, `Which nodes ran ${who}?`, -20, 2, 60);
     const nodes = [...new Set(seriesOf(info).map((s) => s.metric.node).filter((n): n is string => !!n))];
     const hosts = [...new Set(seriesOf(info).map((s) => s.metric.host_ip).filter((n): n is string => !!n))];
-    if (!nodes.length) {
-      if (info.outcome === 'succeeded')
-        this.limitations.push({
-          type: 'missing_telemetry',
-          statement: `No kube_pod_info for ${who}: its pods could not be placed on nodes, so node conditions and filesystems were not read`,
-          runRefs: [info.ordinal],
-          messageSequences: [],
-        });
-      return null;
-    }
-    if (!this.canRead(1)) return null;
+    // Without kube-state-metrics' pod info the pods cannot be placed on nodes: nothing to read further.
+    if (!nodes.length || !this.canRead(1)) return null;
     // node-exporter names its node with a `node` label (kube-prometheus relabels), or its instance is the node or its host IP.
     const instance = `instance=~${JSON.stringify([...nodes.map((n) => `${escape(n)}(:[0-9]+)?`), ...hosts.map((h) => `${escape(h)}:[0-9]+`)].join('|'))}`;
     const fs = 'fstype!~"tmpfs|overlay|squashfs|nsfs|ramfs"';
@@ -829,6 +845,13 @@ export class CauseDetectors {
         verification: `kube_pod_container_status_last_terminated_reason{reason="OOMKilled"} of ${deployment} stays absent and the alert resolves`,
       },
     };
+    if (!atLimit)
+      this.limitations.push({
+        type: 'missing_telemetry',
+        statement: `The working set of ${deployment}'s containers was not seen at ${AT_MEMORY_LIMIT * 100}% of their memory limit (a scrape can miss the seconds before a kill), so the out-of-memory kills are not verified by their memory`,
+        runRefs: [memory.ordinal],
+        messageSequences: [],
+      });
     if (!this.canRead(1)) return oom;
     const deploymentPods = `${ns}pod=~${JSON.stringify(`${escape(deployment)}-.+`)}`;
     const limits = await this.read(
