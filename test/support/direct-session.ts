@@ -22,7 +22,9 @@ export function directSession(
   const catalog = new ToolCatalog();
   const integrationId = randomUUID();
   const runs: RecordedRun[] = [];
-  const sent = notifications(page, others) as Array<{ alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; fingerprint: string }> }>;
+  const sent = notifications(page, others) as Array<{
+    alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; fingerprint: string }>;
+  }>;
   const latest = new Map<string, InvestigationSession['alerts'][number]>();
   for (const n of sent)
     for (const a of n.alerts)

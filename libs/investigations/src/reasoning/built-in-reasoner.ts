@@ -67,7 +67,6 @@ const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
 
-
 /** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
 const ZOOM_POINTS = 400;
 
@@ -96,7 +95,6 @@ const SURGE_MIN_RPS = 1;
 
 /** HTTP server request counters of the common instrumentation libraries. */
 const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
-
 
 /** `name{job="...", version="...", ...}`: every replica running the build of this series. */
 function buildSelector(metric: Record<string, string>): string {
@@ -173,7 +171,11 @@ export class BuiltInReasoner {
       this.limitations.push(...detectors.limitations);
       // After a new version, before the proximate events (restarts, targets down, saturation) whose causes they may be.
       const at = candidates.findIndex((c) => c.hypothesis.id !== 'h-version');
-      candidates.splice(at < 0 ? candidates.length : at, 0, ...detected.filter((d, i) => detected.findIndex((o) => o.id === d.id) === i).map((d) => this.candidateOf(d)));
+      candidates.splice(
+        at < 0 ? candidates.length : at,
+        0,
+        ...detected.filter((d, i) => detected.findIndex((o) => o.id === d.id) === i).map((d) => this.candidateOf(d)),
+      );
     }
     for (const c of candidates) this.hypotheses.push(c.hypothesis);
     if (candidates.length) await session.updateHypotheses(this.hypotheses);
@@ -302,7 +304,11 @@ export class BuiltInReasoner {
     const pods = this.podMatchers();
     const namespaces = [...new Set(this.alerts.map((a) => a.labels.namespace).filter((v): v is string => !!v))];
     const workload =
-      labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? (job && !EXPORTER_JOBS.test(job) ? job : undefined);
+      labels.deployment ??
+      labels.statefulset ??
+      (labels.pod ? workloadOfPod(labels.pod) : undefined) ??
+      labels.service ??
+      (job && !EXPORTER_JOBS.test(job) ? job : undefined);
     return {
       onset: this.onset!.at,
       labels,
@@ -627,10 +633,10 @@ export class BuiltInReasoner {
       : candidate.detected
         ? candidate.detected.mechanismRuns
         : h.id === 'h-restart'
-        ? await this.askWhyRestarted(session, source, candidate)
-        : h.id === 'h-cpu'
-          ? await this.askWhySaturated(session, source, candidate)
-          : await this.testMechanism(session, source, candidate);
+          ? await this.askWhyRestarted(session, source, candidate)
+          : h.id === 'h-cpu'
+            ? await this.askWhySaturated(session, source, candidate)
+            : await this.testMechanism(session, source, candidate);
     this.tested.set(h.id, { run, supported, candidate, mechanismRuns });
   }
 

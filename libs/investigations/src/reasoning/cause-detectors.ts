@@ -79,8 +79,7 @@ export function mentions(value: string, name: string): boolean {
   return v === n || new RegExp(`(^|[^a-z0-9])${escape(n)}([^a-z0-9]|$)`).test(v);
 }
 
-const mentionedBy = (metric: Record<string, string>, name: string): boolean =>
-  Object.entries(metric).some(([k, v]) => k !== '__name__' && mentions(v, name));
+const mentionedBy = (metric: Record<string, string>, name: string): boolean => Object.entries(metric).some(([k, v]) => k !== '__name__' && mentions(v, name));
 
 /** The peer a client-side series calls. */
 const peerOf = (metric: Record<string, string>): string | undefined => PEER_LABELS.map((l) => metric[l]).find((v) => !!v);
@@ -384,10 +383,7 @@ export class CauseDetectors {
    * pg_settings_max_connections), mysqld_exporter, and a client's own HikariCP pool. The series
    * that names `name` (or the only one saturated) is the one meant.
    */
-  private async connectionsSaturated(
-    name: string,
-    purpose: string,
-  ): Promise<{ run: RecordedRun; at: Timestamp; reached: number; what: string } | null> {
+  private async connectionsSaturated(name: string, purpose: string): Promise<{ run: RecordedRun; at: Timestamp; reached: number; what: string } | null> {
     const run = await this.read(
       [
         'sum by (job, instance, server) (pg_stat_activity_count) / on (job, instance, server) max by (job, instance, server) (pg_settings_max_connections)',
@@ -548,7 +544,13 @@ export class CauseDetectors {
     who: string,
   ): Promise<{ node: string; condition: string; at: Timestamp; run: RecordedRun; runs: number[]; nodes: string[] } | null> {
     const info = await this.read(`max by (node, host_ip, pod) (kube_pod_info{${podMatchers}})`, `Which nodes ran ${who}?`, -20, 2, 60);
-    const nodes = [...new Set(seriesOf(info).map((s) => s.metric.node).filter((n): n is string => !!n))];
+    const nodes = [
+      ...new Set(
+        seriesOf(info)
+          .map((s) => s.metric.node)
+          .filter((n): n is string => !!n),
+      ),
+    ];
     if (!nodes.length || !this.canRead(1)) return null;
     const run = await this.read(
       `kube_node_status_condition{node=~${anyOf(nodes)}, condition="Ready", status="true"} == 0 or kube_node_status_condition{node=~${anyOf(nodes)}, condition=~"MemoryPressure|DiskPressure|PIDPressure", status="true"} == 1`,
@@ -572,8 +574,20 @@ export class CauseDetectors {
     const pods = this.scope.pods;
     const who = this.scope.workload ?? 'the alerting pods';
     const info = await this.read(`max by (node, host_ip, pod, namespace) (kube_pod_info{${pods}})`, `Which nodes ran ${who}?`, -20, 2, 60);
-    const nodes = [...new Set(seriesOf(info).map((s) => s.metric.node).filter((n): n is string => !!n))];
-    const hosts = [...new Set(seriesOf(info).map((s) => s.metric.host_ip).filter((n): n is string => !!n))];
+    const nodes = [
+      ...new Set(
+        seriesOf(info)
+          .map((s) => s.metric.node)
+          .filter((n): n is string => !!n),
+      ),
+    ];
+    const hosts = [
+      ...new Set(
+        seriesOf(info)
+          .map((s) => s.metric.host_ip)
+          .filter((n): n is string => !!n),
+      ),
+    ];
     // Without kube-state-metrics' pod info the pods cannot be placed on nodes: nothing to read further.
     if (!nodes.length || !this.canRead(1)) return null;
     // node-exporter names its node with a `node` label (kube-prometheus relabels), or its instance is the node or its host IP.
@@ -598,7 +612,8 @@ export class CauseDetectors {
     const pick = full ?? node;
     if (!pick) return null;
     const m = pick.s.metric;
-    const nodeName = m.node ?? nodes.find((n) => m.instance?.startsWith(n)) ?? nodes[hosts.findIndex((h) => m.instance?.startsWith(`${h}:`))] ?? m.instance ?? 'its node';
+    const nodeName =
+      m.node ?? nodes.find((n) => m.instance?.startsWith(n)) ?? nodes[hosts.findIndex((h) => m.instance?.startsWith(`${h}:`))] ?? m.instance ?? 'its node';
     // The mechanism: the workload's failures (or lost scrapes) come from its pods on that node.
     const mechanism =
       this.scope.job && this.canRead(1) && !m.persistentvolumeclaim
@@ -796,7 +811,10 @@ export class CauseDetectors {
       .sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1));
     const rollout = edits.find((x) => x.s.metric.__name__?.endsWith('_metadata_generation'));
     const edited = edits.find(
-      (x) => (x.s.metric.configmap || x.s.metric.secret) && (!rollout || !x.at.isAfter(rollout.at)) && (!rollout || rollout.at.epochMicros - x.at.epochMicros <= 30n * MINUTE),
+      (x) =>
+        (x.s.metric.configmap || x.s.metric.secret) &&
+        (!rollout || !x.at.isAfter(rollout.at)) &&
+        (!rollout || rollout.at.epochMicros - x.at.epochMicros <= 30n * MINUTE),
     );
     if (!rollout) return base;
     const object = edited ? (edited.s.metric.configmap ? `ConfigMap ${edited.s.metric.configmap}` : `Secret ${edited.s.metric.secret}`) : null;
@@ -822,7 +840,13 @@ export class CauseDetectors {
   }
 
   /** Crash loops from out-of-memory kills: the working set at the limit, and whether the limit was lowered. */
-  private async outOfMemory(base: DetectedCause, namespace: string | undefined, podNames: string[], deployment: string, loopAt: Timestamp): Promise<DetectedCause> {
+  private async outOfMemory(
+    base: DetectedCause,
+    namespace: string | undefined,
+    podNames: string[],
+    deployment: string,
+    loopAt: Timestamp,
+  ): Promise<DetectedCause> {
     const ns = namespace ? `namespace=${quote(namespace)}, ` : '';
     const memory = await this.read(
       `max by (pod, container) (container_memory_working_set_bytes{${ns}pod=~${anyOf(podNames)}, container!=""} / on (namespace, pod, container) (container_spec_memory_limit_bytes{${ns}pod=~${anyOf(podNames)}, container!=""} > 0)) >= ${AT_MEMORY_LIMIT}`,
@@ -940,7 +964,10 @@ export class CauseDetectors {
         const i = p.findIndex((q, k) => k > 0 && q.v === 0 && p[k - 1].v > 0 && p.slice(k).every((r) => r.v === 0));
         return i > 0 ? { s, at: p[i].t, from: p[i - 1].v } : null;
       })
-      .filter((x): x is { s: SeriesOut; at: Timestamp; from: number } => !!x && !x.at.isAfter(shift(goneAt, MINUTE)) && goneAt.epochMicros - x.at.epochMicros <= 10n * MINUTE)
+      .filter(
+        (x): x is { s: SeriesOut; at: Timestamp; from: number } =>
+          !!x && !x.at.isAfter(shift(goneAt, MINUTE)) && goneAt.epochMicros - x.at.epochMicros <= 10n * MINUTE,
+      )
       // The workload named after the queue first, then the latest drop before the consumers left.
       .sort((a, b) => Number(mentionedBy(b.s.metric, queue)) - Number(mentionedBy(a.s.metric, queue)) || (b.at.isAfter(a.at) ? 1 : -1))[0];
     if (!scaled) return cause;
