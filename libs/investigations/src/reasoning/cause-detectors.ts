@@ -53,8 +53,8 @@ const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count
 const PEER_FAILURE_RATIO = 0.1;
 /** A peer's p99 at this many times its usual level is a slowdown. */
 const PEER_SLOWDOWN = 3;
-/** A filesystem or volume with less than this share free is full. */
-const FULL_SHARE = 0.01;
+/** A filesystem or volume with fewer bytes than this available is full (writes fail). */
+const FULL_BYTES = 1024 * 1024;
 /** Connections at or above this share of the maximum saturate a database or pool. */
 const SATURATED_SHARE = 0.9;
 /** A container throttled in this share of its CFS periods (and four times its usual) is throttled. */
@@ -164,6 +164,15 @@ export class CauseDetectors {
       arguments: { query, start: start.toISOString(), end: end.toISOString(), step: step ?? Math.max(15, Math.ceil(seconds / 100)) },
       purpose,
     });
+  }
+
+  /** When a series began within a range read: its first sample, or null when it was there from the range's start (it began earlier: not a change). */
+  private began(s: SeriesOut, run: RecordedRun): Timestamp | null {
+    const at = firstSampleAt(s);
+    const out = run.output as { start?: string; stepSeconds?: number } | null;
+    const start = out?.start ? Timestamp.parse(out.start) : null;
+    if (!at || !start) return at;
+    return at.epochMicros - start.epochMicros > BigInt(Math.round((out?.stepSeconds ?? 0) * 1_000_000)) ? at : null;
   }
 
   /** Near enough the onset to have started it: from the window's start to a minute after the onset. */
@@ -557,7 +566,7 @@ export class CauseDetectors {
       `Was a node of ${who} not ready or under pressure?`,
     );
     const hit = seriesOf(run)
-      .map((s) => ({ s, at: firstSampleAt(s) }))
+      .map((s) => ({ s, at: this.began(s, run) }))
       .filter((x): x is { s: SeriesOut; at: Timestamp } => this.near(x.at) && x.at.isAfter(this.session.window.from))
       .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))[0];
     if (!hit) return null;
@@ -597,14 +606,14 @@ export class CauseDetectors {
       [
         `kube_node_status_condition{node=~${anyOf(nodes)}, condition="Ready", status="true"} == 0`,
         `kube_node_status_condition{node=~${anyOf(nodes)}, condition=~"MemoryPressure|DiskPressure|PIDPressure", status="true"} == 1`,
-        `node_filesystem_avail_bytes{${fs}, node=~${anyOf(nodes)}} / node_filesystem_size_bytes{${fs}, node=~${anyOf(nodes)}} < ${FULL_SHARE}`,
-        `node_filesystem_avail_bytes{${fs}, ${instance}} / node_filesystem_size_bytes{${fs}, ${instance}} < ${FULL_SHARE}`,
-        `(kubelet_volume_stats_available_bytes / kubelet_volume_stats_capacity_bytes < ${FULL_SHARE}) and on (namespace, persistentvolumeclaim) kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}}`,
+        `node_filesystem_avail_bytes{${fs}, node=~${anyOf(nodes)}} < ${FULL_BYTES}`,
+        `node_filesystem_avail_bytes{${fs}, ${instance}} < ${FULL_BYTES}`,
+        `(kubelet_volume_stats_available_bytes < ${FULL_BYTES}) and on (namespace, persistentvolumeclaim) kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}}`,
       ].join(' or '),
       `Was a node of ${who} not ready or under pressure, or a filesystem or volume of it full?`,
     );
     const hits = seriesOf(conditionOrFull)
-      .map((s) => ({ s, at: firstSampleAt(s) }))
+      .map((s) => ({ s, at: this.began(s, conditionOrFull) }))
       .filter((x): x is { s: SeriesOut; at: Timestamp } => this.near(x.at) && x.at.isAfter(shift(this.session.window.from, MINUTE)))
       .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1));
     const full = hits.find((x) => x.s.metric.mountpoint !== undefined || x.s.metric.persistentvolumeclaim !== undefined);
@@ -615,11 +624,18 @@ export class CauseDetectors {
     const nodeName =
       m.node ?? nodes.find((n) => m.instance?.startsWith(n)) ?? nodes[hosts.findIndex((h) => m.instance?.startsWith(`${h}:`))] ?? m.instance ?? 'its node';
     // The mechanism: the workload's failures (or lost scrapes) come from its pods on that node.
+    // The mechanism: the workload's failures come from its pods on that node (or using that volume);
+    // for a node lost, its pods that stopped answering scrapes count too.
+    const job = this.scope.job;
+    const errors = job ? `sum by (pod) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(job)}, code=~"5.."}[1m])) > 0` : '';
+    const where = m.persistentvolumeclaim
+      ? `kube_pod_spec_volumes_persistentvolumeclaims_info{persistentvolumeclaim=${quote(m.persistentvolumeclaim)}}`
+      : `kube_pod_info{node=${quote(nodeName)}}`;
     const mechanism =
-      this.scope.job && this.canRead(1) && !m.persistentvolumeclaim
+      job && this.canRead(1)
         ? await this.read(
-            `(sum by (pod) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(this.scope.job)}, code=~"5.."}[1m])) > 0 or up{job=${quote(this.scope.job)}} == 0) and on (pod) kube_pod_info{node=${quote(nodeName)}}`,
-            `Do ${who}'s failures come from its pods on ${nodeName}?`,
+            `(${full ? errors : `${errors} or up{job=${quote(job)}} == 0`}) and on (pod) ${where}`,
+            `Do ${who}'s failures come from its pods ${m.persistentvolumeclaim ? `using ${m.persistentvolumeclaim}` : `on ${nodeName}`}?`,
           )
         : undefined;
     const onNode = seriesOf(mechanism).filter((s) => (s.values?.length ?? 0) > 0);
@@ -639,8 +655,8 @@ export class CauseDetectors {
         statement: `The ${what} filled up at ${pick.at.toISOString()} and caused the alert's condition`,
         at: pick.at,
         run: conditionOrFull,
-        mechanism: `${what} had less than ${FULL_SHARE * 100}% free from ${pick.at.toISOString()}${onNode.length ? `; ${who}'s failures came from its pods on ${nodeName} (${onNode.map((s) => s.metric.pod).join(', ')})` : ''}`,
-        mechanismRuns: m.persistentvolumeclaim ? [conditionOrFull.ordinal] : mechanismRuns,
+        mechanism: `${what} had less than 1 MiB available from ${pick.at.toISOString()}${onNode.length ? `; ${who}'s failures came from its pods on ${nodeName} (${onNode.map((s) => s.metric.pod).join(', ')})` : ''}`,
+        mechanismRuns,
         chainRuns,
         unexplained: [],
         action: {
@@ -750,7 +766,7 @@ export class CauseDetectors {
       2,
     );
     const looping = seriesOf(run)
-      .map((s) => ({ s, at: firstSampleAt(s) }))
+      .map((s) => ({ s, at: this.began(s, run) }))
       .filter((x): x is { s: SeriesOut; at: Timestamp } => this.near(x.at) && x.at.isAfter(shift(this.session.window.from, MINUTE)))
       .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1));
     if (!looping.length || !this.canRead(1)) return null;
