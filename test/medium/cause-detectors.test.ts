@@ -76,6 +76,25 @@ describe('cause detectors on generated incidents', () => {
     expect(queries.some((q) => q.startsWith('max by (node, host_ip, pod, namespace) (kube_pod_info{namespace="shop", pod=~"media-.+"})'))).toBe(true);
   }, 120_000);
 
+  it("a volume full (the pod's claim at zero bytes), not a filesystem of the same node full for hours", async () => {
+    const { result, conclusion, cause } = await investigate('ledger-volume-full-chronic-mount');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The volume data-ledger filled up at /);
+    expect(cause?.mechanism).toContain("ledger's failures came from its pods");
+    expect(conclusion.findings.some((f) => f.statement.includes('/var/log/archive'))).toBe(false);
+  }, 120_000);
+
+  it("the service's own connection pool exhausted (HikariCP), a harmless rollout before it ruled out", async () => {
+    const { result, conclusion, cause } = await investigate('accounts-pool-exhausted-harmless-rollout');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(cause?.statement).toMatch(/^The connection pool HikariPool-1 of accounts was exhausted from /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: The new build .*1\.4\.1/)]);
+  }, 120_000);
+
   it('a configuration change followed by crash loops: the ConfigMap edited, the Deployment rolled, its new pod crash looping with Error', async () => {
     const { result, conclusion, cause } = await investigate('cart-config-crashloop');
     expect(result.top1).toBe(true);

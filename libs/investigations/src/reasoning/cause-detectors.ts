@@ -134,10 +134,10 @@ export class CauseDetectors {
     if (queue) steps.push(() => this.consumersGone(queue));
     if (s.pods) steps.push(() => this.crashLoop());
     if (s.job) steps.push(() => this.peers());
+    if (s.job) steps.push(() => this.ownPool());
     if (s.job) steps.push(() => this.surge());
     if (s.pods) steps.push(() => this.nodesAndVolumes());
     if (s.pods) steps.push(() => this.throttling());
-    if (s.job) steps.push(() => this.ownPool());
     for (const step of steps) {
       if (!this.canRead(2 + found.length)) break;
       const cause = await step();
@@ -416,10 +416,10 @@ export class CauseDetectors {
   private async ownPool(): Promise<DetectedCause | null> {
     const job = this.scope.job!;
     const run = await this.read(
-      `max by (job, pool) (hikaricp_connections_active{job=${quote(job)}} / hikaricp_connections_max{job=${quote(job)}}) or max by (job, pool) (hikaricp_connections_pending{job=${quote(job)}}) > 0`,
+      `max by (job, pool) (hikaricp_connections_active{job=${quote(job)}} / hikaricp_connections_max{job=${quote(job)}})`,
       `Was the connection pool of ${job} exhausted?`,
     );
-    const ratio = seriesOf(run).find((s) => !s.metric.__name__ && pointsOf(s).some((p) => p.v >= SATURATED_SHARE));
+    const ratio = seriesOf(run).find((s) => pointsOf(s).some((p) => p.v >= SATURATED_SHARE));
     const at = ratio ? (pointsOf(ratio).find((p) => p.v >= SATURATED_SHARE)?.t ?? null) : null;
     if (!ratio || !this.near(at) || pointsOf(ratio)[0].v >= SATURATED_SHARE) return null;
     const pool = ratio.metric.pool ?? 'its pool';
