@@ -1,5 +1,5 @@
 import { Cluster, Effects, Pod, WorkloadSpec } from './cluster';
-import { configMap, consumersOf, NODES, postgres, probes, rabbitmq, ramp, redis, shop, ShopOptions } from './shop';
+import { configMap, consumersOf, hikari, NODES, postgres, probes, rabbitmq, ramp, redis, shop, ShopOptions, volume } from './shop';
 
 /** An alerting rule as Prometheus loads it. */
 export interface Rule {
@@ -551,5 +551,94 @@ export const SCENARIOS: Scenario[] = [
       values: [['OOMKilled', 'out of memory', 'memory limit', 'OOM']],
       series: /container_memory_working_set_bytes|last_terminated_reason|container_spec_memory_limit_bytes|kube_pod_container_resource_limits/,
     },
+  },
+  {
+    name: 'ledger-volume-full-chronic-mount',
+    family: 'filesystem-full',
+    story:
+      "ledger's data volume (claim data-ledger) fills up; its writes fail with 507. On the same node a log archive mount has been full for hours and changes nothing.",
+    redHerrings: ['a filesystem on the same node full for hours'],
+    seed: 117,
+    build(end) {
+      const node = NODES[3];
+      const full = end - 36 * MINUTE;
+      const capacity = 50 * 1024 ** 3;
+      const c = shop(end, this.seed, { workloads: ['frontend', 'checkout', 'payments'] });
+      c.node(node).mounts['/var/log/archive'] = 20 * 1024 ** 3;
+      c.node(node).effects.filesystemFree = (_t, mount) => (mount === '/var/log/archive' ? 0 : undefined);
+      const ledger = c.addWorkload(
+        {
+          name: 'ledger',
+          replicas: 1,
+          version: '3.1.0',
+          rps: 10,
+          routes: [
+            { method: 'POST', route: '/api/ledger/entries', share: 0.6, latency: 0.04 },
+            { method: 'GET', route: '/api/ledger/{id}', share: 0.4, latency: 0.01 },
+          ],
+          memoryMiB: 400,
+          memoryLimitMiB: 1024,
+          cpu: 0.2,
+          cpuLimit: 1,
+        },
+        { errors: (t, _pod, route) => (t >= full && route === '/api/ledger/entries' ? { '507': 0.95 } : undefined) },
+        { nodes: [node] },
+      );
+      // The last 4% of the volume filled over the hours before, by a steady 2 MB a minute and a bulk import.
+      volume(c, ledger.pods[0], 'data-ledger', capacity, (t) =>
+        t >= full ? 0 : capacity * 0.04 * (1 - ramp(t, end - 170 * MINUTE, full)) + (2e6 * Math.max(0, full - t)) / 60,
+      );
+      return c;
+    },
+    rule: {
+      ...errorRule('LedgerWritesFailing', 'ledger', 0.1),
+      expr: 'sum by (namespace, job) (rate(http_requests_total{job="ledger", route="/api/ledger/entries", code=~"5.."}[5m])) / sum by (namespace, job) (rate(http_requests_total{job="ledger", route="/api/ledger/entries"}[5m])) > 0.1',
+    },
+    truth: { values: [['data-ledger']], series: /kubelet_volume_stats/ },
+  },
+  {
+    name: 'accounts-pool-exhausted-harmless-rollout',
+    family: 'database-saturation',
+    story:
+      'A batch endpoint of accounts holds its HikariCP connections; the pool (10) runs dry and requests time out waiting for one. The database itself is fine. accounts 1.4.1 rolled out nine minutes earlier and changed nothing.',
+    redHerrings: ['an accounts rollout that changed nothing, 9 min before'],
+    seed: 118,
+    build(end) {
+      const at = end - 38 * MINUTE;
+      const c = shop(end, this.seed, { workloads: ['frontend', 'checkout', 'payments'] });
+      const accounts = c.addWorkload({
+        name: 'accounts',
+        replicas: 2,
+        version: '1.4.0',
+        rps: 30,
+        routes: [
+          { method: 'POST', route: '/api/accounts/transfer', share: 0.3, latency: 0.05 },
+          { method: 'GET', route: '/api/accounts/{id}', share: 0.7, latency: 0.015 },
+        ],
+        peers: [{ peer: 'accountsdb', share: 2, latency: 0.003 }],
+        memoryMiB: 350,
+        memoryLimitMiB: 1024,
+        cpu: 0.25,
+        cpuLimit: 1,
+      });
+      c.rollout(accounts, at - 9 * MINUTE, { version: '1.4.1' });
+      const dry = (t: number): number => ramp(t, at - 2 * MINUTE, at);
+      accounts.effects = {
+        errors: (t) => (t >= at ? { '500': 0.3 } : undefined),
+        latency: (t) => 1 + 20 * dry(t),
+      };
+      postgres(c, 'accountsdb', { maxConnections: 300 });
+      hikari(
+        c,
+        'accounts',
+        'HikariPool-1',
+        10,
+        (t) => 3 * c.wave(t, 'accounts') + 7 * dry(t),
+        (t) => 30 * dry(t),
+      );
+      return c;
+    },
+    rule: errorRule('AccountsHighErrorRate', 'accounts'),
+    truth: { values: [['HikariPool-1'], ['pool']], series: /hikaricp_connections/ },
   },
 ];

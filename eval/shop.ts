@@ -265,3 +265,58 @@ export function configMap(cluster: Cluster, namespace: string, name: string, edi
   cluster.telemetry.gauge('kube_configmap_info', ksm, () => 1);
   cluster.telemetry.gauge('kube_configmap_metadata_resource_version', ksm, (t) => 48_213_077 + edits.filter((e) => e <= t).length * 1_311);
 }
+
+/**
+ * A PersistentVolumeClaim of a pod: kubelet's volume stats (capacity, available, used; from the
+ * kubelet of the pod's node) and kube-state-metrics' claim of the pod's volume.
+ */
+export function volume(cluster: Cluster, pod: Pod, claim: string, capacity: number, available: (t: number) => number): void {
+  const tel = cluster.telemetry;
+  const kubelet = {
+    job: 'kubelet',
+    metrics_path: '/metrics',
+    instance: `${pod.node.ip}:10250`,
+    node: pod.node.name,
+    namespace: pod.workload.namespace,
+    persistentvolumeclaim: claim,
+  };
+  const alive = (t: number): boolean => t >= pod.from && t < pod.until;
+  tel.gauge('kubelet_volume_stats_capacity_bytes', kubelet, (t) => (alive(t) ? capacity : undefined));
+  tel.gauge('kubelet_volume_stats_available_bytes', kubelet, (t) => (alive(t) ? Math.max(0, Math.round(available(t))) : undefined));
+  tel.gauge('kubelet_volume_stats_used_bytes', kubelet, (t) => (alive(t) ? Math.round(capacity - Math.max(0, available(t))) : undefined));
+  tel.gauge(
+    'kube_pod_spec_volumes_persistentvolumeclaims_info',
+    { job: 'kube-state-metrics', instance: '10.2.0.5:8080', namespace: pod.workload.namespace, pod: pod.name, volume: 'data', persistentvolumeclaim: claim },
+    (t) => (alive(t) ? 1 : undefined),
+  );
+}
+
+/** HikariCP's pool metrics of each pod of a workload: `active(t)` of `max` connections in use, and the threads waiting. */
+export function hikari(
+  cluster: Cluster,
+  workload: string,
+  pool: string,
+  max: number,
+  active: (t: number) => number,
+  pending: (t: number) => number = () => 0,
+): void {
+  const tel = cluster.telemetry;
+  for (const pod of cluster.workload(workload).pods) {
+    const labels = {
+      job: workload,
+      namespace: pod.workload.namespace,
+      service: workload,
+      pod: pod.name,
+      instance: `${pod.ip}:8080`,
+      container: workload,
+      pool,
+    };
+    const alive = (t: number): boolean => running(pod, t);
+    tel.gauge('hikaricp_connections_max', labels, (t) => (alive(t) ? max : undefined));
+    tel.gauge('hikaricp_connections_active', labels, (t) =>
+      alive(t) ? Math.min(max, Math.max(0, Math.round(active(t) + cluster.noise(`hikari:${pod.name}`, t)))) : undefined,
+    );
+    tel.gauge('hikaricp_connections_idle', labels, (t) => (alive(t) ? Math.max(0, max - Math.min(max, Math.round(active(t)))) : undefined));
+    tel.gauge('hikaricp_connections_pending', labels, (t) => (alive(t) ? Math.max(0, Math.round(pending(t))) : undefined));
+  }
+}

@@ -6,7 +6,7 @@ import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
- * Three of the evaluation's generated incidents (eval/scenarios.ts), each with three hours of
+ * Four of the evaluation's generated incidents (eval/scenarios.ts), each with three hours of
  * kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
  * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner.
  * Only what the reasoner reliably gets right is asserted; `npm run eval` scores them all.
@@ -44,22 +44,38 @@ describe('the reasoner on generated incidents', () => {
     expect(result.falseConfidence).toBe(false);
   }, 120_000);
 
-  it('cites only runs that exist when the cause is a crash-looping configuration change', async () => {
+  it('names the ConfigMap edit behind a crash loop as the verified cause', async () => {
     const result = await investigate('cart-config-crashloop');
     expect(result.error).toBeNull();
     expect(result.status).toBe('concluded');
-    expect(result.citationsExist).toBe(true);
     expect(result.alerts).toEqual(['KubePodCrashLooping']);
+    expect(result.conclusionStatus).toBe('verified_cause');
+    expect(result.cause).toContain('ConfigMap cart-config');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
     expect(result.falseConfidence).toBe(false);
   }, 120_000);
 
-  it('does not take a harmless rollout before a dependency went down for the cause, and cites only runs that exist', async () => {
+  it('names the dependency that went down, not the harmless rollout before it, without claiming why it went down', async () => {
     const result = await investigate('inventory-down-harmless-rollout');
     expect(result.error).toBeNull();
     expect(result.status).toBe('concluded');
-    expect(result.citationsExist).toBe(true);
     expect(result.alerts).toEqual(['CheckoutHighErrorRate']);
+    expect(result.cause).toMatch(/^inventory, which checkout calls, went down at /);
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
     expect(result.falseConfidence).toBe(false);
-    expect(result.conclusionStatus).not.toBe('verified_cause');
+    expect(result.conclusionStatus).toBe('supported_explanation');
+  }, 120_000);
+
+  it('names an expired certificate of a dependency, investigating the page rather than the chronic alert delivered first', async () => {
+    const result = await investigate('partner-bank-certificate-expired');
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('concluded');
+    expect(result.alerts).toEqual(['CPUThrottlingHigh', 'PaymentsHighErrorRate']);
+    expect(result.cause).toMatch(/^The TLS certificate of partner-bank /);
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(result.conclusionStatus).toBe('verified_cause');
   }, 120_000);
 });

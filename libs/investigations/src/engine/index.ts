@@ -3,3 +3,6 @@ export * from '../reasoning/language-model-reasoner';
 // The deployment's language model, for other worker-side jobs that ask it (the postmortem narrative).
 export { createLanguageModel, languageModelConnectionFrom } from '../reasoning/language-model-provider';
 export type { LanguageModelConnection } from '../reasoning/language-model-provider';
+// The reasoner every installation runs without a model, and the check every conclusion passes before it is stored.
+export { BuiltInReasoner } from '../reasoning/built-in-reasoner';
+export { checkConclusion } from './conclusion-check';

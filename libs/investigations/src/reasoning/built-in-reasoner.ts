@@ -2,12 +2,9 @@ import { Timestamp } from '@svc/platform';
 import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
-import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
-
-interface SeriesOut {
-  metric: Record<string, string>;
-  values?: Array<[string, unknown]>;
-}
+import { earliest, firstSampleAt, jumpOf, minutesBetween, MINUTE, round, SeriesOut, seriesOf, shift } from './series-reading';
+import { CauseDetectors, DetectedCause, workloadOfPod } from './cause-detectors';
+import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 /**
  * A change seen near the onset, and the hypothesis it suggests. A change people made (a new
@@ -29,7 +26,30 @@ interface Candidate {
   refutedBecause?: string;
   /** For a proximate event: the labels of the series that showed it, to ask why it happened. */
   subject?: Record<string, string>;
+  /** For a cause a detector found: its mechanism's runs and the runs of its causal chain. */
+  detected?: DetectedCause;
 }
+
+/** An alert of the incident other than the one investigated, and why it was not the one. */
+interface OtherAlert {
+  alertname: string;
+  labels: Record<string, string>;
+  why: string;
+  run: RecordedRun | undefined;
+}
+
+/** Severity labels from the most to the least urgent: the tie-breaker between alerts. */
+const SEVERITY = ['critical', 'error', 'high', 'warning', 'medium', 'info', 'low', 'none'];
+const severityRank = (labels: Record<string, string>): number => {
+  const i = SEVERITY.indexOf((labels.severity ?? '').toLowerCase());
+  return i < 0 ? SEVERITY.length : i;
+};
+
+/** An alert whose condition held this long before another alert's began is chronic, not what started the incident. */
+const CHRONIC_LEAD = 60n * MINUTE;
+
+/** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
+const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
 
 /** Working set at or above this share of the memory limit counts as at the limit. */
 const AT_MEMORY_LIMIT = 0.9;
@@ -44,19 +64,8 @@ const buildLabels = (metric: Record<string, string>): Array<[string, string]> =>
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const buildKey = (metric: Record<string, string>): string => JSON.stringify([metric.__name__, metric.job, buildLabels(metric)]);
 const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-const MINUTE = 60_000_000n;
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
-
-const seriesOf = (run: RecordedRun | undefined): SeriesOut[] =>
-  run?.outcome === 'succeeded' ? ((run.output as { series?: SeriesOut[] } | null)?.series ?? []) : [];
-
-const firstSampleAt = (series: SeriesOut): Timestamp | null => (series.values?.length ? Timestamp.parse(series.values[0][0]) : null);
-
-const earliest = (times: Array<Timestamp | null>): Timestamp | null =>
-  times.reduce<Timestamp | null>((min, t) => (t && (!min || min.isAfter(t)) ? t : min), null);
-
-const minutesBetween = (a: Timestamp, b: Timestamp): number => Math.round(Number((b.epochMicros - a.epochMicros) / 1_000_000n) / 6) / 10;
 
 /** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
 const ZOOM_POINTS = 400;
@@ -73,23 +82,6 @@ const SATURATION_RATIO = 3;
 const SATURATION_MIN_CORES = 0.5;
 
 /**
- * When a series jumped: the first sample at least `ratio` times the median of the range's first
- * quarter (its usual level) and at least `minimum`; with that usual level and the value reached.
- */
-function jumpOf(series: SeriesOut, ratio: number, minimum: number): { at: Timestamp; usual: number; reached: number } | null {
-  const points = (series.values ?? []).map(([t, v]) => ({ t, v: Number(v) })).filter((p) => Number.isFinite(p.v));
-  if (points.length < 8) return null;
-  const usual = points
-    .slice(0, Math.floor(points.length / 4))
-    .map((p) => p.v)
-    .sort((a, b) => a - b);
-  const baseline = usual[Math.floor(usual.length / 2)];
-  const jump = points.find((p) => p.v >= Math.max(baseline * ratio, minimum));
-  const at = jump ? Timestamp.parse(jump.t) : null;
-  return jump && at ? { at, usual: baseline, reached: Math.max(...points.filter((p) => !Timestamp.parse(p.t)!.isBefore(at)).map((p) => p.v)) } : null;
-}
-
-/**
  * When a CPU rate series jumped to saturation: the first sample at least SATURATION_RATIO times
  * the median of the range's first quarter (its usual level) and at least SATURATION_MIN_CORES.
  */
@@ -103,10 +95,6 @@ const SURGE_MIN_RPS = 1;
 
 /** HTTP server request counters of the common instrumentation libraries. */
 const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
-
-const round = (n: number): string => (n >= 10 ? n.toFixed(0) : n.toFixed(1));
-
-const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
 /** `name{job="...", version="...", ...}`: every replica running the build of this series. */
 function buildSelector(metric: Record<string, string>): string {
@@ -130,6 +118,10 @@ export class BuiltInReasoner {
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
   private question: BuiltInQuestion | null = null;
+  /** The alerts investigated: those of the alert that started the incident (all, when there is one). */
+  private alerts: AlertBrief[] = [];
+  /** The incident's other alerts, and why they were not investigated first. */
+  private others: OtherAlert[] = [];
 
   async investigate(session: InvestigationSession): Promise<Conclusion> {
     if (!session.incident) {
@@ -157,15 +149,34 @@ export class BuiltInReasoner {
       return this.conclusion(session, null);
     }
     const source = prometheus[0];
-    const alertname = session.alerts.find((a) => a.labels.alertname)?.labels.alertname ?? incident.labels.alertname;
-    const scope = this.scopeMatchers(session);
 
     session.beginTurn();
-    await this.dateOnset(session, source, alertname);
+    const chosen = await this.chooseAlert(session, source);
+    this.alerts = chosen.alerts;
+    const alertname = chosen.alertname;
+    this.onset = { at: earliest(this.alerts.map((a) => a.startsAt)) ?? this.onset.at, runs: this.onset.runs, expression: null };
+    const scope = this.scopeMatchers();
+
+    session.beginTurn();
+    await this.dateOnset(session, source, alertname, chosen.rules, chosen.range);
     await session.progress(`The condition began at ${this.onset.at.toISOString()}`);
 
     session.beginTurn();
     const candidates = await this.changesNearOnset(session, source, scope);
+    // The detectors of the standard exporters: causes found and dated on the alert's entity and its relations.
+    if (this.onset.expression) {
+      session.beginTurn();
+      const detectors = new CauseDetectors(session, source, this.detectionScope());
+      const detected = await detectors.detect();
+      this.limitations.push(...detectors.limitations);
+      // After a new version, before the proximate events (restarts, targets down, saturation) whose causes they may be.
+      const at = candidates.findIndex((c) => c.hypothesis.id !== 'h-version');
+      candidates.splice(
+        at < 0 ? candidates.length : at,
+        0,
+        ...detected.filter((d, i) => detected.findIndex((o) => o.id === d.id) === i).map((d) => this.candidateOf(d)),
+      );
+    }
     for (const c of candidates) this.hypotheses.push(c.hypothesis);
     if (candidates.length) await session.updateHypotheses(this.hypotheses);
 
@@ -188,9 +199,9 @@ export class BuiltInReasoner {
    * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`). Empty when the alerts
    * name no pod or workload.
    */
-  private podMatchers(session: InvestigationSession): string {
+  private podMatchers(): string {
     const single = (name: string): string | undefined => {
-      const values = [...new Set(session.alerts.map((a) => a.labels[name]).filter((v): v is string => !!v))];
+      const values = [...new Set(this.alerts.map((a) => a.labels[name]).filter((v): v is string => !!v))];
       return values.length === 1 ? values[0] : undefined;
     };
     const namespace = single('namespace');
@@ -202,21 +213,151 @@ export class BuiltInReasoner {
   }
 
   /** Label matchers that keep queries on the alerting service: its job, when the alerts name one. */
-  private scopeMatchers(session: InvestigationSession): string {
-    const jobs = [...new Set(session.alerts.map((a) => a.labels.job).filter((j): j is string => !!j))];
+  private scopeMatchers(): string {
+    const jobs = [...new Set(this.alerts.map((a) => a.labels.job).filter((j): j is string => !!j))];
     return jobs.length === 1 ? `job=${JSON.stringify(jobs[0])}` : '';
   }
 
-  /** The firing rule's expression over the window: the first time it held is the onset. */
-  private async dateOnset(session: InvestigationSession, source: SourceBrief, alertname: string | undefined): Promise<void> {
-    if (!alertname) return;
+  /**
+   * Which alert to investigate when the incident holds several: the one that started it. Each
+   * alert's rule expression is read over the window; an alert whose condition already held when
+   * the window began (chronic) or that held in separate episodes (flapping) is left for last, and
+   * among the rest the earliest condition wins (the more severe on a tie). The others are named in
+   * a limitation and ruled out with the run that showed their history.
+   */
+  private async chooseAlert(
+    session: InvestigationSession,
+    source: SourceBrief,
+  ): Promise<{ alertname: string | undefined; alerts: AlertBrief[]; rules?: RecordedRun; range?: RecordedRun }> {
+    const names = [...new Set(session.alerts.map((a) => a.labels.alertname).filter((n): n is string => !!n))];
+    const alertsOf = (name: string | undefined): AlertBrief[] => (name ? session.alerts.filter((a) => a.labels.alertname === name) : session.alerts);
+    if (names.length <= 1) return { alertname: names[0] ?? session.incident!.labels.alertname, alerts: session.alerts };
     const rules = await session.runTool({
       tool: 'prometheus.alert_rules',
       integrationId: source.integrationId,
-      arguments: { name: alertname },
-      purpose: `The condition the ${alertname} rule checks`,
+      arguments: {},
+      purpose: `The conditions of the incident's alerts (${names.join(', ')}), to find the one that started it`,
     });
-    const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string }> } | null)?.rules?.[0] : undefined;
+    const ruleList = rules.outcome === 'succeeded' ? ((rules.output as { rules?: Array<{ name?: string; query?: string }> } | null)?.rules ?? []) : [];
+    const histories: Array<{ name: string; run?: RecordedRun; onset: Timestamp | null; chronic: boolean; episodes: number }> = [];
+    for (const name of names.slice(0, 4)) {
+      const query = ruleList.find((r) => r.name === name)?.query;
+      if (!query) {
+        histories.push({ name, onset: null, chronic: false, episodes: 0 });
+        continue;
+      }
+      const run = await session.runTool({
+        tool: 'prometheus.query_range',
+        integrationId: source.integrationId,
+        arguments: { query },
+        purpose: `Since when, and how steadily, has ${name}'s condition held?`,
+      });
+      const step = BigInt(Math.round(((run.output as { stepSeconds?: number } | null)?.stepSeconds ?? 60) * 1_000_000));
+      const times = [
+        ...new Set(
+          seriesOf(run)
+            .flatMap((x) => (x.values ?? []).map(([t]) => Timestamp.parse(t)?.epochMicros))
+            .filter((t): t is bigint => t !== undefined),
+        ),
+      ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const episodes = times.filter((t, i) => i === 0 || t - times[i - 1] > 2n * step).length;
+      const chronic = times.length > 0 && times[0] - session.window.from.epochMicros <= 2n * step;
+      histories.push({ name, run, onset: times.length ? Timestamp.fromEpochMicros(times[0]) : null, chronic, episodes });
+    }
+    // A condition that had held for an hour or more when another alert's began is chronic beside it.
+    for (const h of histories) {
+      if (h.onset && h.episodes <= 1 && histories.some((g) => g.onset && g.onset.epochMicros - h.onset!.epochMicros >= CHRONIC_LEAD)) h.chronic = true;
+    }
+    const severity = (name: string): number => Math.min(...alertsOf(name).map((a) => severityRank(a.labels)));
+    const steady = (h: (typeof histories)[number]): boolean => !!h.onset && !h.chronic && h.episodes <= 1;
+    const order = [...histories].sort(
+      (a, b) =>
+        Number(steady(b)) - Number(steady(a)) ||
+        (a.onset && b.onset && steady(a) ? Number(a.onset.epochMicros - b.onset.epochMicros) : 0) ||
+        severity(a.name) - severity(b.name),
+    );
+    const chosen = order[0];
+    for (const h of order.slice(1)) {
+      const labels = alertsOf(h.name)[0]?.labels ?? {};
+      const why = h.chronic
+        ? `its condition had held since ${h.onset!.toISOString()}, an hour or more before ${chosen.name}'s began: a chronic condition`
+        : h.episodes > 1
+          ? `its condition came and went ${h.episodes} times in the window: a flapping alert`
+          : h.onset && chosen.onset
+            ? `its condition began at ${h.onset.toISOString()}, after ${chosen.name}'s`
+            : 'its condition could not be read';
+      this.others.push({ alertname: h.name, labels, why, run: h.run });
+    }
+    this.limitations.push({
+      type: 'scope',
+      statement: `The incident holds ${names.length} alerts; ${chosen.name} was investigated, as the one that started it. Not investigated: ${this.others.map((o) => `${o.alertname} (${o.why})`).join('; ')}`,
+      runRefs: [rules.ordinal, ...histories.flatMap((h) => (h.run ? [h.run.ordinal] : []))],
+      messageSequences: [],
+    });
+    return { alertname: chosen.name, alerts: alertsOf(chosen.name), rules, range: chosen.run };
+  }
+
+  /** What the detectors are told of the alert: its labels, its job and workload, its pods, and whether it is about latency. */
+  private detectionScope() {
+    const labels = this.alerts[0]?.labels ?? {};
+    const job = this.scopeMatchers() ? this.alerts[0]?.labels.job : undefined;
+    const pods = this.podMatchers();
+    const namespaces = [...new Set(this.alerts.map((a) => a.labels.namespace).filter((v): v is string => !!v))];
+    const workload =
+      labels.deployment ??
+      labels.statefulset ??
+      (labels.pod ? workloadOfPod(labels.pod) : undefined) ??
+      labels.service ??
+      (job && !EXPORTER_JOBS.test(job) ? job : undefined);
+    return {
+      onset: this.onset!.at,
+      labels,
+      job: job && !EXPORTER_JOBS.test(job) ? job : undefined,
+      namespace: namespaces.length === 1 ? namespaces[0] : undefined,
+      pods,
+      workload,
+      latency: /_bucket|duration|latency/i.test(this.onset!.expression ?? ''),
+    };
+  }
+
+  /** A detected cause as a hypothesis to test: does the condition hold only after it? */
+  private candidateOf(d: DetectedCause): Candidate {
+    return {
+      at: d.at,
+      run: d.run,
+      hypothesis: {
+        id: d.id,
+        statement: d.statement,
+        status: 'untested',
+        test: `Does the condition hold only after ${d.at.toISOString()}?`,
+        runRefs: [...new Set([d.run.ordinal, ...d.chainRuns])],
+      },
+      mechanism: d.mechanism,
+      action: d.action,
+      unexplained: d.unexplained,
+      detected: d,
+    };
+  }
+
+  /** The firing rule's expression over the window: the first time it held is the onset. */
+  private async dateOnset(
+    session: InvestigationSession,
+    source: SourceBrief,
+    alertname: string | undefined,
+    allRules?: RecordedRun,
+    history?: RecordedRun,
+  ): Promise<void> {
+    if (!alertname) return;
+    const rules =
+      allRules ??
+      (await session.runTool({
+        tool: 'prometheus.alert_rules',
+        integrationId: source.integrationId,
+        arguments: { name: alertname },
+        purpose: `The condition the ${alertname} rule checks`,
+      }));
+    const listed = rules.outcome === 'succeeded' ? ((rules.output as { rules?: Array<{ name?: string; query?: string }> } | null)?.rules ?? []) : [];
+    const rule = allRules ? listed.find((r) => r.name === alertname) : listed[0];
     if (!rule?.query) {
       this.limitations.push({
         type: 'missing_telemetry',
@@ -226,12 +367,14 @@ export class BuiltInReasoner {
       });
       return;
     }
-    const range = await session.runTool({
-      tool: 'prometheus.query_range',
-      integrationId: source.integrationId,
-      arguments: { query: rule.query },
-      purpose: `When did ${alertname}'s condition start to hold?`,
-    });
+    const range =
+      history ??
+      (await session.runTool({
+        tool: 'prometheus.query_range',
+        integrationId: source.integrationId,
+        arguments: { query: rule.query },
+        purpose: `When did ${alertname}'s condition start to hold?`,
+      }));
     const roughly = earliest(seriesOf(range).map(firstSampleAt));
     this.onset = { at: roughly ?? this.onset!.at, runs: [rules.ordinal, range.ordinal], expression: rule.query };
     if (!roughly) {
@@ -340,7 +483,7 @@ export class BuiltInReasoner {
       purpose: 'Did a process restart around the onset?',
     });
     // Kubernetes counts container restarts itself, with the pod and container: ask it too.
-    const pods = this.podMatchers(session);
+    const pods = this.podMatchers();
     const containerRestarts = pods
       ? await session.runTool({
           tool: 'prometheus.query_range',
@@ -487,11 +630,13 @@ export class BuiltInReasoner {
     h.status = supported ? 'supported' : 'refuted';
     const mechanismRuns = !supported
       ? []
-      : h.id === 'h-restart'
-        ? await this.askWhyRestarted(session, source, candidate)
-        : h.id === 'h-cpu'
-          ? await this.askWhySaturated(session, source, candidate)
-          : await this.testMechanism(session, source, candidate);
+      : candidate.detected
+        ? candidate.detected.mechanismRuns
+        : h.id === 'h-restart'
+          ? await this.askWhyRestarted(session, source, candidate)
+          : h.id === 'h-cpu'
+            ? await this.askWhySaturated(session, source, candidate)
+            : await this.testMechanism(session, source, candidate);
     this.tested.set(h.id, { run, supported, candidate, mechanismRuns });
   }
 
@@ -717,7 +862,7 @@ export class BuiltInReasoner {
     const supported = [...this.tested.values()]
       .filter((t) => t.supported)
       .map((t) => {
-        const refs = [...onset.runs, t.candidate.run.ordinal, t.run.ordinal, ...t.mechanismRuns];
+        const refs = [...new Set([...onset.runs, t.candidate.run.ordinal, t.run.ordinal, ...t.mechanismRuns, ...(t.candidate.detected?.chainRuns ?? [])])];
         const finding: FindingItem = {
           kind: 'cause',
           statement: t.candidate.hypothesis.statement,
@@ -746,6 +891,20 @@ export class BuiltInReasoner {
         mechanism: '',
         runRefs: [candidate.run.ordinal, run.ordinal],
         evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]),
+      });
+    }
+    // The incident's other alerts: stated and ruled out with the runs that showed their history.
+    for (const other of this.others.filter((o) => o.run?.outcome === 'succeeded')) {
+      const on = ['namespace', 'job', 'pod', 'instance', 'node', 'container']
+        .filter((k) => other.labels[k])
+        .map((k) => `${k}=${other.labels[k]}`)
+        .join(', ');
+      findings.push({
+        kind: 'ruled_out',
+        statement: `Not the cause: the other alert ${other.alertname}${on ? ` (${on})` : ''}, because ${other.why}`,
+        mechanism: '',
+        runRefs: [other.run!.ordinal],
+        evidenceRefs: evidence([other.run!.ordinal]),
       });
     }
     if (onset.expression) {

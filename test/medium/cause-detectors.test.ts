@@ -1,0 +1,174 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Conclusion, FindingItem } from '@svc/investigations';
+import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
+import { deriveAlerts, score, ScenarioResult, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import { SCENARIOS } from '../../eval/scenarios';
+import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
+
+/**
+ * Each cause detector of the built-in reasoner on the evaluation scenario of its family: three
+ * hours of kube-prometheus data backfilled into a real Prometheus (promtool), the alerts
+ * Alertmanager would have delivered, and the reasoner reading that Prometheus through the
+ * investigation tools (the worker's ToolCatalog) within the default budgets. The conclusion is
+ * checked as the worker checks it before storing it, and scored as `npm run eval` scores it.
+ */
+describe('cause detectors on generated incidents', () => {
+  const staged: StagedPrometheus[] = [];
+
+  afterAll(async () => {
+    for (const s of staged) await s.stop();
+  });
+
+  const investigate = async (name: string): Promise<{ result: ScenarioResult; conclusion: Conclusion; cause: FindingItem | undefined; queries: string[] }> => {
+    const scenario = SCENARIOS.find((s) => s.name === name)!;
+    const prometheus = await stagePrometheus(scenario);
+    staged.push(prometheus);
+    const [pages, ...others] = await Promise.all(
+      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(prometheus.prometheus.url, r, prometheus.start, prometheus.end)),
+    );
+    const session = directSession(prometheus.prometheus.url, pages[0], others.flat());
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+    const result = score(scenario, { id: session.investigationId, status: 'concluded', ...conclusion, runs: session.runs }, 0, []);
+    expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
+    expect(result.citationsExist).toBe(true);
+    expect(result.falseConfidence).toBe(false);
+    await prometheus.stop();
+    staged.splice(staged.indexOf(prometheus), 1);
+    return {
+      result,
+      conclusion,
+      cause: conclusion.findings.find((f) => f.kind === 'cause'),
+      queries: session.runs.map((r) => String(r.arguments.query ?? '')),
+    };
+  };
+
+  const ruledOut = (c: Conclusion): string[] => c.findings.filter((f) => f.kind === 'ruled_out').map((f) => f.statement);
+
+  it("a dependency down: the caller's failed calls by peer, the peer's probe down, a harmless rollout before it ruled out", async () => {
+    const { result, conclusion, cause } = await investigate('inventory-down-harmless-rollout');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(cause?.statement).toMatch(/^inventory, which checkout calls, went down at /);
+    expect(cause?.mechanism).toContain('connection_refused');
+    // Why it went down is not in the data: a supported explanation that says so.
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain('Not verified: the data does not show why inventory went down');
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: The new build .*2\.14\.4.* served alone from /)]);
+  }, 120_000);
+
+  it("a dependency down seen by its exporter's *_up, investigated before an unrelated flapping alert delivered first", async () => {
+    const { result, conclusion, cause } = await investigate('sessions-redis-down-flapping-alert');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(cause?.mechanism).toMatch(/^redis_up of .* went from 1 to 0 at /);
+    expect(conclusion.limitations[0].statement).toMatch(
+      /^The incident holds 2 alerts; CartHighErrorRate was investigated.*FrontendTargetDown \(its condition came and went \d+ times/,
+    );
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: the other alert FrontendTargetDown .*flapping alert$/)]);
+  }, 120_000);
+
+  it("a filesystem full on the alerting pod's node, verified by the workload's failures from its pod on that node", async () => {
+    const { result, conclusion, cause, queries } = await investigate('media-disk-full-flapping-alert');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The filesystem \/var\/lib\/media on ip-10-0-2-34\.eu-west-1\.compute\.internal filled up at /);
+    expect(cause?.mechanism).toContain("media's failures came from its pods on ip-10-0-2-34");
+    expect(queries.some((q) => q.startsWith('max by (node, host_ip, pod, namespace) (kube_pod_info{namespace="shop", pod=~"media-.+"})'))).toBe(true);
+  }, 120_000);
+
+  it("a volume full (the pod's claim at zero bytes), not a filesystem of the same node full for hours", async () => {
+    const { result, conclusion, cause } = await investigate('ledger-volume-full-chronic-mount');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The volume data-ledger filled up at /);
+    expect(cause?.mechanism).toContain("ledger's failures came from its pods");
+    expect(conclusion.findings.some((f) => f.statement.includes('/var/log/archive'))).toBe(false);
+  }, 120_000);
+
+  it("the service's own connection pool exhausted (HikariCP), a harmless rollout before it ruled out", async () => {
+    const { result, conclusion, cause } = await investigate('accounts-pool-exhausted-harmless-rollout');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(cause?.statement).toMatch(/^The connection pool HikariPool-1 of accounts was exhausted from /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: The new build .*1\.4\.1/)]);
+  }, 120_000);
+
+  it('a configuration change followed by crash loops: the ConfigMap edited, the Deployment rolled, its new pod crash looping with Error', async () => {
+    const { result, conclusion, cause } = await investigate('cart-config-crashloop');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The edit of ConfigMap cart-config at .*, rolled out to cart at .*, made its new containers crash loop/);
+    expect(cause?.mechanism).toContain('exiting with Error');
+  }, 120_000);
+
+  it("a queue's consumers gone: the worker scaled to zero just before, verified by the consumer count at zero", async () => {
+    const { result, conclusion, cause } = await investigate('orders-worker-scaled-to-zero');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^orders-worker was scaled to zero at .*, leaving queue orders without consumers/);
+    expect(cause?.mechanism).toMatch(/desired replicas went from 2 to 0 .* the consumers of queue orders went from 2 to 0/);
+  }, 120_000);
+
+  it('a slow downstream dependency through a chain of calls (checkout → payments → partner-bank), not verified: why it slowed is unknown', async () => {
+    const { result, conclusion, cause } = await investigate('checkout-slow-partner-bank');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^partner-bank answered slowly from /);
+    expect(cause?.mechanism).toMatch(/^checkout's calls to payments slowed at .*; payments's calls to partner-bank slowed at /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+  }, 120_000);
+
+  it('CPU throttling from a lowered CPU limit, the same version rolled out', async () => {
+    const { result, conclusion, cause } = await investigate('recommendations-cpu-throttled');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The CPU limit of recommendations, lowered from 1\.0 to 0\.3 cores at .*, throttled its containers/);
+  }, 120_000);
+
+  it("a node not ready behind a dependency's lost pod, investigated before a chronic alert", async () => {
+    const { result, conclusion, cause } = await investigate('node-not-ready');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^Node ip-10-0-3-41\.eu-west-1\.compute\.internal NotReady from .*, which took down cart \(called by frontend\)/);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(ruledOut(conclusion)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Not the cause: the other alert CPUThrottlingHigh .*an hour or more before FrontendHighErrorRate's began: a chronic condition$/),
+      ]),
+    );
+  }, 120_000);
+
+  it("an expired certificate: the peer's probe failing and probe_ssl_earliest_cert_expiry in the past", async () => {
+    const { result, conclusion, cause, queries } = await investigate('partner-bank-certificate-expired');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The TLS certificate of partner-bank \(https:\/\/api\.partner-bank\.example\/health\) expired at /);
+    expect(queries).toContain('probe_ssl_earliest_cert_expiry{instance="https://api.partner-bank.example/health"}');
+  }, 120_000);
+
+  it('database connections exhausted: pg_stat_activity_count against pg_settings_max_connections, a harmless rollout ruled out', async () => {
+    const { result, conclusion, cause } = await investigate('ordersdb-connections-exhausted');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^The connections of ordersdb reached their maximum \(ordersdb:5432\) at /);
+    expect(cause?.mechanism).toContain('too_many_connections');
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: The new build .*2\.3\.1/)]);
+  }, 120_000);
+
+  it('a surge of traffic on one route, verified by the CPU rising with it', async () => {
+    const { result, conclusion, cause } = await investigate('search-traffic-surge');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/search of search from /);
+  }, 120_000);
+
+  it('crash loops from out-of-memory kills after a rollout lowered the memory limit; not verified when the working set was never seen at the limit', async () => {
+    const { result, conclusion, cause } = await investigate('checkout-memory-limit-lowered');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^The memory limit of checkout, lowered from 768 MiB to 320 MiB by the rollout at /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^The working set of checkout's containers was not seen at 90% of their memory limit/)]),
+    );
+  }, 120_000);
+});

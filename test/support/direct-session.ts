@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { Timestamp } from '@svc/platform';
+import type { Budgets, HypothesisItem, InvestigationSession, RecordedRun, SessionTool, ToolCall } from '@svc/investigations';
+import { BudgetExhausted, ToolCatalog } from '@svc/investigations';
+import { DerivedAlert, notifications } from '../../eval/harness';
+
+/** The default budgets of an Organization's policy. */
+export const DEFAULT_BUDGETS: Budgets = { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 };
+
+/**
+ * An investigation session over a real Prometheus without the API and worker around it: the tools
+ * run through the ToolCatalog (the same validation and reads as the worker's), runs are numbered
+ * as recorded, and the tool-run and turn budgets are enforced as the worker enforces them. The
+ * alerts are those Alertmanager would have delivered for `page`'s group up to the moment it fired.
+ */
+export function directSession(
+  prometheusUrl: string,
+  page: DerivedAlert,
+  others: DerivedAlert[],
+  budgets: Budgets = DEFAULT_BUDGETS,
+): InvestigationSession & { runs: RecordedRun[]; hypotheses: HypothesisItem[] } {
+  const catalog = new ToolCatalog();
+  const integrationId = randomUUID();
+  const runs: RecordedRun[] = [];
+  const sent = notifications(page, others) as Array<{
+    alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; fingerprint: string }>;
+  }>;
+  const latest = new Map<string, InvestigationSession['alerts'][number]>();
+  for (const n of sent)
+    for (const a of n.alerts)
+      latest.set(a.fingerprint, {
+        fingerprint: a.fingerprint,
+        status: a.status as 'firing' | 'resolved',
+        labels: a.labels,
+        annotations: a.annotations,
+        startsAt: Timestamp.parse(a.startsAt)!,
+        endsAt: null,
+        generatorUrl: null,
+      });
+  const alerts = [...latest.values()].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1));
+  const openedAt = alerts[0].startsAt;
+  const now = Timestamp.now();
+  const window = { from: Timestamp.fromEpochMicros(openedAt.epochMicros - 3_600_000_000n), until: now };
+  let turns = 0;
+  let stagnant = 0;
+  let evidenceAtLastTurn = 0;
+  const session = {
+    investigationId: randomUUID(),
+    subject: `Incident ${page.labels.alertname}`,
+    window,
+    incident: { id: randomUUID(), title: page.labels.alertname, status: 'open', labels: {}, openedAt, resolvedAt: null },
+    conversation: null,
+    alerts,
+    sources: [{ integrationId, type: 'prometheus' as const, name: 'Prometheus', rank: 1, reason: 'the only source' }],
+    tools: catalog.list().map((t) => ({ ...t })) as SessionTool[],
+    budgets,
+    signal: new AbortController().signal,
+    runs,
+    hypotheses: [] as HypothesisItem[],
+    beginTurn() {
+      if (turns >= budgets.reasonerTurns) throw new BudgetExhausted('reasoner_turns', `Stopped after ${turns} reasoner turns (the budget)`);
+      const evidence = runs.filter((r) => r.outcome === 'succeeded').length;
+      stagnant = evidence === evidenceAtLastTurn ? stagnant + 1 : 0;
+      if (stagnant >= budgets.stagnationTurns) throw new BudgetExhausted('reasoner_turns', 'stagnation');
+      evidenceAtLastTurn = evidence;
+      turns += 1;
+    },
+    async runTool(call: ToolCall): Promise<RecordedRun> {
+      if (runs.length >= budgets.toolRuns) throw new BudgetExhausted('tool_runs', `Stopped after ${runs.length} tool runs (the budget)`);
+      const ordinal = runs.length + 1;
+      const record = (r: Omit<RecordedRun, 'ordinal' | 'tool' | 'integrationId' | 'arguments' | 'purpose' | 'hypothesisId'>): RecordedRun => {
+        const run: RecordedRun = {
+          ordinal,
+          tool: call.tool,
+          integrationId: call.integrationId,
+          arguments: call.arguments,
+          purpose: call.purpose,
+          hypothesisId: call.hypothesisId ?? null,
+          ...r,
+        };
+        runs.push(run);
+        return run;
+      };
+      if (call.tool === 'incident.alert_events')
+        return record({ outcome: 'succeeded', summary: `${alerts.length} alert(s)`, output: { alerts }, truncated: false, error: null, window: null });
+      const result = await catalog.run(call.tool, call.arguments, {
+        connection: { integrationId, type: 'prometheus', baseUrl: prometheusUrl, headers: {} },
+        window,
+        signal: new AbortController().signal,
+      });
+      return record({
+        outcome: result.outcome,
+        summary: result.summary,
+        output: result.output,
+        truncated: result.truncated,
+        error: result.error ?? null,
+        window: result.window ?? null,
+      });
+    },
+    async recordUsage() {},
+    async progress() {},
+    async updateHypotheses(h: HypothesisItem[]) {
+      session.hypotheses = h;
+    },
+  };
+  return session;
+}
