@@ -123,7 +123,8 @@ class OpenStream {
         const { batchSize } = this.owner.timings;
         const { rows, frames } = await this.owner.readAfter(this.organizationId, this.investigationId, this.cursor, batchSize);
         if (this.closed || this.res.writableEnded) return;
-        if (rows.length === 0) break;
+        // Nothing new yet; a wake that came during this read (a commit after its snapshot) reads again.
+        if (rows.length === 0) continue;
         let chunk = '';
         let last = this.cursor;
         let terminal = false;
