@@ -225,7 +225,12 @@ export class ConversationsService {
    * Opens a chat conversation (`source: "chat"`, created by `chat:<user id>`) in the caller's
    * transaction, locked for the rest of it; its subject is the first message.
    */
-  async openChat(manager: EntityManager, organizationId: string, input: { subject: string; userId: string }, context: AuditContext): Promise<LockedConversation> {
+  async openChat(
+    manager: EntityManager,
+    organizationId: string,
+    input: { subject: string; userId: string },
+    context: AuditContext,
+  ): Promise<LockedConversation> {
     const id = newId();
     const now = Timestamp.now();
     await this.conversations.withManager(manager).insert(organizationId, {
@@ -314,7 +319,10 @@ export class ConversationsService {
     const turn = await this.repository.takeTurnNumber(organizationId, conversationId, manager);
     const investigationId = newId();
     const now = Timestamp.now();
-    const window = message.windowFrom && message.windowUntil ? { from: message.windowFrom, until: message.windowUntil } : await this.defaultWindow(organizationId, conversation.incidentId, now);
+    const window =
+      message.windowFrom && message.windowUntil
+        ? { from: message.windowFrom, until: message.windowUntil }
+        : await this.defaultWindow(organizationId, conversation.incidentId, now);
     await this.investigations.openTurn(manager, organizationId, {
       id: investigationId,
       subject: message.text,

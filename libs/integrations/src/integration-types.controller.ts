@@ -49,11 +49,7 @@ export class IntegrationTypesController {
     { status: 400, description: 'The type does not connect by OAuth, or OAuth is not configured on this deployment' },
     { status: 404, description: 'Unknown integration type' },
   )
-  connect(
-    @Param('type') typeId: string,
-    @CurrentOrganization() organization: OrganizationContext,
-    @CurrentPrincipal() principal: Principal,
-  ): ConnectStartView {
+  connect(@Param('type') typeId: string, @CurrentOrganization() organization: OrganizationContext, @CurrentPrincipal() principal: Principal): ConnectStartView {
     return this.connects.start(typeId, organization.id, principal.session.id);
   }
 }

@@ -98,7 +98,8 @@ export class ChatIntakeService {
       const keys = await this.integrations.chatSigningKeysAcrossOrganizations('any');
       if (!keys.some((key) => signatureMatches(key.signingSecret, timestamp, raw, signature))) throw rejected();
       const challenge = str(body.challenge);
-      if (challenge === undefined || challenge.length > 1024) throw new InvalidInputError('Invalid input: challenge must be a string of at most 1024 characters');
+      if (challenge === undefined || challenge.length > 1024)
+        throw new InvalidInputError('Invalid input: challenge must be a string of at most 1024 characters');
       return { status: 200, body: { challenge } };
     }
 
@@ -112,7 +113,8 @@ export class ChatIntakeService {
     if (body.type !== 'event_callback') return ACK;
     const eventId = str(body.event_id);
     const event = body.event as Record<string, unknown> | undefined;
-    if (!eventId || !ID.test(eventId) || !event || typeof event !== 'object') throw new InvalidInputError('Invalid input: an event_callback carries event_id and event');
+    if (!eventId || !ID.test(eventId) || !event || typeof event !== 'object')
+      throw new InvalidInputError('Invalid input: an event_callback carries event_id and event');
     const message = this.messageOf(event);
     if (!message) return ACK;
     const thread = { integrationId: key.integrationId, channel: message.channel, threadTs: message.threadTs };

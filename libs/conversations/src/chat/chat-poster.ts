@@ -51,7 +51,10 @@ export class ChatPoster {
       });
     } catch (error) {
       if (error instanceof OutboundError && error.kind === 'refused') return { kind: 'permanent', error: error.message };
-      return { kind: 'transient', error: error instanceof OutboundError ? error.message : `No answer from ${new URL(url).origin} within ${TIMEOUT_MS / 1000} s` };
+      return {
+        kind: 'transient',
+        error: error instanceof OutboundError ? error.message : `No answer from ${new URL(url).origin} within ${TIMEOUT_MS / 1000} s`,
+      };
     }
     if (answer.status === 429) {
       const retryAfter = Number(answer.headers?.['retry-after']);

@@ -1,6 +1,15 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, AuditContext, CurrentAuditContext, CurrentOrganization, InvalidInputError, OrganizationContext, RequirePermission, UuidParam } from '@svc/platform';
+import {
+  ApiErrors,
+  AuditContext,
+  CurrentAuditContext,
+  CurrentOrganization,
+  InvalidInputError,
+  OrganizationContext,
+  RequirePermission,
+  UuidParam,
+} from '@svc/platform';
 import { PostedMessageView } from '../dto/conversation.view';
 import { ChatService } from './chat.service';
 

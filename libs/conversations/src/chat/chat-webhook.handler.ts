@@ -45,7 +45,8 @@ export class ChatWebhookHandler implements OnModuleInit {
     try {
       raw = await getRawBody(req, { limit, length: Number.isNaN(declared) ? undefined : declared });
     } catch (error) {
-      if ((error as { type?: string }).type === 'entity.too.large') throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
+      if ((error as { type?: string }).type === 'entity.too.large')
+        throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
       throw new DomainError('invalid_input', 'The request body could not be read');
     }
     const ack = await this.intake.receive({ timestamp: header(req, 'x-svc-request-timestamp'), signature: header(req, 'x-svc-signature') }, raw);

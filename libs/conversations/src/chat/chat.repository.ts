@@ -27,10 +27,12 @@ export class ChatRepository {
     thread: { integrationId: string; channel: string; threadTs: string },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
-    const rows = (await manager.query(
-      'SELECT 1 FROM chat_threads WHERE organization_id = $1 AND integration_id = $2 AND channel = $3 AND thread_ts = $4',
-      [organizationId, thread.integrationId, thread.channel, thread.threadTs],
-    )) as unknown[];
+    const rows = (await manager.query('SELECT 1 FROM chat_threads WHERE organization_id = $1 AND integration_id = $2 AND channel = $3 AND thread_ts = $4', [
+      organizationId,
+      thread.integrationId,
+      thread.channel,
+      thread.threadTs,
+    ])) as unknown[];
     return rows.length > 0;
   }
 

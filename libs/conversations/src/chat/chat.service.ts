@@ -3,17 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '@svc/audit';
 import { IntegrationsService } from '@svc/integrations';
-import {
-  AppConfig,
-  AuditContext,
-  ConflictError,
-  InjectScopedRepository,
-  newId,
-  NotFoundError,
-  Outbox,
-  ScopedRepository,
-  Timestamp,
-} from '@svc/platform';
+import { AppConfig, AuditContext, ConflictError, InjectScopedRepository, newId, NotFoundError, Outbox, ScopedRepository, Timestamp } from '@svc/platform';
 import { CHAT_REPLY_JOB, CONVERSATIONS_QUEUE, ConversationsService } from '../conversations.service';
 import { messageView, PostedMessageView } from '../dto/conversation.view';
 import { ChatReply } from './chat-reply.entity';
@@ -117,20 +107,29 @@ export class ChatService {
       if (!connection.enabled) outcome = { posted: false, error: 'The chat integration is disabled', tries: 0 };
       else {
         const link = `${this.config.SVC_PUBLIC_URL.replace(/\/$/, '')}/investigations/${job.investigationId}`;
-        outcome = await this.poster.post(connection, { channel: thread.channel, threadTs: thread.threadTs, text: `${answer.text}\n\n<${link}|Open the investigation>` });
+        outcome = await this.poster.post(connection, {
+          channel: thread.channel,
+          threadTs: thread.threadTs,
+          text: `${answer.text}\n\n<${link}|Open the investigation>`,
+        });
       }
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       outcome = { posted: false, error: 'The chat integration no longer exists', tries: 0 };
     }
-    if (!outcome.posted) this.logger.warn({ organizationId, conversationId: job.conversationId, sequence: job.messageSequence, error: outcome.error }, 'Chat reply not posted');
+    if (!outcome.posted)
+      this.logger.warn({ organizationId, conversationId: job.conversationId, sequence: job.messageSequence, error: outcome.error }, 'Chat reply not posted');
     await this.replies.update(
       organizationId,
       { id: reply.id, status: 'processing' },
       {
         status: outcome.posted && !turnFailed ? 'posted' : 'failed',
         failure: turnFailed ? 'turn' : outcome.posted ? null : 'post',
-        error: turnFailed ? `The turn failed${outcome.posted ? '' : `, and its notice was not posted (${outcome.error})`}` : outcome.posted ? null : outcome.error,
+        error: turnFailed
+          ? `The turn failed${outcome.posted ? '' : `, and its notice was not posted (${outcome.error})`}`
+          : outcome.posted
+            ? null
+            : outcome.error,
         attempts: reply.attempts + outcome.tries,
         postedTs: outcome.posted ? outcome.ts : null,
         updatedAt: Timestamp.now(),

@@ -110,7 +110,7 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
       type: 'object',
       properties: {
         apiBaseUrl: { ...httpUrl, description: "The provider's Web API base: replies go to {apiBaseUrl}/chat.postMessage" },
-        teamId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: "The workspace id: events whose team_id equals it" },
+        teamId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The workspace id: events whose team_id equals it' },
         appId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: "The app's id: events whose api_app_id equals it" },
       },
       required: ['apiBaseUrl', 'teamId', 'appId'],

@@ -1,14 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AppConfig,
-  AuditContext,
-  DomainError,
-  InvalidInputError,
-  NotFoundError,
-  OutboundClient,
-  OutboundError,
-  SecretKeys,
-} from '@svc/platform';
+import { AppConfig, AuditContext, DomainError, InvalidInputError, NotFoundError, OutboundClient, OutboundError, SecretKeys } from '@svc/platform';
 import { integrationType } from '../catalog/integration-types';
 import { CreatedIntegrationView } from '../dto/integration.view';
 import { IntegrationsService } from '../integrations.service';
@@ -83,7 +74,9 @@ export class ChatConnectService {
   ): Promise<CreatedIntegrationView> {
     const state = decodeConnectState(this.stateKey, query.state);
     if (!state || state.organizationId !== organizationId || state.sessionId !== sessionId)
-      throw new InvalidInputError('The connection has no valid state: it expired, was altered, or was started by another session or Organization. Start it again');
+      throw new InvalidInputError(
+        'The connection has no valid state: it expired, was altered, or was started by another session or Organization. Start it again',
+      );
     if (query.error !== undefined) throw new InvalidInputError(`The chat provider did not authorize the install (${query.error.slice(0, 64)}): start it again`);
     if (!query.code) throw new InvalidInputError('Invalid input: code is required');
     if (!this.config.chatOAuthConfigured) throw new InvalidInputError('Chat OAuth is not configured on this deployment');
@@ -93,8 +86,17 @@ export class ChatConnectService {
       throw new InvalidInputError(`The chat provider refused the code (${error}): start the connection again`);
     }
     const teamId = answer.team?.id;
-    if (typeof answer.access_token !== 'string' || !answer.access_token || typeof answer.app_id !== 'string' || !ID.test(answer.app_id) || typeof teamId !== 'string' || !ID.test(teamId))
-      throw new DomainError('unavailable', 'The chat provider answered without a bot token, app or workspace id; retry the connection', { retryAfterSeconds: 1 });
+    if (
+      typeof answer.access_token !== 'string' ||
+      !answer.access_token ||
+      typeof answer.app_id !== 'string' ||
+      !ID.test(answer.app_id) ||
+      typeof teamId !== 'string' ||
+      !ID.test(teamId)
+    )
+      throw new DomainError('unavailable', 'The chat provider answered without a bot token, app or workspace id; retry the connection', {
+        retryAfterSeconds: 1,
+      });
     const teamName = typeof answer.team?.name === 'string' && answer.team.name.trim() ? answer.team.name.trim().slice(0, 240) : teamId;
     return this.integrations.create(
       organizationId,
@@ -135,7 +137,9 @@ export class ChatConnectService {
     try {
       return JSON.parse(answer.body.toString('utf8')) as TokenAnswer;
     } catch {
-      throw new DomainError('unavailable', `The chat provider's token endpoint answered HTTP ${answer.status} without JSON; retry the connection`, { retryAfterSeconds: 5 });
+      throw new DomainError('unavailable', `The chat provider's token endpoint answered HTTP ${answer.status} without JSON; retry the connection`, {
+        retryAfterSeconds: 5,
+      });
     }
   }
 }

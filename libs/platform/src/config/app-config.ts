@@ -293,7 +293,9 @@ export class AppConfig {
   }
 
   get chatOAuthConfigured(): boolean {
-    return Boolean(this.SVC_CHAT_CLIENT_ID && this.SVC_CHAT_CLIENT_SECRET && this.SVC_CHAT_SIGNING_SECRET && this.SVC_CHAT_AUTHORIZE_URL && this.SVC_CHAT_API_BASE_URL);
+    return Boolean(
+      this.SVC_CHAT_CLIENT_ID && this.SVC_CHAT_CLIENT_SECRET && this.SVC_CHAT_SIGNING_SECRET && this.SVC_CHAT_AUTHORIZE_URL && this.SVC_CHAT_API_BASE_URL,
+    );
   }
 
   get oidcConfigured(): boolean {

@@ -170,8 +170,7 @@ export class OutboundClient {
    */
   async post(request: OutboundRequest & { body: string | Buffer }): Promise<OutboundAnswer> {
     const url = new URL(request.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new OutboundError('redirect', `${url.protocol} is not http or https`, url.origin);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('redirect', `${url.protocol} is not http or https`, url.origin);
     let response: Awaited<ReturnType<Agent['request']>>;
     try {
       response = await this.agent.request({
@@ -187,11 +186,12 @@ export class OutboundClient {
     }
     response.body.on('error', () => undefined);
     const contentType = typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined;
-    const headers = Object.fromEntries(
-      Object.entries(response.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
-    );
+    const headers = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])));
     try {
-      const { body, complete } = await readCapped(response.body, typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode));
+      const { body, complete } = await readCapped(
+        response.body,
+        typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode),
+      );
       return { status: response.statusCode, url, contentType, body, complete, headers };
     } catch (error) {
       throw this.failure(error, url, 0, request.signal);
