@@ -93,7 +93,7 @@ export class ScriptedChatProvider {
       res.end(JSON.stringify(body));
     };
     if (req.method === 'POST' && path === '/api/chat.postMessage') {
-      let body: RecordedPost['body'] = {};
+      let body: RecordedPost['body'];
       try {
         body = JSON.parse(raw) as RecordedPost['body'];
       } catch {
