@@ -61,7 +61,7 @@ async function startPrometheus(): Promise<MonitoringProcess> {
 }
 
 /** The worker process from dist, started like `npm run start:worker`; resolves once it says it processes jobs. */
-async function startWorker(env: Record<string, string>, profileDir?: string): Promise<{ child: ChildProcess; output: () => string }> {
+export async function startWorker(env: Record<string, string>, profileDir?: string): Promise<{ child: ChildProcess; output: () => string }> {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...profile, join(__dirname, '../apps/worker/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -7,6 +7,7 @@ import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
+import { chatSection } from './chat';
 import { investigationsSection } from './investigations';
 import { streamsSection } from './streams';
 import { cpuSeconds, dropQueueKeys, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
@@ -28,7 +29,8 @@ const API_PROCESSES_BENCH = Number(process.argv.find((a) => a.startsWith('--api-
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
- * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`): run one section.
+ * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `chat`): run one section.
+ * `chat` takes `--chat-events=N` and `--chat-threads=N`.
  * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`.
  */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
@@ -37,7 +39,7 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
  * so do the streams section's own API processes and the investigations section's worker.
  */
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
-const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations'): boolean => ONLY === undefined || ONLY === section;
+const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'chat'): boolean => ONLY === undefined || ONLY === section;
 
 interface Result {
   name: string;
@@ -430,6 +432,7 @@ async function main(): Promise<void> {
       console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
     }
     if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });
+    if (runs('chat')) await chatSection({ port, cookie, databaseUrl, env });
     if (runs('investigations')) await investigationsSection({ port, cookie, databaseUrl, env, apiPid: api.pid!, profileDir: PROFILE_DIR });
   } finally {
     plain?.close();
