@@ -5,3 +5,4 @@ export * from './conversations.repository';
 export * from './dto/conversation.view';
 export * from './chat/chat-signature';
 export * from './chat/chat.service';
+export * from './chat/chat.repository';
