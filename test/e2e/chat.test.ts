@@ -1,8 +1,10 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, PUBLIC_URL, startApi, TestApi } from '../support/api';
 import { bootstrap, signedInMember, signInAdmin } from '../support/factories';
 import { OpenApiContract } from '../support/openapi-contract';
 import { chatEvent, ScriptedChatProvider, signChatEvent } from '../support/scripted-chat-provider';
+import { answer, ScriptedModelServer } from '../support/scripted-model-server';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -369,7 +371,102 @@ describe('chat', () => {
     });
   });
 
+  it('posts the notice of a failed turn and records it failed; recovery gives the message a new turn, whose answer is posted', async () => {
+    // A language model that hands in an invalid conclusion twice fails the turn.
+    const model = await ScriptedModelServer.start();
+    const invalid = {
+      conclusionStatus: 'answer_only',
+      summary: 'Cites a run that does not exist.',
+      impact: { summary: 'None.', runRefs: [7] },
+      findings: [],
+      hypotheses: [],
+      actions: [],
+      limitations: [],
+    };
+    model.script(answer.conclude(invalid), answer.conclude(invalid));
+    await worker?.close();
+    worker = await startWorker({ SVC_LLM_PROVIDER: 'openai-compatible', SVC_LLM_BASE_URL: model.baseUrl, SVC_LLM_API_KEY: 'k', SVC_LLM_MODEL: 'scripted' });
+    const ts = nextTs();
+    let conversationId: string;
+    try {
+      await send(chatEvent(WORKSPACE, { text: '<@UBOT> why is checkout slow?', channel: 'CFAILED', ts }));
+      conversationId = await conversationOf('CFAILED', ts);
+      const failed = await replyState(conversationId, 1, 'failed');
+      expect(failed.failure).toBe('turn');
+      const [notice] = provider.postsIn('CFAILED', ts);
+      expect(notice.body.text).toMatch(/^The turn failed: /);
+    } finally {
+      await worker.close();
+      await model.close();
+      worker = await startWorker();
+    }
+    const before = (await admin.get(`/api/v1/conversations/${conversationId}/turns`, { headers: ORG })).body.turns;
+    expect(before.map((t: { status: string }) => t.status)).toEqual(['failed']);
+    const recovered = await admin.post(`/api/v1/chat/conversations/${conversationId}/messages/1/recover`);
+    expect(recovered.status).toBe(200);
+    expect(recovered.body).toMatchObject({ message: { sequence: 1 }, turn: { turn: 2, status: 'queued' }, queued: true });
+    expect(recovered.body.turn.investigationId).not.toBe(before[0].investigationId);
+    expect(recovered.body.message.investigationId).toBe(recovered.body.turn.investigationId);
+    await replyState(conversationId, 1, 'posted');
+    const posts = provider.postsIn('CFAILED', ts);
+    expect(posts).toHaveLength(2);
+    expect(posts[1].body.text).toContain(`/investigations/${recovered.body.turn.investigationId}|`);
+    expect((await admin.post(`/api/v1/chat/conversations/${conversationId}/messages/1/recover`)).status).toBe(409);
+  }, 240_000);
+
   it('answers only what the OpenAPI document describes', () => {
+    expect(contract.problems).toEqual([]);
+  });
+});
+
+/** Admission pressure: past SVC_CHAT_MAX_IN_FLIGHT requests in flight, the provider is told to retry (429 with Retry-After). */
+describe('chat admission pressure', () => {
+  let api: TestApi;
+  let contract: OpenApiContract;
+
+  beforeAll(async () => {
+    api = await startApi({ env: { SVC_CHAT_MAX_IN_FLIGHT: '1' } });
+    contract = await OpenApiContract.load(api.baseUrl);
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  it('answers 429 with Retry-After while a request holds the one slot, and takes requests again once it ends', async () => {
+    const { port } = new URL(api.baseUrl);
+    const body = JSON.stringify({ type: 'url_verification', challenge: 'c' });
+    // A request whose body has not all arrived holds its slot.
+    const held = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/webhooks/v1/chat/events',
+      headers: { ...signChatEvent(SIGNING_SECRET, body), 'content-length': String(body.length) },
+    });
+    const heldAnswer = new Promise<number>((resolve, reject) => {
+      held.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      held.on('error', reject);
+    });
+    held.write(body.slice(0, 5));
+    held.flushHeaders();
+    const client = new Client(api.baseUrl);
+    contract.watch(client);
+    const pressure = await until(
+      async () => {
+        const res = await client.request('POST', '/webhooks/v1/chat/events', { rawBody: body, headers: signChatEvent(SIGNING_SECRET, body), origin: false });
+        return res.status === 429 ? res : undefined;
+      },
+      30_000,
+      'a 429 while the slot is held',
+    );
+    expect(pressure.headers.get('retry-after')).toBe('1');
+    expect(pressure.body.error).toMatch(/retry/i);
+    held.end(body.slice(5));
+    // No chat integration here: the held request is refused like any unknown signature.
+    expect(await heldAnswer).toBe(401);
+    const after = await client.request('POST', '/webhooks/v1/chat/events', { rawBody: body, headers: signChatEvent(SIGNING_SECRET, body), origin: false });
+    expect(after.status).toBe(401);
     expect(contract.problems).toEqual([]);
   });
 });

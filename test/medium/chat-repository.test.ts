@@ -19,7 +19,7 @@ describe('ChatRepository keeps to one Organization', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
   let repository: ChatRepository;
-  const integrationOf = { [A]: newId(), [B]: newId() };
+  const integrationOf: Record<string, string> = { [A]: newId(), [B]: newId() };
   const thread = { integrationId: integrationOf[B], channel: 'C1', threadTs: '1.000' };
   let before: Record<string, unknown[]>;
 
