@@ -59,9 +59,10 @@ describe('ChatRepository keeps to one Organization', () => {
   });
   const bUnchanged = async (): Promise<void> => expect(await organizationRows(dataSource, B, TABLES)).toEqual(before);
 
-  it("takes an event id in once per Organization's integration", async () => {
-    expect(await repository.recordEvent(A, integrationOf[A], 'Ev1')).toBe(true);
-    expect(await repository.recordEvent(A, integrationOf[A], 'Ev1')).toBe(false);
+  it("takes an event id in once per Organization's integration, each row in its own Organization", async () => {
+    const event = { organizationId: A, integrationId: integrationOf[A], eventId: 'Ev1' };
+    expect(await repository.recordEventsAcrossOrganizations([event, { ...event, eventId: 'Ev2' }])).toEqual([event, { ...event, eventId: 'Ev2' }]);
+    expect(await repository.recordEventsAcrossOrganizations([event, { ...event, eventId: 'Ev3' }])).toEqual([{ ...event, eventId: 'Ev3' }]);
     expect(await dataSource.query('SELECT organization_id FROM chat_events WHERE event_id = $1 ORDER BY organization_id', ['Ev1'])).toEqual([
       { organization_id: A },
       { organization_id: B },

@@ -28,6 +28,18 @@ export interface ChatAck {
   body: Record<string, unknown>;
 }
 
+/** Batches committing at once; events arriving meanwhile wait for the next batch. */
+const CONCURRENT_BATCHES = 2;
+/** Events taken in by one transaction at most. */
+const MAX_BATCH = 64;
+
+interface PendingEvent {
+  organizationId: string;
+  payload: ChatEventPayload;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 const ACK: ChatAck = { status: 200, body: {} };
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -52,11 +64,14 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
  * secret of the chat integration the event names (its `team_id` and `api_app_id`), answers
  * `url_verification`, ignores what is not for the service (bots, the app's own replies, other
  * events, replies in threads without a conversation), and records each event id once with the
- * job that acts on it, in one transaction: the acknowledgement waits for nothing else.
+ * job that acts on it, in one transaction (shared by the events that arrive together): the
+ * acknowledgement waits for nothing else.
  */
 @Injectable()
 export class ChatIntakeService {
   private inFlight = 0;
+  private readonly waiting: PendingEvent[] = [];
+  private batchesRunning = 0;
   private readonly maxInFlight: number;
 
   constructor(
@@ -119,12 +134,71 @@ export class ChatIntakeService {
     if (!message) return ACK;
     const thread = { integrationId: key.integrationId, channel: message.channel, threadTs: message.threadTs };
     if (message.kind === 'reply' && !(await this.repository.threadExists(key.organizationId, thread))) return ACK;
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.recordEvent(key.organizationId, key.integrationId, eventId, manager))) return;
-      const payload: ChatEventPayload = { integrationId: key.integrationId, eventId, ...message };
-      await this.outbox.add(manager, { organizationId: key.organizationId, queue: CONVERSATIONS_QUEUE, name: CHAT_EVENT_JOB, payload: { ...payload } });
-    });
+    await this.takeIn(key.organizationId, { integrationId: key.integrationId, eventId, ...message });
     return ACK;
+  }
+
+  /**
+   * Records the event and writes its job, committed before the acknowledgement. Events arriving
+   * while earlier ones commit wait and are committed together, in one transaction: the commit,
+   * not the request, is the unit of cost.
+   */
+  private takeIn(organizationId: string, payload: ChatEventPayload): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ organizationId, payload, resolve, reject });
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    while (this.batchesRunning < CONCURRENT_BATCHES && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      this.batchesRunning += 1;
+      void this.commit(batch).finally(() => {
+        this.batchesRunning -= 1;
+        this.drain();
+      });
+    }
+  }
+
+  /** One transaction for the batch; when it fails, each event again on its own, so one bad event fails alone. */
+  private async commit(batch: PendingEvent[]): Promise<void> {
+    try {
+      await this.write(batch);
+      for (const entry of batch) entry.resolve();
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      for (const entry of batch) {
+        try {
+          await this.write([entry]);
+          entry.resolve();
+        } catch (own) {
+          entry.reject(own);
+        }
+      }
+    }
+  }
+
+  private async write(batch: PendingEvent[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const takenIn = await this.repository.recordEventsAcrossOrganizations(
+        batch.map((e) => ({ organizationId: e.organizationId, integrationId: e.payload.integrationId, eventId: e.payload.eventId })),
+        manager,
+      );
+      const key = (e: { organizationId: string; integrationId: string; eventId: string }) => `${e.organizationId} ${e.integrationId} ${e.eventId}`;
+      const fresh = new Set(takenIn.map(key));
+      for (const entry of batch) {
+        const k = key({ organizationId: entry.organizationId, ...entry.payload });
+        // The same event twice in one batch: the first entry writes its job.
+        if (!fresh.delete(k)) continue;
+        await this.outbox.add(manager, {
+          organizationId: entry.organizationId,
+          queue: CONVERSATIONS_QUEUE,
+          name: CHAT_EVENT_JOB,
+          payload: { ...entry.payload },
+        });
+      }
+    });
   }
 
   /**
