@@ -7,6 +7,7 @@ import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
+import { chatSection } from './chat';
 import { investigationsSection } from './investigations';
 import { relaysSection } from './relays';
 import { streamsSection } from './streams';
@@ -29,9 +30,9 @@ const API_PROCESSES_BENCH = Number(process.argv.find((a) => a.startsWith('--api-
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
- * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`): run one section.
+ * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`, `chat`): run one section.
  * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`;
- * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`.
+ * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`; `chat` takes `--chat-events=N` and `--chat-threads=N`.
  */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 /**
@@ -39,7 +40,8 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
  * so do the streams section's own API processes and the investigations section's worker.
  */
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
-const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'relays'): boolean => ONLY === undefined || ONLY === section;
+const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'relays' | 'chat'): boolean =>
+  ONLY === undefined || ONLY === section;
 
 interface Result {
   name: string;
@@ -432,6 +434,7 @@ async function main(): Promise<void> {
       console.log(`\nStored alert events of the benchmark integration: ${stored} (202 answers, warm-up included: ${expected}).`);
     }
     if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });
+    if (runs('chat')) await chatSection({ port, cookie, databaseUrl, env });
     if (runs('investigations')) await investigationsSection({ port, cookie, databaseUrl, env, apiPid: api.pid!, profileDir: PROFILE_DIR });
     if (runs('relays')) await relaysSection({ cookie, env, organizationId: 'bench' });
   } finally {

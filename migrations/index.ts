@@ -1,3 +1,4 @@
+import { ChatThreads1795431799122 } from './1795431799122-ChatThreads';
 import { Postmortems1795417162688 } from './1795417162688-Postmortems';
 import { Conversations1795417283933 } from './1795417283933-Conversations';
 import { Relays1795419082068 } from './1795419082068-Relays';
@@ -26,4 +27,5 @@ export const MIGRATIONS: Function[] = [
   Postmortems1795417162688,
   Conversations1795417283933,
   Relays1795419082068,
+  ChatThreads1795431799122,
 ];

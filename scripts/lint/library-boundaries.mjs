@@ -23,7 +23,7 @@ export const LIBRARY_DEPENDENCIES = {
   incidents: ['platform', 'audit'],
   alerts: ['platform', 'audit', 'integrations', 'incidents'],
   investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents', 'relays'],
-  conversations: ['platform', 'audit', 'incidents', 'investigations'],
+  conversations: ['platform', 'audit', 'incidents', 'investigations', 'integrations'],
   postmortems: ['platform', 'audit', 'incidents', 'investigations'],
 };
 

@@ -21,7 +21,7 @@ describe('integrations', () => {
   it("publishes the catalog with each type's capabilities and schemas", async () => {
     const res = await ctx.admin.get('/api/v1/integration-types');
     expect(res.status).toBe(200);
-    expect(res.body.items.map((t: { id: string }) => t.id)).toEqual(['alertmanager', 'grafana', 'generic', 'prometheus']);
+    expect(res.body.items.map((t: { id: string }) => t.id)).toEqual(['alertmanager', 'grafana', 'generic', 'prometheus', 'chat']);
     const prom = res.body.items.find((t: { id: string }) => t.id === 'prometheus');
     expect(prom).toMatchObject({
       displayName: 'Prometheus',
@@ -193,7 +193,7 @@ describe('integrations', () => {
     expect((await ctx.admin.get('/api/v1/integrations?enabled=maybe')).status).toBe(400);
   });
 
-  it('Viewers read, only Admins change; connect routes explain that no type connects by OAuth', async () => {
+  it('Viewers read, only Admins change; connect routes explain which types do not connect by OAuth', async () => {
     const { client: viewer } = await signedInMember(ctx.api, 'acme', 'viewer');
     expect((await viewer.get('/api/v1/integrations')).status).toBe(200);
     const denied = await viewer.post('/api/v1/integrations', { type: 'generic', name: 'x' });

@@ -155,6 +155,21 @@ describe('route × role matrix', () => {
     ]);
   });
 
+  it('covers the chat and OAuth connect routes: recovery for Admins, connect for Admins in person', () => {
+    const chat = table
+      .filter((r) => r.path.includes('/chat/') || r.path.includes('/connect'))
+      .map(
+        (r) =>
+          `${r.method} ${r.path.replaceAll(PLACEHOLDER, '{id}')} ${r.rule.kind === 'permission' ? `${r.rule.permission}${r.rule.tokens ? '' : ' people-only'}` : r.rule.kind}`,
+      )
+      .sort();
+    expect(chat).toEqual([
+      'GET /api/v1/integrations/connect/callback integrations:write people-only',
+      'POST /api/v1/chat/conversations/{id}/messages/{id}/recover chat:recover',
+      'POST /api/v1/integration-types/{id}/connect integrations:write people-only',
+    ]);
+  });
+
   it('GET /api/v1/permissions lists for each role exactly the permissions the contract gives it', async () => {
     for (const role of ROLES) {
       const res = await (await signIns[role]()).get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme' } });

@@ -53,7 +53,7 @@ describe('ConversationsRepository keeps to one Organization', () => {
   it("locks only the Organization's conversation", async () => {
     await dataSource.transaction(async (manager) => {
       expect(await repository.lock(A, bOnly, manager)).toBeUndefined();
-      expect(await repository.lock(A, conversationId, manager)).toEqual({ id: conversationId, incidentId: null });
+      expect(await repository.lock(A, conversationId, manager)).toEqual({ id: conversationId, incidentId: null, source: 'web' });
       expect(await lockable(dataSource, 'conversations', B)).toBe(true);
     });
     await bUnchanged();
@@ -62,6 +62,7 @@ describe('ConversationsRepository keeps to one Organization', () => {
   it("numbers messages and turns within the Organization's conversation only", async () => {
     expect(await repository.takeNumbers(A, conversationId, { turn: true })).toEqual({ sequence: 1, turn: 1 });
     expect(await repository.takeNumbers(A, conversationId, { turn: false })).toEqual({ sequence: 2, turn: 1 });
+    expect(await repository.takeTurnNumber(A, conversationId)).toBe(2);
     await bUnchanged();
   });
 });

@@ -234,6 +234,24 @@ describe('the outbound client: the policy is checked on the address connected to
     }
   });
 
+  it('POST goes through the same policy: allowed, it sends the body and returns the answer with its headers; denied, nothing connects', async () => {
+    const answer = await client().post({
+      url: `${ok.url}/chat.postMessage`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+      maxBytes: 1024,
+    });
+    expect(answer).toMatchObject({ status: 200, complete: true });
+    expect(answer.headers?.['content-type']).toBe('application/json');
+    expect(ok.state.requests.at(-1)).toMatchObject({ url: '/chat.postMessage' });
+    sockets.length = 0;
+    const before = ok.state.connections;
+    const denied = client({ SVC_OUTBOUND_DENY: 'loopback' });
+    expect((await refusal(denied.post({ url: ok.url, body: '{}', maxBytes: 1024 }))).kind).toBe('refused');
+    expect(sockets).toEqual([]);
+    expect(ok.state.connections).toBe(before);
+  });
+
   it('redirects are bounded', async () => {
     const loop = await localServer('127.0.0.1', (_req, res) => res.writeHead(302, { location: '/again' }).end());
     try {

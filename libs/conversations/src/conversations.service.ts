@@ -14,6 +14,7 @@ import {
   keysetPage,
   newId,
   NotFoundError,
+  Outbox,
   PageRequest,
   ScopedRepository,
   Timestamp,
@@ -37,6 +38,10 @@ import {
 export const CONVERSATIONS_QUEUE = 'conversations';
 /** Written by a turn's investigation as it ends: appends its answer and starts the next turn. */
 export const TURN_ENDED_JOB = 'conversation.turn-ended';
+/** A chat event taken in by the webhook: its message opens or continues the thread's conversation. */
+export const CHAT_EVENT_JOB = 'chat.event';
+/** A chat message's turn ended: its answer is posted in the thread. */
+export const CHAT_REPLY_JOB = 'chat.reply';
 
 const NEWEST_FIRST = byTimeThenId<Conversation>('c', 'created_at', (c) => c.createdAt, 'DESC');
 const BY_TURN: KeysetOrdering<ConversationTurn> = {
@@ -67,6 +72,13 @@ interface Window {
   until: Timestamp;
 }
 
+/** Who wrote a message, as stored with it. */
+export interface MessageAuthor {
+  id: string;
+  /** Empty when not known (a chat user). */
+  name: string;
+}
+
 const authorOf = (context: AuditContext) => ({
   id: context.actorKind === 'api_token' ? `token:${context.actorId}` : (context.actorId ?? context.actorKind),
   name: context.actorName ?? context.actorKind,
@@ -90,6 +102,7 @@ export class ConversationsService {
     private readonly investigations: InvestigationsService,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
+    private readonly outbox: Outbox,
   ) {}
 
   /** Opens a conversation; with a first message, its first turn is queued too. */
@@ -122,7 +135,15 @@ export class ConversationsService {
         detail: { incidentId: incident?.id ?? null, withMessage: input.message !== undefined },
       });
       if (input.message === undefined) return null;
-      return this.post(manager, organizationId, { id, incidentId: incident?.id ?? null }, { text: input.message, window }, context, acceptedAt);
+      return this.post(
+        manager,
+        organizationId,
+        { id, incidentId: incident?.id ?? null, source: 'web' },
+        { text: input.message, window, sourceReference: null },
+        author,
+        context,
+        acceptedAt,
+      );
     });
     const conversation = await this.get(organizationId, id);
     return { ...conversationView(conversation), ...(posted ? { message: posted.message, turn: posted.turn } : {}), queued: posted?.queued ?? false };
@@ -137,7 +158,7 @@ export class ConversationsService {
       if (!conversation) throw new NotFoundError('Conversation');
       // Turns that ended since are answered first, so the thread reads in order.
       await this.advance(manager, organizationId, conversationId);
-      return this.post(manager, organizationId, conversation, { text: input.message, window }, context, acceptedAt);
+      return this.post(manager, organizationId, conversation, { text: input.message, window, sourceReference: null }, authorOf(context), context, acceptedAt);
     });
   }
 
@@ -201,6 +222,138 @@ export class ConversationsService {
   }
 
   /**
+   * Opens a chat conversation (`source: "chat"`, created by `chat:<user id>`) in the caller's
+   * transaction, locked for the rest of it; its subject is the first message.
+   */
+  async openChat(
+    manager: EntityManager,
+    organizationId: string,
+    input: { subject: string; userId: string },
+    context: AuditContext,
+  ): Promise<LockedConversation> {
+    const id = newId();
+    const now = Timestamp.now();
+    await this.conversations.withManager(manager).insert(organizationId, {
+      id,
+      subject: input.subject,
+      source: 'chat' satisfies ConversationSource,
+      incidentId: null,
+      createdBy: `chat:${input.userId}`,
+      lastSequence: 0,
+      lastTurn: 0,
+      createdAt: now,
+      lastActivityAt: now,
+    });
+    await this.audit.record(manager, organizationId, context, {
+      action: 'conversation.open',
+      targetKind: 'conversation',
+      targetId: id,
+      detail: { source: 'chat', withMessage: true },
+    });
+    return (await this.repository.lock(organizationId, id, manager))!;
+  }
+
+  /**
+   * A chat message in the caller's transaction: numbered and its turn queued like a person's
+   * message in the console, with the provider's user id as author and `<channel>:<ts>` as its
+   * source reference. Null when a message with that reference is already in the conversation
+   * (the provider sends a mention in a thread as a mention and as a message).
+   */
+  async postChat(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+    message: { text: string; userId: string; sourceReference: string },
+    context: AuditContext,
+  ): Promise<PostedMessageView | null> {
+    const conversation = await this.repository.lock(organizationId, conversationId, manager);
+    if (!conversation) return null;
+    if (await this.messages.withManager(manager).findOne(organizationId, { conversationId, sourceReference: message.sourceReference })) return null;
+    await this.advance(manager, organizationId, conversationId);
+    return this.post(
+      manager,
+      organizationId,
+      conversation,
+      { text: message.text, window: null, sourceReference: message.sourceReference },
+      { id: message.userId, name: '' },
+      context,
+      Timestamp.now(),
+    );
+  }
+
+  /** The chat conversation, locked for the rest of the caller's transaction; undefined when it is not one of the Organization's chat conversations. */
+  async lockChat(manager: EntityManager, organizationId: string, conversationId: string): Promise<LockedConversation | undefined> {
+    const conversation = await this.repository.lock(organizationId, conversationId, manager);
+    return conversation?.source === 'chat' ? conversation : undefined;
+  }
+
+  /** The message at `sequence` and the turn it started (null for an answer), in the caller's transaction. */
+  async messageWithTurn(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+    sequence: number,
+  ): Promise<{ message: ConversationMessage; turn: ConversationTurn | null; status: string | null } | null> {
+    const message = await this.messages.withManager(manager).findOne(organizationId, { conversationId, sequence });
+    if (!message) return null;
+    if (message.role !== 'user' || !message.investigationId) return { message, turn: null, status: null };
+    const turn = await this.turns.withManager(manager).findOne(organizationId, { conversationId, investigationId: message.investigationId });
+    const [investigation] = await this.investigations.findMany(organizationId, [message.investigationId], manager);
+    return { message, turn, status: investigation?.status ?? null };
+  }
+
+  /** The answer (an `assistant` message) to the turn of this investigation, once appended. */
+  async answerTo(organizationId: string, conversationId: string, investigationId: string): Promise<ConversationMessage | null> {
+    return this.messages.findOne(organizationId, { conversationId, investigationId, role: 'assistant' });
+  }
+
+  /**
+   * A new turn for a user message whose turn failed (chat recovery), in the caller's transaction
+   * with the conversation locked: a new investigation with the next turn number, which the
+   * message now names; it starts now or when the running turn ends.
+   */
+  async retryTurn(manager: EntityManager, organizationId: string, conversationId: string, sequence: number, context: AuditContext): Promise<PostedMessageView> {
+    const conversation = (await this.repository.lock(organizationId, conversationId, manager))!;
+    const messageRows = this.messages.withManager(manager);
+    const message = (await messageRows.findOne(organizationId, { conversationId, sequence }))!;
+    const turn = await this.repository.takeTurnNumber(organizationId, conversationId, manager);
+    const investigationId = newId();
+    const now = Timestamp.now();
+    const window =
+      message.windowFrom && message.windowUntil
+        ? { from: message.windowFrom, until: message.windowUntil }
+        : await this.defaultWindow(organizationId, conversation.incidentId, now);
+    await this.investigations.openTurn(manager, organizationId, {
+      id: investigationId,
+      subject: message.text,
+      incidentId: conversation.incidentId,
+      windowFrom: window.from,
+      windowUntil: window.until,
+      openedBy: context.actorId ?? context.actorKind,
+      endJob: { queue: CONVERSATIONS_QUEUE, name: TURN_ENDED_JOB, payload: { conversationId, investigationId } },
+    });
+    await messageRows.update(organizationId, { id: message.id }, { investigationId });
+    await this.turns.withManager(manager).insert(organizationId, {
+      id: newId(),
+      conversationId,
+      turn,
+      investigationId,
+      messageSequence: sequence,
+      startedAt: null,
+      answeredAt: null,
+    });
+    await this.advance(manager, organizationId, conversationId);
+    const [investigation] = await this.investigations.findMany(organizationId, [investigationId], manager);
+    return { message: messageView({ ...message, investigationId }), turn: turnView({ turn, investigationId }, investigation), queued: true };
+  }
+
+  /** The turn a message now has, as the turn shape. */
+  async turnOf(manager: EntityManager, organizationId: string, turn: ConversationTurn): Promise<ConversationTurnView> {
+    const [investigation] = await this.investigations.findMany(organizationId, [turn.investigationId], manager);
+    return turnView(turn, investigation);
+  }
+
+  /**
    * The window a message asks about (decisions: only with a message; `windowFrom` before
    * `windowUntil`; `windowUntil` no later than acceptance). Missing `windowUntil` is the time of
    * acceptance; missing `windowFrom` is an hour before `windowUntil`. Null without either.
@@ -221,13 +374,13 @@ export class ConversationsService {
     manager: EntityManager,
     organizationId: string,
     conversation: LockedConversation,
-    message: { text: string; window: Window | null },
+    message: { text: string; window: Window | null; sourceReference: string | null },
+    author: MessageAuthor,
     context: AuditContext,
     acceptedAt: Timestamp,
   ): Promise<PostedMessageView> {
     const { sequence, turn } = await this.repository.takeNumbers(organizationId, conversation.id, { turn: true }, manager);
     const investigationId = newId();
-    const author = authorOf(context);
     const window = message.window ?? (await this.defaultWindow(organizationId, conversation.incidentId, acceptedAt));
     await this.investigations.openTurn(manager, organizationId, {
       id: investigationId,
@@ -246,7 +399,7 @@ export class ConversationsService {
       text: message.text,
       authorId: author.id,
       authorName: author.name,
-      sourceReference: null,
+      sourceReference: message.sourceReference,
       investigationId,
       windowFrom: message.window?.from ?? null,
       windowUntil: message.window?.until ?? null,
@@ -345,6 +498,14 @@ export class ConversationsService {
     await this.turns
       .withManager(manager)
       .update(organizationId, { id: turn.id }, { answeredAt: Timestamp.now(), startedAt: turn.startedAt ?? Timestamp.now() });
+    const conversation = await this.conversations.withManager(manager).findById(organizationId, conversationId);
+    if (conversation?.source === 'chat')
+      await this.outbox.add(manager, {
+        organizationId,
+        queue: CONVERSATIONS_QUEUE,
+        name: CHAT_REPLY_JOB,
+        payload: { conversationId, messageSequence: turn.messageSequence, investigationId: turn.investigationId },
+      });
   }
 
   /**

@@ -74,6 +74,8 @@ export class IntegrationVerifier {
     throughRelay: RelayRead | undefined,
   ): Promise<VerifyResult> {
     const probe = PROBES[type.id];
+    if (type.id === 'chat')
+      throw new InvalidInputError('Chat integrations have no probe: an event from the workspace, and the reply in its thread, show the connection works');
     if (!probe)
       throw new InvalidInputError(
         `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,

@@ -5,26 +5,44 @@ import {
   AuditContext,
   CurrentAuditContext,
   CurrentOrganization,
-  InvalidInputError,
+  CurrentPrincipal,
   OrganizationContext,
+  Principal,
   RequirePermission,
   UuidParam,
 } from '@svc/platform';
-import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
+import { ChatConnectService } from './connect/chat-connect.service';
+import { ConnectCallbackQueryDto, CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
 import { CreatedIntegrationView, IntegrationPage, IntegrationView, RotationResult } from './dto/integration.view';
 import { IntegrationsService } from './integrations.service';
 
 @ApiTags('integrations')
 @Controller('api/v1/integrations')
 export class IntegrationsController {
-  constructor(private readonly integrations: IntegrationsService) {}
+  constructor(
+    private readonly integrations: IntegrationsService,
+    private readonly connects: ChatConnectService,
+  ) {}
 
-  /** Where an OAuth provider returns the browser; no OAuth connection can be in progress in this release. */
-  @RequirePermission('integrations:write')
+  /**
+   * Where the provider returns the browser after an OAuth install: the state must be the one this
+   * session started in this Organization; the code is exchanged for the bot token and the
+   * integration created with it sealed.
+   */
+  @RequirePermission('integrations:write', { tokens: false })
   @Get('connect/callback')
-  @ApiErrors({ status: 400, description: 'No OAuth connection is in progress' })
-  connectCallback(): never {
-    throw new InvalidInputError('No OAuth connection is in progress: no integration type of this release connects by OAuth');
+  @ApiOkResponse({ type: CreatedIntegrationView, description: 'The integration the install created' })
+  @ApiErrors(
+    { status: 400, description: 'No valid state for this session and Organization, the install was refused, or the provider refused the code' },
+    { status: 503, description: "The provider's token endpoint could not be reached or failed; retry the connection" },
+  )
+  connectCallback(
+    @Query() query: ConnectCallbackQueryDto,
+    @CurrentOrganization() organization: OrganizationContext,
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<CreatedIntegrationView> {
+    return this.connects.complete(query, organization.id, principal.session.id, audit);
   }
 
   @RequirePermission('integrations:read')

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChatConnectService } from './connect/chat-connect.service';
 import { OutboundModule, ScopedRepositoryModule } from '@svc/platform';
 import { RelaysModule } from '@svc/relays';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
@@ -13,7 +14,7 @@ import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.rep
 @Module({
   imports: [ScopedRepositoryModule.forFeature([Integration]), OutboundModule, RelaysModule],
   controllers: [IntegrationTypesController, IntegrationsController],
-  providers: [IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
+  providers: [ChatConnectService, IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
   exports: [IntegrationsService, WebhookAuthenticator],
 })
 export class IntegrationsModule {}

@@ -27,6 +27,7 @@ import { CreatedIntegrationView, IntegrationView, RotationResult } from './dto/i
 import { Integration } from './integration.entity';
 import { WebhookReceiver } from './webhooks/webhook-authenticator';
 import { hashWebhookSecret } from './webhooks/webhook-secret';
+import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 import { authorizationHeader, HttpCredentials, IntegrationVerifier } from './integration-verifier';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
@@ -44,6 +45,26 @@ export interface ReadableDataSource {
   headers: Record<string, string>;
   /** When it last verified successfully, if it did. */
   verifiedAt: Timestamp | null;
+}
+
+/** A chat integration's stored credentials (decisions §9). */
+interface ChatCredentials {
+  signingSecret: string;
+  botToken: string;
+}
+
+/** An enabled chat integration and the secret its events are signed with. */
+export interface ChatSigningKey {
+  organizationId: string;
+  integrationId: string;
+  signingSecret: string;
+}
+
+/** Where and how replies of a chat integration are posted. */
+export interface ChatConnection {
+  enabled: boolean;
+  apiBaseUrl: string;
+  botToken: string;
 }
 
 function groupingLabelsOf(config: Record<string, unknown>): string[] | null {
@@ -84,6 +105,7 @@ export class IntegrationsService {
     private readonly outbound: OutboundClient,
     private readonly relays: RelaysService,
     private readonly relayJobs: RelayJobsService,
+    private readonly credentials: WebhookCredentialsRepository,
   ) {}
 
   async create(organizationId: string, input: CreateIntegrationDto, context: AuditContext): Promise<CreatedIntegrationView> {
@@ -92,6 +114,7 @@ export class IntegrationsService {
     checkBinding(type, config);
     this.schemas.config(type, config);
     if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
+    else if (type.credentialsRequired) throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
     await this.checkDestination(config);
     await this.checkRelay(organizationId, config);
     const id = newId();
@@ -156,6 +179,7 @@ export class IntegrationsService {
         this.schemas.config(type, input.config);
         patch.config = input.config;
       }
+      if (input.credentials === null && type.credentialsRequired) throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
       if (input.credentials === null) patch.credentialsSealed = null;
       else if (input.credentials !== undefined) {
         this.schemas.credentials(type, input.credentials);
@@ -291,14 +315,40 @@ export class IntegrationsService {
   }
 
   /**
+   * The enabled chat integrations an event may be for, in any Organization, with their signing
+   * secrets: those whose teamId and appId equal the event's, or every one (a url_verification
+   * names no workspace). Spans Organizations by nature: an event names the workspace, not the
+   * Organization.
+   */
+  async chatSigningKeysAcrossOrganizations(match: { teamId: string; appId: string } | 'any'): Promise<ChatSigningKey[]> {
+    const rows = await this.credentials.chatIntegrationsAcrossOrganizations(match);
+    return rows.flatMap((row) => {
+      if (!row.credentialsSealed) return [];
+      const { signingSecret } = this.cipher.decrypt<ChatCredentials>(row.credentialsSealed, row.id);
+      return [{ organizationId: row.organizationId, integrationId: row.id, signingSecret }];
+    });
+  }
+
+  /** What a reply in a chat thread needs: where to post and the bot token (for that code only, never a response). */
+  async chatConnection(organizationId: string, integrationId: string): Promise<ChatConnection> {
+    const found = await this.require(this.dataSource.manager, organizationId, integrationId);
+    if (found.type !== 'chat' || !found.credentialsSealed) throw new NotFoundError('Chat integration');
+    const { botToken } = this.cipher.decrypt<ChatCredentials>(found.credentialsSealed, found.id);
+    return { enabled: found.enabled, apiBaseUrl: String(found.config.apiBaseUrl), botToken };
+  }
+
+  /**
    * A base URL whose host resolves now to an address the outbound policy refuses is bad input.
    * Checked again at every connection (DNS may change); a host that does not resolve now is
    * accepted, verify reports it.
    */
   private async checkDestination(config: Record<string, unknown>): Promise<void> {
-    if (typeof config.baseUrl !== 'string') return;
-    const refusal = await this.outbound.refusal(config.baseUrl);
-    if (refusal) throw new InvalidInputError(`config.baseUrl: ${refusal.message}`);
+    for (const field of ['baseUrl', 'apiBaseUrl']) {
+      const url = config[field];
+      if (typeof url !== 'string') continue;
+      const refusal = await this.outbound.refusal(url);
+      if (refusal) throw new InvalidInputError(`config.${field}: ${refusal.message}`);
+    }
   }
 
   /** An integration bound to a relay names one of the Organization's relays (404 `Relay not found` otherwise, as an unknown one), and no URL besides. */

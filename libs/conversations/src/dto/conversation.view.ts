@@ -27,7 +27,7 @@ export class MessageView {
   @ApiProperty() text!: string;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
   @ApiProperty() authorId!: string;
-  @ApiProperty() authorName!: string;
+  @ApiPropertyOptional({ description: "The author's display name, when known" }) authorName?: string;
   @ApiPropertyOptional() sourceReference?: string;
   @ApiPropertyOptional({ format: 'uuid', description: 'The turn it started (user) or answers (assistant)' }) investigationId?: string;
   @ApiPropertyOptional({ type: String, format: 'date-time' }) windowFrom?: string;
@@ -86,7 +86,7 @@ export function messageView(m: ConversationMessage): MessageView {
     text: m.text,
     createdAt: m.createdAt.toISOString(),
     authorId: m.authorId,
-    authorName: m.authorName,
+    ...(m.authorName ? { authorName: m.authorName } : {}),
     ...(m.sourceReference ? { sourceReference: m.sourceReference } : {}),
     ...(m.investigationId ? { investigationId: m.investigationId } : {}),
     ...(m.windowFrom ? { windowFrom: m.windowFrom.toISOString() } : {}),

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ConversationsModule } from '../conversations.module';
+import { ConversationsCoreModule } from '../conversations.module';
+import { ChatProcessor } from './chat.processor';
 import { TurnEndedProcessor } from './turn-ended.processor';
 
-/** The worker's side of conversations: answering ended turns and starting the next. */
+/** The worker's side of conversations: answering ended turns and starting the next; chat events and replies. */
 @Module({
-  imports: [ConversationsModule],
-  providers: [TurnEndedProcessor],
+  imports: [ConversationsCoreModule],
+  providers: [TurnEndedProcessor, ChatProcessor],
 })
 export class ConversationsWorkerModule {}

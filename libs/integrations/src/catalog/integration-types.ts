@@ -1,7 +1,7 @@
 /** JSON Schema (draft 2020-12 subset) of an integration's config or credentials. */
 export type JsonSchema = Record<string, unknown>;
 
-export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus';
+export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
@@ -14,6 +14,8 @@ export interface IntegrationType {
   connect: 'manual' | 'oauth';
   configSchema: JsonSchema;
   credentialsSchema: JsonSchema | null;
+  /** Created only with credentials (and they cannot be removed). */
+  credentialsRequired?: boolean;
 }
 
 const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
@@ -96,6 +98,33 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
       additionalProperties: false,
     },
     credentialsSchema: httpCredentials,
+  },
+  {
+    id: 'chat',
+    displayName: 'Chat workspace',
+    capabilities: ['chat-events', 'chat-replies'],
+    webhookFormat: null,
+    connect: 'oauth',
+    credentialsRequired: true,
+    configSchema: {
+      type: 'object',
+      properties: {
+        apiBaseUrl: { ...httpUrl, description: "The provider's Web API base: replies go to {apiBaseUrl}/chat.postMessage" },
+        teamId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The workspace id: events whose team_id equals it' },
+        appId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: "The app's id: events whose api_app_id equals it" },
+      },
+      required: ['apiBaseUrl', 'teamId', 'appId'],
+      additionalProperties: false,
+    },
+    credentialsSchema: {
+      type: 'object',
+      properties: {
+        signingSecret: { type: 'string', minLength: 8, maxLength: 1024, description: "The app's signing secret: events are signed with it (v0)" },
+        botToken: { type: 'string', minLength: 1, maxLength: 8192, description: 'The bot token replies are posted with' },
+      },
+      required: ['signingSecret', 'botToken'],
+      additionalProperties: false,
+    },
   },
 ];
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsString, Length, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import { ListQueryDto, IsOptionalNonNull } from '@svc/platform';
 import { INTEGRATION_TYPES } from '../catalog/integration-types';
 
@@ -71,4 +71,25 @@ export class ListIntegrationsQueryDto extends ListQueryDto {
   @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   enabled?: boolean;
+}
+
+/** What the provider puts on the browser's way back from an OAuth install. */
+export class ConnectCallbackQueryDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 2048, description: 'The authorization code' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 2048)
+  code?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 2048, description: 'The state the connect route issued' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 2048)
+  state?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 256, description: 'Set by the provider when the install was not authorized' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
+  error?: string;
 }

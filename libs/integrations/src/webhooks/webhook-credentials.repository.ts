@@ -44,4 +44,24 @@ export class WebhookCredentialsRepository {
     )) as { id: string; webhook_secret_hash: Buffer }[];
     return new Map(rows.map((r) => [r.id, r.webhook_secret_hash]));
   }
+
+  /**
+   * The enabled chat integrations, in any Organization, whose config's teamId and appId are the
+   * given ones (or all of them, for 'any'). Chat events name the workspace and the app, not the
+   * Organization: the row says which it is.
+   */
+  async chatIntegrationsAcrossOrganizations(
+    match: { teamId: string; appId: string } | 'any',
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ organizationId: string; id: string; credentialsSealed: Buffer | null }[]> {
+    const rows = (
+      match === 'any'
+        ? await manager.query("SELECT organization_id, id, credentials_sealed FROM integrations WHERE type = 'chat' AND enabled ORDER BY id LIMIT 1000")
+        : await manager.query(
+            "SELECT organization_id, id, credentials_sealed FROM integrations WHERE type = 'chat' AND enabled AND config->>'teamId' = $1 AND config->>'appId' = $2 ORDER BY id",
+            [match.teamId, match.appId],
+          )
+    ) as { organization_id: string; id: string; credentials_sealed: Buffer | null }[];
+    return rows.map((r) => ({ organizationId: r.organization_id, id: r.id, credentialsSealed: r.credentials_sealed }));
+  }
 }

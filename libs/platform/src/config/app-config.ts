@@ -186,6 +186,45 @@ export class AppConfig {
   @Max(100_000)
   SVC_ADMISSION_MAX_IN_FLIGHT = 256;
 
+  /** Chat event requests one API process handles at once; past it the provider gets 429 with Retry-After (decisions §9). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SVC_CHAT_MAX_IN_FLIGHT = 256;
+
+  /**
+   * The chat app that connects workspaces by OAuth v2 (POST /integration-types/chat/connect):
+   * its client id and secret, the signing secret of its events, the provider's authorization page
+   * and its Web API base (the token endpoint is `{base}/oauth.v2.access`, and connected
+   * integrations post replies to `{base}/chat.postMessage`). Unset: chat integrations are created
+   * with their config and credentials instead.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_CHAT_CLIENT_ID?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_CHAT_CLIENT_SECRET?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  SVC_CHAT_SIGNING_SECRET?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  SVC_CHAT_AUTHORIZE_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  SVC_CHAT_API_BASE_URL?: string;
+
   /** How long an admission waits for a database connection before answering 503 (milliseconds). */
   @Transform(toInt)
   @IsInt()
@@ -270,6 +309,12 @@ export class AppConfig {
     return new URL(this.SVC_PUBLIC_URL).origin;
   }
 
+  get chatOAuthConfigured(): boolean {
+    return Boolean(
+      this.SVC_CHAT_CLIENT_ID && this.SVC_CHAT_CLIENT_SECRET && this.SVC_CHAT_SIGNING_SECRET && this.SVC_CHAT_AUTHORIZE_URL && this.SVC_CHAT_API_BASE_URL,
+    );
+  }
+
   get oidcConfigured(): boolean {
     return Boolean(this.SVC_OIDC_ISSUER && this.SVC_OIDC_CLIENT_ID);
   }
@@ -291,6 +336,11 @@ const KNOWN = new Set(
     'SVC_LLM_MODEL',
     'SVC_OUTBOUND_DENY',
     'SVC_OUTBOUND_ALLOW',
+    'SVC_CHAT_CLIENT_ID',
+    'SVC_CHAT_CLIENT_SECRET',
+    'SVC_CHAT_SIGNING_SECRET',
+    'SVC_CHAT_AUTHORIZE_URL',
+    'SVC_CHAT_API_BASE_URL',
     'SVC_RELAY_GRPC_PORT',
     'SVC_RELAY_TLS_CERT_FILE',
     'SVC_RELAY_TLS_KEY_FILE',

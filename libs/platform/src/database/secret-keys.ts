@@ -11,7 +11,7 @@ export class SecretKeys {
     return randomBytes(32).toString('base64url');
   }
 
-  derive(purpose: 'cursor' | 'credentials' | 'oidc-state' | 'webhook'): Buffer {
+  derive(purpose: 'cursor' | 'credentials' | 'oidc-state' | 'webhook' | 'connect-state'): Buffer {
     return Buffer.from(hkdfSync('sha256', this.root, Buffer.alloc(0), `svc:${purpose}`, 32));
   }
 }

@@ -32,6 +32,8 @@ export interface OutboundAnswer {
   body: Buffer;
   /** False when the answer was longer than `maxBytes` (and `body` is its beginning). */
   complete: boolean;
+  /** The answer's single-valued headers (POST answers only: `retry-after`, for one). */
+  headers?: Record<string, string>;
 }
 
 export interface OutboundClientOptions {
@@ -158,6 +160,41 @@ export class OutboundClient {
       } catch (error) {
         throw this.failure(error, url, redirects, request.signal);
       }
+    }
+  }
+
+  /**
+   * POST `body` to `url` under the policy. A redirect is not followed (a POST is not repeated
+   * elsewhere): its answer is returned like any other. Throws OutboundError when there is no
+   * answer to read.
+   */
+  async post(request: OutboundRequest & { body: string | Buffer }): Promise<OutboundAnswer> {
+    const url = new URL(request.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('redirect', `${url.protocol} is not http or https`, url.origin);
+    let response: Awaited<ReturnType<Agent['request']>>;
+    try {
+      response = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: request.headers ?? {},
+        body: request.body,
+        signal: request.signal,
+      });
+    } catch (error) {
+      throw this.failure(error, url, 0, request.signal);
+    }
+    response.body.on('error', () => undefined);
+    const contentType = typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined;
+    const headers = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])));
+    try {
+      const { body, complete } = await readCapped(
+        response.body,
+        typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode),
+      );
+      return { status: response.statusCode, url, contentType, body, complete, headers };
+    } catch (error) {
+      throw this.failure(error, url, 0, request.signal);
     }
   }
 
