@@ -1,8 +1,7 @@
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { ScriptedChatProvider, signChatEvent } from '../test/support/scripted-chat-provider';
-import { startWorker } from './support';
-import { apiJson, genericIntegration, sleep, stopChild } from './support';
+import { apiJson, genericIntegration, sleep, startWorker, stopChild } from './support';
 
 /**
  * Chat events in a burst: `--chat-events=N` (default 1000) signed mentions across
