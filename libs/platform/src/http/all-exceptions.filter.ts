@@ -16,10 +16,25 @@ export class AllExceptionsFilter implements ExceptionFilter {
     let response = toErrorResponse(exception);
     // Nest's own 404 is a request no route took (the service's handlers throw NotFoundError, a DomainError).
     if (exception instanceof NotFoundException) response = methodNotAllowed(req, res) ?? response;
-    if (response.status >= 500) {
-      this.logger.error({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
-    }
+    logFailure(this.logger, req, exception, response);
     sendError(res, response);
+  }
+}
+
+/**
+ * The one log line of a request that failed on the server's side: a warning when PostgreSQL or
+ * Redis is not answering (an outage to watch, and /readyz says so too; the code is not at fault),
+ * an error for anything else that answered 5xx. Client errors (4xx) are not logged here.
+ */
+export function logFailure(logger: Logger, req: Request, error: unknown, response: ErrorResponse): void {
+  if (response.unavailable) {
+    const err = error as { message?: unknown; code?: unknown };
+    logger.warn(
+      { requestId: req.id, method: req.method, path: req.path, dependency: response.unavailable, cause: { message: err?.message, code: err?.code } },
+      `Request refused with 503: ${response.unavailable} is not answering`,
+    );
+  } else if (response.status >= 500) {
+    logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
   }
 }
 
