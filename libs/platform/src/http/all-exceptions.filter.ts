@@ -22,9 +22,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 /**
- * The one log line of a request that failed on the server's side: a warning when PostgreSQL or
- * Redis is not answering (an outage to watch, and /readyz says so too; the code is not at fault),
- * an error for anything else that answered 5xx. Client errors (4xx) are not logged here.
+ * The one log line of a request that failed on the server's side. A 503 is a warning: PostgreSQL
+ * or Redis not answering (named, with the driver's message; /readyz says so too and the code is not
+ * at fault), load shed, or readiness reporting a dependency down. Anything else that answered 5xx
+ * is an error. Client errors (4xx) are not logged here.
  */
 export function logFailure(logger: Logger, req: Request, error: unknown, response: ErrorResponse): void {
   if (response.unavailable) {
@@ -33,6 +34,8 @@ export function logFailure(logger: Logger, req: Request, error: unknown, respons
       { requestId: req.id, method: req.method, path: req.path, dependency: response.unavailable, cause: { message: err?.message, code: err?.code } },
       `Request refused with 503: ${response.unavailable} is not answering`,
     );
+  } else if (response.status === 503) {
+    logger.warn({ requestId: req.id, method: req.method, path: req.path, reason: (error as { message?: unknown })?.message }, 'Request refused with 503');
   } else if (response.status >= 500) {
     logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
   }
