@@ -249,7 +249,9 @@ export async function fuzzOperations(target: FuzzTarget): Promise<FuzzResult> {
       const problems = contentType?.startsWith('text/event-stream')
         ? target.contract.check(op.method, request.path, { status, contentType, body: undefined, text: '' })
         : target.contract.check(op.method, request.path, { status, contentType, body, text });
-      const documented503 = status === 503 && problems.length === 0;
+      // Every operation documents 503 for a database or Redis that is not answering; both are up
+      // here, so that 503 is a failure (a query stalled or the pool ran dry), unlike load shedding.
+      const documented503 = status === 503 && problems.length === 0 && !/is not answering/.test(text);
       if (status >= 500 && !documented503)
         problems.unshift(`${op.method.toUpperCase()} ${request.path.slice(0, 200)} → ${status}: server error ${text.slice(0, 200)}`);
       for (const problem of problems) {

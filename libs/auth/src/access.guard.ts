@@ -18,6 +18,7 @@ import {
   requestOrigin,
   roleAtLeast,
   UnauthenticatedError,
+  unavailableDependency,
 } from '@svc/platform';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -32,10 +33,13 @@ export const ORGANIZATION_HEADER = 'x-svc-organization';
 
 type Request = AuthenticatedRequest & AliasedRequest;
 
-/** Passport's guard, made to hand our errors through unchanged. */
+/**
+ * Passport's guard, made to hand our errors through unchanged, and a database that cannot be
+ * reached too (503 through the exception filter, not a 401 that would sign the caller out).
+ */
 class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) {
   override handleRequest<T>(error: unknown, user: T): T {
-    if (error) throw error instanceof DomainError ? error : new UnauthenticatedError('credential_rejected');
+    if (error) throw error instanceof DomainError || unavailableDependency(error) ? error : new UnauthenticatedError('credential_rejected');
     if (!user) throw new UnauthenticatedError('credential_rejected');
     return user;
   }

@@ -148,6 +148,17 @@ export class AppConfig {
   SVC_DATABASE_POOL_SIZE = 20;
 
   /**
+   * How long a query may go without an answer from PostgreSQL before it fails (milliseconds): a
+   * database that stops answering (a stalled host, a network partition) then yields 503 instead of
+   * requests that hang on a pooled connection. Getting a connection is bounded separately (5 s).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  SVC_DATABASE_QUERY_TIMEOUT_MS = 30_000;
+
+  /**
    * Outbound requests to integrations (decisions §13): comma-separated CIDRs or the words
    * loopback, private, link-local. Nothing is denied by default (self-hosted installs reach their
    * own Prometheus); link-local and this service's PostgreSQL and Redis are refused regardless.

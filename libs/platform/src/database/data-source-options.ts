@@ -7,7 +7,15 @@ export interface DatabaseOptions {
   migrations?: MixedList<Function>;
   entities?: MixedList<Function | string>;
   applicationName?: string;
+  /** Fail a query PostgreSQL has not answered within this many milliseconds (none by default). */
+  queryTimeoutMs?: number;
 }
+
+/**
+ * How long getting a connection may take, from the pool or a new one (node-postgres'
+ * `connectionTimeoutMillis`): a database that refuses or never answers fails the request within it.
+ */
+export const CONNECTION_TIMEOUT_MS = 5000;
 
 /** The one place that says how the service talks to PostgreSQL; used by the apps, the CLI and tests. */
 export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
@@ -23,7 +31,11 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     namingStrategy: new SnakeNamingStrategy(),
     applicationName: options.applicationName ?? 'incident-investigation-service',
     poolSize: options.poolSize ?? 10,
-    extra: { connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000 },
+    extra: {
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      idleTimeoutMillis: 30000,
+      ...(options.queryTimeoutMs !== undefined ? { query_timeout: options.queryTimeoutMs } : {}),
+    },
     logging: false,
   };
 }

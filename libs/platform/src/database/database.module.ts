@@ -34,6 +34,7 @@ export class DatabaseModule {
             ...dataSourceOptions({
               url: config.DATABASE_URL,
               poolSize: config.SVC_DATABASE_POOL_SIZE,
+              queryTimeoutMs: config.SVC_DATABASE_QUERY_TIMEOUT_MS,
               migrations: options.migrations,
               applicationName: options.applicationName,
             }),

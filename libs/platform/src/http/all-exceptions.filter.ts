@@ -16,10 +16,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
     let response = toErrorResponse(exception);
     // Nest's own 404 is a request no route took (the service's handlers throw NotFoundError, a DomainError).
     if (exception instanceof NotFoundException) response = methodNotAllowed(req, res) ?? response;
-    if (response.status >= 500) {
-      this.logger.error({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
-    }
+    logFailure(this.logger, req, exception, response);
     sendError(res, response);
+  }
+}
+
+/**
+ * The one log line of a request that failed on the server's side. A 503 is a warning: PostgreSQL
+ * or Redis not answering (named, with the driver's message; /readyz says so too and the code is not
+ * at fault), load shed, or readiness reporting a dependency down. Anything else that answered 5xx
+ * is an error. Client errors (4xx) are not logged here.
+ */
+export function logFailure(logger: Logger, req: Request, error: unknown, response: ErrorResponse): void {
+  if (response.unavailable) {
+    const err = error as { message?: unknown; code?: unknown };
+    logger.warn(
+      { requestId: req.id, method: req.method, path: req.path, dependency: response.unavailable, cause: { message: err?.message, code: err?.code } },
+      `Request refused with 503: ${response.unavailable} is not answering`,
+    );
+  } else if (response.status === 503) {
+    logger.warn({ requestId: req.id, method: req.method, path: req.path, reason: (error as { message?: unknown })?.message }, 'Request refused with 503');
+  } else if (response.status >= 500) {
+    logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
   }
 }
 

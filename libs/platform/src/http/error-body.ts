@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { Dependency, unavailableDependency } from './dependency-unavailable';
 import { DomainError, ErrorReason, STATUS_OF } from './domain-error';
 
 /** The contract's Error body: `error`, and optionally `reason` and `requires`; nothing else. */
@@ -12,7 +13,15 @@ export interface ErrorResponse {
   status: number;
   body: ErrorBody;
   retryAfterSeconds?: number;
+  /** Set when the failure is PostgreSQL or Redis not answering (503), not a fault of the request or the code. */
+  unavailable?: Dependency;
 }
+
+/**
+ * `Retry-After` of a 503 for a database or Redis that cannot be reached: a restart or failover
+ * takes seconds, and clients retrying every second would only add load meanwhile.
+ */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 const GENERIC: Record<number, string> = {
   400: 'Bad request',
@@ -40,7 +49,11 @@ export function errorBody(status: number, message: string | undefined, extras: {
   return body;
 }
 
-/** Turns anything thrown into a status and contract-shaped body; unknown errors become a bare 500. */
+/**
+ * Turns anything thrown into a status and contract-shaped body: PostgreSQL or Redis unreachable or
+ * not answering is 503 with `Retry-After` (see unavailableDependency); other unknown errors become
+ * a bare 500.
+ */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof DomainError) {
     const status = STATUS_OF[error.code];
@@ -62,6 +75,11 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     if (httpish.type === 'charset.unsupported' || httpish.type === 'encoding.unsupported')
       return { status: 415, body: errorBody(415, 'Unsupported body encoding') };
     return { status, body: errorBody(status, undefined) };
+  }
+  const unavailable = unavailableDependency(error);
+  if (unavailable) {
+    const what = unavailable === 'PostgreSQL' ? 'The database' : 'A backing service';
+    return { status: 503, body: errorBody(503, `${what} is not answering; retry shortly`), retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS, unavailable };
   }
   return { status: 500, body: errorBody(500, undefined) };
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { logFailure } from './all-exceptions.filter';
 import { toErrorResponse } from './error-body';
 import { sendError } from './send-error';
 
@@ -87,7 +88,7 @@ export class LeanRoutes {
 
   private fail(req: LeanRoutedRequest, res: Response, error: unknown): void {
     const response = toErrorResponse(error);
-    if (response.status >= 500) this.logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, 'Request failed');
+    logFailure(this.logger, req, error, response);
     sendError(res, response);
   }
 }

@@ -67,6 +67,8 @@ const errorResponse = (description: string, retryAfter = false): ResponseObject 
  * What every route answers whatever its controller says, added to each operation:
  *  - 400: unknown query parameters (and body properties) and the input hygiene checks;
  *  - 413 and 415 on operations that take a body (and every unsafe method, which may send `{}`);
+ *  - 503 with `Retry-After`: PostgreSQL or Redis not answering (see unavailableDependency), which
+ *    any operation may meet;
  * and the alias paths of the Organization resources (decisions §1), with their own operation ids
  * and the `organization` path parameter.
  */
@@ -87,6 +89,7 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
         responses['413'] ??= errorResponse('Request body too large');
         responses['415'] ??= errorResponse('Unsupported media type: send application/json');
       }
+      responses['503'] ??= errorResponse('Temporarily unavailable (the database is not answering); `Retry-After` says when to try again', true);
     }
   }
   const aliases: Record<string, PathItemObject> = {};

@@ -8,7 +8,8 @@ type LoggedRequest = IncomingMessage & { id: string; log?: Logger };
 /**
  * One access line per request, written through the process's pino logger when the response has
  * been sent (or the client went away): `req` (id, method, path without the query, user agent,
- * remote address), `res.statusCode`, `responseTime` in ms; level error for 5xx. Health probes and
+ * remote address), `res.statusCode`, `responseTime` in ms; level error for 5xx but 503 (warn: load shed or a
+ * dependency not answering, which the line of the failure explains). Health probes and
  * metrics scrapes are not logged. `req.log` is a child logger bound to the request id, for the
  * lines code logs while handling the request. Hand-made rather than pino-http, which serialized
  * the whole request into a child logger up front and cost about a tenth of a webhook delivery.
@@ -34,6 +35,7 @@ export function createHttpLogger(logger: Logger) {
         responseTime: Math.round(performance.now() - started),
       };
       if (!res.writableFinished) logger.info(line, 'request aborted');
+      else if (res.statusCode === 503) logger.warn(line, 'request refused: temporarily unavailable');
       else if (res.statusCode >= 500) logger.error(line, 'request errored');
       else logger.info(line, 'request completed');
     };
