@@ -58,6 +58,7 @@ describe('causes_near_onset for a language model', () => {
     let detected: Detected | undefined;
     let tested: Candidate | undefined;
     server.script(
+      answer.tool('causes_near_onset', { labels: page.labels, onset: '2000-01-01T00:00:00Z', purpose: 'What changed long ago' }),
       answer.tool('causes_near_onset', { labels: page.labels, onset: page.startsAt.toISOString(), purpose: 'What changed near the onset on the queue' }),
       answer.reading((request) => {
         detected = detectedIn(request);
@@ -103,7 +104,9 @@ describe('causes_near_onset for a language model', () => {
     }).investigate(session);
 
     // Offered with its rules, and the detectors' queries recorded as numbered runs.
-    const [first] = server.requests;
+    const [first, second] = server.requests;
+    // An onset outside the window is answered with why, and reads nothing.
+    expect(toolResultsOf(second).at(-1)!.text).toMatch(/^Not run: onset must lie within the investigation window/);
     expect(offeredToolsOf(first).causes_near_onset.parameters.required).toEqual(['purpose']);
     expect(systemOf(first)).toMatch(/causes_near_onset/);
     expect(systemOf(first)).toMatch(/verified_cause only when .* the cause precedes the onset, a run tested the mechanism/);
