@@ -22,7 +22,8 @@ export type ScriptedAnswer =
   | { kind: 'malformed'; body: string };
 
 export interface ScriptStep {
-  answer: ScriptedAnswer;
+  /** Or made from the request, as a model reads the tool results it was sent. */
+  answer: ScriptedAnswer | ((request: ReceivedRequest) => ScriptedAnswer);
   /** Answer only after this long (the client may give up first). */
   delayMs?: number;
 }
@@ -55,6 +56,8 @@ export const answer = {
   }),
   malformed: (body = '{"id": "chatcmpl-1", "choices": [ {"message": '): ScriptStep => ({ answer: { kind: 'malformed', body } }),
   after: (delayMs: number, step: ScriptStep): ScriptStep => ({ ...step, delayMs }),
+  /** An answer made from what the request sent (the tool results of the previous calls). */
+  reading: (make: (request: ReceivedRequest) => ScriptStep): ScriptStep => ({ answer: (request) => make(request).answer as ScriptedAnswer }),
 };
 
 const ERROR_TYPES: Record<number, { openai: string; anthropic: string }> = {
@@ -209,7 +212,7 @@ export class ScriptedModelServer {
     // The scripted model answers slowly when a step says so: the delay is the behaviour under test.
     // eslint-disable-next-line no-restricted-syntax
     if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
-    const a = step.answer;
+    const a = typeof step.answer === 'function' ? step.answer(received) : step.answer;
     const model = typeof body?.model === 'string' ? body.model : 'scripted';
     switch (a.kind) {
       case 'tools':

@@ -3,7 +3,7 @@ import type { ActionItem, CauseVerification, Conclusion, FindingItem, Hypothesis
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
 import { earliest, firstSampleAt, jumpOf, minutesBetween, MINUTE, round, SeriesOut, seriesOf, shift } from './series-reading';
-import { CauseDetectors, DetectedCause, workloadOfPod } from './cause-detectors';
+import { CauseDetectors, DetectedCause, detectionScopeOf, podMatchersOf } from './cause-detectors';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 /**
@@ -47,9 +47,6 @@ const severityRank = (labels: Record<string, string>): number => {
 
 /** An alert whose condition held this long before another alert's began is chronic, not what started the incident. */
 const CHRONIC_LEAD = 60n * MINUTE;
-
-/** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
-const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
 
 /** Working set at or above this share of the memory limit counts as at the limit. */
 const AT_MEMORY_LIMIT = 0.9;
@@ -193,23 +190,9 @@ export class BuiltInReasoner {
     return this.conclusion(session, stoppedBy);
   }
 
-  /**
-   * Label matchers for Kubernetes' own series (kube-state-metrics, cAdvisor), whose `job` is the
-   * exporter's: the alerts' namespace, and their pod, or else the pods named after the workload
-   * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`). Empty when the alerts
-   * name no pod or workload.
-   */
+  /** Label matchers of the alerting workload's pods (see podMatchersOf). */
   private podMatchers(): string {
-    const single = (name: string): string | undefined => {
-      const values = [...new Set(this.alerts.map((a) => a.labels[name]).filter((v): v is string => !!v))];
-      return values.length === 1 ? values[0] : undefined;
-    };
-    const namespace = single('namespace');
-    const pod = single('pod');
-    const workload = single('deployment') ?? single('statefulset') ?? single('service') ?? single('job');
-    const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : workload ? `pod=~${JSON.stringify(`${workload.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-.+`)}` : '';
-    if (!podMatcher) return '';
-    return [namespace ? `namespace=${JSON.stringify(namespace)}` : '', podMatcher].filter(Boolean).join(', ');
+    return podMatchersOf(this.alerts.map((a) => a.labels));
   }
 
   /** Label matchers that keep queries on the alerting service: its job, when the alerts name one. */
@@ -299,25 +282,11 @@ export class BuiltInReasoner {
 
   /** What the detectors are told of the alert: its labels, its job and workload, its pods, and whether it is about latency. */
   private detectionScope() {
-    const labels = this.alerts[0]?.labels ?? {};
-    const job = this.scopeMatchers() ? this.alerts[0]?.labels.job : undefined;
-    const pods = this.podMatchers();
-    const namespaces = [...new Set(this.alerts.map((a) => a.labels.namespace).filter((v): v is string => !!v))];
-    const workload =
-      labels.deployment ??
-      labels.statefulset ??
-      (labels.pod ? workloadOfPod(labels.pod) : undefined) ??
-      labels.service ??
-      (job && !EXPORTER_JOBS.test(job) ? job : undefined);
-    return {
-      onset: this.onset!.at,
-      labels,
-      job: job && !EXPORTER_JOBS.test(job) ? job : undefined,
-      namespace: namespaces.length === 1 ? namespaces[0] : undefined,
-      pods,
-      workload,
-      latency: /_bucket|duration|latency/i.test(this.onset!.expression ?? ''),
-    };
+    return detectionScopeOf(
+      this.alerts.map((a) => a.labels),
+      this.onset!.at,
+      /_bucket|duration|latency/i.test(this.onset!.expression ?? ''),
+    );
   }
 
   /** A detected cause as a hypothesis to test: does the condition hold only after it? */

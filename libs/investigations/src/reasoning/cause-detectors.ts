@@ -103,6 +103,49 @@ export function workloadOfPod(pod: string): string {
   return /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(pod)?.[1] ?? /^(.+)-\d+$/.exec(pod)?.[1] ?? pod;
 }
 
+/** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
+const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
+
+/** The one value a label has across the alerts, when they agree on one. */
+const singleValue = (alerts: Array<Record<string, string>>, name: string): string | undefined => {
+  const values = [...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v))];
+  return values.length === 1 ? values[0] : undefined;
+};
+
+/**
+ * Label matchers for Kubernetes' own series (kube-state-metrics, cAdvisor), whose `job` is the
+ * exporter's: the alerts' namespace, and their pod, or else the pods named after the workload
+ * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`). Empty when the alerts
+ * name no pod or workload.
+ */
+export function podMatchersOf(alerts: Array<Record<string, string>>): string {
+  const namespace = singleValue(alerts, 'namespace');
+  const pod = singleValue(alerts, 'pod');
+  const workload = singleValue(alerts, 'deployment') ?? singleValue(alerts, 'statefulset') ?? singleValue(alerts, 'service') ?? singleValue(alerts, 'job');
+  const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : workload ? `pod=~${JSON.stringify(`${escape(workload)}-.+`)}` : '';
+  if (!podMatcher) return '';
+  return [namespace ? `namespace=${JSON.stringify(namespace)}` : '', podMatcher].filter(Boolean).join(', ');
+}
+
+/**
+ * What the detectors are told of an alert (the labels of its series, one set per alert of the
+ * same rule): its labels, its job and workload, its pods, and whether its condition is about latency.
+ */
+export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: Timestamp, latency: boolean): DetectionScope {
+  const labels = alerts[0] ?? {};
+  const job = singleValue(alerts, 'job') ? labels.job : undefined;
+  const own = job && !EXPORTER_JOBS.test(job) ? job : undefined;
+  return {
+    onset,
+    labels,
+    job: own,
+    namespace: singleValue(alerts, 'namespace'),
+    pods: podMatchersOf(alerts),
+    workload: labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? own,
+    latency,
+  };
+}
+
 const MiB = 1024 * 1024;
 const bytes = (n: number): string => (n >= 1024 ** 3 ? `${round(n / 1024 ** 3)} GiB` : `${round(n / MiB)} MiB`);
 

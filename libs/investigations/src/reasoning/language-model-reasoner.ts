@@ -8,6 +8,7 @@ import {
   missingRunProblems,
   type ConclusionCheck,
 } from './language-model-conclusion';
+import { CAUSES_NEAR_ONSET_TOOL, runCausesNearOnset } from './language-model-causes';
 import { providerFailure } from './language-model-failure';
 import { LanguageModelHypotheses } from './language-model-hypotheses';
 import { budgetName, describeEarlyStop, describeInvestigation, describeRun, SYSTEM_PROMPT } from './language-model-prompt';
@@ -155,7 +156,7 @@ export class LanguageModelReasoner implements Reasoner {
         } else if (call.dynamic && call.invalid) {
           replies.set(
             call.toolCallId,
-            tools.isSessionTool(call.toolName) || call.toolName === UPDATE_HYPOTHESES_TOOL
+            tools.isSessionTool(call.toolName) || call.toolName === UPDATE_HYPOTHESES_TOOL || call.toolName === CAUSES_NEAR_ONSET_TOOL
               ? `Not run: the arguments are not valid JSON (${clip(errorText(call.error), 300)}).`
               : `Not run: there is no tool named "${call.toolName}".`,
           );
@@ -163,6 +164,11 @@ export class LanguageModelReasoner implements Reasoner {
           replies.set(call.toolCallId, 'Not asked: give the question as {"question": "..."}, alone.');
         } else if (call.toolName === UPDATE_HYPOTHESES_TOOL) {
           replies.set(call.toolCallId, this.updateHypotheses(session, call.input));
+        } else if (call.toolName === CAUSES_NEAR_ONSET_TOOL) {
+          // Every query of the detectors is a run the session records and numbers.
+          const before = session.runs.length;
+          replies.set(call.toolCallId, await runCausesNearOnset(session, call.input));
+          if (session.runs.length > before) ranTools = true;
         } else {
           const decoded = tools.decode(call.toolName, call.input);
           // The ordinal comes from the session's record, never from anything the model wrote.

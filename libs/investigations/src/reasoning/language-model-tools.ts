@@ -1,4 +1,5 @@
 import { jsonSchema, tool, type ToolSet } from 'ai';
+import { CAUSES_NEAR_ONSET_TOOL, causesNearOnsetDescription, causesNearOnsetSchema, detectorSources } from './language-model-causes';
 import { conclusionSchema, hypothesesUpdateSchema, toolSchemaOf } from './language-model-conclusion';
 import type { InvestigationSession, SessionTool, ToolCall } from './reasoner';
 
@@ -57,7 +58,7 @@ export class LanguageModelTools {
   private readonly wire = new Map<string, { name: string; description: string; parameters: Record<string, unknown> }>();
 
   constructor(session: InvestigationSession) {
-    const taken = new Set<string>([CONCLUDE_TOOL, UPDATE_HYPOTHESES_TOOL, ASK_PERSON_TOOL]);
+    const taken = new Set<string>([CONCLUDE_TOOL, UPDATE_HYPOTHESES_TOOL, ASK_PERSON_TOOL, CAUSES_NEAR_ONSET_TOOL]);
     const tools: ToolSet = {};
     for (const sessionTool of session.tools) {
       const integrationIds =
@@ -70,6 +71,9 @@ export class LanguageModelTools {
       this.offered.set(wireName, { tool: sessionTool, meta, integrationIds });
       tools[wireName] = this.schemaTool(wireName, this.describe(sessionTool), this.schemaOf(sessionTool, meta, integrationIds));
     }
+    const detectable = detectorSources(session).map((s) => s.integrationId);
+    if (detectable.length > 0)
+      tools[CAUSES_NEAR_ONSET_TOOL] = this.schemaTool(CAUSES_NEAR_ONSET_TOOL, causesNearOnsetDescription, causesNearOnsetSchema(detectable));
     const conclude = this.schemaTool(
       CONCLUDE_TOOL,
       'Hand in the conclusion of the investigation. Call it alone, once the evidence is gathered or no further query would help. Cite tool runs by their ordinals.',

@@ -1,0 +1,118 @@
+import { Timestamp } from '@svc/platform';
+import { CauseDetectors, detectionScopeOf } from './cause-detectors';
+import { earliest, minutesBetween } from './series-reading';
+import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
+
+/** The reasoner's tool that runs the cause detectors for the model. */
+export const CAUSES_NEAR_ONSET_TOOL = 'causes_near_onset';
+
+const RANGE_TOOL = 'prometheus.query_range';
+
+/** The Prometheus sources the detectors can read (the session must offer range queries). */
+export function detectorSources(session: InvestigationSession): SourceBrief[] {
+  return session.tools.some((t) => t.name === RANGE_TOOL) ? session.sources.filter((s) => s.type === 'prometheus') : [];
+}
+
+export const causesNearOnsetDescription = [
+  "Runs the cause detectors over the standard exporters (kube-state-metrics, node-exporter, cAdvisor, blackbox, database, queue and client-side HTTP/gRPC metrics) on the alert's entity and its relations (pod → node, caller → peer), and returns the candidate causes they found and dated near the onset.",
+  'Each query is recorded as a tool run of its own; each candidate names the runs that show it, the runs that tested its mechanism, the runs of its causal chain, and what the data leaves unexplained about it. Cite those runs.',
+  'A candidate is a hypothesis, not a conclusion: to conclude it, test it with a run made for its hypothesisId (for example its mechanism query again).',
+].join('\n');
+
+export function causesNearOnsetSchema(integrationIds: string[]): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      integrationId: { type: 'string', enum: integrationIds, description: 'The prometheus integration to read: the integrationId of a ranked source' },
+      labels: {
+        type: 'object',
+        additionalProperties: { type: 'string', maxLength: 1024 },
+        maxProperties: 64,
+        description:
+          "The entity: the alert's labels (namespace, service, job, pod, instance, node, deployment, queue, ...). Default: the labels of the incident's earliest alert",
+      },
+      onset: {
+        type: 'string',
+        format: 'date-time',
+        description: "When the alert's condition began (RFC 3339), best dated by querying its expression. Default: the earliest alert's start",
+      },
+      latency: { type: 'boolean', description: "Whether the alert's condition is about latency (a duration histogram) rather than errors. Default: false" },
+      purpose: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+        description: 'Why you run this, in one sentence (shown to the people following the investigation)',
+      },
+    },
+    required: integrationIds.length > 1 ? ['integrationId', 'purpose'] : ['purpose'],
+    additionalProperties: false,
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const runLine = (run: RecordedRun) => ({
+  run: run.ordinal,
+  purpose: run.purpose,
+  query: typeof run.arguments.query === 'string' ? run.arguments.query : undefined,
+  outcome: run.outcome,
+  summary: run.summary,
+});
+
+/**
+ * Runs the cause detectors for a model's call and describes what they found, as the text the model
+ * reads: every query they made is a recorded run (whose ordinal comes from the session), and each
+ * candidate cites them. A call the detectors cannot serve is answered with why, and runs nothing.
+ */
+export async function runCausesNearOnset(session: InvestigationSession, input: unknown): Promise<string> {
+  const args = isObject(input) ? input : {};
+  const sources = detectorSources(session);
+  const source =
+    typeof args.integrationId === 'string' ? sources.find((s) => s.integrationId === args.integrationId) : sources.length === 1 ? sources[0] : undefined;
+  if (!source) return `Not run: set integrationId to one of the prometheus sources (${sources.map((s) => s.integrationId).join(', ') || 'there is none'}).`;
+  let labels: Record<string, string>;
+  if (args.labels === undefined) {
+    const first = [...session.alerts].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1))[0];
+    labels = first?.labels ?? session.incident?.labels ?? {};
+  } else if (isObject(args.labels) && Object.values(args.labels).every((v) => typeof v === 'string')) {
+    labels = args.labels as Record<string, string>;
+  } else {
+    return 'Not run: labels must be an object of label names to string values.';
+  }
+  if (Object.keys(labels).length === 0) return "Not run: give the entity's labels (the alert's namespace, service, job, pod, instance, ...).";
+  const onset =
+    args.onset === undefined ? earliest(session.alerts.map((a) => a.startsAt)) : typeof args.onset === 'string' ? Timestamp.parse(args.onset) : null;
+  if (!onset) return args.onset === undefined ? 'Not run: there is no alert to date the onset by; give onset.' : 'Not run: onset must be an RFC 3339 time.';
+  if (onset.isBefore(session.window.from) || onset.isAfter(session.window.until))
+    return `Not run: onset must lie within the investigation window (${session.window.from.toISOString()} to ${session.window.until.toISOString()}).`;
+
+  const before = session.runs.length;
+  const detectors = new CauseDetectors(session, source, detectionScopeOf([labels], onset, args.latency === true));
+  const found = await detectors.detect();
+  const runs = session.runs.slice(before);
+  const candidates = found
+    .filter((d, i) => found.findIndex((o) => o.id === d.id) === i)
+    .map((d) => ({
+      hypothesisId: d.id,
+      statement: d.statement,
+      at: d.at.toISOString(),
+      minutesBeforeOnset: minutesBetween(d.at, onset),
+      shownBy: d.run.ordinal,
+      proves: d.mechanism,
+      mechanismRuns: d.mechanismRuns,
+      chainRuns: d.chainRuns,
+      unexplained: d.unexplained,
+      // What the conclusion's `verification` may claim once the hypothesis is tested: the data's, not the model's.
+      verifiable: !d.at.isAfter(onset) && d.mechanismRuns.length > 0 && d.unexplained.length === 0,
+      action: d.action,
+    }));
+  const header = [
+    `Cause detectors near the onset ${onset.toISOString()} on ${Object.entries(labels)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(', ')}: ${candidates.length} candidate cause${candidates.length === 1 ? '' : 's'} from ${runs.length} tool run${runs.length === 1 ? '' : 's'}${
+      runs.length ? ` (#${runs.map((r) => r.ordinal).join(', #')})` : ''
+    }.`,
+    'Cite the runs by their numbers. "verifiable" is true only when the cause precedes the onset, a run tested its mechanism and nothing of its chain is unexplained; otherwise it is at most a supported_explanation, with "unexplained" as its limitation.',
+  ];
+  return `${header.join('\n')}\n${JSON.stringify({ candidates, limitations: detectors.limitations, runs: runs.map(runLine) })}`;
+}

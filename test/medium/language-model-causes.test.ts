@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkConclusion, LanguageModelReasoner } from '@svc/investigations/engine';
+import { deriveAlerts, score, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import { SCENARIOS } from '../../eval/scenarios';
+import { directSession } from '../support/direct-session';
+import { answer, offeredToolsOf, ReceivedRequest, ScriptedModelServer, systemOf, toolResultsOf } from '../support/scripted-model-server';
+
+interface Candidate {
+  hypothesisId: string;
+  statement: string;
+  at: string;
+  shownBy: number;
+  proves: string;
+  mechanismRuns: number[];
+  chainRuns: number[];
+  unexplained: string[];
+  verifiable: boolean;
+  action: { title: string; rationale: string; verification: string };
+}
+interface Detected {
+  candidates: Candidate[];
+  runs: Array<{ run: number; query?: string; outcome: string }>;
+}
+
+/** The JSON part of the last causes_near_onset result the model was sent. */
+const detectedIn = (request: ReceivedRequest): Detected => {
+  const text = toolResultsOf(request).at(-1)!.text;
+  return JSON.parse(text.slice(text.indexOf('\n{') + 1)) as Detected;
+};
+
+/**
+ * The model reasoner's cause detectors: a scripted model (over the OpenAI wire protocol) calls
+ * causes_near_onset on an incident generated into a real Prometheus, reads the dated candidates
+ * and the numbered runs that show them, tests the one it concludes with a run made for its
+ * hypothesis, and hands in a conclusion citing those runs, which the conclusion check accepts.
+ */
+describe('causes_near_onset for a language model', () => {
+  let server: ScriptedModelServer;
+  let staged: StagedPrometheus | undefined;
+
+  beforeAll(async () => {
+    server = await ScriptedModelServer.start();
+  });
+  afterAll(async () => {
+    await staged?.stop();
+    await server.close();
+  });
+
+  it('returns the detectors’ dated candidates with citable runs, and a verified conclusion citing them passes the check', async () => {
+    const scenario = SCENARIOS.find((s) => s.name === 'orders-worker-scaled-to-zero')!;
+    staged = await stagePrometheus(scenario);
+    const [pages, ...others] = await Promise.all(
+      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged!.prometheus.url, r, staged!.start, staged!.end)),
+    );
+    const session = directSession(staged.prometheus.url, pages[0], others.flat());
+    const page = session.alerts.find((a) => a.labels.alertname === scenario.rule.alert)!;
+
+    let detected: Detected | undefined;
+    let tested: Candidate | undefined;
+    server.script(
+      answer.tool('causes_near_onset', { labels: page.labels, onset: '2000-01-01T00:00:00Z', purpose: 'What changed long ago' }),
+      answer.tool('causes_near_onset', { labels: page.labels, onset: page.startsAt.toISOString(), purpose: 'What changed near the onset on the queue' }),
+      answer.reading((request) => {
+        detected = detectedIn(request);
+        tested = detected.candidates.find((c) => c.verifiable)!;
+        const query = detected.runs.find((r) => r.run === tested!.mechanismRuns[0])!.query;
+        return answer.tool('prometheus__query_range', {
+          query,
+          purpose: 'Test the candidate: its mechanism query again',
+          hypothesisId: tested.hypothesisId,
+          hypothesis: tested.statement,
+        });
+      }),
+      answer.reading((request) => {
+        const testRun = Number(/^Tool run #(\d+)/.exec(toolResultsOf(request).at(-1)!.text)![1]);
+        const c = tested!;
+        const refs = [c.shownBy, ...c.mechanismRuns, testRun];
+        return answer.conclude({
+          conclusionStatus: 'verified_cause',
+          summary: c.statement,
+          impact: { summary: 'Messages of the queue wait for more than ten minutes', runRefs: [testRun] },
+          findings: [
+            {
+              statement: c.statement,
+              kind: 'cause',
+              mechanism: c.proves,
+              runRefs: refs,
+              hypothesisId: c.hypothesisId,
+              verification: { causeAt: c.at, onsetAt: page.startsAt.toISOString(), mechanismRunRefs: c.mechanismRuns, unexplained: c.unexplained },
+            },
+          ],
+          hypotheses: [{ id: c.hypothesisId, statement: c.statement, status: 'supported', test: 'its mechanism query', runRefs: [testRun] }],
+          actions: [{ ...c.action, runRefs: refs }],
+          limitations: [],
+        });
+      }),
+    );
+
+    const conclusion = await new LanguageModelReasoner({
+      provider: 'openai-compatible',
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-test-causes',
+      model: 'test-model',
+    }).investigate(session);
+
+    // Offered with its rules, and the detectors' queries recorded as numbered runs.
+    const [first, second] = server.requests;
+    // An onset outside the window is answered with why, and reads nothing.
+    expect(toolResultsOf(second).at(-1)!.text).toMatch(/^Not run: onset must lie within the investigation window/);
+    expect(offeredToolsOf(first).causes_near_onset.parameters.required).toEqual(['purpose']);
+    expect(systemOf(first)).toMatch(/causes_near_onset/);
+    expect(systemOf(first)).toMatch(/verified_cause only when .* the cause precedes the onset, a run tested the mechanism/);
+    expect(detected!.runs.length).toBeGreaterThanOrEqual(2);
+    expect(detected!.runs.map((r) => r.run)).toEqual(session.runs.slice(0, detected!.runs.length).map((r) => r.ordinal));
+    expect(tested).toMatchObject({ hypothesisId: 'h-scaled-to-zero', unexplained: [], verifiable: true });
+    expect(tested!.statement).toMatch(/^orders-worker was scaled to zero at .*, leaving queue orders without consumers/);
+    expect(tested!.proves).toMatch(/desired replicas went from 2 to 0 .* the consumers of queue orders went from 2 to 0/);
+    expect(Date.parse(tested!.at)).toBeLessThan(Number(page.startsAt.epochMicros / 1000n));
+    for (const n of [tested!.shownBy, ...tested!.mechanismRuns]) expect(session.runs.find((r) => r.ordinal === n)?.outcome).toBe('succeeded');
+
+    // The conclusion citing them passes the check the worker makes before storing it, and scores as the evaluation scores it.
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    const checked = checkConclusion(conclusion, session.investigationId, session.runs);
+    expect(checked.conclusionStatus).toBe('verified_cause');
+    const result = score(scenario, { id: session.investigationId, status: 'concluded', ...checked, runs: session.runs }, 0, []);
+    expect(result).toMatchObject({ top1: true, grounded: true, citationsExist: true, falseConfidence: false });
+  }, 120_000);
+});
