@@ -147,7 +147,6 @@ export class BuiltInReasoner {
     }
     const source = prometheus[0];
 
-    session.beginTurn();
     const chosen = await this.chooseAlert(session, source);
     this.alerts = chosen.alerts;
     const alertname = chosen.alertname;
@@ -215,6 +214,8 @@ export class BuiltInReasoner {
     const names = [...new Set(session.alerts.map((a) => a.labels.alertname).filter((n): n is string => !!n))];
     const alertsOf = (name: string | undefined): AlertBrief[] => (name ? session.alerts.filter((a) => a.labels.alertname === name) : session.alerts);
     if (names.length <= 1) return { alertname: names[0] ?? session.incident!.labels.alertname, alerts: session.alerts };
+    // A turn of its own only when there is a choice to read: with one alert nothing is read here.
+    session.beginTurn();
     const rules = await session.runTool({
       tool: 'prometheus.alert_rules',
       integrationId: source.integrationId,
