@@ -8,7 +8,8 @@ export interface Answer<T> {
   response: Response;
 }
 
-export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; data: T };
+/** `stale`: a refresh failed, so `data` is what the last successful read returned. */
+export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; data: T; stale?: string };
 
 /**
  * Loads `call` when `deps` change (and on `reload`, and every `refreshMs` when given), keeping the
@@ -21,14 +22,16 @@ export function useLoad<T>(call: () => Promise<Answer<T>>, deps: DependencyList,
   callRef.current = call;
   useEffect(() => {
     let live = true;
+    // A failed refresh keeps what was shown, with the error beside it.
+    const fail = (message: string) => setLoaded((last) => (last.state === 'ready' ? { ...last, stale: message } : { state: 'error', message }));
     const run = async () => {
       try {
         const { data, error, response } = await callRef.current();
         if (!live) return;
-        if (error !== undefined || data === undefined) setLoaded({ state: 'error', message: errorText(error, response) });
+        if (error !== undefined || data === undefined) fail(errorText(error, response));
         else setLoaded({ state: 'ready', data });
       } catch (error) {
-        if (live) setLoaded({ state: 'error', message: errorText(error) });
+        if (live) fail(errorText(error));
       }
     };
     void run();
@@ -46,8 +49,20 @@ export function useLoad<T>(call: () => Promise<Answer<T>>, deps: DependencyList,
 export function Show<T>({ loaded, empty, children }: { loaded: Loaded<T>; empty?: (data: T) => boolean; children: (data: T) => ReactNode }) {
   if (loaded.state === 'loading') return <p role="status">Loading…</p>;
   if (loaded.state === 'error') return <ErrorMessage message={loaded.message} />;
-  if (empty?.(loaded.data)) return <p className="empty">Nothing here yet.</p>;
-  return <>{children(loaded.data)}</>;
+  const stale = loaded.stale ? <ErrorMessage message={`Could not refresh: ${loaded.stale}`} /> : null;
+  if (empty?.(loaded.data))
+    return (
+      <>
+        {stale}
+        <p className="empty">Nothing here yet.</p>
+      </>
+    );
+  return (
+    <>
+      {stale}
+      {children(loaded.data)}
+    </>
+  );
 }
 
 export function ErrorMessage({ message }: { message: string | null }) {

@@ -770,6 +770,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/investigations/{investigation}/runs/{ordinal}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Investigations_runSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/investigations/{investigation}/report": {
         parameters: {
             query?: never;
@@ -1388,6 +1404,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["Investigations_cancel_byOrganizationPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{organization}/investigations/{investigation}/runs/{ordinal}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Investigations_runSeries_byOrganizationPath"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2359,6 +2391,27 @@ export interface components {
             /** @description The investigation has ended: these are its final hypotheses */
             final: boolean;
             items: components["schemas"]["HypothesisView"][];
+        };
+        RunSeriesItemView: {
+            /** @description The series as PromQL names it, e.g. app_build_info{version="1.1.0"} */
+            name: string;
+            metric: {
+                [key: string]: string;
+            };
+            times: string[];
+            /** @description The value at each time; null where Prometheus gave NaN, an infinity or a native histogram */
+            values: (number | null)[];
+        };
+        RunSeriesView: {
+            /** Format: uuid */
+            investigationId: string;
+            ordinal: number;
+            tool: string;
+            /** @description The expression the run evaluated */
+            query: string | null;
+            /** @description The stored output was cut to its size cap, so some series or samples are missing */
+            truncated: boolean;
+            series: components["schemas"]["RunSeriesItemView"][];
         };
         OpenConversationDto: {
             subject: string;
@@ -7194,6 +7247,83 @@ export interface operations {
             };
         };
     };
+    Investigations_runSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                investigation: string;
+                /** @description The number of the run within the investigation */
+                ordinal: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSeriesView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown investigation or run, or another Organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Investigations_report: {
         parameters: {
             query?: never;
@@ -10881,6 +11011,85 @@ export interface operations {
             };
             /** @description Unsupported media type: send application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Investigations_runSeries_byOrganizationPath: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                /** @description The Organization of the request (an alias path: the same operation as the flat path) */
+                organization: string;
+                investigation: string;
+                /** @description The number of the run within the investigation */
+                ordinal: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSeriesView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown investigation or run, or another Organization’s
+             */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

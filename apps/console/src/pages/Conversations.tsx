@@ -62,19 +62,23 @@ export function ConversationsPage() {
 /** A conversation as a chat: messages, the running turn streaming in, and a question waiting for an answer. */
 export function ConversationPage({ id }: { id: string }) {
   const can = useCan();
-  const [conversation, reload] = useLoad(() => api.GET('/api/v1/conversations/{conversation}', { params: { path: { conversation: id } } }), [id]);
+  // Read again every few seconds too: a turn's answer is appended by the worker shortly after the turn ends.
+  const [conversation, reload] = useLoad(() => api.GET('/api/v1/conversations/{conversation}', { params: { path: { conversation: id } } }), [id], 3_000);
   const [turns, reloadTurns] = useLoad(
     () =>
       api.GET('/api/v1/conversations/{conversation}/turns', {
         params: { path: { conversation: id }, query: { limit: 200 }, header: { 'X-Svc-Organization': currentOrganization() ?? '' } },
       }),
     [id],
+    3_000,
   );
   const [text, setText] = useState('');
   const [error, busy, run] = useAction();
   const lastTurn = turns.state === 'ready' ? turns.data.turns.at(-1) : undefined;
   const running = lastTurn && ['queued', 'investigating'].includes(lastTurn.status) ? lastTurn : undefined;
-  const waiting = lastTurn?.status === 'needs_input';
+  const lastMessage = conversation.state === 'ready' ? conversation.data.messages.at(-1) : undefined;
+  // A question waits for its answer once the turn ended asking and its question is the last message.
+  const waiting = lastTurn?.status === 'needs_input' && lastMessage?.role === 'assistant';
 
   const send = async (event: FormEvent) => {
     event.preventDefault();

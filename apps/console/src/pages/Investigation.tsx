@@ -1,8 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, organizationPath, type Schemas } from '../api/client';
 import { Link } from '../router';
 import { useCan } from '../session';
 import { ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import type { Marker } from './SeriesPlot';
+
+const SeriesPlot = lazy(() => import('./SeriesPlot'));
+const RANGE_TOOL = 'prometheus.query_range';
 
 /** The stream's event kinds (docs/api.md, Event stream); an unknown future kind is listed as it came. */
 const EVENT_KINDS = ['started', 'progress', 'tool.started', 'tool.completed', 'concluded', 'failed', 'cancelled'];
@@ -114,7 +118,12 @@ export function InvestigationPage({ id }: { id: string }) {
     pending.current = setTimeout(reload, 300);
   });
   useEffect(() => () => clearTimeout(pending.current), []);
+  // Back after a drop: read the investigation again, since the page may have missed a change.
+  useEffect(() => {
+    if (connection === 'live') reload();
+  }, [connection, reload]);
   const [cancelError, cancelling, runCancel] = useAction();
+  const [plotted, setPlotted] = useState<number | null>(null);
 
   return (
     <Show loaded={detail}>
@@ -155,6 +164,7 @@ export function InvestigationPage({ id }: { id: string }) {
           <ErrorMessage message={cancelError} />
           {v.error ? <ErrorMessage message={v.error} /> : null}
           <Conclusion investigation={v} />
+          <Evidence investigation={v} chosen={plotted} />
           <section aria-labelledby="runs-heading">
             <h2 id="runs-heading">Tool runs</h2>
             {v.runs?.length ? (
@@ -165,6 +175,14 @@ export function InvestigationPage({ id }: { id: string }) {
                       #{r.ordinal} {r.tool}
                     </strong>{' '}
                     <Status value={r.outcome} /> {r.purpose}
+                    {r.tool === RANGE_TOOL && r.outcome === 'succeeded' ? (
+                      <>
+                        {' '}
+                        <button type="button" className="secondary" onClick={() => setPlotted(r.ordinal)}>
+                          Plot run #{r.ordinal}
+                        </button>
+                      </>
+                    ) : null}
                     {r.summary ? <div>{r.summary}</div> : null}
                     {r.error ? <div className="error">{r.error}</div> : null}
                   </li>
@@ -276,5 +294,74 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
         </section>
       ) : null}
     </>
+  );
+}
+
+/**
+ * The plot of one run's series: the run chosen in the list, else the first range query the cause
+ * finding cites, else the first range query that succeeded. The onset (the incident's opening) and
+ * the cause's time (the first sample of the range query the cause cites) are marked.
+ */
+function Evidence({ investigation: v, chosen }: { investigation: Schemas['InvestigationView']; chosen: number | null }) {
+  const runs = useMemo(() => (v.runs ?? []).filter((r) => r.tool === RANGE_TOOL && r.outcome === 'succeeded'), [v.runs]);
+  const cause = v.findings.find((f) => f.kind === 'cause');
+  const causeRun = runs.find((r) => cause?.runRefs.includes(r.ordinal));
+  const ordinal = chosen ?? causeRun?.ordinal ?? runs[0]?.ordinal ?? null;
+  const [incident] = useLoad(
+    () =>
+      v.incidentId
+        ? api.GET('/api/v1/incidents/{incident}', { params: { path: { incident: v.incidentId } } })
+        : Promise.resolve({ data: null, response: new Response() }),
+    [v.incidentId],
+  );
+  const [series] = useLoad(
+    () =>
+      ordinal
+        ? api.GET('/api/v1/investigations/{investigation}/runs/{ordinal}/series', { params: { path: { investigation: v.id, ordinal } } })
+        : Promise.resolve({ data: null, response: new Response() }),
+    [v.id, ordinal],
+  );
+  const [causeSeries] = useLoad(
+    () =>
+      causeRun && causeRun.ordinal !== ordinal
+        ? api.GET('/api/v1/investigations/{investigation}/runs/{ordinal}/series', { params: { path: { investigation: v.id, ordinal: causeRun.ordinal } } })
+        : Promise.resolve({ data: null, response: new Response() }),
+    [v.id, causeRun?.ordinal, ordinal],
+  );
+  const markers = useMemo<Marker[]>(() => {
+    const out: Marker[] = [];
+    if (incident.state === 'ready' && incident.data) out.push({ label: 'onset', at: incident.data.openedAt, color: '#b06000' });
+    const causeView = causeRun?.ordinal === ordinal ? (series.state === 'ready' ? series.data : null) : causeSeries.state === 'ready' ? causeSeries.data : null;
+    const first = causeView?.series.flatMap((s) => s.times.filter((_, i) => s.values[i] !== null)).sort()[0];
+    if (first) out.push({ label: 'cause', at: first, color: '#b3261e' });
+    return out;
+  }, [incident, series, causeSeries, causeRun, ordinal]);
+  if (!ordinal) return null;
+  return (
+    <section aria-labelledby="plot-heading">
+      <h2 id="plot-heading">Evidence plot: run #{ordinal}</h2>
+      <Show loaded={series}>
+        {(view) =>
+          view ? (
+            <>
+              <p>
+                <code>{view.query}</code>
+              </p>
+              <Suspense fallback={<p role="status">Loading the chart…</p>}>
+                <SeriesPlot view={view} markers={markers} />
+              </Suspense>
+              <ul aria-label="Marked times">
+                {markers.map((m) => (
+                  <li key={m.label}>
+                    {m.label === 'onset' ? 'Onset (the incident opened)' : `Cause (first sample of run #${causeRun?.ordinal}, cited by the cause finding)`}:{' '}
+                    {time(m.at)}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null
+        }
+      </Show>
+    </section>
   );
 }
