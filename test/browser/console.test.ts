@@ -275,7 +275,7 @@ describe('the web console in a real browser', () => {
     await page.locator('.plot canvas').first().waitFor({ timeout: 30_000 });
     const plotted = Number((await page.getByRole('heading', { name: /^Evidence plot: run #\d+$/ }).textContent())!.split('#')[1]);
     await expect(page.getByRole('list', { name: 'Marked times' }).textContent()).resolves.toMatch(
-      /Onset \(the incident opened\).*Cause \(first sample of run #\d+/,
+      /Onset \(the incident opened\).*Cause \(the first sample of the range queries the cause finding cites\)/,
     );
     const series = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`);
     expect(series.status).toBe(200);
@@ -298,7 +298,7 @@ describe('the web console in a real browser', () => {
     });
     expect(download.headers.get('content-type')).toContain('text/markdown');
     await expectAccessible();
-    if (process.env.CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.CONSOLE_SCREENSHOT, fullPage: false });
+    if (process.env.CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.CONSOLE_SCREENSHOT, fullPage: true });
   }, 120_000);
 
   it('resumes the live view from the last event after the API process is killed mid-stream', async () => {

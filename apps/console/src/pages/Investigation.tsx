@@ -298,15 +298,17 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
 }
 
 /**
- * The plot of one run's series: the run chosen in the list, else the first range query the cause
- * finding cites, else the first range query that succeeded. The onset (the incident's opening) and
- * the cause's time (the first sample of the range query the cause cites) are marked.
+ * The plot of one run's series: the run chosen in the list, else, of the range queries the cause
+ * finding cites, the one with the most samples, else the first range query that succeeded. The
+ * onset (the incident's opening) and the cause's time (the first sample of the cited range query
+ * where the cause's condition shows) are marked.
  */
 function Evidence({ investigation: v, chosen }: { investigation: Schemas['InvestigationView']; chosen: number | null }) {
   const runs = useMemo(() => (v.runs ?? []).filter((r) => r.tool === RANGE_TOOL && r.outcome === 'succeeded'), [v.runs]);
   const cause = v.findings.find((f) => f.kind === 'cause');
-  const causeRun = runs.find((r) => cause?.runRefs.includes(r.ordinal));
-  const ordinal = chosen ?? causeRun?.ordinal ?? runs[0]?.ordinal ?? null;
+  const cited = useMemo(() => runs.filter((r) => cause?.runRefs.includes(r.ordinal)).map((r) => r.ordinal), [runs, cause]);
+  const wanted = chosen ?? (cited.length ? null : (runs[0]?.ordinal ?? null));
+  const ordinals = [...new Set([...cited, ...(wanted ? [wanted] : [])])];
   const [incident] = useLoad(
     () =>
       v.incidentId
@@ -314,53 +316,50 @@ function Evidence({ investigation: v, chosen }: { investigation: Schemas['Invest
         : Promise.resolve({ data: null, response: new Response() }),
     [v.incidentId],
   );
-  const [series] = useLoad(
-    () =>
-      ordinal
-        ? api.GET('/api/v1/investigations/{investigation}/runs/{ordinal}/series', { params: { path: { investigation: v.id, ordinal } } })
-        : Promise.resolve({ data: null, response: new Response() }),
-    [v.id, ordinal],
-  );
-  const [causeSeries] = useLoad(
-    () =>
-      causeRun && causeRun.ordinal !== ordinal
-        ? api.GET('/api/v1/investigations/{investigation}/runs/{ordinal}/series', { params: { path: { investigation: v.id, ordinal: causeRun.ordinal } } })
-        : Promise.resolve({ data: null, response: new Response() }),
-    [v.id, causeRun?.ordinal, ordinal],
-  );
-  const markers = useMemo<Marker[]>(() => {
-    const out: Marker[] = [];
-    if (incident.state === 'ready' && incident.data) out.push({ label: 'onset', at: incident.data.openedAt, color: '#b06000' });
-    const causeView = causeRun?.ordinal === ordinal ? (series.state === 'ready' ? series.data : null) : causeSeries.state === 'ready' ? causeSeries.data : null;
-    const first = causeView?.series.flatMap((s) => s.times.filter((_, i) => s.values[i] !== null)).sort()[0];
-    if (first) out.push({ label: 'cause', at: first, color: '#b3261e' });
-    return out;
-  }, [incident, series, causeSeries, causeRun, ordinal]);
-  if (!ordinal) return null;
+  const [loaded] = useLoad(async () => {
+    const answers = await Promise.all(
+      ordinals.map((ordinal) =>
+        api.GET('/api/v1/investigations/{investigation}/runs/{ordinal}/series', { params: { path: { investigation: v.id, ordinal } } }),
+      ),
+    );
+    const failed = answers.find((a) => !a.data);
+    if (failed) return { error: failed.error, response: failed.response };
+    return { data: answers.map((a) => a.data!), response: answers[0]?.response ?? new Response() };
+  }, [v.id, ordinals.join(',')]);
+  if (!ordinals.length) return null;
   return (
     <section aria-labelledby="plot-heading">
-      <h2 id="plot-heading">Evidence plot: run #{ordinal}</h2>
-      <Show loaded={series}>
-        {(view) =>
-          view ? (
+      <Show loaded={loaded}>
+        {(views) => {
+          const samples = (view: Schemas['RunSeriesView']) => view.series.reduce((n, s) => n + s.values.filter((x) => x !== null).length, 0);
+          const citedViews = views.filter((view) => cited.includes(view.ordinal));
+          const view = views.find((x) => x.ordinal === wanted) ?? [...citedViews].sort((a, b) => samples(b) - samples(a))[0];
+          if (!view) return null;
+          const run = runs.find((r) => r.ordinal === view.ordinal);
+          const markers: Marker[] = [];
+          if (incident.state === 'ready' && incident.data) markers.push({ label: 'onset', at: incident.data.openedAt, color: '#b06000' });
+          const causeTimes = citedViews.flatMap((c) => c.series.flatMap((s) => s.times.filter((_, i) => s.values[i] !== null))).sort();
+          if (causeTimes[0]) markers.push({ label: 'cause', at: causeTimes[0], color: '#b3261e' });
+          return (
             <>
+              <h2 id="plot-heading">Evidence plot: run #{view.ordinal}</h2>
               <p>
                 <code>{view.query}</code>
               </p>
               <Suspense fallback={<p role="status">Loading the chart…</p>}>
-                <SeriesPlot view={view} markers={markers} />
+                <SeriesPlot view={view} markers={markers} from={run?.windowFrom ?? null} until={run?.windowUntil ?? null} />
               </Suspense>
               <ul aria-label="Marked times">
                 {markers.map((m) => (
                   <li key={m.label}>
-                    {m.label === 'onset' ? 'Onset (the incident opened)' : `Cause (first sample of run #${causeRun?.ordinal}, cited by the cause finding)`}:{' '}
+                    {m.label === 'onset' ? 'Onset (the incident opened)' : 'Cause (the first sample of the range queries the cause finding cites)'}:{' '}
                     {time(m.at)}
                   </li>
                 ))}
               </ul>
             </>
-          ) : null
-        }
+          );
+        }}
       </Show>
     </section>
   );

@@ -15,8 +15,11 @@ const COLORS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#b06000', '#007b83'
  * The series of one run, plotted with uPlot (loaded only when a plot is shown), with a vertical
  * line at each marker (the onset, the cause's time).
  */
-export default function SeriesPlot({ view, markers, width = 900 }: { view: Schemas['RunSeriesView']; markers: Marker[]; width?: number }) {
+export default function SeriesPlot(props: { view: Schemas['RunSeriesView']; markers: Marker[]; from: string | null; until: string | null; width?: number }) {
+  const { view, markers, from, until, width = 900 } = props;
   const target = useRef<HTMLDivElement>(null);
+  // Drawn again only when what it shows changes, not on every render of the page.
+  const markersKey = JSON.stringify(markers);
   useEffect(() => {
     if (!target.current || !view.series.length) return;
     const times = [...new Set(view.series.flatMap((s) => s.times))].sort();
@@ -50,6 +53,8 @@ export default function SeriesPlot({ view, markers, width = 900 }: { view: Schem
       {
         width,
         height: 280,
+        // The run's window, so a run with few samples is still shown in its time.
+        scales: from && until ? { x: { time: true, range: [Date.parse(from) / 1000, Date.parse(until) / 1000] } } : { x: { time: true } },
         series: [{}, ...view.series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: false }))],
         axes: [{}, {}],
         hooks: { draw: [drawMarkers] },
@@ -58,7 +63,7 @@ export default function SeriesPlot({ view, markers, width = 900 }: { view: Schem
       target.current,
     );
     return () => plot.destroy();
-  }, [view, markers, width]);
+  }, [view, markersKey, from, until, width]);
   if (!view.series.length) return <p className="empty">This run read no time series to plot.</p>;
   return <div ref={target} className="plot" role="img" aria-label={`Plot of run #${view.ordinal}: ${view.series.map((s) => s.name).join(', ')}`} />;
 }
