@@ -8,6 +8,7 @@ import { type ApiProcess, startApiProcess } from '../support/api-process';
 import { launchBrowser, screenshot, seriousViolations } from '../support/browser';
 import { createTestDatabase } from '../support/databases';
 import { ADMIN } from '../support/factories';
+import { OpenApiContract } from '../support/openapi-contract';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
 import { TestExporter } from '../support/test-exporter';
@@ -83,6 +84,8 @@ describe('the web console in a real browser', () => {
   let context: BrowserContext;
   let page: Page;
   let admin: Client;
+  /** Every answer the Admin's client gets is checked against the OpenAPI document. */
+  let contract: OpenApiContract;
   let dropDatabase: () => Promise<void>;
   let webhook: { id: string; secret: string };
   let incidentId: string;
@@ -126,6 +129,8 @@ describe('the web console in a real browser', () => {
       launchBrowser(),
     ]);
     admin = new Client(baseUrl);
+    contract = await OpenApiContract.load(baseUrl);
+    contract.watch(admin);
     const boot = await admin.post(
       '/api/v1/auth/local/bootstrap',
       { organization: { id: 'acme', displayName: 'Acme' }, user: ADMIN },
@@ -291,6 +296,7 @@ describe('the web console in a real browser', () => {
     const elsewhere = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`, { headers: { 'x-svc-organization': 'other' } });
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toEqual({ error: 'Investigation not found' });
+    expect(contract.problems).toEqual([]);
 
     const report = page.getByRole('link', { name: 'Markdown report' });
     const download = await fetch(`${baseUrl}${await report.getAttribute('href')}`, {
@@ -319,9 +325,13 @@ describe('the web console in a real browser', () => {
     const exited = new Promise((resolve) => api.child.once('exit', resolve));
     api.child.kill('SIGKILL');
     await exited;
-    await page.locator('[data-connection="reconnecting"]').waitFor({ timeout: 30_000 });
-    api = await startApiProcess(env, baseUrl);
-    gate.open();
+    try {
+      await page.locator('[data-connection="reconnecting"]').waitFor({ timeout: 30_000 });
+    } finally {
+      // The tests after this one need the API whatever happened here.
+      api = await startApiProcess(env, baseUrl);
+      gate.open();
+    }
     await page.locator('[data-connection="ended"]').waitFor({ timeout: 90_000 });
 
     const after = await shownSequences();
@@ -441,5 +451,12 @@ describe('the web console in a real browser', () => {
     await page.getByRole('table', { name: 'Integrations' }).waitFor();
     await expect(page.content()).resolves.not.toContain(secret);
     await expect(page.locator('[data-secret]').count()).resolves.toBe(0);
+
+    // The Organization switcher: the other Organization (created above) has no incidents; back to Acme.
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('other');
+    await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await page.getByText('Nothing here yet.').waitFor();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('acme');
+    await page.getByRole('link', { name: 'Checkout is failing requests' }).waitFor();
   }, 120_000);
 });
