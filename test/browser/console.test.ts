@@ -280,7 +280,7 @@ describe('the web console in a real browser', () => {
     await page.locator('.plot canvas').first().waitFor({ timeout: 30_000 });
     const plotted = Number((await page.getByRole('heading', { name: /^Evidence plot: run #\d+$/ }).textContent())!.split('#')[1]);
     await expect(page.getByRole('list', { name: 'Marked times' }).textContent()).resolves.toMatch(
-      /Onset \(the incident opened\).*Cause \(the first sample of the range queries the cause finding cites\)/,
+      /Onset \(the incident opened\).*Cause \(the first sample of the series the cause finding cites\)/,
     );
     const series = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`);
     expect(series.status).toBe(200);

@@ -300,8 +300,8 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
 /**
  * The plot of one run's series: the run chosen in the list, else, of the range queries the cause
  * finding cites, the one with the most samples, else the first range query that succeeded. The
- * onset (the incident's opening) and the cause's time (the first sample of the cited range query
- * where the cause's condition shows) are marked.
+ * onset (the incident's opening) and the cause's time (the first sample of the cited series that
+ * carry a label value the cause names, else of every cited series) are marked.
  */
 function Evidence({ investigation: v, chosen }: { investigation: Schemas['InvestigationView']; chosen: number | null }) {
   const runs = useMemo(() => (v.runs ?? []).filter((r) => r.tool === RANGE_TOOL && r.outcome === 'succeeded'), [v.runs]);
@@ -338,7 +338,12 @@ function Evidence({ investigation: v, chosen }: { investigation: Schemas['Invest
           const run = runs.find((r) => r.ordinal === view.ordinal);
           const markers: Marker[] = [];
           if (incident.state === 'ready' && incident.data) markers.push({ label: 'onset', at: incident.data.openedAt, color: '#b06000' });
-          const causeTimes = citedViews.flatMap((c) => c.series.flatMap((s) => s.times.filter((_, i) => s.values[i] !== null))).sort();
+          // The cause's own series (a label value the cause names, like version="1.1.0") when there are some, else every cited one.
+          const citedSeries = citedViews.flatMap((c) => c.series);
+          const named = citedSeries.filter((s) =>
+            Object.entries(s.metric).some(([k, value]) => !['__name__', 'job', 'instance'].includes(k) && cause!.statement.includes(`${k}="${value}"`)),
+          );
+          const causeTimes = (named.length ? named : citedSeries).flatMap((s) => s.times.filter((_, i) => s.values[i] !== null)).sort();
           if (causeTimes[0]) markers.push({ label: 'cause', at: causeTimes[0], color: '#b3261e' });
           return (
             <>
@@ -352,8 +357,7 @@ function Evidence({ investigation: v, chosen }: { investigation: Schemas['Invest
               <ul aria-label="Marked times">
                 {markers.map((m) => (
                   <li key={m.label}>
-                    {m.label === 'onset' ? 'Onset (the incident opened)' : 'Cause (the first sample of the range queries the cause finding cites)'}:{' '}
-                    {time(m.at)}
+                    {m.label === 'onset' ? 'Onset (the incident opened)' : 'Cause (the first sample of the series the cause finding cites)'}: {time(m.at)}
                   </li>
                 ))}
               </ul>
