@@ -1,20 +1,32 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiHeader, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   ApiErrors,
   AuditContext,
   CurrentAuditContext,
   CurrentOrganization,
+  InvalidInputError,
   ListQueryDto,
   OrganizationContext,
   RequirePermission,
   UuidParam,
 } from '@svc/platform';
 import { ListInvestigationsQueryDto, OpenInvestigationDto } from './dto/investigation.dto';
-import { ActivityPage, HypothesesView, InvestigationPage, InvestigationSourcesView, InvestigationView, investigationView } from './dto/investigation.view';
+import {
+  ActivityPage,
+  HypothesesView,
+  InvestigationPage,
+  InvestigationSourcesView,
+  InvestigationView,
+  investigationView,
+  RunSeriesView,
+} from './dto/investigation.view';
 import { InvestigationsService } from './investigations.service';
 import { InvestigationEventStream } from './stream';
+
+/** The largest run number a path may name (PostgreSQL's integer). */
+const MAX_ORDINAL = 2_147_483_647;
 
 @ApiTags('investigations')
 @Controller('api/v1/investigations')
@@ -92,6 +104,22 @@ export class InvestigationsController {
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<InvestigationView> {
     return investigationView(await this.investigations.cancel(organization.id, id, audit));
+  }
+
+  /** The series a run read (a Prometheus range query's), as columns for plotting. */
+  @RequirePermission('investigations:read')
+  @Get(':investigation/runs/:ordinal/series')
+  @ApiParam({ name: 'ordinal', description: 'The number of the run within the investigation', schema: { type: 'integer', minimum: 1, maximum: MAX_ORDINAL } })
+  @ApiOkResponse({ type: RunSeriesView })
+  @ApiErrors({ status: 404, description: 'Unknown investigation or run, or another Organization’s' })
+  runSeries(
+    @UuidParam('investigation') id: string,
+    @Param('ordinal') ordinal: string,
+    @CurrentOrganization() organization: OrganizationContext,
+  ): Promise<RunSeriesView> {
+    if (!/^[1-9]\d{0,9}$/.test(ordinal) || Number(ordinal) > MAX_ORDINAL)
+      throw new InvalidInputError(`Invalid input: ordinal must be an integer from 1 to ${MAX_ORDINAL}`);
+    return this.investigations.runSeries(organization.id, id, Number(ordinal));
   }
 
   /** The conclusion as Markdown, with the runs it cites. */

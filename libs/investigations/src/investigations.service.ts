@@ -28,6 +28,8 @@ import {
   InvestigationSourcesView,
   InvestigationView,
   investigationView,
+  RunSeriesView,
+  runSeriesView,
   sourcesView,
 } from './dto/investigation.view';
 import { InvestigationRecord, investigationRecord } from './investigation-record';
@@ -243,6 +245,14 @@ export class InvestigationsService {
       await this.audit.record(manager, organizationId, context, { action: 'investigation.cancel', targetKind: 'investigation', targetId: id });
     });
     return this.get(organizationId, id);
+  }
+
+  /** The series one run read, for plotting (404 for an unknown investigation or run). */
+  async runSeries(organizationId: string, id: string, ordinal: number): Promise<RunSeriesView> {
+    await this.get(organizationId, id);
+    const run = await this.runs.findOne(organizationId, { investigationId: id, ordinal });
+    if (!run) throw new NotFoundError('Tool run');
+    return runSeriesView(id, run);
   }
 
   /** The investigation with its runs: the single read of the API. */

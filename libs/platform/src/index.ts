@@ -13,6 +13,7 @@ export * from './database/scoped-repository.module';
 export * from './database/secret-keys';
 export * from './database/timestamp-column';
 export * from './http/configure-http-app';
+export * from './http/console';
 export * from './http/dependency-unavailable';
 export * from './http/domain-error';
 export * from './http/error-body';

@@ -198,3 +198,55 @@ export function sourcesView(investigationId: string, sources: InvestigationSourc
 export function hypothesesView(i: Investigation): HypothesesView {
   return { investigationId: i.id, status: i.status, final: !['queued', 'investigating'].includes(i.status), items: i.hypotheses };
 }
+
+/** One series a run read, as columns: the sample times and their values. */
+export class RunSeriesItemView {
+  @ApiProperty({ description: 'The series as PromQL names it, e.g. app_build_info{version="1.1.0"}' }) name!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metric!: Record<string, string>;
+  @ApiProperty({ type: 'array', items: { type: 'string', format: 'date-time' } }) times!: string[];
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'number', nullable: true },
+    description: 'The value at each time; null where Prometheus gave NaN, an infinity or a native histogram',
+  })
+  values!: Array<number | null>;
+}
+
+/** The time series a tool run read (a Prometheus range query's), for plotting; other runs have none. */
+export class RunSeriesView {
+  @ApiProperty({ format: 'uuid' }) investigationId!: string;
+  @ApiProperty({ type: 'integer' }) ordinal!: number;
+  @ApiProperty() tool!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The expression the run evaluated' }) query!: string | null;
+  @ApiProperty({ description: 'The stored output was cut to its size cap, so some series or samples are missing' }) truncated!: boolean;
+  @ApiProperty({ type: [RunSeriesItemView] }) series!: RunSeriesItemView[];
+}
+
+const seriesLabel = (metric: Record<string, string>): string => {
+  const { __name__: name = '', ...labels } = metric;
+  return `${name}{${Object.entries(labels)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(', ')}}`;
+};
+
+/** The range series of a run's stored output (`series[].values`); instant results and other tools give none. */
+export function runSeriesView(investigationId: string, run: ToolRun): RunSeriesView {
+  const output = (run.output ?? {}) as { series?: Array<{ metric?: Record<string, string>; values?: Array<[string, unknown]> }> };
+  const series = (Array.isArray(output.series) ? output.series : [])
+    .filter((s) => Array.isArray(s.values))
+    .map((s) => {
+      const metric = s.metric ?? {};
+      const samples = s.values!.filter((v) => Array.isArray(v) && typeof v[0] === 'string');
+      return {
+        name: seriesLabel(metric),
+        metric,
+        times: samples.map(([at]) => at),
+        values: samples.map(([, value]) => {
+          const n = typeof value === 'string' ? Number(value) : NaN;
+          return Number.isFinite(n) ? n : null;
+        }),
+      };
+    });
+  const query = (run.arguments as { query?: unknown } | null)?.query;
+  return { investigationId, ordinal: run.ordinal, tool: run.tool, query: typeof query === 'string' ? query : null, truncated: run.truncated, series };
+}

@@ -1,0 +1,120 @@
+import { type DependencyList, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { errorText } from './api/client';
+
+/** What an openapi-fetch call resolves to. */
+export interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** `stale`: a refresh failed, so `data` is what the last successful read returned. */
+export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; data: T; stale?: string };
+
+/**
+ * Loads `call` when `deps` change (and on `reload`, and every `refreshMs` when given), keeping the
+ * last data shown while a refresh runs.
+ */
+export function useLoad<T>(call: () => Promise<Answer<T>>, deps: DependencyList, refreshMs?: number): [Loaded<T>, () => void] {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [tick, setTick] = useState(0);
+  const callRef = useRef(call);
+  callRef.current = call;
+  useEffect(() => {
+    let live = true;
+    // A failed refresh keeps what was shown, with the error beside it.
+    const fail = (message: string) => setLoaded((last) => (last.state === 'ready' ? { ...last, stale: message } : { state: 'error', message }));
+    const run = async () => {
+      try {
+        const { data, error, response } = await callRef.current();
+        if (!live) return;
+        if (error !== undefined || data === undefined) fail(errorText(error, response));
+        else setLoaded({ state: 'ready', data });
+      } catch (error) {
+        if (live) fail(errorText(error));
+      }
+    };
+    void run();
+    const timer = refreshMs ? setInterval(run, refreshMs) : undefined;
+    return () => {
+      live = false;
+      if (timer) clearInterval(timer);
+    };
+  }, [...deps, tick, refreshMs]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return [loaded, reload];
+}
+
+/** Loading, error and empty states around `children(data)`. */
+export function Show<T>({ loaded, empty, children }: { loaded: Loaded<T>; empty?: (data: T) => boolean; children: (data: T) => ReactNode }) {
+  if (loaded.state === 'loading') return <p role="status">Loading…</p>;
+  if (loaded.state === 'error') return <ErrorMessage message={loaded.message} />;
+  const stale = loaded.stale ? <ErrorMessage message={`Could not refresh: ${loaded.stale}`} /> : null;
+  if (empty?.(loaded.data))
+    return (
+      <>
+        {stale}
+        <p className="empty">Nothing here yet.</p>
+      </>
+    );
+  return (
+    <>
+      {stale}
+      {children(loaded.data)}
+    </>
+  );
+}
+
+export function ErrorMessage({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="error">
+      {message}
+    </p>
+  );
+}
+
+/** Runs an action, keeping its error (the contract's message) to show. */
+export function useAction(): [string | null, boolean, (work: () => Promise<Answer<unknown>>) => Promise<boolean>] {
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(async (work: () => Promise<Answer<unknown>>) => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const { error, response } = await work();
+      if (error !== undefined || !response.ok) {
+        setMessage(errorText(error, response));
+        return false;
+      }
+      return true;
+    } catch (error) {
+      setMessage(errorText(error));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return [message, busy, run];
+}
+
+export function time(value: string | null | undefined): string {
+  if (!value) return '—';
+  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export function Labels({ labels }: { labels: Record<string, string> }) {
+  return (
+    <span className="labels">
+      {Object.entries(labels).map(([k, v]) => (
+        <code key={k}>
+          {k}={v}
+        </code>
+      ))}
+    </span>
+  );
+}
+
+export function Status({ value }: { value: string }) {
+  return <span className={`status status-${value}`}>{value.replace(/_/g, ' ')}</span>;
+}

@@ -1,0 +1,462 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { BOOTSTRAP_CREDENTIAL, Client } from '../support/api';
+import { type ApiProcess, startApiProcess } from '../support/api-process';
+import { launchBrowser, screenshot, seriousViolations } from '../support/browser';
+import { createTestDatabase } from '../support/databases';
+import { ADMIN } from '../support/factories';
+import { OpenApiContract } from '../support/openapi-contract';
+import { MonitoringProcess } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
+import { TestExporter } from '../support/test-exporter';
+import { until } from '../support/until';
+import { startWorker, type TestWorker } from '../support/worker';
+
+/**
+ * A forwarder in front of the real Prometheus that the test can hold shut: requests wait while
+ * it is closed, so an investigation can be caught between two of its tool runs.
+ */
+class Gate {
+  private release: (() => void) | null = null;
+  private opened: Promise<void> = Promise.resolve();
+  waiting = 0;
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(target: string): Promise<Gate> {
+    let gate: Gate | undefined;
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => void gate!.forward(target, req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    gate = new Gate(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return gate;
+  }
+
+  close(): void {
+    this.opened = new Promise((resolve) => (this.release = resolve));
+  }
+
+  open(): void {
+    this.release?.();
+    this.release = null;
+  }
+
+  private async forward(target: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.waiting += 1;
+    await this.opened;
+    this.waiting -= 1;
+    try {
+      const answer = await fetch(`${target}${req.url}`, { method: req.method, headers: { accept: req.headers.accept ?? '*/*' } });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    } catch {
+      res.writeHead(502).end();
+    }
+  }
+
+  stop(): Promise<void> {
+    this.open();
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const ALERT = { labels: { alertname: 'HighErrorRate', job: 'checkout', severity: 'page' }, annotations: { summary: 'Checkout is failing requests' } };
+
+/**
+ * The console in Debian's Chromium, against the real API and worker processes, PostgreSQL, Redis
+ * and a real Prometheus scraping a service whose new version fails requests. One browser and one
+ * set of processes serve every test, in order: each test continues where the one before it left.
+ */
+describe('the web console in a real browser', () => {
+  let baseUrl: string;
+  let env: NodeJS.ProcessEnv;
+  let api: ApiProcess;
+  let worker: TestWorker;
+  let exporter: TestExporter;
+  let prometheus: MonitoringProcess;
+  let gate: Gate;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let admin: Client;
+  /** Every answer the Admin's client gets is checked against the OpenAPI document. */
+  let contract: OpenApiContract;
+  let dropDatabase: () => Promise<void>;
+  let webhook: { id: string; secret: string };
+  let incidentId: string;
+
+  /** An unsafe call as the signed-in Admin (the Origin of this deployment). */
+  const post = (path: string, body?: unknown) => admin.post(path, body, { origin: baseUrl });
+  const sendAlert = (alert: object, secret = webhook.secret, id = webhook.id) =>
+    new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${id}/alert-events`, {
+      body: { alerts: [alert] },
+      headers: { 'x-svc-token': secret },
+      origin: false,
+    });
+  const expectAccessible = async () => expect(await seriousViolations(page)).toEqual([]);
+  const shownSequences = (p: Page = page) => p.locator('[data-sequence]').evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-sequence'))));
+  const streamedSequences = async (investigationId: string) => {
+    const activity = await admin.get(`/api/v1/investigations/${investigationId}/activity?limit=200`);
+    expect(activity.status).toBe(200);
+    return activity.body.items.filter((e: { type: string }) => e.type !== 'hypothesis.updated').map((e: { sequence: number }) => e.sequence);
+  };
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    dropDatabase = database.drop;
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    env = {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      SVC_PUBLIC_URL: baseUrl,
+      SVC_BOOTSTRAP_CREDENTIAL: BOOTSTRAP_CREDENTIAL,
+      SVC_SECRET_KEY: randomBytes(32).toString('hex'),
+      SVC_QUEUE_PREFIX: `test-${database.name}`,
+      LOG_LEVEL: 'warn',
+    };
+    [api, worker, exporter, browser] = await Promise.all([
+      startApiProcess(env, baseUrl),
+      startWorker({ ...(env as Record<string, string>), LOG_LEVEL: 'info' }),
+      TestExporter.start(),
+      launchBrowser(),
+    ]);
+    admin = new Client(baseUrl);
+    contract = await OpenApiContract.load(baseUrl);
+    contract.watch(admin);
+    const boot = await admin.post(
+      '/api/v1/auth/local/bootstrap',
+      { organization: { id: 'acme', displayName: 'Acme' }, user: ADMIN },
+      { headers: { authorization: `Bearer ${BOOTSTRAP_CREDENTIAL}` }, origin: false },
+    );
+    expect(boot.status).toBe(201);
+
+    prometheus = await MonitoringProcess.prometheus(
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'rule_files:',
+        '  - rules.yml',
+        'scrape_configs:',
+        '  - job_name: checkout',
+        `    static_configs: [{ targets: ['127.0.0.1:${exporter.port}'] }]`,
+        '',
+      ].join('\n'),
+      undefined,
+      {
+        'rules.yml': [
+          'groups:',
+          '  - name: checkout',
+          '    rules:',
+          '      - alert: HighErrorRate',
+          '        expr: rate(app_http_errors_total[10s]) > 1',
+          '        labels: { severity: page }',
+          '        annotations: { summary: "Checkout is failing requests" }',
+          '',
+        ].join('\n'),
+      },
+    );
+    gate = await Gate.start(prometheus.url);
+    const source = await post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: gate.url } });
+    expect(source.status).toBe(201);
+    const generic = await post('/api/v1/integrations', { type: 'generic', name: 'Shop alerts' });
+    expect(generic.status).toBe(201);
+    webhook = { id: generic.body.id, secret: generic.body.webhookSecret };
+
+    // The old version runs cleanly for a while, then the new one fails requests.
+    const scrapesOf = (version: string, count: number) =>
+      until(
+        async () => {
+          const query = `count_over_time(app_build_info{version="${version}"}[5m])`;
+          const body = (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(query)}`).then((r) => r.json())) as {
+            data: { result: Array<{ value: [number, string] }> };
+          };
+          return Number(body.data.result[0]?.value[1] ?? 0) >= count;
+        },
+        90_000,
+        `${count} scrapes of version ${version}`,
+      );
+    await scrapesOf('1.0.0', 15);
+    exporter.release('1.1.0', 8);
+    await scrapesOf('1.1.0', 5);
+
+    context = await browser.newContext({ baseURL: baseUrl, permissions: ['clipboard-read', 'clipboard-write'] });
+    page = await context.newPage();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.close();
+    if (api && api.child.exitCode === null && api.child.signalCode === null) {
+      const exited = new Promise((resolve) => api.child.once('exit', resolve));
+      api.child.kill('SIGTERM');
+      await exited;
+    }
+    await Promise.all([gate?.stop(), prometheus?.stop(), exporter?.stop()]);
+    await dropDatabase?.();
+  }, 60_000);
+
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      if (page && !page.isClosed()) console.error(`screenshot: ${await screenshot(page, task.name)}`);
+    });
+  });
+
+  it('signs a person in with their email and password, and serves the console at every console path', async () => {
+    await page.goto('/incidents');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible();
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The contract's message, as the API wrote it.
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/./);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await expect(page.getByRole('combobox', { name: 'Organization' }).inputValue()).resolves.toBe('acme');
+    await expectAccessible();
+
+    // The API's own paths keep their JSON answers; only console paths fall back to the page.
+    const missing = await fetch(`${baseUrl}/api/v1/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Not found' });
+    expect((await fetch(`${baseUrl}/webhooks/v1/nothing`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}/assets/missing.js`)).status).toBe(404);
+    const deep = await fetch(`${baseUrl}/investigations/0190f5a8-0000-7000-8000-000000000000`);
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('content-type')).toContain('text/html');
+    expect(deep.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await fetch(`${baseUrl}/healthz`)).headers.get('content-type')).toContain('application/json');
+  }, 120_000);
+
+  it('shows an alert posted to the webhook as an incident, without a reload', async () => {
+    const delivered = await sendAlert(ALERT);
+    expect(delivered.status).toBe(202);
+    incidentId = delivered.body.incidentIds[0];
+    await page.getByRole('link', { name: 'Checkout is failing requests' }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Status').selectOption('resolved');
+    await page.getByText('Nothing here yet.').waitFor();
+    await page.getByLabel('Status').selectOption('open');
+    await page.getByRole('link', { name: 'Checkout is failing requests' }).click();
+    await page
+      .getByRole('heading', { name: 'Alert timeline' })
+      .locator('..')
+      .getByText(/HighErrorRate/)
+      .waitFor();
+    await expectAccessible();
+  }, 120_000);
+
+  it('opens an investigation and watches it conclude live, its citations jumping to the runs', async () => {
+    await page.getByRole('button', { name: 'Open investigation' }).click();
+    await page.waitForURL(/\/investigations\/[0-9a-f-]{36}$/);
+    const investigationId = page.url().split('/').at(-1)!;
+    await page.locator('[data-connection="ended"]').waitFor({ timeout: 90_000 });
+    await page.getByRole('heading', { name: 'Conclusion' }).waitFor();
+    const shown = await shownSequences();
+    expect(shown).toEqual(await streamedSequences(investigationId));
+    await expect(page.locator('[data-sequence]').first().textContent()).resolves.toContain('started');
+    await expect(page.locator('[data-sequence]').last().textContent()).resolves.toContain('concluded');
+    await expect(page.getByText('needs confirmation').count()).resolves.toBeGreaterThan(0);
+
+    const citation = page
+      .getByRole('heading', { name: 'Findings' })
+      .locator('..')
+      .getByRole('link', { name: /^Tool run \d+$/ })
+      .first();
+    const ordinal = (await citation.textContent())!.slice(1);
+    await citation.click();
+    expect(new URL(page.url()).hash).toBe(`#run-${ordinal}`);
+    await expect(page.locator(`#run-${ordinal}`).textContent()).resolves.toMatch(new RegExp(`^#${ordinal} prometheus\\.`));
+    // The cause's range query is plotted, with the onset and the cause's time marked.
+    await page.locator('.plot canvas').first().waitFor({ timeout: 30_000 });
+    const plotted = Number((await page.getByRole('heading', { name: /^Evidence plot: run #\d+$/ }).textContent())!.split('#')[1]);
+    await expect(page.getByRole('list', { name: 'Marked times' }).textContent()).resolves.toMatch(
+      /Onset \(the incident opened\).*Cause \(the first sample of the series the cause finding cites\)/,
+    );
+    const series = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`);
+    expect(series.status).toBe(200);
+    expect(series.body).toMatchObject({ investigationId, ordinal: plotted, tool: 'prometheus.query_range' });
+    expect(series.body.series.length).toBeGreaterThan(0);
+    expect(series.body.series[0].times).toHaveLength(series.body.series[0].values.length);
+    expect((await admin.get(`/api/v1/investigations/${investigationId}/runs/9999/series`)).status).toBe(404);
+    expect((await admin.get(`/api/v1/investigations/${investigationId}/runs/0/series`)).body).toEqual({
+      error: 'Invalid input: ordinal must be an integer from 1 to 2147483647',
+    });
+    expect((await admin.get(`/api/v1/investigations/${investigationId}/runs/99999999999/series`)).status).toBe(400);
+    expect((await post('/api/v1/organizations', { id: 'other', displayName: 'Other' })).status).toBe(201);
+    const elsewhere = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`, { headers: { 'x-svc-organization': 'other' } });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toEqual({ error: 'Investigation not found' });
+    expect(contract.problems).toEqual([]);
+
+    const report = page.getByRole('link', { name: 'Markdown report' });
+    const download = await fetch(`${baseUrl}${await report.getAttribute('href')}`, {
+      headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
+    expect(download.headers.get('content-type')).toContain('text/markdown');
+    await expectAccessible();
+    if (process.env.CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.CONSOLE_SCREENSHOT, fullPage: true });
+  }, 120_000);
+
+  it('resumes the live view from the last event after the API process is killed mid-stream', async () => {
+    await page.goto(`/incidents/${incidentId}`);
+    gate.close();
+    await page.getByRole('button', { name: 'Open investigation' }).click();
+    await page.waitForURL(/\/investigations\/[0-9a-f-]{36}$/);
+    const investigationId = page.url().split('/').at(-1)!;
+    // The worker waits on its first Prometheus read, and the page has what came before it.
+    await until(() => gate.waiting > 0, 60_000, 'the first Prometheus read');
+    await until(
+      async () => (await shownSequences()).length > 0 && (await streamedSequences(investigationId)).length === (await shownSequences()).length,
+      30_000,
+      'the events so far on the page',
+    );
+    const before = await shownSequences();
+
+    const exited = new Promise((resolve) => api.child.once('exit', resolve));
+    api.child.kill('SIGKILL');
+    await exited;
+    try {
+      await page.locator('[data-connection="reconnecting"]').waitFor({ timeout: 30_000 });
+    } finally {
+      // The tests after this one need the API whatever happened here.
+      api = await startApiProcess(env, baseUrl);
+      gate.open();
+    }
+    await page.locator('[data-connection="ended"]').waitFor({ timeout: 90_000 });
+
+    const after = await shownSequences();
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(after).toEqual(await streamedSequences(investigationId));
+    await expect(page.locator('[data-sequence]').last().textContent()).resolves.toContain('concluded');
+  }, 120_000);
+
+  it('asks a question in a conversation, shows the question the service asks back, and answers it', async () => {
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    await page.getByRole('heading', { name: 'Ask a question' }).waitFor();
+    await expectAccessible();
+    await page.getByLabel('Subject').fill('Payments');
+    await page.getByLabel('Question', { exact: true }).fill('Is paymnts healthy?');
+    await page.getByRole('button', { name: 'Start conversation' }).click();
+    await page.waitForURL(/\/conversations\/[0-9a-f-]{36}$/);
+    await page.getByText(/asks you:/).waitFor({ timeout: 90_000 });
+    await expect(page.locator('.bubble.question').textContent()).resolves.toContain('"paymnts"');
+    await expectAccessible();
+
+    await page.getByLabel('Your answer to the question').fill('I meant the checkout service: is checkout healthy?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await until(
+      async () => (await page.locator('.bubble.assistant').count()) === 2 && (await page.getByText(/asks you:/).count()) === 0,
+      90_000,
+      'the answer to the reply',
+    );
+    await expect(page.locator('.bubble.user').count()).resolves.toBe(2);
+    await expect(page.getByLabel('Message', { exact: true }).isVisible()).resolves.toBe(true);
+  }, 120_000);
+
+  it('corrects one postmortem field with If-Match, and the correction survives regeneration', async () => {
+    expect((await sendAlert({ ...ALERT, status: 'resolved' })).status).toBe(202);
+    await page.goto(`/incidents/${incidentId}`);
+    await page.getByRole('link', { name: 'Postmortem' }).click();
+    await page.getByRole('button', { name: 'Write the first draft' }).click();
+    await page.getByText('revision 1').waitFor();
+    await expect(page.locator('mark.needs-input').count()).resolves.toBeGreaterThan(0);
+    await expectAccessible();
+
+    const patches: Request[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') patches.push(request);
+    });
+    await page.getByRole('button', { name: 'Correct impact' }).click();
+    await page.getByRole('textbox', { name: 'Impact' }).fill('Checkout failed one request in eight for twelve minutes.');
+    await page.getByRole('button', { name: 'Save impact' }).click();
+    await page.getByText('revision 2').waitFor();
+    expect(patches).toHaveLength(1);
+    expect(patches[0].postDataJSON()).toEqual({ impact: 'Checkout failed one request in eight for twelve minutes.' });
+    expect(patches[0].headers()['if-match']).toBe('"1"');
+
+    await page.getByRole('button', { name: 'Regenerate from the records' }).click();
+    await page.getByText('revision 3').waitFor();
+    const impact = page.getByRole('heading', { name: /^Impact/ }).locator('..');
+    await expect(impact.textContent()).resolves.toContain('Checkout failed one request in eight for twelve minutes.');
+    await expect(impact.textContent()).resolves.toContain('corrected by a person');
+    await page.getByRole('button', { name: 'Mark reviewed' }).click();
+    await page.getByText('reviewed revision 3').waitFor();
+  }, 120_000);
+
+  it('offers a Viewer no administration and no actions, only what the role may read', async () => {
+    const created = await post('/api/v1/local-users', { email: 'vera@example.com', name: 'Vera Viewer', password: 'a long enough password', role: 'viewer' });
+    expect(created.status).toBe(201);
+    const viewerContext = await browser.newContext({ baseURL: baseUrl });
+    const viewer = await viewerContext.newPage();
+    try {
+      await viewer.goto('/');
+      await viewer.getByLabel('Email').fill('vera@example.com');
+      await viewer.getByLabel('Password').fill('a long enough password');
+      await viewer.getByRole('button', { name: 'Sign in' }).click();
+      await viewer.getByRole('heading', { name: 'Incidents' }).waitFor();
+      await viewer.goto(`/incidents/${incidentId}`);
+      await viewer.getByRole('heading', { name: 'Alert timeline' }).waitFor();
+      await viewer.getByRole('heading', { name: 'Investigations' }).locator('..').getByRole('link').first().waitFor();
+      await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
+      // What a Viewer may read is there, without a control that would change anything.
+      await viewer.getByRole('link', { name: 'Administration' }).click();
+      for (const section of ['Integrations', 'Members', 'Sessions', 'API tokens', 'Policy', 'Relays', 'Webhook deliveries', 'Audit events']) {
+        await viewer.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: section }).click();
+        await viewer.getByRole('heading', { name: section === 'Sessions' ? 'Your sessions' : section, level: 2 }).waitFor();
+        await viewer.getByRole('status').filter({ hasText: 'Loading…' }).waitFor({ state: 'detached' });
+        await expect(viewer.getByRole('button').allTextContents(), section).resolves.toEqual(['Sign out']);
+        await expect(viewer.getByRole('textbox').count(), section).resolves.toBe(section === 'Audit events' ? 3 : 0);
+      }
+      await viewer.goto(`/incidents/${incidentId}/postmortem`);
+      await viewer.getByText('reviewed revision 3').waitFor();
+      await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
+      expect(await seriousViolations(viewer)).toEqual([]);
+    } finally {
+      await viewerContext.close();
+    }
+  }, 120_000);
+
+  it("lets an Admin create an integration from the catalog's schema and copy its webhook secret, shown once", async () => {
+    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByRole('table', { name: 'Integrations' }).waitFor();
+    await expectAccessible();
+    await page.getByLabel('Type').selectOption('generic');
+    await page.getByLabel('Name', { exact: true }).fill('Billing alerts');
+    await page.getByRole('button', { name: 'Create integration' }).click();
+    const secret = (await page.locator('[data-secret]').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy webhook secret' }).click();
+    await page.getByText('Copied').waitFor();
+    await expect(
+      page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText()),
+    ).resolves.toBe(secret);
+    await expectAccessible();
+
+    // The secret works, and the console never shows it again.
+    const integrations = await admin.get('/api/v1/integrations?type=generic');
+    const billing = integrations.body.items.find((i: { name: string }) => i.name === 'Billing alerts');
+    expect((await sendAlert({ labels: { alertname: 'BillingDown' } }, secret, billing.id)).status).toBe(202);
+    await page.reload();
+    await page.getByRole('table', { name: 'Integrations' }).waitFor();
+    await expect(page.content()).resolves.not.toContain(secret);
+    await expect(page.locator('[data-secret]').count()).resolves.toBe(0);
+
+    // The Organization switcher: the other Organization (created above) has no incidents; back to Acme.
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('other');
+    await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await page.getByText('Nothing here yet.').waitFor();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('acme');
+    await page.getByRole('link', { name: 'Checkout is failing requests' }).waitFor();
+  }, 120_000);
+});
