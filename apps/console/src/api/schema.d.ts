@@ -882,6 +882,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/v1/chat/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ChatWebhook_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/conversations/{conversation}/messages/{sequence}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ChatRecovery_recover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incidents/{incident}/postmortem": {
         parameters: {
             query?: never;
@@ -1908,6 +1940,13 @@ export interface components {
             }[];
             next: string | null;
         };
+        ConnectStartView: {
+            /**
+             * Format: uri
+             * @description The provider's authorization page, with client id, scopes, redirect URI and state
+             */
+            authorizationUrl: string;
+        };
         LastVerificationView: {
             /** Format: date-time */
             at: string;
@@ -1915,11 +1954,36 @@ export interface components {
             outcome: "succeeded" | "failed";
             detail: string | null;
         };
+        CreatedIntegrationView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
+            name: string;
+            enabled: boolean;
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description Credentials are stored (never returned) */
+            hasCredentials: boolean;
+            /** @description Where the type receives alerts; null for types that do not */
+            webhookUrl: string | null;
+            /** Format: date-time */
+            webhookSecretRotatedAt: string | null;
+            /** @description The last verify, null before the first */
+            lastVerification: components["schemas"]["LastVerificationView"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The webhook secret, shown this once (types that receive webhooks) */
+            webhookSecret?: string;
+        };
         IntegrationView: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "prometheus";
+            type: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
             name: string;
             enabled: boolean;
             config: {
@@ -1944,7 +2008,7 @@ export interface components {
         };
         CreateIntegrationDto: {
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "prometheus";
+            type: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
             name: string;
             /** @description Validated against the type's configSchema */
             config?: {
@@ -1954,31 +2018,6 @@ export interface components {
             credentials?: {
                 [key: string]: unknown;
             };
-        };
-        CreatedIntegrationView: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "prometheus";
-            name: string;
-            enabled: boolean;
-            config: {
-                [key: string]: unknown;
-            };
-            /** @description Credentials are stored (never returned) */
-            hasCredentials: boolean;
-            /** @description Where the type receives alerts; null for types that do not */
-            webhookUrl: string | null;
-            /** Format: date-time */
-            webhookSecretRotatedAt: string | null;
-            /** @description The last verify, null before the first */
-            lastVerification: components["schemas"]["LastVerificationView"] | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description The webhook secret, shown this once (types that receive webhooks) */
-            webhookSecret?: string;
         };
         UpdateIntegrationDto: {
             name?: string;
@@ -2442,7 +2481,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             authorId: string;
-            authorName: string;
+            /** @description The author's display name, when known */
+            authorName?: string;
             sourceReference?: string;
             /**
              * Format: uuid
@@ -2736,6 +2776,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     AuditEvents_list: {
@@ -2800,6 +2851,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -2882,6 +2944,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Organizations_list: {
@@ -2934,6 +3007,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -3034,6 +3118,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Policy_get: {
@@ -3085,6 +3180,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -3176,6 +3282,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     LocalAuth_bootstrap: {
@@ -3248,6 +3365,17 @@ export interface operations {
             /** @description Unsupported media type: send application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3334,6 +3462,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     LocalAuth_changePassword: {
@@ -3411,6 +3550,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Session_current: {
@@ -3459,6 +3609,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -3541,6 +3702,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Permissions_get: {
@@ -3592,6 +3764,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -3656,6 +3839,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -3752,6 +3946,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -3863,6 +4068,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     LocalUsers_create: {
@@ -3945,6 +4161,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4045,6 +4272,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Sessions_list: {
@@ -4097,6 +4335,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4193,6 +4442,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ApiTokens_list: {
@@ -4248,6 +4508,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4349,6 +4620,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ApiTokens_revoke: {
@@ -4436,6 +4718,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     IntegrationTypes_list: {
@@ -4500,6 +4793,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     IntegrationTypes_connect: {
@@ -4516,7 +4820,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No integration type of this release connects by OAuth */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectStartView"];
+                };
+            };
+            /** @description The type does not connect by OAuth, or OAuth is not configured on this deployment */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4581,11 +4893,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_connectCallback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The authorization code */
+                code?: string;
+                /** @description The state the connect route issued */
+                state?: string;
+                /** @description Set by the provider when the install was not authorized */
+                error?: string;
+            };
             header?: {
                 /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
                 "X-Svc-Organization"?: string;
@@ -4595,7 +4925,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No OAuth connection is in progress */
+            /** @description The integration the install created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedIntegrationView"];
+                };
+            };
+            /** @description No valid state for this session and Organization, the install was refused, or the provider refused the code */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,6 +4972,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The provider's token endpoint could not be reached or failed; retry the connection */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_list: {
@@ -4641,7 +4991,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
-                type?: "alertmanager" | "grafana" | "generic" | "prometheus";
+                type?: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
                 enabled?: boolean;
             };
             header?: {
@@ -4690,6 +5040,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4752,6 +5113,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description config.relayId names an unknown relay, or another Organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4772,6 +5142,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4843,6 +5224,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4930,6 +5322,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5032,6 +5435,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_enable: {
@@ -5112,6 +5526,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5210,6 +5635,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_verify: {
@@ -5290,6 +5726,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5388,6 +5835,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_list: {
@@ -5452,6 +5910,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_summary: {
@@ -5503,6 +5972,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5594,6 +6074,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_integrations: {
@@ -5669,6 +6160,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_sessionConflicts: {
@@ -5735,6 +6237,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5833,6 +6346,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_failures: {
@@ -5908,6 +6432,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Incidents_list: {
@@ -5968,6 +6503,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6048,6 +6594,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Incidents_alertEvents: {
@@ -6114,6 +6671,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6220,6 +6788,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6522,6 +7101,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     WebhookDeliveries_get: {
@@ -6584,6 +7174,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6768,6 +7369,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_open: {
@@ -6859,6 +7471,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_get: {
@@ -6930,6 +7553,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_sources: {
@@ -6992,6 +7626,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -7076,6 +7721,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_hypotheses: {
@@ -7138,6 +7794,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -7245,6 +7912,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_runSeries: {
@@ -7322,6 +8000,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_report: {
@@ -7385,6 +8074,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -7474,6 +8174,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Conversations_list: {
@@ -7531,6 +8242,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -7631,6 +8353,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Conversations_get: {
@@ -7693,6 +8426,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -7795,6 +8539,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Conversations_turns: {
@@ -7869,6 +8624,247 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatWebhook_receive: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `v0=` and the hex HMAC-SHA256 of `v0:{timestamp}:{raw body}` under the signing secret */
+                "X-Svc-Signature": string;
+                /** @description Unix seconds; more than 5 minutes away from now either way is 401 */
+                "X-Svc-Request-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `url_verification` or `event_callback`; others are acknowledged and ignored */
+                    type?: string;
+                    /** @description url_verification: answered back */
+                    challenge?: string;
+                    /** @description The workspace: with api_app_id, names the chat integration */
+                    team_id?: string;
+                    api_app_id?: string;
+                    /** @description Processed once, however often it is delivered */
+                    event_id?: string;
+                    /** @description `app_mention`, or `message` in a thread that has a conversation; from bots and other kinds: ignored */
+                    event?: {
+                        type?: string;
+                        user?: string;
+                        text?: string;
+                        channel?: string;
+                        ts?: string;
+                        thread_ts?: string;
+                        bot_id?: string;
+                        subtype?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description `{challenge}` for url_verification; otherwise `{}`: taken in (processed once), already taken in, or ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge?: string;
+                    };
+                };
+            };
+            /** @description Not a JSON object, or an event_callback without event_id or event */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No chat integration of the workspace and app, a stale or future timestamp, or a bad signature (reason credential_rejected) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admission pressure: retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatRecovery_recover: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                conversation: string;
+                /** @description The user message's sequence */
+                sequence: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message and the turn it now has */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostedMessageView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown chat conversation or message, or another Organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The message is being processed, or its processing did not fail */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_get: {
@@ -7931,6 +8927,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -8042,6 +9049,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_correct: {
@@ -8137,6 +9155,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -8255,6 +9284,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_review: {
@@ -8353,6 +9393,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_revision: {
@@ -8429,6 +9480,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_report: {
@@ -8492,6 +9554,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -8697,6 +9770,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     AuditEvents_export_byOrganizationPath: {
@@ -8773,11 +9857,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_connectCallback_byOrganizationPath: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The authorization code */
+                code?: string;
+                /** @description The state the connect route issued */
+                state?: string;
+                /** @description Set by the provider when the install was not authorized */
+                error?: string;
+            };
             header?: {
                 /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
                 "X-Svc-Organization"?: string;
@@ -8790,7 +9892,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No OAuth connection is in progress */
+            /** @description The integration the install created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedIntegrationView"];
+                };
+            };
+            /** @description No valid state for this session and Organization, the install was refused, or the provider refused the code */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8828,6 +9939,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The provider's token endpoint could not be reached or failed; retry the connection */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_list_byOrganizationPath: {
@@ -8836,7 +9958,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
-                type?: "alertmanager" | "grafana" | "generic" | "prometheus";
+                type?: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
                 enabled?: boolean;
             };
             header?: {
@@ -8888,6 +10010,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -8953,6 +10086,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description config.relayId names an unknown relay, or another Organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8973,6 +10115,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -9046,6 +10199,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -9135,6 +10299,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -9239,6 +10414,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_enable_byOrganizationPath: {
@@ -9321,6 +10507,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -9421,6 +10618,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Integrations_verify_byOrganizationPath: {
@@ -9503,6 +10711,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -9603,6 +10822,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_list_byOrganizationPath: {
@@ -9670,6 +10900,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_summary_byOrganizationPath: {
@@ -9724,6 +10965,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -9818,6 +11070,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_integrations_byOrganizationPath: {
@@ -9895,6 +11158,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_sessionConflicts_byOrganizationPath: {
@@ -9963,6 +11237,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -10063,6 +11348,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Relays_failures_byOrganizationPath: {
@@ -10140,6 +11436,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Incidents_list_byOrganizationPath: {
@@ -10203,6 +11510,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -10285,6 +11603,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Incidents_alertEvents_byOrganizationPath: {
@@ -10353,6 +11682,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -10470,6 +11810,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_list_byOrganizationPath: {
@@ -10530,6 +11881,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -10633,6 +11995,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_get_byOrganizationPath: {
@@ -10706,6 +12079,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_sources_byOrganizationPath: {
@@ -10770,6 +12154,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -10856,6 +12251,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_hypotheses_byOrganizationPath: {
@@ -10920,6 +12326,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -11029,6 +12446,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_runSeries_byOrganizationPath: {
@@ -11108,6 +12536,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Investigations_report_byOrganizationPath: {
@@ -11173,6 +12612,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -11264,6 +12714,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Conversations_list_byOrganizationPath: {
@@ -11324,6 +12785,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -11427,6 +12899,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Conversations_get_byOrganizationPath: {
@@ -11491,6 +12974,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -11595,6 +13089,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Conversations_turns_byOrganizationPath: {
@@ -11671,6 +13176,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_get_byOrganizationPath: {
@@ -11735,6 +13251,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -11848,6 +13375,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_correct_byOrganizationPath: {
@@ -11945,6 +13483,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -12065,6 +13614,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_review_byOrganizationPath: {
@@ -12165,6 +13725,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_revision_byOrganizationPath: {
@@ -12243,6 +13814,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Postmortems_report_byOrganizationPath: {
@@ -12308,6 +13890,17 @@ export interface operations {
             };
             /** @description Too many requests; `Retry-After` says when to try again */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
