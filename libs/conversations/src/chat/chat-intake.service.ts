@@ -207,17 +207,17 @@ export class ChatIntakeService {
           : [];
       const key = (e: { organizationId: string; integrationId: string; eventId: string }) => `${e.organizationId} ${e.integrationId} ${e.eventId}`;
       const fresh = new Set(takenIn.map(key));
-      for (const entry of admitted) {
-        const k = key({ organizationId: entry.key.organizationId, ...entry.payload });
-        // The same event twice in one batch: the first entry writes its job.
-        if (!fresh.delete(k)) continue;
-        await this.outbox.add(manager, {
+      // The same event twice in one batch: the first entry writes its job.
+      const jobs = admitted.filter((entry) => fresh.delete(key({ organizationId: entry.key.organizationId, ...entry.payload })));
+      await this.outbox.addAll(
+        manager,
+        jobs.map((entry) => ({
           organizationId: entry.key.organizationId,
           queue: CONVERSATIONS_QUEUE,
           name: CHAT_EVENT_JOB,
           payload: { ...entry.payload },
-        });
-      }
+        })),
+      );
       return new Set(batch.filter((_, i) => !current[i]));
     });
     return stale;
