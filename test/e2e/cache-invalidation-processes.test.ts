@@ -119,6 +119,19 @@ describe('per-process caches across API processes', () => {
     expect(stored).toBe(accepted);
   });
 
+  /**
+   * Runs `work` with the integrations' change notifications switched off, as if every one were
+   * still on its way: what is refused then is refused by the database, not by a dropped cache entry.
+   */
+  const withoutChangeNotifications = async (work: () => Promise<void>) => {
+    await ctx.api.dataSource.query('ALTER TABLE integrations DISABLE TRIGGER integrations_changed');
+    try {
+      await work();
+    } finally {
+      await ctx.api.dataSource.query('ALTER TABLE integrations ENABLE TRIGGER integrations_changed');
+    }
+  };
+
   it('refuses a chat event signed with a replaced signing secret, or for a disabled or deleted chat integration, on the other process as soon as the change returns', async () => {
     const workspace = { teamId: `T${Date.now().toString(36).toUpperCase()}`, appId: 'ACACHE' };
     const created = await ctx.admin.post('/api/v1/integrations', {
@@ -141,39 +154,40 @@ describe('per-process caches across API processes', () => {
     const refusal = { error: 'Unknown workspace or app, a stale or future timestamp, or a bad signature', reason: 'credential_rejected' };
     // The second process has read this integration's signing secret, so it is in its cache.
     for (let i = 0; i < 3; i++) expect((await send('first-signing-secret-0123456789')).status).toBe(200);
+    await withoutChangeNotifications(async () => {
+      const replaced = await admin.patch(`/api/v1/integrations/${id}`, {
+        credentials: { signingSecret: 'second-signing-secret-0123456789', botToken: 'xoxb-cache' },
+      });
+      expect(replaced.status).toBe(200);
+      const old = await send('first-signing-secret-0123456789');
+      expect(old.status).toBe(401);
+      expect(old.body).toEqual(refusal);
+      // An event the service would ignore is refused alike: the old secret gets no answer but 401.
+      expect((await send('first-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(401);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(200);
 
-    const replaced = await admin.patch(`/api/v1/integrations/${id}`, {
-      credentials: { signingSecret: 'second-signing-secret-0123456789', botToken: 'xoxb-cache' },
+      expect((await admin.post(`/api/v1/integrations/${id}/disable`, {})).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(401);
+      expect((await send('second-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(401);
+      expect((await admin.post(`/api/v1/integrations/${id}/enable`, {})).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+
+      // Moved to another workspace: events naming the old one are no longer its.
+      const moved = await admin.patch(`/api/v1/integrations/${id}`, {
+        config: { apiBaseUrl: 'https://chat.invalid', teamId: `${workspace.teamId}X`, appId: 'ACACHE' },
+      });
+      expect(moved.status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(401);
+      expect((await admin.patch(`/api/v1/integrations/${id}`, { config: { apiBaseUrl: 'https://chat.invalid', ...workspace } })).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+
+      expect((await admin.delete(`/api/v1/integrations/${id}`)).status).toBe(204);
+      const gone = await send('second-signing-secret-0123456789');
+      expect(gone.status).toBe(401);
+      expect(gone.body).toEqual(refusal);
     });
-    expect(replaced.status).toBe(200);
-    const old = await send('first-signing-secret-0123456789');
-    expect(old.status).toBe(401);
-    expect(old.body).toEqual(refusal);
-    // An event the service would ignore is refused alike: the old secret gets no answer but 401.
-    expect((await send('first-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(401);
-    expect((await send('second-signing-secret-0123456789')).status).toBe(200);
-    expect((await send('second-signing-secret-0123456789')).status).toBe(200);
-    expect((await send('second-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(200);
-
-    expect((await admin.post(`/api/v1/integrations/${id}/disable`, {})).status).toBe(200);
-    expect((await send('second-signing-secret-0123456789')).status).toBe(401);
-    expect((await send('second-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(401);
-    expect((await admin.post(`/api/v1/integrations/${id}/enable`, {})).status).toBe(200);
-    expect((await send('second-signing-secret-0123456789')).status).toBe(200);
-
-    // Moved to another workspace: events naming the old one are no longer its.
-    const moved = await admin.patch(`/api/v1/integrations/${id}`, {
-      config: { apiBaseUrl: 'https://chat.invalid', teamId: `${workspace.teamId}X`, appId: 'ACACHE' },
-    });
-    expect(moved.status).toBe(200);
-    expect((await send('second-signing-secret-0123456789')).status).toBe(401);
-    expect((await admin.patch(`/api/v1/integrations/${id}`, { config: { apiBaseUrl: 'https://chat.invalid', ...workspace } })).status).toBe(200);
-    expect((await send('second-signing-secret-0123456789')).status).toBe(200);
-
-    expect((await admin.delete(`/api/v1/integrations/${id}`)).status).toBe(204);
-    const gone = await send('second-signing-secret-0123456789');
-    expect(gone.status).toBe(401);
-    expect(gone.body).toEqual(refusal);
   });
 
   it('refuses a replaced chat signing secret on the other process even while events are in flight there, and records only what it acknowledged', async () => {
@@ -204,14 +218,16 @@ describe('per-process caches across API processes', () => {
       }
     });
     await until(async () => (answers.length >= 8 ? true : undefined), 30_000, 'events flowing');
-    const replaced = await as(first, ctx.admin.cookie!).patch(`/api/v1/integrations/${id}`, {
-      credentials: { signingSecret: 'busy-signing-secret-replaced-0123', botToken: 'xoxb-busy' },
+    await withoutChangeNotifications(async () => {
+      const replaced = await as(first, ctx.admin.cookie!).patch(`/api/v1/integrations/${id}`, {
+        credentials: { signingSecret: 'busy-signing-secret-replaced-0123', botToken: 'xoxb-busy' },
+      });
+      expect(replaced.status).toBe(200);
+      changed = true;
+      await until(async () => (answers.filter((a) => a.sentAfterChange).length >= 8 ? true : undefined), 30_000, 'events after the change');
+      halt = true;
+      await Promise.all(senders);
     });
-    expect(replaced.status).toBe(200);
-    changed = true;
-    await until(async () => (answers.filter((a) => a.sentAfterChange).length >= 8 ? true : undefined), 30_000, 'events after the change');
-    halt = true;
-    await Promise.all(senders);
     const after = answers.filter((a) => a.sentAfterChange);
     expect(after.map((a) => a.status)).toEqual(after.map(() => 401));
     // Every acknowledged event is recorded, and no refused one.
