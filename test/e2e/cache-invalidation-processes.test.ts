@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { startApiProcess } from '../support/api-process';
 import { signedInMember, signInAdmin, useBootstrappedApi } from '../support/factories';
+import { chatEvent, signChatEvent } from '../support/scripted-chat-provider';
 import { freePort } from '../support/ports';
 import { until } from '../support/until';
 
@@ -18,7 +19,8 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 
 /**
  * Two real API processes (from dist) besides the test's own: what one process changes, the other
- * stops honouring. Each process caches webhook authentication and recently read sessions.
+ * stops honouring. Each process caches webhook authentication, chat signing keys and recently read
+ * sessions.
  */
 describe('per-process caches across API processes', () => {
   const ctx = useBootstrappedApi();
@@ -115,6 +117,128 @@ describe('per-process caches across API processes', () => {
       [id],
     );
     expect(stored).toBe(accepted);
+  });
+
+  /**
+   * Runs `work` with the integrations' change notifications switched off, as if every one were
+   * still on its way: what is refused then is refused by the database, not by a dropped cache entry.
+   */
+  const withoutChangeNotifications = async (work: () => Promise<void>) => {
+    await ctx.api.dataSource.query('ALTER TABLE integrations DISABLE TRIGGER integrations_changed');
+    try {
+      await work();
+    } finally {
+      await ctx.api.dataSource.query('ALTER TABLE integrations ENABLE TRIGGER integrations_changed');
+    }
+  };
+
+  it('refuses a chat event signed with a replaced signing secret, or for a disabled or deleted chat integration, on the other process as soon as the change returns', async () => {
+    const workspace = { teamId: `T${Date.now().toString(36).toUpperCase()}`, appId: 'ACACHE' };
+    const created = await ctx.admin.post('/api/v1/integrations', {
+      type: 'chat',
+      name: 'Cached chat',
+      // A host that does not resolve is accepted (verify reports it); nothing is posted here.
+      config: { apiBaseUrl: 'https://chat.invalid', ...workspace },
+      credentials: { signingSecret: 'first-signing-secret-0123456789', botToken: 'xoxb-cache' },
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    const admin = as(first, ctx.admin.cookie!);
+    let n = 0;
+    const send = (secret: string, event: Partial<Parameters<typeof chatEvent>[1]> = {}) => {
+      const body = JSON.stringify(
+        chatEvent(workspace, { text: 'cache probe', channel: 'C1', ts: `1700000000.${String((n += 1)).padStart(6, '0')}`, ...event }),
+      );
+      return new Client(second).request('POST', '/webhooks/v1/chat/events', { rawBody: body, headers: signChatEvent(secret, body), origin: false });
+    };
+    const refusal = { error: 'Unknown workspace or app, a stale or future timestamp, or a bad signature', reason: 'credential_rejected' };
+    // The second process has read this integration's signing secret, so it is in its cache.
+    for (let i = 0; i < 3; i++) expect((await send('first-signing-secret-0123456789')).status).toBe(200);
+    await withoutChangeNotifications(async () => {
+      const replaced = await admin.patch(`/api/v1/integrations/${id}`, {
+        credentials: { signingSecret: 'second-signing-secret-0123456789', botToken: 'xoxb-cache' },
+      });
+      expect(replaced.status).toBe(200);
+      const old = await send('first-signing-secret-0123456789');
+      expect(old.status).toBe(401);
+      expect(old.body).toEqual(refusal);
+      // An event the service would ignore is refused alike: the old secret gets no answer but 401.
+      expect((await send('first-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(401);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(200);
+
+      expect((await admin.post(`/api/v1/integrations/${id}/disable`, {})).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(401);
+      expect((await send('second-signing-secret-0123456789', { bot_id: 'B1' })).status).toBe(401);
+      expect((await admin.post(`/api/v1/integrations/${id}/enable`, {})).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+
+      // Moved to another workspace: events naming the old one are no longer its.
+      const moved = await admin.patch(`/api/v1/integrations/${id}`, {
+        config: { apiBaseUrl: 'https://chat.invalid', teamId: `${workspace.teamId}X`, appId: 'ACACHE' },
+      });
+      expect(moved.status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(401);
+      expect((await admin.patch(`/api/v1/integrations/${id}`, { config: { apiBaseUrl: 'https://chat.invalid', ...workspace } })).status).toBe(200);
+      expect((await send('second-signing-secret-0123456789')).status).toBe(200);
+
+      expect((await admin.delete(`/api/v1/integrations/${id}`)).status).toBe(204);
+      const gone = await send('second-signing-secret-0123456789');
+      expect(gone.status).toBe(401);
+      expect(gone.body).toEqual(refusal);
+    });
+  });
+
+  it('refuses a replaced chat signing secret on the other process even while events are in flight there, and records only what it acknowledged', async () => {
+    const workspace = { teamId: `T${Date.now().toString(36).toUpperCase()}B`, appId: 'ABUSY' };
+    const created = await ctx.admin.post('/api/v1/integrations', {
+      type: 'chat',
+      name: 'Busy chat',
+      config: { apiBaseUrl: 'https://chat.invalid', ...workspace },
+      credentials: { signingSecret: 'busy-signing-secret-0123456789', botToken: 'xoxb-busy' },
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    let n = 0;
+    const answers: { status: number; sentAfterChange: boolean; eventId: string }[] = [];
+    let changed = false;
+    let halt = false;
+    const senders = Array.from({ length: 4 }, async () => {
+      while (!halt) {
+        const sentAfterChange = changed;
+        const eventId = `EvBusy${(n += 1)}`;
+        const body = JSON.stringify(chatEvent(workspace, { text: 'busy', channel: 'C1', ts: `1700000000.${String(n).padStart(6, '0')}` }, eventId));
+        const res = await new Client(second).request('POST', '/webhooks/v1/chat/events', {
+          rawBody: body,
+          headers: signChatEvent('busy-signing-secret-0123456789', body),
+          origin: false,
+        });
+        answers.push({ status: res.status, sentAfterChange, eventId });
+      }
+    });
+    await until(async () => (answers.length >= 8 ? true : undefined), 30_000, 'events flowing');
+    await withoutChangeNotifications(async () => {
+      const replaced = await as(first, ctx.admin.cookie!).patch(`/api/v1/integrations/${id}`, {
+        credentials: { signingSecret: 'busy-signing-secret-replaced-0123', botToken: 'xoxb-busy' },
+      });
+      expect(replaced.status).toBe(200);
+      changed = true;
+      await until(async () => (answers.filter((a) => a.sentAfterChange).length >= 8 ? true : undefined), 30_000, 'events after the change');
+      halt = true;
+      await Promise.all(senders);
+    });
+    const after = answers.filter((a) => a.sentAfterChange);
+    expect(after.map((a) => a.status)).toEqual(after.map(() => 401));
+    // Every acknowledged event is recorded, and no refused one.
+    const rows = await ctx.api.dataSource.query('SELECT event_id FROM chat_events WHERE integration_id = $1 ORDER BY event_id COLLATE "C"', [id]);
+    expect(rows.map((r: { event_id: string }) => r.event_id)).toEqual(
+      answers
+        .filter((a) => a.status === 200)
+        .map((a) => a.eventId)
+        .sort(),
+    );
+    expect(answers.some((a) => a.status === 200)).toBe(true);
   });
 
   it("ends a revoked session on the other process within the contract's bound", async () => {

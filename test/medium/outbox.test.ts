@@ -98,6 +98,30 @@ describe('transactional outbox and relay (worker side)', () => {
     expect(received.some((r) => (r.payload as { key: string }).key === 'rolled-back')).toBe(false);
   });
 
+  it('writes several jobs of several Organizations in one statement, each delivered with its own Organization and payload', async () => {
+    const ids = await dataSource.transaction(async (manager) =>
+      outbox.addAll(manager, [
+        { organizationId: 'acme', queue: 'probe', name: 'probe.ping', payload: { key: 'many-1' } },
+        { organizationId: 'globex', queue: 'probe', name: 'probe.ping', payload: { key: 'many-2', nested: { n: 2 } } },
+        { organizationId: 'acme', queue: 'probe', name: 'probe.ping', payload: { key: 'many-3' } },
+      ]),
+    );
+    expect(new Set(ids).size).toBe(3);
+    const jobs = await until(() => {
+      const found = ids.map((id) => received.find((r) => r.jobId === id));
+      return found.every(Boolean) ? found : undefined;
+    });
+    expect(jobs).toEqual([
+      { jobId: ids[0], organizationId: 'acme', payload: { key: 'many-1' } },
+      { jobId: ids[1], organizationId: 'globex', payload: { key: 'many-2', nested: { n: 2 } } },
+      { jobId: ids[2], organizationId: 'acme', payload: { key: 'many-3' } },
+    ]);
+    expect(await dataSource.transaction((manager) => outbox.addAll(manager, []))).toEqual([]);
+    await expect(outbox.addAll(dataSource.manager, [{ organizationId: 'acme', queue: 'probe', name: 'probe.ping', payload: {} }])).rejects.toThrow(
+      /inside the transaction/,
+    );
+  });
+
   it('refuses to write a job outside a transaction', async () => {
     await expect(outbox.add(dataSource.manager, { organizationId: 'acme', queue: 'probe', name: 'probe.ping', payload: {} })).rejects.toThrow(
       /inside the transaction/,

@@ -8,13 +8,22 @@ import { IntegrationVerifier } from './integration-verifier';
 import { IntegrationTypesController } from './integration-types.controller';
 import { IntegrationsController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
+import { ChatSigningKeys } from './webhooks/chat-signing-keys';
 import { WebhookAuthenticator } from './webhooks/webhook-authenticator';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 
 @Module({
   imports: [ScopedRepositoryModule.forFeature([Integration]), OutboundModule, RelaysModule],
   controllers: [IntegrationTypesController, IntegrationsController],
-  providers: [ChatConnectService, IntegrationsService, IntegrationSchemaValidator, IntegrationVerifier, WebhookCredentialsRepository, WebhookAuthenticator],
-  exports: [IntegrationsService, WebhookAuthenticator],
+  providers: [
+    ChatConnectService,
+    IntegrationsService,
+    IntegrationSchemaValidator,
+    IntegrationVerifier,
+    WebhookCredentialsRepository,
+    WebhookAuthenticator,
+    ChatSigningKeys,
+  ],
+  exports: [IntegrationsService, WebhookAuthenticator, ChatSigningKeys],
 })
 export class IntegrationsModule {}

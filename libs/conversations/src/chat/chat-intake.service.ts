@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { IntegrationsService } from '@svc/integrations';
+import { ChatEventKey, ChatSigningKeys, IntegrationsService } from '@svc/integrations';
 import { AppConfig, DomainError, InvalidInputError, isNestedDeeperThan, MAX_JSON_DEPTH, Outbox, UnauthenticatedError } from '@svc/platform';
 import { CHAT_EVENT_JOB, CONVERSATIONS_QUEUE } from '../conversations.service';
 import { ChatRepository } from './chat.repository';
@@ -34,7 +34,7 @@ const CONCURRENT_BATCHES = 2;
 const MAX_BATCH = 64;
 
 interface PendingEvent {
-  organizationId: string;
+  key: ChatEventKey;
   payload: ChatEventPayload;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -77,6 +77,7 @@ export class ChatIntakeService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly integrations: IntegrationsService,
+    private readonly signingKeys: ChatSigningKeys,
     private readonly repository: ChatRepository,
     private readonly outbox: Outbox,
     config: AppConfig,
@@ -121,20 +122,26 @@ export class ChatIntakeService {
     const teamId = str(body.team_id);
     const appId = str(body.api_app_id);
     if (!teamId || !appId) throw rejected();
-    const keys = await this.integrations.chatSigningKeysAcrossOrganizations({ teamId, appId });
-    const key = keys.find((k) => signatureMatches(k.signingSecret, timestamp, raw, signature));
+    const key = await this.signingKeys.find({ teamId, appId }, (secret) => signatureMatches(secret, timestamp, raw, signature));
     if (!key) throw rejected();
 
-    if (body.type !== 'event_callback') return ACK;
+    // An answer other than taking the event in is confirmed by a fresh read when the key came from the cache.
+    const ignored = async (): Promise<ChatAck> => {
+      if (!(await this.signingKeys.confirm(key))) throw rejected();
+      return ACK;
+    };
+    if (body.type !== 'event_callback') return ignored();
     const eventId = str(body.event_id);
     const event = body.event as Record<string, unknown> | undefined;
-    if (!eventId || !ID.test(eventId) || !event || typeof event !== 'object')
+    if (!eventId || !ID.test(eventId) || !event || typeof event !== 'object') {
+      await ignored();
       throw new InvalidInputError('Invalid input: an event_callback carries event_id and event');
+    }
     const message = this.messageOf(event);
-    if (!message) return ACK;
+    if (!message) return ignored();
     const thread = { integrationId: key.integrationId, channel: message.channel, threadTs: message.threadTs };
-    if (message.kind === 'reply' && !(await this.repository.threadExists(key.organizationId, thread))) return ACK;
-    await this.takeIn(key.organizationId, { integrationId: key.integrationId, eventId, ...message });
+    if (message.kind === 'reply' && !(await this.repository.threadExists(key.organizationId, thread))) return ignored();
+    await this.takeIn(key, { integrationId: key.integrationId, eventId, ...message });
     return ACK;
   }
 
@@ -143,9 +150,9 @@ export class ChatIntakeService {
    * while earlier ones commit wait and are committed together, in one transaction: the commit,
    * not the request, is the unit of cost.
    */
-  private takeIn(organizationId: string, payload: ChatEventPayload): Promise<void> {
+  private takeIn(key: ChatEventKey, payload: ChatEventPayload): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ organizationId, payload, resolve, reject });
+      this.waiting.push({ key, payload, resolve, reject });
       this.drain();
     });
   }
@@ -163,15 +170,15 @@ export class ChatIntakeService {
 
   /** One transaction for the batch; when it fails, each event again on its own, so one bad event fails alone. */
   private async commit(batch: PendingEvent[]): Promise<void> {
+    const settle = (entry: PendingEvent, stale: Set<PendingEvent>) => (stale.has(entry) ? entry.reject(rejected()) : entry.resolve());
     try {
-      await this.write(batch);
-      for (const entry of batch) entry.resolve();
+      const stale = await this.write(batch);
+      for (const entry of batch) settle(entry, stale);
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
       for (const entry of batch) {
         try {
-          await this.write([entry]);
-          entry.resolve();
+          settle(entry, await this.write([entry]));
         } catch (own) {
           entry.reject(own);
         }
@@ -179,26 +186,41 @@ export class ChatIntakeService {
     }
   }
 
-  private async write(batch: PendingEvent[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const takenIn = await this.repository.recordEventsAcrossOrganizations(
-        batch.map((e) => ({ organizationId: e.organizationId, integrationId: e.payload.integrationId, eventId: e.payload.eventId })),
+  /**
+   * Records the batch's events whose signing secret is still current, confirmed under a row lock
+   * that every change to the integration conflicts with (ChatSigningKeys.stillCurrent); the others
+   * are refused (401) and record nothing.
+   */
+  private async write(batch: PendingEvent[]): Promise<Set<PendingEvent>> {
+    const stale = await this.dataSource.transaction(async (manager) => {
+      const current = await this.signingKeys.stillCurrent(
         manager,
+        batch.map((e) => e.key),
       );
+      const admitted = batch.filter((_, i) => current[i]);
+      const takenIn =
+        admitted.length > 0
+          ? await this.repository.recordEventsAcrossOrganizations(
+              admitted.map((e) => ({ organizationId: e.key.organizationId, integrationId: e.payload.integrationId, eventId: e.payload.eventId })),
+              manager,
+            )
+          : [];
       const key = (e: { organizationId: string; integrationId: string; eventId: string }) => `${e.organizationId} ${e.integrationId} ${e.eventId}`;
       const fresh = new Set(takenIn.map(key));
-      for (const entry of batch) {
-        const k = key({ organizationId: entry.organizationId, ...entry.payload });
-        // The same event twice in one batch: the first entry writes its job.
-        if (!fresh.delete(k)) continue;
-        await this.outbox.add(manager, {
-          organizationId: entry.organizationId,
+      // The same event twice in one batch: the first entry writes its job.
+      const jobs = admitted.filter((entry) => fresh.delete(key({ organizationId: entry.key.organizationId, ...entry.payload })));
+      await this.outbox.addAll(
+        manager,
+        jobs.map((entry) => ({
+          organizationId: entry.key.organizationId,
           queue: CONVERSATIONS_QUEUE,
           name: CHAT_EVENT_JOB,
           payload: { ...entry.payload },
-        });
-      }
+        })),
+      );
+      return new Set(batch.filter((_, i) => !current[i]));
     });
+    return stale;
   }
 
   /**

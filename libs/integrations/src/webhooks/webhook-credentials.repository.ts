@@ -64,4 +64,22 @@ export class WebhookCredentialsRepository {
     ) as { organization_id: string; id: string; credentials_sealed: Buffer | null }[];
     return rows.map((r) => ({ organizationId: r.organization_id, id: r.id, credentialsSealed: r.credentials_sealed }));
   }
+
+  /**
+   * The chat integrations among those ids (in any Organization) as they are now, read under
+   * FOR KEY SHARE in the caller's transaction: every change to an integration takes FOR UPDATE on
+   * its row first (a DELETE does so by itself), so a change of its signing secret, workspace or
+   * app, a disable or a delete either commits before this read and is seen by it, or waits until
+   * the caller's transaction has committed.
+   */
+  async lockChatIntegrationsAcrossOrganizations(
+    manager: EntityManager,
+    integrationIds: string[],
+  ): Promise<Map<string, { enabled: boolean; teamId: string | null; appId: string | null; credentialsSealed: Buffer | null }>> {
+    const rows = (await manager.query(
+      "SELECT id, enabled, config->>'teamId' AS team_id, config->>'appId' AS app_id, credentials_sealed FROM integrations WHERE id = ANY($1::uuid[]) AND type = 'chat' ORDER BY id FOR KEY SHARE",
+      [integrationIds],
+    )) as { id: string; enabled: boolean; team_id: string | null; app_id: string | null; credentials_sealed: Buffer | null }[];
+    return new Map(rows.map((r) => [r.id, { enabled: r.enabled, teamId: r.team_id, appId: r.app_id, credentialsSealed: r.credentials_sealed }]));
+  }
 }

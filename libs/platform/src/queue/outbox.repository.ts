@@ -35,6 +35,25 @@ export class OutboxRepository {
     ]);
   }
 
+  /** Several messages, each in its own Organization, in one statement. */
+  async insertMany(
+    messages: { organizationId: string; id: string; queue: string; jobName: string; payload: Record<string, unknown> }[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO outbox_messages (id, organization_id, queue, job_name, payload)
+        SELECT id, organization_id, queue, job_name, payload::jsonb FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[])
+          AS m(id, organization_id, queue, job_name, payload)`,
+      [
+        messages.map((m) => m.id),
+        messages.map((m) => m.organizationId),
+        messages.map((m) => m.queue),
+        messages.map((m) => m.jobName),
+        messages.map((m) => JSON.stringify(m.payload)),
+      ],
+    );
+  }
+
   /** Wakes the relays when the caller's transaction commits. */
   async notifyRelays(queue: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
     await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, queue]);

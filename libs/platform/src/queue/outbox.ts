@@ -28,4 +28,15 @@ export class Outbox {
     await this.repository.notifyRelays(job.queue, manager);
     return id;
   }
+
+  /** Several jobs in one statement (and one wake-up per queue), for a transaction that schedules many. */
+  async addAll(manager: EntityManager, jobs: OutboxJob[]): Promise<string[]> {
+    if (!manager.queryRunner?.isTransactionActive) throw new Error('Outbox.addAll must run inside the transaction of the state change');
+    if (jobs.some((job) => !job.organizationId)) throw new Error('Every job carries its Organization');
+    if (jobs.length === 0) return [];
+    const messages = jobs.map((job) => ({ organizationId: job.organizationId, id: newId(), queue: job.queue, jobName: job.name, payload: job.payload }));
+    await this.repository.insertMany(messages, manager);
+    for (const queue of new Set(jobs.map((job) => job.queue))) await this.repository.notifyRelays(queue, manager);
+    return messages.map((m) => m.id);
+  }
 }
