@@ -1,20 +1,7 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppConfig, DomainError } from '@svc/platform';
-
-function limiter(redis: Redis, keyPrefix: string, points: number, duration: number): RateLimiterRedis {
-  return new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix,
-    points,
-    duration,
-    rejectIfRedisNotReady: true,
-    // While Redis is unreachable each API instance keeps counting in memory instead of letting everyone through.
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
-  });
-}
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppConfig, DomainError, SharedLimits } from '@svc/platform';
 
 /**
  * Password guessing limits, shared by every API instance through Redis: after
@@ -24,8 +11,7 @@ function limiter(redis: Redis, keyPrefix: string, points: number, duration: numb
  */
 @Injectable()
 export class SignInThrottle implements OnModuleDestroy {
-  private readonly logger = new Logger(SignInThrottle.name);
-  private readonly redis: Redis;
+  private readonly limits: SharedLimits;
   private readonly byAccount: RateLimiterRedis;
   private readonly byAddress: RateLimiterRedis;
   private readonly maxFailures: number;
@@ -33,14 +19,13 @@ export class SignInThrottle implements OnModuleDestroy {
   constructor(config: AppConfig) {
     this.maxFailures = config.SVC_SIGN_IN_MAX_FAILURES;
     const window = config.SVC_SIGN_IN_WINDOW_SECONDS;
-    this.redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000 });
-    this.redis.on('error', (error: Error) => this.logger.warn({ err: error }, 'Sign-in throttle: Redis unavailable, counting in memory'));
-    this.byAccount = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:account`, this.maxFailures, window);
-    this.byAddress = limiter(this.redis, `${config.SVC_QUEUE_PREFIX}:sign-in-failures:address`, this.maxFailures, window);
+    this.limits = new SharedLimits(config.REDIS_URL, 'Sign-in throttle');
+    this.byAccount = this.limits.limiter(`${config.SVC_QUEUE_PREFIX}:sign-in-failures:account`, this.maxFailures, window);
+    this.byAddress = this.limits.limiter(`${config.SVC_QUEUE_PREFIX}:sign-in-failures:address`, this.maxFailures, window);
   }
 
   onModuleDestroy(): void {
-    this.redis.disconnect();
+    this.limits.close();
   }
 
   /** Throws 429 when the account or the address has used up its failures. */

@@ -1,7 +1,5 @@
-import { Logger } from '@nestjs/common';
-import Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppConfig } from '@svc/platform';
+import type { RateLimiterRedis } from 'rate-limiter-flexible';
+import { AppConfig, consumeOrWait, SharedLimits } from '@svc/platform';
 
 /**
  * Register calls per source address per minute (SVC_RELAY_REGISTER_PER_MINUTE), counted in Redis
@@ -11,37 +9,21 @@ import { AppConfig } from '@svc/platform';
  * endpoint when it starts, so a process that serves no relays holds no connection for it.
  */
 export class RegisterRateLimit {
-  private readonly logger = new Logger(RegisterRateLimit.name);
-  private readonly redis: Redis;
+  private readonly limits: SharedLimits;
   private readonly limiter: RateLimiterRedis;
 
   constructor(config: AppConfig) {
-    this.redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000 });
-    this.redis.on('error', (error: Error) => this.logger.warn({ err: error }, 'Relay registration limit: Redis unavailable, counting in memory'));
-    const keyPrefix = `${config.SVC_QUEUE_PREFIX}:relay-register`;
-    const points = config.SVC_RELAY_REGISTER_PER_MINUTE;
-    this.limiter = new RateLimiterRedis({
-      storeClient: this.redis,
-      keyPrefix,
-      points,
-      duration: 60,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: 60 }),
-    });
+    this.limits = new SharedLimits(config.REDIS_URL, 'Relay registration limit');
+    this.limiter = this.limits.limiter(`${config.SVC_QUEUE_PREFIX}:relay-register`, config.SVC_RELAY_REGISTER_PER_MINUTE, 60);
   }
 
   close(): void {
-    this.redis.disconnect();
+    this.limits.close();
   }
 
-  /** Counts one Register call from `address`; the seconds to wait when past the limit, else null. */
+  /** Counts one Register call from `address`; the whole seconds to wait when past the limit, else null. */
   async consume(address: string | null): Promise<number | null> {
-    try {
-      await this.limiter.consume(address ?? 'unknown', 1);
-      return null;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    }
+    const wait = await consumeOrWait(this.limiter, address ?? 'unknown');
+    return wait === null ? null : Math.max(1, Math.ceil(wait));
   }
 }
