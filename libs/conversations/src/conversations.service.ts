@@ -317,21 +317,16 @@ export class ConversationsService {
     const messageRows = this.messages.withManager(manager);
     const message = (await messageRows.findOne(organizationId, { conversationId, sequence }))!;
     const turn = await this.repository.takeTurnNumber(organizationId, conversationId, manager);
-    const investigationId = newId();
-    const now = Timestamp.now();
-    const window =
-      message.windowFrom && message.windowUntil
-        ? { from: message.windowFrom, until: message.windowUntil }
-        : await this.defaultWindow(organizationId, conversation.incidentId, now);
-    await this.investigations.openTurn(manager, organizationId, {
-      id: investigationId,
-      subject: message.text,
-      incidentId: conversation.incidentId,
-      windowFrom: window.from,
-      windowUntil: window.until,
-      openedBy: context.actorId ?? context.actorKind,
-      endJob: { queue: CONVERSATIONS_QUEUE, name: TURN_ENDED_JOB, payload: { conversationId, investigationId } },
-    });
+    const window = message.windowFrom && message.windowUntil ? { from: message.windowFrom, until: message.windowUntil } : null;
+    const investigationId = await this.openTurnInvestigation(
+      manager,
+      organizationId,
+      conversation,
+      message.text,
+      window,
+      context.actorId ?? context.actorKind,
+      Timestamp.now(),
+    );
     await messageRows.update(organizationId, { id: message.id }, { investigationId });
     await this.turns.withManager(manager).insert(organizationId, {
       id: newId(),
@@ -369,6 +364,33 @@ export class ConversationsService {
     return { from, until };
   }
 
+  /**
+   * Opens the investigation of a turn, with the job that ends the turn: its subject the message,
+   * its window the message's, else the incident's, else the hour before `at`. Returns its id.
+   */
+  private async openTurnInvestigation(
+    manager: EntityManager,
+    organizationId: string,
+    conversation: LockedConversation,
+    text: string,
+    window: Window | null,
+    openedBy: string,
+    at: Timestamp,
+  ): Promise<string> {
+    const investigationId = newId();
+    const { from, until } = window ?? (await this.defaultWindow(organizationId, conversation.incidentId, at));
+    await this.investigations.openTurn(manager, organizationId, {
+      id: investigationId,
+      subject: text,
+      incidentId: conversation.incidentId,
+      windowFrom: from,
+      windowUntil: until,
+      openedBy,
+      endJob: { queue: CONVERSATIONS_QUEUE, name: TURN_ENDED_JOB, payload: { conversationId: conversation.id, investigationId } },
+    });
+    return investigationId;
+  }
+
   /** Numbers and stores a user message, opens its turn's investigation, and starts it unless a turn is running. */
   private async post(
     manager: EntityManager,
@@ -380,17 +402,7 @@ export class ConversationsService {
     acceptedAt: Timestamp,
   ): Promise<PostedMessageView> {
     const { sequence, turn } = await this.repository.takeNumbers(organizationId, conversation.id, { turn: true }, manager);
-    const investigationId = newId();
-    const window = message.window ?? (await this.defaultWindow(organizationId, conversation.incidentId, acceptedAt));
-    await this.investigations.openTurn(manager, organizationId, {
-      id: investigationId,
-      subject: message.text,
-      incidentId: conversation.incidentId,
-      windowFrom: window.from,
-      windowUntil: window.until,
-      openedBy: author.id,
-      endJob: { queue: CONVERSATIONS_QUEUE, name: TURN_ENDED_JOB, payload: { conversationId: conversation.id, investigationId } },
-    });
+    const investigationId = await this.openTurnInvestigation(manager, organizationId, conversation, message.text, message.window, author.id, acceptedAt);
     const stored: Partial<ConversationMessage> = {
       id: newId(),
       conversationId: conversation.id,

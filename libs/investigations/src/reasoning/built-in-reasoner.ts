@@ -2,7 +2,7 @@ import { Timestamp } from '@svc/platform';
 import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
-import { earliest, firstSampleAt, jumpOf, minutesBetween, MINUTE, round, SeriesOut, seriesOf, shift } from './series-reading';
+import { earliest, firstSampleAt, jumpOf, minutesBetween, MINUTE, round, sampleTimes, SeriesOut, seriesOf, shift, stepMicros } from './series-reading';
 import { CauseDetectors, DetectedCause, detectionScopeOf, podMatchersOf } from './cause-detectors';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -236,14 +236,8 @@ export class BuiltInReasoner {
         arguments: { query },
         purpose: `Since when, and how steadily, has ${name}'s condition held?`,
       });
-      const step = BigInt(Math.round(((run.output as { stepSeconds?: number } | null)?.stepSeconds ?? 60) * 1_000_000));
-      const times = [
-        ...new Set(
-          seriesOf(run)
-            .flatMap((x) => (x.values ?? []).map(([t]) => Timestamp.parse(t)?.epochMicros))
-            .filter((t): t is bigint => t !== undefined),
-        ),
-      ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const step = stepMicros(run, 60);
+      const times = sampleTimes(run);
       const episodes = times.filter((t, i) => i === 0 || t - times[i - 1] > 2n * step).length;
       const chronic = times.length > 0 && times[0] - session.window.from.epochMicros <= 2n * step;
       histories.push({ name, run, onset: times.length ? Timestamp.fromEpochMicros(times[0]) : null, chronic, episodes });
@@ -759,14 +753,8 @@ export class BuiltInReasoner {
     });
     candidate.hypothesis.runRefs = [...candidate.hypothesis.runRefs, run.ordinal];
     // The stretch that runs into the onset, without earlier blips of a noisier reading.
-    const step = BigInt((run.output as { stepSeconds?: number } | null)?.stepSeconds ?? 1) * 1_000_000n;
-    const times = [
-      ...new Set(
-        seriesOf(run)
-          .flatMap((x) => (x.values ?? []).map(([t]) => Timestamp.parse(t)?.epochMicros))
-          .filter((t): t is bigint => t !== undefined),
-      ),
-    ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const step = stepMicros(run, 1);
+    const times = sampleTimes(run);
     if (times.length === 0) return null;
     let start = times.length - 1;
     while (start > 0 && times[start] - times[start - 1] <= 2n * step) start -= 1;

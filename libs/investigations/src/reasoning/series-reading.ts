@@ -13,6 +13,20 @@ export const MINUTE = 60_000_000n;
 export const seriesOf = (run: RecordedRun | undefined): SeriesOut[] =>
   run?.outcome === 'succeeded' ? ((run.output as { series?: SeriesOut[] } | null)?.series ?? []) : [];
 
+/** The distinct times at which any series of a run has a sample, in order (epoch microseconds). */
+export const sampleTimes = (run: RecordedRun | undefined): bigint[] =>
+  [
+    ...new Set(
+      seriesOf(run)
+        .flatMap((x) => (x.values ?? []).map(([t]) => Timestamp.parse(t)?.epochMicros))
+        .filter((t): t is bigint => t !== undefined),
+    ),
+  ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** A range query run's step in microseconds (its recorded stepSeconds, else `fallbackSeconds`). */
+export const stepMicros = (run: RecordedRun, fallbackSeconds: number): bigint =>
+  BigInt(Math.round(((run.output as { stepSeconds?: number } | null)?.stepSeconds ?? fallbackSeconds) * 1_000_000));
+
 export const firstSampleAt = (series: SeriesOut): Timestamp | null => (series.values?.length ? Timestamp.parse(series.values[0][0]) : null);
 
 export const earliest = (times: Array<Timestamp | null>): Timestamp | null =>
