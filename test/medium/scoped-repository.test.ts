@@ -94,6 +94,10 @@ const COMPOSITE_KEYS = [
   { child: 'relay_capabilities', parent: 'relays', constraint: 'FK_33366a27757f3bff9816c2fbe5b' },
   { child: 'relay_session_conflicts', parent: 'relays', constraint: 'FK_e23a17f6327cea1aa6bbde3db1b' },
   { child: 'relay_jobs', parent: 'relays', constraint: 'FK_1c99c6da96b8c16aa8047bcd21e' },
+  { child: 'chat_threads', parent: 'conversations', constraint: 'FK_58d4277e00c7dfaca15c896835f' },
+  { child: 'chat_threads', parent: 'integrations', constraint: 'FK_d292012687a3602af4519fbb5e3' },
+  { child: 'chat_replies', parent: 'conversations', constraint: 'FK_397cc0b370454cb6859513fdb36' },
+  { child: 'chat_events', parent: 'integrations', constraint: 'FK_ec91b5943cc605ffee1a49925dc' },
 ] as const;
 
 describe('composite foreign keys against PostgreSQL', () => {
@@ -101,8 +105,8 @@ describe('composite foreign keys against PostgreSQL', () => {
   let dataSource: DataSource;
   // A parent of each kind in org-b; org-a has a parent of each kind too, so only the Organization differs.
   const parents = {
-    'org-a': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId(), relays: newId() },
-    'org-b': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId(), relays: newId() },
+    'org-a': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId(), relays: newId(), integrations: newId() },
+    'org-b': { incidents: newId(), investigations: newId(), conversations: newId(), postmortems: newId(), relays: newId(), integrations: newId() },
   };
 
   /** The child row of `child` in `organizationId`, pointing at `parentId` (its other parents are its own Organization's). */
@@ -198,6 +202,30 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status) VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', '{}', 'failed')`,
         [org, newId(), relay, newId()],
       ),
+    'chat_threads→conversations': (org, conversation) =>
+      dataSource.query(
+        `INSERT INTO chat_threads (organization_id, id, integration_id, channel, thread_ts, conversation_id) VALUES ($1, $2, $3, 'C1', $4, $5)`,
+        [org, newId(), parents[org as 'org-a'].integrations, newId(), conversation],
+      ),
+    // A thread of a new conversation of the Organization, since a conversation has at most one.
+    'chat_threads→integrations': async (org, integration) => {
+      const conversation = newId();
+      await dataSource.query(`INSERT INTO conversations (organization_id, id, subject, source, created_by) VALUES ($1, $2, 's', 'chat', 'u')`, [
+        org,
+        conversation,
+      ]);
+      return dataSource.query(
+        `INSERT INTO chat_threads (organization_id, id, integration_id, channel, thread_ts, conversation_id) VALUES ($1, $2, $3, 'C1', $4, $5)`,
+        [org, newId(), integration, newId(), conversation],
+      );
+    },
+    'chat_replies→conversations': (org, conversation) =>
+      dataSource.query(
+        `INSERT INTO chat_replies (organization_id, id, conversation_id, message_sequence, status) VALUES ($1, $2, $3, (SELECT count(*) + 1 FROM chat_replies), 'pending')`,
+        [org, newId(), conversation],
+      ),
+    'chat_events→integrations': (org, integration) =>
+      dataSource.query(`INSERT INTO chat_events (organization_id, id, integration_id, event_id) VALUES ($1, $2, $3, $4)`, [org, newId(), integration, newId()]),
   };
 
   beforeAll(async () => {
@@ -222,6 +250,10 @@ describe('composite foreign keys against PostgreSQL', () => {
         ids.postmortems,
         ids.incidents,
       ]);
+      await dataSource.query(
+        `INSERT INTO integrations (organization_id, id, type, name, enabled, config, created_by) VALUES ($1, $2, 'chat', 'c', true, '{}', $3)`,
+        [org, ids.integrations, newId()],
+      );
       await dataSource.query(`INSERT INTO relays (organization_id, id, name, credential_hash, bootstrap_token_id) VALUES ($1, $2, 'r', $3, $4)`, [
         org,
         ids.relays,
