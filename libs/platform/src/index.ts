@@ -52,6 +52,7 @@ export * from './organization-id';
 export * from './database/notification-channel';
 export * from './database/recent-reads';
 export * from './http/lean-routes';
+export * from './http/limited-body';
 export * from './http/send-error';
 export * from './outbound';
 export * from './http/input-hygiene';

@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import getRawBody from 'raw-body';
-import { AppConfig, DomainError, isUuid, LeanRoutes, UnauthenticatedError } from '@svc/platform';
+import { AppConfig, DomainError, isUuid, LeanRoutes, PayloadTooLarge, readLimitedBody, UnauthenticatedError } from '@svc/platform';
 import { AlertAdmissionService, ReceivedDelivery } from './alert-admission.service';
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-svc-token', 'cookie', 'proxy-authorization']);
@@ -76,21 +75,12 @@ export class AlertWebhookHandler implements OnModuleInit {
       await this.admission.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
       throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
     }
-    const limit = this.config.SVC_JSON_BODY_LIMIT;
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (declared > limit) {
-      await this.admission.recordRefusal(receiver, delivery, 413, `Body of ${declared} bytes is over the limit of ${limit}`);
-      throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
-    }
     let raw: Buffer;
     try {
-      raw = await getRawBody(req, { limit, length: Number.isNaN(declared) ? undefined : declared });
+      raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
     } catch (error) {
-      if ((error as { type?: string }).type === 'entity.too.large') {
-        await this.admission.recordRefusal(receiver, delivery, 413, `Body over the limit of ${limit}`);
-        throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
-      }
-      throw new DomainError('invalid_input', 'The request body could not be read');
+      if (error instanceof PayloadTooLarge) await this.admission.recordRefusal(receiver, delivery, 413, error.recordedAs);
+      throw error;
     }
     const text = readText(raw);
     delivery.body = text.recordable;

@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import getRawBody from 'raw-body';
-import { AppConfig, DomainError, LeanRoutes } from '@svc/platform';
+import { AppConfig, DomainError, LeanRoutes, readLimitedBody } from '@svc/platform';
 import { ChatIntakeService } from './chat-intake.service';
 
 const header = (req: Request, name: string): string | undefined => {
@@ -38,17 +37,7 @@ export class ChatWebhookHandler implements OnModuleInit {
 
   private async receiveNow(req: Request, res: Response): Promise<void> {
     if (!req.is(['application/json', 'application/*+json'])) throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
-    const limit = this.config.SVC_JSON_BODY_LIMIT;
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (declared > limit) throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
-    let raw: Buffer;
-    try {
-      raw = await getRawBody(req, { limit, length: Number.isNaN(declared) ? undefined : declared });
-    } catch (error) {
-      if ((error as { type?: string }).type === 'entity.too.large')
-        throw new DomainError('payload_too_large', `Request body too large: the limit is ${limit} bytes`);
-      throw new DomainError('invalid_input', 'The request body could not be read');
-    }
+    const raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
     const ack = await this.intake.receive({ timestamp: header(req, 'x-svc-request-timestamp'), signature: header(req, 'x-svc-signature') }, raw);
     res.status(ack.status).json(ack.body);
   }
