@@ -11,7 +11,7 @@ import { chatSection } from './chat';
 import { investigationsSection } from './investigations';
 import { relaysSection } from './relays';
 import { streamsSection } from './streams';
-import { cpuSeconds, dropQueueKeys, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
+import { cpuSeconds, dropQueueKeys, postgresCpuSeconds, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
 
 /**
  * Request pipeline benchmark. Every figure is a ratio against a baseline measured in the same
@@ -161,6 +161,37 @@ interface FixedCountResult {
   p99: number;
   failures: string;
   cpuMsEach?: number;
+  /** CPU of the PostgreSQL server's processes, and of this process (the senders), per delivery or insert. */
+  postgresMsEach?: number;
+  senderMsEach?: number;
+  /** Committed transactions per delivery or insert, from the database's statistics. */
+  commitsEach?: number;
+}
+
+/** Measures the CPU spent by PostgreSQL and by this process, and the commits of `databaseUrl`'s database, while `work` runs. */
+async function measuredCosts(databaseUrl: string, work: () => Promise<FixedCountResult>): Promise<FixedCountResult> {
+  const db = new Client({ connectionString: databaseUrl, application_name: 'bench-costs' });
+  await db.connect();
+  // Statistics reach the shared counters within a second of each transaction's end.
+  const commits = async (): Promise<number> => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const { rows } = await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()');
+    return Number(rows[0].n);
+  };
+  try {
+    const commitsBefore = await commits();
+    const postgresBefore = postgresCpuSeconds();
+    const senderBefore = process.cpuUsage();
+    const result = await work();
+    const sender = process.cpuUsage(senderBefore);
+    result.postgresMsEach = (1000 * (postgresCpuSeconds() - postgresBefore)) / result.count;
+    result.senderMsEach = (sender.user + sender.system) / 1000 / result.count;
+    // The first statistics read is itself a committed transaction.
+    result.commitsEach = ((await commits()) - commitsBefore - 1) / result.count;
+    return result;
+  } finally {
+    await db.end();
+  }
 }
 
 /**
@@ -279,6 +310,7 @@ function withChildren(pid: number): number[] {
 async function admissionOn(
   port: number,
   cookie: string,
+  databaseUrl: string,
   name: string,
   pid: number,
 ): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
@@ -297,7 +329,7 @@ async function admissionOn(
   const pids = withChildren(pid);
   const cpuBefore = pids.reduce((sum, p) => sum + cpuSeconds(p), 0);
   const windowStart = process.hrtime.bigint() / 1000n;
-  const admission = await admissionRun(name, port, integration, DELIVERIES, 1_000_000);
+  const admission = await measuredCosts(databaseUrl, () => admissionRun(name, port, integration, DELIVERIES, 1_000_000));
   if (PROFILE_DIR) console.log(`profile window of "${name}" (pids ${pids.join(', ')}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
   admission.cpuMsEach = (1000 * (pids.reduce((sum, p) => sum + cpuSeconds(p), 0) - cpuBefore)) / admission.count;
   return { id, warmUp, admission };
@@ -310,7 +342,7 @@ async function admissionSection(
   databaseUrl: string,
   pid: number,
 ): Promise<{ admission: FixedCountResult; floor: FixedCountResult; stored: number; expected: number }> {
-  const { id, warmUp, admission } = await admissionOn(port, cookie, 'admission (HTTP, full pipeline, one API process)', pid);
+  const { id, warmUp, admission } = await admissionOn(port, cookie, databaseUrl, 'admission (HTTP, full pipeline, one API process)', pid);
 
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -318,7 +350,7 @@ async function admissionSection(
     const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM alert_events WHERE integration_id = $1', [id])).rows;
     await db.query('CREATE TABLE bench_floor (id bigint PRIMARY KEY, payload jsonb NOT NULL)');
     await insertFloor(databaseUrl, ADMISSION_WARM_UP, 0);
-    const floor = await insertFloor(databaseUrl, DELIVERIES, 1_000_000);
+    const floor = await measuredCosts(databaseUrl, () => insertFloor(databaseUrl, DELIVERIES, 1_000_000));
     return { admission, floor, stored: n, expected: warmUp.count + admission.count };
   } finally {
     await db.end();
@@ -413,6 +445,7 @@ async function main(): Promise<void> {
         ({ admission: several } = await admissionOn(
           clusterPort,
           cookie,
+          databaseUrl,
           `admission (HTTP, full pipeline, ${API_PROCESSES_BENCH} API processes)`,
           cluster.pid!,
         ));
@@ -423,11 +456,13 @@ async function main(): Promise<void> {
         `\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
           ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`,
       );
-      console.log('| case | per second | p50 ms | p99 ms | ratio admission/floor | API CPU ms per delivery | count | seconds | not 202 |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+      console.log(
+        '| case | per second | p50 ms | p99 ms | ratio admission/floor | API CPU ms per delivery | PostgreSQL CPU ms each | sender CPU ms each | commits each | count | seconds | not 202 |',
+      );
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
       for (const r of [admission, several, insert]) {
         console.log(
-          `| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`,
+          `| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.postgresMsEach?.toFixed(3)} | ${r.senderMsEach?.toFixed(3)} | ${r.commitsEach?.toFixed(3)} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`,
         );
       }
       console.log(`\nGain from ${API_PROCESSES_BENCH} API processes: ${(several.perSecond / admission.perSecond).toFixed(2)}x.`);

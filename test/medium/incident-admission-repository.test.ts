@@ -11,6 +11,9 @@ const TABLES = ['incidents', 'alert_events', 'incident_alerts'];
 const T1 = Timestamp.parse('2026-11-20T10:00:00Z')!;
 const T2 = Timestamp.parse('2026-11-20T11:00:00Z')!;
 
+/** Thrown to roll a test's transaction back. */
+class Rollback extends Error {}
+
 /**
  * Both Organizations hold alerts of the same integration id (incidents do not reference integrations), an incident with the same id (SHARED, group
  * g-shared) and an incident of their own in group g-own; only B has group g-b-only and alert
@@ -99,19 +102,37 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     await bUnchanged();
   });
 
-  it("lockOpenIncidentsAcrossOrganizations and lockOpenIncident lock only the Organization's incidents", async () => {
+  it("openAndLockIncidentsAcrossOrganizations and lockOpenIncident open and lock only the Organization's incidents", async () => {
+    const opened = newId();
+    await dataSource
+      .transaction(async (manager) => {
+        const locked = await repository.openAndLockIncidentsAcrossOrganizations(
+          [
+            // B has an open incident of g-b-only, A has none: A's is opened.
+            { organizationId: A, id: opened, integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 },
+            // A's own open incident of g-own stands: nothing is opened.
+            { organizationId: A, id: newId(), integrationId, groupKey: 'g-own', title: 'T', labels: {}, openedAt: T1 },
+          ],
+          [
+            { organizationId: A, integrationId, groupKey: 'g-b-only' },
+            { organizationId: A, integrationId, groupKey: 'g-own' },
+          ],
+          manager,
+        );
+        expect(locked).toEqual([
+          { id: opened, organizationId: A, integrationId, groupKey: 'g-b-only' },
+          { id: own[A], organizationId: A, integrationId, groupKey: 'g-own' },
+        ]);
+        expect(await repository.lockOpenIncident(A, integrationId, 'g-own', manager)).toBe(own[A]);
+        expect(await lockable(dataSource, 'incidents', B)).toBe(true);
+        // Rolled back: the incident opened here is not one of A's afterwards.
+        throw new Rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
     await dataSource.transaction(async (manager) => {
-      const locked = await repository.lockOpenIncidentsAcrossOrganizations(
-        [
-          { organizationId: A, integrationId, groupKey: 'g-b-only' },
-          { organizationId: A, integrationId, groupKey: 'g-own' },
-        ],
-        manager,
-      );
-      expect(locked).toEqual([{ id: own[A], organizationId: A, integrationId, groupKey: 'g-own' }]);
       expect(await repository.lockOpenIncident(A, integrationId, 'g-b-only', manager)).toBeUndefined();
-      expect(await repository.lockOpenIncident(A, integrationId, 'g-own', manager)).toBe(own[A]);
-      expect(await lockable(dataSource, 'incidents', B)).toBe(true);
     });
     await bUnchanged();
   });
@@ -130,9 +151,10 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
   });
 
   it("opening incidents writes only the Organization's, even where the other has an open incident of the group", async () => {
-    await repository.openIncidentsAcrossOrganizations([
-      { organizationId: A, id: newId(), integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 },
-    ]);
+    await repository.openAndLockIncidentsAcrossOrganizations(
+      [{ organizationId: A, id: newId(), integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 }],
+      [],
+    );
     await repository.openIncident(A, { id: newId(), integrationId, groupKey: 'g-b-only-2', title: 'T', labels: {}, openedAt: T1 });
     await repository.insertResolvedIncident(A, { id: newId(), integrationId, groupKey: 'g-resolved', title: 'T', labels: {}, openedAt: T1, resolvedAt: T2 });
     const groups = (

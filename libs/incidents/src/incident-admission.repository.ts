@@ -186,35 +186,51 @@ export class IncidentAdmissionRepository {
     return new Map(rows.map((row) => [row.n - 1, row.incident_id]));
   }
 
-  /** Opens each incident whose group has no open one (the partial unique index decides races). */
-  async openIncidentsAcrossOrganizations(incidents: NewIncident[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query(
-      `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at)
-       SELECT organization_id, id, integration_id, group_key, 'open', title, labels, opened_at
-         FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS g(organization_id, id, integration_id, group_key, title, labels, opened_at)
-       ON CONFLICT (organization_id, integration_id, group_key) WHERE status = 'open' DO NOTHING`,
-      [
-        incidents.map((i) => i.organizationId),
-        incidents.map((i) => i.id),
-        incidents.map((i) => i.integrationId),
-        incidents.map((i) => i.groupKey),
-        incidents.map((i) => i.title),
-        incidents.map((i) => JSON.stringify(i.labels)),
-        incidents.map((i) => i.openedAt),
-      ],
-    );
-  }
-
-  /** Locks the open incident of each group, in id order; groups without one are absent from the result. */
-  async lockOpenIncidentsAcrossOrganizations(groups: GroupKey[], manager: EntityManager = this.dataSource.manager): Promise<Array<GroupKey & { id: string }>> {
+  /**
+   * Opens an incident for each group in `openers` that has no open incident (the partial unique
+   * index decides races), then locks the open incident of each group in `groups`, in id order, all
+   * in one statement. Groups without an open incident are absent from the result: one opened by a
+   * transaction that committed after this statement began is neither opened again nor seen.
+   *
+   * A group whose open incident exists is not inserted at all, so the statement does not wait on
+   * a transaction that holds that incident: the lock is the only wait.
+   */
+  async openAndLockIncidentsAcrossOrganizations(
+    openers: NewIncident[],
+    groups: GroupKey[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Array<GroupKey & { id: string }>> {
     const rows = (await manager.query(
-      `SELECT i.id, i.organization_id, i.integration_id, i.group_key FROM incidents i
-         JOIN unnest($1::text[], $2::uuid[], $3::text[]) AS g(organization_id, integration_id, group_key)
-           ON i.organization_id = g.organization_id AND i.integration_id = g.integration_id AND i.group_key = g.group_key
-        WHERE i.status = 'open'
-        ORDER BY i.id
-        FOR UPDATE OF i`,
-      [groups.map((g) => g.organizationId), groups.map((g) => g.integrationId), groups.map((g) => g.groupKey)],
+      `WITH opened AS (
+         INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at)
+         SELECT g.organization_id, g.id, g.integration_id, g.group_key, 'open', g.title, g.labels, g.opened_at
+           FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS g(organization_id, id, integration_id, group_key, title, labels, opened_at)
+          WHERE NOT EXISTS (
+                  SELECT 1 FROM incidents o
+                   WHERE o.organization_id = g.organization_id AND o.integration_id = g.integration_id AND o.group_key = g.group_key AND o.status = 'open')
+         ON CONFLICT (organization_id, integration_id, group_key) WHERE status = 'open' DO NOTHING
+         RETURNING id, organization_id, integration_id, group_key
+       ), locked AS (
+         SELECT i.id, i.organization_id, i.integration_id, i.group_key FROM incidents i
+           JOIN unnest($8::text[], $9::uuid[], $10::text[]) AS g(organization_id, integration_id, group_key)
+             ON i.organization_id = g.organization_id AND i.integration_id = g.integration_id AND i.group_key = g.group_key
+          WHERE i.status = 'open'
+          ORDER BY i.id
+          FOR UPDATE OF i
+       )
+       SELECT * FROM opened UNION ALL SELECT * FROM locked`,
+      [
+        openers.map((i) => i.organizationId),
+        openers.map((i) => i.id),
+        openers.map((i) => i.integrationId),
+        openers.map((i) => i.groupKey),
+        openers.map((i) => i.title),
+        openers.map((i) => JSON.stringify(i.labels)),
+        openers.map((i) => i.openedAt),
+        groups.map((g) => g.organizationId),
+        groups.map((g) => g.integrationId),
+        groups.map((g) => g.groupKey),
+      ],
     )) as { id: string; organization_id: string; integration_id: string; group_key: string }[];
     return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, integrationId: r.integration_id, groupKey: r.group_key }));
   }

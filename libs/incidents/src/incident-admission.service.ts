@@ -137,8 +137,7 @@ export class IncidentAdmissionService {
     const planned = requests.flatMap((r, i) => plan(i, r.organizationId, r.input));
     const results = new BatchResults(requests.length);
     const fresh = await this.setAsideRetries(manager, planned, results);
-    await this.openIncidentsForFiringGroups(manager, fresh);
-    const openIncident = await this.lockOpenIncidentsOf(manager, fresh);
+    const openIncident = await this.openAndLockIncidentsOf(manager, fresh);
     if (!openIncident) return null;
     const { admitted, states } = await this.insertEvents(manager, requests, fresh, openIncident, results);
     if (admitted.length > 0) await this.advanceAlertStates(manager, admitted, states);
@@ -166,17 +165,21 @@ export class IncidentAdmissionService {
   }
 
   /**
-   * Each group with a firing alert gets an open incident (the partial unique index decides races),
-   * opened at its earliest firing phase.
+   * Each group with a firing alert gets an open incident when it has none (the partial unique
+   * index decides races), opened at its earliest firing phase; then the open incident of every
+   * group is locked, in id order. Returns them by group id; null when a group has none now: a
+   * resolution with nowhere obvious to go, or an incident opened or resolved by another admission
+   * meanwhile. The one-by-one path decides those.
    */
-  private async openIncidentsForFiringGroups(manager: EntityManager, fresh: PlannedAlert[]): Promise<void> {
+  private async openAndLockIncidentsOf(manager: EntityManager, fresh: PlannedAlert[]): Promise<Map<string, string> | null> {
+    const groups = [...new Map(fresh.map((p) => [groupId(p), p])).values()];
+    if (groups.length === 0) return new Map();
     const openers = new Map<string, PlannedAlert>();
     for (const p of fresh) {
       const current = openers.get(groupId(p));
       if (p.alert.status === 'firing' && (!current || current.phaseAt.isAfter(p.phaseAt))) openers.set(groupId(p), p);
     }
-    if (openers.size === 0) return;
-    await this.repository.openIncidentsAcrossOrganizations(
+    const open = await this.repository.openAndLockIncidentsAcrossOrganizations(
       [...openers.values()].map((p) => ({
         organizationId: p.organizationId,
         id: newId(),
@@ -186,24 +189,9 @@ export class IncidentAdmissionService {
         labels: p.group.labels,
         openedAt: p.phaseAt,
       })),
+      groups.map((p) => ({ organizationId: p.organizationId, integrationId: p.integrationId, groupKey: p.group.key })),
       manager,
     );
-  }
-
-  /**
-   * Locks the open incident of every group, by group id; null when a group has none now: a
-   * resolution with nowhere obvious to go, or an incident resolved by another admission between
-   * opening and locking. The one-by-one path decides those.
-   */
-  private async lockOpenIncidentsOf(manager: EntityManager, fresh: PlannedAlert[]): Promise<Map<string, string> | null> {
-    const groups = [...new Map(fresh.map((p) => [groupId(p), p])).values()];
-    const open =
-      groups.length === 0
-        ? []
-        : await this.repository.lockOpenIncidentsAcrossOrganizations(
-            groups.map((p) => ({ organizationId: p.organizationId, integrationId: p.integrationId, groupKey: p.group.key })),
-            manager,
-          );
     const openIncident = new Map(open.map((i) => [JSON.stringify([i.organizationId, i.integrationId, i.groupKey]), i.id]));
     return groups.some((p) => !openIncident.has(groupId(p))) ? null : openIncident;
   }

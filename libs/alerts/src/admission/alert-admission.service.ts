@@ -188,20 +188,18 @@ export class AlertAdmissionService {
    * transaction of its own, so one delivery's problem is never another's.
    */
   private async admitBatch(batch: PendingAdmission[]): Promise<void> {
-    if (batch.length > 1) {
-      try {
-        const { current, stale, outcomes } = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
-        current.forEach((pending, i) => pending.resolve(outcomes[i]));
-        for (const pending of stale) pending.reject(staleCredential());
+    try {
+      const { current, stale, outcomes } = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
+      current.forEach((pending, i) => pending.resolve(outcomes[i]));
+      for (const pending of stale) pending.reject(staleCredential());
+      return;
+    } catch (error) {
+      if (error instanceof AdmissionPressure) {
+        for (const pending of batch) pending.reject(error);
         return;
-      } catch (error) {
-        if (error instanceof AdmissionPressure) {
-          for (const pending of batch) pending.reject(error);
-          return;
-        }
-        if (!(error instanceof OneByOne))
-          this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
       }
+      if (!(error instanceof OneByOne))
+        this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
     }
     await Promise.all(
       batch.map(async (pending) => {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig, DomainError, isUuid, LeanRoutes, PayloadTooLarge, readLimitedBody, UnauthenticatedError } from '@svc/platform';
+import { AppConfig, DomainError, isUuid, LeanRoutes, PayloadTooLarge, readLimitedBody, sendJson, UnauthenticatedError } from '@svc/platform';
 import { AlertAdmissionService, ReceivedDelivery } from './alert-admission.service';
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-svc-token', 'cookie', 'proxy-authorization']);
@@ -91,6 +91,6 @@ export class AlertWebhookHandler implements OnModuleInit {
     }
     const outcome = await this.admission.admit(receiver, delivery);
     if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);
-    res.status(outcome.status).json(outcome.response);
+    sendJson(res, outcome.status, outcome.response);
   }
 }

@@ -41,12 +41,17 @@ export function configureHttpApp(app: NestExpressApplication): void {
   // rotate past the per-address sign-in limit.
   app.set('trust proxy', parseTrustedProxies(config.SVC_TRUSTED_PROXIES));
 
-  const common: PipelineStep[] = [securityHeaders, forwardedForHygiene, requestIdMiddleware, createHttpLogger(logger), metrics.middleware()];
-  for (const step of common) app.use(step);
+  const common = (access: PipelineStep): PipelineStep[] => [securityHeaders, forwardedForHygiene, requestIdMiddleware, access, metrics.middleware()];
+  for (const step of common(createHttpLogger(logger))) app.use(step);
   app.use(['/api', '/webhooks'], noStore);
   // Hot public routes with their own authentication (alert webhooks) answer ahead of Express and
   // Nest, after the same common steps (their paths are all under /webhooks, hence no-store).
-  app.get(LeanRoutes).attach(app.getHttpServer() as Server, app.getHttpAdapter().getInstance() as Express, [...common, noStore]);
+  app
+    .get(LeanRoutes)
+    .attach(app.getHttpServer() as Server, app.getHttpAdapter().getInstance() as Express, [
+      ...common(createHttpLogger(logger, { childLogger: false })),
+      noStore,
+    ]);
   app.use(organizationAliasMiddleware);
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
   const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });

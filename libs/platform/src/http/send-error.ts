@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { ErrorResponse } from './error-body';
 
 export function sendError(res: Response, response: ErrorResponse): void {
@@ -8,4 +9,15 @@ export function sendError(res: Response, response: ErrorResponse): void {
   }
   if (response.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(response.retryAfterSeconds))));
   res.status(response.status).type('application/json').send(JSON.stringify(response.body));
+}
+
+/**
+ * Writes a JSON answer directly (one `writeHead`, one `end`), with the headers already set on the
+ * response: what `res.status(s).json(body)` sends, without Express's content negotiation steps, for
+ * lean routes.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
 }

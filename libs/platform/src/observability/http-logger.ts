@@ -11,16 +11,18 @@ type LoggedRequest = IncomingMessage & { id: string; log?: Logger };
  * remote address), `res.statusCode`, `responseTime` in ms; level error for 5xx but 503 (warn: load shed or a
  * dependency not answering, which the line of the failure explains). Health probes and
  * metrics scrapes are not logged. `req.log` is a child logger bound to the request id, for the
- * lines code logs while handling the request. Hand-made rather than pino-http, which serialized
+ * lines code logs while handling the request (not made with `childLogger: false`, for lean routes,
+ * whose code runs outside Nest's request-scoped logging). Hand-made rather than pino-http, which serialized
  * the whole request into a child logger up front and cost about a tenth of a webhook delivery.
  */
-export function createHttpLogger(logger: Logger) {
+export function createHttpLogger(logger: Logger, options: { childLogger?: boolean } = {}) {
+  const childLogger = options.childLogger ?? true;
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const request = req as LoggedRequest;
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    request.log = logger.child({ req: { id: request.id } });
+    if (childLogger) request.log = logger.child({ req: { id: request.id } });
     if (NOT_LOGGED.has(path)) {
       next();
       return;

@@ -25,16 +25,30 @@ export class Metrics {
     });
   }
 
+  /** The request histogram and counter of each label set, looked up once (prom-client hashes the labels on every call otherwise). */
+  private readonly series = new Map<string, { duration: Histogram.Internal<'method' | 'route' | 'status'>; requests: Counter.Internal }>();
+
+  private seriesOf(method: string, route: string, status: string): { duration: Histogram.Internal<'method' | 'route' | 'status'>; requests: Counter.Internal } {
+    const key = `${method} ${status} ${route}`;
+    let found = this.series.get(key);
+    if (!found) {
+      const labels = { method, route, status };
+      found = { duration: this.httpDuration.labels(labels), requests: this.httpRequests.labels(labels) };
+      this.series.set(key, found);
+    }
+    return found;
+  }
+
   /** Express middleware; labels by route template (never the raw path, which would explode cardinality). */
   middleware() {
     return (req: Request, res: Response, next: NextFunction) => {
-      const stop = this.httpDuration.startTimer();
+      const started = performance.now();
       res.on('finish', () => {
         const routePath = (req.route as { path?: string } | undefined)?.path;
         const route = (req as LeanRoutedRequest).leanRoute ?? (routePath ? `${req.baseUrl}${routePath}` : 'unmatched');
-        const labels = { method: req.method, route, status: String(res.statusCode) };
-        stop(labels);
-        this.httpRequests.inc(labels);
+        const series = this.seriesOf(req.method, route, String(res.statusCode));
+        series.duration.observe((performance.now() - started) / 1000);
+        series.requests.inc();
       });
       next();
     };
