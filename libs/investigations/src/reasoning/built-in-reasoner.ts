@@ -165,6 +165,12 @@ export class BuiltInReasoner {
       const detectors = new CauseDetectors(session, source, this.detectionScope());
       const detected = await detectors.detect();
       this.limitations.push(...detectors.limitations);
+      // A restart whose failing liveness probe (or whose cause behind it) a detector found is a step of that chain, not a cause of its own.
+      const explained = new Set(detected.flatMap((d) => d.restartedPods ?? []));
+      for (let i = candidates.length - 1; i >= 0; i--) {
+        const pod = candidates[i].subject?.pod;
+        if (candidates[i].hypothesis.id === 'h-restart' && pod && explained.has(pod)) candidates.splice(i, 1);
+      }
       // After a new version, before the proximate events (restarts, targets down, saturation) whose causes they may be.
       const at = candidates.findIndex((c) => c.hypothesis.id !== 'h-version');
       candidates.splice(
@@ -294,12 +300,13 @@ export class BuiltInReasoner {
         statement: d.statement,
         status: 'untested',
         test: `Does the condition hold only after ${d.at.toISOString()}?`,
-        runRefs: [...new Set([d.run.ordinal, ...d.chainRuns])],
+        runRefs: [...new Set([d.run.ordinal, ...d.chainRuns, ...(d.refuted?.runs ?? [])])],
       },
       mechanism: d.mechanism,
       action: d.action,
       unexplained: d.unexplained,
       detected: d,
+      refutedBecause: d.refuted?.because,
     };
   }
 
@@ -559,6 +566,12 @@ export class BuiltInReasoner {
    */
   private async test(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<void> {
     const h = candidate.hypothesis;
+    // A detector already ruled it out with the runs that show it: nothing left to test.
+    if (candidate.detected?.refuted) {
+      h.status = 'refuted';
+      this.tested.set(h.id, { run: candidate.run, supported: false, candidate, mechanismRuns: [] });
+      return;
+    }
     const expression = this.onset!.expression;
     if (!expression) {
       h.status = 'inconclusive';
@@ -843,12 +856,13 @@ export class BuiltInReasoner {
       actions.push({ ...candidate.action, runRefs: refs });
     }
     for (const { run, candidate } of [...this.tested.values()].filter((t) => !t.supported)) {
+      const refs = [...new Set([candidate.run.ordinal, ...(candidate.detected?.refuted?.runs ?? [run.ordinal])])];
       findings.push({
         kind: 'ruled_out',
         statement: `Not the cause: ${candidate.hypothesis.statement} (${candidate.refutedBecause ?? 'the condition already held before it'})`,
         mechanism: '',
-        runRefs: [candidate.run.ordinal, run.ordinal],
-        evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]),
+        runRefs: refs,
+        evidenceRefs: evidence(refs),
       });
     }
     // The incident's other alerts: stated and ruled out with the runs that showed their history.
