@@ -117,6 +117,8 @@ describe('cause detectors on generated incidents', () => {
     expect(cause?.statement).toMatch(/^partner-bank answered slowly from /);
     expect(cause?.mechanism).toMatch(/^checkout's calls to payments slowed at .*; payments's calls to partner-bank slowed at /);
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // The batch job that saturated one of checkout's nodes: checkout slowed on every node.
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: reports-batch-.* \(checkout's pods on other nodes show the condition too /)]);
   }, 120_000);
 
   it('CPU throttling from a lowered CPU limit, the same version rolled out', async () => {
@@ -212,6 +214,17 @@ describe('cause detectors on generated incidents', () => {
         expect.stringMatching(/^Not the cause: log-shipper-.* \(ip-10-0-3-41\.eu-west-1\.compute\.internal had CPU to spare/),
       ]),
     );
+  }, 120_000);
+
+  it('a bad version, not the noisy neighbour on one of its nodes: the neighbour ruled out by the errors on its pods on other nodes', async () => {
+    const { result, conclusion } = await investigate('payments-bad-version-noisy-neighbour');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(ruledOut(conclusion)).toEqual([
+      expect.stringMatching(
+        /^Not the cause: ledger-reconcile-.* \(ledger-reconcile\), whose CPU use burst .* \(payments's pods on other nodes show the condition too \(payments-/,
+      ),
+    ]);
   }, 120_000);
 
   it('crash loops from out-of-memory kills after a rollout lowered the memory limit; not verified when the working set was never seen at the limit', async () => {

@@ -872,8 +872,17 @@ export class CauseDetectors {
       }
       const perPod = seriesOf(byPod)
         .filter((s) => !!s.metric.pod && !!s.metric.node)
-        .map((s) => ({ pod: s.metric.pod, node: s.metric.node, jump: latency ? jumpOf(s, 2, 0.005) : jumpOf(s, 5, 0.05) }));
-      const hit = perPod.filter((p) => !!p.jump && this.near(p.jump.at));
+        .map((s) => ({ pod: s.metric.pod, node: s.metric.node, points: pointsOf(s) }));
+      // A pod shows the condition when its level from shortly before the onset is well above the
+      // pods' usual level before the burst (read across pods: a pod started since has no past of its own).
+      const median = (values: number[]): number | undefined => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      const usual = median(perPod.flatMap((p) => p.points.filter((x) => x.t.isBefore(burst.at)).map((x) => x.v))) ?? 0;
+      const threshold = latency ? Math.max(usual * 2, 0.005) : Math.max(usual * 5, 0.05);
+      const from = shift(this.scope.onset, -2n * MINUTE);
+      const hit = perPod
+        .map((p) => ({ ...p, level: median(p.points.filter((x) => !x.t.isBefore(from)).map((x) => x.v)) }))
+        .filter((p) => p.level !== undefined && p.level >= threshold)
+        .map((p) => ({ ...p, jump: { at: p.points.find((x) => x.v >= threshold && !x.t.isBefore(burst.at))?.t ?? from } }));
       const elsewhere = ownPods.filter((s) => s.metric.node !== node).map((s) => s.metric.pod);
       const hitHere = hit.filter((p) => p.node === node);
       const hitElsewhere = hit.filter((p) => p.node !== node);
