@@ -712,7 +712,7 @@ export const SCENARIOS: Scenario[] = [
       const search = c.workload('search');
       const [starved, spare] = search.pods.map((p) => p.node.name);
       const elsewhere = NODES.find((n) => !search.pods.some((p) => p.node.name === n))!;
-      c.addWorkload(...batch('video-transcode', '4.0.1', starved, (t) => (t >= at ? 3.9 : 0.1)));
+      c.addWorkload(...batch('video-transcode', '4.0.1', starved, (t) => (t >= at ? 3.5 : 0.1)));
       c.addWorkload(...batch('image-resizer', '2.2.0', elsewhere, (t) => (t >= at - 2 * MINUTE ? 3.8 : 0.1)));
       c.addWorkload(...batch('log-shipper', '0.8.3', spare, (t) => (t >= at - MINUTE ? 1.1 : 0.1)));
       search.effects = { latency: (t, pod) => (pod.node.name === starved ? 1 + 6 * ramp(t, at, at + MINUTE) : 1) };
