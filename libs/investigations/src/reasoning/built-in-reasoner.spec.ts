@@ -295,6 +295,21 @@ describe('BuiltInReasoner', () => {
     );
   });
 
+  it("says a restarted pod's liveness probe did not fail when the detector read it passing", async () => {
+    const container = { namespace: 'shop', pod: 'api-0', container: 'api' };
+    const session = scriptedSession([], {
+      containerRestarts: [{ metric: container, values: points(29, 33) }],
+      probes: [{ metric: { ...container, result: 'successful' }, values: points(10, 33) }],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show why api-0 restarted (no container of it was killed for running out of memory, and its liveness probe did not fail; a crash after a configuration change remains)',
+    );
+    const probes = session.runs.find((r) => String(r.arguments.query).includes('prober_probe_total'))!;
+    expect(conclusion.hypotheses.find((h) => h.id === 'h-restart')?.runRefs).toContain(probes.ordinal);
+  });
+
   it('says why it could not ask about a restart whose series has no pod', async () => {
     const session = scriptedSession([], { restarts: [{ metric: { job: 'api', instance: 'api-0' }, values: points(29, 33) }] });
     const conclusion = await new BuiltInReasoner().investigate(session);

@@ -115,6 +115,8 @@ export class BuiltInReasoner {
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
   private question: BuiltInQuestion | null = null;
+  /** The cause detectors once run: what they read answers some of the questions asked of proximate events. */
+  private detectors: CauseDetectors | null = null;
   /** The alerts investigated: those of the alert that started the incident (all, when there is one). */
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
@@ -163,6 +165,7 @@ export class BuiltInReasoner {
     if (this.onset.expression) {
       session.beginTurn();
       const detectors = new CauseDetectors(session, source, this.detectionScope());
+      this.detectors = detectors;
       const detected = await detectors.detect();
       this.limitations.push(...detectors.limitations);
       // A restart whose failing liveness probe (or whose cause behind it) a detector found is a step of that chain, not a cause of its own.
@@ -704,9 +707,14 @@ export class BuiltInReasoner {
     h.runRefs = [...h.runRefs, killed.ordinal];
     const container = seriesOf(killed)[0]?.metric.container;
     if (!container) {
+      // The liveness detector read this pod's probes: they passed.
+      const probed = this.detectors?.livenessPassed.get(pod);
+      if (probed !== undefined) h.runRefs = [...new Set([...h.runRefs, probed])];
       if (killed.outcome === 'succeeded')
         candidate.unexplained = [
-          `why ${pod} restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)`,
+          probed !== undefined
+            ? `why ${pod} restarted (no container of it was killed for running out of memory, and its liveness probe did not fail; a crash after a configuration change remains)`
+            : `why ${pod} restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)`,
         ];
       return [];
     }

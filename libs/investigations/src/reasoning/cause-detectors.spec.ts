@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
 import { CauseDetectors, detectionScopeOf, failedCall, mentions, podMatchersOf, workloadOfPod } from './cause-detectors';
-import type { InvestigationSession, RecordedRun } from './reasoner';
+import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 describe('mentions', () => {
   it('finds a name as a whole label value or between separators, in any case', () => {
@@ -97,7 +97,7 @@ function scripted(answer: (query: string) => Series[] | undefined): Investigatio
   };
 }
 
-const source = { integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' };
+const source: SourceBrief = { integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' };
 const onset = Timestamp.parse(T(30))!;
 
 describe('podMatchersOf', () => {

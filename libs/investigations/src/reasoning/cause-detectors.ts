@@ -200,6 +200,8 @@ const bytes = (n: number): string => (n >= 1024 ** 3 ? `${round(n / 1024 ** 3)} 
  */
 export class CauseDetectors {
   readonly limitations: LimitationItem[] = [];
+  /** Pods whose liveness probes were read and passed near the onset, with the run that read them. */
+  readonly livenessPassed = new Map<string, number>();
 
   constructor(
     private readonly session: InvestigationSession,
@@ -1017,6 +1019,8 @@ export class CauseDetectors {
         .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
       if (restartAt) restarted.push({ pod: failed.metric.pod, failedAt, restartAt });
     }
+    const failedPods = new Set(series.filter((s) => s.metric.result === 'failed' && pointsOf(s).some((p) => p.v > 0)).map((s) => s.metric.pod));
+    for (const s of series.filter((x) => x.metric.result === 'successful' && !failedPods.has(x.metric.pod))) this.livenessPassed.set(s.metric.pod, run.ordinal);
     if (!restarted.length) return null;
     const podNames = [...new Set(restarted.map((r) => r.pod))];
     const at = earliest(restarted.map((r) => r.failedAt))!;
