@@ -226,5 +226,9 @@ describe('noisy neighbours', () => {
       "api's pods on other nodes show the condition too (api-7d9f8c6b5-bbbbb on node-b)",
     );
     expect(everywhere.every((d) => d.refuted)).toBe(true);
+    const earlier = await new CauseDetectors(neighbours(level(10, 32, 20, 0.4, 0.97), level(10, 32, 0, 0.1, 0.1)), source, scope).detect();
+    expect(earlier.find((d) => d.statement.startsWith('transcode'))?.refuted?.because).toBe(
+      "node-a's CPU ran out at 2026-11-22T02:20:00.000000Z, before the burst",
+    );
   });
 });

@@ -663,7 +663,8 @@ export class CauseDetectors {
   /**
    * The alerting workload's pods → their nodes: a node not ready or under pressure, or a
    * filesystem of the node or a volume of the pods full, near the onset; with the workload's
-   * failures from the pods on that node as the mechanism.
+   * failures from the pods on that node as the mechanism. The same query reads how busy the
+   * nodes' CPU was and which pods' CPU use burst, for the noisy neighbours (see neighbours).
    */
   private async nodesAndVolumes(): Promise<DetectedCause[]> {
     const pods = this.scope.pods;
@@ -823,7 +824,7 @@ export class CauseDetectors {
     const order = [...bursts.entries()].sort(([a], [b]) => Number(nodes.includes(b)) - Number(nodes.includes(a)));
     for (const [node, burst] of order.slice(0, 3)) {
       const workload = workloadOfPod(burst.pod);
-      const burstText = `${burst.pod} (${workload}) on ${node} used up to ${round(burst.reached)} cores from ${burst.at.toISOString()}, more than ${BURST_RATIO} times its use ${BURST_LOOKBACK} before`;
+      const burstText = `${burst.pod} (${workload}) on ${node} used up to ${round(burst.reached)} cores from ${burst.at.toISOString()}, more than ${BURST_RATIO} times its use ${BURST_LOOKBACK} before (or not running then)`;
       const base: DetectedCause = {
         id: `h-noisy-neighbour${out.length ? `-${out.length + 1}` : ''}`,
         statement: `${burst.pod} (${workload}), whose CPU use burst to ${round(burst.reached)} cores on node ${node} from ${burst.at.toISOString()}, starved ${who} of CPU and caused the alert's condition`,
@@ -857,14 +858,17 @@ export class CauseDetectors {
         out.push(refute(`${node}'s CPU was already ${round(saturated.v * 100)}% busy when the read began, before the burst`, [run.ordinal]));
         continue;
       }
+      if (saturated && saturated.t.isBefore(shift(burst.at, -MINUTE))) {
+        out.push(refute(`${node}'s CPU ran out at ${saturated.t.toISOString()}, before the burst`, [run.ordinal]));
+        continue;
+      }
       if (saturated)
         base.mechanism = `${burstText}; ${node}'s CPU was ${NODE_SATURATED * 100}% busy or more from ${saturated.t.toISOString()} (at most ${round(Math.max(...upToOnset.filter((p) => p.t.isBefore(saturated.t)).map((p) => p.v)) * 100)}% before)`;
       else base.unexplained.push(`whether ${node}'s CPU ran out (node_cpu_seconds_total was not found for it)`);
       // The condition by pod, with each pod's node: on that node's pods only?
       const job = this.scope.job;
       if (!byPod && job && this.canRead(1)) {
-        const pods = `namespace=${quote(this.scope.namespace ?? '')}`;
-        const onNodes = `* on (pod) group_left (node) max by (pod, node) (kube_pod_info${this.scope.namespace ? `{${pods}}` : ''})`;
+        const onNodes = `* on (pod) group_left (node) max by (pod, node) (kube_pod_info${this.scope.namespace ? `{namespace=${quote(this.scope.namespace)}}` : ''})`;
         byPod = await this.read(
           latency
             ? `histogram_quantile(0.99, sum by (pod, le) (rate({__name__=~"${SERVER_HISTOGRAMS}", job=${quote(job)}}[1m]))) ${onNodes}`
