@@ -59,6 +59,8 @@ export interface Effects {
   cpu?(t: number, pod: Pod): number | undefined;
   /** The pod's metrics endpoint does not answer (up 0). */
   down?(t: number, pod: Pod): boolean;
+  /** The container's liveness probe fails (see Cluster.livenessKills for the restarts that follow). */
+  livenessFails?(t: number, pod: Pod): boolean;
 }
 
 export interface Termination {
@@ -319,6 +321,33 @@ export class Cluster {
   }
 
   /**
+   * While `fails(t)` holds from `from`, the kubelet kills the container after three failed liveness
+   * probes (10 s apart) and starts it again `after` seconds later; the new container's probe starts
+   * `delay` seconds after its start (initialDelaySeconds). The probe failures are the workload's
+   * `livenessFails` effect, which this sets.
+   */
+  livenessKills(pod: Pod, from: number, fails: (t: number) => boolean, options: { delay?: number; after?: number } = {}): void {
+    const delay = options.delay ?? 20;
+    const after = options.after ?? 4;
+    let start = pod.starts.filter((s) => s <= from).pop() ?? pod.from;
+    let probing = Math.max(from, start + delay);
+    while (probing < Math.min(pod.until, this.end + 600)) {
+      if (!fails(probing)) {
+        probing += 10;
+        continue;
+      }
+      const killed = probing + 30;
+      pod.terminations.push({ at: killed, reason: 'Error', exitCode: 137 });
+      pod.waiting.push([killed, killed + after]);
+      pod.starts.push(killed + after);
+      start = killed + after;
+      probing = start + delay;
+    }
+    const previous = pod.workload.effects.livenessFails;
+    pod.workload.effects.livenessFails = (t, p) => (p === pod ? t >= from && fails(t) : (previous?.(t, p) ?? false));
+  }
+
+  /**
    * From `from`, the container exits `runs` seconds after each start and backs off (10 s doubling
    * to 5 min) before the next: CrashLoopBackOff.
    */
@@ -559,6 +588,23 @@ export class Cluster {
       initial: Math.max(0, this.start - pod.from) * 10 * throttled(this.start),
       alive: up,
       resets,
+      integer: true,
+    });
+    // kubelet's /metrics/probes: a liveness probe every 10 s while the container runs. The kubelet
+    // keeps the count across container restarts; a result's series exists from its first probe.
+    const probes = { job: 'kubelet', metrics_path: '/metrics/probes', instance: labels.instance, node: pod.node.name, namespace: w.namespace, pod: pod.name };
+    const probe = { ...probes, container: w.name, pod_uid: this.random(`uid:${pod.name}`).token(8, '0123456789abcdef'), probe_type: 'Liveness' };
+    const fails = (t: number): boolean => running(pod, t) && t - startedAt(pod, t) >= 20 && (w.effects.livenessFails?.(t, pod) ?? false);
+    const firstFailure = this.telemetry.times.find(fails) ?? Infinity;
+    const probing = (t: number): boolean => alive(pod, t) && !pod.node.effects.down?.(t);
+    tel.counter('prober_probe_total', { ...probe, result: 'successful' }, (t) => (running(pod, t) && !fails(t) ? 0.1 : 0), {
+      initial: Math.max(0, this.start - pod.from) * 0.1,
+      alive: probing,
+      integer: true,
+    });
+    tel.counter('prober_probe_total', { ...probe, result: 'failed' }, (t) => (fails(t) ? 0.1 : 0), {
+      initial: 0,
+      alive: (t) => probing(t) && t >= firstFailure,
       integer: true,
     });
   }

@@ -23,7 +23,9 @@ export type Family =
   | 'cpu-throttling'
   | 'node'
   | 'certificate'
-  | 'database-saturation';
+  | 'database-saturation'
+  | 'liveness-probe'
+  | 'noisy-neighbour';
 
 export interface Scenario {
   name: string;
@@ -109,6 +111,21 @@ const chronicThrottling: Pick<ShopOptions, 'specs'> = { specs: { recommendations
 const flappingFrontend = (around: number): Effects => ({
   down: (t: number, pod: Pod) => pod.workload.pods[0] === pod && around + 2 * MINUTE - t >= 0 && (around + 2 * MINUTE - t) % (25 * MINUTE) < 7 * MINUTE,
 });
+
+const KUBE_POD_RESTARTING_OFTEN: Rule = {
+  alert: 'KubePodRestartingOften',
+  expr: 'increase(kube_pod_container_status_restarts_total{job="kube-state-metrics", namespace="shop"}[15m]) >= 2',
+  forSeconds: 0,
+  labels: { severity: 'warning' },
+  annotations: { summary: 'Pod {{ $labels.pod }} restarts often.' },
+};
+
+/** A batch workload of one pod on `node`, using `cpu(t)` cores (its limit is the node's four cores). */
+const batch = (name: string, version: string, node: string, cpu: (t: number) => number): [WorkloadSpec, Effects, { nodes: string[] }] => [
+  { name, replicas: 1, version, rps: 0, routes: [], worker: true, memoryMiB: 700, memoryLimitMiB: 2048, cpu: 0.1, cpuLimit: 4 },
+  { cpu },
+  { nodes: [node] },
+];
 
 /** Errors of a workload's requests while a peer fails: each failed call fails the request with `code`. */
 const failsWithPeer = (peer: string, from: number, code: string, ratio: number, outcome: string): Effects =>
@@ -640,5 +657,68 @@ export const SCENARIOS: Scenario[] = [
     },
     rule: errorRule('AccountsHighErrorRate', 'accounts'),
     truth: { values: [['HikariPool-1'], ['pool']], series: /hikaricp_connections/ },
+  },
+  {
+    name: 'cart-liveness-slow-redis',
+    family: 'liveness-probe',
+    story:
+      "sessions-redis slows to seconds per command; cart's liveness probe, which pings Redis, times out and the kubelet restarts cart's containers about every minute. CPUThrottlingHigh has fired for hours in the same namespace.",
+    redHerrings: ['a chronic CPUThrottlingHigh in the same group'],
+    seed: 119,
+    fast: true,
+    build(end) {
+      const at = end - 38 * MINUTE;
+      const c = shop(end, this.seed, { ...chronicThrottling, workloads: ['frontend', 'cart', 'search', 'recommendations'] });
+      const slow = (t: number): number => 1 + 999 * ramp(t, at, at + MINUTE);
+      redis(c, 'sessions-redis');
+      const cart = c.workload('cart');
+      cart.effects = { peerLatency: (t, peer) => (peer === 'sessions-redis' ? slow(t) : 1), latency: (t) => 1 + 20 * ramp(t, at, at + MINUTE) };
+      // Once a ping takes longer than the probe's one-second timeout.
+      for (const pod of cart.pods) c.livenessKills(pod, at + 50, () => true);
+      return c;
+    },
+    rule: KUBE_POD_RESTARTING_OFTEN,
+    otherRules: [CPU_THROTTLING_HIGH],
+    truth: { values: [['sessions-redis'], ['liveness']], series: /http_client_request_duration_seconds|prober_probe_total/ },
+  },
+  {
+    name: 'inventory-liveness-unexplained',
+    family: 'liveness-probe',
+    story:
+      "inventory's processes hang (a deadlock the metrics do not show); their liveness probes fail and the kubelet restarts them. Nothing else changed; a batch job bursts on one of inventory's nodes with CPU to spare.",
+    redHerrings: ['a noisy neighbour on an inventory node with CPU to spare'],
+    seed: 120,
+    build(end) {
+      const at = end - 37 * MINUTE;
+      const c = shop(end, this.seed, { workloads: ['frontend', 'checkout', 'inventory', 'cart'] });
+      const inventory = c.workload('inventory');
+      c.addWorkload(...batch('catalog-sync', '1.2.0', inventory.pods[0].node.name, (t) => (t >= at - 3 * MINUTE ? 1.1 : 0.1)));
+      inventory.pods.forEach((pod, k) => c.livenessKills(pod, at + k * 75, () => true));
+      return c;
+    },
+    rule: KUBE_POD_RESTARTING_OFTEN,
+    truth: { values: [['liveness']], series: /prober_probe_total/ },
+  },
+  {
+    name: 'search-noisy-neighbour',
+    family: 'noisy-neighbour',
+    story:
+      "A video-transcode batch pod on ip-10-0-2-34 takes all four cores of the node; the search pod there is starved and search's p99 climbs. At the same time an image-resizer batch saturates a node where no search pod runs, and a log-shipper bursts on the other search pod's node, which has CPU to spare.",
+    redHerrings: ['a noisy neighbour on a node without search pods', 'a neighbour bursting on a node with CPU to spare'],
+    seed: 121,
+    build(end) {
+      const at = end - 37 * MINUTE;
+      const c = shop(end, this.seed);
+      const search = c.workload('search');
+      const [starved, spare] = search.pods.map((p) => p.node.name);
+      const elsewhere = NODES.find((n) => !search.pods.some((p) => p.node.name === n))!;
+      c.addWorkload(...batch('video-transcode', '4.0.1', starved, (t) => (t >= at ? 3.5 : 0.1)));
+      c.addWorkload(...batch('image-resizer', '2.2.0', elsewhere, (t) => (t >= at - 2 * MINUTE ? 3.8 : 0.1)));
+      c.addWorkload(...batch('log-shipper', '0.8.3', spare, (t) => (t >= at - MINUTE ? 1.1 : 0.1)));
+      search.effects = { latency: (t, pod) => (pod.node.name === starved ? 1 + 6 * ramp(t, at, at + MINUTE) : 1) };
+      return c;
+    },
+    rule: latencyRule('SearchLatencyHigh', 'search', 0.5),
+    truth: { values: [['video-transcode'], ['ip-10-0-2-34']], series: /node_cpu_seconds_total|container_cpu_usage_seconds_total/ },
   },
 ];

@@ -6,7 +6,7 @@ import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
- * Four of the evaluation's generated incidents (eval/scenarios.ts), each with three hours of
+ * Five of the evaluation's generated incidents (eval/scenarios.ts), each with three hours of
  * kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
  * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner.
  * Only what the reasoner reliably gets right is asserted; `npm run eval` scores them all.
@@ -66,6 +66,16 @@ describe('the reasoner on generated incidents', () => {
     expect(result.grounded).toBe(true);
     expect(result.falseConfidence).toBe(false);
     expect(result.conclusionStatus).toBe('supported_explanation');
+  }, 120_000);
+
+  it('names a noisy neighbour that starved the alerting pods on its node, verified by the condition on those pods only', async () => {
+    const result = await investigate('search-noisy-neighbour');
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('concluded');
+    expect(result.cause).toMatch(/^video-transcode-.* \(video-transcode\), whose CPU use burst to .* on node ip-10-0-2-34\.eu-west-1\.compute\.internal /);
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(result.conclusionStatus).toBe('verified_cause');
   }, 120_000);
 
   it('names an expired certificate of a dependency, investigating the page rather than the chronic alert delivered first', async () => {

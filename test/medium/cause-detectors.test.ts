@@ -117,6 +117,8 @@ describe('cause detectors on generated incidents', () => {
     expect(cause?.statement).toMatch(/^partner-bank answered slowly from /);
     expect(cause?.mechanism).toMatch(/^checkout's calls to payments slowed at .*; payments's calls to partner-bank slowed at /);
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // The batch job that saturated one of checkout's nodes: checkout slowed on every node.
+    expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: reports-batch-.* \(checkout's pods on other nodes show the condition too /)]);
   }, 120_000);
 
   it('CPU throttling from a lowered CPU limit, the same version rolled out', async () => {
@@ -160,6 +162,69 @@ describe('cause detectors on generated incidents', () => {
     expect(result.top1).toBe(true);
     expect(conclusion.conclusionStatus).toBe('verified_cause');
     expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/search of search from /);
+  }, 120_000);
+
+  it("restarts after failing liveness probes, whose failures follow a slow dependency of the pods' workload: the chain names both", async () => {
+    const { result, conclusion, cause, queries } = await investigate('cart-liveness-slow-redis');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(cause?.statement).toMatch(
+      /^sessions-redis answered slowly from .*, which failed the liveness probes of cart from .* and got its containers restarted/,
+    );
+    expect(cause?.mechanism).toMatch(/cart's calls to sessions-redis slowed at .*; the liveness probes of \d pod\(s\) of cart .* began to fail at /);
+    // Why Redis slowed is not in the data.
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show why sessions-redis answered slowly (its own saturation or dependencies are not in the metrics)',
+    );
+    expect(queries.some((q) => /prober_probe_total\{namespace="shop", pod="cart-[a-z0-9]+-[a-z0-9]+", probe_type="Liveness"/.test(q))).toBe(true);
+    // The restart is a step of that chain, not a hypothesis of its own.
+    expect(conclusion.hypotheses.map((h) => h.id)).not.toContain('h-restart');
+  }, 120_000);
+
+  it('restarts after failing liveness probes with nothing in the data behind them: a supported explanation saying so, a neighbour with CPU to spare ruled out', async () => {
+    const { result, conclusion, cause } = await investigate('inventory-liveness-unexplained');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^Failing liveness probes of inventory from .*, which got its containers restarted, caused the alert's condition$/);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show why the liveness probe of inventory failed (no slow or failing dependency, CPU throttling or starved node was seen before it)',
+    );
+    expect(ruledOut(conclusion)).toEqual([
+      expect.stringMatching(/^Not the cause: catalog-sync-.* \(catalog-sync\), whose CPU use burst .* had CPU to spare: it was at most \d+% busy/),
+    ]);
+  }, 120_000);
+
+  it("a noisy neighbour that starved the alert's pods on its node, verified by the condition on those pods only; neighbours elsewhere or with CPU to spare ruled out", async () => {
+    const { result, conclusion, cause } = await investigate('search-noisy-neighbour');
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(cause?.statement).toMatch(
+      /^video-transcode-.* \(video-transcode\), whose CPU use burst to .* cores on node ip-10-0-2-34\.eu-west-1\.compute\.internal from .*, starved search of CPU/,
+    );
+    expect(cause?.mechanism).toMatch(
+      /ip-10-0-2-34\.eu-west-1\.compute\.internal's CPU was 90% busy or more from .*; search's p99 latency rose on its pods on ip-10-0-2-34.* not on its pods on other nodes/,
+    );
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(ruledOut(conclusion)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^Not the cause: image-resizer-.* \(no pod of search that the alert covers runs on ip-10-0-1-23\.eu-west-1\.compute\.internal: they run on /,
+        ),
+        expect.stringMatching(/^Not the cause: log-shipper-.* \(ip-10-0-3-41\.eu-west-1\.compute\.internal had CPU to spare/),
+      ]),
+    );
+  }, 120_000);
+
+  it('a bad version, not the noisy neighbour on one of its nodes: the neighbour ruled out by the errors on its pods on other nodes', async () => {
+    const { result, conclusion } = await investigate('payments-bad-version-noisy-neighbour');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(ruledOut(conclusion)).toEqual([
+      expect.stringMatching(
+        /^Not the cause: ledger-reconcile-.* \(ledger-reconcile\), whose CPU use burst .* \(payments's pods on other nodes show the condition too \(payments-/,
+      ),
+    ]);
   }, 120_000);
 
   it('crash loops from out-of-memory kills after a rollout lowered the memory limit; not verified when the working set was never seen at the limit', async () => {

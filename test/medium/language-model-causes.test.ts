@@ -15,6 +15,8 @@ interface Candidate {
   chainRuns: number[];
   unexplained: string[];
   verifiable: boolean;
+  ruledOut?: string;
+  ruledOutBy?: number[];
   action: { title: string; rationale: string; verification: string };
 }
 interface Detected {
@@ -45,6 +47,49 @@ describe('causes_near_onset for a language model', () => {
     await staged?.stop();
     await server.close();
   });
+
+  it('carries the noisy neighbour the detectors verified, and the neighbours they ruled out with the runs that show it', async () => {
+    const scenario = SCENARIOS.find((s) => s.name === 'search-noisy-neighbour')!;
+    const prometheus = await stagePrometheus(scenario);
+    try {
+      const [pages] = await Promise.all([deriveAlerts(prometheus.prometheus.url, scenario.rule, prometheus.start, prometheus.end)]);
+      const session = directSession(prometheus.prometheus.url, pages[0], []);
+      const page = session.alerts[0];
+      let detected: Detected | undefined;
+      server.script(
+        answer.tool('causes_near_onset', { labels: page.labels, onset: page.startsAt.toISOString(), latency: true, purpose: 'What changed near the onset' }),
+        answer.reading((request) => {
+          detected = detectedIn(request);
+          return answer.conclude({
+            conclusionStatus: 'inconclusive',
+            summary: 'Read the candidates only',
+            impact: { summary: 'search answers slowly', runRefs: [detected.runs[0].run] },
+            findings: [],
+            hypotheses: [],
+            actions: [],
+            limitations: [],
+          });
+        }),
+      );
+      await new LanguageModelReasoner({ provider: 'openai-compatible', baseUrl: server.baseUrl, apiKey: 'sk-test-causes', model: 'test-model' }).investigate(
+        session,
+      );
+      const neighbour = detected!.candidates.find((c) => c.hypothesisId === 'h-noisy-neighbour')!;
+      expect(neighbour).toMatchObject({ verifiable: true, unexplained: [] });
+      expect(neighbour.ruledOut).toBeUndefined();
+      expect(neighbour.statement).toMatch(/^video-transcode-.* on node ip-10-0-2-34\.eu-west-1\.compute\.internal /);
+      const ruledOut = detected!.candidates.filter((c) => c.ruledOut);
+      expect(ruledOut.map((c) => c.ruledOut)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^no pod of search that the alert covers runs on /), expect.stringMatching(/ had CPU to spare: /)]),
+      );
+      for (const c of ruledOut) {
+        expect(c.verifiable).toBe(false);
+        for (const n of c.ruledOutBy!) expect(detected!.runs.map((r) => r.run)).toContain(n);
+      }
+    } finally {
+      await prometheus.stop();
+    }
+  }, 120_000);
 
   it('returns the detectors’ dated candidates with citable runs, and a verified conclusion citing them passes the check', async () => {
     const scenario = SCENARIOS.find((s) => s.name === 'orders-worker-scaled-to-zero')!;

@@ -43,6 +43,7 @@ function scriptedSession(
     containerRestarts = [] as Series[],
     cpu = [] as Series[],
     traffic = [] as Series[],
+    probes = [] as Series[],
   }: {
     errorsOn?: string | null;
     restarts?: Series[];
@@ -51,6 +52,7 @@ function scriptedSession(
     containerRestarts?: Series[];
     cpu?: Series[];
     traffic?: Series[];
+    probes?: Series[];
   } = {},
 ): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
@@ -69,6 +71,8 @@ function scriptedSession(
     if (query.includes('_build_info')) return { stepSeconds: 60, series: builds };
     if (query.includes('process_start_time_seconds')) return { stepSeconds: 60, series: restarts };
     if (query === 'rate(process_cpu_seconds_total{job="api"}[1m])') return { stepSeconds: 60, series: cpu };
+    if (query.startsWith('sum by (namespace, pod, container, result) (increase(prober_probe_total{pod=~"api-.+", probe_type="Liveness"'))
+      return { stepSeconds: 60, series: probes };
     if (query.startsWith('sum by (job, route, handler, path, uri, method) (rate({__name__=~"http_requests_total|') && query.includes('job="api"'))
       return { stepSeconds: 60, series: traffic };
     // The alerts name job "api": its pods are api-<hash>.
@@ -268,6 +272,42 @@ describe('BuiltInReasoner', () => {
       'Not verified: the data does not show why api-0 restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)',
     );
     expect(conclusion.summary).toContain('the data does not show why api-0 restarted');
+  });
+
+  it('takes a restart after failing liveness probes into that chain: the probe failure is the explanation, its own cause unknown', async () => {
+    const container = { namespace: 'shop', pod: 'api-0', container: 'api' };
+    const session = scriptedSession([], {
+      containerRestarts: [{ metric: container, values: points(29, 33) }],
+      probes: [
+        { metric: { ...container, result: 'failed' }, values: points(28, 33) },
+        { metric: container, values: points(29, 33) },
+      ],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    // The restart is a step of the liveness chain, not a hypothesis of its own.
+    expect(conclusion.hypotheses.map((h) => [h.id, h.status])).toEqual([['h-liveness', 'supported']]);
+    expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toBe(
+      "Failing liveness probes of api from 2026-11-22T02:28:00.000000Z, which got its containers restarted, caused the alert's condition",
+    );
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show why the liveness probe of api failed (no slow or failing dependency, CPU throttling or starved node was seen before it)',
+    );
+  });
+
+  it("says a restarted pod's liveness probe did not fail when the detector read it passing", async () => {
+    const container = { namespace: 'shop', pod: 'api-0', container: 'api' };
+    const session = scriptedSession([], {
+      containerRestarts: [{ metric: container, values: points(29, 33) }],
+      probes: [{ metric: { ...container, result: 'successful' }, values: points(10, 33) }],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show why api-0 restarted (no container of it was killed for running out of memory, and its liveness probe did not fail; a crash after a configuration change remains)',
+    );
+    const probes = session.runs.find((r) => String(r.arguments.query).includes('prober_probe_total'))!;
+    expect(conclusion.hypotheses.find((h) => h.id === 'h-restart')?.runRefs).toContain(probes.ordinal);
   });
 
   it('says why it could not ask about a restart whose series has no pod', async () => {

@@ -115,6 +115,8 @@ export class BuiltInReasoner {
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
   private question: BuiltInQuestion | null = null;
+  /** The cause detectors once run: what they read answers some of the questions asked of proximate events. */
+  private detectors: CauseDetectors | null = null;
   /** The alerts investigated: those of the alert that started the incident (all, when there is one). */
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
@@ -163,8 +165,15 @@ export class BuiltInReasoner {
     if (this.onset.expression) {
       session.beginTurn();
       const detectors = new CauseDetectors(session, source, this.detectionScope());
+      this.detectors = detectors;
       const detected = await detectors.detect();
       this.limitations.push(...detectors.limitations);
+      // A restart whose failing liveness probe (or whose cause behind it) a detector found is a step of that chain, not a cause of its own.
+      const explained = new Set(detected.flatMap((d) => d.restartedPods ?? []));
+      for (let i = candidates.length - 1; i >= 0; i--) {
+        const pod = candidates[i].subject?.pod;
+        if (candidates[i].hypothesis.id === 'h-restart' && pod && explained.has(pod)) candidates.splice(i, 1);
+      }
       // After a new version, before the proximate events (restarts, targets down, saturation) whose causes they may be.
       const at = candidates.findIndex((c) => c.hypothesis.id !== 'h-version');
       candidates.splice(
@@ -294,12 +303,13 @@ export class BuiltInReasoner {
         statement: d.statement,
         status: 'untested',
         test: `Does the condition hold only after ${d.at.toISOString()}?`,
-        runRefs: [...new Set([d.run.ordinal, ...d.chainRuns])],
+        runRefs: [...new Set([d.run.ordinal, ...d.chainRuns, ...(d.refuted?.runs ?? [])])],
       },
       mechanism: d.mechanism,
       action: d.action,
       unexplained: d.unexplained,
       detected: d,
+      refutedBecause: d.refuted?.because,
     };
   }
 
@@ -559,6 +569,12 @@ export class BuiltInReasoner {
    */
   private async test(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<void> {
     const h = candidate.hypothesis;
+    // A detector already ruled it out with the runs that show it: nothing left to test.
+    if (candidate.detected?.refuted) {
+      h.status = 'refuted';
+      this.tested.set(h.id, { run: candidate.run, supported: false, candidate, mechanismRuns: [] });
+      return;
+    }
     const expression = this.onset!.expression;
     if (!expression) {
       h.status = 'inconclusive';
@@ -691,9 +707,14 @@ export class BuiltInReasoner {
     h.runRefs = [...h.runRefs, killed.ordinal];
     const container = seriesOf(killed)[0]?.metric.container;
     if (!container) {
+      // The liveness detector read this pod's probes: they passed.
+      const probed = this.detectors?.livenessPassed.get(pod);
+      if (probed !== undefined) h.runRefs = [...new Set([...h.runRefs, probed])];
       if (killed.outcome === 'succeeded')
         candidate.unexplained = [
-          `why ${pod} restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)`,
+          probed !== undefined
+            ? `why ${pod} restarted (no container of it was killed for running out of memory, and its liveness probe did not fail; a crash after a configuration change remains)`
+            : `why ${pod} restarted (no container of it was killed for running out of memory; a crash after a configuration change or a failing liveness probe remain)`,
         ];
       return [];
     }
@@ -843,12 +864,13 @@ export class BuiltInReasoner {
       actions.push({ ...candidate.action, runRefs: refs });
     }
     for (const { run, candidate } of [...this.tested.values()].filter((t) => !t.supported)) {
+      const refs = [...new Set([candidate.run.ordinal, ...(candidate.detected?.refuted?.runs ?? [run.ordinal])])];
       findings.push({
         kind: 'ruled_out',
         statement: `Not the cause: ${candidate.hypothesis.statement} (${candidate.refutedBecause ?? 'the condition already held before it'})`,
         mechanism: '',
-        runRefs: [candidate.run.ordinal, run.ordinal],
-        evidenceRefs: evidence([candidate.run.ordinal, run.ordinal]),
+        runRefs: refs,
+        evidenceRefs: evidence(refs),
       });
     }
     // The incident's other alerts: stated and ruled out with the runs that showed their history.

@@ -20,6 +20,10 @@ export interface DetectedCause {
   chainRuns: number[];
   unexplained: string[];
   action: Omit<ActionItem, 'runRefs'>;
+  /** A candidate stated and ruled out by what the detector read: why, and the runs that show it. */
+  refuted?: { because: string; runs: number[] };
+  /** The pods whose restarts this cause explains (a restart of one of them is a step of its chain, not a cause of its own). */
+  restartedPods?: string[];
 }
 
 /** What the detectors know of the alert investigated. */
@@ -48,6 +52,8 @@ const PEER_LABELS = ['peer', 'peer_service', 'server_address', 'target', 'host',
 const OUTCOME_LABELS = ['code', 'status', 'status_code', 'outcome', 'grpc_code'];
 /** HTTP server request counters of the common instrumentation libraries. */
 const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
+/** HTTP server latency histograms of the common instrumentation libraries. */
+const SERVER_HISTOGRAMS = 'http_request_duration_seconds_bucket|http_server_requests_seconds_bucket|http_server_request_duration_seconds_bucket';
 
 /** A caller's failure ratio to a peer at this level (and five times its usual) is a failure of the calls. */
 const PEER_FAILURE_RATIO = 0.1;
@@ -64,6 +70,28 @@ const AT_MEMORY_LIMIT = 0.9;
 /** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
 const SURGE_RATIO = 2;
 const SURGE_MIN_RPS = 1;
+/** A node whose CPU is busy this share of the time (1 - idle) has none to spare. */
+const NODE_SATURATED = 0.9;
+/** A pod whose CPU use reached this many cores and BURST_RATIO times its use BURST_LOOKBACK before bursts. */
+const BURST_CORES = 0.5;
+const BURST_RATIO = 3;
+const BURST_LOOKBACK = '10m';
+/** Pods whose CPU use burst: BURST_CORES or more and BURST_RATIO times their use BURST_LOOKBACK before, or new pods using that much. */
+const POD_CPU = 'sum by (namespace, pod) (rate(container_cpu_usage_seconds_total{container!=""}[1m]))';
+const POD_CPU_BEFORE = `sum by (namespace, pod) (rate(container_cpu_usage_seconds_total{container!=""}[1m] offset ${BURST_LOOKBACK}))`;
+const BURSTING_PODS = `((${POD_CPU} > ${BURST_CORES}) and (${POD_CPU} > ${BURST_RATIO} * ${POD_CPU_BEFORE} or ${POD_CPU} unless ${POD_CPU_BEFORE}))`;
+/** Causes found on a workload that can fail its liveness probe (a probe that waits on a dependency, a starved process). */
+const PROBE_FAILURE_CAUSES = new Set([
+  'h-slow-dependency',
+  'h-dependency',
+  'h-certificate',
+  'h-connections',
+  'h-pool',
+  'h-throttling',
+  'h-cpu-limit',
+  'h-noisy-neighbour',
+  'h-surge',
+]);
 /** Runs kept for testing the hypotheses once detection is done. */
 const RESERVED_RUNS = 5;
 
@@ -121,7 +149,18 @@ const singleValue = (alerts: Array<Record<string, string>>, name: string): strin
 export function podMatchersOf(alerts: Array<Record<string, string>>): string {
   const namespace = singleValue(alerts, 'namespace');
   const pod = singleValue(alerts, 'pod');
-  const workload = singleValue(alerts, 'deployment') ?? singleValue(alerts, 'statefulset') ?? singleValue(alerts, 'service') ?? singleValue(alerts, 'job');
+  // Several pods of one workload (an alert per pod): the workload's pods.
+  const podsWorkload = singleValue(
+    alerts.map((a): Record<string, string> => (a.pod ? { workload: workloadOfPod(a.pod) } : {})),
+    'workload',
+  );
+  const job = singleValue(alerts, 'job');
+  const workload =
+    singleValue(alerts, 'deployment') ??
+    singleValue(alerts, 'statefulset') ??
+    (alerts.every((a) => a.pod) ? podsWorkload : undefined) ??
+    singleValue(alerts, 'service') ??
+    (job && !EXPORTER_JOBS.test(job) ? job : undefined);
   const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : workload ? `pod=~${JSON.stringify(`${escape(workload)}-.+`)}` : '';
   if (!podMatcher) return '';
   return [namespace ? `namespace=${JSON.stringify(namespace)}` : '', podMatcher].filter(Boolean).join(', ');
@@ -161,6 +200,8 @@ const bytes = (n: number): string => (n >= 1024 ** 3 ? `${round(n / 1024 ** 3)} 
  */
 export class CauseDetectors {
   readonly limitations: LimitationItem[] = [];
+  /** Pods whose liveness probes were read and passed near the onset, with the run that read them. */
+  readonly livenessPassed = new Map<string, number>();
 
   constructor(
     private readonly session: InvestigationSession,
@@ -171,7 +212,7 @@ export class CauseDetectors {
   /** Every detector that applies to the alert, in order of how directly it reads the alert's entity, within the run budget. */
   async detect(): Promise<DetectedCause[]> {
     const found: DetectedCause[] = [];
-    const steps: Array<() => Promise<DetectedCause | null>> = [];
+    const steps: Array<() => Promise<DetectedCause | DetectedCause[] | null>> = [];
     const s = this.scope;
     const queue = s.labels.queue ?? s.labels.topic;
     if (queue) steps.push(() => this.consumersGone(queue));
@@ -181,10 +222,12 @@ export class CauseDetectors {
     if (s.job) steps.push(() => this.surge());
     if (s.pods) steps.push(() => this.nodesAndVolumes());
     if (s.pods) steps.push(() => this.throttling());
+    // Last: a restart after failing liveness probes asks why the probe failed, among the causes found before.
+    if (s.pods) steps.push(() => this.livenessRestarts(found));
     for (const step of steps) {
-      if (!this.canRead(2 + found.length)) break;
+      if (!this.canRead(2 + found.filter((c) => !c.refuted).length)) break;
       const cause = await step();
-      if (cause) found.push(cause);
+      if (cause) found.push(...(Array.isArray(cause) ? cause : [cause]));
     }
     return found;
   }
@@ -620,9 +663,10 @@ export class CauseDetectors {
   /**
    * The alerting workload's pods → their nodes: a node not ready or under pressure, or a
    * filesystem of the node or a volume of the pods full, near the onset; with the workload's
-   * failures from the pods on that node as the mechanism.
+   * failures from the pods on that node as the mechanism. The same query reads how busy the
+   * nodes' CPU was and which pods' CPU use burst, for the noisy neighbours (see neighbours).
    */
-  private async nodesAndVolumes(): Promise<DetectedCause | null> {
+  private async nodesAndVolumes(): Promise<DetectedCause[]> {
     const pods = this.scope.pods;
     const who = this.scope.workload ?? 'the alerting pods';
     const info = await this.read(`max by (node, host_ip, pod, namespace) (kube_pod_info{${pods}})`, `Which nodes ran ${who}?`, -20, 2, 60);
@@ -641,7 +685,7 @@ export class CauseDetectors {
       ),
     ];
     // Without kube-state-metrics' pod info the pods cannot be placed on nodes: nothing to read further.
-    if (!nodes.length || !this.canRead(1)) return null;
+    if (!nodes.length || !this.canRead(1)) return [];
     // node-exporter names its node with a `node` label (kube-prometheus relabels), or its instance is the node or its host IP.
     const instance = `instance=~${JSON.stringify([...nodes.map((n) => `${escape(n)}(:[0-9]+)?`), ...hosts.map((h) => `${escape(h)}:[0-9]+`)].join('|'))}`;
     const fs = 'fstype!~"tmpfs|overlay|squashfs|nsfs|ramfs"';
@@ -652,9 +696,13 @@ export class CauseDetectors {
         `node_filesystem_avail_bytes{${fs}, node=~${anyOf(nodes)}} < ${FULL_BYTES}`,
         `node_filesystem_avail_bytes{${fs}, ${instance}} < ${FULL_BYTES}`,
         `(kubelet_volume_stats_available_bytes < ${FULL_BYTES}) and on (namespace, persistentvolumeclaim) kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}}`,
+        // How busy each node's CPU was, and the pods whose CPU use burst (or that started using much), with their nodes.
+        `1 - avg by (node, instance) (rate(node_cpu_seconds_total{mode="idle"}[1m]))`,
+        `${BURSTING_PODS} * on (namespace, pod) group_left (node, host_ip) max by (namespace, pod, node, host_ip) (kube_pod_info)`,
       ].join(' or '),
-      `Was a node of ${who} not ready or under pressure, or a filesystem or volume of it full?`,
+      `Was a node of ${who} not ready or under pressure, a filesystem or volume of it full, or its CPU taken by another pod?`,
     );
+    const neighbours = (): Promise<DetectedCause[]> => this.neighbours(conditionOrFull, info, nodes);
     const hits = seriesOf(conditionOrFull)
       .map((s) => ({ s, at: this.began(s, conditionOrFull) }))
       .filter((x): x is { s: SeriesOut; at: Timestamp } => this.near(x.at) && x.at.isAfter(shift(this.session.window.from, MINUTE)))
@@ -662,7 +710,7 @@ export class CauseDetectors {
     const full = hits.find((x) => x.s.metric.mountpoint !== undefined || x.s.metric.persistentvolumeclaim !== undefined);
     const node = hits.find((x) => x.s.metric.condition !== undefined);
     const pick = full ?? node;
-    if (!pick) return null;
+    if (!pick) return neighbours();
     const m = pick.s.metric;
     const nodeName =
       m.node ?? nodes.find((n) => m.instance?.startsWith(n)) ?? nodes[hosts.findIndex((h) => m.instance?.startsWith(`${h}:`))] ?? m.instance ?? 'its node';
@@ -693,7 +741,7 @@ export class CauseDetectors {
       });
     if (full) {
       const what = m.persistentvolumeclaim ? `volume ${m.persistentvolumeclaim}` : `filesystem ${m.mountpoint} on ${nodeName}`;
-      return {
+      const filled: DetectedCause = {
         id: 'h-filesystem',
         statement: `The ${what} filled up at ${pick.at.toISOString()} and caused the alert's condition`,
         at: pick.at,
@@ -708,9 +756,10 @@ export class CauseDetectors {
           verification: `${m.persistentvolumeclaim ? 'kubelet_volume_stats_available_bytes' : 'node_filesystem_avail_bytes'} of ${what} is well above zero and the alert resolves`,
         },
       };
+      return [filled, ...(await neighbours())];
     }
     const condition = m.condition === 'Ready' ? 'NotReady' : `under ${m.condition}`;
-    return {
+    const lost: DetectedCause = {
       id: 'h-node',
       statement: `Node ${nodeName} ${condition} from ${pick.at.toISOString()} caused the alert's condition`,
       at: pick.at,
@@ -725,6 +774,150 @@ export class CauseDetectors {
         verification: `kube_node_status_condition{node="${nodeName}", condition="Ready", status="true"} is 1 and the alert resolves`,
       },
     };
+    return [lost, ...(await neighbours())];
+  }
+
+  // ---------------------------------------------------------------- noisy neighbours
+
+  /**
+   * Noisy neighbours, from the nodes query of nodesAndVolumes: a pod of another workload whose CPU
+   * use burst near the onset, on a node where the alert's pods run and whose CPU ran out (busy
+   * NODE_SATURATED of the time or more, and not before). The mechanism is tested by the alert's
+   * condition read by pod with the pods' nodes: the pods on that node show it, the pods on other
+   * nodes do not (a cause inside the workload would show on all of them). A burst on a node where
+   * none of the alert's pods run, on a node with CPU to spare, or while the workload's pods
+   * elsewhere show the condition too, is stated and ruled out with the run that shows it.
+   */
+  private async neighbours(run: RecordedRun, info: RecordedRun, nodes: string[]): Promise<DetectedCause[]> {
+    const who = this.scope.workload ?? 'the alerting pods';
+    const ownPods = seriesOf(info).filter((s) => !!s.metric.pod && !!s.metric.node);
+    const own = new Set(ownPods.map((s) => s.metric.pod));
+    const cpu = seriesOf(run).filter((s) => !s.metric.__name__ && !s.metric.condition && !s.metric.mountpoint && !s.metric.persistentvolumeclaim);
+    const hostToNode = new Map<string, string>();
+    for (const s of [...seriesOf(info), ...cpu]) if (s.metric.host_ip && s.metric.node) hostToNode.set(s.metric.host_ip, s.metric.node);
+    const nodeOf = (m: Record<string, string>): string | undefined => {
+      if (m.node) return m.node;
+      const host = m.instance?.replace(/:\d+$/, '');
+      return host ? (hostToNode.get(host) ?? host) : undefined;
+    };
+    const busy = new Map<string, SeriesOut>();
+    for (const s of cpu.filter((x) => !x.metric.pod)) {
+      const node = nodeOf(s.metric);
+      if (node) busy.set(node, s);
+    }
+    // The largest burst on each node, of pods that are not the alert's workload's.
+    const bursts = new Map<string, { pod: string; namespace?: string; at: Timestamp; reached: number }>();
+    for (const s of cpu.filter((x) => !!x.metric.pod && !!x.metric.node)) {
+      const pod = s.metric.pod;
+      if (own.has(pod) || (this.scope.workload && workloadOfPod(pod) === this.scope.workload)) continue;
+      const at = this.began(s, run);
+      if (!this.near(at)) continue;
+      const reached = Math.max(...pointsOf(s).map((p) => p.v));
+      const best = bursts.get(s.metric.node);
+      if (!best || reached > best.reached) bursts.set(s.metric.node, { pod, namespace: s.metric.namespace, at, reached });
+    }
+    if (!bursts.size) return [];
+    const latency = this.scope.latency;
+    let byPod: RecordedRun | undefined;
+    const out: DetectedCause[] = [];
+    // Nodes of the alert's pods first: those are the ones that can explain it.
+    const order = [...bursts.entries()].sort(([a], [b]) => Number(nodes.includes(b)) - Number(nodes.includes(a)));
+    for (const [node, burst] of order.slice(0, 3)) {
+      const workload = workloadOfPod(burst.pod);
+      const burstText = `${burst.pod} (${workload}) on ${node} used up to ${round(burst.reached)} cores from ${burst.at.toISOString()}, more than ${BURST_RATIO} times its use ${BURST_LOOKBACK} before (or not running then)`;
+      const base: DetectedCause = {
+        id: `h-noisy-neighbour${out.length ? `-${out.length + 1}` : ''}`,
+        statement: `${burst.pod} (${workload}), whose CPU use burst to ${round(burst.reached)} cores on node ${node} from ${burst.at.toISOString()}, starved ${who} of CPU and caused the alert's condition`,
+        at: burst.at,
+        run,
+        mechanism: burstText,
+        mechanismRuns: [],
+        chainRuns: [info.ordinal],
+        unexplained: [],
+        action: {
+          title: `Limit the CPU of ${workload} or move it off ${node}`,
+          rationale: `Its burst took the CPU of ${node}, where ${who} runs, just before the condition began`,
+          verification: `${node}'s idle CPU is back above ${round((1 - NODE_SATURATED) * 100)}% and the alert resolves`,
+        },
+      };
+      const refute = (because: string, runs: number[]): DetectedCause => ({ ...base, refuted: { because, runs } });
+      if (!nodes.includes(node)) {
+        out.push(refute(`no pod of ${who} that the alert covers runs on ${node}: they run on ${nodes.join(', ')}`, [info.ordinal, run.ordinal]));
+        continue;
+      }
+      const points = busy.has(node) ? pointsOf(busy.get(node)!) : [];
+      const upToOnset = points.filter((p) => !p.t.isAfter(shift(this.scope.onset, MINUTE)));
+      const saturated = upToOnset.find((p) => p.v >= NODE_SATURATED);
+      if (upToOnset.length && !saturated) {
+        out.push(
+          refute(`${node} had CPU to spare: it was at most ${round(Math.max(...upToOnset.map((p) => p.v)) * 100)}% busy up to the onset`, [run.ordinal]),
+        );
+        continue;
+      }
+      if (saturated && saturated === upToOnset[0]) {
+        out.push(refute(`${node}'s CPU was already ${round(saturated.v * 100)}% busy when the read began, before the burst`, [run.ordinal]));
+        continue;
+      }
+      if (saturated && saturated.t.isBefore(shift(burst.at, -MINUTE))) {
+        out.push(refute(`${node}'s CPU ran out at ${saturated.t.toISOString()}, before the burst`, [run.ordinal]));
+        continue;
+      }
+      if (saturated)
+        base.mechanism = `${burstText}; ${node}'s CPU was ${NODE_SATURATED * 100}% busy or more from ${saturated.t.toISOString()} (at most ${round(Math.max(...upToOnset.filter((p) => p.t.isBefore(saturated.t)).map((p) => p.v)) * 100)}% before)`;
+      else base.unexplained.push(`whether ${node}'s CPU ran out (node_cpu_seconds_total was not found for it)`);
+      // The condition by pod, with each pod's node: on that node's pods only?
+      const job = this.scope.job;
+      if (!byPod && job && this.canRead(1)) {
+        const onNodes = `* on (pod) group_left (node) max by (pod, node) (kube_pod_info${this.scope.namespace ? `{namespace=${quote(this.scope.namespace)}}` : ''})`;
+        byPod = await this.read(
+          latency
+            ? `histogram_quantile(0.99, sum by (pod, le) (rate({__name__=~"${SERVER_HISTOGRAMS}", job=${quote(job)}}[1m]))) ${onNodes}`
+            : `(sum by (pod) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(job)}, code=~"5.."}[1m])) / sum by (pod) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(job)}}[1m]))) ${onNodes}`,
+          `Does ${who}'s ${latency ? 'latency' : 'error ratio'} rise on its pods on ${node} only?`,
+        );
+      }
+      const perPod = seriesOf(byPod)
+        .filter((s) => !!s.metric.pod && !!s.metric.node)
+        .map((s) => ({ pod: s.metric.pod, node: s.metric.node, points: pointsOf(s) }));
+      // A pod shows the condition when its level from shortly before the onset is well above the
+      // pods' usual level before the burst (read across pods: a pod started since has no past of its own).
+      const median = (values: number[]): number | undefined => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      const usual = median(perPod.flatMap((p) => p.points.filter((x) => x.t.isBefore(burst.at)).map((x) => x.v))) ?? 0;
+      const threshold = latency ? Math.max(usual * 2, 0.005) : Math.max(usual * 5, 0.05);
+      const from = shift(this.scope.onset, -2n * MINUTE);
+      const hit = perPod
+        .map((p) => ({ ...p, level: median(p.points.filter((x) => !x.t.isBefore(from)).map((x) => x.v)) }))
+        .filter((p) => p.level !== undefined && p.level >= threshold)
+        .map((p) => ({ ...p, jump: { at: p.points.find((x) => x.v >= threshold && !x.t.isBefore(burst.at))?.t ?? from } }));
+      const elsewhere = ownPods.filter((s) => s.metric.node !== node).map((s) => s.metric.pod);
+      const hitHere = hit.filter((p) => p.node === node);
+      const hitElsewhere = hit.filter((p) => p.node !== node);
+      if (!perPod.length) {
+        base.unexplained.push(
+          `whether ${who}'s condition comes from its pods on ${node} (${job ? 'its requests could not be read by pod' : 'its service is not known'})`,
+        );
+      } else if (hitElsewhere.length) {
+        out.push(
+          refute(`${who}'s pods on other nodes show the condition too (${hitElsewhere.map((p) => `${p.pod} on ${p.node}`).join(', ')})`, [byPod!.ordinal]),
+        );
+        continue;
+      } else if (!hitHere.length) {
+        out.push(refute(`${who}'s pods on ${node} do not show the condition`, [byPod!.ordinal]));
+        continue;
+      } else if (!elsewhere.length) {
+        base.unexplained.push(`whether ${node}'s CPU is what degraded ${who}: all its pods run there, so none can be compared with a pod on another node`);
+      } else {
+        const from = earliest(hitHere.map((p) => p.jump!.at))!;
+        base.mechanism += `; ${who}'s ${latency ? 'p99 latency' : 'error ratio'} rose on its pods on ${node} (${hitHere.map((p) => p.pod).join(', ')}) from ${from.toISOString()}, not on its pods on other nodes (${elsewhere.join(', ')})`;
+        if (saturated) base.mechanismRuns = [run.ordinal, byPod!.ordinal];
+      }
+      if (byPod) base.chainRuns.push(byPod.ordinal);
+      out.push(base);
+    }
+    // Ids in order: the first cause that stands is `h-noisy-neighbour`.
+    out.sort((a, b) => Number(!!a.refuted) - Number(!!b.refuted));
+    out.forEach((c, i) => (c.id = `h-noisy-neighbour${i ? `-${i + 1}` : ''}`));
+    return out;
   }
 
   // ---------------------------------------------------------------- CPU throttling
@@ -789,6 +982,91 @@ export class CauseDetectors {
         rationale: `It was lowered to ${round(lowered.v)} cores and the containers were throttled from then on`,
         verification: `container_cpu_cfs_throttled_periods_total of ${who} grows at its usual rate and the alert resolves`,
       },
+    };
+  }
+
+  // ---------------------------------------------------------------- liveness probes
+
+  /**
+   * Containers of the alerting workload restarted by the kubelet after failing liveness probes
+   * (kubelet's `prober_probe_total{probe_type="Liveness"}` from /metrics/probes, and
+   * kube-state-metrics' restart count, in one query: the restarts must follow the failures). Then
+   * why the probe failed: a cause already found on the same workload from before the failures (a
+   * slow or failing dependency, CPU throttling, a noisy neighbour, an exhausted pool) continues the
+   * chain and takes the restarts into it; without one, when the alert names no service, the
+   * workload's own calls are read for a slow dependency. Otherwise the probe's own cause is unknown.
+   */
+  private async livenessRestarts(found: DetectedCause[]): Promise<DetectedCause | null> {
+    const pods = this.scope.pods;
+    const who = this.scope.workload ?? 'the alerting pods';
+    const run = await this.read(
+      `sum by (namespace, pod, container, result) (increase(prober_probe_total{${pods}, probe_type="Liveness", result=~"failed|successful"}[1m])) or sum by (namespace, pod, container) (increase(kube_pod_container_status_restarts_total{${pods}}[1m]))`,
+      `Did liveness probes of ${who} fail, and did its containers restart after?`,
+      -30,
+      2,
+    );
+    const series = seriesOf(run);
+    const restartsOf = (pod: string, container: string | undefined) =>
+      series.filter((s) => s.metric.result === undefined && s.metric.pod === pod && (!container || !s.metric.container || s.metric.container === container));
+    const restarted: Array<{ pod: string; failedAt: Timestamp; restartAt: Timestamp }> = [];
+    for (const failed of series.filter((s) => s.metric.result === 'failed')) {
+      const points = pointsOf(failed);
+      const first = points.findIndex((p) => p.v > 0);
+      // Failing from the range's start: not what changed near the onset.
+      if (first < 0 || (first === 0 && !this.began(failed, run))) continue;
+      const failedAt = points[first].t;
+      if (!this.near(failedAt)) continue;
+      const restartAt = restartsOf(failed.metric.pod, failed.metric.container)
+        .flatMap(pointsOf)
+        .filter((p) => p.v > 0 && !p.t.isBefore(failedAt) && p.t.epochMicros - failedAt.epochMicros <= 10n * MINUTE)
+        .map((p) => p.t)
+        .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
+      if (restartAt) restarted.push({ pod: failed.metric.pod, failedAt, restartAt });
+    }
+    const failedPods = new Set(series.filter((s) => s.metric.result === 'failed' && pointsOf(s).some((p) => p.v > 0)).map((s) => s.metric.pod));
+    for (const s of series.filter((x) => x.metric.result === 'successful' && !failedPods.has(x.metric.pod))) this.livenessPassed.set(s.metric.pod, run.ordinal);
+    if (!restarted.length) return null;
+    const podNames = [...new Set(restarted.map((r) => r.pod))];
+    const at = earliest(restarted.map((r) => r.failedAt))!;
+    const restartAt = earliest(restarted.map((r) => r.restartAt))!;
+    const failing = `the liveness probes of ${podNames.length} pod(s) of ${who} (${podNames.join(', ')}) began to fail at ${at.toISOString()} and the kubelet restarted their containers after (first at ${restartAt.toISOString()})`;
+    const cause: DetectedCause = {
+      id: 'h-liveness',
+      statement: `Failing liveness probes of ${who} from ${at.toISOString()}, which got its containers restarted, caused the alert's condition`,
+      at,
+      run,
+      mechanism: failing.charAt(0).toUpperCase() + failing.slice(1),
+      mechanismRuns: [run.ordinal],
+      chainRuns: [],
+      unexplained: [`why the liveness probe of ${who} failed (no slow or failing dependency, CPU throttling or starved node was seen before it)`],
+      action: {
+        title: `Find why the liveness probe of ${who} fails (its endpoint, what it waits on), and relax the probe meanwhile`,
+        rationale: 'Its containers are restarted after failing their liveness probe',
+        verification: `prober_probe_total{probe_type="Liveness", result="failed"} of ${who} stops growing and the alert resolves`,
+      },
+      restartedPods: podNames,
+    };
+    // Why the probe failed: a cause found before the failures began, and not long before.
+    const explains = (d: DetectedCause): boolean =>
+      !d.refuted && PROBE_FAILURE_CAUSES.has(d.id) && !d.at.isAfter(shift(at, MINUTE)) && at.epochMicros - d.at.epochMicros <= 15n * MINUTE;
+    let root = found.find(explains);
+    if (root) found.splice(found.indexOf(root), 1);
+    else if (!this.scope.job && this.scope.workload && this.canRead(2)) {
+      // An alert on pods names no service: the workload's own calls (its job is usually named after it).
+      const slow = await this.slowPeer(this.scope.workload, 1);
+      if (slow && explains(slow)) root = slow;
+      else cause.chainRuns.push(...(slow ? [slow.run.ordinal] : this.session.runs.slice(-1).map((r) => r.ordinal)));
+    }
+    if (!root) return cause;
+    return {
+      ...root,
+      id: 'h-liveness',
+      statement: `${root.statement.replace(" and caused the alert's condition", '').replace(" caused the alert's condition", '')}, which failed the liveness probes of ${who} from ${at.toISOString()} and got its containers restarted, caused the alert's condition`,
+      mechanism: `${root.mechanism}; ${failing}`,
+      // The probe query tested the last step; the root's own mechanism must have been tested too.
+      mechanismRuns: root.mechanismRuns.length ? [...root.mechanismRuns, run.ordinal] : [],
+      chainRuns: [...root.chainRuns, run.ordinal],
+      restartedPods: podNames,
     };
   }
 

@@ -102,8 +102,10 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
       mechanismRuns: d.mechanismRuns,
       chainRuns: d.chainRuns,
       unexplained: d.unexplained,
+      // Stated and ruled out by what the detector read (a noisy neighbour on another node, ...): why, and the runs that show it.
+      ...(d.refuted ? { ruledOut: d.refuted.because, ruledOutBy: d.refuted.runs } : {}),
       // What the conclusion's `verification` may claim once the hypothesis is tested: the data's, not the model's.
-      verifiable: !d.at.isAfter(onset) && d.mechanismRuns.length > 0 && d.unexplained.length === 0,
+      verifiable: !d.refuted && !d.at.isAfter(onset) && d.mechanismRuns.length > 0 && d.unexplained.length === 0,
       action: d.action,
     }));
   const header = [
@@ -112,7 +114,7 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
       .join(', ')}: ${candidates.length} candidate cause${candidates.length === 1 ? '' : 's'} from ${runs.length} tool run${runs.length === 1 ? '' : 's'}${
       runs.length ? ` (#${runs.map((r) => r.ordinal).join(', #')})` : ''
     }.`,
-    'Cite the runs by their numbers. "verifiable" is true only when the cause precedes the onset, a run tested its mechanism and nothing of its chain is unexplained; otherwise it is at most a supported_explanation, with "unexplained" as its limitation.',
+    'Cite the runs by their numbers. A candidate with "ruledOut" was stated and refuted by the runs in "ruledOutBy": report it as ruled out, not as a cause. "verifiable" is true only when the cause precedes the onset, a run tested its mechanism and nothing of its chain is unexplained; otherwise it is at most a supported_explanation, with "unexplained" as its limitation.',
   ];
   return `${header.join('\n')}\n${JSON.stringify({ candidates, limitations: detectors.limitations, runs: runs.map(runLine) })}`;
 }
