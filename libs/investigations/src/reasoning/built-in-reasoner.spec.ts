@@ -247,8 +247,23 @@ describe('BuiltInReasoner', () => {
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
     expect(conclusion.findings.find((f) => f.kind === 'cause')?.statement).toContain('CPU saturation of api-0:8080');
     expect(conclusion.limitations.map((l) => l.statement)).toContain(
-      'Not verified: the data does not show what drove the CPU use of api-0:8080 up (its traffic did not jump; a new version or a noisy neighbour remain)',
+      'Not verified: the data does not show what drove the CPU use of api-0:8080 up (its traffic did not jump; a new version or a change inside the process remain)',
     );
+  });
+
+  it('says no new version drove the CPU up when the build read showed the same version all along, citing that read', async () => {
+    const steadyBuild: Series = { metric: { __name__: 'app_build_info', job: 'api', instance: 'api-0', version: '1.0' }, values: points(0, 45) };
+    const session = scriptedSession([steadyBuild], {
+      cpu: [saturatedCpu],
+      traffic: [{ metric: { job: 'api', route: '/search' }, values: level(15, 45, 28, 20, 22) }],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show what drove the CPU use of api-0:8080 up (its traffic did not jump and no new version started near the onset; a change inside the process, such as its configuration or the work it was given, remains)',
+    );
+    const buildRead = session.runs.find((r) => String(r.arguments.query).includes('_build_info'))!;
+    expect(conclusion.hypotheses.find((h) => h.id === 'h-cpu')?.runRefs).toContain(buildRead.ordinal);
   });
 
   it('names the out-of-memory kill but does not verify it when the memory against its limit cannot be read', async () => {

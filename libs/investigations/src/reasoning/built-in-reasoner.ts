@@ -117,6 +117,8 @@ export class BuiltInReasoner {
   private question: BuiltInQuestion | null = null;
   /** The cause detectors once run: what they read answers some of the questions asked of proximate events. */
   private detectors: CauseDetectors | null = null;
+  /** What the build read before the onset said of new versions: none started (with the run that read them), or could not be seen. */
+  private versions: { newOne: boolean; run: number; seen: boolean } | null = null;
   /** The alerts investigated: those of the alert that started the incident (all, when there is one). */
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
@@ -415,6 +417,7 @@ export class BuiltInReasoner {
         messageSequences: [],
       });
     }
+    if (builds.outcome === 'succeeded') this.versions = { newOne: appeared.length > 0, run: builds.ordinal, seen: seriesOf(builds).length > 0 };
     if (appeared[0]) {
       // A range query sees a new series at the first step after it appeared: it started within one step before.
       const step = BigInt(Math.round(((builds.output as { stepSeconds?: number } | null)?.stepSeconds ?? 0) * 1_000_000));
@@ -556,7 +559,7 @@ export class BuiltInReasoner {
           rationale: 'Its CPU use jumped at the onset',
           verification: `rate(process_cpu_seconds_total[1m]) for ${who} returns to its earlier level and the alert resolves`,
         },
-        unexplained: [`what drove the CPU use of ${who} up (more traffic, a new version, a noisy neighbour)`],
+        unexplained: [`what drove the CPU use of ${who} up (more traffic, a new version, a change inside the process)`],
         subject: saturated.s.metric,
       });
     }
@@ -656,8 +659,15 @@ export class BuiltInReasoner {
       .filter((x): x is { s: SeriesOut; jump: NonNullable<ReturnType<typeof jumpOf>> } => !!x.jump && !x.jump.at.isAfter(shift(candidate.at, MINUTE)))
       .sort((a, b) => b.jump.reached - b.jump.usual - (a.jump.reached - a.jump.usual))[0];
     if (!surge) {
-      if (traffic.outcome === 'succeeded')
-        candidate.unexplained = [`what drove the CPU use of ${who} up (its traffic did not jump; a new version or a noisy neighbour remain)`];
+      if (traffic.outcome === 'succeeded') {
+        // The build read before the onset answered "a new version?"; a neighbour on the node starves a process but does not raise its own CPU use.
+        const versions = this.versions;
+        const noVersion = versions?.seen && !versions.newOne;
+        if (noVersion) h.runRefs = [...new Set([...h.runRefs, versions.run])];
+        candidate.unexplained = [
+          `what drove the CPU use of ${who} up (its traffic did not jump${noVersion ? ' and no new version started near the onset' : ''}; ${noVersion ? 'a change inside the process, such as its configuration or the work it was given, remains' : 'a new version or a change inside the process remain'})`,
+        ];
+      }
       return [];
     }
     const m = surge.s.metric;
