@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, startApi, TestApi } from '../support/api';
+import { bootstrap } from '../support/factories';
+
+/**
+ * A batch of deliveries is one transaction whose last statements (alert states and incident
+ * counts, the delivery records) and commit are sent together: when one of those statements fails,
+ * nothing of the batch may stay. A trigger makes the record of one delivery fail; the others of
+ * its batch are then admitted one by one, and that one is refused with 503 and leaves no trace.
+ */
+describe('a batch whose last statements fail commits nothing', () => {
+  let api: TestApi;
+  let integration: { id: string; secret: string };
+
+  beforeAll(async () => {
+    api = await startApi();
+    const { admin } = await bootstrap(api);
+    const created = await admin.post('/api/v1/integrations', { type: 'generic', name: 'Atomic' });
+    integration = { id: created.body.id, secret: created.body.webhookSecret };
+    await api.dataSource.query(`
+      CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.body LIKE '%"seq":"poison"%' THEN RAISE EXCEPTION 'poisoned delivery record'; END IF;
+        RETURN NEW;
+      END $$`);
+    await api.dataSource.query(`CREATE TRIGGER refuse_poison BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const send = (seq: string) =>
+    new Client(api.baseUrl).request('POST', `/webhooks/v1/integrations/${integration.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'Atomic', service: 'svc', seq }, startsAt: '2026-11-22T02:00:00Z' }] },
+      headers: { 'x-svc-token': integration.secret },
+      origin: false,
+    });
+
+  it('stores the events, states, counts and records of the deliveries answered 202, and nothing of the refused one', async () => {
+    const seqs = Array.from({ length: 24 }, (_, i) => (i === 12 ? 'poison' : `s${i}`));
+    // All at once, so that the poisoned delivery shares its batch with others.
+    const answers = await Promise.all(seqs.map((seq) => send(seq)));
+    const status = new Map(seqs.map((seq, i) => [seq, answers[i].status]));
+    expect(status.get('poison')).toBe(503);
+    const admitted = seqs.filter((s) => s !== 'poison');
+    expect(admitted.map((s) => status.get(s))).toEqual(admitted.map(() => 202));
+
+    const events = (await api.dataSource.query(`SELECT labels->>'seq' AS seq FROM alert_events WHERE integration_id = $1`, [integration.id])) as {
+      seq: string;
+    }[];
+    expect(events.map((e) => e.seq).sort()).toEqual([...admitted].sort());
+    const records = (await api.dataSource.query(`SELECT status_code FROM webhook_deliveries WHERE integration_id = $1`, [integration.id])) as {
+      status_code: number;
+    }[];
+    expect(records.map((r) => r.status_code)).toEqual(admitted.map(() => 202));
+    const [incident] = (await api.dataSource.query(`SELECT alert_count, firing_count FROM incidents WHERE integration_id = $1`, [integration.id])) as {
+      alert_count: number;
+      firing_count: number;
+    }[];
+    expect(incident).toEqual({ alert_count: admitted.length, firing_count: admitted.length });
+    const states = (await api.dataSource.query(
+      `SELECT count(*)::int AS n FROM incident_alerts a JOIN incidents i ON i.id = a.incident_id WHERE i.integration_id = $1`,
+      [integration.id],
+    )) as { n: number }[];
+    expect(states[0].n).toBe(admitted.length);
+  }, 60_000);
+});
