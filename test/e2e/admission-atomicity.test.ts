@@ -3,10 +3,10 @@ import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap } from '../support/factories';
 
 /**
- * A batch of deliveries is one transaction whose last statements (alert states and incident
- * counts, the delivery records) and commit are sent together: when one of those statements fails,
- * nothing of the batch may stay. A trigger makes the record of one delivery fail; the others of
- * its batch are then admitted one by one, and that one is refused with 503 and leaves no trace.
+ * A batch of deliveries is one transaction: when its last statement (the delivery records) fails,
+ * nothing of the batch may stay, neither events nor alert states nor incident counts. A trigger
+ * makes the record of one delivery fail; the others of its batch are then admitted one by one,
+ * and that one is refused with 503 and leaves no trace.
  */
 describe('a batch whose last statements fail commits nothing', () => {
   let api: TestApi;

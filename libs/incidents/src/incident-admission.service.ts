@@ -132,23 +132,16 @@ export class IncidentAdmissionService {
    * nothing the caller must keep, when a resolution in the batch has no open incident to go to (a
    * late resolution, or one never seen firing): the caller rolls back and admits each delivery
    * with `admit`, which handles that.
-   *
-   * The results are known once the events are stored; the last statement (alert states and
-   * incident counts) is then already sent, and `written` settles when it has run. The caller may
-   * send its own statements and the commit without waiting for it: they run behind it on the same
-   * connection, and should it fail, they fail with it and the commit rolls back. Incidents stay
-   * locked until the commit, so the fewer round trips after the lock, the sooner the next batch
-   * into the same incident goes.
    */
-  async admitTogether(manager: EntityManager, requests: AdmissionRequest[]): Promise<{ results: AdmissionResult[]; written: Promise<void> } | null> {
+  async admitTogether(manager: EntityManager, requests: AdmissionRequest[]): Promise<AdmissionResult[] | null> {
     const planned = requests.flatMap((r, i) => plan(i, r.organizationId, r.input));
     const results = new BatchResults(requests.length);
     const fresh = await this.setAsideRetries(manager, planned, results);
     const openIncident = await this.openAndLockIncidentsOf(manager, fresh);
     if (!openIncident) return null;
     const { admitted, states } = await this.insertEvents(manager, requests, fresh, openIncident, results);
-    const written = admitted.length > 0 ? this.advanceAlertStates(manager, admitted, states) : Promise.resolve();
-    return { results: results.list, written };
+    if (admitted.length > 0) await this.advanceAlertStates(manager, admitted, states);
+    return results.list;
   }
 
   /** Exact retries of phases already stored count as duplicates; returns the phases still to admit. */

@@ -66,27 +66,6 @@ function repairNote(repairs: string[]): string {
 /** A batch that needs its deliveries admitted one by one (see IncidentAdmissionService.admitTogether). */
 class OneByOne extends Error {}
 
-/** What each admitted delivery is answered: 202, or 200 when every alert phase in it was already accepted. */
-function outcomesOf(batch: PendingAdmission[], results: AdmissionResult[]): AdmissionOutcome[] {
-  return batch.map((pending, i) => {
-    const result = results[i];
-    const status: 200 | 202 = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
-    return { kind: 'admitted' as const, status, response: { deliveryId: pending.input.deliveryId, ...result } };
-  });
-}
-
-/** The delivery records of admitted deliveries. */
-function recordsOf(batch: PendingAdmission[], outcomes: AdmissionOutcome[], results: AdmissionResult[]): RecordedDelivery[] {
-  return batch.map((pending, i) => ({
-    receiver: pending.receiver,
-    id: pending.input.deliveryId,
-    delivery: pending.delivery,
-    statusCode: outcomes[i].status,
-    result: results[i],
-    error: pending.note,
-  }));
-}
-
 export class AdmissionPressure extends DomainError {
   constructor(message: string) {
     super('unavailable', message, { retryAfterSeconds: 1 });
@@ -210,7 +189,7 @@ export class AlertAdmissionService {
    */
   private async admitBatch(batch: PendingAdmission[]): Promise<void> {
     try {
-      const { current, stale, outcomes } = await this.withConnection((manager, inFlight) => this.admitTogether(manager, batch, inFlight), { errors: 'raw' });
+      const { current, stale, outcomes } = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
       current.forEach((pending, i) => pending.resolve(outcomes[i]));
       for (const pending of stale) pending.reject(staleCredential());
       return;
@@ -254,45 +233,49 @@ export class AlertAdmissionService {
     return { current: batch.filter((_, i) => still[i]), stale: batch.filter((_, i) => !still[i]) };
   }
 
-  /**
-   * Admits the batch's deliveries whose secret is current; the caller answers the others 401 once
-   * this commits. The incidents' last statement and the deliveries' records are left in flight
-   * (see IncidentAdmissionService.admitTogether): the commit is sent behind them, in the same round
-   * trip, while the batch holds its incidents' locks.
-   */
+  /** Admits the batch's deliveries whose secret is current; the caller answers the others 401 once this commits. */
   private async admitTogether(
     manager: EntityManager,
     batch: PendingAdmission[],
-    inFlight: Array<Promise<unknown>>,
   ): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[]; outcomes: AdmissionOutcome[] }> {
     const { current, stale } = await this.confirmCredentials(manager, batch);
     if (current.length === 0) return { current, stale, outcomes: [] };
-    const together = await this.incidentAdmission.admitTogether(
+    const results = await this.incidentAdmission.admitTogether(
       manager,
       current.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })),
     );
-    if (!together) throw new OneByOne();
-    const outcomes = outcomesOf(current, together.results);
-    inFlight.push(together.written, this.insertDeliveries(manager, recordsOf(current, outcomes, together.results)));
-    return { current, stale, outcomes };
+    if (!results) throw new OneByOne();
+    return { current, stale, outcomes: await this.recordAdmitted(manager, current, results) };
   }
 
   /** Records admitted deliveries (202, or 200 when every alert phase in one was already accepted). */
   private async recordAdmitted(manager: EntityManager, batch: PendingAdmission[], results: AdmissionResult[]): Promise<AdmissionOutcome[]> {
-    const outcomes = outcomesOf(batch, results);
-    await this.insertDeliveries(manager, recordsOf(batch, outcomes, results));
+    const outcomes = batch.map((pending, i) => {
+      const result = results[i];
+      const status: 200 | 202 = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
+      return { kind: 'admitted' as const, status, response: { deliveryId: pending.input.deliveryId, ...result } };
+    });
+    await this.insertDeliveries(
+      manager,
+      batch.map((pending, i) => ({
+        receiver: pending.receiver,
+        id: pending.input.deliveryId,
+        delivery: pending.delivery,
+        statusCode: outcomes[i].status,
+        result: results[i],
+        error: pending.note,
+      })),
+    );
     return outcomes;
   }
 
   /**
    * A transaction on a connection obtained within SVC_ADMISSION_CONNECTION_WAIT_MS; otherwise, or when the
    * database is unreachable, 503 with Retry-After: never a 500, never a hang. With `errors: 'raw'`,
-   * a failure inside the work is thrown as it is, for the caller to decide. The work may leave
-   * statements in flight (`inFlight`): the commit is sent behind them without waiting, and the
-   * transaction succeeds only if they all did.
+   * a failure inside the work is thrown as it is, for the caller to decide.
    */
   private async withConnection<T>(
-    work: (manager: EntityManager, inFlight: Array<Promise<unknown>>) => Promise<T>,
+    work: (manager: EntityManager) => Promise<T>,
     options: { transaction?: boolean; errors?: 'pressure' | 'raw' } = {},
   ): Promise<T> {
     const transaction = options.transaction ?? true;
@@ -318,20 +301,10 @@ export class AlertAdmissionService {
     } finally {
       clearTimeout(timer);
     }
-    const inFlight: Array<Promise<unknown>> = [];
     try {
       if (transaction) await runner.startTransaction();
-      const result = await work(runner.manager, inFlight);
-      if (!transaction) {
-        await Promise.all(inFlight);
-        return result;
-      }
-      // Statements the work left in flight run first; should one fail, the transaction is aborted
-      // and PostgreSQL answers the commit sent behind them with a rollback: its error is thrown.
-      const committed = runner.commitTransaction();
-      const settled = await Promise.allSettled([...inFlight, committed]);
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
+      const result = await work(runner.manager);
+      if (transaction) await runner.commitTransaction();
       return result;
     } catch (error) {
       if (transaction) await runner.rollbackTransaction().catch(() => undefined);
