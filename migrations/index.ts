@@ -1,3 +1,4 @@
+import { AdmitAlertBatch1795500000000 } from './1795500000000-AdmitAlertBatch';
 import { ChatThreads1795431799122 } from './1795431799122-ChatThreads';
 import { Postmortems1795417162688 } from './1795417162688-Postmortems';
 import { Conversations1795417283933 } from './1795417283933-Conversations';
@@ -28,4 +29,5 @@ export const MIGRATIONS: Function[] = [
   Conversations1795417283933,
   Relays1795419082068,
   ChatThreads1795431799122,
+  AdmitAlertBatch1795500000000,
 ];

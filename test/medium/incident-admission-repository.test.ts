@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IncidentAdmissionRepository, NewAlertEvent } from '@svc/incidents';
+import { ALERT_BATCH_TYPES, ALERT_BATCH_UNPLACED, alertBatchArguments, BatchAlert, IncidentAdmissionRepository, NewAlertEvent } from '@svc/incidents';
 import { dataSourceOptions, newId, Timestamp } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
 import { lockable, organizationRows } from '../support/tenancy';
@@ -27,20 +27,23 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
   const shared = newId();
   const own: Record<string, string> = { [A]: newId(), [B]: newId() };
   const bOnly = newId();
+  const batchIntegration = newId();
+  const batchShared = newId();
+  const batchOwn: Record<string, string> = { [A]: newId(), [B]: newId() };
   let before: Record<string, unknown[]>;
 
-  async function incident(org: string, id: string, groupKey: string): Promise<void> {
+  async function incident(org: string, id: string, groupKey: string, integration = integrationId): Promise<void> {
     await dataSource.query(
       `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at, alert_count, firing_count)
       VALUES ($1, $2, $3, $4, 'open', 'T', '{}', $5, 1, 1)`,
-      [org, id, integrationId, groupKey, T1],
+      [org, id, integration, groupKey, T1],
     );
   }
-  async function event(org: string, incidentId: string, fingerprint: string): Promise<void> {
+  async function event(org: string, incidentId: string, fingerprint: string, integration = integrationId): Promise<void> {
     await dataSource.query(
       `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)
       VALUES ($1, $2, $3, $4, $5, $6, 'firing', '{}', '{}', $7, $7)`,
-      [org, newId(), incidentId, integrationId, newId(), fingerprint, T1],
+      [org, newId(), incidentId, integration, newId(), fingerprint, T1],
     );
     await dataSource.query(`INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at) VALUES ($1, $2, $3, 'firing', $4)`, [
       org,
@@ -64,6 +67,15 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     }
     await incident(B, bOnly, 'g-b-only');
     await event(B, shared, 'f-b-only');
+    // The same again for the batch tests, under a second integration (phases and groups are per integration).
+    for (const org of [B, A]) {
+      await incident(org, batchShared, 'g-shared', batchIntegration);
+      await incident(org, batchOwn[org], 'g-own', batchIntegration);
+      await event(org, batchShared, 'f1', batchIntegration);
+      await event(org, batchOwn[org], 'f2', batchIntegration);
+    }
+    await incident(B, newId(), 'g-b-only', batchIntegration);
+    await event(B, batchShared, 'f-b-only', batchIntegration);
   });
   beforeEach(async () => {
     before = await organizationRows(dataSource, B, TABLES);
@@ -90,39 +102,81 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     receivedAt: T1,
   });
 
-  it("storedPhasesAcrossOrganizations and storedPhase find only the Organization's phases", async () => {
+  const batchAlert = (fingerprint: string, groupKey: string, status: 'firing' | 'resolved', phaseAt: Timestamp, openedId = newId()): BatchAlert => ({
+    ...newEvent(fingerprint, newId()),
+    organizationId: A,
+    integrationId: batchIntegration,
+    status,
+    phaseAt,
+    groupKey,
+    groupLabels: {},
+    title: status === 'firing' ? 'T' : null,
+    openedId,
+  });
+  const admitBatch = async (
+    alerts: BatchAlert[],
+    manager = dataSource.manager,
+  ): Promise<Array<{ alert_n: number; alert_incident_id: string; alert_outcome: string }>> =>
+    (await manager.query(
+      `SELECT * FROM admit_alert_batch(${ALERT_BATCH_TYPES.map((type, i) => `$${i + 1}::${type}`).join(', ')}) ORDER BY alert_n`,
+      alertBatchArguments(alerts),
+    )) as Array<{ alert_n: number; alert_incident_id: string; alert_outcome: string }>;
+
+  it("storedPhase finds only the Organization's phases", async () => {
     const key = { integrationId, status: 'firing' as const, phaseAt: T1 };
-    const found = await repository.storedPhasesAcrossOrganizations([
-      { organizationId: A, fingerprint: 'f-b-only', ...key },
-      { organizationId: A, fingerprint: 'f2', ...key },
-    ]);
-    expect([...found.entries()]).toEqual([[1, own[A]]]);
     expect(await repository.storedPhase(A, { fingerprint: 'f-b-only', ...key })).toBeUndefined();
     expect(await repository.storedPhase(A, { fingerprint: 'f2', ...key })).toBe(own[A]);
     await bUnchanged();
   });
 
-  it("openAndLockIncidentsAcrossOrganizations and lockOpenIncident open and lock only the Organization's incidents", async () => {
+  it("admit_alert_batch sets aside, opens, locks and writes only the Organization's, where the other has the same phases and incident ids", async () => {
     const opened = newId();
+    await dataSource.transaction(async (manager) => {
+      const outcomes = await admitBatch(
+        [
+          // A stored this phase itself: a retry.
+          batchAlert('f2', 'g-own', 'firing', T1),
+          // Only B stored this phase, and only B has an open incident of g-b-only: A's is opened.
+          batchAlert('f-b-only', 'g-b-only', 'firing', T1, opened),
+          // A's incident of g-shared has the id of B's: only A's resolves.
+          batchAlert('f1', 'g-shared', 'resolved', T2),
+        ],
+        manager,
+      );
+      expect(outcomes).toEqual([
+        { alert_n: 1, alert_incident_id: batchOwn[A], alert_outcome: 'stored' },
+        { alert_n: 2, alert_incident_id: opened, alert_outcome: 'accepted' },
+        { alert_n: 3, alert_incident_id: batchShared, alert_outcome: 'accepted' },
+      ]);
+      expect(await lockable(dataSource, 'incidents', B)).toBe(true);
+    });
+    const incidents = await dataSource.query(
+      `SELECT id, group_key, status, alert_count, firing_count FROM incidents WHERE organization_id = $1 AND id = ANY($2) ORDER BY group_key`,
+      [A, [opened, batchShared]],
+    );
+    expect(incidents).toEqual([
+      { id: opened, group_key: 'g-b-only', status: 'open', alert_count: 1, firing_count: 1 },
+      { id: batchShared, group_key: 'g-shared', status: 'resolved', alert_count: 1, firing_count: 0 },
+    ]);
+    expect(await repository.alertState(A, batchShared, 'f1')).toEqual({ status: 'resolved', phaseAt: T2 });
+    await bUnchanged();
+  });
+
+  it('admit_alert_batch refuses a batch with a resolution that has no open incident, and leaves nothing', async () => {
+    const opened = newId();
+    const refused = dataSource.transaction((manager) =>
+      admitBatch([batchAlert('f-new', 'g-new', 'firing', T1, opened), batchAlert('f-late', 'g-nowhere', 'resolved', T2)], manager),
+    );
+    await expect(refused).rejects.toMatchObject({ code: ALERT_BATCH_UNPLACED });
+    expect(await dataSource.query(`SELECT id FROM incidents WHERE id = $1`, [opened])).toEqual([]);
+    await bUnchanged();
+  });
+
+  it("openIncident and lockOpenIncident open and lock only the Organization's incidents", async () => {
     await dataSource
       .transaction(async (manager) => {
-        const locked = await repository.openAndLockIncidentsAcrossOrganizations(
-          [
-            // B has an open incident of g-b-only, A has none: A's is opened.
-            { organizationId: A, id: opened, integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 },
-            // A's own open incident of g-own stands: nothing is opened.
-            { organizationId: A, id: newId(), integrationId, groupKey: 'g-own', title: 'T', labels: {}, openedAt: T1 },
-          ],
-          [
-            { organizationId: A, integrationId, groupKey: 'g-b-only' },
-            { organizationId: A, integrationId, groupKey: 'g-own' },
-          ],
-          manager,
-        );
-        expect(locked).toEqual([
-          { id: opened, organizationId: A, integrationId, groupKey: 'g-b-only' },
-          { id: own[A], organizationId: A, integrationId, groupKey: 'g-own' },
-        ]);
+        await repository.openIncident(A, { id: newId(), integrationId, groupKey: 'g-b-only-2', title: 'T', labels: {}, openedAt: T1 }, manager);
+        expect(await repository.lockOpenIncident(A, integrationId, 'g-b-only-2', manager)).toBeDefined();
         expect(await repository.lockOpenIncident(A, integrationId, 'g-own', manager)).toBe(own[A]);
         expect(await lockable(dataSource, 'incidents', B)).toBe(true);
         // Rolled back: the incident opened here is not one of A's afterwards.
@@ -132,7 +186,7 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
         if (!(error instanceof Rollback)) throw error;
       });
     await dataSource.transaction(async (manager) => {
-      expect(await repository.lockOpenIncident(A, integrationId, 'g-b-only', manager)).toBeUndefined();
+      expect(await repository.lockOpenIncident(A, integrationId, 'g-b-only-2', manager)).toBeUndefined();
     });
     await bUnchanged();
   });
@@ -151,41 +205,29 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
   });
 
   it("opening incidents writes only the Organization's, even where the other has an open incident of the group", async () => {
-    await repository.openAndLockIncidentsAcrossOrganizations(
-      [{ organizationId: A, id: newId(), integrationId, groupKey: 'g-b-only', title: 'T', labels: {}, openedAt: T1 }],
-      [],
-    );
-    await repository.openIncident(A, { id: newId(), integrationId, groupKey: 'g-b-only-2', title: 'T', labels: {}, openedAt: T1 });
+    await repository.openIncident(A, { id: newId(), integrationId, groupKey: 'g-b-only-3', title: 'T', labels: {}, openedAt: T1 });
     await repository.insertResolvedIncident(A, { id: newId(), integrationId, groupKey: 'g-resolved', title: 'T', labels: {}, openedAt: T1, resolvedAt: T2 });
     const groups = (
       (await dataSource.query(`SELECT group_key FROM incidents WHERE organization_id = $1 ORDER BY group_key`, [A])) as { group_key: string }[]
     ).map((r) => r.group_key);
-    expect(groups).toEqual(['g-b-only', 'g-b-only-2', 'g-own', 'g-resolved', 'g-shared']);
+    expect(groups).toEqual(['g-b-only', 'g-b-only-3', 'g-own', 'g-own', 'g-resolved', 'g-shared', 'g-shared']);
     await bUnchanged();
   });
 
-  it("inserting events writes only the Organization's, and reads only its states, even where the other stored the same phase", async () => {
-    const batch = [newEvent('f-b-only', shared), newEvent('f1', shared)];
-    const { inserted, states } = await repository.insertEventsReadingStatesAcrossOrganizations(batch.map((e) => ({ ...e, organizationId: A })));
-    // f1's phase is A's own (a retry); f-b-only's is stored only by B, so A's is new.
-    expect(inserted).toEqual(new Set([batch[0].id]));
-    expect(states).toEqual([{ organizationId: A, incidentId: shared, fingerprint: 'f1', state: { status: 'firing', phaseAt: T1 } }]);
-    expect(await repository.insertEvent(A, newEvent('f-b-only', shared))).toBe(false);
-    expect(await repository.insertEvent(A, newEvent('f3', shared))).toBe(true);
+  it("inserting an event writes only the Organization's, even where the other stored the same phase", async () => {
+    const event = newEvent('f-b-only', shared);
+    expect(await repository.insertEvent(A, event)).toBe(true);
+    expect(await repository.insertEvent(A, { ...event, id: newId() })).toBe(false);
     await bUnchanged();
   });
 
   it('alert states and counts change only for the Organization, where the other has the same incident id', async () => {
     const resolved = { status: 'resolved' as const, phaseAt: T2 };
-    await repository.writeStatesAndDeltasAcrossOrganizations(
-      [{ organizationId: A, incidentId: shared, fingerprint: 'f1', state: resolved }],
-      [{ organizationId: A, incidentId: shared, delta: { alerts: 1, firing: -1, lastResolution: T2 } }],
-    );
     await repository.upsertAlertState(A, shared, 'f-b-only', resolved);
-    await repository.applyDeltas(A, [{ incidentId: shared, delta: { alerts: 0, firing: 0, lastResolution: T2 } }]);
+    await repository.applyDeltas(A, [{ incidentId: shared, delta: { alerts: 1, firing: -1, lastResolution: T2 } }]);
     const [a] = await dataSource.query(`SELECT alert_count, firing_count, status FROM incidents WHERE organization_id = $1 AND id = $2`, [A, shared]);
     expect(a).toEqual({ alert_count: 2, firing_count: 0, status: 'resolved' });
-    expect(await repository.alertState(A, shared, 'f1')).toEqual(resolved);
+    expect(await repository.alertState(A, shared, 'f-b-only')).toEqual(resolved);
     await bUnchanged();
   });
 });

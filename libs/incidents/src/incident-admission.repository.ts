@@ -36,6 +36,16 @@ export interface NewAlertEvent {
   receivedAt: Timestamp;
 }
 
+/** One alert phase of an admission batch, with its group and what to open the group's incident with. */
+export interface BatchAlert extends Omit<NewAlertEvent, 'incidentId'> {
+  groupKey: string;
+  groupLabels: Record<string, string>;
+  /** The title of an incident this phase opens (a firing phase); null for a resolution. */
+  title: string | null;
+  /** The id of the incident this phase opens, when it is the earliest firing phase of a group with none open. */
+  openedId: string;
+}
+
 /** A new incident of a group. */
 export interface NewIncident {
   organizationId: string;
@@ -54,12 +64,6 @@ export interface PhaseKey {
   fingerprint: string;
   status: AlertStatus;
   phaseAt: Timestamp;
-}
-
-export interface GroupKey {
-  organizationId: string;
-  integrationId: string;
-  groupKey: string;
 }
 
 export interface AlertKey {
@@ -97,24 +101,6 @@ const UPSERT_STATES = `
   INSERT INTO incident_alerts (organization_id, incident_id, fingerprint, status, phase_at)
   SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
   ON CONFLICT (organization_id, incident_id, fingerprint) DO UPDATE SET status = EXCLUDED.status, phase_at = EXCLUDED.phase_at`;
-
-/**
- * The batch's events inserted, and in the same statement the stored state of every alert they
- * belong to (the caller holds the incidents' locks, so no state changes meanwhile).
- */
-const INSERT_EVENTS_READING_STATES = `
-  WITH inserted AS (${INSERT_EVENTS}),
-  keys AS (SELECT DISTINCT organization_id, incident_id, fingerprint FROM unnest($1::text[], $3::uuid[], $6::text[]) AS k(organization_id, incident_id, fingerprint))
-  SELECT 'inserted' AS kind, id, NULL::text AS organization_id, NULL::uuid AS incident_id, NULL::text AS fingerprint, NULL::text AS status, NULL::timestamptz AS phase_at
-    FROM inserted
-  UNION ALL
-  SELECT 'state', NULL, s.organization_id, s.incident_id, s.fingerprint, s.status, s.phase_at
-    FROM incident_alerts s JOIN keys k ON s.organization_id = k.organization_id AND s.incident_id = k.incident_id AND s.fingerprint = k.fingerprint`;
-
-/** Changed alert states written and each incident's delta applied, in one statement. */
-const WRITE_STATES_AND_DELTAS = `
-  WITH states AS (${UPSERT_STATES})
-  ${APPLY_DELTAS.replace(/\$([1-5])\b/g, (_, n: string) => `$${Number(n) + 5}`)}`;
 
 function eventColumns(events: NewAlertEvent[]): unknown[] {
   return [
@@ -155,6 +141,61 @@ function deltaColumns(rows: IncidentDelta[]): unknown[] {
   ];
 }
 
+/** The SQL types of `admit_alert_batch`'s arguments, in order (see alertBatchArguments). */
+export const ALERT_BATCH_TYPES = [
+  'text[]',
+  'uuid[]',
+  'text[]',
+  'jsonb[]',
+  'text[]',
+  'uuid[]',
+  'uuid[]',
+  'uuid[]',
+  'text[]',
+  'text[]',
+  'jsonb[]',
+  'jsonb[]',
+  'timestamptz[]',
+  'timestamptz[]',
+  'timestamptz[]',
+  'text[]',
+  'timestamptz[]',
+];
+
+/**
+ * The arguments of the `admit_alert_batch` database function (see its migration), which admits a
+ * batch of alert phases in one statement: exact retries of stored phases set aside, an incident
+ * opened for each group with a firing phase and none open, every group's open incident locked in
+ * id order, the phases stored, the alert states advanced and each incident's counts changed. Each
+ * row carries its Organization, and matches only rows of that Organization. It returns, per phase,
+ * its 1-based position, its incident and `stored`, `accepted` or `retried`; SQLSTATE
+ * ALERT_BATCH_UNPLACED when a group has no open incident to go to.
+ */
+export function alertBatchArguments(alerts: BatchAlert[]): unknown[] {
+  return [
+    alerts.map((a) => a.organizationId),
+    alerts.map((a) => a.integrationId),
+    alerts.map((a) => a.groupKey),
+    alerts.map((a) => JSON.stringify(a.groupLabels)),
+    alerts.map((a) => a.title),
+    alerts.map((a) => a.openedId),
+    alerts.map((a) => a.id),
+    alerts.map((a) => a.deliveryId),
+    alerts.map((a) => a.fingerprint),
+    alerts.map((a) => a.status),
+    alerts.map((a) => JSON.stringify(a.labels)),
+    alerts.map((a) => JSON.stringify(a.annotations)),
+    alerts.map((a) => a.startsAt),
+    alerts.map((a) => a.endsAt),
+    alerts.map((a) => a.phaseAt),
+    alerts.map((a) => a.generatorUrl),
+    alerts.map((a) => a.receivedAt),
+  ];
+}
+
+/** The SQLSTATE `admit_alert_batch` raises when a group of the batch has no open incident to go to. */
+export const ALERT_BATCH_UNPLACED = 'SVA01';
+
 /**
  * The statements of alert admission (alert_events, incidents, incident_alerts). Two kinds:
  *
@@ -168,113 +209,6 @@ export class IncidentAdmissionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   // ---- Batched, across Organizations -------------------------------------------------------
-
-  /** For each key that is already stored, its position in `keys` and the incident it went to. */
-  async storedPhasesAcrossOrganizations(keys: PhaseKey[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, string>> {
-    const rows = (await manager.query(
-      `SELECT k.n::int AS n, e.incident_id FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY AS k(organization_id, integration_id, fingerprint, status, phase_at, n)
-         JOIN alert_events e ON e.organization_id = k.organization_id AND e.integration_id = k.integration_id AND e.fingerprint = k.fingerprint
-                            AND e.status = k.status AND e.phase_at = k.phase_at`,
-      [
-        keys.map((p) => p.organizationId),
-        keys.map((p) => p.integrationId),
-        keys.map((p) => p.fingerprint),
-        keys.map((p) => p.status),
-        keys.map((p) => p.phaseAt),
-      ],
-    )) as { n: number; incident_id: string }[];
-    return new Map(rows.map((row) => [row.n - 1, row.incident_id]));
-  }
-
-  /**
-   * Opens an incident for each group in `openers` that has no open incident (the partial unique
-   * index decides races), then locks the open incident of each group in `groups`, in id order, all
-   * in one statement. Groups without an open incident are absent from the result: one opened by a
-   * transaction that committed after this statement began is neither opened again nor seen.
-   *
-   * A group whose open incident exists is not inserted at all, so the statement does not wait on
-   * a transaction that holds that incident: the lock is the only wait.
-   */
-  async openAndLockIncidentsAcrossOrganizations(
-    openers: NewIncident[],
-    groups: GroupKey[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<Array<GroupKey & { id: string }>> {
-    const rows = (await manager.query(
-      `WITH opened AS (
-         INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at)
-         SELECT g.organization_id, g.id, g.integration_id, g.group_key, 'open', g.title, g.labels, g.opened_at
-           FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS g(organization_id, id, integration_id, group_key, title, labels, opened_at)
-          WHERE NOT EXISTS (
-                  SELECT 1 FROM incidents o
-                   WHERE o.organization_id = g.organization_id AND o.integration_id = g.integration_id AND o.group_key = g.group_key AND o.status = 'open')
-         ON CONFLICT (organization_id, integration_id, group_key) WHERE status = 'open' DO NOTHING
-         RETURNING id, organization_id, integration_id, group_key
-       ), locked AS (
-         SELECT i.id, i.organization_id, i.integration_id, i.group_key FROM incidents i
-           JOIN unnest($8::text[], $9::uuid[], $10::text[]) AS g(organization_id, integration_id, group_key)
-             ON i.organization_id = g.organization_id AND i.integration_id = g.integration_id AND i.group_key = g.group_key
-          WHERE i.status = 'open'
-          ORDER BY i.id
-          FOR UPDATE OF i
-       )
-       SELECT * FROM opened UNION ALL SELECT * FROM locked`,
-      [
-        openers.map((i) => i.organizationId),
-        openers.map((i) => i.id),
-        openers.map((i) => i.integrationId),
-        openers.map((i) => i.groupKey),
-        openers.map((i) => i.title),
-        openers.map((i) => JSON.stringify(i.labels)),
-        openers.map((i) => i.openedAt),
-        groups.map((g) => g.organizationId),
-        groups.map((g) => g.integrationId),
-        groups.map((g) => g.groupKey),
-      ],
-    )) as { id: string; organization_id: string; integration_id: string; group_key: string }[];
-    return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, integrationId: r.integration_id, groupKey: r.group_key }));
-  }
-
-  /**
-   * Inserts the events (an exact retry of a stored phase is not inserted) and reads the stored
-   * state of every alert they belong to; the caller holds the locks of the events' incidents.
-   */
-  async insertEventsReadingStatesAcrossOrganizations(
-    events: NewAlertEvent[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ inserted: Set<string>; states: Array<AlertKey & { state: AlertState }> }> {
-    const rows = (await manager.query(INSERT_EVENTS_READING_STATES, eventColumns(events))) as Array<{
-      kind: 'inserted' | 'state';
-      id: string | null;
-      organization_id: string;
-      incident_id: string;
-      fingerprint: string;
-      status: AlertStatus;
-      phase_at: Timestamp;
-    }>;
-    const inserted = new Set<string>();
-    const states: Array<AlertKey & { state: AlertState }> = [];
-    for (const row of rows) {
-      if (row.kind === 'inserted') inserted.add(row.id!);
-      else
-        states.push({
-          organizationId: row.organization_id,
-          incidentId: row.incident_id,
-          fingerprint: row.fingerprint,
-          state: { status: row.status, phaseAt: row.phase_at },
-        });
-    }
-    return { inserted, states };
-  }
-
-  /** Writes the alert states that changed and adds each incident's delta to its counts, in one statement. */
-  async writeStatesAndDeltasAcrossOrganizations(
-    states: Array<AlertKey & { state: AlertState }>,
-    deltas: IncidentDelta[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await manager.query(WRITE_STATES_AND_DELTAS, [...stateColumns(states), ...deltaColumns(deltas)]);
-  }
 
   // ---- One Organization ----------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { newId, Timestamp } from '@svc/platform';
 import { AdmissionInput, AdmissionResult, AdmittedAlert } from './admission.types';
-import { AlertKey, AlertState, AlertStatus, Delta, IncidentAdmissionRepository, IncidentDelta } from './incident-admission.repository';
+import { AlertState, AlertStatus, BatchAlert, Delta, IncidentAdmissionRepository } from './incident-admission.repository';
 
 interface Group {
   key: string;
@@ -86,35 +86,6 @@ function advance(current: AlertState | undefined, status: AlertStatus, phaseAt: 
 
 const emptyDelta = (): Delta => ({ alerts: 0, firing: 0, lastResolution: null });
 
-/** A group of one integration of one Organization, as a map key. */
-const groupId = (p: PlannedAlert): string => JSON.stringify([p.organizationId, p.integrationId, p.group.key]);
-
-type AdmittedEvent = PlannedAlert & { id: string; incidentId: string };
-
-/** What a batch admission tells each delivery: its accepted and duplicate phases and its incidents. */
-class BatchResults {
-  readonly list: AdmissionResult[];
-
-  constructor(deliveries: number) {
-    this.list = Array.from({ length: deliveries }, () => ({ accepted: 0, duplicates: 0, incidentIds: [] }));
-  }
-
-  accepted(delivery: number, incidentId: string): void {
-    this.noteIncident(delivery, incidentId);
-    this.list[delivery].accepted += 1;
-  }
-
-  duplicate(delivery: number, incidentId: string): void {
-    this.noteIncident(delivery, incidentId);
-    this.list[delivery].duplicates += 1;
-  }
-
-  private noteIncident(delivery: number, incidentId: string): void {
-    const ids = this.list[delivery].incidentIds;
-    if (!ids.includes(incidentId)) ids.push(incidentId);
-  }
-}
-
 /**
  * Admission of alert phases into incidents, inside the caller's transaction: each new lifecycle
  * phase becomes an alert event in the open incident of its group (opened when there is none); an
@@ -127,140 +98,37 @@ export class IncidentAdmissionService {
   constructor(private readonly repository: IncidentAdmissionRepository) {}
 
   /**
-   * Admits several deliveries with a fixed number of statements, whatever their count. Incidents
-   * are locked in id order, like every other multi-incident change. Returns null, having changed
-   * nothing the caller must keep, when a resolution in the batch has no open incident to go to (a
-   * late resolution, or one never seen firing): the caller rolls back and admits each delivery
-   * with `admit`, which handles that.
+   * The alert phases of several deliveries as one `admit_alert_batch` batch (see
+   * alertBatchArguments), each with the (0-based) request it came from, in plan order: by
+   * request, and within one by group key, the order its incidents are locked in.
    */
-  async admitTogether(manager: EntityManager, requests: AdmissionRequest[]): Promise<AdmissionResult[] | null> {
+  planBatch(requests: AdmissionRequest[]): { alerts: BatchAlert[]; requestOf: number[] } {
     const planned = requests.flatMap((r, i) => plan(i, r.organizationId, r.input));
-    const results = new BatchResults(requests.length);
-    const fresh = await this.setAsideRetries(manager, planned, results);
-    const openIncident = await this.openAndLockIncidentsOf(manager, fresh);
-    if (!openIncident) return null;
-    const { admitted, states } = await this.insertEvents(manager, requests, fresh, openIncident, results);
-    if (admitted.length > 0) await this.advanceAlertStates(manager, admitted, states);
-    return results.list;
-  }
-
-  /** Exact retries of phases already stored count as duplicates; returns the phases still to admit. */
-  private async setAsideRetries(manager: EntityManager, planned: PlannedAlert[], results: BatchResults): Promise<PlannedAlert[]> {
-    const stored = await this.repository.storedPhasesAcrossOrganizations(
-      planned.map((p) => ({
-        organizationId: p.organizationId,
-        integrationId: p.integrationId,
-        fingerprint: p.alert.fingerprint,
-        status: p.alert.status,
-        phaseAt: p.phaseAt,
-      })),
-      manager,
-    );
-    return planned.filter((p, i) => {
-      const incidentId = stored.get(i);
-      if (incidentId === undefined) return true;
-      results.duplicate(p.delivery, incidentId);
-      return false;
-    });
-  }
-
-  /**
-   * Each group with a firing alert gets an open incident when it has none (the partial unique
-   * index decides races), opened at its earliest firing phase; then the open incident of every
-   * group is locked, in id order. Returns them by group id; null when a group has none now: a
-   * resolution with nowhere obvious to go, or an incident opened or resolved by another admission
-   * meanwhile. The one-by-one path decides those.
-   */
-  private async openAndLockIncidentsOf(manager: EntityManager, fresh: PlannedAlert[]): Promise<Map<string, string> | null> {
-    const groups = [...new Map(fresh.map((p) => [groupId(p), p])).values()];
-    if (groups.length === 0) return new Map();
-    const openers = new Map<string, PlannedAlert>();
-    for (const p of fresh) {
-      const current = openers.get(groupId(p));
-      if (p.alert.status === 'firing' && (!current || current.phaseAt.isAfter(p.phaseAt))) openers.set(groupId(p), p);
-    }
-    const open = await this.repository.openAndLockIncidentsAcrossOrganizations(
-      [...openers.values()].map((p) => ({
-        organizationId: p.organizationId,
-        id: newId(),
-        integrationId: p.integrationId,
-        groupKey: p.group.key,
-        title: titleOf(p.alert, p.group.labels),
-        labels: p.group.labels,
-        openedAt: p.phaseAt,
-      })),
-      groups.map((p) => ({ organizationId: p.organizationId, integrationId: p.integrationId, groupKey: p.group.key })),
-      manager,
-    );
-    const openIncident = new Map(open.map((i) => [JSON.stringify([i.organizationId, i.integrationId, i.groupKey]), i.id]));
-    return groups.some((p) => !openIncident.has(groupId(p))) ? null : openIncident;
-  }
-
-  /**
-   * Stores each phase in its group's open incident; returns those stored (not retried
-   * concurrently) and the stored states of their alerts, read by the same statement.
-   */
-  private async insertEvents(
-    manager: EntityManager,
-    requests: AdmissionRequest[],
-    fresh: PlannedAlert[],
-    openIncident: Map<string, string>,
-    results: BatchResults,
-  ): Promise<{ admitted: AdmittedEvent[]; states: Array<AlertKey & { state: AlertState }> }> {
-    const events = fresh.map((p) => ({ ...p, id: newId(), incidentId: openIncident.get(groupId(p))! }));
-    const { inserted, states } = await this.repository.insertEventsReadingStatesAcrossOrganizations(
-      events.map((e) => ({
-        organizationId: e.organizationId,
-        id: e.id,
-        incidentId: e.incidentId,
-        integrationId: e.integrationId,
-        deliveryId: requests[e.delivery].input.deliveryId,
-        fingerprint: e.alert.fingerprint,
-        status: e.alert.status,
-        labels: e.alert.labels,
-        annotations: e.alert.annotations,
-        startsAt: e.alert.startsAt,
-        endsAt: e.alert.endsAt,
-        phaseAt: e.phaseAt,
-        generatorUrl: e.alert.generatorUrl,
-        receivedAt: requests[e.delivery].input.receivedAt,
-      })),
-      manager,
-    );
-    const admitted = events.filter((e) => {
-      if (inserted.has(e.id)) results.accepted(e.delivery, e.incidentId);
-      else results.duplicate(e.delivery, e.incidentId);
-      return inserted.has(e.id);
-    });
-    return { admitted, states };
-  }
-
-  /**
-   * Alert state and counts: advances the current state of every alert touched in memory, then
-   * writes back what changed and adds each incident's delta to its counts.
-   */
-  private async advanceAlertStates(manager: EntityManager, admitted: AdmittedEvent[], current: Array<AlertKey & { state: AlertState }>): Promise<void> {
-    const stateKey = (k: AlertKey): string => JSON.stringify([k.organizationId, k.incidentId, k.fingerprint]);
-    const keyOf = (e: AdmittedEvent): AlertKey => ({ organizationId: e.organizationId, incidentId: e.incidentId, fingerprint: e.alert.fingerprint });
-    const states = new Map<string, AlertState>(current.map((s) => [stateKey(s), s.state]));
-    const changed = new Map<string, AlertKey>();
-    const deltas = new Map<string, IncidentDelta>();
-    for (const e of admitted) {
-      const key = stateKey(keyOf(e));
-      const incidentKey = JSON.stringify([e.organizationId, e.incidentId]);
-      const entry = deltas.get(incidentKey) ?? { organizationId: e.organizationId, incidentId: e.incidentId, delta: emptyDelta() };
-      deltas.set(incidentKey, entry);
-      const next = advance(states.get(key), e.alert.status, e.phaseAt, entry.delta);
-      if (next) {
-        states.set(key, next);
-        changed.set(key, keyOf(e));
-      }
-    }
-    await this.repository.writeStatesAndDeltasAcrossOrganizations(
-      [...changed.entries()].map(([key, row]) => ({ ...row, state: states.get(key)! })),
-      [...deltas.values()],
-      manager,
-    );
+    return {
+      requestOf: planned.map((p) => p.delivery),
+      alerts: planned.map((p) => {
+        const input = requests[p.delivery].input;
+        return {
+          organizationId: p.organizationId,
+          id: newId(),
+          integrationId: p.integrationId,
+          deliveryId: input.deliveryId,
+          fingerprint: p.alert.fingerprint,
+          status: p.alert.status,
+          labels: p.alert.labels,
+          annotations: p.alert.annotations,
+          startsAt: p.alert.startsAt,
+          endsAt: p.alert.endsAt,
+          phaseAt: p.phaseAt,
+          generatorUrl: p.alert.generatorUrl,
+          receivedAt: input.receivedAt,
+          groupKey: p.group.key,
+          groupLabels: p.group.labels,
+          title: p.alert.status === 'firing' ? titleOf(p.alert, p.group.labels) : null,
+          openedId: newId(),
+        };
+      }),
+    };
   }
 
   /**

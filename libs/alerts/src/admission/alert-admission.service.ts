@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
+import { ALERT_BATCH_UNPLACED, AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
 import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
 import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
-import { DeliveryRecordsRepository } from './delivery-records.repository';
+import { DeliveryAdmission, DeliveryRecordsRepository } from './delivery-records.repository';
 
 export interface DeliveryResponse {
   deliveryId: string;
@@ -62,9 +62,6 @@ function repairNote(repairs: string[]): string {
   const more = repairs.length > REPAIRS_SHOWN ? `; and ${repairs.length - REPAIRS_SHOWN} more` : '';
   return `Accepted with ${repairs.length} value(s) repaired: ${shown}${more}`;
 }
-
-/** A batch that needs its deliveries admitted one by one (see IncidentAdmissionService.admitTogether). */
-class OneByOne extends Error {}
 
 export class AdmissionPressure extends DomainError {
   constructor(message: string) {
@@ -183,22 +180,30 @@ export class AlertAdmissionService {
   }
 
   /**
-   * One transaction for the whole batch; when that cannot be (a resolution that needs the
-   * one-by-one path, a deadlock, a delivery the database refuses), each delivery is admitted in a
-   * transaction of its own, so one delivery's problem is never another's.
+   * The whole batch in one statement, so in one round trip and a transaction of its own (see
+   * DeliveryRecordsRepository.admitAcrossOrganizations); when that cannot be (a group with no open
+   * incident to go to, a deadlock, a delivery the database refuses), each delivery is admitted in
+   * a transaction of its own, so one delivery's problem is never another's. Deliveries whose
+   * secret changed since they were authenticated are answered 401 and the others admitted again.
    */
   private async admitBatch(batch: PendingAdmission[]): Promise<void> {
     try {
-      const { current, stale, outcomes } = await this.withConnection((manager) => this.admitTogether(manager, batch), { errors: 'raw' });
-      current.forEach((pending, i) => pending.resolve(outcomes[i]));
-      for (const pending of stale) pending.reject(staleCredential());
+      const admissions = await this.withConnection((manager) => this.admitTogether(manager, batch), { transaction: false, errors: 'raw' });
+      const stale = batch.filter((_, i) => admissions[i]?.statusCode === 401);
+      if (stale.length > 0) {
+        for (const pending of stale) pending.reject(staleCredential());
+        const current = batch.filter((_, i) => admissions[i]?.statusCode !== 401);
+        if (current.length > 0) await this.admitBatch(current);
+        return;
+      }
+      batch.forEach((pending, i) => pending.resolve(this.outcomeOf(pending, admissions[i]!)));
       return;
     } catch (error) {
       if (error instanceof AdmissionPressure) {
         for (const pending of batch) pending.reject(error);
         return;
       }
-      if (!(error instanceof OneByOne))
+      if ((error as { code?: string }).code !== ALERT_BATCH_UNPLACED)
         this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
     }
     await Promise.all(
@@ -219,6 +224,30 @@ export class AlertAdmissionService {
     );
   }
 
+  /** The batch admitted and recorded in one statement; what became of each delivery, in batch order. */
+  private admitTogether(manager: EntityManager, batch: PendingAdmission[]): Promise<Array<DeliveryAdmission | undefined>> {
+    return this.deliveryRecords.admitAcrossOrganizations(
+      batch.map((pending) => ({
+        organizationId: pending.receiver.organizationId,
+        id: pending.input.deliveryId,
+        integrationId: pending.receiver.integrationId,
+        credential: pending.receiver.credential ?? null,
+        error: pending.note,
+        headers: pending.delivery.headers,
+        body: pending.delivery.body,
+        replayOf: pending.delivery.replayOf ?? null,
+      })),
+      this.incidentAdmission.planBatch(batch.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input }))),
+      manager,
+    );
+  }
+
+  /** A delivery recorded with 202 or 200 (`admitTogether` answers 401 only for stale credentials, taken out before). */
+  private outcomeOf(pending: PendingAdmission, admission: DeliveryAdmission): AdmissionOutcome {
+    const { statusCode, accepted, duplicates, incidentIds } = admission;
+    return { kind: 'admitted', status: statusCode as 200 | 202, response: { deliveryId: pending.input.deliveryId, accepted, duplicates, incidentIds } };
+  }
+
   /**
    * Splits a batch into the deliveries whose secret is still current and those whose secret was
    * rotated, or whose integration was disabled or deleted, since they were authenticated. Runs
@@ -231,21 +260,6 @@ export class AlertAdmissionService {
       batch.map((p) => p.receiver),
     );
     return { current: batch.filter((_, i) => still[i]), stale: batch.filter((_, i) => !still[i]) };
-  }
-
-  /** Admits the batch's deliveries whose secret is current; the caller answers the others 401 once this commits. */
-  private async admitTogether(
-    manager: EntityManager,
-    batch: PendingAdmission[],
-  ): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[]; outcomes: AdmissionOutcome[] }> {
-    const { current, stale } = await this.confirmCredentials(manager, batch);
-    if (current.length === 0) return { current, stale, outcomes: [] };
-    const results = await this.incidentAdmission.admitTogether(
-      manager,
-      current.map((p) => ({ organizationId: p.receiver.organizationId, input: p.input })),
-    );
-    if (!results) throw new OneByOne();
-    return { current, stale, outcomes: await this.recordAdmitted(manager, current, results) };
   }
 
   /** Records admitted deliveries (202, or 200 when every alert phase in one was already accepted). */
