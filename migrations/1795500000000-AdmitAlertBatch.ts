@@ -6,7 +6,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * batch costs one round trip instead of four and the incidents it locks are held for no client
  * round trip at all: once the lock is granted, the events, states and counts are written without
  * waiting for the API. Each statement in it takes a fresh snapshot (READ COMMITTED, VOLATILE), so
- * the states read after the lock include what the transaction that held it committed.
+ * the states read after the lock include what the transaction that held it committed. Every row
+ * it reads is found by key: `enable_seqscan = off` keeps its cached plans on the indexes even when
+ * they were made while a table was small or not yet analyzed (a fresh database: a plan that scans
+ * and hashes alert_events keeps doing so as it grows, until the next autoanalyze).
  *
  * One row of the `a_` arrays per alert phase. Returns one row per phase: its position (1-based),
  * its incident and `stored` (an exact retry of a stored phase), `accepted` or `retried` (stored
@@ -19,10 +22,11 @@ CREATE FUNCTION admit_alert_batch(
   a_event_id uuid[], a_delivery_id uuid[], a_fingerprint text[], a_status text[], a_labels jsonb[], a_annotations jsonb[],
   a_starts_at timestamptz[], a_ends_at timestamptz[], a_phase_at timestamptz[], a_generator_url text[], a_received_at timestamptz[])
 RETURNS TABLE (alert_n int, alert_incident_id uuid, alert_outcome text)
-LANGUAGE plpgsql VOLATILE AS $fn$
+LANGUAGE plpgsql VOLATILE SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $fn$
 DECLARE
   stored_n int[];
   stored_incident uuid[];
+  stored_in uuid;
   open_organization text[];
   open_integration uuid[];
   open_group text[];
@@ -30,11 +34,20 @@ DECLARE
   inserted_ids uuid[];
   unplaced boolean;
 BEGIN
-  -- Exact retries of stored phases: duplicates, reported with the incident they went to.
-  SELECT coalesce(array_agg(k.n::int), '{}'), coalesce(array_agg(e.incident_id), '{}') INTO stored_n, stored_incident
-    FROM unnest(a_organization_id, a_integration_id, a_fingerprint, a_status, a_phase_at) WITH ORDINALITY AS k(organization_id, integration_id, fingerprint, status, phase_at, n)
-    JOIN alert_events e ON e.organization_id = k.organization_id AND e.integration_id = k.integration_id AND e.fingerprint = k.fingerprint
-                       AND e.status = k.status AND e.phase_at = k.phase_at;
+  -- Exact retries of stored phases: duplicates, reported with the incident they went to. One
+  -- lookup by the full unique key per phase: a join would leave the planner free to drive it from
+  -- alert_events, which it does when its statistics still say the table is small.
+  stored_n := '{}';
+  stored_incident := '{}';
+  FOR i IN 1 .. coalesce(cardinality(a_event_id), 0) LOOP
+    SELECT e.incident_id INTO stored_in FROM alert_events e
+     WHERE e.organization_id = a_organization_id[i] AND e.integration_id = a_integration_id[i] AND e.fingerprint = a_fingerprint[i]
+       AND e.status = a_status[i] AND e.phase_at = a_phase_at[i];
+    IF FOUND THEN
+      stored_n := stored_n || i;
+      stored_incident := stored_incident || stored_in;
+    END IF;
+  END LOOP;
 
   IF cardinality(stored_n) < cardinality(a_event_id) THEN
     -- Each group with a firing phase gets an open incident when it has none (opened at its earliest
@@ -151,7 +164,7 @@ $fn$`;
 const WEBHOOK_SECRET_HOLDS = `
 CREATE FUNCTION webhook_secret_holds(organization_ids text[], ids uuid[])
 RETURNS TABLE (organization_id text, integration_id uuid, secret_hash bytea)
-LANGUAGE plpgsql VOLATILE AS $fn$
+LANGUAGE plpgsql VOLATILE SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $fn$
 BEGIN
   RETURN QUERY
     SELECT i.organization_id, i.id, i.webhook_secret_hash FROM integrations i
