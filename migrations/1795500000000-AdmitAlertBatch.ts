@@ -1,15 +1,18 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `admit_alert_batch`: the incidents library's batched admission of alert phases (the incidents library's, see
- * IncidentAdmissionRepository.admitBatchAcrossOrganizations) as one database function, so that a
- * batch costs one round trip instead of four and the incidents it locks are held for no client
- * round trip at all: once the lock is granted, the events, states and counts are written without
- * waiting for the API. Each statement in it takes a fresh snapshot (READ COMMITTED, VOLATILE), so
- * the states read after the lock include what the transaction that held it committed. Every row
- * it reads is found by key: `enable_seqscan = off` keeps its cached plans on the indexes even when
- * they were made while a table was small or not yet analyzed (a fresh database: a plan that scans
- * and hashes alert_events keeps doing so as it grows, until the next autoanalyze).
+ * `admit_alert_batch`: the incidents library's batched admission of alert phases (its arguments
+ * are built by `alertBatchArguments`; `admit_webhook_deliveries` below calls it), as one database
+ * function, so that the incidents a batch locks are held for no client round trip: once a lock is
+ * granted, the events, states and counts are written and the statement commits without waiting
+ * for the API. Each statement in it takes a fresh snapshot (READ COMMITTED, VOLATILE), so the
+ * states read after the lock include what the transaction that held it committed.
+ *
+ * Every row it reads is found by key. Its cached plans are made on the first calls of a session,
+ * possibly while a table is small or not yet analyzed (a fresh database); a plan that drives a
+ * join from alert_events, or scans and hashes it, would keep doing so as the table grows, until
+ * the next autoanalyze. So stored phases are looked up one by one by their full unique key, and
+ * sequential scans, hash and merge joins are off inside it.
  *
  * One row of the `a_` arrays per alert phase. Returns one row per phase: its position (1-based),
  * its incident and `stored` (an exact retry of a stored phase), `accepted` or `retried` (stored
@@ -214,7 +217,7 @@ BEGIN
       SELECT a_delivery_n[b.alert_n] AS n, b.alert_n, b.alert_incident_id AS incident_id, b.alert_outcome AS outcome
         FROM admit_alert_batch(a_organization_id, a_integration_id, a_group_key, a_group_labels, a_title, a_opened_id, a_event_id, a_delivery_id,
                                a_fingerprint, a_status, a_labels, a_annotations, a_starts_at, a_ends_at, a_phase_at, a_generator_url, a_received_at) AS b
-    ), incidents AS (
+    ), delivery_incidents AS (
       SELECT x.n, jsonb_agg(x.incident_id ORDER BY x.first) AS ids
         FROM (SELECT a.n, a.incident_id, min(CASE WHEN a.outcome = 'stored' THEN a.alert_n ELSE a.alert_n + 1000000000 END) AS first
                 FROM admitted a GROUP BY a.n, a.incident_id) x
@@ -230,7 +233,7 @@ BEGIN
       INSERT INTO webhook_deliveries (organization_id, id, integration_id, status_code, accepted, duplicates, incident_ids, error, headers, body, replay_of)
       SELECT d_organization_id[r.n], d_id[r.n], d_integration_id[r.n], CASE WHEN r.accepted = 0 AND r.duplicates > 0 THEN 200 ELSE 202 END,
              r.accepted, r.duplicates, coalesce(i.ids, '[]'::jsonb), d_error[r.n], d_headers[r.n], d_body[r.n], d_replay_of[r.n]
-        FROM results r LEFT JOIN incidents i ON i.n = r.n
+        FROM results r LEFT JOIN delivery_incidents i ON i.n = r.n
       RETURNING id, status_code, accepted, duplicates, incident_ids
     )
     SELECT r.n, rec.status_code, rec.accepted, rec.duplicates, rec.incident_ids

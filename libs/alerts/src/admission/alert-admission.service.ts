@@ -196,7 +196,9 @@ export class AlertAdmissionService {
         if (current.length > 0) await this.admitBatch(current);
         return;
       }
-      batch.forEach((pending, i) => pending.resolve(this.outcomeOf(pending, admissions[i]!)));
+      // Every outcome first, so a missing one (which the statement never returns) resolves none of them.
+      const outcomes = batch.map((pending, i) => this.outcomeOf(pending, admissions[i]));
+      batch.forEach((pending, i) => pending.resolve(outcomes[i]));
       return;
     } catch (error) {
       if (error instanceof AdmissionPressure) {
@@ -243,7 +245,8 @@ export class AlertAdmissionService {
   }
 
   /** A delivery recorded with 202 or 200 (`admitTogether` answers 401 only for stale credentials, taken out before). */
-  private outcomeOf(pending: PendingAdmission, admission: DeliveryAdmission): AdmissionOutcome {
+  private outcomeOf(pending: PendingAdmission, admission: DeliveryAdmission | undefined): AdmissionOutcome {
+    if (!admission) throw new Error(`The batch statement returned no outcome for delivery ${pending.input.deliveryId}`);
     const { statusCode, accepted, duplicates, incidentIds } = admission;
     return { kind: 'admitted', status: statusCode as 200 | 202, response: { deliveryId: pending.input.deliveryId, accepted, duplicates, incidentIds } };
   }
