@@ -132,7 +132,7 @@ export class IncidentAdmissionService {
   }
 
   /**
-   * Admits one delivery, alert by alert. Handles everything `admitTogether` leaves to it: a
+   * Admits one delivery, alert by alert. Handles everything the batch (`planBatch`, `admit_alert_batch`) leaves to it: a
    * resolution goes to the group's open incident, else to the latest incident that saw this
    * alert, else (a resolution for an alert never seen firing) to a new incident, resolved at
    * once, so that nothing accepted is dropped. Groups are handled in key order, so concurrent
