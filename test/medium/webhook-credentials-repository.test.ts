@@ -48,11 +48,26 @@ describe('WebhookCredentialsRepository against PostgreSQL', () => {
 
   it('locks and reads the current secrets of exactly the enabled integrations asked for, writing nothing', async () => {
     const before = await snapshot();
-    const current = await dataSource.transaction((manager) => repository.lockCurrentSecretsAcrossOrganizations(manager, [ids.a, ids.aDisabled]));
+    const current = await dataSource.transaction((manager) =>
+      repository.lockCurrentSecretsAcrossOrganizations(manager, [
+        { organizationId: 'org-a', integrationId: ids.a },
+        { organizationId: 'org-a', integrationId: ids.aDisabled },
+      ]),
+    );
     expect([...current.keys()]).toEqual([ids.a]);
     expect(current.get(ids.a)!.equals(hashWebhookSecret('secret-a'))).toBe(true);
-    const both = await dataSource.transaction((manager) => repository.lockCurrentSecretsAcrossOrganizations(manager, [ids.b, ids.a]));
+    const both = await dataSource.transaction((manager) =>
+      repository.lockCurrentSecretsAcrossOrganizations(manager, [
+        { organizationId: 'org-b', integrationId: ids.b },
+        { organizationId: 'org-a', integrationId: ids.a },
+      ]),
+    );
     expect(new Set(both.keys())).toEqual(new Set([ids.a, ids.b]));
+    // An integration asked for under another Organization is not found.
+    const foreign = await dataSource.transaction((manager) =>
+      repository.lockCurrentSecretsAcrossOrganizations(manager, [{ organizationId: 'org-a', integrationId: ids.b }]),
+    );
+    expect(foreign.size).toBe(0);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -60,7 +75,7 @@ describe('WebhookCredentialsRepository against PostgreSQL', () => {
     const runner = dataSource.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
-    await repository.lockCurrentSecretsAcrossOrganizations(runner.manager, [ids.b]);
+    await repository.lockCurrentSecretsAcrossOrganizations(runner.manager, [{ organizationId: 'org-b', integrationId: ids.b }]);
     let rotated = false;
     const rotation = dataSource
       .transaction(async (manager) => {
@@ -90,7 +105,9 @@ describe('WebhookCredentialsRepository against PostgreSQL', () => {
     await runner.commitTransaction();
     await runner.release();
     await rotation;
-    const after = await dataSource.transaction((manager) => repository.lockCurrentSecretsAcrossOrganizations(manager, [ids.b]));
+    const after = await dataSource.transaction((manager) =>
+      repository.lockCurrentSecretsAcrossOrganizations(manager, [{ organizationId: 'org-b', integrationId: ids.b }]),
+    );
     expect(after.get(ids.b)!.equals(hashWebhookSecret('secret-b2'))).toBe(true);
   });
 });

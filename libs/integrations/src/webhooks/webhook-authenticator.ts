@@ -100,8 +100,8 @@ export class WebhookAuthenticator implements OnApplicationShutdown {
    * receiver without a credential (a replay) is not the webhook's to judge and counts as current.
    */
   async stillCurrent(manager: EntityManager, receivers: WebhookReceiver[]): Promise<boolean[]> {
-    const ids = [...new Set(receivers.filter((r) => r.credential).map((r) => r.integrationId))];
-    const current = ids.length > 0 ? await this.credentials.lockCurrentSecretsAcrossOrganizations(manager, ids) : new Map<string, Buffer>();
+    const checked = receivers.filter((r) => r.credential);
+    const current = checked.length > 0 ? await this.credentials.lockCurrentSecretsAcrossOrganizations(manager, checked) : new Map<string, Buffer>();
     return receivers.map((r) => {
       if (!r.credential) return true;
       const hash = current.get(r.integrationId);

@@ -31,18 +31,22 @@ export class WebhookCredentialsRepository {
   }
 
   /**
-   * The current secret hashes of those of the integrations (in any Organization) that are enabled,
-   * read under FOR KEY SHARE in the caller's transaction. Every change to an integration takes
-   * FOR UPDATE on its row first (a DELETE does so by itself), which conflicts with this lock: a
-   * rotation, disable or delete either commits before this read and is seen by it, or waits until
-   * the caller's transaction has committed.
+   * The current secret hashes of those of the integrations (each with its Organization) that are
+   * enabled, read under FOR KEY SHARE in the caller's transaction, by the `webhook_secret_holds`
+   * database function that batched admission holds them with too. Every change to an integration
+   * takes FOR UPDATE on its row first (a DELETE does so by itself), which conflicts with this lock:
+   * a rotation, disable or delete either commits before this read and is seen by it, or waits
+   * until the caller's transaction has committed.
    */
-  async lockCurrentSecretsAcrossOrganizations(manager: EntityManager, integrationIds: string[]): Promise<Map<string, Buffer>> {
-    const rows = (await manager.query(
-      'SELECT id, webhook_secret_hash FROM integrations WHERE id = ANY($1::uuid[]) AND enabled AND webhook_secret_hash IS NOT NULL ORDER BY id FOR KEY SHARE',
-      [integrationIds],
-    )) as { id: string; webhook_secret_hash: Buffer }[];
-    return new Map(rows.map((r) => [r.id, r.webhook_secret_hash]));
+  async lockCurrentSecretsAcrossOrganizations(
+    manager: EntityManager,
+    integrations: Array<{ organizationId: string; integrationId: string }>,
+  ): Promise<Map<string, Buffer>> {
+    const rows = (await manager.query('SELECT integration_id, secret_hash FROM webhook_secret_holds($1::text[], $2::uuid[])', [
+      integrations.map((i) => i.organizationId),
+      integrations.map((i) => i.integrationId),
+    ])) as { integration_id: string; secret_hash: Buffer }[];
+    return new Map(rows.map((r) => [r.integration_id, r.secret_hash]));
   }
 
   /**
