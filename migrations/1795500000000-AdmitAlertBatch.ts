@@ -19,7 +19,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * meanwhile by a concurrent admission, or twice in this batch). Raises SQLSTATE SVA01 when a group
  * has no open incident to go to (the caller admits those deliveries one by one).
  */
-const ADMIT_ALERT_BATCH = `
+export const ADMIT_ALERT_BATCH = `
 CREATE FUNCTION admit_alert_batch(
   a_organization_id text[], a_integration_id uuid[], a_group_key text[], a_group_labels jsonb[], a_title text[], a_opened_id uuid[],
   a_event_id uuid[], a_delivery_id uuid[], a_fingerprint text[], a_status text[], a_labels jsonb[], a_annotations jsonb[],

@@ -1,3 +1,4 @@
+import { AdmitAlertBatchByKey1795600000000 } from './1795600000000-AdmitAlertBatchByKey';
 import { AdmitAlertBatch1795500000000 } from './1795500000000-AdmitAlertBatch';
 import { ChatThreads1795431799122 } from './1795431799122-ChatThreads';
 import { Postmortems1795417162688 } from './1795417162688-Postmortems';
@@ -30,4 +31,5 @@ export const MIGRATIONS: Function[] = [
   Relays1795419082068,
   ChatThreads1795431799122,
   AdmitAlertBatch1795500000000,
+  AdmitAlertBatchByKey1795600000000,
 ];

@@ -4,6 +4,7 @@ import { ALERT_BATCH_TYPES, ALERT_BATCH_UNPLACED, alertBatchArguments, BatchAler
 import { dataSourceOptions, newId, Timestamp } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
 import { lockable, organizationRows } from '../support/tenancy';
+import { until } from '../support/until';
 
 const A = 'org-a';
 const B = 'org-b';
@@ -169,6 +170,40 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
     );
     await expect(refused).rejects.toMatchObject({ code: ALERT_BATCH_UNPLACED });
     expect(await dataSource.query(`SELECT id FROM incidents WHERE id = $1`, [opened])).toEqual([]);
+    await bUnchanged();
+  });
+
+  it('admit_alert_batch refuses a batch whose open incident is resolved while it waits for the lock, and leaves nothing', async () => {
+    const groupKey = 'g-resolving';
+    const resolving = newId();
+    await incident(A, resolving, groupKey, batchIntegration);
+    const holder = dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query(`SELECT 1 FROM incidents WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [A, resolving]);
+      const opened = newId();
+      // A new group first, so the batch has opened an incident of its own before it waits.
+      const waiting = dataSource.transaction((manager) =>
+        admitBatch([batchAlert('f-a', 'g-aa-new', 'firing', T1, opened), batchAlert('f-r', groupKey, 'firing', T2)], manager),
+      );
+      const outcome = waiting.then(
+        () => 'admitted',
+        (error: { code?: string }) => error.code,
+      );
+      await until(
+        async () =>
+          (await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n > 0,
+      );
+      await holder.query(`UPDATE incidents SET status = 'resolved', resolved_at = $3 WHERE organization_id = $1 AND id = $2`, [A, resolving, T2]);
+      await holder.commitTransaction();
+      expect(await outcome).toBe(ALERT_BATCH_UNPLACED);
+      expect(await dataSource.query(`SELECT id FROM incidents WHERE id = $1`, [opened])).toEqual([]);
+      expect(await dataSource.query(`SELECT id FROM alert_events WHERE organization_id = $1 AND fingerprint IN ('f-a', 'f-r')`, [A])).toEqual([]);
+    } finally {
+      await holder.release();
+      await dataSource.query(`DELETE FROM incidents WHERE organization_id = $1 AND id = $2`, [A, resolving]);
+    }
     await bUnchanged();
   });
 

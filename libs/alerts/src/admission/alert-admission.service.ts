@@ -24,10 +24,17 @@ export interface ReceivedDelivery {
   replayOf?: string;
 }
 
-/** Batches committing at once; deliveries arriving meanwhile wait for the next batch. */
-const CONCURRENT_BATCHES = 2;
+/**
+ * Batches committing at once per API process; deliveries arriving meanwhile wait for the next
+ * batch. One: the batch is a single statement, so the API has nothing to overlap with it but the
+ * next requests, which it reads and parses meanwhile; a second batch would mostly wait for the
+ * same incident locks and halve the deliveries each commit carries.
+ */
+const CONCURRENT_BATCHES = 1;
 /** Deliveries admitted in one transaction at most. */
-const MAX_BATCH = 64;
+const MAX_BATCH = 128;
+/** Deliveries of a batch admitted one by one at once, when the batch cannot be admitted together. */
+const ONE_BY_ONE_CONCURRENCY = 4;
 
 interface PendingAdmission {
   receiver: WebhookReceiver;
@@ -208,22 +215,29 @@ export class AlertAdmissionService {
       if ((error as { code?: string }).code !== ALERT_BATCH_UNPLACED)
         this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
     }
-    await Promise.all(
-      batch.map(async (pending) => {
-        try {
-          pending.resolve(
-            await this.withConnection(async (manager) => {
-              if ((await this.confirmCredentials(manager, [pending])).stale.length > 0) throw staleCredential();
-              const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
-              const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
-              return outcome;
-            }),
-          );
-        } catch (error) {
-          pending.reject(error);
-        }
-      }),
-    );
+    // A few at a time: a whole batch at once would hold up to MAX_BATCH connections, most of them
+    // waiting for the same incident's lock, and leave later deliveries none within the wait.
+    const queue = [...batch];
+    const admitNext = async (): Promise<void> => {
+      for (let pending = queue.shift(); pending; pending = queue.shift()) await this.admitAlone(pending);
+    };
+    await Promise.all(Array.from({ length: Math.min(ONE_BY_ONE_CONCURRENCY, queue.length) }, admitNext));
+  }
+
+  /** One delivery in a transaction of its own, alert by alert (IncidentAdmissionService.admit); settles it. */
+  private async admitAlone(pending: PendingAdmission): Promise<void> {
+    try {
+      pending.resolve(
+        await this.withConnection(async (manager) => {
+          if ((await this.confirmCredentials(manager, [pending])).stale.length > 0) throw staleCredential();
+          const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
+          const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
+          return outcome;
+        }),
+      );
+    } catch (error) {
+      pending.reject(error);
+    }
   }
 
   /** The batch admitted and recorded in one statement; what became of each delivery, in batch order. */
