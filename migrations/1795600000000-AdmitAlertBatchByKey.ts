@@ -98,11 +98,11 @@ BEGIN
       IF stored_in IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'SVA01', MESSAGE = 'an alert of the batch has no open incident to go to';
       END IF;
-      open_organization := open_organization || g.organization_id;
-      open_integration := open_integration || g.integration_id;
-      open_group := open_group || g.group_key;
-      open_id := open_id || g.id;
     END LOOP;
+    open_organization := open_organization || existing_organization;
+    open_integration := open_integration || existing_integration;
+    open_group := open_group || existing_group;
+    open_id := open_id || existing_id;
 
     -- The phases stored in their group's open incident; then, in the same statement (a fresh
     -- snapshot, taken under the locks), the alert states advanced to the latest phase, and what
