@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
+import { until } from '../support/until';
 
 interface Alert {
   status: 'firing' | 'resolved';
@@ -265,6 +266,38 @@ describe('alert webhook admission', () => {
     expect(ghost.body).toMatchObject({ status: 'resolved', alertCount: 1, title: 'Ghost (q)' });
     expect((await ctx.admin.get(`/api/v1/incidents/${incidentId}`)).body).toMatchObject({ status: 'resolved', alertCount: 1 });
     for (const r of answers.slice(2)) expect((await ctx.admin.get(`/api/v1/incidents/${r.body.incidentIds[0]}`)).body.status).toBe('open');
+  });
+
+  it('a delivery admitted one by one, waiting for a lock, does not hold up the deliveries after it', async () => {
+    const first = await postAdmitted(generic, { alerts: [{ labels: { alertname: 'HeldUp', service: 'held' }, startsAt: T0 }] });
+    expect(first.status).toBe(202);
+    const holder = ctx.api.dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query('SELECT 1 FROM incidents WHERE id = $1 FOR UPDATE', [first.body.incidentIds[0]]);
+      // A resolution nothing saw firing sends its batch one by one; its other alert then waits for the held incident.
+      const waiting = post(generic, {
+        alerts: [
+          { status: 'resolved', labels: { alertname: 'HeldUp', service: 'aaa-never-seen' }, startsAt: T0, endsAt: T1 },
+          { labels: { alertname: 'HeldUp', service: 'held', replica: '2' }, startsAt: T0 },
+        ],
+      });
+      await until(
+        async () =>
+          (await ctx.api.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0]
+            .n > 0,
+      );
+      const later = await post(generic, { alerts: [{ labels: { alertname: 'HeldUp', service: 'later' }, startsAt: T0 }] });
+      expect(later.status).toBe(202);
+      await holder.commitTransaction();
+      const held = await waiting;
+      expect(held.status).toBe(202);
+      expect(held.body.incidentIds).toContain(first.body.incidentIds[0]);
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
   });
 
   it('refuses non-JSON with 415, malformed JSON and invalid payloads with a useful 400, and records them', async () => {

@@ -201,6 +201,7 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
       expect(await dataSource.query(`SELECT id FROM incidents WHERE id = $1`, [opened])).toEqual([]);
       expect(await dataSource.query(`SELECT id FROM alert_events WHERE organization_id = $1 AND fingerprint IN ('f-a', 'f-r')`, [A])).toEqual([]);
     } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
       await holder.release();
       await dataSource.query(`DELETE FROM incidents WHERE organization_id = $1 AND id = $2`, [A, resolving]);
     }

@@ -174,15 +174,23 @@ export class AlertAdmissionService {
     });
   }
 
-  /** Starts batches while fewer than CONCURRENT_BATCHES run; each takes what waits, up to MAX_BATCH. */
+  /**
+   * Starts batches while fewer than CONCURRENT_BATCHES run; each takes what waits, up to MAX_BATCH.
+   * A batch gives its place up when its statement is done, or when its deliveries go one by one
+   * (they hold connections of their own, and the next batch need not wait for them).
+   */
   private dispatch(): void {
     while (this.batchesRunning < CONCURRENT_BATCHES && this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_BATCH);
       this.batchesRunning += 1;
-      void this.admitBatch(batch).finally(() => {
+      let running = true;
+      const giveUpPlace = (): void => {
+        if (!running) return;
+        running = false;
         this.batchesRunning -= 1;
         this.dispatch();
-      });
+      };
+      void this.admitBatch(batch, giveUpPlace).finally(giveUpPlace);
     }
   }
 
@@ -193,14 +201,14 @@ export class AlertAdmissionService {
    * a transaction of its own, so one delivery's problem is never another's. Deliveries whose
    * secret changed since they were authenticated are answered 401 and the others admitted again.
    */
-  private async admitBatch(batch: PendingAdmission[]): Promise<void> {
+  private async admitBatch(batch: PendingAdmission[], giveUpPlace: () => void): Promise<void> {
     try {
       const admissions = await this.withConnection((manager) => this.admitTogether(manager, batch), { transaction: false, errors: 'raw' });
       const stale = batch.filter((_, i) => admissions[i]?.statusCode === 401);
       if (stale.length > 0) {
         for (const pending of stale) pending.reject(staleCredential());
         const current = batch.filter((_, i) => admissions[i]?.statusCode !== 401);
-        if (current.length > 0) await this.admitBatch(current);
+        if (current.length > 0) await this.admitBatch(current, giveUpPlace);
         return;
       }
       // Every outcome first, so a missing one (which the statement never returns) resolves none of them.
@@ -215,6 +223,7 @@ export class AlertAdmissionService {
       if ((error as { code?: string }).code !== ALERT_BATCH_UNPLACED)
         this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
     }
+    giveUpPlace();
     // A few at a time: a whole batch at once would hold up to MAX_BATCH connections, most of them
     // waiting for the same incident's lock, and leave later deliveries none within the wait.
     const queue = [...batch];
