@@ -25,6 +25,7 @@ DECLARE
   stored_n int[] := '{}';
   stored_incident uuid[] := '{}';
   stored_in uuid;
+  found_incident uuid;
   g record;
   existing_organization text[] := '{}';
   existing_integration uuid[] := '{}';
@@ -64,13 +65,13 @@ BEGIN
        WHERE NOT (a.n::int = ANY (stored_n))
        ORDER BY a.organization_id, a.integration_id, a.group_key, a.status = 'firing' DESC, a.phase_at, a.n
     LOOP
-      SELECT i.id INTO stored_in FROM incidents i
+      SELECT i.id INTO found_incident FROM incidents i
        WHERE i.organization_id = g.organization_id AND i.integration_id = g.integration_id AND i.group_key = g.group_key AND i.status = 'open';
       IF FOUND THEN
         existing_organization := existing_organization || g.organization_id;
         existing_integration := existing_integration || g.integration_id;
         existing_group := existing_group || g.group_key;
-        existing_id := existing_id || stored_in;
+        existing_id := existing_id || found_incident;
         CONTINUE;
       END IF;
       IF g.status = 'firing' THEN
@@ -94,8 +95,8 @@ BEGIN
        ORDER BY x.id
     LOOP
       EXECUTE $q$SELECT i.id FROM incidents i WHERE i.organization_id = $1 AND i.id = $2 AND i.status = 'open' FOR UPDATE$q$
-         INTO stored_in USING g.organization_id, g.id;
-      IF stored_in IS NULL THEN
+         INTO found_incident USING g.organization_id, g.id;
+      IF found_incident IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'SVA01', MESSAGE = 'an alert of the batch has no open incident to go to';
       END IF;
     END LOOP;
