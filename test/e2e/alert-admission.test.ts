@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
-import { until } from '../support/until';
+import { untilWaitingForLock } from '../support/lock-waits';
 
 interface Alert {
   status: 'firing' | 'resolved';
@@ -283,11 +283,7 @@ describe('alert webhook admission', () => {
           { labels: { alertname: 'HeldUp', service: 'held', replica: '2' }, startsAt: T0 },
         ],
       });
-      await until(
-        async () =>
-          (await ctx.api.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0]
-            .n > 0,
-      );
+      await untilWaitingForLock(ctx.api.dataSource);
       const later = await post(generic, { alerts: [{ labels: { alertname: 'HeldUp', service: 'later' }, startsAt: T0 }] });
       expect(later.status).toBe(202);
       await holder.commitTransaction();

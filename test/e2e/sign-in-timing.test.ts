@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client, HttpResult } from '../support/api';
 import { useBootstrappedApi } from '../support/factories';
+import { untilWaitingForLock } from '../support/lock-waits';
 import { until } from '../support/until';
 
 /**
@@ -27,17 +28,7 @@ describe('sign-in failures answer without waiting for their audit record', () =>
         return state;
       });
       // The known account's failure record is being written, and waits on the lock...
-      await until(
-        async () =>
-          // Outside the lock holder's transaction, which would keep seeing one snapshot of pg_stat_activity.
-          (
-            await ctx.api.dataSource.query(
-              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'INSERT INTO "audit_events"%'`,
-            )
-          ).length > 0,
-        10_000,
-        'the failed sign-in audit insert waiting on the lock',
-      );
+      await untilWaitingForLock(ctx.api.dataSource, 'INSERT INTO "audit_events"%', 10_000, 'the failed sign-in audit insert waiting on the lock');
       // ...and still both answers arrive, the same.
       await until(() => attempts.every((a) => a.result), 10_000, 'both 401s while the audit write is held');
       expect(attempts.map((a) => a.result!.status)).toEqual([401, 401]);

@@ -4,7 +4,7 @@ import { ALERT_BATCH_TYPES, ALERT_BATCH_UNPLACED, alertBatchArguments, BatchAler
 import { dataSourceOptions, newId, Timestamp } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
 import { lockable, organizationRows } from '../support/tenancy';
-import { until } from '../support/until';
+import { untilWaitingForLock } from '../support/lock-waits';
 
 const A = 'org-a';
 const B = 'org-b';
@@ -191,10 +191,7 @@ describe('IncidentAdmissionRepository keeps to one Organization', () => {
         () => 'admitted',
         (error: { code?: string }) => error.code,
       );
-      await until(
-        async () =>
-          (await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n > 0,
-      );
+      await untilWaitingForLock(dataSource);
       await holder.query(`UPDATE incidents SET status = 'resolved', resolved_at = $3 WHERE organization_id = $1 AND id = $2`, [A, resolving, T2]);
       await holder.commitTransaction();
       expect(await outcome).toBe(ALERT_BATCH_UNPLACED);
