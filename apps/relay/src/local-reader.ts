@@ -14,6 +14,15 @@ function authorization(credentials: LocalIntegration['credentials']): Record<str
   return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
 }
 
+/** The integration's base URL as a directory, so that a job's path reads below it. */
+function base(integration: LocalIntegration): URL {
+  return new URL(integration.baseUrl.endsWith('/') ? integration.baseUrl : `${integration.baseUrl}/`);
+}
+
+function target(integration: LocalIntegration, path: string): URL {
+  return new URL(path, base(integration));
+}
+
 /**
  * Runs jobs against the systems of this network, under the local policy: the integration must be
  * configured here, the capability allowed for it, and the path one the capability reads. The
@@ -28,7 +37,7 @@ export class LocalReader {
   }
 
   /** Why the local policy refuses the job, or null. */
-  refusal(job: JobMessage): string | null {
+  private refusal(job: JobMessage): string | null {
     const integration = this.integrations.get(job.integrationId);
     if (!integration) return `Refused by the relay's local policy: integration ${job.integrationId} is not configured on this relay`;
     if (!integration.capabilities.includes(job.capabilityId))
@@ -37,6 +46,10 @@ export class LocalReader {
     if (!definition || definition.integrationType !== integration.type)
       return `Refused: this relay does not know ${job.capabilityId} version ${job.capabilityVersion}`;
     if (!definition.paths.test(job.path)) return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
+    // The path as the URL resolves it: dot segments (`..`, `%2e%2e`), `?` and `#` would make a
+    // path the table allows read another one.
+    if (target(integration, job.path).pathname !== `${base(integration).pathname}${job.path}`)
+      return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
     return null;
   }
 
@@ -44,7 +57,7 @@ export class LocalReader {
     const refused = this.refusal(job);
     if (refused) return failure(job.jobId, refused);
     const integration = this.integrations.get(job.integrationId)!;
-    const url = new URL(job.path, integration.baseUrl.endsWith('/') ? integration.baseUrl : `${integration.baseUrl}/`);
+    const url = target(integration, job.path);
     for (const { name, value } of job.query ?? []) url.searchParams.append(name, value);
     const timeout = AbortSignal.timeout(Math.max(1, job.timeoutMs || 30_000));
     const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
