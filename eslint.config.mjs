@@ -6,34 +6,10 @@ import vitest from '@vitest/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/library-boundaries.mjs';
+import timing from './scripts/lint/test-timing.mjs';
 
 /** Test helpers that assert (they call `expect` or throw on a failed check). */
 const ASSERTING_HELPERS = ['expect', 'expect*', 'assert*'];
-
-/** Timing assertions and guessed sleeps in tests: assert order and state, wait for conditions. */
-const TEST_TIMING_RULES = [
-  {
-    selector:
-      "CallExpression[callee.name='expect'] BinaryExpression[operator='-'] CallExpression[callee.object.name=/^(Date|performance)$/][callee.property.name='now']",
-    message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
-  },
-  {
-    selector: "CallExpression[callee.name='expect'] > Identifier[name=/(elapsed|duration|took|latency)/i]",
-    message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
-  },
-  {
-    selector: "CallExpression[callee.name='expect'] > MemberExpression[property.name=/(elapsed|duration|took|latency)/i]",
-    message: 'Tests do not assert elapsed time: assert observable order and state (measure speed in the bench)',
-  },
-  {
-    selector: "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression[callee.name='setTimeout']",
-    message: 'No guessed sleeps in tests: wait for a condition (test/support/until.ts) or a positive signal',
-  },
-  {
-    selector: 'CallExpression[callee.name=/^(sleep|delay|wait)$/]',
-    message: 'No guessed sleeps in tests: wait for a condition (test/support/until.ts) or a positive signal',
-  },
-];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.test-results/**', '.data/**', 'docker/**', 'migrations/**', 'apps/console/src/api/schema.d.ts'] },
@@ -67,7 +43,7 @@ export default tseslint.config(
   },
   {
     files: ['test/**/*.ts', 'libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
-    plugins: { vitest },
+    plugins: { vitest, timing },
     rules: {
       'vitest/expect-expect': ['error', { assertFunctionNames: ASSERTING_HELPERS }],
       'vitest/valid-expect': ['error', { maxArgs: 2 }],
@@ -76,7 +52,9 @@ export default tseslint.config(
       'vitest/no-disabled-tests': 'error',
       'vitest/no-commented-out-tests': 'error',
       'vitest/valid-title': 'error',
-      'no-restricted-syntax': ['error', ...TEST_TIMING_RULES],
+      // No timing assertions and no guessed sleeps: assert order and state, wait for conditions.
+      'timing/no-guessed-sleep': 'error',
+      'timing/no-elapsed-time-assertions': 'error',
       // Test doubles of wire protocols handle untyped JSON; printing a seed is how a test says how to replay it.
       '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'off',
@@ -85,7 +63,7 @@ export default tseslint.config(
   {
     // The one place a test may wait a fixed time: the condition poller itself.
     files: ['test/support/until.ts'],
-    rules: { 'no-restricted-syntax': 'off' },
+    rules: { 'timing/no-guessed-sleep': 'off' },
   },
   {
     files: ['scripts/**/*.{js,mjs}', '*.mjs', '*.js'],

@@ -132,6 +132,8 @@ class SseClient {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`${what} not met within ${timeoutMs} ms; received:\n${this.text.slice(-2000)}`);
       await new Promise<void>((r) => {
+        // A condition poll like until()'s, woken early by every frame the stream receives.
+        // eslint-disable-next-line timing/no-guessed-sleep
         const t = setTimeout(r, Math.min(left, 200));
         this.waiters.push(() => {
           clearTimeout(t);

@@ -43,7 +43,7 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
         // Two clones starting at the same instant can briefly see each other on the template.
         if (attempt < 20 && /being accessed by other users/.test((error as Error).message)) {
           // A randomised back-off before trying the clone again, not a wait for something to happen.
-          // eslint-disable-next-line no-restricted-syntax
+          // eslint-disable-next-line timing/no-guessed-sleep
           await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
           continue;
         }

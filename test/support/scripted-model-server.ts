@@ -210,7 +210,7 @@ export class ScriptedModelServer {
     }
     const n = ++this.served;
     // The scripted model answers slowly when a step says so: the delay is the behaviour under test.
-    // eslint-disable-next-line no-restricted-syntax
+    // eslint-disable-next-line timing/no-guessed-sleep
     if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
     const a = typeof step.answer === 'function' ? step.answer(received) : step.answer;
     const model = typeof body?.model === 'string' ? body.model : 'scripted';
