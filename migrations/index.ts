@@ -1,3 +1,4 @@
+import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
 import { AdmitAlertBatchByKey1795600000000 } from './1795600000000-AdmitAlertBatchByKey';
 import { AdmitAlertBatch1795500000000 } from './1795500000000-AdmitAlertBatch';
 import { ChatThreads1795431799122 } from './1795431799122-ChatThreads';
@@ -32,4 +33,5 @@ export const MIGRATIONS: Function[] = [
   ChatThreads1795431799122,
   AdmitAlertBatch1795500000000,
   AdmitAlertBatchByKey1795600000000,
+  ReferenceKeys1795700000000,
 ];

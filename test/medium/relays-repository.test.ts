@@ -21,6 +21,7 @@ describe('RelaysRepository keeps to one Organization', () => {
   const relayId = newId();
   const integrationId = newId();
   const sessionId = newId();
+  const registeredWith = newId();
   const snapshotB = () => organizationRows(dataSource, B, TABLES);
 
   beforeAll(async () => {
@@ -29,10 +30,16 @@ describe('RelaysRepository keeps to one Organization', () => {
     repository = new RelaysRepository(dataSource);
     for (const org of [B, A]) {
       await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
+      // The token the relay registered with, used up.
+      await dataSource.query(
+        `INSERT INTO relay_bootstrap_tokens (organization_id, id, name, token_hash, created_by, expires_at, used_at)
+         VALUES ($1, $2, 'edge', $3, $4, clock_timestamp() + interval '1 hour', clock_timestamp())`,
+        [org, registeredWith, hashRelaySecret(`registered-${org}`), newId()],
+      );
       await dataSource.query(
         `INSERT INTO relays (organization_id, id, name, credential_hash, bootstrap_token_id, session_id, session_instance, last_seen_at)
          VALUES ($1, $2, 'edge', $3, $4, $5, 'instance-1', clock_timestamp())`,
-        [org, relayId, hashRelaySecret(`credential-${org}`), newId(), sessionId],
+        [org, relayId, hashRelaySecret(`credential-${org}`), registeredWith, sessionId],
       );
       await dataSource.query(
         `INSERT INTO relay_capabilities (organization_id, id, relay_id, integration_id, capability_id, capability_version) VALUES ($1, $2, $3, $4, 'prometheus.query', 1)`,

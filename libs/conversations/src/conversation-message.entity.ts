@@ -48,4 +48,16 @@ export class ConversationMessage extends OrganizationOwnedEntity {
     { name: 'conversation_id', referencedColumnName: 'id' },
   ])
   conversation?: Conversation;
+
+  /**
+   * The message outlives its turn's investigation, without the link. The migration narrows the
+   * action to ON DELETE SET NULL ("investigation_id"), which TypeORM cannot express: a plain SET
+   * NULL would clear organization_id too.
+   */
+  @ManyToOne('Investigation', { onDelete: 'SET NULL' })
+  @JoinColumn([
+    { name: 'organization_id', referencedColumnName: 'organizationId', foreignKeyConstraintName: 'conversation_messages_investigation_fk' },
+    { name: 'investigation_id', referencedColumnName: 'id' },
+  ])
+  investigation?: object;
 }

@@ -45,4 +45,9 @@ export class Conversation extends OrganizationOwnedEntity {
     { name: 'incident_id', referencedColumnName: 'id' },
   ])
   incident?: object;
+
+  // The key to the incident holds the Organization only while incidentId is set.
+  @ManyToOne('Organization', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'conversations_organization_fk' })
+  organization?: object;
 }

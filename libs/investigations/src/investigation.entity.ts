@@ -112,4 +112,9 @@ export class Investigation extends OrganizationOwnedEntity {
     { name: 'incident_id', referencedColumnName: 'id' },
   ])
   incident?: object;
+
+  // The key to the incident holds the Organization only while incidentId is set.
+  @ManyToOne('Organization', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'investigations_organization_fk' })
+  organization?: object;
 }

@@ -45,6 +45,11 @@ export class Postmortem extends OrganizationOwnedEntity {
     { name: 'incident_id', referencedColumnName: 'id' },
   ])
   incident?: object;
+
+  // Users are deployment-wide: a key on the id alone. The review stays if the user is ever deleted.
+  @ManyToOne('User', { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'reviewed_by_user_id', foreignKeyConstraintName: 'postmortems_reviewer_fk' })
+  reviewer?: object;
 }
 
 /** One revision of a postmortem's document, as it was: why it was made and by whom. */

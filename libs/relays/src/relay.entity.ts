@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
+import { RelayBootstrapToken } from './relay-bootstrap-token.entity';
 
 /**
  * A registered relay: an agent in a customer network that runs tool runs for integrations the
@@ -47,4 +48,12 @@ export class Relay extends OrganizationOwnedEntity {
   @ManyToOne('Organization', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'relays_organization_fk' })
   organization?: object;
+
+  /** Its provenance: a token cannot be deleted while the relay it registered exists. */
+  @ManyToOne(() => RelayBootstrapToken, { onDelete: 'NO ACTION' })
+  @JoinColumn([
+    { name: 'organization_id', referencedColumnName: 'organizationId', foreignKeyConstraintName: 'relays_bootstrap_token_fk' },
+    { name: 'bootstrap_token_id', referencedColumnName: 'id' },
+  ])
+  bootstrapToken?: RelayBootstrapToken;
 }
