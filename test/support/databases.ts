@@ -31,13 +31,16 @@ export async function withServer<T>(work: (client: Client) => Promise<T>): Promi
   }
 }
 
-/** A new database cloned from the migrated template: a fresh, migrated database in milliseconds. */
-export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+/**
+ * A new database cloned from the migrated template: a fresh, migrated database in milliseconds.
+ * With `empty`, a database with no schema at all (for a test that runs migrations itself).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `svc_test_${runTag()}_${randomBytes(6).toString('hex')}`;
   await withServer(async (client) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}"`);
+        await client.query(options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}"`);
         return;
       } catch (error) {
         // Two clones starting at the same instant can briefly see each other on the template.
