@@ -39,6 +39,7 @@ export * from './queue/outbox.repository';
 export * from './queue/queue.module';
 export * from './service-info';
 export * from './time/timestamp';
+export * from './time/clock';
 export * from './config/load-config-or-exit';
 export * from './http/timestamp-query';
 export * from './http/listing-shape';
