@@ -23,6 +23,7 @@ export * from './http/session-cookie';
 export * from './ids';
 export * from './limits/shared-limits';
 export * from './observability/logging.module';
+export * from './observability/metrics';
 export * from './observability/observability.module';
 export * from './observability/root-logger';
 export * from './pagination/cursor-codec';
