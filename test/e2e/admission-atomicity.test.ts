@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, startApi, TestApi } from '../support/api';
 import { bootstrap } from '../support/factories';
+import { untilWaitingForLock } from '../support/lock-waits';
+import { until } from '../support/until';
 
 /**
  * A batch of deliveries is one transaction: when its last statement (the delivery records) fails,
  * nothing of the batch may stay, neither events nor alert states nor incident counts. A trigger
  * makes the record of one delivery fail; the others of its batch are then admitted one by one,
- * and that one is refused with 503 and leaves no trace.
+ * and that one is refused with 503 and leaves no trace. The API's /metrics shows each batch's
+ * size and outcome, and how many deliveries wait for the next batch.
  */
 describe('a batch whose last statements fail commits nothing', () => {
   let api: TestApi;
@@ -36,14 +39,50 @@ describe('a batch whose last statements fail commits nothing', () => {
       origin: false,
     });
 
+  /** The value of one series on the API's /metrics (0 while it has none). */
+  const metric = async (series: string): Promise<number> => {
+    const text = (await new Client(api.baseUrl).get('/metrics')).text;
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+  const failedBatches = async () => ({
+    batches: await metric('alert_admission_batch_deliveries_count{outcome="failed"}'),
+    deliveries: await metric('alert_admission_batch_deliveries_sum{outcome="failed"}'),
+  });
+
   it('stores the events, states, counts and records of the deliveries answered 202, and nothing of the refused one', async () => {
     const seqs = Array.from({ length: 24 }, (_, i) => (i === 12 ? 'poison' : `s${i}`));
-    // All at once, so that the poisoned delivery shares its batch with others.
-    const answers = await Promise.all(seqs.map((seq) => send(seq)));
+    const [opening, held, ...together] = seqs;
+    // The first delivery opens the incident the others go to.
+    const opened = await send(opening);
+    expect(opened.status).toBe(202);
+    const failedBefore = await failedBatches();
+
+    // With the incident locked, the next delivery's batch waits for it, and the others (the
+    // poisoned one among them) wait for the batch after it: the poisoned delivery shares that batch.
+    const holder = api.dataSource.createQueryRunner();
+    await holder.connect();
+    let answers: Awaited<ReturnType<typeof send>>[];
+    try {
+      await holder.startTransaction();
+      await holder.query('SELECT 1 FROM incidents WHERE id = $1 FOR UPDATE', [opened.body.incidentIds[0]]);
+      const waitingForLock = send(held);
+      await untilWaitingForLock(api.dataSource);
+      const waitingForBatch = together.map((seq) => send(seq));
+      await until(async () => (await metric('alert_admission_waiting_deliveries')) === together.length, 30_000, 'the deliveries waiting for the next batch');
+      await holder.commitTransaction();
+      answers = await Promise.all([opened, waitingForLock, ...waitingForBatch]);
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+
     const status = new Map(seqs.map((seq, i) => [seq, answers[i].status]));
     expect(status.get('poison')).toBe(503);
     const admitted = seqs.filter((s) => s !== 'poison');
     expect(admitted.map((s) => status.get(s))).toEqual(admitted.map(() => 202));
+    // One batch failed, and it held every delivery that waited for it, the poisoned one and 21 others.
+    expect(await failedBatches()).toEqual({ batches: failedBefore.batches + 1, deliveries: failedBefore.deliveries + together.length });
 
     const events = (await api.dataSource.query(`SELECT labels->>'seq' AS seq FROM alert_events WHERE integration_id = $1`, [integration.id])) as {
       seq: string;

@@ -2,13 +2,14 @@ import { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/api';
 import { startApiProcess } from '../support/api-process';
+import { TestClock } from '../support/clock';
 import { signedInMember, signInAdmin, useBootstrappedApi } from '../support/factories';
 import { chatEvent, signChatEvent } from '../support/scripted-chat-provider';
 import { freePort } from '../support/ports';
 import { until } from '../support/until';
 
-/** The contract's bound for a revoked session to stop working everywhere, plus margin for a loaded machine. */
-const SESSION_END_WAIT_MS = 1_000 + 4_000;
+/** The contract's bound for an ended session, a removed member or a revoked API token to stop working everywhere. */
+const SESSION_END_BOUND_MS = 1_000;
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -20,10 +21,13 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 /**
  * Two real API processes (from dist) besides the test's own: what one process changes, the other
  * stops honouring. Each process caches webhook authentication, chat signing keys and recently read
- * sessions.
+ * sessions and API tokens. The test's own process reads time through a clock the test moves: a
+ * session or token ended by another process is refused there once that clock has moved by the
+ * contract's bound, and served from its memory until then.
  */
 describe('per-process caches across API processes', () => {
-  const ctx = useBootstrappedApi();
+  const clock = new TestClock();
+  const ctx = useBootstrappedApi({ clock });
   const processes: ChildProcess[] = [];
   let first: string;
   let second: string;
@@ -241,44 +245,41 @@ describe('per-process caches across API processes', () => {
     expect(answers.some((a) => a.status === 200)).toBe(true);
   });
 
-  it("ends a revoked session on the other process within the contract's bound", async () => {
+  /** A GET on `baseUrl` with this cookie, from a client of its own (a refusal may clear a client's cookie). */
+  const getAs = (baseUrl: string, cookie: string, path: string) => as(baseUrl, cookie).get(path);
+
+  it("ends a session revoked by another process within the contract's bound", async () => {
     const victim = await signInAdmin(ctx.api);
+    const cookie = victim.cookie!;
     const session = (await victim.get('/api/v1/session')).body.session.id as string;
-    const elsewhere = as(second, victim.cookie!);
-    // Read (and remembered) by the second process.
-    expect((await elsewhere.get('/api/v1/session')).status).toBe(200);
-    expect((await elsewhere.get('/api/v1/incidents')).status).toBe(200);
+    // Read, and remembered, by the test's process.
+    expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/incidents')).status).toBe(200);
 
     expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/sessions/${session}`, { headers: { 'x-svc-organization': 'acme' } })).status).toBe(204);
-    const refused = await until(
-      async () => {
-        const res = await elsewhere.get('/api/v1/session');
-        return res.status === 401 ? res : undefined;
-      },
-      SESSION_END_WAIT_MS,
-      'the revoked session refused by the other process',
-    );
+    expect((await getAs(first, cookie, '/api/v1/session')).status).toBe(401);
+    // Its clock has not moved: it still serves the session from memory.
+    expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/session')).status).toBe(200);
+    clock.advance(SESSION_END_BOUND_MS);
+    const refused = await getAs(ctx.api.baseUrl, cookie, '/api/v1/session');
+    expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe('session_revoked');
-    expect((await elsewhere.get('/api/v1/incidents')).status).toBe(401);
+    expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/incidents')).status).toBe(401);
   });
 
-  it('ends the sessions of a removed member on the other process within the bound, and at once on the one that removed them', async () => {
+  it('ends the sessions of a removed member on another process within the bound, and at once on the one that removed them', async () => {
     const member = await signedInMember(ctx.api, 'acme', 'viewer');
-    const grace = as(first, member.client.cookie!);
-    const there = as(second, grace.cookie!);
-    expect((await there.get('/api/v1/session')).status).toBe(200);
-    expect((await grace.get('/api/v1/session')).status).toBe(200);
+    const cookie = member.client.cookie!;
+    expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/session')).status).toBe(200);
+    expect((await getAs(first, cookie, '/api/v1/session')).status).toBe(200);
 
     expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/members/${member.userId}`, { headers: { 'x-svc-organization': 'acme' } })).status).toBe(204);
-    expect((await grace.get('/api/v1/session')).status).toBe(401);
-    await until(
-      async () => ((await there.get('/api/v1/session')).status === 401 ? true : undefined),
-      SESSION_END_WAIT_MS,
-      'the removed member refused by the other process',
-    );
+    expect((await getAs(first, cookie, '/api/v1/session')).status).toBe(401);
+    expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/session')).status).toBe(200);
+    clock.advance(SESSION_END_BOUND_MS);
+    expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/session')).status).toBe(401);
   });
 
-  it('refuses a revoked API token on the other process within the same bound', async () => {
+  it('refuses an API token revoked by another process within the same bound', async () => {
     const minted = await ctx.admin.post('/api/v1/api-tokens', {
       name: 'Cached token',
       role: 'viewer',
@@ -286,14 +287,12 @@ describe('per-process caches across API processes', () => {
     });
     expect(minted.status).toBe(201);
     const bearer = { headers: { authorization: `Bearer ${minted.body.token}` } };
-    const elsewhere = new Client(second);
-    expect((await elsewhere.get('/api/v1/incidents', bearer)).status).toBe(200);
+    const here = new Client(ctx.api.baseUrl);
+    expect((await here.get('/api/v1/incidents', bearer)).status).toBe(200);
     expect((await as(first, ctx.admin.cookie!).delete(`/api/v1/api-tokens/${minted.body.id}`)).status).toBe(204);
     expect((await new Client(first).get('/api/v1/incidents', bearer)).status).toBe(401);
-    await until(
-      async () => ((await elsewhere.get('/api/v1/incidents', bearer)).status === 401 ? true : undefined),
-      SESSION_END_WAIT_MS,
-      'the revoked token refused by the other process',
-    );
+    expect((await here.get('/api/v1/incidents', bearer)).status).toBe(200);
+    clock.advance(SESSION_END_BOUND_MS);
+    expect((await here.get('/api/v1/incidents', bearer)).status).toBe(401);
   });
 });

@@ -1,12 +1,13 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, PUBLIC_URL, startApi, TestApi } from '../support/api';
+import { TestClock } from '../support/clock';
 import { bootstrap, signedInMember, signInAdmin } from '../support/factories';
 import { OpenApiContract } from '../support/openapi-contract';
 import { chatEvent, ScriptedChatProvider, signChatEvent } from '../support/scripted-chat-provider';
 import { answer, ScriptedModelServer } from '../support/scripted-model-server';
 import { until } from '../support/until';
-import { startWorker, TestWorker } from '../support/worker';
+import { startInProcessWorker, startWorker } from '../support/worker';
 
 const SIGNING_SECRET = 'chat-signing-secret-0123456789';
 const OAUTH_SIGNING_SECRET = 'oauth-app-signing-secret-0123456789';
@@ -21,13 +22,15 @@ const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String((tsCounter += 1)
 /**
  * Chat (decisions §9) against a scripted provider that speaks the Web API and OAuth wire formats,
  * with the real API pipeline and the real worker: signed events in, answers posted back in the
- * thread, retries and failures of the post, recovery, and the OAuth install.
+ * thread, retries and failures of the post, recovery, and the OAuth install. The worker runs in
+ * this process on a clock the test moves, so the waits between tries are read, not waited for.
  */
 describe('chat', () => {
   let provider: ScriptedChatProvider;
   let api: TestApi;
   let admin: Client;
-  let worker: TestWorker | undefined;
+  const clock = new TestClock();
+  let worker: { close: () => Promise<void> } | undefined;
   let contract: OpenApiContract;
   let integrationId: string;
   const hook = () => {
@@ -95,9 +98,10 @@ describe('chat', () => {
     expect(created.body).not.toHaveProperty('credentials');
     expect(created.body).not.toHaveProperty('webhookSecret');
     integrationId = created.body.id;
-    worker = await startWorker();
+    worker = await startInProcessWorker({ clock });
   }, 120_000);
   afterAll(async () => {
+    clock.wakeAll();
     await worker?.close();
     await api?.close();
     await provider?.close();
@@ -258,9 +262,23 @@ describe('chat', () => {
   });
 
   it('retries 429 after Retry-After and 5xx with backoff, then posts', async () => {
-    provider.answerNextPosts({ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, { kind: 'status', status: 503 });
+    provider.answerNextPosts({ kind: 'status', status: 429, headers: { 'retry-after': '7' } }, { kind: 'status', status: 503 });
     const ts = nextTs();
     await send(chatEvent(WORKSPACE, { text: '<@UBOT> is checkout ok?', channel: 'CRETRY', ts }));
+    const waiting = () => until(() => (clock.pendingSleeps().length > 0 ? clock.pendingSleeps() : undefined), 90_000, 'the poster waiting to try again');
+    // Answered 429: the poster waits the seven seconds Retry-After names, and tries again only after them.
+    expect(await waiting()).toEqual([7_000]);
+    expect(provider.postsIn('CRETRY', ts)).toHaveLength(1);
+    clock.advance(6_999);
+    expect(clock.pendingSleeps()).toEqual([7_000]);
+    expect(provider.postsIn('CRETRY', ts)).toHaveLength(1);
+    clock.advance(1);
+    // Answered 503 on the second try: the backoff, doubled from one second at each try.
+    expect(await waiting()).toEqual([2_000]);
+    expect(provider.postsIn('CRETRY', ts)).toHaveLength(2);
+    clock.advance(1_999);
+    expect(clock.pendingSleeps()).toEqual([2_000]);
+    clock.advance(1);
     const posts = await postsIn('CRETRY', ts, 3);
     expect(posts.map((p) => p.answered.kind)).toEqual(['status', 'status', 'ok']);
     const conversationId = await conversationOf('CRETRY', ts);
@@ -398,7 +416,7 @@ describe('chat', () => {
     } finally {
       await worker.close();
       await model.close();
-      worker = await startWorker();
+      worker = await startInProcessWorker({ clock });
     }
     const before = (await admin.get(`/api/v1/conversations/${conversationId}/turns`, { headers: ORG })).body.turns;
     expect(before.map((t: { status: string }) => t.status)).toEqual(['failed']);

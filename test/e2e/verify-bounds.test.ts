@@ -2,10 +2,18 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_TEXT_MAX_LENGTH } from '@svc/audit';
-import { TRUNCATION_MARKER } from '@svc/platform';
+import { DEFAULT_READ_CAP_BYTES, TRUNCATION_MARKER } from '@svc/platform';
+import { Client } from '../support/api';
 import { useBootstrappedApi } from '../support/factories';
 
 const codePoints = (text: string) => [...text].length;
+
+/**
+ * The most a capped read takes from a connection: it stops at the piece that crosses the cap, and
+ * a piece is at most what the answer's stream holds (its 64 KiB high-water mark) plus one socket
+ * read (64 KiB).
+ */
+const READ_AT_MOST_BYTES = DEFAULT_READ_CAP_BYTES + 2 * 64 * 1024;
 
 /**
  * What verify reads from an upstream, and what it and the audit trail keep, is bounded whatever
@@ -58,6 +66,14 @@ describe('verify and the audit trail under oversized answers', () => {
     await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
   });
 
+  /** The bytes the API's outbound client has read from answers, as its /metrics shows them. */
+  async function bytesRead(): Promise<number> {
+    const metrics = await new Client(ctx.api.baseUrl).get('/metrics');
+    const line = metrics.text.split('\n').find((l) => l.startsWith('outbound_response_bytes_total '));
+    expect(line).toBeDefined();
+    return Number(line!.split(' ')[1]);
+  }
+
   async function verified(baseUrl: string) {
     const created = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Oversized', config: { baseUrl } });
     expect(created.status).toBe(201);
@@ -70,7 +86,11 @@ describe('verify and the audit trail under oversized answers', () => {
   }
 
   it('a 20 MB version string: verify reads no more than its cap and answers; nothing stored or audited is large', async () => {
+    const before = await bytesRead();
     const { res, stored, event } = await verified(`${origin}/huge`);
+    const read = (await bytesRead()) - before;
+    expect(read).toBeGreaterThanOrEqual(DEFAULT_READ_CAP_BYTES);
+    expect(read).toBeLessThanOrEqual(READ_AT_MOST_BYTES);
     expect(res.body.lastVerification).toMatchObject({
       outcome: 'failed',
       detail: "The answer at /huge/api/v1/status/buildinfo is larger than 64 KiB: not Prometheus's",

@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { configureHttpApp, loadConfig } from '@svc/platform';
+import { Clock, configureHttpApp, loadConfig } from '@svc/platform';
 import { createTestDatabase } from './databases';
 
 export const PUBLIC_URL = 'http://console.test:8080';
@@ -31,6 +31,8 @@ export interface StartApiOptions {
   port?: number;
   /** Reach PostgreSQL through this host:port (a proxy the test controls) instead of directly. */
   databaseVia?: string;
+  /** The clock the service reads time through, instead of the system's (a TestClock the test moves). */
+  clock?: Clock;
 }
 
 export async function startApi(options: StartApiOptions = {}): Promise<TestApi> {
@@ -46,11 +48,13 @@ export async function startApi(options: StartApiOptions = {}): Promise<TestApi> 
   };
   Object.assign(process.env, env);
   const { AppModule } = await import('../../apps/api/src/app.module');
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [AppModule.forRoot(loadConfig()), ...(options.extra?.imports ?? [])],
     controllers: options.extra?.controllers ?? [],
     providers: options.extra?.providers ?? [],
-  }).compile();
+  });
+  if (options.clock) builder.overrideProvider(Clock).useValue(options.clock);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureHttpApp(app);
   await app.listen(options.port ?? 0, '127.0.0.1');

@@ -1,5 +1,7 @@
+import { Test } from '@nestjs/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Clock, JobWiring, loadConfig } from '@svc/platform';
 import { DIST_APPS, ensureBuilt } from './dist';
 
 export interface TestWorker {
@@ -48,4 +50,21 @@ export async function startWorker(env: Record<string, string> = {}): Promise<Tes
       await exited;
     },
   };
+}
+
+/**
+ * The real worker (WorkerModule, as `main.ts` builds it) in the test's own process, against the
+ * test API's database, Redis prefix and secret key (startApi put them in process.env), with a
+ * clock the test moves instead of the system's when `clock` is given. Its processors take jobs
+ * once it returns.
+ */
+export async function startInProcessWorker(options: { clock?: Clock } = {}): Promise<{ close: () => Promise<void> }> {
+  const { WorkerModule } = await import('../../apps/worker/src/worker.module');
+  const builder = Test.createTestingModule({ imports: [WorkerModule.forRoot(loadConfig())] });
+  if (options.clock) builder.overrideProvider(Clock).useValue(options.clock);
+  const moduleRef = await builder.compile();
+  moduleRef.useLogger(false);
+  await moduleRef.init();
+  if (moduleRef.get(JobWiring).jobs.length === 0) throw new Error('The in-process worker wired no jobs');
+  return { close: () => moduleRef.close() };
 }

@@ -9,13 +9,14 @@ import { InvestigationsModule } from '@svc/investigations';
 import { OrganizationsModule } from '@svc/organizations';
 import { PostmortemsModule } from '@svc/postmortems';
 import { RelayGatewayModule, RelaysModule } from '@svc/relays';
-import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
+import { AppConfig, ClockModule, ConfigModule, DatabaseModule, LoggingModule, ObservabilityModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /** The HTTP API: wires the platform and the domain modules; no logic of its own. Built with the process's one AppConfig. */
 @Module({
   imports: [
     DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-api' }),
+    ClockModule,
     QueueModule.forRoot(),
     PaginationModule,
     ObservabilityModule,

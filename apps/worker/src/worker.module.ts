@@ -8,7 +8,7 @@ import { InvestigationEngineModule } from '@svc/investigations/engine';
 import { OrganizationsModule } from '@svc/organizations';
 import { PostmortemsWorkerModule } from '@svc/postmortems/worker';
 import { RelaysModule } from '@svc/relays';
-import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
+import { AppConfig, ClockModule, ConfigModule, DatabaseModule, LoggingModule, PaginationModule, QueueModule } from '@svc/platform';
 import { MIGRATIONS } from '../../../migrations';
 
 /**
@@ -18,6 +18,7 @@ import { MIGRATIONS } from '../../../migrations';
 @Module({
   imports: [
     DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-worker' }),
+    ClockModule,
     QueueModule.forRoot(),
     QueueModule.forWorker(),
     PaginationModule,

@@ -7,6 +7,7 @@ import { PolicyService } from '@svc/organizations';
 import {
   AuditContext,
   byTimeThenId,
+  Clock,
   ConflictError,
   CursorCodec,
   ForbiddenError,
@@ -73,10 +74,13 @@ export class ApiTokensService {
     private readonly policies: PolicyService,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
-  ) {}
+    clock: Clock,
+  ) {
+    this.recent = new RecentReads<ApiToken>(clock, TOKEN_REREAD_MS);
+  }
 
   /** Live tokens by hash (base64), read at most TOKEN_REREAD_MS ago. */
-  private readonly recent = new RecentReads<ApiToken>(TOKEN_REREAD_MS);
+  private readonly recent: RecentReads<ApiToken>;
 
   async mint(organizationId: string, minterRole: Role, input: CreateApiTokenDto, context: AuditContext): Promise<CreatedApiTokenView> {
     if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError("API tokens are switched off by this Organization's Policy");
@@ -151,7 +155,7 @@ export class ApiTokensService {
     const now = Timestamp.now();
     let token = this.recent.get(key) ?? null;
     if (!token || !now.isBefore(token.expiresAt)) {
-      const readAt = performance.now();
+      const readAt = this.recent.readStartsAt();
       // The token's hash is globally unique; this lookup is the one read that precedes knowing the Organization.
       token = await this.repository.findOneBy({ tokenHash });
       if (token && !token.revokedAt && now.isBefore(token.expiresAt)) this.recent.set(key, token, readAt);

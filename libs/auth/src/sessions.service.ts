@@ -7,6 +7,7 @@ import { OrganizationsService, PolicyService } from '@svc/organizations';
 import {
   AuditContext,
   byTimeThenId,
+  Clock,
   CursorCodec,
   ForbiddenError,
   keysetPage,
@@ -57,10 +58,13 @@ export class SessionsService {
     private readonly policies: PolicyService,
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
-  ) {}
+    clock: Clock,
+  ) {
+    this.recent = new RecentReads<SessionWithUser>(clock, SESSION_REREAD_MS);
+  }
 
   /** Live sessions with their users, by token hash (base64), read at most SESSION_REREAD_MS ago. */
-  private readonly recent = new RecentReads<SessionWithUser>(SESSION_REREAD_MS);
+  private readonly recent: RecentReads<SessionWithUser>;
 
   /**
    * A new session with a fresh random value (every sign-in rotates it). Its lifetimes are the
@@ -101,7 +105,7 @@ export class SessionsService {
     // Only a live session is remembered, and it is re-read before it is refused: a refusal always
     // comes from the database, never from memory.
     if (!session || !this.liveAt(session, now)) {
-      const readAt = performance.now();
+      const readAt = this.recent.readStartsAt();
       session = await this.read(hash);
       if (this.liveAt(session, now)) this.recent.set(key, session, readAt);
     }

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Gauge, Histogram } from 'prom-client';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ALERT_BATCH_UNPLACED, AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
 import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
-import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, Metrics, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryAdmission, DeliveryRecordsRepository } from './delivery-records.repository';
 
@@ -35,6 +36,15 @@ const CONCURRENT_BATCHES = 1;
 const MAX_BATCH = 128;
 /** Deliveries of a batch admitted one by one at once, when the batch cannot be admitted together. */
 const ONE_BY_ONE_CONCURRENCY = 4;
+
+/**
+ * What became of a batch's statement (the `outcome` of alert_admission_batch_deliveries):
+ * `admitted` together; `stale`, a credential changed, those deliveries answered 401 and the rest
+ * batched again; `unplaced` (a group with no open incident to go to) or `failed` (a deadlock, a
+ * delivery the database refused), its deliveries then admitted one by one; `unavailable`, no
+ * database connection within the wait, all answered 503.
+ */
+type BatchOutcome = 'admitted' | 'stale' | 'unplaced' | 'failed' | 'unavailable';
 
 interface PendingAdmission {
   receiver: WebhookReceiver;
@@ -90,6 +100,8 @@ export class AlertAdmissionService {
   private readonly maxInFlight: number;
   /** How long an admission waits for a database connection before answering 503. */
   private readonly connectionWaitMs: number;
+  /** Deliveries per batch statement, by what became of it: how much batching carries, and how often it falls back. */
+  private readonly batchDeliveries: Histogram<'outcome'>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -97,9 +109,26 @@ export class AlertAdmissionService {
     private readonly webhooks: WebhookAuthenticator,
     private readonly deliveryRecords: DeliveryRecordsRepository,
     config: AppConfig,
+    metrics: Metrics,
   ) {
     this.maxInFlight = config.SVC_ADMISSION_MAX_IN_FLIGHT;
     this.connectionWaitMs = config.SVC_ADMISSION_CONNECTION_WAIT_MS;
+    this.batchDeliveries = new Histogram({
+      name: 'alert_admission_batch_deliveries',
+      help: 'Webhook deliveries per admission batch (one statement), by outcome: admitted, stale, unplaced, failed (then one by one), unavailable',
+      labelNames: ['outcome'],
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+      registers: [metrics.registry],
+    });
+    const waiting = this.waiting;
+    new Gauge({
+      name: 'alert_admission_waiting_deliveries',
+      help: 'Webhook deliveries parsed and waiting for the next admission batch',
+      registers: [metrics.registry],
+      collect() {
+        this.set(waiting.length);
+      },
+    });
   }
 
   /**
@@ -206,6 +235,7 @@ export class AlertAdmissionService {
       const admissions = await this.withConnection((manager) => this.admitTogether(manager, batch), { transaction: false, errors: 'raw' });
       const stale = batch.filter((_, i) => admissions[i]?.statusCode === 401);
       if (stale.length > 0) {
+        this.observeBatch('stale', batch);
         for (const pending of stale) pending.reject(staleCredential());
         const current = batch.filter((_, i) => admissions[i]?.statusCode !== 401);
         if (current.length > 0) await this.admitBatch(current, giveUpPlace);
@@ -213,15 +243,20 @@ export class AlertAdmissionService {
       }
       // Every outcome first, so a missing one (which the statement never returns) resolves none of them.
       const outcomes = batch.map((pending, i) => this.outcomeOf(pending, admissions[i]));
+      this.observeBatch('admitted', batch);
       batch.forEach((pending, i) => pending.resolve(outcomes[i]));
       return;
     } catch (error) {
       if (error instanceof AdmissionPressure) {
+        this.observeBatch('unavailable', batch);
         for (const pending of batch) pending.reject(error);
         return;
       }
-      if ((error as { code?: string }).code !== ALERT_BATCH_UNPLACED)
+      if ((error as { code?: string }).code === ALERT_BATCH_UNPLACED) this.observeBatch('unplaced', batch);
+      else {
+        this.observeBatch('failed', batch);
         this.logger.warn({ err: error, deliveries: batch.length }, 'Batch admission failed; admitting its deliveries one by one');
+      }
     }
     giveUpPlace();
     // A few at a time: a whole batch at once would hold up to MAX_BATCH connections, most of them
@@ -231,6 +266,10 @@ export class AlertAdmissionService {
       for (let pending = queue.shift(); pending; pending = queue.shift()) await this.admitAlone(pending);
     };
     await Promise.all(Array.from({ length: Math.min(ONE_BY_ONE_CONCURRENCY, queue.length) }, admitNext));
+  }
+
+  private observeBatch(outcome: BatchOutcome, batch: PendingAdmission[]): void {
+    this.batchDeliveries.observe({ outcome }, batch.length);
   }
 
   /** One delivery in a transaction of its own, alert by alert (IncidentAdmissionService.admit); settles it. */

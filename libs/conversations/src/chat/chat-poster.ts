@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OutboundClient, OutboundError } from '@svc/platform';
+import { Clock, OutboundClient, OutboundError } from '@svc/platform';
 
 /** Tries of one reply at most (decisions §9). */
 export const MAX_POST_TRIES = 5;
@@ -15,26 +15,27 @@ export type PostOutcome = { posted: true; ts: string | null; tries: number } | {
 
 type Attempt = { kind: 'posted'; ts: string | null } | { kind: 'transient'; error: string; waitMs?: number } | { kind: 'permanent'; error: string };
 
-/** Waits `ms`, for a retry's backoff. */
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Posts a reply in a chat thread through the provider's Web API: `POST {apiBaseUrl}/chat.postMessage`
  * with the bot token as Bearer and `{channel, thread_ts, text}` as JSON, through the outbound
  * client (the policy applies: apiBaseUrl is the tenant's). 429 waits for Retry-After, 5xx, no
  * answer and transient `ok: false` errors back off and try again, up to MAX_POST_TRIES; any other
- * `ok: false` (invalid_auth, channel_not_found, …) or 4xx is final.
+ * `ok: false` (invalid_auth, channel_not_found, …) or 4xx is final. The waits are the process's
+ * `Clock`'s.
  */
 @Injectable()
 export class ChatPoster {
-  constructor(private readonly outbound: OutboundClient) {}
+  constructor(
+    private readonly outbound: OutboundClient,
+    private readonly clock: Clock,
+  ) {}
 
   async post(connection: { apiBaseUrl: string; botToken: string }, message: { channel: string; threadTs: string; text: string }): Promise<PostOutcome> {
     for (let tries = 1; ; tries++) {
       const attempt = await this.attempt(connection, message);
       if (attempt.kind === 'posted') return { posted: true, ts: attempt.ts, tries };
       if (attempt.kind === 'permanent' || tries >= MAX_POST_TRIES) return { posted: false, error: attempt.error, tries };
-      await pause(attempt.waitMs ?? Math.min(BACKOFF_MS * 2 ** (tries - 1), MAX_WAIT_SECONDS * 1000));
+      await this.clock.sleep(attempt.waitMs ?? Math.min(BACKOFF_MS * 2 ** (tries - 1), MAX_WAIT_SECONDS * 1000));
     }
   }
 

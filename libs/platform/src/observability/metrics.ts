@@ -2,11 +2,15 @@ import type { NextFunction, Request, Response } from 'express';
 import type { LeanRoutedRequest } from '../http/lean-routes';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** One registry per process: Node's default metrics plus the HTTP request histogram. */
+/**
+ * One registry per process: Node's default metrics, the HTTP request histogram, and the bytes the
+ * outbound client read. Libraries register their own metrics in `registry`.
+ */
 export class Metrics {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly outboundResponseBytes: Counter;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -21,6 +25,11 @@ export class Metrics {
       name: 'http_requests_total',
       help: 'HTTP requests by route template and status',
       labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.outboundResponseBytes = new Counter({
+      name: 'outbound_response_bytes_total',
+      help: "Bytes of answers read from integrations' servers through the outbound client; each read stops at its cap",
       registers: [this.registry],
     });
   }

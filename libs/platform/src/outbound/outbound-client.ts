@@ -42,6 +42,8 @@ export interface OutboundClientOptions {
   connectTimeoutMs?: number;
   /** Extra trusted certificate authorities (PEM) for https integrations; NODE_EXTRA_CA_CERTS works too. */
   ca?: string;
+  /** Counts the bytes of answers taken from the connection (the `outbound_response_bytes_total` metric). */
+  bytesRead?: { inc(bytes: number): void };
 }
 
 export interface OutboundRefusal {
@@ -59,10 +61,11 @@ async function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Err
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promise<{ body: Buffer; complete: boolean }> {
+async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, counted?: { inc(bytes: number): void }): Promise<{ body: Buffer; complete: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
+    counted?.inc(chunk.length);
     const room = maxBytes - size;
     if (chunk.length > room) {
       // Leaving the loop destroys the stream: nothing more is read from the socket.
@@ -92,6 +95,7 @@ export class OutboundClient {
   readonly policy: OutboundPolicy;
   private readonly agent: Agent;
   private readonly lookup: HostLookup;
+  private readonly bytesRead?: { inc(bytes: number): void };
   private dependencies?: { at: number; value: Promise<OwnDependency[]> };
 
   constructor(
@@ -100,6 +104,7 @@ export class OutboundClient {
   ) {
     this.policy = OutboundPolicy.parse(config.SVC_OUTBOUND_DENY, config.SVC_OUTBOUND_ALLOW);
     this.lookup = options.lookup ?? systemLookup;
+    this.bytesRead = options.bytesRead;
     const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, ...(options.ca ? { ca: options.ca } : {}) });
     this.agent = new Agent({
       connect: (opts, callback) => {
@@ -155,6 +160,7 @@ export class OutboundClient {
         const { body, complete } = await readCapped(
           response.body,
           typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode),
+          this.bytesRead,
         );
         return { status: response.statusCode, url, contentType, body, complete };
       } catch (error) {
@@ -191,6 +197,7 @@ export class OutboundClient {
       const { body, complete } = await readCapped(
         response.body,
         typeof request.maxBytes === 'number' ? request.maxBytes : request.maxBytes(response.statusCode),
+        this.bytesRead,
       );
       return { status: response.statusCode, url, contentType, body, complete, headers };
     } catch (error) {
