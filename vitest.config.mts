@@ -5,6 +5,20 @@ import { defineConfig } from 'vitest/config';
 
 const __dirname = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Test files, and the tests within each file, run in a random order, so that a test relying on
+ * what another one left behind fails instead of passing by luck (hooks and describe blocks keep
+ * their place; only the order of tests and of sibling describe blocks changes). The seed is printed
+ * at the start of every run (`Running tests with seed "…"`); TEST_SEED=<seed> (or
+ * `--sequence.seed=<seed>`) replays that order. Without it Vitest takes the current time.
+ */
+function testSeed(): number | undefined {
+  const value = process.env.TEST_SEED;
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new Error(`TEST_SEED must be a non-negative integer, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 export default defineConfig({
   plugins: [
     swc.vite({
@@ -28,6 +42,7 @@ export default defineConfig({
     include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    sequence: { shuffle: { files: true, tests: true }, seed: testSeed() },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: 'silent' },

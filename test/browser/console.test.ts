@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { BOOTSTRAP_CREDENTIAL, Client } from '../support/api';
 import { type ApiProcess, startApiProcess } from '../support/api-process';
 import { launchBrowser, screenshot, seriousViolations } from '../support/browser';
 import { createTestDatabase } from '../support/databases';
 import { ADMIN } from '../support/factories';
+import { investigationEnded } from '../support/investigations';
 import { OpenApiContract } from '../support/openapi-contract';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
@@ -70,7 +71,8 @@ const ALERT = { labels: { alertname: 'HighErrorRate', job: 'checkout', severity:
 /**
  * The console in Debian's Chromium, against the real API and worker processes, PostgreSQL, Redis
  * and a real Prometheus scraping a service whose new version fails requests. One browser and one
- * set of processes serve every test, in order: each test continues where the one before it left.
+ * set of processes serve every test; each test signs in on a page of its own and builds the
+ * incidents, investigations, postmortems and Organizations it looks at, so they run in any order.
  */
 describe('the web console in a real browser', () => {
   let baseUrl: string;
@@ -81,25 +83,59 @@ describe('the web console in a real browser', () => {
   let prometheus: MonitoringProcess;
   let gate: Gate;
   let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+  /** The browser contexts the running test opened, and its page (screenshot when it fails). */
+  let contexts: BrowserContext[] = [];
+  let page: Page | undefined;
   let admin: Client;
   /** Every answer the Admin's client gets is checked against the OpenAPI document. */
   let contract: OpenApiContract;
   let dropDatabase: () => Promise<void>;
-  let webhook: { id: string; secret: string };
-  let incidentId: string;
 
   /** An unsafe call as the signed-in Admin (the Origin of this deployment). */
-  const post = (path: string, body?: unknown) => admin.post(path, body, { origin: baseUrl });
-  const sendAlert = (alert: object, secret = webhook.secret, id = webhook.id) =>
+  const post = (path: string, body?: unknown, headers: Record<string, string> = {}) => admin.post(path, body, { origin: baseUrl, headers });
+  const sendAlert = (alert: object, secret: string, id: string) =>
     new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${id}/alert-events`, {
       body: { alerts: [alert] },
       headers: { 'x-svc-token': secret },
       origin: false,
     });
-  const expectAccessible = async () => expect(await seriousViolations(page)).toEqual([]);
-  const shownSequences = (p: Page = page) => p.locator('[data-sequence]').evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-sequence'))));
+  /**
+   * The checkout alert from a webhook integration of its own (so its own incident), its summary,
+   * the incident's title, naming `what`. `send` delivers it firing, or resolved.
+   */
+  async function checkoutAlert(what: string, organization = 'acme') {
+    const integration = await post('/api/v1/integrations', { type: 'generic', name: `Shop alerts: ${what}` }, { 'x-svc-organization': organization });
+    expect(integration.status).toBe(201);
+    const alert = { ...ALERT, annotations: { summary: `Checkout is failing requests (${what})` } };
+    return {
+      title: alert.annotations.summary,
+      send: async (status: 'firing' | 'resolved' = 'firing'): Promise<string> => {
+        const delivered = await sendAlert({ ...alert, status }, integration.body.webhookSecret, integration.body.id);
+        expect(delivered.status).toBe(202);
+        return delivered.body.incidentIds[0];
+      },
+    };
+  }
+  /** A browser context of the running test (closed after it). */
+  async function newContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({ baseURL: baseUrl, permissions: ['clipboard-read', 'clipboard-write'] });
+    contexts.push(context);
+    return context;
+  }
+  /** A page of the running test's own, signed in through the form (as the Admin unless told), on the incidents list. */
+  async function signedInPage(email = ADMIN.email, password = ADMIN.password): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await newContext();
+    const opened = await context.newPage();
+    page = opened;
+    await opened.goto('/');
+    await opened.getByLabel('Email').fill(email);
+    await opened.getByLabel('Password').fill(password);
+    await opened.getByRole('button', { name: 'Sign in' }).click();
+    await opened.getByRole('heading', { name: 'Incidents' }).waitFor();
+    return { page: opened, context };
+  }
+  const expectAccessible = async (p: Page) => expect(await seriousViolations(p)).toEqual([]);
+  const shownSequences = (p: Page) => p.locator('[data-sequence]').evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-sequence'))));
   const streamedSequences = async (investigationId: string) => {
     const activity = await admin.get(`/api/v1/investigations/${investigationId}/activity?limit=200`);
     expect(activity.status).toBe(200);
@@ -167,9 +203,6 @@ describe('the web console in a real browser', () => {
     gate = await Gate.start(prometheus.url);
     const source = await post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: gate.url } });
     expect(source.status).toBe(201);
-    const generic = await post('/api/v1/integrations', { type: 'generic', name: 'Shop alerts' });
-    expect(generic.status).toBe(201);
-    webhook = { id: generic.body.id, secret: generic.body.webhookSecret };
 
     // The old version runs cleanly for a while, then the new one fails requests.
     const scrapesOf = (version: string, count: number) =>
@@ -187,9 +220,6 @@ describe('the web console in a real browser', () => {
     await scrapesOf('1.0.0', 15);
     exporter.release('1.1.0', 8);
     await scrapesOf('1.1.0', 5);
-
-    context = await browser.newContext({ baseURL: baseUrl, permissions: ['clipboard-read', 'clipboard-write'] });
-    page = await context.newPage();
   }, 240_000);
 
   afterAll(async () => {
@@ -204,16 +234,20 @@ describe('the web console in a real browser', () => {
     await dropDatabase?.();
   }, 60_000);
 
-  beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(async () => {
-      if (page && !page.isClosed()) console.error(`screenshot: ${await screenshot(page, task.name)}`);
-    });
+  beforeEach(() => {
+    contexts = [];
+    page = undefined;
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && page && !page.isClosed()) console.error(`screenshot: ${await screenshot(page, task.name)}`);
+    for (const context of contexts) await context.close();
   });
 
   it('signs a person in with their email and password, and serves the console at every console path', async () => {
+    page = await (await newContext()).newPage();
     await page.goto('/incidents');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -223,7 +257,7 @@ describe('the web console in a real browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await expect(page.getByRole('combobox', { name: 'Organization' }).inputValue()).resolves.toBe('acme');
-    await expectAccessible();
+    await expectAccessible(page);
 
     // The API's own paths keep their JSON answers; only console paths fall back to the page.
     const missing = await fetch(`${baseUrl}/api/v1/nothing-here`);
@@ -239,29 +273,37 @@ describe('the web console in a real browser', () => {
   }, 120_000);
 
   it('shows an alert posted to the webhook as an incident, without a reload', async () => {
-    const delivered = await sendAlert(ALERT);
-    expect(delivered.status).toBe(202);
-    incidentId = delivered.body.incidentIds[0];
-    await page.getByRole('link', { name: 'Checkout is failing requests' }).waitFor({ timeout: 30_000 });
+    // An Organization of this test's own, empty until the alert arrives.
+    expect((await post('/api/v1/organizations', { id: 'live', displayName: 'Live' })).status).toBe(201);
+    const alert = await checkoutAlert('live', 'live');
+    const { page } = await signedInPage();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('live');
+    await page.getByText('Nothing here yet.').waitFor();
+    await alert.send();
+    await page.getByRole('link', { name: alert.title, exact: true }).waitFor({ timeout: 30_000 });
     await page.getByLabel('Status').selectOption('resolved');
     await page.getByText('Nothing here yet.').waitFor();
     await page.getByLabel('Status').selectOption('open');
-    await page.getByRole('link', { name: 'Checkout is failing requests' }).click();
+    await page.getByRole('link', { name: alert.title, exact: true }).click();
     await page
       .getByRole('heading', { name: 'Alert timeline' })
       .locator('..')
       .getByText(/HighErrorRate/)
       .waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
   }, 120_000);
 
   it('opens an investigation and watches it conclude live, its citations jumping to the runs', async () => {
+    contract.startTally();
+    const incidentId = await (await checkoutAlert('investigated')).send();
+    const { page, context } = await signedInPage();
+    await page.goto(`/incidents/${incidentId}`);
     await page.getByRole('button', { name: 'Open investigation' }).click();
     await page.waitForURL(/\/investigations\/[0-9a-f-]{36}$/);
     const investigationId = page.url().split('/').at(-1)!;
     await page.locator('[data-connection="ended"]').waitFor({ timeout: 90_000 });
     await page.getByRole('heading', { name: 'Conclusion' }).waitFor();
-    const shown = await shownSequences();
+    const shown = await shownSequences(page);
     expect(shown).toEqual(await streamedSequences(investigationId));
     await expect(page.locator('[data-sequence]').first().textContent()).resolves.toContain('started');
     await expect(page.locator('[data-sequence]').last().textContent()).resolves.toContain('concluded');
@@ -292,23 +334,28 @@ describe('the web console in a real browser', () => {
       error: 'Invalid input: ordinal must be an integer from 1 to 2147483647',
     });
     expect((await admin.get(`/api/v1/investigations/${investigationId}/runs/99999999999/series`)).status).toBe(400);
-    expect((await post('/api/v1/organizations', { id: 'other', displayName: 'Other' })).status).toBe(201);
-    const elsewhere = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`, { headers: { 'x-svc-organization': 'other' } });
+    expect((await post('/api/v1/organizations', { id: 'elsewhere', displayName: 'Elsewhere' })).status).toBe(201);
+    const elsewhere = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`, { headers: { 'x-svc-organization': 'elsewhere' } });
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toEqual({ error: 'Investigation not found' });
-    expect(contract.problems).toEqual([]);
+    // The Admin's answers in this test, each checked against the OpenAPI document.
+    expect(contract.tally.problems).toEqual([]);
+    expect(contract.tally.checked).toBeGreaterThan(0);
 
     const report = page.getByRole('link', { name: 'Markdown report' });
     const download = await fetch(`${baseUrl}${await report.getAttribute('href')}`, {
       headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
     });
     expect(download.headers.get('content-type')).toContain('text/markdown');
-    await expectAccessible();
+    await expectAccessible(page);
     if (process.env.CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.CONSOLE_SCREENSHOT, fullPage: true });
   }, 120_000);
 
   it('resumes the live view from the last event after the API process is killed mid-stream', async () => {
+    const incidentId = await (await checkoutAlert('resumed')).send();
+    const { page } = await signedInPage();
     await page.goto(`/incidents/${incidentId}`);
+    await page.getByRole('button', { name: 'Open investigation' }).waitFor();
     gate.close();
     await page.getByRole('button', { name: 'Open investigation' }).click();
     await page.waitForURL(/\/investigations\/[0-9a-f-]{36}$/);
@@ -316,11 +363,11 @@ describe('the web console in a real browser', () => {
     // The worker waits on its first Prometheus read, and the page has what came before it.
     await until(() => gate.waiting > 0, 60_000, 'the first Prometheus read');
     await until(
-      async () => (await shownSequences()).length > 0 && (await streamedSequences(investigationId)).length === (await shownSequences()).length,
+      async () => (await shownSequences(page)).length > 0 && (await streamedSequences(investigationId)).length === (await shownSequences(page)).length,
       30_000,
       'the events so far on the page',
     );
-    const before = await shownSequences();
+    const before = await shownSequences(page);
 
     const exited = new Promise((resolve) => api.child.once('exit', resolve));
     api.child.kill('SIGKILL');
@@ -328,13 +375,13 @@ describe('the web console in a real browser', () => {
     try {
       await page.locator('[data-connection="reconnecting"]').waitFor({ timeout: 30_000 });
     } finally {
-      // The tests after this one need the API whatever happened here.
+      // The other tests need the API whatever happened here.
       api = await startApiProcess(env, baseUrl);
       gate.open();
     }
     await page.locator('[data-connection="ended"]').waitFor({ timeout: 90_000 });
 
-    const after = await shownSequences();
+    const after = await shownSequences(page);
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.length).toBeGreaterThan(before.length);
     expect(after).toEqual(await streamedSequences(investigationId));
@@ -342,16 +389,17 @@ describe('the web console in a real browser', () => {
   }, 120_000);
 
   it('asks a question in a conversation, shows the question the service asks back, and answers it', async () => {
+    const { page } = await signedInPage();
     await page.getByRole('link', { name: 'Conversations' }).click();
     await page.getByRole('heading', { name: 'Ask a question' }).waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await page.getByLabel('Subject').fill('Payments');
     await page.getByLabel('Question', { exact: true }).fill('Is paymnts healthy?');
     await page.getByRole('button', { name: 'Start conversation' }).click();
     await page.waitForURL(/\/conversations\/[0-9a-f-]{36}$/);
     await page.getByText(/asks you:/).waitFor({ timeout: 90_000 });
     await expect(page.locator('.bubble.question').textContent()).resolves.toContain('"paymnts"');
-    await expectAccessible();
+    await expectAccessible(page);
 
     await page.getByLabel('Your answer to the question').fill('I meant the checkout service: is checkout healthy?');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -365,13 +413,16 @@ describe('the web console in a real browser', () => {
   }, 120_000);
 
   it('corrects one postmortem field with If-Match, and the correction survives regeneration', async () => {
-    expect((await sendAlert({ ...ALERT, status: 'resolved' })).status).toBe(202);
+    const alert = await checkoutAlert('postmortem');
+    const incidentId = await alert.send();
+    expect(await alert.send('resolved')).toBe(incidentId);
+    const { page } = await signedInPage();
     await page.goto(`/incidents/${incidentId}`);
     await page.getByRole('link', { name: 'Postmortem' }).click();
     await page.getByRole('button', { name: 'Write the first draft' }).click();
     await page.getByText('revision 1').waitFor();
     await expect(page.locator('mark.needs-input').count()).resolves.toBeGreaterThan(0);
-    await expectAccessible();
+    await expectAccessible(page);
 
     const patches: Request[] = [];
     page.on('request', (request) => {
@@ -395,42 +446,48 @@ describe('the web console in a real browser', () => {
   }, 120_000);
 
   it('offers a Viewer no administration and no actions, only what the role may read', async () => {
+    // An incident with an investigation (ended) and a postmortem reviewed at revision 3, made through the API.
+    const alert = await checkoutAlert('viewed');
+    const incidentId = await alert.send();
+    const opened = await post('/api/v1/investigations', { incidentId });
+    expect(opened.status).toBe(201);
+    await investigationEnded(admin, opened.body.id, { timeoutMs: 90_000 });
+    expect(await alert.send('resolved')).toBe(incidentId);
+    const postmortem = `/api/v1/incidents/${incidentId}/postmortem`;
+    expect((await post(postmortem)).status).toBe(201);
+    expect((await admin.patch(postmortem, { impact: 'Checkout failed for twelve minutes.' }, { origin: baseUrl })).body.revision).toBe(2);
+    expect((await post(`${postmortem}/regenerate`)).body.revision).toBe(3);
+    expect((await post(`${postmortem}/review`)).body).toMatchObject({ status: 'reviewed', revision: 3 });
+
     const created = await post('/api/v1/local-users', { email: 'vera@example.com', name: 'Vera Viewer', password: 'a long enough password', role: 'viewer' });
     expect(created.status).toBe(201);
-    const viewerContext = await browser.newContext({ baseURL: baseUrl });
-    const viewer = await viewerContext.newPage();
-    try {
-      await viewer.goto('/');
-      await viewer.getByLabel('Email').fill('vera@example.com');
-      await viewer.getByLabel('Password').fill('a long enough password');
-      await viewer.getByRole('button', { name: 'Sign in' }).click();
-      await viewer.getByRole('heading', { name: 'Incidents' }).waitFor();
-      await viewer.goto(`/incidents/${incidentId}`);
-      await viewer.getByRole('heading', { name: 'Alert timeline' }).waitFor();
-      await viewer.getByRole('heading', { name: 'Investigations' }).locator('..').getByRole('link').first().waitFor();
-      await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
-      // What a Viewer may read is there, without a control that would change anything.
-      await viewer.getByRole('link', { name: 'Administration' }).click();
-      for (const section of ['Integrations', 'Members', 'Sessions', 'API tokens', 'Policy', 'Relays', 'Webhook deliveries', 'Audit events']) {
-        await viewer.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: section }).click();
-        await viewer.getByRole('heading', { name: section === 'Sessions' ? 'Your sessions' : section, level: 2 }).waitFor();
-        await viewer.getByRole('status').filter({ hasText: 'Loading…' }).waitFor({ state: 'detached' });
-        await expect(viewer.getByRole('button').allTextContents(), section).resolves.toEqual(['Sign out']);
-        await expect(viewer.getByRole('textbox').count(), section).resolves.toBe(section === 'Audit events' ? 3 : 0);
-      }
-      await viewer.goto(`/incidents/${incidentId}/postmortem`);
-      await viewer.getByText('reviewed revision 3').waitFor();
-      await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
-      expect(await seriousViolations(viewer)).toEqual([]);
-    } finally {
-      await viewerContext.close();
+    const { page: viewer } = await signedInPage('vera@example.com', 'a long enough password');
+    await viewer.goto(`/incidents/${incidentId}`);
+    await viewer.getByRole('heading', { name: 'Alert timeline' }).waitFor();
+    await viewer.getByRole('heading', { name: 'Investigations' }).locator('..').getByRole('link').first().waitFor();
+    await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
+    // What a Viewer may read is there, without a control that would change anything.
+    await viewer.getByRole('link', { name: 'Administration' }).click();
+    for (const section of ['Integrations', 'Members', 'Sessions', 'API tokens', 'Policy', 'Relays', 'Webhook deliveries', 'Audit events']) {
+      await viewer.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: section }).click();
+      await viewer.getByRole('heading', { name: section === 'Sessions' ? 'Your sessions' : section, level: 2 }).waitFor();
+      await viewer.getByRole('status').filter({ hasText: 'Loading…' }).waitFor({ state: 'detached' });
+      await expect(viewer.getByRole('button').allTextContents(), section).resolves.toEqual(['Sign out']);
+      await expect(viewer.getByRole('textbox').count(), section).resolves.toBe(section === 'Audit events' ? 3 : 0);
     }
-  }, 120_000);
+    await viewer.goto(`/incidents/${incidentId}/postmortem`);
+    await viewer.getByText('reviewed revision 3').waitFor();
+    await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
+    expect(await seriousViolations(viewer)).toEqual([]);
+  }, 180_000);
 
   it("lets an Admin create an integration from the catalog's schema and copy its webhook secret, shown once", async () => {
+    // An Organization with no incidents, for the switcher.
+    expect((await post('/api/v1/organizations', { id: 'other', displayName: 'Other' })).status).toBe(201);
+    const { page } = await signedInPage();
     await page.getByRole('link', { name: 'Administration' }).click();
     await page.getByRole('table', { name: 'Integrations' }).waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await page.getByLabel('Type').selectOption('generic');
     await page.getByLabel('Name', { exact: true }).fill('Billing alerts');
     await page.getByRole('button', { name: 'Create integration' }).click();
@@ -441,22 +498,25 @@ describe('the web console in a real browser', () => {
     await expect(
       page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText()),
     ).resolves.toBe(secret);
-    await expectAccessible();
+    await expectAccessible(page);
 
     // The secret works, and the console never shows it again.
     const integrations = await admin.get('/api/v1/integrations?type=generic');
     const billing = integrations.body.items.find((i: { name: string }) => i.name === 'Billing alerts');
-    expect((await sendAlert({ labels: { alertname: 'BillingDown' } }, secret, billing.id)).status).toBe(202);
+    const billingDown = await sendAlert({ labels: { alertname: 'BillingDown' } }, secret, billing.id);
+    expect(billingDown.status).toBe(202);
+    const billingIncident = await admin.get(`/api/v1/incidents/${billingDown.body.incidentIds[0]}`);
     await page.reload();
     await page.getByRole('table', { name: 'Integrations' }).waitFor();
     await expect(page.content()).resolves.not.toContain(secret);
     await expect(page.locator('[data-secret]').count()).resolves.toBe(0);
 
-    // The Organization switcher: the other Organization (created above) has no incidents; back to Acme.
+    // The Organization switcher: the other Organization (created above) has no incidents; back to
+    // Acme, which has the incident of the alert just sent.
     await page.getByRole('combobox', { name: 'Organization' }).selectOption('other');
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await page.getByText('Nothing here yet.').waitFor();
     await page.getByRole('combobox', { name: 'Organization' }).selectOption('acme');
-    await page.getByRole('link', { name: 'Checkout is failing requests' }).waitFor();
+    await page.getByRole('link', { name: billingIncident.body.title, exact: true }).waitFor();
   }, 120_000);
 });

@@ -49,11 +49,18 @@ describe('bootstrap', () => {
     );
     expect(again.status).toBe(409);
   });
+});
+
+describe('stored credentials', () => {
+  const ctx = useBootstrappedApi();
 
   it('stores only the hash of the password and of the session value', async () => {
-    const [user] = await api.dataSource.query('SELECT password_hash FROM users');
-    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
-    const sessions = await api.dataSource.query('SELECT token_hash FROM sessions');
+    await signInAdmin(ctx.api);
+    const users = await ctx.api.dataSource.query('SELECT password_hash FROM users');
+    expect(users).toHaveLength(1);
+    expect(users[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    const sessions = await ctx.api.dataSource.query('SELECT token_hash FROM sessions');
+    expect(sessions).toHaveLength(2);
     for (const s of sessions) expect((s.token_hash as Buffer).length).toBe(32);
   });
 });
@@ -228,24 +235,29 @@ describe('Organizations, roles and the resolved Organization', () => {
   const ctx = useBootstrappedApi();
 
   it('an Admin creates an Organization and becomes its Admin; a taken id is 409', async () => {
-    const res = await ctx.admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Acme Europe' });
+    // An Admin of acme alone, so that the listing holds exactly acme and what this Admin creates.
+    const { client: admin } = await signedInMember(ctx.api, 'acme', 'admin', ctx.admin);
+    const res = await admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Acme Europe' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: 'acme-eu', displayName: 'Acme Europe', membership: { id: expect.any(String), role: 'admin' } });
-    expect((await ctx.admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Again' })).status).toBe(409);
-    const list = await ctx.admin.get('/api/v1/organizations');
+    expect((await admin.post('/api/v1/organizations', { id: 'acme-eu', displayName: 'Again' })).status).toBe(409);
+    const list = await admin.get('/api/v1/organizations');
     expect(list.body.organizations.map((o: { id: string }) => o.id)).toEqual(['acme', 'acme-eu']);
   });
 
   it('resolves the Organization from the header, else from the session', async () => {
-    const { client: viewer } = await signedInMember(ctx.api, 'acme', 'viewer');
-    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role)
-      SELECT 'acme-eu', gen_random_uuid(), m.user_id, 'editor' FROM memberships m WHERE m.organization_id = 'acme' AND m.role = 'viewer'`);
+    const { client: viewer, userId } = await signedInMember(ctx.api, 'acme', 'viewer', ctx.admin);
+    // The viewer of acme is also an Editor of a second Organization, joined after acme.
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'acme-apac', displayName: 'Acme Asia-Pacific' })).status).toBe(201);
+    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('acme-apac', gen_random_uuid(), $1, 'editor')`, [
+      userId,
+    ]);
     const bySession = await viewer.get('/api/v1/permissions');
     expect(bySession.status).toBe(200);
     expect(bySession.body.role).toBe('viewer');
     expect(bySession.body.permissions).toContain('incidents:read');
     expect(bySession.body.permissions).not.toContain('investigations:open');
-    const byHeader = await viewer.get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme-eu' } });
+    const byHeader = await viewer.get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme-apac' } });
     expect(byHeader.body.role).toBe('editor');
     expect(byHeader.body.permissions).toContain('investigations:open');
     expect(byHeader.body.permissions).not.toContain('integrations:write');

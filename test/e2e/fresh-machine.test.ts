@@ -142,31 +142,23 @@ class IsolatedLauncher {
 }
 
 describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing on the default ports${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
-  let dataDir: string;
+  const dataDirs: string[] = [];
   let launcher: IsolatedLauncher | undefined;
-  const env = () => ({ PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SVC_DATA_DIR: dataDir });
+  const env = (dataDir: string) => ({ PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SVC_DATA_DIR: dataDir });
 
-  beforeAll(() => {
-    ensureBuilt();
+  /** An empty data directory of the test's own (a first start makes a new cluster in it). */
+  function newDataDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-fresh-'));
     // Run as root, PostgreSQL runs as the postgres user, which must be able to enter the directory.
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-fresh-'));
-    chmodSync(dataDir, 0o755);
-  }, 180_000);
+    chmodSync(dir, 0o755);
+    dataDirs.push(dir);
+    return dir;
+  }
 
-  afterAll(async () => {
-    if (launcher?.running) await launcher.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('starts an embedded PostgreSQL and redis-server, serves, and stops them all on SIGTERM', async () => {
-    launcher = IsolatedLauncher.start(env());
-    await launcher.whenReady();
-    expect(launcher.output).toContain(`started embedded PostgreSQL on 127.0.0.1:5432 (new cluster in ${join(dataDir, 'postgres')})`);
-    expect(launcher.output).toContain(`started redis-server on 127.0.0.1:6379 (data in ${join(dataDir, 'redis')})`);
-    expect(launcher.processesLeft().join('\n')).toMatch(/ postgres\n[\s\S]* redis-server|redis-server[\s\S]* postgres/);
-
-    const credential = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(launcher.output)![1];
-    const bootstrap = await launcher.request('/api/v1/auth/local/bootstrap', {
+  /** Bootstraps what `started` serves with the credential it logged: Organization "first", user op@example.com. */
+  function bootstrapOperator(started: IsolatedLauncher) {
+    const credential = /"bootstrapCredential":"([A-Za-z0-9_-]+)"/.exec(started.output)![1];
+    return started.request('/api/v1/auth/local/bootstrap', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
       body: JSON.stringify({
@@ -174,6 +166,26 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
         user: { email: 'op@example.com', name: 'Operator', password: 'a long enough password' },
       }),
     });
+  }
+
+  beforeAll(() => {
+    ensureBuilt();
+  }, 180_000);
+
+  afterAll(async () => {
+    if (launcher?.running) await launcher.stop();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts an embedded PostgreSQL and redis-server, serves, and stops them all on SIGTERM', async () => {
+    const dataDir = newDataDir();
+    launcher = IsolatedLauncher.start(env(dataDir));
+    await launcher.whenReady();
+    expect(launcher.output).toContain(`started embedded PostgreSQL on 127.0.0.1:5432 (new cluster in ${join(dataDir, 'postgres')})`);
+    expect(launcher.output).toContain(`started redis-server on 127.0.0.1:6379 (data in ${join(dataDir, 'redis')})`);
+    expect(launcher.processesLeft().join('\n')).toMatch(/ postgres\n[\s\S]* redis-server|redis-server[\s\S]* postgres/);
+
+    const bootstrap = await bootstrapOperator(launcher);
     expect(bootstrap?.status).toBe(201);
 
     expect(await launcher.stop()).toBe(0);
@@ -182,7 +194,14 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
   }, 180_000);
 
   it('a second start reuses the cluster in the data directory, and a dying child stops everything', async () => {
-    launcher = IsolatedLauncher.start(env());
+    // The first start: a new cluster, and the deployment bootstrapped in it.
+    const dataDir = newDataDir();
+    launcher = IsolatedLauncher.start(env(dataDir));
+    await launcher.whenReady();
+    expect((await bootstrapOperator(launcher))?.status).toBe(201);
+    expect(await launcher.stop()).toBe(0);
+
+    launcher = IsolatedLauncher.start(env(dataDir));
     await launcher.whenReady();
     expect(launcher.output).toContain(`started embedded PostgreSQL on 127.0.0.1:5432 (existing cluster in ${join(dataDir, 'postgres')})`);
     expect(launcher.output).toContain('schema is up to date');
@@ -203,7 +222,8 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
 
   it('the next start stops what a killed launcher left running; Ctrl-C stops everything it started and exits 0', async () => {
     // SIGKILL to the launcher's process group (launcher, API, worker): its servers outlive it.
-    const killed = IsolatedLauncher.start(env());
+    const dataDir = newDataDir();
+    const killed = IsolatedLauncher.start(env(dataDir));
     await killed.whenReady();
     await killed.kill();
     const left = killed.processesLeft().join('\n');
@@ -214,7 +234,7 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
       Number(readFileSync(join(dataDir, 'redis', 'redis.pid'), 'utf8')),
     ];
 
-    launcher = IsolatedLauncher.start(env());
+    launcher = IsolatedLauncher.start(env(dataDir));
     await launcher.whenReady();
     expect(launcher.output).toContain(`stopped first what an earlier start left running (pid ${pids.join(', ')})`);
     expect(killed.processesLeft()).toEqual([]);
@@ -225,11 +245,11 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
   }, 180_000);
 
   it('without redis-server on the PATH it starts nothing and says how to install Redis or set REDIS_URL', async () => {
-    const emptyPath = join(dataDir, 'empty-path');
+    const emptyPath = join(newDataDir(), 'empty-path');
     mkdirSync(emptyPath, { recursive: true });
     const other = mkdtempSync(join(tmpdir(), 'svc-fresh-noredis-'));
     try {
-      launcher = IsolatedLauncher.start({ ...env(), PATH: emptyPath, SVC_DATA_DIR: other });
+      launcher = IsolatedLauncher.start({ ...env(other), PATH: emptyPath });
       const code = await launcher.exited;
       expect(code).toBe(1);
       expect(launcher.output).toContain('there is no redis-server on the PATH');

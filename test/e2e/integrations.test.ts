@@ -180,16 +180,39 @@ describe('integrations', () => {
   });
 
   it('lists newest first with filters, through both addressing forms, tenant-scoped', async () => {
-    const list = await ctx.admin.get('/api/v1/integrations?type=prometheus&limit=2');
+    // An Organization of this test's own: three Prometheus integrations, the middle one disabled, and a webhook one.
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'listed', displayName: 'Listed' })).status).toBe(201);
+    const listed = { headers: { 'x-svc-organization': 'listed' } };
+    const ids: string[] = [];
+    for (const body of [
+      { type: 'prometheus', name: 'P1', config: { baseUrl: prometheus.url } },
+      { type: 'generic', name: 'G' },
+      { type: 'prometheus', name: 'P2', config: { baseUrl: prometheus.url } },
+      { type: 'prometheus', name: 'P3', config: { baseUrl: prometheus.url } },
+    ]) {
+      const res = await ctx.admin.post('/api/v1/integrations', body, listed);
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    const [p1, generic, p2, p3] = ids;
+    expect((await ctx.admin.post(`/api/v1/integrations/${p2}/disable`, undefined, listed)).body.enabled).toBe(false);
+    const idsOf = (res: { body: { items: { id: string }[] } }) => res.body.items.map((i) => i.id);
+
+    const list = await ctx.admin.get('/api/v1/integrations?type=prometheus&limit=2', listed);
     expect(list.status).toBe(200);
-    expect(list.body.items.every((i: { type: string }) => i.type === 'prometheus')).toBe(true);
+    expect(idsOf(list)).toEqual([p3, p2]);
     expect(list.body.next).not.toBeNull();
-    const alias = await ctx.admin.get('/api/v1/organizations/acme/integrations?enabled=true');
+    const rest = await ctx.admin.get(`/api/v1/integrations?type=prometheus&limit=2&cursor=${encodeURIComponent(list.body.next)}`, listed);
+    expect(idsOf(rest)).toEqual([p1]);
+    expect(rest.body.next).toBeNull();
+    const alias = await ctx.admin.get('/api/v1/organizations/listed/integrations?enabled=true');
     expect(Object.keys(alias.body).sort()).toEqual(['items', 'next']);
-    await ctx.admin.post('/api/v1/organizations', { id: 'other', displayName: 'Other' });
-    const mine = list.body.items[0].id;
-    expect((await ctx.admin.get(`/api/v1/integrations/${mine}`, { headers: { 'x-svc-organization': 'other' } })).status).toBe(404);
-    expect((await ctx.admin.get('/api/v1/organizations/other/integrations')).body.items).toEqual([]);
+    expect(idsOf(alias)).toEqual([p3, generic, p1]);
+
+    // Another Organization sees none of them.
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'unlisted', displayName: 'Unlisted' })).status).toBe(201);
+    expect((await ctx.admin.get(`/api/v1/integrations/${p3}`, { headers: { 'x-svc-organization': 'unlisted' } })).status).toBe(404);
+    expect((await ctx.admin.get('/api/v1/organizations/unlisted/integrations')).body.items).toEqual([]);
     expect((await ctx.admin.get('/api/v1/integrations?enabled=maybe')).status).toBe(400);
   });
 

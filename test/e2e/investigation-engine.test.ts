@@ -239,6 +239,8 @@ describe('the investigation engine', () => {
     } finally {
       proxy.frozen = false;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // The other tests need the file's worker whatever happened here.
+      worker ??= await startWorker();
     }
   }, 120_000);
 });

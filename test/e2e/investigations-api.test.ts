@@ -58,7 +58,11 @@ describe('investigations API', () => {
   });
 
   it('lists newest first with total and filters, through both addressing forms', async () => {
+    // Two of its own, so that there is a second page (other tests only ever investigate incidentId).
+    const first = await ctx.admin.post('/api/v1/investigations', { incidentId });
+    expect(first.status).toBe(201);
     const second = await ctx.admin.post('/api/v1/investigations', { incidentId: otherIncidentId });
+    expect(second.status).toBe(201);
     const all = await ctx.admin.get('/api/v1/investigations');
     expect(all.status).toBe(200);
     expect(Object.keys(all.body).sort()).toEqual(['items', 'next', 'total']);

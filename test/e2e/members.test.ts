@@ -7,8 +7,13 @@ const PASSWORD = 'a fine long password';
 describe('members and local users', () => {
   const ctx = useBootstrappedApi();
 
-  async function createUser(role: 'viewer' | 'editor' | 'admin', email: string) {
-    const res = await ctx.admin.post('/api/v1/local-users', { email, name: `User ${email}`, password: PASSWORD, role });
+  /** A new local user of the Organization (acme unless named), signed in (their session's Organization is their oldest). */
+  async function createUser(role: 'viewer' | 'editor' | 'admin', email: string, organization = 'acme') {
+    const res = await ctx.admin.post(
+      '/api/v1/local-users',
+      { email, name: `User ${email}`, password: PASSWORD, role },
+      { headers: { 'x-svc-organization': organization } },
+    );
     expect(res.status).toBe(201);
     const client = new Client(ctx.api.baseUrl);
     const signIn = await client.post('/api/v1/auth/local/sign-in', { email, password: PASSWORD });
@@ -39,6 +44,8 @@ describe('members and local users', () => {
   });
 
   it('lists members with their role, keyset-paginated', async () => {
+    await createUser('viewer', 'listed-one@example.com');
+    await createUser('editor', 'listed-two@example.com');
     const all = await ctx.admin.get('/api/v1/members?limit=200');
     expect(all.status).toBe(200);
     expect(all.body.next).toBeNull();
@@ -53,8 +60,11 @@ describe('members and local users', () => {
       disabled: false,
       createdAt: expect.stringMatching(/Z$/),
     });
+    expect(all.body.items.map((m: { email: string }) => m.email)).toEqual(expect.arrayContaining(['listed-one@example.com', 'listed-two@example.com']));
+    expect(all.body.items.find((m: { email: string }) => m.email === 'listed-two@example.com')).toMatchObject({ role: 'editor', local: true, disabled: false });
     const first = await ctx.admin.get('/api/v1/members?limit=1');
     expect(first.body.items).toHaveLength(1);
+    expect(first.body.items[0].id).toBe(all.body.items[0].id);
     const second = await ctx.admin.get(`/api/v1/members?limit=1&cursor=${encodeURIComponent(first.body.next)}`);
     expect(second.body.items[0].id).toBe(all.body.items[1].id);
   });
@@ -69,7 +79,7 @@ describe('members and local users', () => {
     expect((await ctx.admin.patch('/api/v1/members/0190a000-0000-7000-8000-000000000000', { role: 'viewer' })).status).toBe(404);
     expect((await ctx.admin.patch('/api/v1/members/not-a-uuid', { role: 'viewer' })).status).toBe(400);
     expect((await ctx.admin.patch(`/api/v1/members/${user.id}`, { role: 'owner' })).status).toBe(400);
-    await ctx.admin.post('/api/v1/organizations', { id: 'elsewhere', displayName: 'Elsewhere' });
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'elsewhere', displayName: 'Elsewhere' })).status).toBe(201);
     const foreign = await ctx.admin.patch(`/api/v1/members/${user.id}`, { role: 'admin' }, { headers: { 'x-svc-organization': 'elsewhere' } });
     expect(foreign.status).toBe(404);
   });
@@ -81,10 +91,14 @@ describe('members and local users', () => {
     expect((await ctx.admin.patch(`/api/v1/members/${onlyAdmin}`, { role: 'editor' }, { headers })).status).toBe(409);
     expect((await ctx.admin.delete(`/api/v1/members/${onlyAdmin}`, { headers })).status).toBe(409);
 
-    const { client: other, user } = await createUser('admin', 'second-admin@example.com');
-    const adaMembership = (await ctx.admin.get('/api/v1/members?limit=200')).body.items.find((m: { email: string }) => m.email === ADMIN.email).id;
+    // The two Admins of an Organization of their own (the other one's only Organization, so its session's).
+    const duel = await ctx.admin.post('/api/v1/organizations', { id: 'duel', displayName: 'Duel' });
+    expect(duel.status).toBe(201);
+    const inDuel = { 'x-svc-organization': 'duel' };
+    const adaMembership = duel.body.membership.id;
+    const { client: other, user } = await createUser('admin', 'second-admin@example.com', 'duel');
     const [a, b] = await Promise.all([
-      ctx.admin.patch(`/api/v1/members/${user.membership.id}`, { role: 'viewer' }),
+      ctx.admin.patch(`/api/v1/members/${user.membership.id}`, { role: 'viewer' }, { headers: inDuel }),
       other.patch(`/api/v1/members/${adaMembership}`, { role: 'viewer' }),
     ]);
     // One wins. The other is refused: 409 when it reaches the locked check, or 403 when the winner
@@ -92,11 +106,11 @@ describe('members and local users', () => {
     expect([a.status, b.status].filter((s) => s === 200)).toHaveLength(1);
     expect([403, 409]).toContain(a.status === 200 ? b.status : a.status);
     const admins = (
-      await new Client(ctx.api.baseUrl).request('GET', '/api/v1/members?limit=200', { headers: { cookie: (a.status === 200 ? ctx.admin : other).cookie! } })
+      await new Client(ctx.api.baseUrl).request('GET', '/api/v1/members?limit=200', {
+        headers: { ...inDuel, cookie: (a.status === 200 ? ctx.admin : other).cookie! },
+      })
     ).body.items.filter((m: { role: string }) => m.role === 'admin');
     expect(admins).toHaveLength(1);
-    // Restore Ada as an Admin for the tests that follow.
-    if (a.status !== 200) await other.patch(`/api/v1/members/${adaMembership}`, { role: 'admin' });
   });
 
   it('removing a member ends their sessions at once', async () => {
@@ -125,7 +139,9 @@ describe('members and local users', () => {
   it('account-wide changes need Admin in every Organization of the account', async () => {
     const { user } = await createUser('viewer', 'shared@example.com');
     const { client: otherAdmin } = await signedInMember(ctx.api, 'acme', 'admin');
-    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('elsewhere', gen_random_uuid(), $1, 'viewer')`, [
+    // The user is also a member of an Organization that Ada administers and the other Admin does not.
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'shared-account', displayName: 'Shared account' })).status).toBe(201);
+    await ctx.api.dataSource.query(`INSERT INTO memberships (organization_id, id, user_id, role) VALUES ('shared-account', gen_random_uuid(), $1, 'viewer')`, [
       user.id,
     ]);
     const res = await otherAdmin.put(`/api/v1/local-users/${user.id}/password`, { password: 'another long password' });

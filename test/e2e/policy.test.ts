@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signedInMember, signInAdmin, useBootstrappedApi } from '../support/factories';
+import { Client } from '../support/api';
+import { signedInMember, useBootstrappedApi } from '../support/factories';
 
 const POLICY = {
   sessions: { idleSeconds: 1800, absoluteSeconds: 86400 },
@@ -8,11 +9,19 @@ const POLICY = {
   investigationBudgets: { toolRuns: 10, reasonerTurns: 5, wallClockSeconds: 120, stagnationTurns: 2, contextTokens: 50000 },
 };
 
+/** Each test works on an Organization of its own, created by the bootstrap Admin, so no test sees another's Policy. */
 describe('Policy', () => {
   const ctx = useBootstrappedApi();
 
+  async function newOrganization(id: string) {
+    const res = await ctx.admin.post('/api/v1/organizations', { id, displayName: id });
+    expect(res.status).toBe(201);
+    return { headers: { 'x-svc-organization': id } };
+  }
+
   it('has the documented defaults before anyone sets it', async () => {
-    const res = await ctx.admin.get('/api/v1/policy');
+    const org = await newOrganization('untouched');
+    const res = await ctx.admin.get('/api/v1/policy', org);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       sessions: { idleSeconds: 43200, absoluteSeconds: 604800 },
@@ -23,24 +32,34 @@ describe('Policy', () => {
   });
 
   it('an Admin replaces it; the change is audited with before and after', async () => {
-    const res = await ctx.admin.put('/api/v1/policy', POLICY);
+    const org = await newOrganization('replaced');
+    const res = await ctx.admin.put('/api/v1/policy', POLICY, org);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(POLICY);
-    expect((await ctx.admin.get('/api/v1/policy')).body).toEqual(POLICY);
-    const audit = await ctx.admin.get('/api/v1/audit-events?action=policy.update');
+    expect((await ctx.admin.get('/api/v1/policy', org)).body).toEqual(POLICY);
+    const audit = await ctx.admin.get('/api/v1/audit-events?action=policy.update', org);
     expect(audit.body.events).toHaveLength(1);
     expect(audit.body.events[0].detail.after).toEqual(POLICY);
     expect(audit.body.events[0].detail.before.apiTokensAllowed).toBe(true);
   });
 
   it("new sessions take their lifetimes from the active Organization's Policy", async () => {
-    const client = await signInAdmin(ctx.api);
-    const { session } = (await client.get('/api/v1/session')).body;
+    const org = await newOrganization('short-sessions');
+    expect((await ctx.admin.put('/api/v1/policy', POLICY, org)).status).toBe(200);
+    // A user whose only (so oldest, so active) Organization it is.
+    const user = { email: 'short-sessions@example.com', name: 'Short', password: 'a long enough password', role: 'viewer' };
+    expect((await ctx.admin.post('/api/v1/local-users', user, org)).status).toBe(201);
+    const client = new Client(ctx.api.baseUrl);
+    expect((await client.post('/api/v1/auth/local/sign-in', { email: user.email, password: user.password })).status).toBe(200);
+    const { session, organization } = (await client.get('/api/v1/session')).body;
+    expect(organization.id).toBe('short-sessions');
     expect(Date.parse(session.expiresAt) - Date.parse(session.issuedAt)).toBe(86400 * 1000);
     expect(Date.parse(session.idleExpiresAt) - Date.parse(session.lastSeenAt)).toBe(1800 * 1000);
   });
 
   it('refuses incomplete, unknown, out-of-bounds or inconsistent documents', async () => {
+    const org = await newOrganization('refusals');
+    expect((await ctx.admin.put('/api/v1/policy', POLICY, org)).status).toBe(200);
     const cases: unknown[] = [
       { ...POLICY, sessions: undefined },
       { ...POLICY, extra: true },
@@ -51,10 +70,10 @@ describe('Policy', () => {
       { ...POLICY, sessions: { idleSeconds: 90000, absoluteSeconds: 86400 } },
     ];
     for (const body of cases) {
-      const res = await ctx.admin.put('/api/v1/policy', body);
+      const res = await ctx.admin.put('/api/v1/policy', body, org);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await ctx.admin.get('/api/v1/policy')).body).toEqual(POLICY);
+    expect((await ctx.admin.get('/api/v1/policy', org)).body).toEqual(POLICY);
   });
 
   it('Viewers and Editors read it; only Admins change it', async () => {

@@ -79,10 +79,9 @@ describe('the postmortem narrative from a language model', () => {
     let worker: TestWorker;
     let incidentId: string;
     let investigationId: string;
-    let postmortemId: string;
     const path = () => `/api/v1/incidents/${incidentId}/postmortem`;
-    /** The narrative job of `revision` of this postmortem has finished (the job's data is the outbox row's jsonb payload, whose keys PostgreSQL orders: revision first). */
-    const narrativeJobDone = (revision: number) =>
+    /** The narrative job of `revision` of the postmortem has finished (the job's data is the outbox row's jsonb payload, whose keys PostgreSQL orders: revision first). */
+    const narrativeJobDone = (postmortemId: string, revision: number) =>
       until(
         () => jobFinished(POSTMORTEMS_QUEUE, `"revision":${revision},"postmortemId":"${postmortemId}"`),
         60_000,
@@ -126,104 +125,108 @@ describe('the postmortem narrative from a language model', () => {
       await worker?.close();
     });
 
-    it('stores a narrative whose citations hold as the next revision, leaving the fields a person set', async () => {
-      server.script(
-        narrative({
-          executiveSummary: { text: 'Release 1.1.0 broke checkout for ten minutes.', citations: [{ investigationId, runRefs: [1] }] },
-          impact: { text: 'The model would have described the impact.', citations: [] },
-          detection: { text: 'CheckoutErrors paged the on-call engineer.', citations: [{ investigationId, runRefs: [1] }] },
-        }),
-      );
-      const created = await admin.post(path(), { impact: 'Customers in the EU could not pay for ten minutes.' });
-      expect(created.status).toBe(201);
-      expect(created.body.revision).toBe(1);
-      const factsOnly = created.body;
-      const audit = await admin.get('/api/v1/audit-events?action=postmortem.create&limit=200');
-      postmortemId = audit.body.events.find((e: { detail: { incidentId: string } }) => e.detail.incidentId === incidentId).targetId;
-
-      const narrated = await until(
-        async () => {
-          const res = await admin.get(path());
-          return res.body.revision === 2 ? res : undefined;
-        },
-        30_000,
-        'the narrative revision',
-      );
-      expect(narrated.headers.get('etag')).toBe('"2"');
-      expect(narrated.body).toMatchObject({
-        status: 'draft',
-        executiveSummary: `Release 1.1.0 broke checkout for ten minutes. [investigation ${investigationId}, run #1]`,
-        detection: `CheckoutErrors paged the on-call engineer. [investigation ${investigationId}, run #1]`,
-        impact: 'Customers in the EU could not pay for ten minutes.',
-        correctedFields: ['impact'],
-      });
-      expect(narrated.body.rootCauses).toEqual(factsOnly.rootCauses);
-      expect(narrated.body.timeline).toEqual(factsOnly.timeline);
-      expect((await admin.get(`${path()}/revisions/2`)).body).toMatchObject({ kind: 'narrative', createdBy: 'system' });
-
-      // The model was asked, over this protocol, through the narrative tool, from the facts of the draft only.
-      expect(server.requests).toHaveLength(1);
-      const [request] = server.requests;
-      expect(request.protocol).toBe(protocol);
-      expect(forcedToolOf(request)).toBe('write_postmortem_narrative');
-      expect(systemOf(request)).toContain('Use only the facts you are given');
-      expect(userTextOf(request)).toContain(investigationId);
-      expect(userTextOf(request)).toContain('Release 1.1.0 fails requests');
-
-      const narratives = await admin.get('/api/v1/audit-events?action=postmortem.narrative&limit=200');
-      expect(narratives.body.events.filter((e: { targetId: string }) => e.targetId === postmortemId)).toEqual([
-        expect.objectContaining({ actorKind: 'system', targetKind: 'postmortem' }),
-      ]);
-    });
-
-    it('discards a narrative that cites a run that does not exist, keeping the facts-only text', { timeout: 90_000 }, async () => {
-      server.script(
-        narrative({
-          executiveSummary: { text: 'Made up.', citations: [{ investigationId, runRefs: [7] }] },
-          impact: { text: 'Made up.', citations: [] },
-          detection: { text: 'Made up.', citations: [] },
-        }),
-      );
-      const regenerated = await admin.post(`${path()}/regenerate`, undefined, { headers: { 'if-match': '"2"' } });
-      expect(regenerated.status).toBe(200);
-      expect(regenerated.body.revision).toBe(3);
-      await narrativeJobDone(3);
-
-      const after = await admin.get(path());
-      expect(after.body.revision).toBe(3);
-      expect(after.body).toEqual(regenerated.body);
-      expect(after.body.executiveSummary).toContain(`Root cause: Release 1.1.0 fails requests [investigation ${investigationId}, run #1]`);
-      expect(after.body.detection).toMatch(/^The first alert was CheckoutErrors/);
-      expect(after.body.impact).toBe('Customers in the EU could not pay for ten minutes.');
-      expect(server.requests.map((r) => [r.protocol, r.answered])).toEqual([[protocol, true]]);
-      expect(server.unanswered).toBe(0);
-    });
-
-    it('gives up on a model that does not answer in time, keeping the facts-only text', { timeout: 120_000 }, async () => {
-      // The answer is held back far beyond the deadline: the worker abandons the call, and the answer never counts.
-      server.script(
-        answer.after(
-          NARRATIVE_TIMEOUT_SECONDS * 1000 * 4,
+    // One postmortem's life, in order: each step starts from the revision the one before it left.
+    it(
+      'stores a narrative whose citations hold as the next revision, then keeps the facts-only text when a narrative cites a missing run or comes too late',
+      { timeout: 240_000 },
+      async () => {
+        // A narrative whose citations hold is the next revision, leaving the fields a person set.
+        server.script(
           narrative({
-            executiveSummary: { text: 'Too late.', citations: [{ investigationId, runRefs: [1] }] },
-            impact: { text: 'Too late.', citations: [] },
-            detection: { text: 'Too late.', citations: [] },
+            executiveSummary: { text: 'Release 1.1.0 broke checkout for ten minutes.', citations: [{ investigationId, runRefs: [1] }] },
+            impact: { text: 'The model would have described the impact.', citations: [] },
+            detection: { text: 'CheckoutErrors paged the on-call engineer.', citations: [{ investigationId, runRefs: [1] }] },
           }),
-        ),
-      );
-      const regenerated = await admin.post(`${path()}/regenerate`, undefined, { headers: { 'if-match': '"3"' } });
-      expect(regenerated.status).toBe(200);
-      expect(regenerated.body.revision).toBe(4);
-      await narrativeJobDone(4);
+        );
+        const created = await admin.post(path(), { impact: 'Customers in the EU could not pay for ten minutes.' });
+        expect(created.status).toBe(201);
+        expect(created.body.revision).toBe(1);
+        const factsOnly = created.body;
+        const audit = await admin.get('/api/v1/audit-events?action=postmortem.create&limit=200');
+        const postmortemId: string = audit.body.events.find((e: { detail: { incidentId: string } }) => e.detail.incidentId === incidentId).targetId;
 
-      // The one call was made over this protocol and abandoned unanswered (an aborted call is not retried).
-      await until(async () => (server.requests[0]?.abandoned ? true : undefined), 10_000, 'the model server to see the call abandoned');
-      expect(server.requests).toHaveLength(1);
-      expect(server.requests[0]).toMatchObject({ protocol, abandoned: true, answered: false });
-      const after = await admin.get(path());
-      expect(after.body).toEqual(regenerated.body);
-      expect(after.body.executiveSummary).toContain(`Root cause: Release 1.1.0 fails requests [investigation ${investigationId}, run #1]`);
-      expect((await admin.get(`${path()}/revisions/5`)).status).toBe(404);
-    });
+        const narrated = await until(
+          async () => {
+            const res = await admin.get(path());
+            return res.body.revision === 2 ? res : undefined;
+          },
+          30_000,
+          'the narrative revision',
+        );
+        expect(narrated.headers.get('etag')).toBe('"2"');
+        expect(narrated.body).toMatchObject({
+          status: 'draft',
+          executiveSummary: `Release 1.1.0 broke checkout for ten minutes. [investigation ${investigationId}, run #1]`,
+          detection: `CheckoutErrors paged the on-call engineer. [investigation ${investigationId}, run #1]`,
+          impact: 'Customers in the EU could not pay for ten minutes.',
+          correctedFields: ['impact'],
+        });
+        expect(narrated.body.rootCauses).toEqual(factsOnly.rootCauses);
+        expect(narrated.body.timeline).toEqual(factsOnly.timeline);
+        expect((await admin.get(`${path()}/revisions/2`)).body).toMatchObject({ kind: 'narrative', createdBy: 'system' });
+
+        // The model was asked, over this protocol, through the narrative tool, from the facts of the draft only.
+        expect(server.requests).toHaveLength(1);
+        const [request] = server.requests;
+        expect(request.protocol).toBe(protocol);
+        expect(forcedToolOf(request)).toBe('write_postmortem_narrative');
+        expect(systemOf(request)).toContain('Use only the facts you are given');
+        expect(userTextOf(request)).toContain(investigationId);
+        expect(userTextOf(request)).toContain('Release 1.1.0 fails requests');
+
+        const narratives = await admin.get('/api/v1/audit-events?action=postmortem.narrative&limit=200');
+        expect(narratives.body.events.filter((e: { targetId: string }) => e.targetId === postmortemId)).toEqual([
+          expect.objectContaining({ actorKind: 'system', targetKind: 'postmortem' }),
+        ]);
+
+        // A narrative that cites a run that does not exist is discarded: the facts-only text stays.
+        server.script(
+          narrative({
+            executiveSummary: { text: 'Made up.', citations: [{ investigationId, runRefs: [7] }] },
+            impact: { text: 'Made up.', citations: [] },
+            detection: { text: 'Made up.', citations: [] },
+          }),
+        );
+        const discarded = await admin.post(`${path()}/regenerate`, undefined, { headers: { 'if-match': '"2"' } });
+        expect(discarded.status).toBe(200);
+        expect(discarded.body.revision).toBe(3);
+        await narrativeJobDone(postmortemId, 3);
+
+        const afterDiscarded = await admin.get(path());
+        expect(afterDiscarded.body.revision).toBe(3);
+        expect(afterDiscarded.body).toEqual(discarded.body);
+        expect(afterDiscarded.body.executiveSummary).toContain(`Root cause: Release 1.1.0 fails requests [investigation ${investigationId}, run #1]`);
+        expect(afterDiscarded.body.detection).toMatch(/^The first alert was CheckoutErrors/);
+        expect(afterDiscarded.body.impact).toBe('Customers in the EU could not pay for ten minutes.');
+        expect(server.requests.map((r) => [r.protocol, r.answered])).toEqual([[protocol, true]]);
+        expect(server.unanswered).toBe(0);
+
+        // A model that does not answer in time is given up on: the facts-only text stays. The answer
+        // is held back far beyond the deadline: the worker abandons the call, and the answer never counts.
+        server.script(
+          answer.after(
+            NARRATIVE_TIMEOUT_SECONDS * 1000 * 4,
+            narrative({
+              executiveSummary: { text: 'Too late.', citations: [{ investigationId, runRefs: [1] }] },
+              impact: { text: 'Too late.', citations: [] },
+              detection: { text: 'Too late.', citations: [] },
+            }),
+          ),
+        );
+        const late = await admin.post(`${path()}/regenerate`, undefined, { headers: { 'if-match': '"3"' } });
+        expect(late.status).toBe(200);
+        expect(late.body.revision).toBe(4);
+        await narrativeJobDone(postmortemId, 4);
+
+        // The one call was made over this protocol and abandoned unanswered (an aborted call is not retried).
+        await until(async () => (server.requests[0]?.abandoned ? true : undefined), 10_000, 'the model server to see the call abandoned');
+        expect(server.requests).toHaveLength(1);
+        expect(server.requests[0]).toMatchObject({ protocol, abandoned: true, answered: false });
+        const afterLate = await admin.get(path());
+        expect(afterLate.body).toEqual(late.body);
+        expect(afterLate.body.executiveSummary).toContain(`Root cause: Release 1.1.0 fails requests [investigation ${investigationId}, run #1]`);
+        expect((await admin.get(`${path()}/revisions/5`)).status).toBe(404);
+      },
+    );
   });
 });

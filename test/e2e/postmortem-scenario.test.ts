@@ -31,6 +31,7 @@ describe('a postmortem of an incident an Alertmanager reported and the built-in 
   let incidentId: string;
   let investigation: any;
   let endsAt: string;
+  let resolved: any;
 
   const push = async (alerts: unknown[]) => {
     const res = await fetch(`${alertmanager.url}/api/v2/alerts`, {
@@ -54,15 +55,9 @@ describe('a postmortem of an incident an Alertmanager reported and the built-in 
     alertmanager = await MonitoringProcess.alertmanager(MonitoringProcess.webhookConfig(url, am.body.webhookSecret, ['namespace']));
     const prom = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Prometheus', config: { baseUrl: staged.prometheus.url } });
     expect((await ctx.admin.post(`/api/v1/integrations/${prom.body.id}/verify`)).body.lastVerification.outcome).toBe('succeeded');
-  }, 240_000);
 
-  afterAll(async () => {
-    await worker?.close();
-    await alertmanager?.stop();
-    await staged?.stop();
-  });
-
-  it('opens the incident from Alertmanager, concludes with the built-in reasoner, and resolves when the alert resolves in Alertmanager', async () => {
+    // The incident's life, which the tests below check: the alert fires in Alertmanager, the
+    // built-in reasoner investigates the incident it opens here, and the alert resolves.
     alert = {
       labels: page.labels,
       annotations: page.annotations,
@@ -80,16 +75,12 @@ describe('a postmortem of an incident an Alertmanager reported and the built-in 
       'the incident Alertmanager reported',
     );
     incidentId = incident.id;
-
     const opened = await ctx.admin.post('/api/v1/investigations', { incidentId });
     expect(opened.status).toBe(201);
     investigation = await investigationEnded(ctx.admin, opened.body.id, { timeoutMs: 90_000 });
-    expect(investigation).toMatchObject({ status: 'concluded', conclusionStatus: 'verified_cause', reasoner: 'built-in' });
-    expect(investigation.findings.find((f: { kind: string }) => f.kind === 'cause').statement).toContain('2.15.0');
-
     endsAt = new Date().toISOString();
     await push([{ ...alert, endsAt }]);
-    const resolved = await until(
+    resolved = await until(
       async () => {
         const res = await ctx.admin.get(`/api/v1/incidents/${incidentId}`);
         return res.body.status === 'resolved' ? res.body : undefined;
@@ -97,10 +88,22 @@ describe('a postmortem of an incident an Alertmanager reported and the built-in 
       30_000,
       'the incident to resolve',
     );
+  }, 390_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await alertmanager?.stop();
+    await staged?.stop();
+  });
+
+  it('opens the incident from Alertmanager, concludes with the built-in reasoner, and resolves when the alert resolves in Alertmanager', async () => {
+    expect(investigation).toMatchObject({ incidentId, status: 'concluded', conclusionStatus: 'verified_cause', reasoner: 'built-in' });
+    expect(investigation.findings.find((f: { kind: string }) => f.kind === 'cause').statement).toContain('2.15.0');
+    expect(resolved).toMatchObject({ id: incidentId, integrationId, status: 'resolved' });
     expect(resolved.resolvedAt).toBe(micros(endsAt));
     const deliveries = await ctx.admin.get(`/api/v1/webhook-deliveries?integrationId=${integrationId}`);
     expect(deliveries.body.items.length).toBeGreaterThanOrEqual(2);
-  }, 150_000);
+  });
 
   it("drafts the postmortem: the alert's firing and resolution in order, the root cause citing the investigation's runs, owners and deadlines left to people", async () => {
     const res = await ctx.admin.post(`/api/v1/incidents/${incidentId}/postmortem`);

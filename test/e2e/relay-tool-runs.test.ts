@@ -9,11 +9,14 @@ import { ensureBuilt } from '../support/dist';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { MonitoringProcess } from '../support/monitoring-stack';
+import { freePort } from '../support/ports';
 import { relayDirectory, RelayProcess, writeRelayConfig } from '../support/relay-process';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
 type Run = { tool: string; outcome: string; error: string | null; integrationId: string | null };
+
+const CAPABILITIES = ['prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.targets', 'prometheus.alert_rules', 'prometheus.status'];
 
 /**
  * An investigation on a Prometheus integration bound to a relay: its tool runs are relay jobs,
@@ -53,6 +56,18 @@ describe('tool runs through a relay', () => {
     expect(res.status).toBe(202);
     return res.body.incidentIds[0];
   }
+  /**
+   * The relay, started anew with the one integration reading from `baseUrl`, and connected: each
+   * test sets up the relay it needs, whatever an earlier test left running or stopped.
+   */
+  async function relayReading(baseUrl: string, capabilities = CAPABILITIES): Promise<RelayProcess> {
+    if (relay) expect(await relay.stop()).toBe(0);
+    relay = RelayProcess.start(writeConfig([{ integrationId, type: 'prometheus', baseUrl, capabilities }]));
+    await relay.logged('session established');
+    await until(async () => (await relayState()) === 'connected', 20_000, 'the relay to be connected');
+    return relay;
+  }
+
   const investigate = async () =>
     investigationEnded(ctx.admin, (await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id, { timeoutMs: 60_000 });
   const prometheusRuns = (done: { runs: Run[] }) => done.runs.filter((r) => r.tool.startsWith('prometheus.'));
@@ -72,25 +87,6 @@ describe('tool runs through a relay', () => {
     expect(created.status, created.text).toBe(201);
     integrationId = created.body.id;
     expect(await relay.stop()).toBe(0);
-    relay = RelayProcess.start(
-      writeConfig([
-        {
-          integrationId,
-          type: 'prometheus',
-          baseUrl: prometheus.url,
-          capabilities: [
-            'prometheus.query',
-            'prometheus.query_range',
-            'prometheus.series',
-            'prometheus.targets',
-            'prometheus.alert_rules',
-            'prometheus.status',
-          ],
-        },
-      ]),
-    );
-    await relay.logged('session established');
-    await until(async () => (await relayState()) === 'connected', 20_000, 'the relay to be connected');
     worker = await startWorker();
   }, 240_000);
 
@@ -118,42 +114,41 @@ describe('tool runs through a relay', () => {
     const both = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'x', config: { relayId, baseUrl: prometheus.url } });
     expect(both.status).toBe(400);
     expect(both.body.error).toContain('config');
+    await relayReading(prometheus.url);
     const verified = await ctx.admin.post(`/api/v1/integrations/${integrationId}/verify`);
     expect(verified.status).toBe(200);
     expect(verified.body.lastVerification).toMatchObject({ outcome: 'succeeded', detail: expect.stringContaining('through the relay') });
   });
 
   it('runs the investigation’s Prometheus reads through the relay, which alone knows where Prometheus is', async () => {
+    const relay = await relayReading(prometheus.url);
     const done = await investigate();
     const runs = prometheusRuns(done);
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.filter((r) => r.outcome === 'succeeded').length).toBeGreaterThan(0);
     expect(runs.every((r) => r.integrationId === integrationId)).toBe(true);
-    await relay!.logged('job done');
+    await relay.logged('job done');
     const everything = JSON.stringify([done, (await ctx.admin.get(`/api/v1/integrations/${integrationId}`)).body]);
     expect(everything).not.toContain(prometheus.url);
     expect(everything).not.toContain(`:${new URL(prometheus.url).port}`);
   });
 
   it('lists a job the relay could not run as a failure', async () => {
+    // The relay's Prometheus is down: nothing listens where the relay reads from.
+    await relayReading(`http://127.0.0.1:${await freePort()}`);
     const before = (await ctx.admin.get(`/api/v1/relays/${relayId}/failures`)).body.total as number;
-    await prometheus.stop();
-    try {
-      const done = await investigate();
-      const failed = prometheusRuns(done).filter((r) => r.outcome === 'failed');
-      expect(failed.length).toBeGreaterThan(0);
-      expect(failed[0].error).toContain('Could not reach prometheus from the relay');
-      const failures = await ctx.admin.get(`/api/v1/relays/${relayId}/failures`);
-      expect(failures.body.total).toBeGreaterThan(before);
-      expect(failures.body.items[0]).toMatchObject({
-        integrationId,
-        outcome: 'failed',
-        capabilityId: expect.stringMatching(/^prometheus\./),
-        capabilityVersion: 1,
-      });
-    } finally {
-      prometheus = await MonitoringProcess.prometheus('global:\n  scrape_interval: 1s\n');
-    }
+    const done = await investigate();
+    const failed = prometheusRuns(done).filter((r) => r.outcome === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0].error).toContain('Could not reach prometheus from the relay');
+    const failures = await ctx.admin.get(`/api/v1/relays/${relayId}/failures`);
+    expect(failures.body.total).toBeGreaterThan(before);
+    expect(failures.body.items[0]).toMatchObject({
+      integrationId,
+      outcome: 'failed',
+      capabilityId: expect.stringMatching(/^prometheus\./),
+      capabilityVersion: 1,
+    });
   });
 
   it('times a relay job out as a direct read times out: the run fails saying so, the relay is told to stop, the job is a timed_out failure', async () => {
@@ -161,19 +156,10 @@ describe('tool runs through a relay', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      expect(await relay!.stop()).toBe(0);
-      relay = RelayProcess.start(
-        writeConfig([
-          {
-            integrationId,
-            type: 'prometheus',
-            baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-            capabilities: ['prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.targets', 'prometheus.alert_rules'],
-          },
-        ]),
+      const relay = await relayReading(
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        CAPABILITIES.filter((c) => c !== 'prometheus.status'),
       );
-      await relay.logged('session established');
-      await until(async () => (await relayState()) === 'connected', 20_000, 'the relay to be connected');
       const policy = (await ctx.admin.get('/api/v1/policy')).body;
       expect((await ctx.admin.put('/api/v1/policy', { ...policy, investigationBudgets: { ...policy.investigationBudgets, toolRuns: 2 } })).status).toBe(200);
       let done: { runs: Run[] };
@@ -196,7 +182,8 @@ describe('tool runs through a relay', () => {
   }, 90_000);
 
   it('fails the reads at once, saying so, while the relay is offline: the run ends with a limitation, never a hang', async () => {
-    expect(await relay!.stop()).toBe(0);
+    const relay = await relayReading(prometheus.url);
+    expect(await relay.stop()).toBe(0);
     await until(async () => (await relayState()) === 'offline', 20_000, 'the relay to be offline');
     const done = await investigate();
     const runs = prometheusRuns(done);

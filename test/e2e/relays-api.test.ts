@@ -211,6 +211,8 @@ describe('relays', () => {
     expect(second.body).toMatchObject({ next: null, total: 3 });
     expect(second.body.items).toHaveLength(1);
 
+    // A second relay of this test's, so that there is a second page.
+    await registerRelay(grpcClient, (await mint('edge-second-page')).token);
     const page = await admin.get('/api/v1/relays?limit=1', ACME);
     expect(page.status).toBe(200);
     expect(page.body.items).toHaveLength(1);

@@ -7,9 +7,18 @@ const org = { headers: { 'x-svc-organization': 'acme' } };
 describe('sessions', () => {
   const ctx = useBootstrappedApi();
 
+  /** Another browser session of a user. */
+  async function signIn(email: string, password: string): Promise<Client> {
+    const client = new Client(ctx.api.baseUrl);
+    expect((await client.post('/api/v1/auth/local/sign-in', { email, password })).status).toBe(200);
+    return client;
+  }
+
   it("lists the caller's live sessions, newest first, marking the current one", async () => {
-    const second = await signInAdmin(ctx.api);
-    const third = await signInAdmin(ctx.api);
+    // A user of this test alone: its first session, then two more, the second of them ended.
+    const { email, password } = await signedInMember(ctx.api, 'acme', 'viewer', ctx.admin);
+    const second = await signIn(email, password);
+    const third = await signIn(email, password);
     await second.delete('/api/v1/session');
     const res = await third.get('/api/v1/sessions');
     expect(res.status).toBe(200);
@@ -32,12 +41,18 @@ describe('sessions', () => {
   });
 
   it('pages with cursors bound to the user', async () => {
-    const page = await ctx.admin.get('/api/v1/sessions?limit=1');
+    // A user with two sessions, so that there is a second page.
+    const { client: user, email, password } = await signedInMember(ctx.api, 'acme', 'viewer', ctx.admin);
+    await signIn(email, password);
+    const page = await user.get('/api/v1/sessions?limit=1');
     expect(page.body.sessions).toHaveLength(1);
-    const next = await ctx.admin.get(`/api/v1/sessions?limit=1&cursor=${encodeURIComponent(page.body.next)}`);
+    expect(page.body.next).not.toBeNull();
+    const next = await user.get(`/api/v1/sessions?limit=1&cursor=${encodeURIComponent(page.body.next)}`);
     expect(next.status).toBe(200);
+    expect(next.body.sessions).toHaveLength(1);
     expect(next.body.sessions[0].id).not.toBe(page.body.sessions[0].id);
-    const { client: other } = await signedInMember(ctx.api, 'acme', 'viewer');
+    expect(next.body.next).toBeNull();
+    const { client: other } = await signedInMember(ctx.api, 'acme', 'viewer', ctx.admin);
     expect((await other.get(`/api/v1/sessions?limit=1&cursor=${encodeURIComponent(page.body.next)}`)).status).toBe(400);
   });
 

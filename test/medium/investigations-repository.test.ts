@@ -13,7 +13,8 @@ const T1 = Timestamp.parse('2026-11-20T10:00:00Z')!;
 /**
  * Both Organizations hold an incident and an investigation with the same ids, each with its own
  * claim, sequence and tool runs (B has more); only B has investigation bOnly. Every statement
- * runs for A and must neither read, lock nor change a row of B.
+ * runs for A and must neither read, lock nor change a row of B. Every test starts from these rows
+ * as they are described (written anew before each test), whatever the tests before it changed.
  */
 describe('InvestigationsRepository and ToolRunsRepository keep to one Organization', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -48,9 +49,13 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
     dataSource = await new DataSource(dataSourceOptions({ url: db.url })).initialize();
     investigations = new InvestigationsRepository(dataSource);
     toolRuns = new ToolRunsRepository(dataSource);
+    for (const org of [B, A]) await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
+  });
+  beforeEach(async () => {
+    for (const table of ['tool_runs', 'investigation_sources', 'investigation_activity', 'investigations', 'incidents'])
+      await dataSource.query(`DELETE FROM ${table}`);
     // B first: a statement that lost its Organization condition would meet B's rows first.
     for (const org of [B, A]) {
-      await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
       await dataSource.query(
         `INSERT INTO incidents (organization_id, id, integration_id, group_key, status, title, labels, opened_at) VALUES ($1, $2, $3, 'g', 'open', 'T', '{}', $4)`,
         [org, incidentId, integrationId, T1],
@@ -70,8 +75,6 @@ describe('InvestigationsRepository and ToolRunsRepository keep to one Organizati
         VALUES ($1, $2, 'queued', 'S', $3, $3, 'u', $4::jsonb)`,
         [org, turnId, T1, JSON.stringify({ queue: 'conversations', name: 'conversation.turn-ended', payload: { of: org } })],
       );
-  });
-  beforeEach(async () => {
     before = await organizationRows(dataSource, B, TABLES);
   });
   afterAll(async () => {

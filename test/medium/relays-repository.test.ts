@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashRelaySecret, RelaysRepository } from '@svc/relays';
 import { dataSourceOptions, newId } from '@svc/platform';
 import { createTestDatabase } from '../support/databases';
@@ -12,7 +12,8 @@ const TABLES = ['relays', 'relay_bootstrap_tokens', 'relay_capabilities', 'relay
 /**
  * Both Organizations hold a relay with the same id, in the same state (a live session, an open
  * conflict, capabilities for the same integration); every Organization-bounded statement runs for
- * A and leaves B's rows as they were.
+ * A and leaves B's rows as they were. Every test starts from these rows as they are described
+ * (written anew before each test), whatever the tests before it changed.
  */
 describe('RelaysRepository keeps to one Organization', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -28,8 +29,12 @@ describe('RelaysRepository keeps to one Organization', () => {
     db = await createTestDatabase();
     dataSource = await new DataSource(dataSourceOptions({ url: db.url })).initialize();
     repository = new RelaysRepository(dataSource);
+    for (const org of [B, A]) await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
+  });
+  beforeEach(async () => {
+    for (const table of ['relay_jobs', 'relay_session_conflicts', 'relay_capabilities', 'relays', 'relay_bootstrap_tokens'])
+      await dataSource.query(`DELETE FROM ${table}`);
     for (const org of [B, A]) {
-      await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ($1, $1)`, [org]);
       // The token the relay registered with, used up.
       await dataSource.query(
         `INSERT INTO relay_bootstrap_tokens (organization_id, id, name, token_hash, created_by, expires_at, used_at)
@@ -137,6 +142,9 @@ describe('RelaysRepository keeps to one Organization', () => {
 
   it('summarises the Organization’s relays only', async () => {
     const before = await snapshotB();
+    // As described, a live session with an open conflict: in conflict.
+    expect(await repository.summary(A, 30)).toEqual({ total: 1, connected: 0, offline: 0, conflict: 1 });
+    await repository.endSession(A, relayId);
     await repository.clearConflicts(A, relayId, null);
     expect(await repository.summary(A, 30)).toEqual({ total: 1, connected: 0, offline: 1, conflict: 0 });
     expect(await repository.summary(B, 30)).toEqual({ total: 1, connected: 0, offline: 0, conflict: 1 });
@@ -176,11 +184,14 @@ describe('RelaysRepository keeps to one Organization', () => {
   });
 
   it('leaves the other Organization’s rows lockable while it holds a claim open', async () => {
+    // A's relay without a session or an open conflict, so that the claim below takes it (and holds its row).
+    await repository.endSession(A, relayId);
+    await repository.clearConflicts(A, relayId, null);
     const runner = dataSource.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
     try {
-      await repository.claimSession(A, relayId, newId(), 'instance-3', 30, null, runner.manager);
+      expect(await repository.claimSession(A, relayId, newId(), 'instance-3', 30, null, runner.manager)).toBe(true);
       await repository.recordConflict(A, relayId, newId(), null, runner.manager);
       expect(await lockable(dataSource, 'relays', B)).toBe(true);
       expect(await lockable(dataSource, 'relay_session_conflicts', B)).toBe(true);

@@ -35,6 +35,12 @@ export interface StartApiOptions {
   clock?: Clock;
 }
 
+/**
+ * What process.env held, before the previous startApi of this test file set them, for the
+ * settings that call took from its `options.env`.
+ */
+let overriddenSettings: Record<string, string | undefined> = {};
+
 export async function startApi(options: StartApiOptions = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const env: Record<string, string> = {
@@ -46,6 +52,14 @@ export async function startApi(options: StartApiOptions = {}): Promise<TestApi> 
     SVC_QUEUE_PREFIX: `test-${database.name}`,
     ...options.env,
   };
+  // The API's settings stay in process.env, where startWorker and the queue helpers find them. An
+  // earlier API's own settings (`options.env`) do not carry over to this one: which describe block
+  // of a file starts its API first must not change what the others get.
+  for (const [key, value] of Object.entries(overriddenSettings)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  overriddenSettings = Object.fromEntries(Object.keys(options.env ?? {}).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   const { AppModule } = await import('../../apps/api/src/app.module');
   const builder = Test.createTestingModule({

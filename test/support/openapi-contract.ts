@@ -43,12 +43,17 @@ export interface ObservedResponse {
  * The served OpenAPI document as a checker of real responses: each response must have a status the
  * operation documents, a media type it declares for that status, and (for JSON) a body its schema
  * accepts, objects refusing properties the schema does not declare. Tests opt in with
- * `contract.watch(client)` and assert `contract.problems` is empty at the end.
+ * `contract.watch(client)`; each test then checks the responses it received itself, through a
+ * tally started before it (test/support/openapi-conformance.ts does both for every test of a
+ * describe block).
  */
 export class OpenApiContract {
   readonly problems: string[] = [];
   /** `METHOD template status` of every response checked, for coverage reports. */
   readonly seen = new Set<string>();
+  private recorded = 0;
+  private tallyStart = { recorded: 0, problems: 0 };
+  private tallySeen = new Set<string>();
   private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly matchers: { method: string; template: string; regex: RegExp; literals: number; operation: any }[] = [];
@@ -90,7 +95,9 @@ export class OpenApiContract {
     const where = `${method.toUpperCase()} ${path.length > 200 ? `${path.slice(0, 200)}…` : path} → ${response.status}`;
     const found = this.find(method, path);
     if (!found) return [`${where}: no operation in the document`];
-    this.seen.add(`${method.toUpperCase()} ${found.template} ${response.status}`);
+    const answer = `${method.toUpperCase()} ${found.template} ${response.status}`;
+    this.seen.add(answer);
+    this.tallySeen.add(answer);
     const documented = found.operation.responses?.[String(response.status)] ?? found.operation.responses?.default;
     if (!documented) return [`${where}: status not documented (documented: ${Object.keys(found.operation.responses ?? {}).join(', ')})`];
     const content: Record<string, any> | undefined = documented.content;
@@ -118,7 +125,23 @@ export class OpenApiContract {
 
   /** Checks the response and records any problem in `problems`. */
   record(method: string, path: string, response: ObservedResponse): void {
+    this.recorded += 1;
     this.problems.push(...this.check(method, path, response));
+  }
+
+  /** Starts a new tally: what `tally` reports from now on. */
+  startTally(): void {
+    this.tallyStart = { recorded: this.recorded, problems: this.problems.length };
+    this.tallySeen = new Set();
+  }
+
+  /**
+   * Since the last startTally (or since the contract was loaded): how many responses were recorded,
+   * the problems found in them, and which `METHOD template status` they were. A test that asserts
+   * only that `problems` is empty checks nothing when it received no response: assert `checked`.
+   */
+  get tally(): { checked: number; problems: string[]; seen: ReadonlySet<string> } {
+    return { checked: this.recorded - this.tallyStart.recorded, problems: this.problems.slice(this.tallyStart.problems), seen: this.tallySeen };
   }
 
   /** Every response `client` receives from now on is checked (see Client.observe). */

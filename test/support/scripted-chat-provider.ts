@@ -6,9 +6,10 @@ import type { AddressInfo } from 'node:net';
  * A chat provider on 127.0.0.1 speaking its Web API and OAuth v2 wire formats:
  * `POST /api/chat.postMessage` (Bearer bot token, JSON `{channel, thread_ts, text}`; answers
  * `{ok: true, channel, ts, message}`) and `POST /api/oauth.v2.access` (form-encoded client id,
- * secret, code and redirect URI; answers the bot token, app and workspace). Posts take the next
- * scripted answer (429 with Retry-After, `ok: false` with an error code, any HTTP status), else
- * succeed; every request is recorded. `sign` builds the v0 signature its events carry.
+ * secret, code and redirect URI; answers the bot token, app and workspace). Posts to a channel take
+ * the next answer scripted for that channel (429 with Retry-After, `ok: false` with an error code,
+ * any HTTP status), else succeed, so a test's script is never spent by another test's posts; every
+ * request is recorded. `signChatEvent` builds the v0 signature its events carry.
  */
 
 export type PostAnswer = { kind: 'ok' } | { kind: 'status'; status: number; headers?: Record<string, string> } | { kind: 'error'; error: string };
@@ -31,7 +32,7 @@ export interface OAuthApp {
 export class ScriptedChatProvider {
   readonly posts: RecordedPost[] = [];
   readonly exchanges: Array<Record<string, string>> = [];
-  private readonly script: PostAnswer[] = [];
+  private readonly scripts = new Map<string, PostAnswer[]>();
   private readonly codes = new Map<string, string>();
   private tsCounter = 0;
 
@@ -60,9 +61,9 @@ export class ScriptedChatProvider {
     return `http://127.0.0.1:${this.port}/oauth/v2/authorize`;
   }
 
-  /** The next posts get these answers, in order; then posts succeed again. */
-  answerNextPosts(...answers: PostAnswer[]): void {
-    this.script.push(...answers);
+  /** The next posts to `channel` get these answers, in order; then posts there succeed again. */
+  answerNextPosts(channel: string, ...answers: PostAnswer[]): void {
+    this.scripts.set(channel, [...(this.scripts.get(channel) ?? []), ...answers]);
   }
 
   /** A code the token endpoint exchanges (once) for this bot token, as the provider's authorization page would issue it. */
@@ -99,7 +100,7 @@ export class ScriptedChatProvider {
       } catch {
         body = {};
       }
-      const answered = this.script.shift() ?? { kind: 'ok' };
+      const answered = this.scripts.get(body.channel ?? '')?.shift() ?? { kind: 'ok' };
       this.posts.push({ headers: req.headers, body, answered });
       if (answered.kind === 'status')
         return json(answered.status, { ok: false, error: answered.status === 429 ? 'ratelimited' : 'internal_error' }, answered.headers);
