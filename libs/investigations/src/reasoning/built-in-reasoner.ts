@@ -2,7 +2,21 @@ import { Timestamp } from '@svc/platform';
 import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
-import { earliest, firstSampleAt, jumpOf, minutesBetween, MINUTE, round, sampleTimes, SeriesOut, seriesOf, shift, stepMicros } from './series-reading';
+import {
+  earliest,
+  firstSampleAt,
+  jumpOf,
+  minutesBetween,
+  MINUTE,
+  pointsOf,
+  round,
+  sampleTimes,
+  SeriesOut,
+  seriesOf,
+  shift,
+  stepMicros,
+} from './series-reading';
+import { alertsOwnSeries, episodeStart } from './onset';
 import { CauseDetectors, DetectedCause, detectionScopeOf, podMatchersOf } from './cause-detectors';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -351,7 +365,21 @@ export class BuiltInReasoner {
         arguments: { query: rule.query },
         purpose: `When did ${alertname}'s condition start to hold?`,
       }));
-    const roughly = earliest(seriesOf(range).map(firstSampleAt));
+    // The episode the alert belongs to: the condition's last rise before the alert fired, not an
+    // earlier, separate episode of the same condition within the window.
+    const fired = earliest(this.alerts.map((a) => a.startsAt)) ?? this.onset!.at;
+    const own = (run: RecordedRun): SeriesOut[] =>
+      alertsOwnSeries(
+        seriesOf(run),
+        this.alerts.map((a) => a.labels),
+      );
+    const rangeStep = stepMicros(range, 60);
+    const episode = episodeStart(
+      own(range).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros)),
+      rangeStep,
+      fired.epochMicros + rangeStep,
+    );
+    const roughly = episode !== null ? Timestamp.fromEpochMicros(episode) : earliest(own(range).map(firstSampleAt));
     this.onset = { at: roughly ?? this.onset!.at, runs: [rules.ordinal, range.ordinal], expression: rule.query };
     if (!roughly) {
       if (range.outcome === 'succeeded') {
@@ -371,8 +399,14 @@ export class BuiltInReasoner {
       arguments: { query: rule.query, ...zoom(session, shift(roughly, -5n * MINUTE), shift(roughly, MINUTE)) },
       purpose: `The onset of ${alertname}'s condition, to the second`,
     });
-    const began = earliest(seriesOf(closer).map(firstSampleAt));
-    this.conditionLabels = (seriesOf(closer)[0] ?? seriesOf(range)[0])?.metric ?? {};
+    const closerEnd = Timestamp.parse(String(closer.arguments.end ?? ''))?.epochMicros ?? roughly.epochMicros + MINUTE;
+    const closerStart = episodeStart(
+      own(closer).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros)),
+      stepMicros(closer, 1),
+      closerEnd,
+    );
+    const began = closerStart !== null ? Timestamp.fromEpochMicros(closerStart) : null;
+    this.conditionLabels = (own(closer)[0] ?? own(range)[0])?.metric ?? {};
     if (began) this.onset = { at: began, runs: [rules.ordinal, range.ordinal, closer.ordinal], expression: rule.query };
   }
 

@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
+import { deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import type { Rule, Scenario } from '../../eval/scenarios';
+import { shop } from '../../eval/shop';
+import { directSession } from '../support/direct-session';
+
+const MINUTE = 60;
+
+/** checkout's error ratio over one-minute windows, paging once it held for three minutes. */
+const rule: Rule = {
+  alert: 'CheckoutHighErrorRate',
+  expr: 'sum by (namespace, job) (rate(http_requests_total{job="checkout", code=~"5.."}[1m])) / sum by (namespace, job) (rate(http_requests_total{job="checkout"}[1m])) > 0.05',
+  forSeconds: 3 * MINUTE,
+  labels: { severity: 'critical' },
+};
+
+/**
+ * checkout failed a third of its requests for one minute 70 minutes before the end of the data
+ * (too short to page), recovered, and then 2.15.0, rolled out 38 minutes before the end, failed a
+ * tenth of them until the alert fired. The alert belongs to the second episode.
+ */
+const scenario: Scenario = {
+  name: 'checkout-blip-then-bad-version',
+  family: 'rollout',
+  story: 'An earlier one-minute error blip of checkout, then checkout 2.15.0 failing requests from its rollout on.',
+  redHerrings: ['an earlier, separate episode of the same condition'],
+  seed: 131,
+  build(end) {
+    const c = shop(end, this.seed, { workloads: ['checkout', 'payments', 'inventory'] });
+    const checkout = c.workload('checkout');
+    const blip = c.ago(70);
+    const fresh = c.rollout(checkout, c.ago(38), { version: '2.15.0' });
+    checkout.effects = {
+      errors: (t, pod) => (t >= blip && t < blip + MINUTE ? { '500': 0.35 } : fresh.includes(pod) ? { '500': 0.11 } : undefined),
+    };
+    return c;
+  },
+  rule,
+  truth: { values: [['2.15.0']], series: /_build_info/ },
+};
+
+/**
+ * The onset the built-in reasoner dates is the start of the episode the alert belongs to (the
+ * condition's last rise before the alert fired), read from a real Prometheus: an earlier,
+ * separate episode of the same condition within the window does not move it.
+ */
+describe('the onset of the episode the alert belongs to', () => {
+  let staged: StagedPrometheus | undefined;
+
+  afterAll(async () => {
+    await staged?.stop();
+  });
+
+  it('dates the onset at the rise that led to the alert and finds the version behind it, past an earlier blip', async () => {
+    staged = await stagePrometheus(scenario);
+    const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
+    // The blip did not page: the only alert is the bad version's.
+    expect(alerts).toHaveLength(1);
+    const page = alerts[0];
+    const rollout = staged.end - 38 * MINUTE;
+    expect(page.activeAt).toBeGreaterThan(rollout);
+
+    const session = directSession(staged.prometheus.url, page, []);
+    // The earlier episode is inside the investigation's window.
+    expect(session.window.from.epochMicros).toBeLessThan(BigInt(staged.end - 70 * MINUTE) * 1_000_000n);
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    const symptom = conclusion.findings.find((f) => f.kind === 'symptom');
+    const onset = Date.parse(/began to hold at (\S+)$/.exec(symptom?.statement ?? '')?.[1] ?? '') / 1000;
+    expect(onset).toBeGreaterThanOrEqual(rollout);
+    expect(onset).toBeLessThanOrEqual(page.activeAt + MINUTE);
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    expect(cause?.statement).toContain('2.15.0');
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+  }, 120_000);
+});
