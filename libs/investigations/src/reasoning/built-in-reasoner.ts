@@ -17,6 +17,9 @@ import {
   stepMicros,
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
+import { entityOf, entityPattern } from './discovery/entity';
+import { discoverMeasures, PrometheusReader } from './discovery/related-series';
+import { level, rankChanges, RankedChange } from './ranking/ranked-changes';
 import { CauseDetectors, DetectedCause, detectionScopeOf, podMatchersOf } from './cause-detectors';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -77,6 +80,11 @@ const buildKey = (metric: Record<string, string>): string => JSON.stringify([met
 const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
+
+/** Ranked changes stated as hypotheses, tested in order until one is supported, and ranking reads. */
+const RANKED_HYPOTHESES = 3;
+const RANKED_TESTED = 2;
+const RANKING_READS = 2;
 
 /** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
 const ZOOM_POINTS = 400;
@@ -206,7 +214,76 @@ export class BuiltInReasoner {
       await this.test(session, source, candidate);
       await session.updateHypotheses(this.hypotheses);
     }
+    // Nothing recognised explains the condition: rank what changed on the series that name the
+    // alert's entity, whatever they are called, and test the first changes as causes.
+    if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && this.canRank(session)) {
+      session.beginTurn();
+      const ranked = await this.rankedCandidates(session, source);
+      if (ranked.length) {
+        this.hypotheses.push(...ranked.map((c) => c.hypothesis));
+        await session.updateHypotheses(this.hypotheses);
+      }
+      for (const candidate of ranked.slice(0, RANKED_TESTED)) {
+        if (session.runs.length + 1 >= session.budgets.toolRuns) break;
+        session.beginTurn();
+        await this.test(session, source, candidate);
+        await session.updateHypotheses(this.hypotheses);
+        if (candidate.hypothesis.status === 'supported') break;
+      }
+    }
     return this.conclusion(session, null);
+  }
+
+  /** Ranking needs its two discovery reads, one ranking read and one test within the run budget. */
+  private canRank(session: InvestigationSession): boolean {
+    return session.runs.length + 4 <= session.budgets.toolRuns;
+  }
+
+  /**
+   * The changes near the onset on the series that name the alert's entity (discovered by label
+   * value, read by meaning, ranked earliest strong change first), as hypotheses: the condition's
+   * own measures on the entity (its failures and latency as a server) are the symptom and are left
+   * out; the rest (its calls to peers, its saturation, availability and restarts, a surge of its
+   * traffic) can be causes. No explainer recognised them, so their mechanism stays untested.
+   */
+  private async rankedCandidates(session: InvestigationSession, source: SourceBrief): Promise<Candidate[]> {
+    const entity = entityOf(this.alerts.map((a) => a.labels));
+    if (!entity) return [];
+    const onset = this.onset!.at;
+    const read: PrometheusReader = (tool, args, purpose) => session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
+    const discovery = await discoverMeasures(read, entity, this.alerts[0]?.labels ?? {}, shift(onset, MINUTE).toISOString());
+    if (!discovery.measures.length) return [];
+    const reads = Math.min(RANKING_READS, session.budgets.toolRuns - session.runs.length - 1);
+    const { changes } = await rankChanges(read, discovery.measures, entityPattern(entity), onset, {
+      reads,
+      canCause: (m) => !!m.peerLabel || (m.meaning.kind !== 'errors' && m.meaning.kind !== 'latency'),
+      isSymptom: (c) => !c.measure.peerLabel && c.measure.meaning.kind === 'throughput' && c.change.direction === 'down',
+    });
+    return changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, discovery.runs, changes.length));
+  }
+
+  private rankedCandidate(c: RankedChange, i: number, discoveryRuns: RecordedRun[], count: number): Candidate {
+    const at = Timestamp.fromEpochMicros(c.change.at);
+    const onset = this.onset!.at;
+    const move = `${c.change.direction === 'up' ? 'rise' : 'fall'} of ${c.what} from ${level(c.measure, c.change.before)} to ${level(c.measure, c.change.after)} from ${at.toISOString()}`;
+    return {
+      at,
+      run: c.run,
+      hypothesis: {
+        id: `h-change${i ? `-${i + 1}` : ''}`,
+        statement: `A ${move} caused the alert's condition`,
+        status: 'untested',
+        test: `Does the condition hold only after ${at.toISOString()}?`,
+        runRefs: [...new Set([...discoveryRuns.map((r) => r.ordinal), c.run.ordinal])],
+      },
+      mechanism: `A ${move}, ${minutesBetween(at, onset)} min before the condition began (ranked ${i + 1} of ${count} changes of the series that name the alert's entity, the earliest strong change first)`,
+      action: {
+        title: `Look into ${c.entity}: ${c.what}`,
+        rationale: `It changed before the condition began, earlier than the other changes found`,
+        verification: `${c.what} returns to about ${level(c.measure, c.change.before)} and the alert resolves`,
+      },
+      unexplained: [`how the ${move.split(' from ')[0]} produced the alert's condition (no explainer recognises this change, so its mechanism is untested)`],
+    };
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {

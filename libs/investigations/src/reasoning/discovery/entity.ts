@@ -1,0 +1,82 @@
+/**
+ * The entity an alert is about, read from its labels: the service or workload (by whatever label
+ * names it), its namespace, and the pods, instances and nodes it names.
+ */
+export interface Entity {
+  /** The service or workload, as the alert names it. */
+  name: string;
+  namespace?: string;
+  pods: string[];
+  instances: string[];
+  nodes: string[];
+}
+
+/** Alert labels that name a service or workload, in the order they are trusted. */
+const NAMING_LABELS = [
+  'service',
+  'service_name',
+  'destination_workload',
+  'destination_service_name',
+  'dst_deployment',
+  'deployment',
+  'statefulset',
+  'daemonset',
+  'workload',
+  'app_kubernetes_io_name',
+  'app',
+  'container',
+  'exported_service',
+];
+
+/** Jobs of the exporters that describe Kubernetes and machines: a job that names them does not name a service. */
+const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver|prometheus|alertmanager)$/;
+
+/** The Deployment (or StatefulSet) a pod belongs to, from its name: `<deployment>-<hash>-<hash>` or `<statefulset>-<n>`. */
+export function podWorkload(pod: string): string {
+  return /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(pod)?.[1] ?? /^(.+)-\d+$/.exec(pod)?.[1] ?? pod;
+}
+
+const values = (alerts: ReadonlyArray<Record<string, string>>, name: string): string[] => [
+  ...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v)),
+];
+
+/** The entity of a set of alerts of one rule; null when no label of theirs names one. */
+export function entityOf(alerts: ReadonlyArray<Record<string, string>>): Entity | null {
+  const pods = values(alerts, 'pod');
+  const jobs = values(alerts, 'job').filter((j) => !EXPORTER_JOBS.test(j));
+  const podWorkloads = [...new Set(pods.map(podWorkload))];
+  const named = NAMING_LABELS.map((l) => values(alerts, l)).find((v) => v.length === 1)?.[0];
+  const name = named ?? (podWorkloads.length === 1 ? podWorkloads[0] : undefined) ?? (jobs.length === 1 ? jobs[0] : undefined);
+  if (!name) return null;
+  const namespaces = values(alerts, 'namespace');
+  return {
+    name,
+    namespace: namespaces.length === 1 ? namespaces[0] : undefined,
+    pods,
+    instances: values(alerts, 'instance'),
+    nodes: [...values(alerts, 'node'), ...values(alerts, 'kubernetes_node')],
+  };
+}
+
+const escapeRegex = (v: string): string => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A PromQL regular expression matching a label value that names `name`: the name itself, or
+ * containing it between characters that are not letters or digits (`shop/checkout`,
+ * `checkout.shop.svc:8080`, `checkout-7d9f8-x2x1q`), case-insensitively.
+ */
+export function namingPattern(name: string): string {
+  return `(?i)(.*[^a-z0-9])?${escapeRegex(name)}([^a-z0-9].*)?`;
+}
+
+/** Whether a label value names `name` (as namingPattern matches it). */
+export function names(value: string, name: string): boolean {
+  if (!name) return false;
+  return new RegExp(`^(.*[^a-z0-9])?${escapeRegex(name.toLowerCase())}([^a-z0-9].*)?$`).test(value.toLowerCase());
+}
+
+/** The regular expression of label values that name the entity, one of its pods or one of its instances' hosts. */
+export function entityPattern(entity: Entity): string {
+  const all = [entity.name, ...entity.pods, ...entity.instances.map((i) => i.replace(/:\d+$/, ''))];
+  return `(?i)${[...new Set(all)].map((n) => namingPattern(n).slice('(?i)'.length)).join('|')}`;
+}
