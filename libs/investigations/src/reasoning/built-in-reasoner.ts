@@ -20,7 +20,9 @@ import { alertsOwnSeries, episodeStart } from './onset';
 import { entityOf, entityPattern } from './discovery/entity';
 import { discoverMeasures, PrometheusReader } from './discovery/related-series';
 import { level, rankChanges, RankedChange } from './ranking/ranked-changes';
-import { CauseDetectors, DetectedCause, detectionScopeOf, podMatchersOf } from './cause-detectors';
+import type { DetectedCause } from './explainers/explainer';
+import { detectionScopeOf, podMatchersOf } from './explainers/labels';
+import { ExplainedCauses, explainCauses } from './explainers/registry';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
 /**
@@ -138,7 +140,7 @@ export class BuiltInReasoner {
 
   private question: BuiltInQuestion | null = null;
   /** The cause detectors once run: what they read answers some of the questions asked of proximate events. */
-  private detectors: CauseDetectors | null = null;
+  private detectors: ExplainedCauses | null = null;
   /** What the build read before the onset said of new versions: none started (with the run that read them), or could not be seen. */
   private versions: { newOne: boolean; run: number; seen: boolean } | null = null;
   /** The alerts investigated: those of the alert that started the incident (all, when there is one). */
@@ -188,9 +190,9 @@ export class BuiltInReasoner {
     // The detectors of the standard exporters: causes found and dated on the alert's entity and its relations.
     if (this.onset.expression) {
       session.beginTurn();
-      const detectors = new CauseDetectors(session, source, this.detectionScope());
+      const detectors = await explainCauses(session, source, this.detectionScope());
       this.detectors = detectors;
-      const detected = await detectors.detect();
+      const detected = detectors.causes;
       this.limitations.push(...detectors.limitations);
       // A restart whose failing liveness probe (or whose cause behind it) a detector found is a step of that chain, not a cause of its own.
       const explained = new Set(detected.flatMap((d) => d.restartedPods ?? []));

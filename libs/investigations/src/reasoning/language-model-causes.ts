@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
-import { CauseDetectors, detectionScopeOf } from './cause-detectors';
+import { detectionScopeOf } from './explainers/labels';
+import { explainCauses } from './explainers/registry';
 import { earliest, minutesBetween } from './series-reading';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -87,8 +88,8 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     return `Not run: onset must lie within the investigation window (${session.window.from.toISOString()} to ${session.window.until.toISOString()}).`;
 
   const before = session.runs.length;
-  const detectors = new CauseDetectors(session, source, detectionScopeOf([labels], onset, args.latency === true));
-  const found = await detectors.detect();
+  const detectors = await explainCauses(session, source, detectionScopeOf([labels], onset, args.latency === true));
+  const found = detectors.causes;
   const runs = session.runs.slice(before);
   const candidates = found
     .filter((d, i) => found.findIndex((o) => o.id === d.id) === i)

@@ -1,3 +1,5 @@
+import { escape, EXPORTER_JOBS, workloadOfPod } from '../explainers/labels';
+
 /**
  * The entity an alert is about, read from its labels: the service or workload (by whatever label
  * names it), its namespace, and the pods, instances and nodes it names.
@@ -28,14 +30,6 @@ const NAMING_LABELS = [
   'exported_service',
 ];
 
-/** Jobs of the exporters that describe Kubernetes and machines: a job that names them does not name a service. */
-const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver|prometheus|alertmanager)$/;
-
-/** The Deployment (or StatefulSet) a pod belongs to, from its name: `<deployment>-<hash>-<hash>` or `<statefulset>-<n>`. */
-export function podWorkload(pod: string): string {
-  return /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(pod)?.[1] ?? /^(.+)-\d+$/.exec(pod)?.[1] ?? pod;
-}
-
 const values = (alerts: ReadonlyArray<Record<string, string>>, name: string): string[] => [
   ...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v)),
 ];
@@ -44,7 +38,7 @@ const values = (alerts: ReadonlyArray<Record<string, string>>, name: string): st
 export function entityOf(alerts: ReadonlyArray<Record<string, string>>): Entity | null {
   const pods = values(alerts, 'pod');
   const jobs = values(alerts, 'job').filter((j) => !EXPORTER_JOBS.test(j));
-  const podWorkloads = [...new Set(pods.map(podWorkload))];
+  const podWorkloads = [...new Set(pods.map(workloadOfPod))];
   const named = NAMING_LABELS.map((l) => values(alerts, l)).find((v) => v.length === 1)?.[0];
   const name = named ?? (podWorkloads.length === 1 ? podWorkloads[0] : undefined) ?? (jobs.length === 1 ? jobs[0] : undefined);
   if (!name) return null;
@@ -58,21 +52,13 @@ export function entityOf(alerts: ReadonlyArray<Record<string, string>>): Entity 
   };
 }
 
-const escapeRegex = (v: string): string => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * A PromQL regular expression matching a label value that names `name`: the name itself, or
  * containing it between characters that are not letters or digits (`shop/checkout`,
  * `checkout.shop.svc:8080`, `checkout-7d9f8-x2x1q`), case-insensitively.
  */
 export function namingPattern(name: string): string {
-  return `(?i)(.*[^a-z0-9])?${escapeRegex(name)}([^a-z0-9].*)?`;
-}
-
-/** Whether a label value names `name` (as namingPattern matches it). */
-export function names(value: string, name: string): boolean {
-  if (!name) return false;
-  return new RegExp(`^(.*[^a-z0-9])?${escapeRegex(name.toLowerCase())}([^a-z0-9].*)?$`).test(value.toLowerCase());
+  return `(?i)(.*[^a-z0-9])?${escape(name)}([^a-z0-9].*)?`;
 }
 
 /** The regular expression of label values that name the entity, one of its pods or one of its instances' hosts. */

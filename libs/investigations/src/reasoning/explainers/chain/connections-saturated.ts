@@ -1,0 +1,41 @@
+import type { Timestamp } from '@svc/platform';
+import type { RecordedRun } from '../../reasoner';
+import { firstSampleAt, pointsOf, SeriesOut, seriesOf } from '../../series-reading';
+import type { ExplainerContext } from '../context';
+import { mentionedBy } from '../labels';
+
+/** Connections at or above this share of the maximum saturate a database or pool. */
+export const SATURATED_SHARE = 0.9;
+
+/** Connections of a database or pool that reached their maximum near the onset: the run that read them, when, how far, and which. */
+export interface SaturatedConnections {
+  run: RecordedRun;
+  at: Timestamp;
+  reached: number;
+  what: string;
+}
+
+/**
+ * Connections against the maximum: postgres_exporter (pg_stat_activity_count over
+ * pg_settings_max_connections), mysqld_exporter, and a client's own HikariCP pool. The series
+ * that names `name` (or the only one saturated) is the one meant.
+ */
+export async function connectionsSaturated(ctx: ExplainerContext, name: string, purpose: string): Promise<SaturatedConnections | null> {
+  const run = await ctx.read(
+    [
+      'sum by (job, instance, server) (pg_stat_activity_count) / on (job, instance, server) max by (job, instance, server) (pg_settings_max_connections)',
+      'max by (job, instance) (mysql_global_status_threads_connected) / on (job, instance) max by (job, instance) (mysql_global_variables_max_connections)',
+      'max by (job, instance, pool) (hikaricp_connections_active / hikaricp_connections_max)',
+    ].join(' or '),
+    purpose,
+  );
+  const saturated = seriesOf(run)
+    .map((s) => ({ s, at: pointsOf(s).find((p) => p.v >= SATURATED_SHARE)?.t ?? null }))
+    .filter((x): x is { s: SeriesOut; at: Timestamp } => ctx.near(x.at) && (firstSampleAt(x.s) ? pointsOf(x.s)[0].v < SATURATED_SHARE : false));
+  const named = saturated.filter((x) => mentionedBy(x.s.metric, name));
+  const pick = named[0] ?? (saturated.length === 1 ? saturated[0] : undefined);
+  if (!pick) return null;
+  const m = pick.s.metric;
+  const what = m.pool ? `pool ${m.pool} of ${m.job ?? m.instance}` : `${m.server ?? m.instance ?? name}`;
+  return { run, at: pick.at, reached: Math.max(...pointsOf(pick.s).map((p) => p.v)), what };
+}

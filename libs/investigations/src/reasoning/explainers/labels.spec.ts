@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { failedCall, mentions, podMatchersOf, workloadOfPod } from './labels';
+
+describe('mentions', () => {
+  it('finds a name as a whole label value or between separators, in any case', () => {
+    expect(mentions('inventory', 'inventory')).toBe(true);
+    expect(mentions('http://inventory.shop.svc:8080/healthz', 'inventory')).toBe(true);
+    expect(mentions('https://api.Partner-Bank.example/health', 'partner-bank')).toBe(true);
+    expect(mentions('ordersdb:5432', 'ordersdb')).toBe(true);
+  });
+
+  it('does not take part of a longer name for the name', () => {
+    expect(mentions('inventory-sync', 'inventory-s')).toBe(false);
+    expect(mentions('ordersdb', 'orders')).toBe(false);
+    expect(mentions('redis://sessions-redis.shop.svc:6379', 'redis.shop')).toBe(true);
+    expect(mentions('anything', '')).toBe(false);
+  });
+});
+
+describe('failedCall', () => {
+  it('reads HTTP codes, gRPC codes and outcomes', () => {
+    expect(failedCall({ code: '200' })).toBe(false);
+    expect(failedCall({ code: '304' })).toBe(false);
+    expect(failedCall({ code: '503' })).toBe(true);
+    expect(failedCall({ code: 'connection_refused' })).toBe(true);
+    expect(failedCall({ status: 'OK' })).toBe(false);
+    expect(failedCall({ grpc_code: 'OK' })).toBe(false);
+    expect(failedCall({ grpc_code: 'Unavailable' })).toBe(true);
+    expect(failedCall({ outcome: 'SUCCESS' })).toBe(false);
+    expect(failedCall({ outcome: 'SERVER_ERROR' })).toBe(true);
+  });
+
+  it('counts a series without an outcome as calls, not failures', () => {
+    expect(failedCall({ peer: 'payments' })).toBe(false);
+  });
+});
+
+describe('workloadOfPod', () => {
+  it('names the Deployment of a ReplicaSet pod and the StatefulSet of an ordinal pod', () => {
+    expect(workloadOfPod('cart-576c7bccc-bc67l')).toBe('cart');
+    expect(workloadOfPod('orders-worker-6fb5cc5f8-rff78')).toBe('orders-worker');
+    expect(workloadOfPod('rabbitmq-0')).toBe('rabbitmq');
+    expect(workloadOfPod('standalone')).toBe('standalone');
+  });
+});
+
+describe('podMatchersOf', () => {
+  it('reads the pods of one workload when the alerts name several of its pods, never an exporter job as the workload', () => {
+    const alerts = [
+      { namespace: 'shop', pod: 'cart-576c7bccc-bc67l', job: 'kube-state-metrics' },
+      { namespace: 'shop', pod: 'cart-576c7bccc-x9z2k', job: 'kube-state-metrics' },
+    ];
+    expect(podMatchersOf(alerts)).toBe('namespace="shop", pod=~"cart-.+"');
+    expect(podMatchersOf([{ namespace: 'shop', job: 'kube-state-metrics' }])).toBe('');
+    expect(podMatchersOf([{ namespace: 'shop', job: 'checkout' }])).toBe('namespace="shop", pod=~"checkout-.+"');
+  });
+});

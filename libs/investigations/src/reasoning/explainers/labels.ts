@@ -1,0 +1,108 @@
+import type { Timestamp } from '@svc/platform';
+import type { DetectionScope } from './explainer';
+
+/** Client-side request counters of the common instrumentation libraries, labelled with the peer called. */
+export const CLIENT_COUNTERS = 'http_client_requests_total|http_client_requests_seconds_count|grpc_client_handled_total';
+/** Client-side latency histograms, labelled with the peer called. */
+export const CLIENT_HISTOGRAMS = 'http_client_request_duration_seconds_bucket|http_client_requests_seconds_bucket|grpc_client_handling_seconds_bucket';
+/** Labels that name the peer of a client-side series, in order of preference. */
+export const PEER_LABELS = ['peer', 'peer_service', 'server_address', 'target', 'host', 'client_name', 'grpc_service'];
+/** Labels that give a client call's outcome. */
+export const OUTCOME_LABELS = ['code', 'status', 'status_code', 'outcome', 'grpc_code'];
+/** HTTP server request counters of the common instrumentation libraries. */
+export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
+/** HTTP server latency histograms of the common instrumentation libraries. */
+export const SERVER_HISTOGRAMS = 'http_request_duration_seconds_bucket|http_server_requests_seconds_bucket|http_server_request_duration_seconds_bucket';
+
+/** A label value as a PromQL string. */
+export const quote = (v: string): string => JSON.stringify(v);
+/** A value as a literal part of a regular expression. */
+export const escape = (v: string): string => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a label value names `name`: equal to it, or containing it between non-alphanumeric characters. */
+export function mentions(value: string, name: string): boolean {
+  if (!name) return false;
+  const v = value.toLowerCase();
+  const n = name.toLowerCase();
+  return v === n || new RegExp(`(^|[^a-z0-9])${escape(n)}([^a-z0-9]|$)`).test(v);
+}
+
+/** Whether a label of a series other than its name names `name`. */
+export const mentionedBy = (metric: Record<string, string>, name: string): boolean =>
+  Object.entries(metric).some(([k, v]) => k !== '__name__' && mentions(v, name));
+
+/** The peer a client-side series calls. */
+export const peerOf = (metric: Record<string, string>): string | undefined => PEER_LABELS.map((l) => metric[l]).find((v) => !!v);
+
+/** Whether a client-side series counts failed calls (a non-2xx/3xx code, a gRPC code other than OK, an error outcome). */
+export function failedCall(metric: Record<string, string>): boolean {
+  for (const label of ['code', 'status', 'status_code']) {
+    const v = metric[label];
+    if (v !== undefined && v !== '') return !/^[23]\d\d$/.test(v) && !/^(ok|success)$/i.test(v);
+  }
+  if (metric.grpc_code) return metric.grpc_code !== 'OK';
+  if (metric.outcome) return !/^(success|redirection|informational)$/i.test(metric.outcome);
+  return false;
+}
+
+/** The outcome of a failed call as its series names it. */
+export const outcomeOf = (metric: Record<string, string>): string => OUTCOME_LABELS.map((l) => metric[l]).find((v) => !!v) ?? 'failed';
+
+/** The Deployment (or StatefulSet) a pod belongs to, from its name: `<deployment>-<hash>-<hash>` or `<statefulset>-<n>`. */
+export function workloadOfPod(pod: string): string {
+  return /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(pod)?.[1] ?? /^(.+)-\d+$/.exec(pod)?.[1] ?? pod;
+}
+
+/** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
+export const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
+
+/** The one value a label has across the alerts, when they agree on one. */
+const singleValue = (alerts: Array<Record<string, string>>, name: string): string | undefined => {
+  const values = [...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v))];
+  return values.length === 1 ? values[0] : undefined;
+};
+
+/**
+ * Label matchers for Kubernetes' own series (kube-state-metrics, cAdvisor), whose `job` is the
+ * exporter's: the alerts' namespace, and their pod, or else the pods named after the workload
+ * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`). Empty when the alerts
+ * name no pod or workload.
+ */
+export function podMatchersOf(alerts: Array<Record<string, string>>): string {
+  const namespace = singleValue(alerts, 'namespace');
+  const pod = singleValue(alerts, 'pod');
+  // Several pods of one workload (an alert per pod): the workload's pods.
+  const podsWorkload = singleValue(
+    alerts.map((a): Record<string, string> => (a.pod ? { workload: workloadOfPod(a.pod) } : {})),
+    'workload',
+  );
+  const job = singleValue(alerts, 'job');
+  const workload =
+    singleValue(alerts, 'deployment') ??
+    singleValue(alerts, 'statefulset') ??
+    (alerts.every((a) => a.pod) ? podsWorkload : undefined) ??
+    singleValue(alerts, 'service') ??
+    (job && !EXPORTER_JOBS.test(job) ? job : undefined);
+  const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : workload ? `pod=~${JSON.stringify(`${escape(workload)}-.+`)}` : '';
+  if (!podMatcher) return '';
+  return [namespace ? `namespace=${JSON.stringify(namespace)}` : '', podMatcher].filter(Boolean).join(', ');
+}
+
+/**
+ * What the explainers are told of an alert (the labels of its series, one set per alert of the
+ * same rule): its labels, its job and workload, its pods, and whether its condition is about latency.
+ */
+export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: Timestamp, latency: boolean): DetectionScope {
+  const labels = alerts[0] ?? {};
+  const job = singleValue(alerts, 'job') ? labels.job : undefined;
+  const own = job && !EXPORTER_JOBS.test(job) ? job : undefined;
+  return {
+    onset,
+    labels,
+    job: own,
+    namespace: singleValue(alerts, 'namespace'),
+    pods: podMatchersOf(alerts),
+    workload: labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? own,
+    latency,
+  };
+}

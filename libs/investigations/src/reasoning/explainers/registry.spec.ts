@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { onset, scripted, source } from '../../../../../test/support/scripted-prometheus';
+import type { DetectedCause, DetectionScope, Explainer } from './explainer';
+import { detectionScopeOf } from './labels';
+import { EXPLAINERS, explainCauses } from './registry';
+
+const scope: DetectionScope = detectionScopeOf([{ namespace: 'shop', job: 'api' }], onset, false);
+
+/** An explainer that reads one series and states a cause from it (ruled out when `refuted`), noting that it ran. */
+const reading = (name: string, ran: string[], { applies = true, refuted = false } = {}): Explainer => ({
+  name,
+  appliesTo: () => applies,
+  async explain(ctx) {
+    ran.push(name);
+    const run = await ctx.read(`${name}_total`, `Did ${name} change near the onset?`);
+    return {
+      id: `h-${name}`,
+      statement: `${name} caused the alert's condition`,
+      at: onset,
+      run,
+      mechanism: `${name} changed`,
+      mechanismRuns: [run.ordinal],
+      chainRuns: [],
+      unexplained: [],
+      action: { title: `Undo ${name}`, rationale: '', verification: '' },
+      ...(refuted ? { refuted: { because: 'not on this node', runs: [run.ordinal] } } : {}),
+    };
+  },
+});
+
+describe('explainCauses', () => {
+  it('runs the explainers that apply, in order, and not one that does not', async () => {
+    const ran: string[] = [];
+    const explainers = [reading('queue', ran), reading('pool', ran, { applies: false }), reading('surge', ran)];
+    const { causes } = await explainCauses(
+      scripted(() => undefined),
+      source,
+      scope,
+      explainers,
+    );
+    expect(ran).toEqual(['queue', 'surge']);
+    expect(causes.map((c) => c.id)).toEqual(['h-queue', 'h-surge']);
+  });
+
+  it('stops when the next explainer would eat into the runs kept for testing the hypotheses, counting the causes that stand', async () => {
+    // 11 runs: before the third explainer 2 are read, 5 kept for the tests, 2 for it and 2 for the causes that stand.
+    const ran: string[] = [];
+    const session = scripted(() => undefined, 11);
+    const { causes } = await explainCauses(session, source, scope, [reading('a', ran), reading('b', ran), reading('c', ran)]);
+    expect(ran).toEqual(['a', 'b']);
+    expect(causes).toHaveLength(2);
+    expect(session.runs).toHaveLength(2);
+    // A cause ruled out does not take a run of the tests: the third explainer runs.
+    const again: string[] = [];
+    await explainCauses(
+      scripted(() => undefined, 11),
+      source,
+      scope,
+      [reading('a', again, { refuted: true }), reading('b', again), reading('c', again)],
+    );
+    expect(again).toEqual(['a', 'b', 'c']);
+  });
+
+  it('lets an explainer take over a cause found before it, which leaves the list', async () => {
+    const ran: string[] = [];
+    const continuing: Explainer = {
+      name: 'probe',
+      appliesTo: () => true,
+      async explain(_ctx, found) {
+        const root = found.find((c) => c.id === 'h-queue')!;
+        const cause: DetectedCause = { ...root, id: 'h-probe', statement: `${root.statement}, through the probe` };
+        return { cause, replaces: root };
+      },
+    };
+    const { causes } = await explainCauses(
+      scripted(() => undefined),
+      source,
+      scope,
+      [reading('queue', ran), reading('surge', ran), continuing],
+    );
+    expect(causes.map((c) => c.id)).toEqual(['h-surge', 'h-probe']);
+    expect(causes[1].statement).toBe("queue caused the alert's condition, through the probe");
+  });
+
+  it('returns the limitations and passed liveness probes the explainers noted', async () => {
+    const noting: Explainer = {
+      name: 'noting',
+      appliesTo: () => true,
+      async explain(ctx) {
+        ctx.limitations.push({ type: 'missing_telemetry', statement: 'No probe metric', runRefs: [], messageSequences: [] });
+        ctx.livenessPassed.set('api-0', 3);
+        return null;
+      },
+    };
+    const explained = await explainCauses(
+      scripted(() => undefined),
+      source,
+      scope,
+      [noting],
+    );
+    expect(explained.causes).toEqual([]);
+    expect(explained.limitations.map((l) => l.statement)).toEqual(['No probe metric']);
+    expect([...explained.livenessPassed]).toEqual([['api-0', 3]]);
+  });
+
+  it('orders the built-in explainers from the alert entity outwards, liveness restarts last', () => {
+    expect(EXPLAINERS.map((e) => e.name)).toEqual([
+      'queue consumers',
+      'crash loop',
+      'dependency',
+      'connection pool',
+      'traffic surge',
+      'nodes and volumes',
+      'CPU throttling',
+      'liveness restarts',
+    ]);
+  });
+});

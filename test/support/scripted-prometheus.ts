@@ -1,0 +1,62 @@
+import { Timestamp } from '@svc/platform';
+import type { InvestigationSession, RecordedRun, SourceBrief } from '@svc/investigations';
+
+/** A minute of the scripted window (02:00 to 02:45 on 2026-11-22), as Prometheus writes times. */
+export const T = (minute: number): string => new Date(Date.UTC(2026, 10, 22, 2, minute, 0)).toISOString();
+
+/** One value a minute from `from` to `to`: `usual` before `change`, `then` from it. */
+export const level = (from: number, to: number, change: number, usual: number, then: number): Array<[string, string]> =>
+  Array.from({ length: to - from + 1 }, (_, i) => [T(from + i), String(from + i < change ? usual : then)]);
+
+export type Series = { metric: Record<string, string>; values: Array<[string, string]> };
+
+/** The Prometheus source the scripted session reads. */
+export const source: SourceBrief = { integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' };
+
+/** The onset the explainers are told of: 02:30. */
+export const onset = Timestamp.parse(T(30))!;
+
+/**
+ * A session whose Prometheus answers range queries from a script: `answer(query)` gives the series
+ * (none when it returns undefined), with the range's start and a one-minute step as Prometheus'
+ * tool reports them. The window is 02:00 to 02:45; the onset is at 02:30.
+ */
+export function scripted(answer: (query: string) => Series[] | undefined, toolRuns = 40): InvestigationSession & { runs: RecordedRun[] } {
+  const runs: RecordedRun[] = [];
+  return {
+    investigationId: '0190a000-0000-7000-8000-000000000002',
+    subject: 'What caused it?',
+    window: { from: Timestamp.parse(T(0))!, until: Timestamp.parse(T(45))! },
+    conversation: null,
+    incident: null,
+    alerts: [],
+    sources: [source],
+    tools: [],
+    budgets: { toolRuns, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
+    signal: new AbortController().signal,
+    runs,
+    beginTurn: () => undefined,
+    recordUsage: async () => undefined,
+    progress: async () => undefined,
+    updateHypotheses: async () => undefined,
+    runTool: async (call) => {
+      const query = String(call.arguments.query ?? '');
+      const run: RecordedRun = {
+        ordinal: runs.length + 1,
+        tool: call.tool,
+        integrationId: call.integrationId,
+        arguments: call.arguments,
+        purpose: call.purpose,
+        hypothesisId: call.hypothesisId ?? null,
+        outcome: 'succeeded',
+        summary: '',
+        output: { start: call.arguments.start, stepSeconds: 60, series: answer(query) ?? [] },
+        truncated: false,
+        error: null,
+        window: null,
+      };
+      runs.push(run);
+      return run;
+    },
+  };
+}
