@@ -3,6 +3,7 @@ import { checkConclusion, LanguageModelReasoner } from '@svc/investigations/engi
 import { deriveAlerts, score, stagePrometheus, StagedPrometheus } from '../../eval/harness';
 import { SCENARIOS } from '../../eval/scenarios';
 import { directSession } from '../support/direct-session';
+import { meshRule, meshScenario } from '../support/mesh-scenario';
 import { answer, offeredToolsOf, ReceivedRequest, ScriptedModelServer, systemOf, toolResultsOf } from '../support/scripted-model-server';
 
 interface Candidate {
@@ -19,8 +20,19 @@ interface Candidate {
   ruledOutBy?: number[];
   action: { title: string; rationale: string; verification: string };
 }
+interface Ranked {
+  hypothesisId: string;
+  entity: string;
+  statement: string;
+  at: string;
+  shownBy: number;
+  discoveredBy: number[];
+  unexplained: string[];
+  verifiable: boolean;
+}
 interface Detected {
   candidates: Candidate[];
+  rankedChanges: Ranked[];
   runs: Array<{ run: number; query?: string; outcome: string }>;
 }
 
@@ -169,5 +181,49 @@ describe('causes_near_onset for a language model', () => {
     expect(checked.conclusionStatus).toBe('verified_cause');
     const result = score(scenario, { id: session.investigationId, status: 'concluded', ...checked, runs: session.runs }, 0, []);
     expect(result).toMatchObject({ top1: true, grounded: true, citationsExist: true, falseConfidence: false });
+  }, 120_000);
+
+  it('ranks what changed on the series that name the entity when no detector knows their names, with the runs that show it, never verifiable', async () => {
+    const prometheus = await stagePrometheus(meshScenario);
+    try {
+      const [page] = await deriveAlerts(prometheus.prometheus.url, meshRule, prometheus.start, prometheus.end);
+      const session = directSession(prometheus.prometheus.url, page, []);
+      const alert = session.alerts[0];
+      let detected: Detected | undefined;
+      let header = '';
+      server.script(
+        answer.tool('causes_near_onset', { labels: alert.labels, onset: alert.startsAt.toISOString(), purpose: 'What changed near the onset' }),
+        answer.reading((request) => {
+          header = toolResultsOf(request).at(-1)!.text.split('\n')[0];
+          detected = detectedIn(request);
+          return answer.conclude({
+            conclusionStatus: 'inconclusive',
+            summary: 'Read the candidates only',
+            impact: { summary: 'checkout fails requests', runRefs: [detected.runs[0].run] },
+            findings: [],
+            hypotheses: [],
+            actions: [],
+            limitations: [],
+          });
+        }),
+      );
+      await new LanguageModelReasoner({ provider: 'openai-compatible', baseUrl: server.baseUrl, apiKey: 'sk-test-causes', model: 'test-model' }).investigate(
+        session,
+      );
+      // The detectors of the standard client libraries see nothing of the mesh's names; the ranking does.
+      expect(detected!.candidates).toEqual([]);
+      const [first] = detected!.rankedChanges;
+      expect(first).toMatchObject({ hypothesisId: 'h-change', entity: 'inventory', verifiable: false });
+      expect(first.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(istio_requests_total\) from 0\.1% to 60% from /);
+      expect(first.unexplained[0]).toMatch(/its mechanism is untested\)$/);
+      expect(Date.parse(first.at)).toBeLessThanOrEqual(Number(alert.startsAt.epochMicros / 1000n));
+      // Every run it names was recorded and listed, and read what it says.
+      const listed = detected!.runs.map((r) => r.run);
+      for (const n of [first.shownBy, ...first.discoveredBy]) expect(listed).toContain(n);
+      expect(detected!.runs.find((r) => r.run === first.shownBy)!.query).toContain('istio_requests_total{source_workload=~');
+      expect(header).toMatch(/; \d+ ranked changes? on the series that name the entity \(#\d+/);
+    } finally {
+      await prometheus.stop();
+    }
   }, 120_000);
 });

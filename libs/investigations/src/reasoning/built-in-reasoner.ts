@@ -17,9 +17,8 @@ import {
   stepMicros,
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
-import { entityOf, entityPattern } from './discovery/entity';
-import { discoverMeasures, PrometheusReader } from './discovery/related-series';
-import { level, rankChanges, RankedChange } from './ranking/ranked-changes';
+import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
+import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
 import { detectionScopeOf, podMatchersOf } from './explainers/labels';
 import { ExplainedCauses, explainCauses } from './explainers/registry';
@@ -86,7 +85,6 @@ const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
 /** Ranked changes stated as hypotheses, tested in order until one is supported, and ranking reads. */
 const RANKED_HYPOTHESES = 3;
 const RANKED_TESTED = 2;
-const RANKING_READS = 2;
 
 /** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
 const ZOOM_POINTS = 400;
@@ -218,7 +216,7 @@ export class BuiltInReasoner {
     }
     // Nothing recognised explains the condition: rank what changed on the series that name the
     // alert's entity, whatever they are called, and test the first changes as causes.
-    if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && this.canRank(session)) {
+    if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && canRankChanges(session)) {
       session.beginTurn();
       const ranked = await this.rankedCandidates(session, source);
       if (ranked.length) {
@@ -236,32 +234,15 @@ export class BuiltInReasoner {
     return this.conclusion(session, null);
   }
 
-  /** Ranking needs its two discovery reads, one ranking read and one test within the run budget. */
-  private canRank(session: InvestigationSession): boolean {
-    return session.runs.length + 4 <= session.budgets.toolRuns;
-  }
-
   /**
    * The changes near the onset on the series that name the alert's entity (discovered by label
-   * value, read by meaning, ranked earliest strong change first), as hypotheses: the condition's
-   * own measures on the entity (its failures and latency as a server) are the symptom and are left
-   * out; the rest (its calls to peers, its saturation, availability and restarts, a surge of its
-   * traffic) can be causes. No explainer recognised them, so their mechanism stays untested.
+   * value, read by meaning, ranked earliest strong change first; see rankEntityChanges), as
+   * hypotheses. No explainer recognised them, so their mechanism stays untested.
    */
   private async rankedCandidates(session: InvestigationSession, source: SourceBrief): Promise<Candidate[]> {
-    const entity = entityOf(this.alerts.map((a) => a.labels));
-    if (!entity) return [];
-    const onset = this.onset!.at;
-    const read: PrometheusReader = (tool, args, purpose) => session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
-    const discovery = await discoverMeasures(read, entity, this.alerts[0]?.labels ?? {}, shift(onset, MINUTE).toISOString());
-    if (!discovery.measures.length) return [];
-    const reads = Math.min(RANKING_READS, session.budgets.toolRuns - session.runs.length - 1);
-    const { changes } = await rankChanges(read, discovery.measures, entityPattern(entity), onset, {
-      reads,
-      canCause: (m) => !!m.peerLabel || (m.meaning.kind !== 'errors' && m.meaning.kind !== 'latency'),
-      isSymptom: (c) => !c.measure.peerLabel && c.measure.meaning.kind === 'throughput' && c.change.direction === 'down',
-    });
-    return changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, discovery.runs, changes.length));
+    const ranked = await rankEntityChanges(session, source, this.alerts.map((a) => a.labels), this.onset!.at);
+    if (!ranked) return [];
+    return ranked.changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, ranked.discoveryRuns, ranked.changes.length));
   }
 
   private rankedCandidate(c: RankedChange, i: number, discoveryRuns: RecordedRun[], count: number): Candidate {

@@ -1,6 +1,8 @@
 import { Timestamp } from '@svc/platform';
 import { detectionScopeOf } from './explainers/labels';
 import { explainCauses } from './explainers/registry';
+import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
+import { level } from './ranking/ranked-changes';
 import { earliest, minutesBetween } from './series-reading';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -17,8 +19,16 @@ export function detectorSources(session: InvestigationSession): SourceBrief[] {
 export const causesNearOnsetDescription = [
   "Runs the cause detectors over the standard exporters (kube-state-metrics, node-exporter, cAdvisor, blackbox, database, queue and client-side HTTP/gRPC metrics) on the alert's entity and its relations (pod → node, caller → peer), and returns the candidate causes they found and dated near the onset.",
   'Each query is recorded as a tool run of its own; each candidate names the runs that show it, the runs that tested its mechanism, the runs of its causal chain, and what the data leaves unexplained about it. Cite those runs.',
+  "Then, budget permitting, it ranks what changed on every series that names the entity (found by label value, whatever the exporter calls its metrics; read by what each measures): `rankedChanges`, the earliest strong change first, each dated and scored against the series' own earlier behaviour, with the run that shows it. No detector recognises a ranked change, so its mechanism is untested: it is at most a supported_explanation.",
   'A candidate is a hypothesis, not a conclusion: to conclude it, test it with a run made for its hypothesisId (for example its mechanism query again).',
 ].join('\n');
+/** Runs kept for the model's own reads after the detectors: the ranking runs only when they remain. */
+const MODEL_RUNS_KEPT = 4;
+/** Ranked changes returned to the model, and how much of each ranking read's query and summary it is shown. */
+const RANKED_RETURNED = 5;
+const RANKING_QUERY_CHARS = 400;
+const RANKING_SUMMARY_CHARS = 300;
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export function causesNearOnsetSchema(integrationIds: string[]): Record<string, unknown> {
   return {
@@ -109,13 +119,47 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
       verifiable: !d.refuted && !d.at.isAfter(onset) && d.mechanismRuns.length > 0 && d.unexplained.length === 0,
       action: d.action,
     }));
+  // A detector's verifiable candidate explains the onset; otherwise what changed on the entity's series is ranked too.
+  const canRank = !candidates.some((c) => c.verifiable) && canRankChanges(session, MODEL_RUNS_KEPT);
+  const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT) : null;
+  const rankedChanges = (ranked?.changes ?? []).slice(0, RANKED_RETURNED).map((c, i) => {
+    const at = Timestamp.fromEpochMicros(c.change.at);
+    const move = `${c.change.direction === 'up' ? 'rise' : 'fall'} of ${c.what} from ${level(c.measure, c.change.before)} to ${level(c.measure, c.change.after)}`;
+    return {
+      hypothesisId: `h-change${i ? `-${i + 1}` : ''}`,
+      entity: c.entity,
+      statement: `A ${move} from ${at.toISOString()}`,
+      at: at.toISOString(),
+      minutesBeforeOnset: minutesBetween(at, onset),
+      score: Math.round(c.change.score),
+      shownBy: c.run.ordinal,
+      discoveredBy: ranked!.discoveryRuns.map((r) => r.ordinal),
+      unexplained: [`how the ${move} produced the alert's condition (no detector recognises it, so its mechanism is untested)`],
+      verifiable: false,
+    };
+  });
+  // The ranking's reads are listed when a returned change cites them, their long queries cut.
+  const cited = new Set(rankedChanges.flatMap((c) => [c.shownBy, ...c.discoveredBy]));
+  const rankingRuns = (ranked ? [...ranked.discoveryRuns, ...ranked.rankingRuns] : [])
+    .filter((r) => cited.has(r.ordinal))
+    .map((r) => ({
+      ...runLine(r),
+      query: r.arguments.query === undefined ? undefined : cut(String(r.arguments.query), RANKING_QUERY_CHARS),
+      summary: cut(r.summary, RANKING_SUMMARY_CHARS),
+    }));
   const header = [
     `Cause detectors near the onset ${onset.toISOString()} on ${Object.entries(labels)
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
       .join(', ')}: ${candidates.length} candidate cause${candidates.length === 1 ? '' : 's'} from ${runs.length} tool run${runs.length === 1 ? '' : 's'}${
       runs.length ? ` (#${runs.map((r) => r.ordinal).join(', #')})` : ''
+    }; ${rankedChanges.length} ranked change${rankedChanges.length === 1 ? '' : 's'} on the series that name the entity${
+      ranked
+        ? ` (#${[...ranked.discoveryRuns, ...ranked.rankingRuns].map((r) => r.ordinal).join(', #')})`
+        : canRank
+          ? ' (not ranked: the labels name no service or workload)'
+          : ' (not ranked: too few tool runs left)'
     }.`,
     'Cite the runs by their numbers. A candidate with "ruledOut" was stated and refuted by the runs in "ruledOutBy": report it as ruled out, not as a cause. "verifiable" is true only when the cause precedes the onset, a run tested its mechanism and nothing of its chain is unexplained; otherwise it is at most a supported_explanation, with "unexplained" as its limitation.',
   ];
-  return `${header.join('\n')}\n${JSON.stringify({ candidates, limitations: detectors.limitations, runs: runs.map(runLine) })}`;
+  return `${header.join('\n')}\n${JSON.stringify({ candidates, rankedChanges, limitations: detectors.limitations, runs: [...runs.map(runLine), ...rankingRuns] })}`;
 }
