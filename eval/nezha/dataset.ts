@@ -106,8 +106,10 @@ export function decodeTimes(d: number[]): number[] {
   return out;
 }
 
+/** Times decoded; values recorded as NaN (a quantile of no requests) are stored as null and read back as NaN. */
 function decoded<C extends string, R extends Stored<C>>(r: R): R {
-  return { ...r, t: decodeTimes(r.t) };
+  const values = Object.fromEntries(Object.entries<Array<number | null>>(r.values).map(([c, v]) => [c, v.map((x) => x ?? NaN)]));
+  return { ...r, t: decodeTimes(r.t), values };
 }
 
 /** Reads and decompresses the committed conversion (from eval/nezha, or from dist/eval/nezha after a build). */
