@@ -171,7 +171,7 @@ export function notifications(page: DerivedAlert, others: DerivedAlert[]): unkno
   return moments.map((at) => {
     // Per alert (one fingerprint), its latest episode that fired by then; resolved ones are sent once more.
     const latest = new Map<string, DerivedAlert>();
-    for (const a of group.filter((x) => x.firedAt <= at)) latest.set(fingerprint(a.labels), a);
+    for (const a of group.filter((x) => x.firedAt <= at).sort((x, y) => x.firedAt - y.firedAt)) latest.set(fingerprint(a.labels), a);
     const alerts = [...latest.values()]
       .filter((a) => a.resolvedAt === null || a.resolvedAt >= at)
       .map((a) => {

@@ -93,6 +93,8 @@ export interface FaultResult {
   seconds: number;
   cause: string;
   error: string | null;
+  /** The investigation's tool runs: tool, outcome and arguments. */
+  runs: Array<{ tool: string; outcome: string; arguments: Record<string, unknown> }>;
 }
 
 /** The services named in `text`, in order of first mention (names are matched whole: ts-travel-service is not ts-travel2-service). */
@@ -147,6 +149,7 @@ export function scoreFault(fault: Fault, services: string[], investigation: Inve
     seconds,
     cause: causes[0]?.statement ?? '',
     error: investigation.error ?? null,
+    runs: (investigation.runs ?? []).map(({ tool, outcome, arguments: args }) => ({ tool, outcome, arguments: args })),
   };
 }
 
@@ -166,6 +169,7 @@ export function notInvestigated(fault: Fault, status: 'no alert' | 'harness erro
     seconds,
     cause: '',
     error,
+    runs: [],
   };
 }
 
@@ -183,16 +187,12 @@ export async function replayFault(api: ApiClient, dataset: Dataset, fault: Fault
   const shift = Math.floor(Date.now() / 1000) - page.firedAt;
   const staged = await stage(dataset, day, from, page.firedAt, shift, fault.id);
   try {
-    // The page's group: the alerts of the window that fired by the page (notifications() keeps those).
-    const others = alerts.filter((a) => a !== page && (a.resolvedAt === null || a.resolvedAt >= from)).map((a) => moved(a, shift));
+    // The page's group as Alertmanager sends it when the page fires: the alerts firing then. Episodes
+    // that resolved before were notified (and their incidents opened) at their own time, for earlier faults.
+    const firing = alerts.filter((a) => a !== page && a.firedAt <= page.firedAt && (a.resolvedAt === null || a.resolvedAt > page.firedAt));
+    const others = firing.map((a) => moved(a, shift));
     const shifted = moved(page, shift);
-    const alerted = [
-      ...new Set(
-        [page, ...alerts.filter((a) => a !== page && a.firedAt <= page.firedAt && (a.resolvedAt === null || a.resolvedAt > page.firedAt))].map(
-          (a) => a.labels.service,
-        ),
-      ),
-    ];
+    const alerted = [...new Set([page, ...firing].map((a) => a.labels.service))];
     log(
       `${fault.id}: ${staged.series} series; ${RULE.alert} for ${page.labels.service} fired ${Math.round((page.firedAt - fault.at) / 60)} min after the injection; firing then: ${alerted.join(', ')}`,
     );
