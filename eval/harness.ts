@@ -28,8 +28,8 @@ export interface StagedPrometheus {
   stop(): Promise<void>;
 }
 
-function rulesFile(rules: Rule[]): string {
-  const lines = ['groups:', '  - name: shop', `    interval: ${INTERVAL_SECONDS}s`, '    rules:'];
+function rulesFile(rules: Rule[], interval: number): string {
+  const lines = ['groups:', '  - name: shop', `    interval: ${interval}s`, '    rules:'];
   for (const r of rules) {
     lines.push(`      - alert: ${r.alert}`, `        expr: ${JSON.stringify(r.expr)}`, `        for: ${r.forSeconds}s`);
     lines.push(`        labels: ${JSON.stringify(r.labels ?? {})}`, `        annotations: ${JSON.stringify(r.annotations ?? {})}`);
@@ -37,35 +37,28 @@ function rulesFile(rules: Rule[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A Prometheus serving backfilled data, with alerting rules loaded. */
+export interface StagedData {
+  prometheus: MonitoringProcess;
+  stop(): Promise<void>;
+}
+
 /**
- * Generates the scenario's three hours of data ending now, writes it as OpenMetrics, backfills it
- * into a TSDB with `promtool tsdb create-blocks-from openmetrics` and starts Prometheus on it.
+ * Backfills the OpenMetrics text `write` puts in its file into a TSDB with
+ * `promtool tsdb create-blocks-from openmetrics` and starts Prometheus on it, scraping nothing and
+ * evaluating `rules` every `interval` seconds.
  */
-export async function stagePrometheus(scenario: Scenario, now = Date.now() / 1000): Promise<StagedPrometheus> {
-  const end = Math.floor(now / INTERVAL_SECONDS) * INTERVAL_SECONDS;
-  const cluster = scenario.build(end);
-  cluster.emit();
-  const dir = mkdtempSync(join(tmpdir(), `svc-eval-${scenario.name}-`));
+export async function stageOpenMetrics(name: string, write: (file: string) => Promise<void>, rules: Rule[], interval = INTERVAL_SECONDS): Promise<StagedData> {
+  const dir = mkdtempSync(join(tmpdir(), `svc-eval-${name}-`));
   try {
     const file = join(dir, 'data.om');
-    await cluster.telemetry.writeOpenMetrics(file);
+    await write(file);
     await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', file, join(dir, 'tsdb')], { maxBuffer: 16 * 1024 * 1024 });
     rmSync(file);
-    const config = [
-      'global:',
-      `  scrape_interval: ${INTERVAL_SECONDS}s`,
-      `  evaluation_interval: ${INTERVAL_SECONDS}s`,
-      'rule_files:',
-      '  - rules.yml',
-      '',
-    ].join('\n');
-    const rules = [scenario.rule, ...(scenario.otherRules ?? [])];
-    const prometheus = await MonitoringProcess.prometheus(config, undefined, { 'rules.yml': rulesFile(rules) }, join(dir, 'tsdb'));
+    const config = ['global:', `  scrape_interval: ${interval}s`, `  evaluation_interval: ${interval}s`, 'rule_files:', '  - rules.yml', ''].join('\n');
+    const prometheus = await MonitoringProcess.prometheus(config, undefined, { 'rules.yml': rulesFile(rules, interval) }, join(dir, 'tsdb'));
     return {
       prometheus,
-      start: cluster.start,
-      end,
-      series: cluster.telemetry.seriesCount,
       stop: async () => {
         await prometheus.stop();
         rmSync(dir, { recursive: true, force: true });
@@ -75,6 +68,15 @@ export async function stagePrometheus(scenario: Scenario, now = Date.now() / 100
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Generates the scenario's three hours of data ending now and serves it with the scenario's rules. */
+export async function stagePrometheus(scenario: Scenario, now = Date.now() / 1000): Promise<StagedPrometheus> {
+  const end = Math.floor(now / INTERVAL_SECONDS) * INTERVAL_SECONDS;
+  const cluster = scenario.build(end);
+  cluster.emit();
+  const staged = await stageOpenMetrics(scenario.name, (file) => cluster.telemetry.writeOpenMetrics(file), [scenario.rule, ...(scenario.otherRules ?? [])]);
+  return { ...staged, start: cluster.start, end, series: cluster.telemetry.seriesCount };
 }
 
 /** One alert as Prometheus's rule manager sends it: firing from `firedAt`, resolved at `resolvedAt`. */
@@ -89,11 +91,11 @@ export interface DerivedAlert {
 
 /**
  * The alerts a rule sent over the data, as the rule manager would have: the expression evaluated
- * at every evaluation; a label set returned at consecutive evaluations is pending from the first,
+ * at every evaluation (every `interval` seconds); a label set returned at consecutive evaluations is pending from the first,
  * firing once it held for the rule's `for`, resolved at the first evaluation without it.
  */
-export async function deriveAlerts(prometheusUrl: string, rule: Rule, start: number, end: number): Promise<DerivedAlert[]> {
-  const params = new URLSearchParams({ query: rule.expr, start: String(start), end: String(end), step: String(INTERVAL_SECONDS) });
+export async function deriveAlerts(prometheusUrl: string, rule: Rule, start: number, end: number, interval = INTERVAL_SECONDS): Promise<DerivedAlert[]> {
+  const params = new URLSearchParams({ query: rule.expr, start: String(start), end: String(end), step: String(interval) });
   const res = await fetch(`${prometheusUrl}/api/v1/query_range?${params}`);
   const body = (await res.json()) as {
     status: string;
@@ -110,19 +112,19 @@ export async function deriveAlerts(prometheusUrl: string, rule: Rule, start: num
     let value = '';
     const close = (resolvedAt: number | null): void => {
       if (activeAt === null) return;
-      const firedAt = Math.ceil((activeAt + rule.forSeconds) / INTERVAL_SECONDS) * INTERVAL_SECONDS;
+      const firedAt = Math.ceil((activeAt + rule.forSeconds) / interval) * interval;
       if (firedAt <= previous) alerts.push({ rule, labels, annotations: annotate(rule.annotations ?? {}, labels, value), activeAt, firedAt, resolvedAt });
     };
     for (const [t, v] of series.values) {
-      if (activeAt !== null && t - previous > INTERVAL_SECONDS) {
-        close(previous + INTERVAL_SECONDS);
+      if (activeAt !== null && t - previous > interval) {
+        close(previous + interval);
         activeAt = null;
       }
       activeAt ??= t;
       previous = t;
       value = v;
     }
-    close(previous + INTERVAL_SECONDS <= end ? previous + INTERVAL_SECONDS : null);
+    close(previous + interval <= end ? previous + interval : null);
   }
   return alerts.sort((a, b) => a.firedAt - b.firedAt);
 }
@@ -169,7 +171,7 @@ export function notifications(page: DerivedAlert, others: DerivedAlert[]): unkno
   return moments.map((at) => {
     // Per alert (one fingerprint), its latest episode that fired by then; resolved ones are sent once more.
     const latest = new Map<string, DerivedAlert>();
-    for (const a of group.filter((x) => x.firedAt <= at)) latest.set(fingerprint(a.labels), a);
+    for (const a of group.filter((x) => x.firedAt <= at).sort((x, y) => x.firedAt - y.firedAt)) latest.set(fingerprint(a.labels), a);
     const alerts = [...latest.values()]
       .filter((a) => a.resolvedAt === null || a.resolvedAt >= at)
       .map((a) => {
@@ -298,35 +300,42 @@ async function created(api: ApiClient, body: Record<string, unknown>): Promise<{
   return res.body as { id: string; webhookSecret?: string };
 }
 
+/** What delivering a page's notifications and investigating its incident produced. */
+export interface Investigated {
+  ended: InvestigationRead;
+  /** From opening the investigation to its end. */
+  seconds: number;
+  /** The alert names in the investigated incident, in the order they arrived. */
+  alerts: string[];
+}
+
 /**
- * Runs one scenario end to end: its data in a real Prometheus, its alerts delivered to a new
- * Alertmanager integration's webhook as Alertmanager would, an investigation of the incident
- * opened through the API and awaited, and scored. The scenario's integrations are disabled at the
- * end so the next scenario's investigation reads only its own Prometheus.
+ * Delivers the notifications of `page` (with the `others` of its group) to a new Alertmanager
+ * integration's webhook as Alertmanager would, with a new Prometheus integration for the data at
+ * `prometheusUrl`, then opens an investigation of the incident through the API and awaits it. The
+ * integrations are disabled at the end so the next investigation reads only its own Prometheus.
  */
-export async function runScenario(api: ApiClient, scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
+export async function investigatePage(
+  api: ApiClient,
+  name: string,
+  prometheusUrl: string,
+  page: DerivedAlert,
+  others: DerivedAlert[],
+  options: RunOptions,
+): Promise<Investigated> {
   const log = options.log ?? (() => undefined);
-  const staged = await stagePrometheus(scenario);
   const integrations: string[] = [];
   try {
-    log(`${scenario.name}: ${staged.series} series in ${staged.prometheus.url}`);
-    const derived = await Promise.all(
-      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged.prometheus.url, r, staged.start, staged.end)),
-    );
-    const [pages, ...others] = derived;
-    const page = pages[0];
-    if (!page) throw new Error(`${scenario.rule.alert} never fired over the data of ${scenario.name}`);
-
-    const am = await created(api, { type: 'alertmanager', name: `Alertmanager (${scenario.name})` });
+    const am = await created(api, { type: 'alertmanager', name: `Alertmanager (${name})` });
     integrations.push(am.id);
-    const prom = await created(api, { type: 'prometheus', name: `Prometheus (${scenario.name})`, config: { baseUrl: staged.prometheus.url } });
+    const prom = await created(api, { type: 'prometheus', name: `Prometheus (${name})`, config: { baseUrl: prometheusUrl } });
     integrations.push(prom.id);
     const verified = await api.post(`/api/v1/integrations/${prom.id}/verify`);
     if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
       throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
 
     let incidentId: string | undefined;
-    for (const payload of notifications(page, others.flat())) {
+    for (const payload of notifications(page, others)) {
       const res = await fetch(`${options.baseUrl}/webhooks/v1/integrations/${am.id}/alert-events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${am.webhookSecret}` },
@@ -340,9 +349,7 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
     // The alerts the investigated incident holds (earlier episodes of a flapping alert opened others).
     const events = (await api.get(`/api/v1/incidents/${incidentId}/alert-events?limit=200`)).body as { items?: Array<{ labels: Record<string, string> }> };
     const alerts = [...new Set((events.items ?? []).map((e) => e.labels.alertname))];
-    log(
-      `${scenario.name}: ${scenario.rule.alert} fired at ${iso(page.firedAt)} (${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data); incident ${incidentId}`,
-    );
+    log(`${name}: ${page.rule.alert} fired at ${iso(page.firedAt)}; incident ${incidentId}`);
 
     const began = Date.now();
     const opened = await api.post('/api/v1/investigations', { incidentId });
@@ -359,9 +366,32 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
         `investigation ${id} to end`,
         250,
       ));
-    return score(scenario, ended, (Date.now() - began) / 1000, alerts);
+    return { ended, seconds: (Date.now() - began) / 1000, alerts };
   } finally {
     for (const id of integrations) await api.post(`/api/v1/integrations/${id}/disable`).catch(() => undefined);
+  }
+}
+
+/**
+ * Runs one scenario end to end: its data in a real Prometheus, its alerts delivered to a new
+ * Alertmanager integration's webhook as Alertmanager would, an investigation of the incident
+ * opened through the API and awaited, and scored.
+ */
+export async function runScenario(api: ApiClient, scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
+  const log = options.log ?? (() => undefined);
+  const staged = await stagePrometheus(scenario);
+  try {
+    log(`${scenario.name}: ${staged.series} series in ${staged.prometheus.url}`);
+    const derived = await Promise.all(
+      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged.prometheus.url, r, staged.start, staged.end)),
+    );
+    const [pages, ...others] = derived;
+    const page = pages[0];
+    if (!page) throw new Error(`${scenario.rule.alert} never fired over the data of ${scenario.name}`);
+    log(`${scenario.name}: ${scenario.rule.alert} fires ${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data`);
+    const { ended, seconds, alerts } = await investigatePage(api, scenario.name, staged.prometheus.url, page, others.flat(), options);
+    return score(scenario, ended, seconds, alerts);
+  } finally {
     await staged.stop();
   }
 }

@@ -1,11 +1,13 @@
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { dropQueueKeys, startApi, startWorker, stopApi, stopChild } from '../bench/support';
 import { MIGRATIONS } from '../migrations';
 import { freePort } from '../test/support/ports';
 import { ApiClient, runScenario, ScenarioResult, table } from './harness';
+import { runNezhaSuite, NEZHA_SUITE } from './nezha/suite';
 import { SCENARIOS } from './scenarios';
 
 /**
@@ -14,7 +16,9 @@ import { SCENARIOS } from './scenarios';
  * delivered as Alertmanager would, an investigation opened through the API of a real API process
  * and worked by a real worker process, scored against the scenario's ground truth.
  *
- * `--scenario=a,b` runs only those; `--list` prints the scenarios.
+ * `--scenario=a,b` runs only those; `--list` prints the scenarios. `--suite=nezha-trainticket`
+ * replays the faults of the Nezha dataset's TrainTicket days instead (eval/nezha/README.md), with
+ * `--scenario=` selecting faults by id. `--json=path` writes the results as JSON.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
@@ -44,13 +48,20 @@ class SessionClient implements ApiClient {
 }
 
 async function main(): Promise<void> {
+  const suite = arg('suite') ?? 'generated';
+  if (suite !== 'generated' && suite !== NEZHA_SUITE) throw new Error(`unknown suite ${suite}: generated or ${NEZHA_SUITE}`);
+  if (suite === NEZHA_SUITE && process.argv.includes('--list')) {
+    await runNezhaSuite(undefined, { list: true, only: arg('scenario')?.split(',') });
+    return;
+  }
   if (process.argv.includes('--list')) {
     for (const s of SCENARIOS) console.log(`${s.name} (${s.family}): ${s.story}`);
     return;
   }
   const only = arg('scenario')?.split(',');
-  const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
-  if (only && scenarios.length !== only.length) throw new Error(`unknown scenario in ${only.join(', ')}; --list shows them`);
+  const scenarios = suite !== 'generated' ? [] : only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  if (suite === 'generated' && only && scenarios.length !== only.length) throw new Error(`unknown scenario in ${only.join(', ')}; --list shows them`);
+  const json = arg('json');
   const base = new URL(loadConfig().DATABASE_URL);
   base.pathname = `/svc_eval_${process.pid}`;
   const databaseUrl = base.toString();
@@ -88,6 +99,11 @@ async function main(): Promise<void> {
     if (boot.status !== 201) throw new Error(`bootstrap answered ${boot.status}: ${await boot.text()}`);
     client.cookie = boot.headers.getSetCookie()[0].split(';')[0];
 
+    if (suite === NEZHA_SUITE) {
+      await runNezhaSuite({ client, baseUrl }, { only, json });
+      return;
+    }
+
     // One at a time: the machine is shared, and time per investigation is reported.
     for (const scenario of scenarios) {
       const started = Date.now();
@@ -116,6 +132,15 @@ async function main(): Promise<void> {
     }
     console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);
     console.log(table(results));
+    if (json)
+      writeFileSync(
+        json,
+        JSON.stringify(
+          results.map(({ scenario, ...r }) => ({ scenario: scenario.name, family: scenario.family, ...r })),
+          null,
+          2,
+        ),
+      );
   } finally {
     await stopChild(worker);
     if (api) await stopApi(api);

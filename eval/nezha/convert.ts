@@ -1,0 +1,239 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import {
+  AFTER_SECONDS,
+  BEFORE_SECONDS,
+  DATA_FILE,
+  Dataset,
+  Day,
+  encodeTimes,
+  Fault,
+  FRONTEND_COLUMNS,
+  FrontendColumn,
+  kindOf,
+  NODE_COLUMNS,
+  NodeColumn,
+  Pod,
+  POD_COLUMNS,
+  PodColumn,
+  serviceOf,
+} from './dataset';
+
+/**
+ * Converts the TrainTicket days of the Nezha dataset (github.com/IntelligentDDS/Nezha,
+ * rca_data/2023-01-29 and rca_data/2023-01-30) into eval/nezha/trainticket.json.br: the fault
+ * lists, and the recorded metrics of every pod, node and the load generator within two hours
+ * before to thirty minutes after each injection. Logs and traces are not kept.
+ *
+ *   npm run build && node dist/eval/nezha/convert.js <Nezha checkout or bare git directory> [out]
+ */
+const DAYS = ['2023-01-29', '2023-01-30'];
+const NAMESPACE = 'train-ticket';
+
+/** Reads the repository's files from a checkout, or from HEAD of a bare git directory. */
+class Source {
+  readonly bare: boolean;
+  readonly commit: string;
+
+  constructor(readonly path: string) {
+    this.bare = !existsSync(join(path, 'rca_data'));
+    this.commit = execFileSync('git', [...this.git(), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  }
+
+  private git(): string[] {
+    return this.bare ? ['--git-dir', this.path] : ['-C', this.path];
+  }
+
+  list(dir: string): string[] {
+    if (!this.bare) return readdirSync(join(this.path, dir)).sort();
+    return execFileSync('git', [...this.git(), 'ls-tree', '--name-only', `HEAD:${dir}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .sort();
+  }
+
+  read(file: string): string {
+    if (!this.bare) return readFileSync(join(this.path, file), 'utf8');
+    return execFileSync('git', [...this.git(), 'show', `HEAD:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  }
+}
+
+/** A CSV without quoted fields (as Nezha writes them): the header's columns, one record per row. */
+function parseCsv(text: string): Array<Record<string, string>> {
+  const [header, ...rows] = text.trim().split('\n');
+  const columns = header.trim().split(',');
+  return rows.map((row) => {
+    const cells = row.trim().split(',');
+    if (cells.length !== columns.length) throw new Error(`a row of ${cells.length} cells under ${columns.length} columns: ${row}`);
+    return Object.fromEntries(columns.map((c, i) => [c, cells[i]]));
+  });
+}
+
+/** `2023-01-29 08:41:09.043078357 +0000 UTC m=+0.11` or `2023-01-29 08:43:04`, as UTC Unix seconds. */
+function utcSeconds(text: string): number {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)/.exec(text);
+  if (!m) throw new Error(`not a time: ${text}`);
+  return Date.parse(`${m[1]}T${m[2]}Z`) / 1000;
+}
+
+/** Six significant digits: more than the recorded quantities carry, and it compresses. */
+const round = (v: number): number => (v === 0 ? 0 : Number(v.toPrecision(6)));
+
+interface Row {
+  t: number;
+  cells: Record<string, string>;
+}
+
+/** Reads a metric CSV, checking that its TimeStamp column is its Time string read as UTC. */
+function readRows(source: Source, file: string): Row[] {
+  return parseCsv(source.read(file)).map((cells) => {
+    const t = Number(cells.TimeStamp);
+    if (t !== utcSeconds(cells.Time)) throw new Error(`${file}: TimeStamp ${t} is not Time ${cells.Time} in UTC`);
+    return { t, cells };
+  });
+}
+
+function recorded<C extends string>(rows: Row[], columns: Record<C, string>): { t: number[]; values: Record<C, number[]> } {
+  const values = Object.fromEntries(Object.keys(columns).map((c) => [c, [] as number[]])) as Record<C, number[]>;
+  for (const r of rows) for (const [c, name] of Object.entries(columns) as Array<[C, string]>) values[c].push(round(Number(r.cells[name])));
+  return { t: rows.map((r) => r.t), values };
+}
+
+/** A limit implied by usage / usage-rate, when it is the same (to 1 %) at every sample with use. */
+function impliedLimit(rows: Row[], usage: string, rate: string, scale: number): number | null {
+  const ratios = rows.filter((r) => Number(r.cells[rate]) > 0).map((r) => (Number(r.cells[usage]) / Number(r.cells[rate])) * 100);
+  if (!ratios.length) return null;
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  if (ratios.some((v) => Math.abs(v - median) > median * 0.01)) return null;
+  return Math.round(median) * scale;
+}
+
+function convertDay(source: Source, day: string, report: string[]): { day: Day; faults: Fault[] } {
+  const dir = `rca_data/${day}`;
+  const listed = JSON.parse(source.read(`${dir}/${day}-fault_list.json`)) as Record<
+    string,
+    Array<{ inject_time: string; inject_timestamp: string; inject_pod: string; inject_type: string }>
+  >;
+  const faults: Fault[] = Object.values(listed)
+    .flat()
+    .map((f) => {
+      const at = utcSeconds(f.inject_time);
+      const service = serviceOf(f.inject_pod);
+      const hhmm = f.inject_time.slice(11, 16).replace(':', '');
+      return {
+        id: `${day}-${hhmm}-${service}`,
+        day,
+        at,
+        listedTimestamp: Number(f.inject_timestamp),
+        pod: f.inject_pod,
+        service,
+        type: f.inject_type,
+        kind: kindOf(f.inject_type),
+      };
+    })
+    .sort((a, b) => a.at - b.at);
+
+  const files = source.list(`${dir}/metric`);
+  const podRows = new Map<string, Row[]>();
+  for (const file of files.filter((f) => f.endsWith('_metric.csv'))) {
+    const rows = readRows(source, `${dir}/metric/${file}`);
+    podRows.set(rows[0].cells.PodName, rows);
+  }
+  const frontendRows = readRows(source, `${dir}/metric/front_service.csv`);
+  const first = Math.min(...[...podRows.values()].map((r) => r[0].t));
+  const last = Math.max(...[...podRows.values()].map((r) => r[r.length - 1].t));
+
+  // Which clock the fault list's two times are on: the metrics' TimeStamp is their Time in UTC.
+  for (const f of faults) {
+    const offset = f.listedTimestamp - f.at;
+    const inRange = (t: number): boolean => t >= first && t <= last;
+    report.push(
+      `${f.id} ${f.type}: inject_time ${inRange(f.at) ? 'within' : 'OUTSIDE'} the metrics; inject_timestamp ${(offset / 3600).toFixed(2)} h off it, ${inRange(f.listedTimestamp) ? 'within' : 'outside'} the metrics`,
+    );
+    if (!inRange(f.at)) throw new Error(`${f.id}: inject_time ${f.at} is outside the metrics (${first}..${last})`);
+    if (!podRows.has(f.pod)) throw new Error(`${f.id}: no metrics of ${f.pod}`);
+  }
+
+  // Kept: the samples within BEFORE_SECONDS before to AFTER_SECONDS after some injection.
+  const kept = (t: number): boolean => faults.some((f) => t >= f.at - BEFORE_SECONDS && t <= f.at + AFTER_SECONDS);
+
+  // Pods whose node columns are identical at most common minutes ran on the same node.
+  const nodeKey = (r: Row): string =>
+    Object.values(NODE_COLUMNS)
+      .map((c) => r.cells[c])
+      .join(',');
+  const byMinute = (rows: Row[]): Map<number, string> => new Map(rows.map((r) => [Math.floor(r.t / 60), nodeKey(r)]));
+  const groups: Array<{ pods: string[]; minutes: Map<number, string> }> = [];
+  for (const pod of [...podRows.keys()].sort()) {
+    const minutes = byMinute(podRows.get(pod)!);
+    const group = groups.find((g) => {
+      const common = [...minutes.keys()].filter((m) => g.minutes.has(m));
+      return common.filter((m) => g.minutes.get(m) === minutes.get(m)).length > 0.8 * common.length;
+    });
+    if (group) group.pods.push(pod);
+    else groups.push({ pods: [pod], minutes });
+  }
+  const nodeOf = new Map(groups.flatMap((g, i) => g.pods.map((p) => [p, `node-${i + 1}`] as const)));
+
+  const pods: Pod[] = [...podRows.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([pod, rows]) => ({
+      pod,
+      service: serviceOf(pod),
+      node: nodeOf.get(pod)!,
+      cpuLimitCores: impliedLimit(rows, 'CpuUsage(m)', 'CpuUsageRate(%)', 1 / 1000),
+      memoryLimitBytes: impliedLimit(rows, 'MemoryUsage(Mi)', 'MemoryUsageRate(%)', 1024 * 1024),
+      ...recorded<PodColumn>(
+        rows.filter((r) => kept(r.t)),
+        POD_COLUMNS,
+      ),
+    }));
+  const nodes = groups.map((g, i) => ({
+    node: `node-${i + 1}`,
+    ...recorded<NodeColumn>(
+      podRows.get(g.pods[0])!.filter((r) => kept(r.t)),
+      NODE_COLUMNS,
+    ),
+  }));
+  const frontend = recorded<FrontendColumn>(
+    frontendRows.filter((r) => kept(r.t)),
+    FRONTEND_COLUMNS,
+  );
+  report.push(
+    `${day}: ${faults.length} faults, ${pods.length} pods on ${nodes.length} nodes, metrics ${new Date(first * 1000).toISOString()} to ${new Date(last * 1000).toISOString()}`,
+  );
+  return { day: { day, pods, nodes, frontend }, faults };
+}
+
+function main(): void {
+  const [path, out = join(__dirname, '..', '..', '..', 'eval', 'nezha', DATA_FILE)] = process.argv.slice(2);
+  if (!path) throw new Error('usage: node dist/eval/nezha/convert.js <Nezha checkout or bare git directory> [out]');
+  const source = new Source(path);
+  const report: string[] = [];
+  const converted = DAYS.map((d) => convertDay(source, d, report));
+  const licence =
+    source
+      .read('LICENSE')
+      .split('\n')
+      .find((l) => l.startsWith('Copyright')) ?? '';
+  const dataset: Dataset = {
+    source: { repository: 'https://github.com/IntelligentDDS/Nezha', commit: source.commit, licence: `MIT License, ${licence}` },
+    namespace: NAMESPACE,
+    faults: converted.flatMap((c) => c.faults),
+    days: converted.map((c) => ({
+      ...c.day,
+      pods: c.day.pods.map((p) => ({ ...p, t: encodeTimes(p.t) })),
+      nodes: c.day.nodes.map((n) => ({ ...n, t: encodeTimes(n.t) })),
+      frontend: { ...c.day.frontend, t: encodeTimes(c.day.frontend.t) },
+    })),
+  };
+  const compressed = brotliCompressSync(JSON.stringify(dataset), { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 } });
+  writeFileSync(out, compressed);
+  for (const line of report) console.log(line);
+  console.log(`${dataset.faults.length} faults from ${source.commit}; ${out}: ${compressed.length} bytes`);
+}
+
+main();

@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import { ApiClient, DerivedAlert } from '../harness';
+import { loadDataset } from './dataset';
+import { dayAlerts, FaultResult, notInvestigated, pageOf, replayFault, report } from './replay';
+
+export const NEZHA_SUITE = 'nezha-trainticket';
+
+/**
+ * The `nezha-trainticket` suite of `npm run eval`: each selected fault replayed and investigated,
+ * one at a time, then the report. Without `api` (with `list`) it lists the faults and the alert
+ * each one gets, which needs only Prometheus.
+ */
+export async function runNezhaSuite(
+  api: { client: ApiClient; baseUrl: string } | undefined,
+  options: { only?: string[]; json?: string; list?: boolean },
+): Promise<FaultResult[]> {
+  const dataset = loadDataset();
+  const faults = options.only ? dataset.faults.filter((f) => options.only!.includes(f.id)) : dataset.faults;
+  if (options.only && faults.length !== options.only.length) throw new Error(`unknown fault in ${options.only.join(', ')}; --list shows them`);
+  // The rule's alerts over each day's data, evaluated once per day: an alert at a moment depends only on the data before it.
+  const alerts = new Map<string, DerivedAlert[]>();
+  for (const day of dataset.days.filter((d) => faults.some((f) => f.day === d.day))) alerts.set(day.day, await dayAlerts(dataset, day));
+  if (options.list || !api) {
+    for (const f of faults) {
+      const page = pageOf(f, alerts.get(f.day)!);
+      console.log(`${f.id} (${f.type}): ${page ? `${page.labels.service} after ${Math.round((page.firedAt - f.at) / 60)} min` : 'no alert'}`);
+    }
+    return [];
+  }
+  const results: FaultResult[] = [];
+  for (const fault of faults) {
+    const started = Date.now();
+    try {
+      results.push(await replayFault(api.client, dataset, fault, alerts.get(fault.day)!, { baseUrl: api.baseUrl, log: (line) => console.log(line) }));
+    } catch (error) {
+      results.push(notInvestigated(fault, 'harness error', (error as Error).message, (Date.now() - started) / 1000));
+    }
+    const r = results[results.length - 1];
+    console.log(
+      `${fault.id}: ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} top-3 ${r.top3} candidates ${r.candidates.join(', ') || '-'}: ${r.error ?? r.cause}`,
+    );
+  }
+  console.log(`\n${report(results)}`);
+  if (options.json) writeFileSync(options.json, JSON.stringify(results, null, 2));
+  return results;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { AFTER_SECONDS, BEFORE_SECONDS, loadDataset } from '../../eval/nezha/dataset';
+import { families } from '../../eval/nezha/openmetrics';
+import { pageOf, RULE, scoreFault, servicesNamed } from '../../eval/nezha/replay';
+import { DerivedAlert, InvestigationRead } from '../../eval/harness';
+
+/**
+ * The committed conversion of the Nezha TrainTicket days (eval/nezha/trainticket.json.br) and the
+ * suite's reading of it: what the replay of `npm run eval -- --suite=nezha-trainticket` relies on.
+ */
+describe('the Nezha TrainTicket conversion', () => {
+  const dataset = loadDataset();
+
+  it('holds the 45 faults of the two days, with their kinds, on the clock of the metrics', () => {
+    expect(dataset.faults).toHaveLength(45);
+    expect(dataset.faults.filter((f) => f.day === '2023-01-29')).toHaveLength(28);
+    expect(dataset.faults.filter((f) => f.day === '2023-01-30')).toHaveLength(17);
+    const kinds = (k: string): number => dataset.faults.filter((f) => f.kind === k).length;
+    expect([kinds('cpu'), kinds('network'), kinds('code')]).toEqual([7, 14, 24]);
+    expect(new Set(dataset.faults.map((f) => f.id)).size).toBe(45);
+    for (const f of dataset.faults) {
+      expect(new Date(f.at * 1000).toISOString().slice(0, 10)).toBe(f.day);
+      expect(f.pod.startsWith(`${f.service}-`)).toBe(true);
+    }
+    // The code faults' listed timestamps are eight hours before their (and the metrics') time.
+    const first = dataset.faults[0];
+    expect(first.id).toBe('2023-01-29-0843-ts-contacts-service');
+    expect(Math.round((first.at - first.listedTimestamp) / 3600)).toBe(8);
+  });
+
+  it("keeps every fault's window of the faulty pod, a sample a minute, in time order", () => {
+    for (const f of dataset.faults) {
+      const day = dataset.days.find((d) => d.day === f.day)!;
+      const pod = day.pods.find((p) => p.pod === f.pod)!;
+      expect(pod, f.id).toBeDefined();
+      expect(pod.service).toBe(f.service);
+      const dayStart = Math.min(...day.pods.map((p) => p.t[0]));
+      const window = pod.t.filter((t) => t >= f.at - BEFORE_SECONDS && t <= f.at + AFTER_SECONDS);
+      expect(window[0] - Math.max(dayStart, f.at - BEFORE_SECONDS), f.id).toBeLessThan(120);
+      expect(f.at + AFTER_SECONDS - window[window.length - 1], f.id).toBeLessThan(120);
+      for (let i = 1; i < window.length; i++) expect(window[i] - window[i - 1]).toBeGreaterThanOrEqual(50);
+      for (let i = 1; i < window.length; i++) expect(window[i] - window[i - 1]).toBeLessThanOrEqual(70);
+      for (const values of Object.values<number[]>(pod.values)) expect(values).toHaveLength(pod.t.length);
+      // Every faulty pod served requests (its latency was recorded); ts-security-service's CPU reads 0 throughout.
+      expect(pod.values.serverP90.some((v) => v > 0)).toBe(true);
+      expect(pod.values.cpuMillicores.some((v) => v > 0)).toBe(f.service !== 'ts-security-service');
+    }
+    for (const day of dataset.days) {
+      expect(day.pods).toHaveLength(46);
+      expect(new Set(day.pods.map((p) => p.node)).size).toBe(day.nodes.length);
+      for (const r of [...day.pods, ...day.nodes, day.frontend]) for (let i = 1; i < r.t.length; i++) expect(r.t[i]).toBeGreaterThan(r.t[i - 1]);
+    }
+  });
+
+  it('writes a window shifted, with counters whose rate is the recorded rate', () => {
+    const f = dataset.faults.find((x) => x.id === '2023-01-29-1449-ts-food-service')!;
+    const day = dataset.days.find((d) => d.day === f.day)!;
+    const shift = 1_000_000;
+    const written = families(dataset, day, f.at - 600, f.at + 300, shift);
+    const cpu = written.find((x) => x.name === 'container_cpu_usage_seconds_total')!.series.find((s) => s.labels.pod === f.pod)!;
+    const pod = day.pods.find((p) => p.pod === f.pod)!;
+    const recorded = pod.t.map((t, i) => [t, pod.values.cpuMillicores[i]] as const).filter(([t]) => t >= f.at - 600 && t <= f.at + 300);
+    expect(cpu.samples.map(([t]) => t)).toEqual(recorded.map(([t]) => t + shift));
+    for (let i = 1; i < cpu.samples.length; i++) {
+      const rate = (cpu.samples[i][1] - cpu.samples[i - 1][1]) / (cpu.samples[i][0] - cpu.samples[i - 1][0]);
+      expect(rate).toBeCloseTo(recorded[i][1] / 1000, 6);
+    }
+    // The CPU contention shows: the pod used at least ten times its CPU of ten minutes before.
+    expect(Math.max(...recorded.filter(([t]) => t >= f.at).map(([, v]) => v))).toBeGreaterThan(10 * recorded[0][1]);
+    const p90 = written.find((x) => x.name === 'http_server_request_duration_seconds')!.series.filter((s) => s.labels.quantile === '0.9');
+    expect(p90.map((s) => s.labels.service)).toContain(f.service);
+    expect(RULE.expr).not.toMatch(/ts-|pod=/);
+  });
+
+  it('takes the first alert pending after the injection as the page', () => {
+    const f = dataset.faults[0];
+    const alert = (service: string, activeAt: number): DerivedAlert => ({
+      rule: RULE,
+      labels: { alertname: RULE.alert, service },
+      annotations: {},
+      activeAt,
+      firedAt: activeAt + 60,
+      resolvedAt: null,
+    });
+    expect(pageOf(f, [alert('a', f.at - 60), alert('b', f.at + 240), alert('c', f.at + 120)])?.labels.service).toBe('c');
+    expect(pageOf(f, [alert('a', f.at - 60), alert('b', f.at + 1200)])).toBeUndefined();
+  });
+
+  it('scores the service named by the first cause (top-1) and among the first three candidates (top-3)', () => {
+    const services = [...new Set(dataset.days[0].pods.map((p) => p.service))];
+    expect(servicesNamed('ts-travel2-service calls ts-admin-travel-service', services)).toEqual(['ts-travel2-service', 'ts-admin-travel-service']);
+    expect(servicesNamed('pod ts-travel-service-64469b5b48-25zj6 is slow', services)).toEqual(['ts-travel-service']);
+    const f = dataset.faults.find((x) => x.service === 'ts-travel-service')!;
+    const read = (causes: string[], hypotheses: Array<[string, string]>): InvestigationRead =>
+      ({
+        id: 'i',
+        status: 'concluded',
+        conclusionStatus: 'verified_cause',
+        findings: causes.map((statement) => ({ kind: 'cause', statement, mechanism: '', runRefs: [1] })),
+        hypotheses: hypotheses.map(([statement, status]) => ({ statement, status, runRefs: [] })),
+        runs: [{ ordinal: 1, tool: 'prometheus.query_range', outcome: 'succeeded', arguments: {}, summary: null }],
+      }) as InvestigationRead;
+    const right = scoreFault(f, services, read(['ts-travel-service is slow'], []), 1, []);
+    expect([right.top1, right.top3, right.falseVerified, right.citationsExist]).toEqual([true, true, false, true]);
+    const third = scoreFault(
+      f,
+      services,
+      read(
+        ['ts-gateway-service is slow'],
+        [
+          ['ts-basic-service is slow', 'refuted'],
+          ['ts-ui-dashboard is slow', 'supported'],
+          ['ts-travel-service is slow', 'untested'],
+        ],
+      ),
+      1,
+      [],
+    );
+    expect(third.candidates).toEqual(['ts-gateway-service', 'ts-ui-dashboard', 'ts-travel-service']);
+    expect([third.top1, third.top3, third.falseVerified]).toEqual([false, true, true]);
+    const fourth = scoreFault(f, services, read(['ts-gateway-service and ts-ui-dashboard', 'ts-seat-service'], [['ts-travel-service', 'untested']]), 1, []);
+    expect(fourth.top3).toBe(false);
+  });
+});
