@@ -178,25 +178,45 @@ export function notInvestigated(fault: Fault, status: 'no alert' | 'harness erro
  * its page fired, shifted so that moment is now, served by a real Prometheus; the page's group
  * delivered as Alertmanager would; the incident investigated and scored.
  */
-export async function replayFault(api: ApiClient, dataset: Dataset, fault: Fault, alerts: DerivedAlert[], options: RunOptions): Promise<FaultResult> {
-  const log = options.log ?? (() => undefined);
+/** A fault's page and the data up to it, staged in a Prometheus and shifted to the present; with the alerts firing with the page. */
+export interface StagedFault {
+  staged: StagedData & { series: number };
+  page: DerivedAlert;
+  others: DerivedAlert[];
+  /** The services of the alerts firing when the page fired. */
+  alerted: string[];
+}
+
+/** Stages a fault (see replayFault); null when its page did not fire. */
+export async function stageFault(dataset: Dataset, fault: Fault, alerts: DerivedAlert[]): Promise<StagedFault | null> {
   const day = dataset.days.find((d) => d.day === fault.day)!;
   const page = pageOf(fault, alerts);
-  if (!page) return notInvestigated(fault, 'no alert', `${RULE.alert} did not fire within ${PAGE_WITHIN_SECONDS / 60} min of the injection`);
+  if (!page) return null;
   const from = fault.at - BEFORE_SECONDS;
   const shift = Math.floor(Date.now() / 1000) - page.firedAt;
   const staged = await stage(dataset, day, from, page.firedAt, shift, fault.id);
+  // The page's group as Alertmanager sends it when the page fires: the alerts firing then. Episodes
+  // that resolved before were notified (and their incidents opened) at their own time, for earlier faults.
+  const firing = alerts.filter((a) => a !== page && a.firedAt <= page.firedAt && (a.resolvedAt === null || a.resolvedAt > page.firedAt));
+  return {
+    staged,
+    page: moved(page, shift),
+    others: firing.map((a) => moved(a, shift)),
+    alerted: [...new Set([page, ...firing].map((a) => a.labels.service))],
+  };
+}
+
+export async function replayFault(api: ApiClient, dataset: Dataset, fault: Fault, alerts: DerivedAlert[], options: RunOptions): Promise<FaultResult> {
+  const log = options.log ?? (() => undefined);
+  const day = dataset.days.find((d) => d.day === fault.day)!;
+  const staging = await stageFault(dataset, fault, alerts);
+  if (!staging) return notInvestigated(fault, 'no alert', `${RULE.alert} did not fire within ${PAGE_WITHIN_SECONDS / 60} min of the injection`);
+  const { staged, page, others, alerted } = staging;
   try {
-    // The page's group as Alertmanager sends it when the page fires: the alerts firing then. Episodes
-    // that resolved before were notified (and their incidents opened) at their own time, for earlier faults.
-    const firing = alerts.filter((a) => a !== page && a.firedAt <= page.firedAt && (a.resolvedAt === null || a.resolvedAt > page.firedAt));
-    const others = firing.map((a) => moved(a, shift));
-    const shifted = moved(page, shift);
-    const alerted = [...new Set([page, ...firing].map((a) => a.labels.service))];
     log(
-      `${fault.id}: ${staged.series} series; ${RULE.alert} for ${page.labels.service} fired ${Math.round((page.firedAt - fault.at) / 60)} min after the injection; firing then: ${alerted.join(', ')}`,
+      `${fault.id}: ${staged.series} series; ${RULE.alert} for ${page.labels.service} fired ${Math.round((pageOf(fault, alerts)!.firedAt - fault.at) / 60)} min after the injection; firing then: ${alerted.join(', ')}`,
     );
-    const { ended, seconds } = await investigatePage(api, fault.id, staged.prometheus.url, shifted, others, options);
+    const { ended, seconds } = await investigatePage(api, fault.id, staged.prometheus.url, page, others, options);
     const services = [...new Set(day.pods.map((p) => p.service))];
     return scoreFault(fault, services, ended, seconds, alerted);
   } finally {

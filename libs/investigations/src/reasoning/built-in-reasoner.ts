@@ -240,7 +240,12 @@ export class BuiltInReasoner {
    * hypotheses. No explainer recognised them, so their mechanism stays untested.
    */
   private async rankedCandidates(session: InvestigationSession, source: SourceBrief): Promise<Candidate[]> {
-    const ranked = await rankEntityChanges(session, source, this.alerts.map((a) => a.labels), this.onset!.at);
+    const ranked = await rankEntityChanges(
+      session,
+      source,
+      this.alerts.map((a) => a.labels),
+      this.onset!.at,
+    );
     if (!ranked) return [];
     return ranked.changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, ranked.discoveryRuns, ranked.changes.length));
   }
@@ -695,9 +700,16 @@ export class BuiltInReasoner {
       });
       return;
     }
-    const samples = seriesOf(run).flatMap((s) => (s.values ?? []).map(([t]) => Timestamp.parse(t)).filter((t): t is Timestamp => t !== null));
-    const before = samples.filter((t) => !t.isAfter(candidate.at) && t.epochMicros !== candidate.at.epochMicros).length;
-    const after = samples.length - before;
+    // The episode of the alerts' own series that runs into the onset: an earlier, separate episode
+    // of the same condition (or another series of the rule) does not refute a change before this one.
+    const times = alertsOwnSeries(
+      seriesOf(run),
+      this.alerts.map((a) => a.labels),
+    ).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros));
+    const step = stepMicros(run, 1);
+    const began = episodeStart(times, step, this.onset!.at.epochMicros + step);
+    const before = began !== null && began < candidate.at.epochMicros ? 1 : 0;
+    const after = began === null ? 0 : times.filter((t) => t > candidate.at.epochMicros && t >= began).length;
     if (before === 0 && after > 0 && candidate.rolledOutAt) {
       const began = await this.sharpOnset(session, source, candidate);
       if (began && began.epochMicros - candidate.rolledOutAt.epochMicros > QUIET_AFTER_ROLLOUT)

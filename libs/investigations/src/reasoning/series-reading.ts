@@ -5,6 +5,8 @@ import type { RecordedRun } from './reasoner';
 export interface SeriesOut {
   metric: Record<string, string>;
   values?: Array<[string, unknown]>;
+  /** An instant query's one sample. */
+  value?: [string, unknown];
 }
 
 export const MINUTE = 60_000_000n;

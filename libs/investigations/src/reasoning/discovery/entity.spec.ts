@@ -5,6 +5,7 @@ describe('entityOf', () => {
   it('takes the service or workload from whichever label names it, and the pods, instances and nodes named', () => {
     expect(entityOf([{ alertname: 'A', namespace: 'shop', destination_workload: 'checkout' }])).toEqual({
       name: 'checkout',
+      names: ['checkout'],
       namespace: 'shop',
       pods: [],
       instances: [],
@@ -29,7 +30,7 @@ describe('entityOf', () => {
 
 describe('entityPattern', () => {
   it('matches a value naming the entity, a pod or an instance host between non-alphanumeric characters, case-insensitively', () => {
-    expect(entityPattern({ name: 'a.b', pods: ['p-1'], instances: ['10.0.0.1:80'], nodes: [] })).toBe(
+    expect(entityPattern({ name: 'a.b', names: ['a.b'], pods: ['p-1'], instances: ['10.0.0.1:80'], nodes: [] })).toBe(
       '(?i)(.*[^a-z0-9])?a\\.b([^a-z0-9].*)?|(.*[^a-z0-9])?p-1([^a-z0-9].*)?|(.*[^a-z0-9])?10\\.0\\.0\\.1([^a-z0-9].*)?',
     );
   });

@@ -5,8 +5,10 @@ import { escape, EXPORTER_JOBS, workloadOfPod } from '../explainers/labels';
  * names it), its namespace, and the pods, instances and nodes it names.
  */
 export interface Entity {
-  /** The service or workload, as the alert names it. */
+  /** The service or workload, as the alert names it (the first alert's, when alerts of one rule name several). */
   name: string;
+  /** Every service or workload the alerts name (several when the rule fired for several services). */
+  names: string[];
   namespace?: string;
   pods: string[];
   instances: string[];
@@ -39,12 +41,14 @@ export function entityOf(alerts: ReadonlyArray<Record<string, string>>): Entity 
   const pods = values(alerts, 'pod');
   const jobs = values(alerts, 'job').filter((j) => !EXPORTER_JOBS.test(j));
   const podWorkloads = [...new Set(pods.map(workloadOfPod))];
-  const named = NAMING_LABELS.map((l) => values(alerts, l)).find((v) => v.length === 1)?.[0];
-  const name = named ?? (podWorkloads.length === 1 ? podWorkloads[0] : undefined) ?? (jobs.length === 1 ? jobs[0] : undefined);
-  if (!name) return null;
+  const named = NAMING_LABELS.map((l) => values(alerts, l)).find((v) => v.length > 0);
+  const names = named ?? (podWorkloads.length ? podWorkloads : undefined) ?? (jobs.length ? jobs : undefined);
+  if (!names) return null;
+  const name = names[0];
   const namespaces = values(alerts, 'namespace');
   return {
     name,
+    names,
     namespace: namespaces.length === 1 ? namespaces[0] : undefined,
     pods,
     instances: values(alerts, 'instance'),
@@ -63,6 +67,6 @@ export function namingPattern(name: string): string {
 
 /** The regular expression of label values that name the entity, one of its pods or one of its instances' hosts. */
 export function entityPattern(entity: Entity): string {
-  const all = [entity.name, ...entity.pods, ...entity.instances.map((i) => i.replace(/:\d+$/, ''))];
+  const all = [...entity.names, ...entity.pods, ...entity.instances.map((i) => i.replace(/:\d+$/, ''))];
   return `(?i)${[...new Set(all)].map((n) => namingPattern(n).slice('(?i)'.length)).join('|')}`;
 }

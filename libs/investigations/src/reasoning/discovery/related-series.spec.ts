@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRun } from '../reasoner';
-import { discoverMeasures, measureExpression, PrometheusReader } from './related-series';
+import { discoverMeasures, entitySubject, measureExpression, namespaceSubject, PrometheusReader } from './related-series';
 
 const run = (ordinal: number, series: Array<Record<string, string>>): RecordedRun => ({
   ordinal,
@@ -61,10 +61,10 @@ describe('discoverMeasures', () => {
       ['rpc_latency_seconds_bucket', 'app'],
       ['rpc_latency_seconds_count', 'app'],
     ]);
+    const entity = { name: 'checkout', names: ['checkout'], pods: [], instances: [], nodes: [] };
     const { measures, runs } = await discoverMeasures(
       read,
-      { name: 'checkout', pods: [], instances: [], nodes: [] },
-      { alertname: 'X', destination_workload: 'checkout', namespace: 'shop' },
+      entitySubject(entity, { alertname: 'X', destination_workload: 'checkout', namespace: 'shop' }),
       '2026-11-26T10:00:00Z',
     );
     expect(runs).toHaveLength(2);
@@ -83,7 +83,7 @@ describe('discoverMeasures', () => {
   });
 
   it('writes a rate, a failure ratio by outcome, a p90 or a gauge per measure', () => {
-    const p = '(?i)checkout';
+    const p = { pattern: '(?i)checkout' };
     const meaning = { counter: true, distribution: null, worse: 'up' as const, kind: 'errors' as const };
     expect(measureExpression({ metric: 'm_total', label: 'job', peerLabel: 'peer', outcomeLabel: 'code', meaning }, p)).toBe(
       'sum by (job, peer, code) (rate(m_total{job=~"(?i)checkout"}[2m]))',
@@ -94,5 +94,17 @@ describe('discoverMeasures', () => {
     expect(measureExpression({ metric: 'up', label: 'job', meaning: { ...meaning, counter: false, kind: 'availability', worse: 'down' } }, p)).toBe(
       'min by (job) (up{job=~"(?i)checkout"})',
     );
+    // A whole namespace's: any value, within the namespace; a summary at its upper quantiles.
+    expect(
+      measureExpression(
+        {
+          metric: 'rpc_seconds',
+          label: 'service',
+          quantile: '0.9|0.95|0.5',
+          meaning: { ...meaning, counter: false, kind: 'latency', distribution: 'summary' },
+        },
+        namespaceSubject('shop'),
+      ),
+    ).toBe('max by (service) (rpc_seconds{service=~".+", namespace="shop", quantile=~"0\\\\.9|0\\\\.95|0\\\\.5"})');
   });
 });

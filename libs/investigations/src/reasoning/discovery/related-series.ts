@@ -16,6 +16,10 @@ export interface Measure {
   peerLabel?: string;
   /** The label giving each event's outcome, for a failure ratio. */
   outcomeLabel?: string;
+  /** How many series name the subject by that label (before aggregation; what a read of it may return at most). */
+  series?: number;
+  /** For a summary: the quantiles read (the highest of them: 0.9 or 0.95 where the summary has them). */
+  quantile?: string;
   meaning: Meaning;
 }
 
@@ -25,6 +29,7 @@ export type PrometheusReader = (tool: 'prometheus.query' | 'prometheus.query_ran
 /** Labels that never name an entity: bucket bounds, quantiles, outcomes, methods. */
 const NOT_NAMING = new Set([
   '__name__',
+  'namespace',
   'le',
   'quantile',
   'method',
@@ -67,12 +72,12 @@ const LABEL_PREFERENCE = [
   'service',
   'service_name',
   'app',
-  'job',
   'deployment',
   'statefulset',
   'workload',
   'destination_service_name',
   'container',
+  'job',
   'pod',
   'instance',
 ];
@@ -99,32 +104,54 @@ export interface Discovery {
 }
 
 /**
- * Finds the measures that name the entity at `at` (ISO time): first a sample of one series per
- * metric among the series sharing an identifying label with the alert (their label names: which
- * labels exist to name things), then, for every such label name, the metrics with a series whose
- * value of that label names the entity, the entity's pods or its instances. Two reads, whatever
- * the exporters are called.
+ * What the discovery looks for: series whose label values match `pattern` (an entity's names, or
+ * any value), `within` extra matchers (a namespace), sampled among the series `sample` selects.
  */
-export async function discoverMeasures(read: PrometheusReader, entity: Entity, alertLabels: Record<string, string>, at: string): Promise<Discovery> {
-  const selectors = sampleSelectors(alertLabels);
+export interface Subject {
+  /** How the subject is named in run purposes. */
+  name: string;
+  pattern: string;
+  within?: string;
+  sample: string[];
+}
+
+/** The subject of an entity: the series naming it, sampled among those sharing a label with the alert. */
+export function entitySubject(entity: Entity, alertLabels: Record<string, string>): Subject {
+  return { name: entity.name, pattern: entityPattern(entity), sample: sampleSelectors(alertLabels) };
+}
+
+/** The subject of a whole namespace: every named thing in it (its services, workloads, pods). */
+export function namespaceSubject(namespace: string): Subject {
+  const within = `namespace=${quote(namespace)}`;
+  return { name: `namespace ${namespace}`, pattern: '.+', within, sample: [`{${within}}`] };
+}
+
+/**
+ * Finds the measures of a subject at `at` (ISO time): first a sample of one series per metric
+ * among the series the subject's sample selects (their label names: which labels exist to name
+ * things), then, for every such label name, the metrics with a series whose value of that label
+ * matches the subject. Two reads, whatever the exporters are called.
+ */
+export async function discoverMeasures(read: PrometheusReader, subject: Subject, at: string): Promise<Discovery> {
+  const selectors = subject.sample;
   if (!selectors.length) return { measures: [], runs: [] };
   const sample = await read(
     'prometheus.query',
     { query: `topk by (__name__) (1, ${selectors.join(' or ')})`, time: at },
-    `Which metrics and labels exist around ${entity.name}: one series of each metric that shares a label with the alert`,
+    `Which metrics and labels exist around ${subject.name}: one series of each metric there`,
   );
   const examples = new Map<string, Record<string, string>>();
   for (const s of seriesOf(sample)) if (s.metric.__name__) examples.set(s.metric.__name__, s.metric);
   const labelNames = [...new Set([...examples.values()].flatMap((m) => Object.keys(m)))].filter((l) => !NOT_NAMING.has(l)).slice(0, MAX_LABELS);
   if (!labelNames.length) return { measures: [], runs: [sample] };
-  const pattern = entityPattern(entity);
+  const within = subject.within ? `, ${subject.within}` : '';
   const naming = await read(
     'prometheus.query',
     {
-      query: labelNames.map((l) => `label_replace(count by (__name__) ({${l}=~${quote(pattern)}}), "via", ${quote(l)}, "", "")`).join(' or '),
+      query: labelNames.map((l) => `label_replace(count by (__name__) ({${l}=~${quote(subject.pattern)}${within}}), "via", ${quote(l)}, "", "")`).join(' or '),
       time: at,
     },
-    `Which metrics name ${entity.name}, and by which label`,
+    `Which metrics name ${subject.name}, and by which label`,
   );
   const measures: Measure[] = [];
   for (const s of seriesOf(naming)) {
@@ -135,11 +162,21 @@ export async function discoverMeasures(read: PrometheusReader, entity: Entity, a
     if (!KIND_ORDER.includes(meaning.kind)) continue;
     // A histogram is read through its buckets: its sum and count say nothing more.
     if (/_(sum|count)$/.test(metric) && examples.has(metric.replace(/_(sum|count)$/, '_bucket'))) continue;
-    if (meaning.distribution === 'summary') continue;
     const example = examples.get(metric) ?? {};
     const peerLabel = CALLER_LABEL.test(label) ? PEER_LABELS.find((p) => p !== label && example[p] !== undefined) : undefined;
     const outcomeLabel = meaning.counter && !meaning.distribution ? OUTCOME_LABELS.find((o) => example[o] !== undefined) : undefined;
-    measures.push({ metric, label, peerLabel, outcomeLabel, meaning: outcomeLabel ? { ...meaning, kind: 'errors' } : meaning });
+    // A summary is read at its 0.9 or 0.95 quantile where it has one, else at the quantile the sample shows.
+    const quantile = meaning.distribution === 'summary' && example.quantile !== undefined ? `0.9|0.95|${example.quantile}` : undefined;
+    const series = Number(s.value?.[1] ?? 1);
+    measures.push({
+      metric,
+      label,
+      peerLabel,
+      outcomeLabel,
+      quantile,
+      series: Number.isFinite(series) ? series : 1,
+      meaning: outcomeLabel ? { ...meaning, kind: 'errors' } : meaning,
+    });
   }
   // One measure per metric and side of a call (the entity's own series, or its calls to peers): the
   // label that names the entity most directly, so that a metric is not read once per label.
@@ -162,9 +199,14 @@ export async function discoverMeasures(read: PrometheusReader, entity: Entity, a
   return { measures: kept, runs: [sample, naming] };
 }
 
-/** The PromQL of a measure over the entity: a rate, a failure ratio's parts, a p90, or a gauge, by the naming label (and peer, and outcome). */
-export function measureExpression(m: Measure, entityPattern: string): string {
-  const selector = `${m.metric}{${m.label}=~${quote(entityPattern)}}`;
+/** The PromQL of a measure over a subject: a rate, a failure ratio's parts, a p90, or a gauge, by the naming label (and peer, and outcome). */
+export function measureExpression(m: Measure, subject: Pick<Subject, 'pattern' | 'within'>): string {
+  const matchers = [
+    `${m.label}=~${quote(subject.pattern)}`,
+    ...(subject.within ? [subject.within] : []),
+    ...(m.quantile ? [`quantile=~${quote(m.quantile.replace(/\./g, '\\.'))}`] : []),
+  ];
+  const selector = `${m.metric}{${matchers.join(', ')}}`;
   const by = [m.label, ...(m.peerLabel ? [m.peerLabel] : [])];
   if (m.meaning.distribution === 'histogram') return `histogram_quantile(0.9, sum by (le, ${by.join(', ')}) (rate(${selector}[2m])))`;
   if (m.meaning.counter) return `sum by (${[...by, ...(m.outcomeLabel ? [m.outcomeLabel] : [])].join(', ')}) (rate(${selector}[2m]))`;

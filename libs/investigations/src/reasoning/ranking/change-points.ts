@@ -25,8 +25,8 @@ export interface Change {
 export const CHANGE_SCORE = 4;
 /** Half-way: where a change that is out of the usual level by its run started to leave it. */
 const LEAVING_SCORE = 1.5;
-/** The run must hold this many samples (or every sample left, when fewer remain). */
-const MIN_RUN = 3;
+/** The run must hold this many samples (or every sample left, when fewer remain): the last samples read may be the first of the change. */
+const MIN_RUN = 2;
 /** Scores are capped: a flat series that moves at all would otherwise score without bound. */
 export const MAX_SCORE = 1000;
 /** The spread is at least this share of the usual level: a steady series does not score tiny wobbles. */
@@ -47,7 +47,7 @@ export interface ChangeOptions {
   heldAt: bigint;
   /** Which direction counts ('either' for both). */
   worse: 'up' | 'down' | 'either';
-  /** The smallest absolute difference from the usual level that counts (noise floor in the series' own unit). */
+  /** The smallest difference between the level reached and the usual level that counts (noise floor in the series' own unit). */
   minimumDelta?: number;
 }
 
@@ -64,9 +64,8 @@ export function changeOf(points: readonly Point[], options: ChangeOptions): Chan
   const usual = median(earlier);
   const mad = median(earlier.map((v) => Math.abs(v - usual)));
   const spread = Math.max(MAD_SCALE * mad, RELATIVE_FLOOR * Math.abs(usual), Number.MIN_VALUE);
-  const minimum = options.minimumDelta ?? 0;
   const scoreOf = (v: number): { score: number; direction: 'up' | 'down' } => ({
-    score: Math.abs(v - usual) < minimum ? 0 : Math.min(MAX_SCORE, Math.abs(v - usual) / spread),
+    score: Math.min(MAX_SCORE, Math.abs(v - usual) / spread),
     direction: v >= usual ? 'up' : 'down',
   });
   const counts = (p: Point, threshold: number): boolean => {
@@ -88,11 +87,8 @@ export function changeOf(points: readonly Point[], options: ChangeOptions): Chan
   // Where it began to leave its usual level, walked back through the samples already half-way out.
   let began = start;
   while (began > 0 && counts(later[began - 1], LEAVING_SCORE) && scoreOf(later[began - 1].v).direction === direction) began -= 1;
-  return {
-    at: later[began].t,
-    score: median(run.map((p) => scoreOf(p.v).score)),
-    direction,
-    before: usual,
-    after: median(run.map((p) => p.v)),
-  };
+  const after = median(run.map((p) => p.v));
+  // The level reached must differ from the usual one by the noise floor at least.
+  if (Math.abs(after - usual) < (options.minimumDelta ?? 0)) return null;
+  return { at: later[began].t, score: median(run.map((p) => scoreOf(p.v).score)), direction, before: usual, after };
 }

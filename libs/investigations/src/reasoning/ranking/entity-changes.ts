@@ -1,12 +1,15 @@
 import type { Timestamp } from '@svc/platform';
-import { Entity, entityOf, entityPattern } from '../discovery/entity';
-import { discoverMeasures, PrometheusReader } from '../discovery/related-series';
+import { Entity, entityOf } from '../discovery/entity';
+import { mentions } from '../explainers/labels';
+import { discoverMeasures, entitySubject, Measure, namespaceSubject, PrometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, shift } from '../series-reading';
 import { RankedChange, rankChanges } from './ranked-changes';
 
-/** Reads the ranking makes at most, after its two discovery reads. */
+/** Reads the ranking makes at most, after its two discovery reads: on the entity, and over its namespace. */
 const RANKING_READS = 2;
+const NAMESPACE_READS = 5;
+const NAMESPACE_LOOKBACK_MINUTES = 30n;
 /** The ranking runs only with its discovery reads, one ranking read and this many runs to spare. */
 const SPARE_RUNS = 1;
 
@@ -22,11 +25,22 @@ export interface EntityChanges {
 export const canRankChanges = (session: InvestigationSession, reserved = SPARE_RUNS): boolean => session.runs.length + 3 + reserved <= session.budgets.toolRuns;
 
 /**
+ * A client-side measure that names no peer: how long (or how often in vain) something waited on
+ * its dependencies, whichever they are. It shows that something downstream changed, not that the
+ * waiting side did.
+ */
+const waitsOnOthers = (m: Measure): boolean =>
+  !m.peerLabel && /(^|_)client(_|$)/.test(m.metric) && (m.meaning.kind === 'latency' || m.meaning.kind === 'errors');
+
+/**
  * The changes near the onset on the series that name the alerts' entity, ranked (see
  * rankChanges): the condition's own measures on the entity (its failures and latency as a
  * server, a fall of its traffic) are the symptom and are left out; its calls to peers, its
- * saturation, availability and restarts, and a surge of its traffic can be causes. Null when the
- * alerts name no entity or no series names it.
+ * saturation, availability and restarts, and a surge of its traffic can be causes. When nothing
+ * on the entity changed and the alerts share a namespace, every service and workload of the
+ * namespace is ranked the same way (a cause elsewhere, on something the entity depends on
+ * without a metric saying so); there the alerting entities' own failures and latency are still
+ * the symptom, and any other's can be the cause. Null when the alerts name no entity.
  */
 export async function rankEntityChanges(
   session: InvestigationSession,
@@ -38,13 +52,29 @@ export async function rankEntityChanges(
   const entity = entityOf(alerts);
   if (!entity) return null;
   const read: PrometheusReader = (tool, args, purpose) => session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
-  const discovery = await discoverMeasures(read, entity, alerts[0] ?? {}, shift(onset, MINUTE).toISOString());
-  if (!discovery.measures.length) return { entity, changes: [], discoveryRuns: discovery.runs, rankingRuns: [] };
-  const reads = Math.max(1, Math.min(RANKING_READS, session.budgets.toolRuns - session.runs.length - reserved));
-  const { changes, runs } = await rankChanges(read, discovery.measures, entityPattern(entity), onset, {
-    reads,
-    canCause: (m) => !!m.peerLabel || (m.meaning.kind !== 'errors' && m.meaning.kind !== 'latency'),
-    isSymptom: (c) => !c.measure.peerLabel && c.measure.meaning.kind === 'throughput' && c.change.direction === 'down',
-  });
-  return { entity, changes, discoveryRuns: discovery.runs, rankingRuns: runs };
+  const at = shift(onset, MINUTE).toISOString();
+  const result: EntityChanges = { entity, changes: [], discoveryRuns: [], rankingRuns: [] };
+  const alerting = (c: RankedChange): boolean => !c.measure.peerLabel && entity.names.some((n) => mentions(c.labels[c.measure.label] ?? '', n));
+  const symptom = (c: RankedChange): boolean =>
+    alerting(c) &&
+    (c.measure.meaning.kind === 'errors' || c.measure.meaning.kind === 'latency' || (c.measure.meaning.kind === 'throughput' && c.change.direction === 'down'));
+  const subjects = [entitySubject(entity, alerts[0] ?? {}), ...(entity.namespace ? [namespaceSubject(entity.namespace)] : [])];
+  for (const [i, subject] of subjects.entries()) {
+    if (i > 0 && (result.changes.length || !canRankChanges(session, reserved))) break;
+    const discovery = await discoverMeasures(read, subject, at);
+    result.discoveryRuns.push(...discovery.runs);
+    if (!discovery.measures.length) continue;
+    // A namespace has more series per measure: more reads, over a shorter lookback (fewer samples per series).
+    const reads = Math.max(1, Math.min(i ? NAMESPACE_READS : RANKING_READS, session.budgets.toolRuns - session.runs.length - reserved));
+    const { changes, runs } = await rankChanges(read, discovery.measures, subject, onset, {
+      reads,
+      lookbackMinutes: i ? NAMESPACE_LOOKBACK_MINUTES : undefined,
+      // On the entity itself its own failures and latency are the symptom: not read at all.
+      canCause: (m) => (i > 0 || !!m.peerLabel || (m.meaning.kind !== 'errors' && m.meaning.kind !== 'latency')) && !waitsOnOthers(m),
+      isSymptom: symptom,
+    });
+    result.rankingRuns.push(...runs);
+    result.changes.push(...changes);
+  }
+  return result;
 }
