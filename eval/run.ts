@@ -5,8 +5,10 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { dropQueueKeys, startApi, startWorker, stopApi, stopChild } from '../bench/support';
 import { MIGRATIONS } from '../migrations';
 import { freePort } from '../test/support/ports';
-import { ApiClient, runScenario, ScenarioResult, table } from './harness';
-import { SCENARIOS } from './scenarios';
+import { writeFileSync } from 'node:fs';
+import { ApiClient, resultsJson, runScenario, ScenarioResult, stageScenario, StageResult, table } from './harness';
+import { Scenario } from './scenarios';
+import { ALL_SCENARIOS, conventionOf, Suite, SUITES, suiteOf } from './suites';
 
 /**
  * Evaluates the investigation reasoner the worker runs (built-in, or a language model when
@@ -14,7 +16,10 @@ import { SCENARIOS } from './scenarios';
  * delivered as Alertmanager would, an investigation opened through the API of a real API process
  * and worked by a real worker process, scored against the scenario's ground truth.
  *
- * `--scenario=a,b` runs only those; `--list` prints the scenarios.
+ * `--suite=own,conventions-dev` runs only those suites (default: all); `--scenario=a,b` runs only
+ * those scenarios; `--list` prints the scenarios with their suite and convention; `--json=path`
+ * also writes the results as JSON; `--stage-only` stages each scenario's Prometheus and derives its
+ * alerts (no API or worker), to show that every page fires.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
@@ -43,14 +48,52 @@ class SessionClient implements ApiClient {
   }
 }
 
+/** The scenarios `--suite` and `--scenario` select. */
+function selected(): Scenario[] {
+  const suites = arg('suite')?.split(',');
+  for (const suite of suites ?? [])
+    if (!(SUITES as readonly string[]).includes(suite)) throw new Error(`unknown suite ${suite}; the suites are ${SUITES.join(', ')}`);
+  const inSuites = suites ? ALL_SCENARIOS.filter((s) => suites.includes(suiteOf(s) as Suite)) : ALL_SCENARIOS;
+  const only = arg('scenario')?.split(',');
+  const scenarios = only ? inSuites.filter((s) => only.includes(s.name)) : inSuites;
+  if (only && scenarios.length !== only.length)
+    throw new Error(`unknown scenario in ${only.join(', ')}${suites ? ` (of ${suites.join(', ')})` : ''}; --list shows them`);
+  return scenarios;
+}
+
+/** Stages every selected scenario and prints whether and when its page fired. */
+async function stageOnly(scenarios: Scenario[]): Promise<void> {
+  const results: StageResult[] = [];
+  for (const scenario of scenarios) {
+    let r: StageResult;
+    try {
+      r = await stageScenario(scenario);
+    } catch (error) {
+      r = { scenario, series: 0, pageFiredMinutesAgo: null, pageEpisodes: 0, others: {}, seconds: 0, error: (error as Error).message };
+    }
+    results.push(r);
+    const others = Object.entries(r.others).map(([a, n]) => `${a} x${n}`);
+    console.log(
+      `${scenario.name} [${suiteOf(scenario)}, ${conventionOf(scenario)}]: ${r.series} series; ${scenario.rule.alert} ` +
+        `${r.error ? `error: ${r.error}` : r.pageFiredMinutesAgo === null ? 'NEVER FIRED' : `fired ${r.pageFiredMinutesAgo} min before the end (${r.pageEpisodes} episode(s))`}` +
+        `${others.length ? `; also ${others.join(', ')}` : ''} (${r.seconds.toFixed(1)} s)`,
+    );
+  }
+  // A page that never fired, or first fired more than an hour before the end (before any scenario's fault), is broken.
+  const broken = results.filter((r) => r.error || r.pageFiredMinutesAgo === null || r.pageFiredMinutesAgo > 60);
+  console.log(`\n${results.length - broken.length}/${results.length} pages fired within the last hour of their data.`);
+  for (const r of broken) console.log(`broken: ${r.scenario.name}`);
+  if (broken.length) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--list')) {
-    for (const s of SCENARIOS) console.log(`${s.name} (${s.family}): ${s.story}`);
+    for (const s of selected())
+      console.log(`${s.name} [${suiteOf(s)}, ${conventionOf(s)}${s.missing?.length ? `, no ${s.missing.join(', ')}` : ''}] (${s.family}): ${s.story}`);
     return;
   }
-  const only = arg('scenario')?.split(',');
-  const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
-  if (only && scenarios.length !== only.length) throw new Error(`unknown scenario in ${only.join(', ')}; --list shows them`);
+  const scenarios = selected();
+  if (process.argv.includes('--stage-only')) return stageOnly(scenarios);
   const base = new URL(loadConfig().DATABASE_URL);
   base.pathname = `/svc_eval_${process.pid}`;
   const databaseUrl = base.toString();
@@ -100,6 +143,7 @@ async function main(): Promise<void> {
           status: 'harness error',
           conclusionStatus: null,
           top1: false,
+          top3: false,
           grounded: false,
           citationsExist: false,
           falseConfidence: false,
@@ -111,11 +155,20 @@ async function main(): Promise<void> {
       }
       const r = results[results.length - 1];
       console.log(
-        `${scenario.name}: alerts ${r.alerts.join(', ') || '-'}; ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
+        `${scenario.name}: alerts ${r.alerts.join(', ') || '-'}; ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} top-3 ${r.top3} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
       );
     }
     console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);
     console.log(table(results));
+    const json = arg('json');
+    if (json) {
+      const llm = Object.keys(env).some((k) => k.startsWith('SVC_LLM_'));
+      writeFileSync(
+        json,
+        `${JSON.stringify(resultsJson(results, { finishedAt: new Date().toISOString(), reasoner: llm ? 'language model (SVC_LLM_*)' : 'built-in', suites: arg('suite') ?? 'all' }), null, 2)}\n`,
+      );
+      console.log(`\nResults written to ${json}`);
+    }
   } finally {
     await stopChild(worker);
     if (api) await stopApi(api);

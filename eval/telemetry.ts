@@ -36,6 +36,16 @@ export class Telemetry {
     return this.series.size;
   }
 
+  /** The label sets of every series of `name` that has at least one sample. */
+  labelsOf(name: string): Labels[] {
+    return [...this.series.values()].filter((s) => s.name === name && s.values.some((v) => !Number.isNaN(v))).map((s) => s.labels);
+  }
+
+  /** The names of the metrics with at least one sample. */
+  metricNames(): Set<string> {
+    return new Set([...this.series.values()].filter((s) => s.values.some((v) => !Number.isNaN(v))).map((s) => s.name));
+  }
+
   /** The series of `name` with `labels`, created empty (never scraped) when new. */
   private get(name: string, labels: Labels): Series {
     const key = `${name}{${Object.entries(labels)
