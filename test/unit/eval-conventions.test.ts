@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONVENTION_SCENARIOS } from '../../eval/convention-scenarios';
 import { Convention, CONVENTIONS, metricNames } from '../../eval/conventions';
+import { candidates, InvestigationRead, score } from '../../eval/harness';
 import { Scenario, SCENARIOS } from '../../eval/scenarios';
 import { ALL_SCENARIOS, suiteOf } from '../../eval/suites';
 import { Telemetry } from '../../eval/telemetry';
@@ -134,5 +135,46 @@ describe('the evaluation generator', () => {
     ]);
     expect(metricNames('up{job="frontend"} == 0 and on (pod) kube_pod_info')).toEqual(['up', 'kube_pod_info']);
     expect(metricNames('histogram_quantile(0.99, sum by (le) (rate(a_bucket[5m]))) > 1e3')).toEqual(['a_bucket']);
+  });
+
+  describe('top-3', () => {
+    const scenario = SCENARIOS.find((s) => s.name === 'checkout-bad-version')!;
+    const cause = (statement: string, hypothesisId?: string) => ({ kind: 'cause', statement, mechanism: '', runRefs: [], evidenceRefs: [], hypothesisId });
+    const hypothesis = (id: string, statement: string, status = 'supported') => ({ id, statement, status, runRefs: [] });
+    const read = (findings: ReturnType<typeof cause>[], hypotheses: ReturnType<typeof hypothesis>[]): InvestigationRead => ({
+      id: 'i',
+      status: 'concluded',
+      findings,
+      hypotheses,
+      runs: [],
+    });
+
+    it('lists the cause findings, then the hypotheses neither refuted nor confirmed by a cause, without repeats', () => {
+      const investigation = read(
+        [cause('Node pressure', 'h1'), cause('A noisy neighbour')],
+        [
+          hypothesis('h1', 'Node pressure'),
+          hypothesis('h2', 'a  noisy NEIGHBOUR'),
+          hypothesis('h3', 'checkout 2.15.0 broke', 'refuted'),
+          hypothesis('h4', 'checkout 2.15.0'),
+        ],
+      );
+      expect(candidates(investigation)).toEqual(['Node pressure ', 'A noisy neighbour ', 'checkout 2.15.0']);
+    });
+
+    it('counts the truth named by the third candidate, not the fourth', () => {
+      const third = score(scenario, read([cause('Node pressure')], [hypothesis('h1', 'A noisy neighbour'), hypothesis('h2', 'checkout 2.15.0 fails')]), 1, []);
+      expect(third.top1).toBe(false);
+      expect(third.top3).toBe(true);
+      const fourth = score(
+        scenario,
+        read([cause('Node pressure')], [hypothesis('h1', 'A noisy neighbour'), hypothesis('h2', 'DNS'), hypothesis('h3', 'checkout 2.15.0 fails')]),
+        1,
+        [],
+      );
+      expect(fourth.top3).toBe(false);
+      const first = score(scenario, read([cause('checkout 2.15.0 fails')], []), 1, []);
+      expect([first.top1, first.top3]).toEqual([true, true]);
+    });
   });
 });
