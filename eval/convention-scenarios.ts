@@ -232,7 +232,7 @@ const dependencyDown: Template = (spec) => {
     },
     rule: errorRule(w, `${capital(caller)}HighErrorRate`, caller),
     otherRules: [FRONTEND_POD_NOT_READY],
-    truth: { values: [[peer]], series: new RegExp(`${peer}|probe_success|redis_up|up\\b${w.clientSeries ? `|${w.clientSeries}` : ''}`) },
+    truth: { values: [[peer]], series: new RegExp(`${peer}|probe_success|redis_up${w.clientSeries ? `|${w.clientSeries}` : ''}`) },
   });
 };
 
@@ -479,7 +479,7 @@ const downstreamLatency: Template = (spec) => {
     story:
       peer === 'partner-bank'
         ? 'partner-bank answers payments ten times slower; payments and then checkout slow down.'
-        : 'inventory answers eight times slower (its own latency shows it); checkout, which calls it for every request, slows down.',
+        : 'inventory answers about thirty times slower (its own latency shows it); checkout, which calls it for every request, slows down.',
     redHerrings: [h.story],
     build(end) {
       const at = end - (35 + d.r.int(0, 4)) * MINUTE;
@@ -585,7 +585,7 @@ const nodeNotReady: Template = (spec) => {
     },
     rule: errorRule(w, `${capital(caller)}HighErrorRate`, caller, 0.05, undefined, 3 * MINUTE),
     otherRules: [CPU_THROTTLING_HIGH],
-    truth: { values: [[short]], series: /kube_node_status_condition|node_|kube_pod_info|container_/ },
+    truth: { values: [[short]], series: /kube_node_status_condition|node_|kube_pod_info/ },
   });
 };
 
