@@ -667,11 +667,14 @@ class Style implements WorkloadStyle {
     const proxy = { ...target, control_plane_ns: 'linkerd', deployment: w.name, pod_template_hash: pod.replicaSet, serviceaccount: w.name };
     tel.gauge('up', target, (t) => (alive(pod, t) ? (scraped(t) ? 1 : 0) : undefined));
     const initialSeconds = Math.max(0, c.start - pod.from);
-    const emit = (labels: Labels, parts: Part[], status: string, perSecond: number, seen: (t: number) => boolean): void => {
+    /** response_total and response_latency_ms of one status. */
+    const responses = (labels: Labels, parts: Part[], status: string, perSecond: number, seen: (t: number) => boolean): void => {
       const rate = (t: number): number => parts.reduce((s, p) => s + p.rate(t), 0);
-      const common = { alive: seen, integer: true, initial: initialSeconds * perSecond * 0.9 };
-      tel.counter('request_total', labels, rate, common);
-      tel.counter('response_total', { ...labels, status_code: status, classification: status.startsWith('5') ? 'failure' : 'success' }, rate, common);
+      tel.counter('response_total', { ...labels, status_code: status, classification: status.startsWith('5') ? 'failure' : 'success' }, rate, {
+        alive: seen,
+        integer: true,
+        initial: initialSeconds * perSecond * 0.9,
+      });
       histogram(tel, 'response_latency_ms', { ...labels, status_code: status }, parts, LINKERD_BUCKETS_MS, {
         initialSeconds,
         perSecond,
@@ -679,15 +682,33 @@ class Style implements WorkloadStyle {
         unit: 1000,
       });
     };
+    /** request_total has no status: one series per direction and authority, of every status. */
+    const requests = (labels: Labels, rate: (t: number) => number, perSecond: number): void =>
+      tel.counter('request_total', labels, rate, { alive: scraped, integer: true, initial: initialSeconds * perSecond * 0.9 });
     if (http) {
-      const authority = `${w.name}.${w.namespace}.svc.cluster.local:8080`;
+      const inbound = {
+        ...proxy,
+        direction: 'inbound',
+        authority: `${w.name}.${w.namespace}.svc.cluster.local:8080`,
+        target_addr: '0.0.0.0:8080',
+        tls: 'true',
+      };
       for (const code of allCodes(tr)) {
         const parts = byCode(tr, code);
         const perSecond = tr.routes.reduce((s, r) => s + r.perSecond * r.share(code, tel.start), 0);
-        const seen = this.firstSeen(tel, code, scraped, (t) => parts.reduce((s, p) => s + p.rate(t), 0));
-        // request_total has no status: one series per direction and authority, summed over statuses.
-        emit({ ...proxy, direction: 'inbound', authority, target_addr: `0.0.0.0:8080`, tls: 'true' }, parts, code, perSecond, seen);
+        responses(
+          inbound,
+          parts,
+          code,
+          perSecond,
+          this.firstSeen(tel, code, scraped, (t) => parts.reduce((s, p) => s + p.rate(t), 0)),
+        );
       }
+      requests(
+        inbound,
+        (t) => tr.routes.reduce((s, r) => s + r.served(t), 0),
+        tr.routes.reduce((s, r) => s + r.perSecond, 0),
+      );
     }
     if (!this.clientMetrics) return;
     for (const p of tr.peers) {
@@ -695,25 +716,20 @@ class Style implements WorkloadStyle {
       if (kind === 'postgres' || kind === 'redis') continue;
       const host = hostOf(c, p.peer);
       const dst: Labels = kind === 'service' ? { dst_deployment: p.peer, dst_namespace: w.namespace, dst_service: p.peer, dst_serviceaccount: p.peer } : {};
+      const outbound = {
+        ...proxy,
+        direction: 'outbound',
+        authority: `${host}:${kind === 'external' ? 443 : 8080}`,
+        tls: kind === 'service' ? 'true' : 'no_identity',
+        ...dst,
+      };
       for (const outcome of p.outcomes) {
-        const status = proxyStatus(outcome);
         const rate = (t: number): number => p.calls(t) * p.share(outcome, t);
         const median = /^\d+$/.test(outcome) ? p.median : () => 0.002;
         const seen = this.firstSeen(tel, outcome, scraped, (t) => p.share(outcome, t));
-        emit(
-          {
-            ...proxy,
-            direction: 'outbound',
-            authority: `${host}:${kind === 'external' ? 443 : 8080}`,
-            tls: kind === 'service' ? 'true' : 'no_identity',
-            ...dst,
-          },
-          [{ rate, median }],
-          status,
-          p.perSecond * p.share(outcome, tel.start),
-          seen,
-        );
+        responses(outbound, [{ rate, median }], proxyStatus(outcome), p.perSecond * p.share(outcome, tel.start), seen);
       }
+      requests(outbound, p.calls, p.perSecond);
     }
   }
 

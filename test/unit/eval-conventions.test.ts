@@ -115,6 +115,8 @@ describe('the evaluation generator', () => {
 
   it.each(ALL_SCENARIOS.map((s) => [s.name, s] as const))('%s: writes its convention, and its rules read only metrics it writes', (_name, scenario) => {
     const tel = telemetryOf(scenario);
+    // Two emitters never write different values into one series.
+    expect(tel.conflicts).toEqual([]);
     if (scenario.convention) checkConvention(scenario, tel);
     const names = tel.metricNames();
     for (const rule of [scenario.rule, ...(scenario.otherRules ?? [])]) {
