@@ -429,11 +429,15 @@ export function totals(results: ScenarioResult[]): Totals {
   };
 }
 
-/** Totals per value of `key` (a suite, a convention), in the order the values first appear. */
-export function totalsBy(results: ScenarioResult[], key: (r: ScenarioResult) => string): Record<string, Totals> {
+function groupBy(results: ScenarioResult[], key: (r: ScenarioResult) => string): Record<string, ScenarioResult[]> {
   const groups = new Map<string, ScenarioResult[]>();
   for (const r of results) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
-  return Object.fromEntries([...groups].map(([k, rs]) => [k, totals(rs)]));
+  return Object.fromEntries(groups);
+}
+
+/** Totals per value of `key` (a suite, a convention), in the order the values first appear. */
+export function totalsBy(results: ScenarioResult[], key: (r: ScenarioResult) => string): Record<string, Totals> {
+  return Object.fromEntries(Object.entries(groupBy(results, key)).map(([k, rs]) => [k, totals(rs)]));
 }
 
 const bySuite = (r: ScenarioResult): string => suiteOf(r.scenario);
@@ -452,7 +456,7 @@ function totalsTable(title: string, groups: Record<string, Totals>): string[] {
   return lines;
 }
 
-/** The results as Markdown tables: per scenario, then totals per suite and per convention, then in all. */
+/** The results as Markdown tables: per scenario, then totals per suite, per convention in each suite, then in all. */
 export function table(results: ScenarioResult[]): string {
   const lines = [
     '| scenario | suite | convention | family | red herrings | alerts in the incident | status | conclusion | top-1 | top-3 | grounded | false confidence | seconds | first cause stated |',
@@ -466,7 +470,9 @@ export function table(results: ScenarioResult[]): string {
   }
   const all = totals(results);
   const n = all.scenarios;
-  lines.push('', ...totalsTable('suite', totalsBy(results, bySuite)), '', ...totalsTable('convention', totalsBy(results, byConvention)));
+  lines.push('', ...totalsTable('suite', totalsBy(results, bySuite)));
+  // Per convention within each suite: the holdout's stay apart from what may be tuned on.
+  for (const [suite, rs] of Object.entries(groupBy(results, bySuite))) lines.push('', ...totalsTable(`${suite}: convention`, totalsBy(rs, byConvention)));
   lines.push(
     '',
     `Totals: top-1 ${all.top1}/${n}, top-3 ${all.top3}/${n}, grounded ${all.grounded}/${n}, false confidence ${all.falseConfidence}/${n}, ` +
@@ -475,7 +481,10 @@ export function table(results: ScenarioResult[]): string {
   return lines.join('\n');
 }
 
-/** The results as JSON, for comparing runs: each scenario's scores, and the totals per suite, per convention and in all. */
+/**
+ * The results as JSON, for comparing runs: each scenario's scores, and the totals per suite, per
+ * convention in each suite, per convention over the suites run, and in all.
+ */
 export function resultsJson(results: ScenarioResult[], meta: Record<string, unknown> = {}): unknown {
   return {
     ...meta,
@@ -498,7 +507,12 @@ export function resultsJson(results: ScenarioResult[], meta: Record<string, unkn
       cause: r.cause,
       error: r.error,
     })),
-    totals: { all: totals(results), bySuite: totalsBy(results, bySuite), byConvention: totalsBy(results, byConvention) },
+    totals: {
+      all: totals(results),
+      bySuite: totalsBy(results, bySuite),
+      bySuiteAndConvention: Object.fromEntries(Object.entries(groupBy(results, bySuite)).map(([suite, rs]) => [suite, totalsBy(rs, byConvention)])),
+      byConvention: totalsBy(results, byConvention),
+    },
   };
 }
 
