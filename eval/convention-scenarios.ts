@@ -853,5 +853,10 @@ function named(scenarios: Scenario[]): Scenario[] {
   return scenarios.map((s) => ((seen.get(s.name) ?? 0) > 1 ? { ...s, name: `${s.name}-${s.seed}` } : s));
 }
 
+/** One scenario of a family outside the suites (for tests of what the suites' draws did not pick). */
+export function conventionScenario(family: Family, seed: number, slot: number): Scenario {
+  return FAMILIES[family]({ family, seed, split: 'dev', slot });
+}
+
 const slots = new Map<Family, number>();
 export const CONVENTION_SCENARIOS: Scenario[] = named([...build(HOLDOUT, 'holdout', slots), ...build(DEV, 'dev', slots)]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONVENTION_SCENARIOS } from '../../eval/convention-scenarios';
+import { CONVENTION_SCENARIOS, conventionScenario } from '../../eval/convention-scenarios';
 import { Convention, CONVENTIONS, metricNames } from '../../eval/conventions';
 import { candidates, InvestigationRead, score } from '../../eval/harness';
 import { Scenario, SCENARIOS } from '../../eval/scenarios';
@@ -124,6 +124,27 @@ describe('the evaluation generator', () => {
       expect(read.length, rule.alert).toBeGreaterThan(0);
       for (const metric of read) expect(names.has(metric), `${rule.alert} reads ${metric}`).toBe(true);
     }
+  });
+
+  it.each([
+    ['micrometer', /^hikaricp_connections_(active|idle|pending|max)$/, 'pool'],
+    ['grpc-go', /^go_sql_stats_connections_(in_use|max_open|waited_for|blocked_seconds)$/, 'db_name'],
+    ['opentelemetry', /^db_client_connections_(usage|max|pending_requests)$/, 'pool_name'],
+  ] as const)('writes the connection pool metrics of %s', (convention, pattern, label) => {
+    // The first drawn scenario of the pooled story in that convention (the suites need not have one).
+    let scenario: Scenario | undefined;
+    for (let seed = 1; !scenario && seed < 200; seed++) {
+      for (let slot = 0; slot < CONVENTIONS.length; slot++) {
+        const s = conventionScenario('database-saturation', seed, slot);
+        if (s.convention === convention && s.name.startsWith('accounts-pool-exhausted')) scenario = s;
+      }
+    }
+    const tel = telemetryOf(scenario!);
+    const pools = [...tel.metricNames()].filter((n) => pattern.test(n));
+    expect(pools.length, pools.join(', ')).toBeGreaterThanOrEqual(3);
+    expect(tel.labelsOf(pools[0]).every((l) => label in l)).toBe(true);
+    expect(scenario!.truth.series.test(pools[0])).toBe(true);
+    for (const metric of metricNames(scenario!.rule.expr)) expect(tel.metricNames().has(metric), metric).toBe(true);
   });
 
   it('reads the metric names of PromQL expressions', () => {
