@@ -109,6 +109,12 @@ export interface Node {
   mounts: Record<string, number>;
 }
 
+/** A naming and labelling convention of a workload's own telemetry: what its pods expose. */
+export interface WorkloadStyle {
+  /** Writes the pod's own series (`ready(t)`: the workload's pods serving at t). */
+  emit(cluster: Cluster, pod: Pod, ready: (t: number) => number): void;
+}
+
 export class Workload {
   readonly namespace: string;
   readonly pods: Pod[] = [];
@@ -145,13 +151,14 @@ export function running(pod: Pod, t: number): boolean {
   return t >= pod.from && t < pod.until && !pod.waiting.some(([a, b]) => t >= a && t < b);
 }
 
-const alive = (pod: Pod, t: number): boolean => t >= pod.from && t < pod.until;
+/** Whether a pod exists (created and not yet deleted) at t. */
+export const alive = (pod: Pod, t: number): boolean => t >= pod.from && t < pod.until;
 
 /** The latest container start at or before t. */
-const startedAt = (pod: Pod, t: number): number => pod.starts.filter((s) => s <= t).pop() ?? pod.from;
+export const startedAt = (pod: Pod, t: number): number => pod.starts.filter((s) => s <= t).pop() ?? pod.from;
 
 /** Standard normal CDF (Abramowitz-Stegun). */
-function phi(x: number): number {
+export function phi(x: number): number {
   const k = 1 / (1 + 0.2316419 * Math.abs(x));
   const d = 0.3989423 * Math.exp((-x * x) / 2);
   const p = d * k * (0.3193815 + k * (-0.3565638 + k * (1.781478 + k * (-1.821256 + k * 1.330274))));
@@ -168,6 +175,13 @@ export class Cluster {
   readonly nodes: Node[] = [];
   readonly workloads: Workload[] = [];
   private ipCounter = 10;
+  /**
+   * How a workload's own telemetry is named and labelled (eval/conventions.ts); without one, the
+   * Prometheus client defaults `emitProcess` and `emitHttp` write.
+   */
+  styleOf?: (w: Workload) => WorkloadStyle | undefined;
+  /** kube-state-metrics series this cluster's scrape configuration drops (e.g. `kube_pod_info`). */
+  readonly dropped = new Set<string>();
 
   constructor(
     readonly telemetry: Telemetry,
@@ -377,8 +391,13 @@ export class Cluster {
         }
         return n;
       };
+      const style = this.styleOf?.(w);
       for (const pod of w.pods) {
         this.emitContainer(pod);
+        if (style) {
+          style.emit(this, pod, ready);
+          continue;
+        }
         this.emitProcess(pod);
         if (!w.spec.worker) this.emitHttp(pod, ready);
       }
@@ -490,11 +509,12 @@ export class Cluster {
       for (const pod of w.pods) {
         const p = { ...ksm, namespace: w.namespace, pod: pod.name, uid: this.random(`uid:${pod.name}`).token(8, '0123456789abcdef') };
         const exposed = (t: number): boolean => alive(pod, t);
-        tel.gauge(
-          'kube_pod_info',
-          { ...p, node: pod.node.name, host_ip: pod.node.ip, pod_ip: pod.ip, created_by_kind: 'ReplicaSet', created_by_name: `${w.name}-${pod.replicaSet}` },
-          (t) => (exposed(t) ? 1 : undefined),
-        );
+        if (!this.dropped.has('kube_pod_info'))
+          tel.gauge(
+            'kube_pod_info',
+            { ...p, node: pod.node.name, host_ip: pod.node.ip, pod_ip: pod.ip, created_by_kind: 'ReplicaSet', created_by_name: `${w.name}-${pod.replicaSet}` },
+            (t) => (exposed(t) ? 1 : undefined),
+          );
         tel.gauge('kube_pod_status_phase', { ...p, phase: 'Running' }, (t) => (exposed(t) ? 1 : undefined));
         const c = { ...p, container: w.name };
         tel.gauge(

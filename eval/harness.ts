@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
 import { until } from '../test/support/until';
 import { Rule, Scenario } from './scenarios';
+import { conventionOf, suiteOf } from './suites';
 
 const run = promisify(execFile);
 
@@ -212,6 +213,8 @@ export interface ScenarioResult {
   conclusionStatus: string | null;
   /** The first `cause` finding names every distinguishing value of the cause. */
   top1: boolean;
+  /** One of the first three distinct candidate causes the conclusion states names it (see `candidates`). */
+  top3: boolean;
   /** Every citation names a run, and a cited run read a series of the cause. */
   grounded: boolean;
   citationsExist: boolean;
@@ -243,12 +246,39 @@ export interface InvestigationRead {
   status: string;
   conclusionStatus?: string | null;
   error?: string | null;
-  findings?: Array<Cited & { kind: string; statement: string; mechanism: string }>;
-  hypotheses?: Cited[];
+  findings?: Array<Cited & { kind: string; statement: string; mechanism: string; hypothesisId?: string }>;
+  hypotheses?: Array<Cited & { id: string; statement: string; status: string }>;
   actions?: Cited[];
   limitations?: Cited[];
   impact?: Cited | null;
   runs?: RunView[];
+}
+
+/** Whether `text` names every distinguishing value of the scenario's cause (any alternative of each, case-insensitive). */
+function names(scenario: Scenario, text: string): boolean {
+  const lower = text.toLowerCase();
+  return scenario.truth.values.every((alternatives) => alternatives.some((v) => lower.includes(v.toLowerCase())));
+}
+
+/**
+ * The candidate causes a conclusion states, in its order: each `cause` finding (statement and
+ * mechanism), then each hypothesis that is neither refuted nor the one a cause finding confirms
+ * (its statement), in the order the conclusion lists them; a text already listed is not repeated.
+ */
+export function candidates(investigation: InvestigationRead): string[] {
+  const causes = (investigation.findings ?? []).filter((f) => f.kind === 'cause');
+  const confirmed = new Set(causes.map((f) => f.hypothesisId).filter((id): id is string => !!id));
+  const texts = [
+    ...causes.map((f) => `${f.statement} ${f.mechanism}`),
+    ...(investigation.hypotheses ?? []).filter((h) => h.status !== 'refuted' && !confirmed.has(h.id)).map((h) => h.statement),
+  ];
+  const seen = new Set<string>();
+  return texts.filter((t) => {
+    const key = t.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Scores an ended investigation (its single read, with `runs`) against the scenario's ground truth. */
@@ -268,14 +298,17 @@ export function score(scenario: Scenario, investigation: InvestigationRead, seco
   const cited = new Set(findings.flatMap((f) => [...(f.runRefs ?? []), ...(f.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]));
   const readsCause = runs.some((r) => cited.has(r.ordinal) && r.outcome === 'succeeded' && scenario.truth.series.test(JSON.stringify(r.arguments)));
   const cause = findings.find((f) => f.kind === 'cause');
-  const text = cause ? `${cause.statement} ${cause.mechanism}`.toLowerCase() : '';
-  const top1 = !!cause && scenario.truth.values.every((alternatives) => alternatives.some((v) => text.includes(v.toLowerCase())));
+  const top1 = !!cause && names(scenario, `${cause.statement} ${cause.mechanism}`);
+  const top3 = candidates(investigation)
+    .slice(0, 3)
+    .some((text) => names(scenario, text));
   return {
     scenario,
     investigationId: investigation.id ?? null,
     status: investigation.status,
     conclusionStatus: investigation.conclusionStatus ?? null,
     top1,
+    top3,
     grounded: citationsExist && readsCause,
     citationsExist,
     falseConfidence: investigation.conclusionStatus === 'verified_cause' && !top1,
@@ -398,25 +431,158 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
 
 const yes = (b: boolean): string => (b ? 'yes' : 'no');
 
-/** The results as a Markdown table, with totals. */
+/** Totals of a set of results. */
+export interface Totals {
+  scenarios: number;
+  top1: number;
+  top3: number;
+  grounded: number;
+  falseConfidence: number;
+  /** Ended without a harness error and not `failed`. */
+  ended: number;
+  meanSeconds: number;
+  maxSeconds: number;
+}
+
+export function totals(results: ScenarioResult[]): Totals {
+  const count = (f: (r: ScenarioResult) => boolean): number => results.filter(f).length;
+  const seconds = results.map((r) => r.seconds);
+  return {
+    scenarios: results.length,
+    top1: count((r) => r.top1),
+    top3: count((r) => r.top3),
+    grounded: count((r) => r.grounded),
+    falseConfidence: count((r) => r.falseConfidence),
+    ended: count((r) => r.status !== 'failed' && !r.error),
+    meanSeconds: seconds.length ? Number((seconds.reduce((a, b) => a + b, 0) / seconds.length).toFixed(1)) : 0,
+    maxSeconds: seconds.length ? Number(Math.max(...seconds).toFixed(1)) : 0,
+  };
+}
+
+function groupBy(results: ScenarioResult[], key: (r: ScenarioResult) => string): Record<string, ScenarioResult[]> {
+  const groups = new Map<string, ScenarioResult[]>();
+  for (const r of results) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  return Object.fromEntries(groups);
+}
+
+/** Totals per value of `key` (a suite, a convention), in the order the values first appear. */
+export function totalsBy(results: ScenarioResult[], key: (r: ScenarioResult) => string): Record<string, Totals> {
+  return Object.fromEntries(Object.entries(groupBy(results, key)).map(([k, rs]) => [k, totals(rs)]));
+}
+
+const bySuite = (r: ScenarioResult): string => suiteOf(r.scenario);
+const byConvention = (r: ScenarioResult): string => conventionOf(r.scenario);
+
+function totalsTable(title: string, groups: Record<string, Totals>): string[] {
+  const lines = [
+    `| ${title} | scenarios | top-1 | top-3 | grounded | false confidence | ended | mean s | max s |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const [k, t] of Object.entries(groups)) {
+    lines.push(
+      `| ${k} | ${t.scenarios} | ${t.top1}/${t.scenarios} | ${t.top3}/${t.scenarios} | ${t.grounded}/${t.scenarios} | ${t.falseConfidence}/${t.scenarios} | ${t.ended}/${t.scenarios} | ${t.meanSeconds.toFixed(1)} | ${t.maxSeconds.toFixed(1)} |`,
+    );
+  }
+  return lines;
+}
+
+/** The results as Markdown tables: per scenario, then totals per suite, per convention in each suite, then in all. */
 export function table(results: ScenarioResult[]): string {
   const lines = [
-    '| scenario | family | red herrings | alerts in the incident | status | conclusion | top-1 | grounded | false confidence | seconds | first cause stated |',
-    '|---|---|---|---|---|---|---|---|---|---:|---|',
+    '| scenario | suite | convention | family | red herrings | alerts in the incident | status | conclusion | top-1 | top-3 | grounded | false confidence | seconds | first cause stated |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---:|---|',
   ];
   for (const r of results) {
     const cause = (r.error ?? r.cause).replace(/\|/g, '\\|').slice(0, 240);
     lines.push(
-      `| ${r.scenario.name} | ${r.scenario.family} | ${r.scenario.redHerrings.join('; ') || 'none'} | ${r.alerts.join(', ') || '-'} | ${r.status} | ${r.conclusionStatus ?? '-'} | ${yes(r.top1)} | ${yes(r.grounded)} | ${yes(r.falseConfidence)} | ${r.seconds.toFixed(1)} | ${cause || '-'} |`,
+      `| ${r.scenario.name} | ${bySuite(r)} | ${byConvention(r)}${r.scenario.missing?.length ? ` (no ${r.scenario.missing.join(', ')})` : ''} | ${r.scenario.family} | ${r.scenario.redHerrings.join('; ') || 'none'} | ${r.alerts.join(', ') || '-'} | ${r.status} | ${r.conclusionStatus ?? '-'} | ${yes(r.top1)} | ${yes(r.top3)} | ${yes(r.grounded)} | ${yes(r.falseConfidence)} | ${r.seconds.toFixed(1)} | ${cause || '-'} |`,
     );
   }
-  const n = results.length;
-  const count = (f: (r: ScenarioResult) => boolean): string => `${results.filter(f).length}/${n}`;
-  const mean = n ? results.reduce((s, r) => s + r.seconds, 0) / n : 0;
+  const all = totals(results);
+  const n = all.scenarios;
+  lines.push('', ...totalsTable('suite', totalsBy(results, bySuite)));
+  // Per convention within each suite: the holdout's stay apart from what may be tuned on.
+  for (const [suite, rs] of Object.entries(groupBy(results, bySuite))) lines.push('', ...totalsTable(`${suite}: convention`, totalsBy(rs, byConvention)));
   lines.push(
     '',
-    `Totals: top-1 ${count((r) => r.top1)}, grounded ${count((r) => r.grounded)}, false confidence ${count((r) => r.falseConfidence)}, ` +
-      `ended without error ${count((r) => r.status !== 'failed' && !r.error)}, mean ${mean.toFixed(1)} s per investigation.`,
+    `Totals: top-1 ${all.top1}/${n}, top-3 ${all.top3}/${n}, grounded ${all.grounded}/${n}, false confidence ${all.falseConfidence}/${n}, ` +
+      `ended without error ${all.ended}/${n}, mean ${all.meanSeconds.toFixed(1)} s, max ${all.maxSeconds.toFixed(1)} s per investigation.`,
   );
   return lines.join('\n');
+}
+
+/**
+ * The results as JSON, for comparing runs: each scenario's scores, and the totals per suite, per
+ * convention in each suite, per convention over the suites run, and in all.
+ */
+export function resultsJson(results: ScenarioResult[], meta: Record<string, unknown> = {}): unknown {
+  return {
+    ...meta,
+    scenarios: results.map((r) => ({
+      name: r.scenario.name,
+      suite: bySuite(r),
+      convention: byConvention(r),
+      missing: r.scenario.missing ?? [],
+      family: r.scenario.family,
+      seed: r.scenario.seed,
+      investigationId: r.investigationId,
+      status: r.status,
+      conclusionStatus: r.conclusionStatus,
+      top1: r.top1,
+      top3: r.top3,
+      grounded: r.grounded,
+      falseConfidence: r.falseConfidence,
+      seconds: Number(r.seconds.toFixed(1)),
+      alerts: r.alerts,
+      cause: r.cause,
+      error: r.error,
+    })),
+    totals: {
+      all: totals(results),
+      bySuite: totalsBy(results, bySuite),
+      bySuiteAndConvention: Object.fromEntries(Object.entries(groupBy(results, bySuite)).map(([suite, rs]) => [suite, totalsBy(rs, byConvention)])),
+      byConvention: totalsBy(results, byConvention),
+    },
+  };
+}
+
+/** What staging a scenario showed: whether its page fired, when, and which other alerts fired. */
+export interface StageResult {
+  scenario: Scenario;
+  series: number;
+  /** Minutes before the end of the data the page first fired; null when it never did. */
+  pageFiredMinutesAgo: number | null;
+  /** Firing episodes of the page over the data. */
+  pageEpisodes: number;
+  /** The other rules' alerts that fired (alert name and episodes). */
+  others: Record<string, number>;
+  seconds: number;
+  error: string | null;
+}
+
+/**
+ * Stages a scenario's Prometheus and derives its alerts as `runScenario` does, without the API and
+ * worker: shows that its page fires over the data, and when.
+ */
+export async function stageScenario(scenario: Scenario): Promise<StageResult> {
+  const started = Date.now();
+  const staged = await stagePrometheus(scenario);
+  try {
+    const [pages, ...others] = await Promise.all(
+      [scenario.rule, ...(scenario.otherRules ?? [])].map((r) => deriveAlerts(staged.prometheus.url, r, staged.start, staged.end)),
+    );
+    const counts: Record<string, number> = {};
+    for (const a of others.flat()) counts[a.rule.alert] = (counts[a.rule.alert] ?? 0) + 1;
+    return {
+      scenario,
+      series: staged.series,
+      pageFiredMinutesAgo: pages[0] ? Math.round((staged.end - pages[0].firedAt) / 60) : null,
+      pageEpisodes: pages.length,
+      others: counts,
+      seconds: (Date.now() - started) / 1000,
+      error: null,
+    };
+  } finally {
+    await staged.stop();
+  }
 }

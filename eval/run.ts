@@ -1,14 +1,15 @@
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { dropQueueKeys, startApi, startWorker, stopApi, stopChild } from '../bench/support';
 import { MIGRATIONS } from '../migrations';
 import { freePort } from '../test/support/ports';
-import { ApiClient, runScenario, ScenarioResult, table } from './harness';
-import { runNezhaSuite, NEZHA_SUITE } from './nezha/suite';
-import { SCENARIOS } from './scenarios';
+import { writeFileSync } from 'node:fs';
+import { ApiClient, resultsJson, runScenario, ScenarioResult, stageScenario, StageResult, table } from './harness';
+import { Scenario } from './scenarios';
+import { NEZHA_SUITE, runNezhaSuite } from './nezha/suite';
+import { ALL_SCENARIOS, conventionOf, Suite, SUITES, suiteOf } from './suites';
 
 /**
  * Evaluates the investigation reasoner the worker runs (built-in, or a language model when
@@ -16,9 +17,11 @@ import { SCENARIOS } from './scenarios';
  * delivered as Alertmanager would, an investigation opened through the API of a real API process
  * and worked by a real worker process, scored against the scenario's ground truth.
  *
- * `--scenario=a,b` runs only those; `--list` prints the scenarios. `--suite=nezha-trainticket`
- * replays the faults of the Nezha dataset's TrainTicket days instead (eval/nezha/README.md), with
- * `--scenario=` selecting faults by id. `--json=path` writes the results as JSON.
+ * `--suite=own,conventions-dev` runs only those suites (default: all); `--suite=nezha-trainticket`
+ * replays the faults of the Nezha dataset's TrainTicket days (eval/nezha/README.md), also part of
+ * the default; `--scenario=a,b` runs only those scenarios (or Nezha faults, by id); `--list` prints the scenarios with their suite and convention; `--json=path`
+ * also writes the results as JSON; `--stage-only` stages each scenario's Prometheus and derives its
+ * alerts (no API or worker), to show that every page fires.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
@@ -47,21 +50,64 @@ class SessionClient implements ApiClient {
   }
 }
 
-async function main(): Promise<void> {
-  const suite = arg('suite') ?? 'generated';
-  if (suite !== 'generated' && suite !== NEZHA_SUITE) throw new Error(`unknown suite ${suite}: generated or ${NEZHA_SUITE}`);
-  if (suite === NEZHA_SUITE && process.argv.includes('--list')) {
-    await runNezhaSuite(undefined, { list: true, only: arg('scenario')?.split(',') });
-    return;
-  }
-  if (process.argv.includes('--list')) {
-    for (const s of SCENARIOS) console.log(`${s.name} (${s.family}): ${s.story}`);
-    return;
-  }
+/** The suites `--suite` selects (all by default). */
+function selectedSuites(): string[] {
+  const suites = arg('suite')?.split(',') ?? [...SUITES, NEZHA_SUITE];
+  for (const suite of suites)
+    if (!(SUITES as readonly string[]).includes(suite) && suite !== NEZHA_SUITE)
+      throw new Error(`unknown suite ${suite}; the suites are ${[...SUITES, NEZHA_SUITE].join(', ')}`);
+  return suites;
+}
+
+/** The generated scenarios `--suite` and `--scenario` select, and the names `--scenario` gives that are none of them (Nezha faults). */
+function selected(): { scenarios: Scenario[]; rest: string[] | undefined } {
+  const suites = selectedSuites();
+  const inSuites = ALL_SCENARIOS.filter((s) => suites.includes(suiteOf(s) as Suite));
   const only = arg('scenario')?.split(',');
-  const scenarios = suite !== 'generated' ? [] : only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
-  if (suite === 'generated' && only && scenarios.length !== only.length) throw new Error(`unknown scenario in ${only.join(', ')}; --list shows them`);
-  const json = arg('json');
+  const scenarios = only ? inSuites.filter((s) => only.includes(s.name)) : inSuites;
+  const rest = only?.filter((name) => !scenarios.some((s) => s.name === name));
+  if (rest?.length && !suites.includes(NEZHA_SUITE))
+    throw new Error(`unknown scenario in ${only!.join(', ')} (of ${suites.join(', ')}); --list shows them`);
+  return { scenarios, rest };
+}
+
+/** Stages every selected scenario and prints whether and when its page fired. */
+async function stageOnly(scenarios: Scenario[]): Promise<void> {
+  const results: StageResult[] = [];
+  for (const scenario of scenarios) {
+    let r: StageResult;
+    try {
+      r = await stageScenario(scenario);
+    } catch (error) {
+      r = { scenario, series: 0, pageFiredMinutesAgo: null, pageEpisodes: 0, others: {}, seconds: 0, error: (error as Error).message };
+    }
+    results.push(r);
+    const others = Object.entries(r.others).map(([a, n]) => `${a} x${n}`);
+    console.log(
+      `${scenario.name} [${suiteOf(scenario)}, ${conventionOf(scenario)}]: ${r.series} series; ${scenario.rule.alert} ` +
+        `${r.error ? `error: ${r.error}` : r.pageFiredMinutesAgo === null ? 'NEVER FIRED' : `fired ${r.pageFiredMinutesAgo} min before the end (${r.pageEpisodes} episode(s))`}` +
+        `${others.length ? `; also ${others.join(', ')}` : ''} (${r.seconds.toFixed(1)} s)`,
+    );
+  }
+  // A page that never fired, or first fired more than an hour before the end (before any scenario's fault), is broken.
+  const broken = results.filter((r) => r.error || r.pageFiredMinutesAgo === null || r.pageFiredMinutesAgo > 60);
+  console.log(`\n${results.length - broken.length}/${results.length} pages fired within the last hour of their data.`);
+  for (const r of broken) console.log(`broken: ${r.scenario.name}`);
+  if (broken.length) process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  const { scenarios, rest } = selected();
+  const nezha = selectedSuites().includes(NEZHA_SUITE);
+  // The Nezha faults --scenario names (all when it names none of them, or is not given).
+  const nezhaOnly = rest?.length ? rest : undefined;
+  if (process.argv.includes('--list')) {
+    for (const s of scenarios)
+      console.log(`${s.name} [${suiteOf(s)}, ${conventionOf(s)}${s.missing?.length ? `, no ${s.missing.join(', ')}` : ''}] (${s.family}): ${s.story}`);
+    if (nezha) await runNezhaSuite(undefined, { list: true, only: nezhaOnly });
+    return;
+  }
+  if (process.argv.includes('--stage-only')) return stageOnly(scenarios);
   const base = new URL(loadConfig().DATABASE_URL);
   base.pathname = `/svc_eval_${process.pid}`;
   const databaseUrl = base.toString();
@@ -99,11 +145,6 @@ async function main(): Promise<void> {
     if (boot.status !== 201) throw new Error(`bootstrap answered ${boot.status}: ${await boot.text()}`);
     client.cookie = boot.headers.getSetCookie()[0].split(';')[0];
 
-    if (suite === NEZHA_SUITE) {
-      await runNezhaSuite({ client, baseUrl }, { only, json });
-      return;
-    }
-
     // One at a time: the machine is shared, and time per investigation is reported.
     for (const scenario of scenarios) {
       const started = Date.now();
@@ -116,6 +157,7 @@ async function main(): Promise<void> {
           status: 'harness error',
           conclusionStatus: null,
           top1: false,
+          top3: false,
           grounded: false,
           citationsExist: false,
           falseConfidence: false,
@@ -127,20 +169,25 @@ async function main(): Promise<void> {
       }
       const r = results[results.length - 1];
       console.log(
-        `${scenario.name}: alerts ${r.alerts.join(', ') || '-'}; ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
+        `${scenario.name}: alerts ${r.alerts.join(', ') || '-'}; ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} top-3 ${r.top3} grounded ${r.grounded} false confidence ${r.falseConfidence}: ${r.error ?? r.cause}`,
       );
     }
-    console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);
-    console.log(table(results));
-    if (json)
+    const json = arg('json');
+    if (scenarios.length) {
+      console.log(`\nReasoner evaluation, ${results.length} scenario(s)\n`);
+      console.log(table(results));
+    }
+    if (json && scenarios.length) {
+      const llm = Object.keys(env).some((k) => k.startsWith('SVC_LLM_'));
       writeFileSync(
         json,
-        JSON.stringify(
-          results.map(({ scenario, ...r }) => ({ scenario: scenario.name, family: scenario.family, ...r })),
-          null,
-          2,
-        ),
+        `${JSON.stringify(resultsJson(results, { finishedAt: new Date().toISOString(), reasoner: llm ? 'language model (SVC_LLM_*)' : 'built-in', suites: arg('suite') ?? 'all' }), null, 2)}\n`,
       );
+      console.log(`\nResults written to ${json}`);
+    }
+    // The recorded incidents after the generated ones (their results in a file of their own beside --json's).
+    if (nezha && (!arg('scenario') || nezhaOnly))
+      await runNezhaSuite({ client, baseUrl }, { only: nezhaOnly, json: json && scenarios.length ? json.replace(/(\.json)?$/, '-nezha.json') : json });
   } finally {
     await stopChild(worker);
     if (api) await stopApi(api);

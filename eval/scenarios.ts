@@ -1,4 +1,5 @@
 import { Cluster, Effects, Pod, WorkloadSpec } from './cluster';
+import type { Convention, Missing } from './conventions';
 import { configMap, consumersOf, hikari, NODES, postgres, probes, rabbitmq, ramp, redis, shop, ShopOptions, volume } from './shop';
 
 /** An alerting rule as Prometheus loads it. */
@@ -36,6 +37,15 @@ export interface Scenario {
   seed: number;
   /** Small enough for `npm test`. */
   fast?: boolean;
+  /**
+   * Where a scenario outside the own suite belongs: `dev` may be tuned on, `holdout` is only ever
+   * looked at in totals. The own suite's scenarios have none.
+   */
+  split?: 'dev' | 'holdout';
+  /** How the shop names its workloads' telemetry (eval/conventions.ts); the generator's default when absent. */
+  convention?: Convention;
+  /** Parts of the usual telemetry the scenario's cluster lacks. */
+  missing?: Missing[];
   /** The cluster with its faults; three hours of data ending at `end` (Unix seconds). */
   build(end: number): Cluster;
   /** The rule that pages; its alert opens the incident investigated. */
@@ -50,7 +60,7 @@ export interface Scenario {
   };
 }
 
-const MINUTE = 60;
+export const MINUTE = 60;
 
 const errorRatio = (job: string, threshold = 0.05): string =>
   `sum by (namespace, job) (rate(http_requests_total{job="${job}", code=~"5.."}[5m])) / sum by (namespace, job) (rate(http_requests_total{job="${job}"}[5m])) > ${threshold}`;
@@ -75,7 +85,7 @@ const latencyRule = (alert: string, job: string, threshold: number): Rule => ({
 });
 
 /** kube-prometheus's CPUThrottlingHigh: a chronic alert on a workload that always runs near its CPU limit. */
-const CPU_THROTTLING_HIGH: Rule = {
+export const CPU_THROTTLING_HIGH: Rule = {
   alert: 'CPUThrottlingHigh',
   expr: 'sum by (container, pod, namespace) (increase(container_cpu_cfs_throttled_periods_total{container!=""}[5m])) / sum by (container, pod, namespace) (increase(container_cpu_cfs_periods_total[5m])) > (25 / 100)',
   forSeconds: 15 * MINUTE,
@@ -92,7 +102,7 @@ const FRONTEND_TARGET_DOWN: Rule = {
   annotations: { summary: 'A frontend target is down.' },
 };
 
-const KUBE_POD_CRASH_LOOPING: Rule = {
+export const KUBE_POD_CRASH_LOOPING: Rule = {
   alert: 'KubePodCrashLooping',
   expr: 'max_over_time(kube_pod_container_status_waiting_reason{reason="CrashLoopBackOff", job="kube-state-metrics", namespace="shop"}[5m]) >= 1',
   forSeconds: 5 * MINUTE,
@@ -101,18 +111,18 @@ const KUBE_POD_CRASH_LOOPING: Rule = {
 };
 
 /** The chronic red herring: recommendations runs at 95% of its CPU limit all day. */
-const chronicThrottling: Pick<ShopOptions, 'specs'> = { specs: { recommendations: { cpu: 0.47, cpuLimit: 0.5 } } };
+export const chronicThrottling: Pick<ShopOptions, 'specs'> = { specs: { recommendations: { cpu: 0.47, cpuLimit: 0.5 } } };
 
 /**
  * A frontend pod whose readiness flaps: down seven minutes in every twenty-five, the last time from
  * five minutes before `around` to two after, so its alert fires just before the page and is still
  * firing when the page joins the group.
  */
-const flappingFrontend = (around: number): Effects => ({
+export const flappingFrontend = (around: number): Effects => ({
   down: (t: number, pod: Pod) => pod.workload.pods[0] === pod && around + 2 * MINUTE - t >= 0 && (around + 2 * MINUTE - t) % (25 * MINUTE) < 7 * MINUTE,
 });
 
-const KUBE_POD_RESTARTING_OFTEN: Rule = {
+export const KUBE_POD_RESTARTING_OFTEN: Rule = {
   alert: 'KubePodRestartingOften',
   expr: 'increase(kube_pod_container_status_restarts_total{job="kube-state-metrics", namespace="shop"}[15m]) >= 2',
   forSeconds: 0,
@@ -121,14 +131,14 @@ const KUBE_POD_RESTARTING_OFTEN: Rule = {
 };
 
 /** A batch workload of one pod on `node`, using `cpu(t)` cores (its limit is the node's four cores). */
-const batch = (name: string, version: string, node: string, cpu: (t: number) => number): [WorkloadSpec, Effects, { nodes: string[] }] => [
+export const batch = (name: string, version: string, node: string, cpu: (t: number) => number): [WorkloadSpec, Effects, { nodes: string[] }] => [
   { name, replicas: 1, version, rps: 0, routes: [], worker: true, memoryMiB: 700, memoryLimitMiB: 2048, cpu: 0.1, cpuLimit: 4 },
   { cpu },
   { nodes: [node] },
 ];
 
 /** Errors of a workload's requests while a peer fails: each failed call fails the request with `code`. */
-const failsWithPeer = (peer: string, from: number, code: string, ratio: number, outcome: string): Effects =>
+export const failsWithPeer = (peer: string, from: number, code: string, ratio: number, outcome: string): Effects =>
   ({
     errors: (t) => (t >= from ? { [code]: ratio } : undefined),
     peerErrors: (t, _pod, p) => (p === peer && t >= from ? { [outcome]: 1 } : undefined),

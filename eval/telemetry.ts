@@ -17,6 +17,9 @@ interface Series {
 export class Telemetry {
   readonly times: number[];
   private readonly series = new Map<string, Series>();
+  private readonly written = new Set<string>();
+  /** Series written twice with different values (two emitters naming different things alike). */
+  readonly conflicts: string[] = [];
 
   /** `end`: the last scrape (Unix seconds); `hours` of scrapes every `interval` seconds before it. */
   constructor(
@@ -36,12 +39,19 @@ export class Telemetry {
     return this.series.size;
   }
 
+  /** The label sets of every series of `name` that has at least one sample. */
+  labelsOf(name: string): Labels[] {
+    return [...this.series.values()].filter((s) => s.name === name && s.values.some((v) => !Number.isNaN(v))).map((s) => s.labels);
+  }
+
+  /** The names of the metrics with at least one sample. */
+  metricNames(): Set<string> {
+    return new Set([...this.series.values()].filter((s) => s.values.some((v) => !Number.isNaN(v))).map((s) => s.name));
+  }
+
   /** The series of `name` with `labels`, created empty (never scraped) when new. */
   private get(name: string, labels: Labels): Series {
-    const key = `${name}{${Object.entries(labels)
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(',')}}`;
+    const key = this.key(name, labels);
     let s = this.series.get(key);
     if (!s) {
       s = { name, labels, values: new Float64Array(this.times.length).fill(NaN) };
@@ -50,13 +60,31 @@ export class Telemetry {
     return s;
   }
 
+  private key(name: string, labels: Labels): string {
+    return `${name}{${Object.entries(labels)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(',')}}`;
+  }
+
+  /** Writes a series through `write`, noting a conflict when an earlier write left other values. */
+  private write(name: string, labels: Labels, write: (s: Series) => void): void {
+    const s = this.get(name, labels);
+    const key = this.key(name, labels);
+    const before = this.written.has(key) ? Float64Array.from(s.values) : undefined;
+    this.written.add(key);
+    write(s);
+    if (before && before.some((v, i) => !Object.is(v, s.values[i]))) this.conflicts.push(key);
+  }
+
   /** A gauge: `value(t)` at each scrape; undefined where the series was not exposed. */
   gauge(name: string, labels: Labels, value: (t: number, i: number) => number | undefined): void {
-    const s = this.get(name, labels);
-    this.times.forEach((t, i) => {
-      const v = value(t, i);
-      if (v !== undefined && Number.isFinite(v)) s.values[i] = v;
-    });
+    this.write(name, labels, (s) =>
+      this.times.forEach((t, i) => {
+        const v = value(t, i);
+        if (v !== undefined && Number.isFinite(v)) s.values[i] = v;
+      }),
+    );
   }
 
   /**
@@ -69,7 +97,14 @@ export class Telemetry {
     rate: (t: number) => number,
     options: { initial?: number; alive?: (t: number) => boolean; resets?: number[]; integer?: boolean } = {},
   ): void {
-    const s = this.get(name, labels);
+    this.write(name, labels, (s) => this.integrate(s, rate, options));
+  }
+
+  private integrate(
+    s: Series,
+    rate: (t: number) => number,
+    options: { initial?: number; alive?: (t: number) => boolean; resets?: number[]; integer?: boolean },
+  ): void {
     let total = options.initial ?? 0;
     const resets = [...(options.resets ?? [])].sort((a, b) => a - b);
     let previous = -Infinity;

@@ -1,4 +1,14 @@
-import { ApiClient, DerivedAlert, deriveAlerts, InvestigationRead, investigatePage, RunOptions, stageOpenMetrics, StagedData } from '../harness';
+import {
+  ApiClient,
+  candidates as candidateTexts,
+  DerivedAlert,
+  deriveAlerts,
+  InvestigationRead,
+  investigatePage,
+  RunOptions,
+  stageOpenMetrics,
+  StagedData,
+} from '../harness';
 import { Rule } from '../scenarios';
 import { BEFORE_SECONDS, Dataset, Day, Fault, FaultKind } from './dataset';
 import { families, writeOpenMetrics } from './openmetrics';
@@ -107,23 +117,17 @@ export function servicesNamed(text: string, services: string[]): string[] {
   return found.sort((a, b) => a[0] - b[0]).map(([, s]) => s);
 }
 
-interface Hypothesis {
-  statement: string;
-  status: string;
-}
-
 /**
  * Scores an ended investigation: top-1 when the first `cause` finding names the faulty service,
- * top-3 when it is among the first three distinct services the conclusion names (each cause
- * finding's, then each hypothesis' not refuted, in the order listed).
+ * top-3 when it is among the first three distinct services named by the conclusion's candidates
+ * (`candidates` of eval/harness.ts: cause findings, then hypotheses neither refuted nor confirmed).
  */
 export function scoreFault(fault: Fault, services: string[], investigation: InvestigationRead, seconds: number, alerted: string[]): FaultResult {
   const findings = investigation.findings ?? [];
   const causes = findings.filter((f) => f.kind === 'cause');
-  const hypotheses = ((investigation as { hypotheses?: Hypothesis[] }).hypotheses ?? []).filter((h) => h.status !== 'refuted');
+  // The candidates as the generated suites list them (eval/harness.ts), each read for the services it names.
   const candidates: string[] = [];
-  for (const text of [...causes.map((c) => `${c.statement} ${c.mechanism}`), ...hypotheses.map((h) => h.statement)])
-    for (const s of servicesNamed(text, services)) if (!candidates.includes(s)) candidates.push(s);
+  for (const text of candidateTexts(investigation)) for (const s of servicesNamed(text, services)) if (!candidates.includes(s)) candidates.push(s);
   const first = causes[0] ? servicesNamed(`${causes[0].statement} ${causes[0].mechanism}`, services) : [];
   const top1 = first.includes(fault.service);
   const ordinals = new Set((investigation.runs ?? []).map((r) => r.ordinal));

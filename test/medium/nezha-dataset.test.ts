@@ -97,7 +97,7 @@ describe('the Nezha TrainTicket conversion', () => {
         status: 'concluded',
         conclusionStatus: 'verified_cause',
         findings: causes.map((statement) => ({ kind: 'cause', statement, mechanism: '', runRefs: [1] })),
-        hypotheses: hypotheses.map(([statement, status]) => ({ statement, status, runRefs: [] })),
+        hypotheses: hypotheses.map(([statement, status], i) => ({ id: `h-${i}`, statement, status, runRefs: [] })),
         runs: [{ ordinal: 1, tool: 'prometheus.query_range', outcome: 'succeeded', arguments: {}, summary: null }],
       }) as InvestigationRead;
     const right = scoreFault(f, services, read(['ts-travel-service is slow'], []), 1, []);
