@@ -74,7 +74,10 @@ function describe(m: Measure, labels: Record<string, string>): { entity: string;
         ? `the ${m.meaning.distribution === 'histogram' ? 'p90 ' : ''}latency of ${subject}`
         : m.meaning.kind === 'throughput'
           ? `the rate of ${subject}`
-          : m.meaning.kind === 'saturation' && m.meaning.resource && m.meaning.resource !== 'requests'
+          : m.meaning.kind === 'saturation' &&
+              m.meaning.resource &&
+              m.meaning.resource !== 'requests' &&
+              /usage|used|utili[sz]ation|working_set|in_use/.test(m.metric)
             ? `the ${m.meaning.resource === 'cpu' ? 'CPU' : m.meaning.resource} use of ${subject}`
             : `${m.metric.replace(/_total$/, '')} of ${subject}`;
   return { entity: peer ?? own, what: `${what} (${m.metric})` };
