@@ -281,20 +281,24 @@ export function candidates(investigation: InvestigationRead): string[] {
   });
 }
 
-/** Scores an ended investigation (its single read, with `runs`) against the scenario's ground truth. */
-export function score(scenario: Scenario, investigation: InvestigationRead, seconds: number, alerts: string[]): ScenarioResult {
-  const runs: RunView[] = investigation.runs ?? [];
-  const ordinals = new Set(runs.map((r) => r.ordinal));
-  const findings = investigation.findings ?? [];
+/** Every run a conclusion cites (findings, hypotheses, actions, limitations, impact), by ordinal, as often as cited. */
+export function citedRuns(investigation: InvestigationRead): number[] {
   const citing: Cited[] = [
-    ...findings,
+    ...(investigation.findings ?? []),
     ...(investigation.hypotheses ?? []),
     ...(investigation.actions ?? []),
     ...(investigation.limitations ?? []),
     investigation.impact ?? {},
   ];
-  const refs = citing.flatMap((c) => [...(c.runRefs ?? []), ...(c.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]);
-  const citationsExist = refs.every((r) => ordinals.has(r));
+  return citing.flatMap((c) => [...(c.runRefs ?? []), ...(c.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]);
+}
+
+/** Scores an ended investigation (its single read, with `runs`) against the scenario's ground truth. */
+export function score(scenario: Scenario, investigation: InvestigationRead, seconds: number, alerts: string[]): ScenarioResult {
+  const runs: RunView[] = investigation.runs ?? [];
+  const ordinals = new Set(runs.map((r) => r.ordinal));
+  const findings = investigation.findings ?? [];
+  const citationsExist = citedRuns(investigation).every((r) => ordinals.has(r));
   const cited = new Set(findings.flatMap((f) => [...(f.runRefs ?? []), ...(f.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]));
   const readsCause = runs.some((r) => cited.has(r.ordinal) && r.outcome === 'succeeded' && scenario.truth.series.test(JSON.stringify(r.arguments)));
   const cause = findings.find((f) => f.kind === 'cause');

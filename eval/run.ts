@@ -66,8 +66,7 @@ function selected(): { scenarios: Scenario[]; rest: string[] | undefined } {
   const only = arg('scenario')?.split(',');
   const scenarios = only ? inSuites.filter((s) => only.includes(s.name)) : inSuites;
   const rest = only?.filter((name) => !scenarios.some((s) => s.name === name));
-  if (rest?.length && !suites.includes(NEZHA_SUITE))
-    throw new Error(`unknown scenario in ${only!.join(', ')} (of ${suites.join(', ')}); --list shows them`);
+  if (rest?.length && !suites.includes(NEZHA_SUITE)) throw new Error(`unknown scenario in ${only!.join(', ')} (of ${suites.join(', ')}); --list shows them`);
   return { scenarios, rest };
 }
 

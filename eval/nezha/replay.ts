@@ -1,6 +1,7 @@
 import {
   ApiClient,
   candidates as candidateTexts,
+  citedRuns,
   DerivedAlert,
   deriveAlerts,
   InvestigationRead,
@@ -131,14 +132,7 @@ export function scoreFault(fault: Fault, services: string[], investigation: Inve
   const first = causes[0] ? servicesNamed(`${causes[0].statement} ${causes[0].mechanism}`, services) : [];
   const top1 = first.includes(fault.service);
   const ordinals = new Set((investigation.runs ?? []).map((r) => r.ordinal));
-  const cited = [
-    ...findings,
-    ...(investigation.hypotheses ?? []),
-    ...(investigation.actions ?? []),
-    ...(investigation.limitations ?? []),
-    investigation.impact ?? {},
-  ];
-  const refs = cited.flatMap((c) => [...(c.runRefs ?? []), ...(c.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]);
+  const refs = citedRuns(investigation);
   return {
     fault,
     investigationId: investigation.id ?? null,
