@@ -39,8 +39,8 @@ const waitsOnOthers = (m: Measure): boolean =>
  * saturation, availability and restarts, and a surge of its traffic can be causes. When nothing
  * on the entity changed and the alerts share a namespace, every service and workload of the
  * namespace is ranked the same way (a cause elsewhere, on something the entity depends on
- * without a metric saying so); there the alerting entities' own failures and latency are still
- * the symptom, and any other's can be the cause. Null when the alerts name no entity.
+ * without a metric saying so); there the alerting entities' own failures and latency, and those
+ * of callers' calls to them, are still the symptom, and any other's can be the cause. Null when the alerts name no entity.
  */
 export async function rankEntityChanges(
   session: InvestigationSession,
@@ -54,7 +54,11 @@ export async function rankEntityChanges(
   const read: PrometheusReader = (tool, args, purpose) => session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
   const at = shift(onset, MINUTE).toISOString();
   const result: EntityChanges = { entity, changes: [], discoveryRuns: [], rankingRuns: [] };
-  const alerting = (c: RankedChange): boolean => !c.measure.peerLabel && entity.names.some((n) => mentions(c.labels[c.measure.label] ?? '', n));
+  // The alerting entities' own requests: their series, or callers' calls to them (what they serve).
+  const alerting = (c: RankedChange): boolean => {
+    const served = c.measure.peerLabel ? c.labels[c.measure.peerLabel] : c.labels[c.measure.label];
+    return entity.names.some((n) => mentions(served ?? '', n));
+  };
   const symptom = (c: RankedChange): boolean =>
     alerting(c) &&
     (c.measure.meaning.kind === 'errors' || c.measure.meaning.kind === 'latency' || (c.measure.meaning.kind === 'throughput' && c.change.direction === 'down'));
