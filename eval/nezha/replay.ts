@@ -93,7 +93,7 @@ export interface FaultResult {
   conclusionStatus: string | null;
   /** The services of the page and its group, as delivered. */
   alerted: string[];
-  /** The distinct services the conclusion names as candidates, in order (cause findings, then hypotheses not refuted). */
+  /** The distinct services the conclusion names as candidates, in order (`candidates` of eval/harness.ts). */
   candidates: string[];
   top1: boolean;
   top3: boolean;

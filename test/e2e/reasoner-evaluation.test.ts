@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, ScenarioResult } from '../../eval/harness';
-import { SCENARIOS } from '../../eval/scenarios';
+import { ALL_SCENARIOS } from '../../eval/suites';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
- * Five of the evaluation's generated incidents (eval/scenarios.ts), each with three hours of
+ * Seven of the evaluation's generated incidents (five of the own suite, eval/scenarios.ts; two of
+ * conventions-dev, eval/convention-scenarios.ts), each with three hours of
  * kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
  * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner.
  * Only what the reasoner reliably gets right is asserted; `npm run eval` scores them all.
@@ -27,7 +28,7 @@ describe('the reasoner on generated incidents', () => {
   const investigate = (name: string): Promise<ScenarioResult> =>
     runScenario(
       ctx.admin,
-      SCENARIOS.find((s) => s.name === name)!,
+      ALL_SCENARIOS.find((s) => s.name === name)!,
       {
         baseUrl: ctx.api.baseUrl,
         ended: (id) => investigationEnded(ctx.admin, id, { timeoutMs: 60_000 }),
@@ -87,5 +88,26 @@ describe('the reasoner on generated incidents', () => {
     expect(result.top1).toBe(true);
     expect(result.grounded).toBe(true);
     expect(result.conclusionStatus).toBe('verified_cause');
+  }, 120_000);
+
+  it('names a surge of traffic from the request counters of another instrumentation library (Python, no kube_pod_info)', async () => {
+    const result = await investigate('search-traffic-surge-python-instrumentator');
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('concluded');
+    expect(result.cause).toMatch(/^A surge of traffic on GET \/api\/search of search from /);
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(result.conclusionStatus).toBe('verified_cause');
+  }, 120_000);
+
+  it('ranks the change no explainer knows (CPU throttling of OpenTelemetry-labelled pods) and states it unverified', async () => {
+    const result = await investigate('search-cpu-throttled-opentelemetry');
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('concluded');
+    expect(result.cause).toMatch(/^A rise of .* of search \(container_cpu_cfs_throttled_periods_total\) from /);
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+    expect(result.conclusionStatus).toBe('supported_explanation');
+    expect(result.falseConfidence).toBe(false);
   }, 120_000);
 });
