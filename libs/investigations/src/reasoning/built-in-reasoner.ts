@@ -82,7 +82,7 @@ const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
 
-/** Ranked changes stated as hypotheses, tested in order until one is supported, and ranking reads. */
+/** Ranked changes stated as hypotheses, and how many are tested in order until one is supported. */
 const RANKED_HYPOTHESES = 3;
 const RANKED_TESTED = 2;
 
@@ -236,7 +236,7 @@ export class BuiltInReasoner {
 
   /**
    * The changes near the onset on the series that name the alert's entity (discovered by label
-   * value, read by meaning, ranked earliest strong change first; see rankEntityChanges), as
+   * value, read by meaning, ranked strongest first, then earliest; see rankEntityChanges), as
    * hypotheses. No explainer recognised them, so their mechanism stays untested.
    */
   private async rankedCandidates(session: InvestigationSession, source: SourceBrief): Promise<Candidate[]> {
@@ -264,10 +264,10 @@ export class BuiltInReasoner {
         test: `Does the condition hold only after ${at.toISOString()}?`,
         runRefs: [...new Set([...discoveryRuns.map((r) => r.ordinal), c.run.ordinal])],
       },
-      mechanism: `A ${move}, ${minutesBetween(at, onset)} min before the condition began (ranked ${i + 1} of ${count} changes of the series that name the alert's entity, the earliest strong change first)`,
+      mechanism: `A ${move}, ${minutesBetween(at, onset)} min before the condition began (ranked ${i + 1} of ${count} changes of the series that name the alert's entity, the strongest first, then the earliest)`,
       action: {
         title: `Look into ${c.entity}: ${c.what}`,
-        rationale: `It changed before the condition began, earlier than the other changes found`,
+        rationale: `It changed before the condition began, and ranked first among the changes found`,
         verification: `${c.what} returns to about ${level(c.measure, c.change.before)} and the alert resolves`,
       },
       unexplained: [`how the ${move.split(' from ')[0]} produced the alert's condition (no explainer recognises this change, so its mechanism is untested)`],

@@ -15,7 +15,7 @@ const SPARE_RUNS = 1;
 
 export interface EntityChanges {
   entity: Entity;
-  /** Ranked earliest strong change first. */
+  /** Ranked strongest first, the earliest first among changes of about the same strength (byStrengthThenTime). */
   changes: RankedChange[];
   discoveryRuns: RecordedRun[];
   rankingRuns: RecordedRun[];
