@@ -1,4 +1,4 @@
-import { escape, EXPORTER_JOBS, workloadOfPod } from '../explainers/labels';
+import { escape, EXPORTER_JOBS, NAMING_LABELS, workloadOfPod } from '../explainers/labels';
 
 /**
  * The entity an alert is about, read from its labels: the service or workload (by whatever label
@@ -14,23 +14,6 @@ export interface Entity {
   instances: string[];
   nodes: string[];
 }
-
-/** Alert labels that name a service or workload, in the order they are trusted. */
-const NAMING_LABELS = [
-  'service',
-  'service_name',
-  'destination_workload',
-  'destination_service_name',
-  'dst_deployment',
-  'deployment',
-  'statefulset',
-  'daemonset',
-  'workload',
-  'app_kubernetes_io_name',
-  'app',
-  'container',
-  'exported_service',
-];
 
 const values = (alerts: ReadonlyArray<Record<string, string>>, name: string): string[] => [
   ...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failedCall, mentions, podMatchersOf, workloadOfPod } from './labels';
+import { Timestamp } from '@svc/platform';
+import { detectionScopeOf, failedCall, mentions, podMatchersOf, workloadOfPod } from './labels';
 
 describe('mentions', () => {
   it('finds a name as a whole label value or between separators, in any case', () => {
@@ -53,5 +54,27 @@ describe('podMatchersOf', () => {
     expect(podMatchersOf(alerts)).toBe('namespace="shop", pod=~"cart-.+"');
     expect(podMatchersOf([{ namespace: 'shop', job: 'kube-state-metrics' }])).toBe('');
     expect(podMatchersOf([{ namespace: 'shop', job: 'checkout' }])).toBe('namespace="shop", pod=~"checkout-.+"');
+  });
+});
+
+describe('detectionScopeOf with the naming labels of other conventions', () => {
+  const onset = Timestamp.parse('2026-11-26T10:00:00Z')!;
+
+  it('takes the service a Spring, mesh or OpenTelemetry alert names for its job and pods when it carries no job', () => {
+    expect(detectionScopeOf([{ alertname: 'A', namespace: 'shop', application: 'inventory' }], onset, false)).toMatchObject({
+      job: 'inventory',
+      workload: 'inventory',
+      pods: 'namespace="shop", pod=~"inventory-.+"',
+    });
+    expect(detectionScopeOf([{ alertname: 'A', destination_workload: 'checkout' }], onset, true)).toMatchObject({
+      job: 'checkout',
+      pods: 'pod=~"checkout-.+"',
+    });
+  });
+
+  it("keeps an exporter's job out of the scope, and the Kubernetes labels first", () => {
+    const scope = detectionScopeOf([{ job: 'kube-state-metrics', namespace: 'shop', deployment: 'cart', application: 'other' }], onset, false);
+    expect(scope.job).toBeUndefined();
+    expect(scope.pods).toBe('namespace="shop", pod=~"cart-.+"');
   });
 });

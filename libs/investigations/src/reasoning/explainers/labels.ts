@@ -56,17 +56,38 @@ export function workloadOfPod(pod: string): string {
 /** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
 export const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
 
+/** Alert labels that name a service or workload, in the order they are trusted (Kubernetes, meshes, OpenTelemetry, Spring). */
+export const NAMING_LABELS = [
+  'service',
+  'service_name',
+  'destination_workload',
+  'destination_service_name',
+  'dst_deployment',
+  'deployment',
+  'statefulset',
+  'daemonset',
+  'workload',
+  'app_kubernetes_io_name',
+  'app',
+  'application',
+  'container',
+  'exported_service',
+];
+
 /** The one value a label has across the alerts, when they agree on one. */
 const singleValue = (alerts: Array<Record<string, string>>, name: string): string | undefined => {
   const values = [...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v))];
   return values.length === 1 ? values[0] : undefined;
 };
 
+/** The one service or workload the alerts name by any naming label (a mesh's, OpenTelemetry's, Spring's). */
+const namedWorkload = (alerts: Array<Record<string, string>>): string | undefined => NAMING_LABELS.map((l) => singleValue(alerts, l)).find((v) => !!v);
+
 /**
  * Label matchers for Kubernetes' own series (kube-state-metrics, cAdvisor), whose `job` is the
  * exporter's: the alerts' namespace, and their pod, or else the pods named after the workload
- * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`). Empty when the alerts
- * name no pod or workload.
+ * the alerts name (`<deployment>-<hash>-<hash>`, `<statefulset>-<n>`; by a naming label of any
+ * convention when no Kubernetes label names it). Empty when the alerts name no pod or workload.
  */
 export function podMatchersOf(alerts: Array<Record<string, string>>): string {
   const namespace = singleValue(alerts, 'namespace');
@@ -83,7 +104,8 @@ export function podMatchersOf(alerts: Array<Record<string, string>>): string {
     (alerts.every((a) => a.pod) ? podsWorkload : undefined) ??
     singleValue(alerts, 'service') ??
     (job && !EXPORTER_JOBS.test(job) ? job : undefined);
-  const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : workload ? `pod=~${JSON.stringify(`${escape(workload)}-.+`)}` : '';
+  const named = workload ?? namedWorkload(alerts);
+  const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : named ? `pod=~${JSON.stringify(`${escape(named)}-.+`)}` : '';
   if (!podMatcher) return '';
   return [namespace ? `namespace=${JSON.stringify(namespace)}` : '', podMatcher].filter(Boolean).join(', ');
 }
@@ -95,14 +117,16 @@ export function podMatchersOf(alerts: Array<Record<string, string>>): string {
 export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: Timestamp, latency: boolean): DetectionScope {
   const labels = alerts[0] ?? {};
   const job = singleValue(alerts, 'job') ? labels.job : undefined;
-  const own = job && !EXPORTER_JOBS.test(job) ? job : undefined;
+  // Alerts with no job at all (a rule over a mesh's or OpenTelemetry's series): the service they name,
+  // which is usually its scrape job's name too.
+  const own = job && !EXPORTER_JOBS.test(job) ? job : alerts.every((a) => !a.job) ? namedWorkload(alerts) : undefined;
   return {
     onset,
     labels,
     job: own,
     namespace: singleValue(alerts, 'namespace'),
     pods: podMatchersOf(alerts),
-    workload: labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? own,
+    workload: labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? own ?? namedWorkload(alerts),
     latency,
   };
 }
