@@ -100,14 +100,14 @@ describe('the reasoner on generated incidents', () => {
     expect(result.conclusionStatus).toBe('verified_cause');
   }, 120_000);
 
-  it('ranks the change no explainer knows (CPU throttling of OpenTelemetry-labelled pods) and states it unverified', async () => {
+  it('finds a lowered CPU limit for an alert that names its service the OpenTelemetry way, with no job label', async () => {
     const result = await investigate('search-cpu-throttled-opentelemetry');
     expect(result.error).toBeNull();
     expect(result.status).toBe('concluded');
-    expect(result.cause).toMatch(/^A rise of .* of search \(container_cpu_cfs_throttled_periods_total\) from /);
+    expect(result.cause).toMatch(/^The CPU limit of search, lowered from 2\.0 to 0\.5 cores at .*, throttled its containers/);
     expect(result.top1).toBe(true);
     expect(result.grounded).toBe(true);
-    expect(result.conclusionStatus).toBe('supported_explanation');
+    expect(result.conclusionStatus).toBe('verified_cause');
     expect(result.falseConfidence).toBe(false);
   }, 120_000);
 });
