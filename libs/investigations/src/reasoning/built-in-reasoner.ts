@@ -890,12 +890,9 @@ export class BuiltInReasoner {
     });
     candidate.hypothesis.runRefs = [...candidate.hypothesis.runRefs, run.ordinal];
     // The stretch that runs into the onset, without earlier blips of a noisier reading.
-    const step = stepMicros(run, 1);
     const times = sampleTimes(run);
     if (times.length === 0) return null;
-    let start = times.length - 1;
-    while (start > 0 && times[start] - times[start - 1] <= 2n * step) start -= 1;
-    return Timestamp.fromEpochMicros(times[start]);
+    return Timestamp.fromEpochMicros(episodeStart(times, stepMicros(run, 1), times[times.length - 1])!);
   }
 
   /**

@@ -47,20 +47,18 @@ function minimumDelta(m: Measure): number | undefined {
   return undefined;
 }
 
-const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
-
 /** Points of a failure ratio from series split by outcome: failed over all, at each time. */
 function failureRatio(series: SeriesOut[], outcomeLabel: string): Point[] {
-  const all = new Map<bigint, number[]>();
-  const failed = new Map<bigint, number[]>();
+  const all = new Map<bigint, number>();
+  const failed = new Map<bigint, number>();
   for (const s of series) {
     const fails = failedOutcome({ [outcomeLabel]: s.metric[outcomeLabel] ?? '' }) === true;
     for (const p of pointsOf(s)) {
-      all.set(p.t.epochMicros, [...(all.get(p.t.epochMicros) ?? []), p.v]);
-      if (fails) failed.set(p.t.epochMicros, [...(failed.get(p.t.epochMicros) ?? []), p.v]);
+      all.set(p.t.epochMicros, (all.get(p.t.epochMicros) ?? 0) + p.v);
+      if (fails) failed.set(p.t.epochMicros, (failed.get(p.t.epochMicros) ?? 0) + p.v);
     }
   }
-  return [...all.entries()].map(([t, v]) => ({ t, v: sum(v) > 0 ? sum(failed.get(t) ?? []) / sum(v) : 0 }));
+  return [...all.entries()].map(([t, v]) => ({ t, v: v > 0 ? (failed.get(t) ?? 0) / v : 0 }));
 }
 
 function describe(m: Measure, labels: Record<string, string>): { entity: string; what: string } {
