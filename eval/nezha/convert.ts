@@ -8,6 +8,8 @@ import {
   DATA_FILE,
   Dataset,
   Day,
+  Edge,
+  EDGE_BUCKETS,
   encodeTimes,
   Fault,
   FRONTEND_COLUMNS,
@@ -25,7 +27,8 @@ import {
  * Converts the TrainTicket days of the Nezha dataset (github.com/IntelligentDDS/Nezha,
  * rca_data/2023-01-29 and rca_data/2023-01-30) into eval/nezha/trainticket.json.br: the fault
  * lists, and the recorded metrics of every pod, node and the load generator within two hours
- * before to thirty minutes after each injection. Logs and traces are not kept.
+ * before to thirty minutes after each injection, and the calls between services the traces show,
+ * per minute, as the service-graph metrics derive them. Logs are not used.
  *
  *   npm run build && node dist/eval/nezha/convert.js <Nezha checkout or bare git directory> [out]
  */
@@ -109,6 +112,119 @@ function impliedLimit(rows: Row[], usage: string, rate: string, scale: number): 
   const median = sorted[Math.floor(sorted.length / 2)];
   if (ratios.some((v) => Math.abs(v - median) > median * 0.01)) return null;
   return Math.round(median) * scale;
+}
+
+/** A span of a trace CSV; durations in microseconds. */
+interface Span {
+  trace: string;
+  id: string;
+  parent: string;
+  pod: string;
+  start: number;
+  micros: number;
+}
+
+/**
+ * The calls between services in a day's traces (trace/HH_MM_trace.csv), per whole UTC minute of
+ * the call's start: a span whose parent span lies in a pod of another service. The files of
+ * consecutive minutes overlap by some spans, recorded identically in both, which count once.
+ */
+function convertTraces(source: Source, day: string, faults: Fault[], sampleTimes: number[], report: string[]): { traced: number[]; edges: Edge[] } {
+  const dir = `rca_data/${day}/trace`;
+  const spans = new Map<string, Span>();
+  let repeated = 0;
+  const cutOffsets: number[] = [];
+  for (const file of source.list(dir)) {
+    const m = /^(\d\d)_(\d\d)_trace\.csv$/.exec(file);
+    if (!m) throw new Error(`${dir}/${file}: not a trace file`);
+    let last = -Infinity;
+    for (const cells of parseCsv(source.read(`${dir}/${file}`))) {
+      const span: Span = {
+        trace: cells.TraceID,
+        id: cells.SpanID,
+        parent: cells.ParentID,
+        pod: cells.PodName,
+        start: Number(cells.StartTimeUnixNano) / 1e9,
+        micros: Number(cells.Duration),
+      };
+      if (!Number.isFinite(span.start) || !Number.isInteger(span.micros)) throw new Error(`${dir}/${file}: a span without times: ${JSON.stringify(cells)}`);
+      last = Math.max(last, span.start);
+      const key = `${span.trace}/${span.id}`;
+      const seen = spans.get(key);
+      if (seen) {
+        if (JSON.stringify(seen) !== JSON.stringify(span)) throw new Error(`${dir}/${file}: span ${key} recorded twice, differently`);
+        repeated++;
+      } else spans.set(key, span);
+    }
+    // Where the file ends against the metrics' samples: on the same clock, it ends at one (that of its minute, or the next).
+    const minute = Date.parse(`${day}T${m[1]}:${m[2]}:00Z`) / 1000;
+    const sample = sampleTimes.filter((t) => t >= minute && t < minute + 120).sort((a, b) => Math.abs(a - last) - Math.abs(b - last))[0];
+    if (sample !== undefined) cutOffsets.push(last - sample);
+  }
+
+  const minuteOf = (s: Span): number => Math.floor(s.start / 60) * 60;
+  const traced = [...new Set([...spans.values()].map(minuteOf))].sort((a, b) => a - b);
+  type Minute = { calls: number; client: { sum: number; buckets: number[] }; server: { sum: number; buckets: number[] } };
+  const byEdge = new Map<string, Map<number, Minute>>();
+  const observe = (side: Minute['client'], micros: number): void => {
+    side.sum += micros;
+    side.buckets[EDGE_BUCKETS.findIndex((le) => micros <= le * 1e6)]++;
+  };
+  let orphans = 0;
+  let calls = 0;
+  let clientShorter = 0;
+  for (const span of spans.values()) {
+    if (span.parent === 'root') continue;
+    const parent = spans.get(`${span.trace}/${span.parent}`);
+    if (!parent) {
+      orphans++;
+      continue;
+    }
+    const client = serviceOf(parent.pod);
+    const server = serviceOf(span.pod);
+    if (client === server) continue;
+    const key = `${client} ${server}`;
+    const minutes = byEdge.get(key) ?? new Map<number, Minute>();
+    byEdge.set(key, minutes);
+    const minute = minuteOf(span);
+    const empty = (): Minute['client'] => ({ sum: 0, buckets: EDGE_BUCKETS.map(() => 0) });
+    const m = minutes.get(minute) ?? { calls: 0, client: empty(), server: empty() };
+    minutes.set(minute, m);
+    m.calls++;
+    observe(m.client, parent.micros);
+    observe(m.server, span.micros);
+    calls++;
+    if (parent.micros < span.micros) clientShorter++;
+  }
+  const edges: Edge[] = [...byEdge.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, minutes]) => {
+      const [client, server] = key.split(' ');
+      const rows = [...minutes.entries()].sort(([a], [b]) => a - b).map(([, m]) => m);
+      const side = (s: 'client' | 'server'): Edge['clientSeconds'] => ({
+        sum: rows.map((m) => round(m[s].sum / 1e6)),
+        buckets: EDGE_BUCKETS.map((_, b) => rows.map((m) => m[s].buckets[b])),
+      });
+      return {
+        client,
+        server,
+        t: [...minutes.keys()].sort((a, b) => a - b),
+        calls: rows.map((m) => m.calls),
+        clientSeconds: side('client'),
+        serverSeconds: side('server'),
+      };
+    });
+
+  const windows = traced.filter((t, i) => i === 0 || traced[i - 1] !== t - 60).length;
+  report.push(
+    `${day} traces: ${spans.size} spans (${repeated} recorded in two files), ${orphans} without their parent, ${calls} calls on ${edges.length} edges (${clientShorter} shorter at the client than at the server), ${traced.length} minutes in ${windows} windows; files end ${Math.min(...cutOffsets).toFixed(1)} to ${Math.max(...cutOffsets).toFixed(1)} s from a metrics' sample (their minute's or the next)`,
+  );
+  for (const f of faults) {
+    const near = traced.filter((t) => t >= f.at - 300 && t <= f.at + 300).map((t) => (t - Math.floor(f.at / 60) * 60) / 60);
+    report.push(`${f.id}: traced minutes ${near.join(', ')} relative to the injection's`);
+    if (!traced.includes(Math.floor(f.at / 60) * 60)) throw new Error(`${f.id}: no spans in the injection's minute`);
+  }
+  return { traced, edges };
 }
 
 function convertDay(source: Source, day: string, report: string[]): { day: Day; faults: Fault[] } {
@@ -205,7 +321,14 @@ function convertDay(source: Source, day: string, report: string[]): { day: Day; 
   report.push(
     `${day}: ${faults.length} faults, ${pods.length} pods on ${nodes.length} nodes, metrics ${new Date(first * 1000).toISOString()} to ${new Date(last * 1000).toISOString()}`,
   );
-  return { day: { day, pods, nodes, frontend }, faults };
+  const { traced, edges } = convertTraces(
+    source,
+    day,
+    faults,
+    frontendRows.map((r) => r.t),
+    report,
+  );
+  return { day: { day, pods, nodes, frontend, traced, edges }, faults };
 }
 
 function main(): void {
@@ -228,6 +351,8 @@ function main(): void {
       pods: c.day.pods.map((p) => ({ ...p, t: encodeTimes(p.t) })),
       nodes: c.day.nodes.map((n) => ({ ...n, t: encodeTimes(n.t) })),
       frontend: { ...c.day.frontend, t: encodeTimes(c.day.frontend.t) },
+      traced: encodeTimes(c.day.traced),
+      edges: c.day.edges.map((e) => ({ ...e, t: encodeTimes(e.t) })),
     })),
   };
   const compressed = brotliCompressSync(JSON.stringify(dataset), { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 } });

@@ -42,6 +42,12 @@ export const FRONTEND_COLUMNS = {
 } as const;
 export type FrontendColumn = keyof typeof FRONTEND_COLUMNS;
 
+/**
+ * Upper bounds (seconds) of the service-graph latency histograms' buckets, the last +Inf: the
+ * `le` of `traces_service_graph_request_{client,server}_seconds_bucket`.
+ */
+export const EDGE_BUCKETS = [0.01, 0.05, 0.25, 1, 5, Infinity] as const;
+
 /** Fault kinds as the paper reports them: resource faults and code faults. */
 export type FaultKind = 'cpu' | 'network' | 'code';
 
@@ -76,11 +82,38 @@ export interface Pod extends Recorded<PodColumn> {
   memoryLimitBytes: number | null;
 }
 
+/** One side's latency of an edge's calls, per minute of its `t`. */
+export interface EdgeLatency {
+  /** Seconds, summed over the minute's calls. */
+  sum: number[];
+  /** `buckets[b][i]`: calls of minute i that took at most EDGE_BUCKETS[b] seconds and more than EDGE_BUCKETS[b - 1] (not cumulative). */
+  buckets: number[][];
+}
+
+/**
+ * Calls from one service to another, as the traces show them: a span whose parent span lies in a
+ * pod of another service. The client is the parent's service, the server the span's.
+ */
+export interface Edge {
+  client: string;
+  server: string;
+  /** The whole UTC minutes (their start, Unix seconds) in which some call of the edge started, in time order. */
+  t: number[];
+  calls: number[];
+  /** The parent spans' durations: the call as its caller saw it. */
+  clientSeconds: EdgeLatency;
+  /** The child spans' durations: the call as its callee served it. */
+  serverSeconds: EdgeLatency;
+}
+
 export interface Day {
   day: string;
   pods: Pod[];
   nodes: Array<Recorded<NodeColumn> & { node: string }>;
   frontend: Recorded<FrontendColumn>;
+  /** The whole UTC minutes (their start) in which spans were recorded: a few minutes around each injection. */
+  traced: number[];
+  edges: Edge[];
 }
 
 export interface Dataset {
@@ -122,6 +155,8 @@ export function loadDataset(path = dataPath()): Dataset {
       pods: d.pods.map((p) => decoded(p)),
       nodes: d.nodes.map((n) => decoded(n)),
       frontend: decoded(d.frontend),
+      traced: decodeTimes(d.traced),
+      edges: d.edges.map((e) => ({ ...e, t: decodeTimes(e.t) })),
     })),
   };
 }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { Dataset, Day, Recorded } from './dataset';
+import { Dataset, Day, EDGE_BUCKETS, EdgeLatency, Recorded } from './dataset';
 
 /**
  * The recorded metrics as the exporters of a Kubernetes cluster would expose them (the mapping is
@@ -9,6 +9,8 @@ import { Dataset, Day, Recorded } from './dataset';
  * rules, and the load generator's latency. Per-second rates the data records (CPU millicores,
  * network bytes, requests) become the counters whose rate they are, integrated between samples.
  * Values recorded as NaN are written as NaN, as a summary exposes a quantile of no observations.
+ * The calls between services the traces show are written as the OpenTelemetry Collector's
+ * `servicegraph` connector exposes them (`traces_service_graph_*`).
  */
 type Labels = Record<string, string>;
 
@@ -38,6 +40,74 @@ function integrated<C extends string>(r: Recorded<C>, column: C, scale: number, 
   // A rate recorded as NaN adds nothing, and that scrape has no sample.
   r.t.forEach((t, i) => totals.push(i === 0 ? 0 : totals[i - 1] + (Number.isNaN(r.values[column][i]) ? 0 : r.values[column][i] * scale * (t - r.t[i - 1]))));
   return samples(r, from, to, shift, (i) => (Number.isNaN(r.values[column][i]) ? NaN : totals[i])).filter(([, v]) => !Number.isNaN(v));
+}
+
+/**
+ * The times at which the service-graph counters are written: the start of each run of consecutive
+ * traced minutes (the totals before it) and the end of each traced minute.
+ */
+function graphTimes(traced: number[]): number[] {
+  const out: number[] = [];
+  traced.forEach((t, i) => {
+    if (i === 0 || traced[i - 1] !== t - 60) out.push(t);
+    out.push(t + 60);
+  });
+  return out;
+}
+
+/** The `le` label of a bucket bound. */
+const le = (bound: number): string => (bound === Infinity ? '+Inf' : String(bound));
+
+/**
+ * The service-graph families of a day's edges: per edge, counters cumulative over the day's traced
+ * minutes (so monotonic across the separate trace windows), sampled at graphTimes within [from, to].
+ */
+function serviceGraph(day: Day, from: number, to: number, shift: number, add: (name: string, labels: Labels, s: Array<[number, number]>) => void): void {
+  const times = graphTimes(day.traced);
+  for (const e of day.edges) {
+    const labels = { job: 'otel-collector', client: e.client, server: e.server };
+    // The index in e.t of each minute, and the running totals at each of `times`.
+    const at = new Map(e.t.map((t, i) => [t, i]));
+    const written = (perMinute: (i: number) => number): Array<[number, number]> => {
+      let total = 0;
+      const out: Array<[number, number]> = [];
+      for (const t of times) {
+        // The end of a minute with calls adds them; a window's start (its previous minute untraced) repeats the total before it.
+        const i = at.get(t - 60);
+        if (i !== undefined) total += perMinute(i);
+        if (t >= from && t <= to) out.push([t + shift, Number(total.toPrecision(12))]);
+      }
+      return out;
+    };
+    add(
+      'traces_service_graph_request_total',
+      labels,
+      written((i) => e.calls[i]),
+    );
+    for (const [side, latency] of [
+      ['client', e.clientSeconds],
+      ['server', e.serverSeconds],
+    ] as Array<[string, EdgeLatency]>) {
+      const name = `traces_service_graph_request_${side}_seconds`;
+      EDGE_BUCKETS.forEach((bound, b) =>
+        add(
+          `${name}_bucket`,
+          { ...labels, le: le(bound) },
+          written((i) => latency.buckets.slice(0, b + 1).reduce((n, counts) => n + counts[i], 0)),
+        ),
+      );
+      add(
+        `${name}_sum`,
+        labels,
+        written((i) => latency.sum[i]),
+      );
+      add(
+        `${name}_count`,
+        labels,
+        written((i) => e.calls[i]),
+      );
+    }
+  }
 }
 
 /** The families of one day's data within [from, to] (recorded times), shifted by `shift` seconds. */
@@ -119,6 +189,7 @@ export function families(dataset: Dataset, day: Day, from: number, to: number, s
       { job: 'load-generator', namespace, quantile: q },
       samples(f, from, to, shift, (i) => f.values[key][i]),
     );
+  serviceGraph(day, from, to, shift, add);
   return [...byName.values()];
 }
 

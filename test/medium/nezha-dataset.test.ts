@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AFTER_SECONDS, BEFORE_SECONDS, loadDataset } from '../../eval/nezha/dataset';
+import { AFTER_SECONDS, BEFORE_SECONDS, EDGE_BUCKETS, loadDataset } from '../../eval/nezha/dataset';
 import { families } from '../../eval/nezha/openmetrics';
 import { pageOf, RULE, scoreFault, servicesNamed } from '../../eval/nezha/replay';
 import { DerivedAlert, InvestigationRead } from '../../eval/harness';
@@ -70,6 +70,93 @@ describe('the Nezha TrainTicket conversion', () => {
     const p90 = written.find((x) => x.name === 'http_server_request_duration_seconds')!.series.filter((s) => s.labels.quantile === '0.9');
     expect(p90.map((s) => s.labels.service)).toContain(f.service);
     expect(RULE.expr).not.toMatch(/ts-|pod=/);
+  });
+
+  it('holds the calls between services the traces show, per traced minute, on both days', () => {
+    for (const day of dataset.days) {
+      expect(day.edges.length, day.day).toBeGreaterThan(40);
+      const traced = new Set(day.traced);
+      // Every injection's minute and the two after it are traced.
+      for (const f of dataset.faults.filter((x) => x.day === day.day))
+        for (let k = 0; k <= 2; k++) expect(traced.has(Math.floor(f.at / 60) * 60 + 60 * k), `${f.id} +${k}`).toBe(true);
+      for (const e of day.edges) {
+        expect(e.client).not.toBe(e.server);
+        for (const t of e.t) expect(traced.has(t)).toBe(true);
+        for (let i = 1; i < e.t.length; i++) expect(e.t[i]).toBeGreaterThan(e.t[i - 1]);
+        for (const side of [e.clientSeconds, e.serverSeconds]) {
+          expect(side.buckets).toHaveLength(EDGE_BUCKETS.length);
+          e.t.forEach((_, i) => expect(side.buckets.reduce((n, b) => n + b[i], 0)).toBe(e.calls[i]));
+          expect(side.sum).toHaveLength(e.t.length);
+        }
+      }
+      const edge = (client: string, server: string) => day.edges.find((e) => e.client === client && e.server === server);
+      expect(edge('ts-gateway-service', 'ts-auth-service'), day.day).toBeDefined();
+      expect(edge('ts-basic-service', 'ts-route-service'), day.day).toBeDefined();
+    }
+  });
+
+  it('writes the call graph as service-graph metrics: a network delay on ts-route-service shows at its callers, not its own serving', () => {
+    const f = dataset.faults.find((x) => x.id === '2023-01-30-1344-ts-route-service')!;
+    const day = dataset.days.find((d) => d.day === f.day)!;
+    const shift = 1_000_000;
+    const written = families(dataset, day, f.at - 600, f.at + 300, shift);
+    const series = (name: string, client: string, server: string): Array<[number, number]> =>
+      written.find((x) => x.name === name)!.series.find((s) => s.labels.client === client && s.labels.server === server && s.labels.job === 'otel-collector')!
+        .samples;
+    // The mean latency of the calls of the minutes after the injection's: Δsum / Δcount from the end of the injection's minute.
+    const after = (side: 'client' | 'server', client: string, server: string): number => {
+      const sum = series(`traces_service_graph_request_${side}_seconds_sum`, client, server);
+      const count = series(`traces_service_graph_request_${side}_seconds_count`, client, server);
+      const since = Math.floor(f.at / 60) * 60 + 60 + shift;
+      const i = sum.findIndex(([t]) => t === since);
+      const j = sum.findIndex(([t]) => t === since + 120);
+      expect([i, j].every((k) => k >= 0) && count[j][1] > count[i][1]).toBe(true);
+      return (sum[j][1] - sum[i][1]) / (count[j][1] - count[i][1]);
+    };
+    expect(after('client', 'ts-basic-service', 'ts-route-service')).toBeGreaterThan(1);
+    expect(after('server', 'ts-basic-service', 'ts-route-service')).toBeLessThan(0.05);
+    const others = day.edges.filter((e) => e.client === 'ts-basic-service' && e.server !== 'ts-route-service');
+    expect(others.length).toBeGreaterThanOrEqual(3);
+    for (const e of others) expect(after('client', e.client, e.server) - after('server', e.client, e.server), e.server).toBeLessThan(0.05);
+    // The request counter counts what the histograms count, and the +Inf bucket every call.
+    const calls = series('traces_service_graph_request_total', 'ts-basic-service', 'ts-route-service');
+    expect(series('traces_service_graph_request_client_seconds_count', 'ts-basic-service', 'ts-route-service')).toEqual(calls);
+    const inf = written
+      .find((x) => x.name === 'traces_service_graph_request_server_seconds_bucket')!
+      .series.find((s) => s.labels.client === 'ts-basic-service' && s.labels.server === 'ts-route-service' && s.labels.le === '+Inf')!;
+    expect(inf.samples).toEqual(calls);
+    // Within the window and shifted, as every family.
+    for (const [t] of calls) expect(t - shift >= f.at - 600 && t - shift <= f.at + 300).toBe(true);
+  });
+
+  it('writes the service-graph counters monotonic over a day, across its separate trace windows, the buckets cumulative', () => {
+    for (const day of dataset.days) {
+      const written = families(dataset, day, -Infinity, Infinity, 0).filter((x) => x.name.startsWith('traces_service_graph_'));
+      expect(written.map((x) => x.name).sort()).toEqual(
+        [
+          'traces_service_graph_request_total',
+          ...['client', 'server'].flatMap((side) => ['bucket', 'sum', 'count'].map((s) => `traces_service_graph_request_${side}_seconds_${s}`)),
+        ].sort(),
+      );
+      const decreasing = written.flatMap((family) =>
+        family.series
+          .filter((s) => s.samples.some(([t, v], i) => i > 0 && (t <= s.samples[i - 1][0] || v < s.samples[i - 1][1])))
+          .map((s) => `${family.name} ${JSON.stringify(s.labels)}`),
+      );
+      expect(decreasing).toEqual([]);
+      // Each window starts with the total before it, so rate() has two samples after its first minute.
+      const total = written.find((x) => x.name === 'traces_service_graph_request_total')!.series[0].samples;
+      const windows = day.traced.filter((t, i) => i === 0 || day.traced[i - 1] !== t - 60);
+      expect(total).toHaveLength(day.traced.length + windows.length);
+      expect(total[0]).toEqual([day.traced[0], 0]);
+      const bucket = written.find((x) => x.name === 'traces_service_graph_request_client_seconds_bucket')!.series;
+      const edge = (s: { labels: Record<string, string> }): string => `${s.labels.client} ${s.labels.server}`;
+      const bound = (s: { labels: Record<string, string> }): number => Number(s.labels.le.replace('+Inf', 'Infinity'));
+      const notCumulative = bucket.filter((s) =>
+        bucket.some((o) => edge(o) === edge(s) && bound(o) > bound(s) && s.samples.some(([, v], i) => o.samples[i][1] < v)),
+      );
+      expect(notCumulative).toEqual([]);
+    }
   });
 
   it('takes the first alert pending after the injection as the page', () => {
