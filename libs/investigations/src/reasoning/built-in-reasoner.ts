@@ -18,6 +18,7 @@ import {
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
 import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
+import { LOCATION_READS, locateLostTime } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
 import { detectionScopeOf, podMatchersOf } from './explainers/labels';
@@ -145,6 +146,8 @@ export class BuiltInReasoner {
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
   private others: OtherAlert[] = [];
+  /** Services that suffer from the cause (they wait on it), stated as symptoms. */
+  private consequences: FindingItem[] = [];
 
   async investigate(session: InvestigationSession): Promise<Conclusion> {
     if (!session.incident) {
@@ -214,8 +217,18 @@ export class BuiltInReasoner {
       await this.test(session, source, candidate);
       await session.updateHypotheses(this.hypotheses);
     }
-    // Nothing recognised explains the condition: rank what changed on the series that name the
-    // alert's entity, whatever they are called, and test the first changes as causes.
+    // Nothing recognised explains the condition: where the call graph shows the services it
+    // depends on, find where their calls lose time.
+    if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && session.runs.length + LOCATION_READS + 1 <= session.budgets.toolRuns) {
+      session.beginTurn();
+      const located = await this.lostTimeCandidate(session, source);
+      if (located) {
+        this.hypotheses.push(located.hypothesis);
+        await session.updateHypotheses(this.hypotheses);
+      }
+    }
+    // Else rank what changed on the series that name the alert's entity, whatever they are
+    // called, and test the first changes as causes.
     if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && canRankChanges(session)) {
       session.beginTurn();
       const ranked = await this.rankedCandidates(session, source);
@@ -248,6 +261,55 @@ export class BuiltInReasoner {
     );
     if (!ranked) return [];
     return ranked.changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, ranked.discoveryRuns, ranked.changes.length));
+  }
+
+  /**
+   * Where the calls the alerting services depend on lose their time (see locateLostTime), as a
+   * supported hypothesis: the graph read shows the callers' waits against the callee's handling.
+   * What delays the calls between them is not shown, so it is never verified; the services that
+   * wait on the callee are stated as consequences.
+   */
+  private async lostTimeCandidate(session: InvestigationSession, source: SourceBrief): Promise<Candidate | null> {
+    const located = await locateLostTime(
+      session,
+      source,
+      this.alerts.map((a) => a.labels),
+      this.onset!.at,
+    );
+    if (!located) return null;
+    const { lost, graph, runs } = located;
+    const graphRun = runs[runs.length - 1];
+    const seconds = (v: number): string => `${v >= 1 ? v.toFixed(2) : v.toFixed(3)} s`;
+    const worst = lost.losing[0];
+    const event = `A delay of ${seconds(lost.lost)} per call to ${lost.callee}, lost between its callers and it, from ${lost.since.toISOString()}`;
+    const candidate: Candidate = {
+      at: lost.since,
+      run: graphRun,
+      hypothesis: {
+        id: 'h-lost-time',
+        statement: `${event} caused the alert's condition`,
+        status: 'supported',
+        test: `Do the calls to ${lost.callee} take longer for its callers than for it, from the onset on?`,
+        runRefs: runs.map((r) => r.ordinal),
+      },
+      mechanism: `${lost.losing.length} of its ${lost.callers} callers wait ${seconds(worst.waited)} per call (the most affected) while it handles each in ${seconds(worst.handled)} (${graph.source}): the time goes between them, on its network, a proxy or a queue in front of it, not in its work, and every service that calls it on the way from the alerting service waits as long`,
+      action: {
+        title: `Look into the path to ${lost.callee}: its network, its proxy, what queues in front of it`,
+        rationale: `Its callers wait ${seconds(lost.lost)} per call longer than it takes to answer, from ${lost.since.toISOString()}`,
+        verification: `Its callers' wait returns to about its handling time and the alert resolves`,
+      },
+      unexplained: [`what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`],
+    };
+    this.tested.set(candidate.hypothesis.id, { run: graphRun, supported: true, candidate, mechanismRuns: [] });
+    if (lost.dependents.length)
+      this.consequences.push({
+        kind: 'symptom',
+        statement: `${lost.dependents.join(', ')} wait${lost.dependents.length === 1 ? 's' : ''} on ${lost.callee}: ${lost.dependents.length === 1 ? 'its' : 'their'} slowness is a consequence of the delay of the calls to it (callers losing time: ${lost.losing.map((l) => l.caller).join(', ')})`,
+        mechanism: '',
+        runRefs: [graphRun.ordinal],
+        evidenceRefs: [{ investigationId: session.investigationId, toolRunOrdinal: graphRun.ordinal }],
+      });
+    return candidate;
   }
 
   private rankedCandidate(c: RankedChange, i: number, discoveryRuns: RecordedRun[], count: number): Candidate {
@@ -1000,6 +1062,7 @@ export class BuiltInReasoner {
         evidenceRefs: evidence([other.run!.ordinal]),
       });
     }
+    findings.push(...this.consequences);
     if (onset.expression) {
       findings.push({
         kind: 'symptom',

@@ -2,6 +2,7 @@ import { Timestamp } from '@svc/platform';
 import { detectionScopeOf } from './explainers/labels';
 import { explainCauses } from './explainers/registry';
 import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
+import { LOCATION_READS, locateLostTime } from './graph/locate';
 import { level } from './ranking/ranked-changes';
 import { earliest, minutesBetween } from './series-reading';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
@@ -19,6 +20,7 @@ export function detectorSources(session: InvestigationSession): SourceBrief[] {
 export const causesNearOnsetDescription = [
   "Runs the cause detectors over the standard exporters (kube-state-metrics, node-exporter, cAdvisor, blackbox, database, queue and client-side HTTP/gRPC metrics) on the alert's entity and its relations (pod → node, caller → peer), and returns the candidate causes they found and dated near the onset.",
   'Each query is recorded as a tool run of its own; each candidate names the runs that show it, the runs that tested its mechanism, the runs of its causal chain, and what the data leaves unexplained about it. Cite those runs.',
+  'Then, budget permitting, it places the entity in the call graph that caller/callee series show (service graphs derived from traces, service meshes): `lostTime` names the callee, among everything the entity calls directly or not, whose callers wait far longer for its calls than it takes to handle them from the onset on (the time is lost between them: its network, a proxy, a queue in front of it), with the services that wait on it as `consequences`; its mechanism is untested, so it is at most a supported_explanation.',
   "Then, budget permitting, it ranks what changed on every series that names the entity (found by label value, whatever the exporter calls its metrics; read by what each measures): `rankedChanges`, the strongest change first (the earliest among changes of about the same strength), each dated and scored against the series' own earlier behaviour, with the run that shows it. No detector recognises a ranked change, so its mechanism is untested: it is at most a supported_explanation.",
   'A candidate is a hypothesis, not a conclusion: to conclude it, test it with a run made for its hypothesisId (for example its mechanism query again).',
 ].join('\n');
@@ -119,7 +121,24 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
       verifiable: !d.refuted && !d.at.isAfter(onset) && d.mechanismRuns.length > 0 && d.unexplained.length === 0,
       action: d.action,
     }));
-  // A detector's verifiable candidate explains the onset; otherwise what changed on the entity's series is ranked too.
+  // A detector's verifiable candidate explains the onset; otherwise the call graph is walked for
+  // where the calls the entity depends on lose time, and what changed on the entity's series is ranked.
+  const canLocate = !candidates.some((c) => c.verifiable) && session.runs.length + LOCATION_READS + MODEL_RUNS_KEPT <= session.budgets.toolRuns;
+  const located = canLocate ? await locateLostTime(session, source, [labels], onset) : null;
+  const lostTime = located && {
+    hypothesisId: 'h-lost-time',
+    callee: located.lost.callee,
+    statement: `Calls to ${located.lost.callee} lose ${located.lost.lost.toFixed(3)} s each between its callers and it from ${located.lost.since.toISOString()}`,
+    at: located.lost.since.toISOString(),
+    minutesBeforeOnset: minutesBetween(located.lost.since, onset),
+    losingCallers: located.lost.losing.map((l) => ({ caller: l.caller, waitedSeconds: +l.waited.toFixed(4), handledSeconds: +l.handled.toFixed(4) })),
+    callersRead: located.lost.callers,
+    consequences: located.lost.dependents,
+    shownBy: located.runs[located.runs.length - 1].ordinal,
+    discoveredBy: located.runs.slice(0, -1).map((r) => r.ordinal),
+    unexplained: [`what delays the calls between ${located.lost.callee}'s callers and it (no series here shows its network or proxy)`],
+    verifiable: false,
+  };
   const canRank = !candidates.some((c) => c.verifiable) && canRankChanges(session, MODEL_RUNS_KEPT);
   const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT) : null;
   const rankedChanges = (ranked?.changes ?? []).slice(0, RANKED_RETURNED).map((c, i) => {
@@ -139,8 +158,8 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     };
   });
   // The ranking's reads are listed when a returned change cites them, their long queries cut.
-  const cited = new Set(rankedChanges.flatMap((c) => [c.shownBy, ...c.discoveredBy]));
-  const rankingRuns = (ranked ? [...ranked.discoveryRuns, ...ranked.rankingRuns] : [])
+  const cited = new Set([...rankedChanges, ...(lostTime ? [lostTime] : [])].flatMap((c) => [c.shownBy, ...c.discoveredBy]));
+  const rankingRuns = [...(located?.runs ?? []), ...(ranked ? [...ranked.discoveryRuns, ...ranked.rankingRuns] : [])]
     .filter((r) => cited.has(r.ordinal))
     .map((r) => ({
       ...runLine(r),
@@ -158,8 +177,8 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
         : canRank
           ? ' (not ranked: the labels name no service or workload)'
           : ' (not ranked: too few tool runs left)'
-    }.`,
+    }${lostTime ? `; the call graph shows calls to ${lostTime.callee} losing time between its callers and it (lostTime)` : ''}.`,
     'Cite the runs by their numbers. A candidate with "ruledOut" was stated and refuted by the runs in "ruledOutBy": report it as ruled out, not as a cause. "verifiable" is true only when the cause precedes the onset, a run tested its mechanism and nothing of its chain is unexplained; otherwise it is at most a supported_explanation, with "unexplained" as its limitation.',
   ];
-  return `${header.join('\n')}\n${JSON.stringify({ candidates, rankedChanges, limitations: detectors.limitations, runs: [...runs.map(runLine), ...rankingRuns] })}`;
+  return `${header.join('\n')}\n${JSON.stringify({ candidates, ...(lostTime ? { lostTime } : {}), rankedChanges, limitations: detectors.limitations, runs: [...runs.map(runLine), ...rankingRuns] })}`;
 }

@@ -1,0 +1,107 @@
+import { Timestamp } from '@svc/platform';
+import { describe, expect, it } from 'vitest';
+import type { PrometheusReader } from '../discovery/related-series';
+import type { RecordedRun } from '../reasoner';
+import { discoverCallLatencies, readCallGraph } from './call-graph';
+
+const T = (minute: number): string => new Date(Date.UTC(2026, 10, 22, 2, minute, 0)).toISOString();
+const onset = Timestamp.parse(T(30))!;
+
+type Series = { metric: Record<string, string>; value?: [number, string]; values?: Array<[string, string]> };
+
+const run = (ordinal: number, series: Series[]): RecordedRun => ({
+  ordinal,
+  tool: 'prometheus.query',
+  integrationId: 'p',
+  arguments: {},
+  purpose: '',
+  hypothesisId: null,
+  outcome: 'succeeded',
+  summary: '',
+  output: { series },
+  truncated: false,
+  error: null,
+  window: null,
+});
+
+/** A Prometheus that answers each query with what `answer` gives for it, and keeps the queries. */
+function reader(answer: (query: string) => Series[]): PrometheusReader & { queries: string[] } {
+  const queries: string[] = [];
+  const read = async (_tool: string, args: Record<string, unknown>): Promise<RecordedRun> => {
+    queries.push(String(args.query));
+    return run(queries.length, answer(String(args.query)));
+  };
+  return Object.assign(read, { queries });
+}
+
+const pairs = (found: Array<[string, string]>): Series[] => found.map(([name, pair]) => ({ metric: { __name__: name, pair }, value: [0, '3'] }));
+const points = (v: number): Array<[string, string]> => [28, 29, 30, 31].map((m) => [T(m), String(v)]);
+
+describe('discoverCallLatencies', () => {
+  it('keeps the latency metrics that pair a caller and a callee, a side named by the metric only beside the other side', async () => {
+    const read = reader(() =>
+      pairs([
+        ['traces_service_graph_request_client_seconds_bucket', 'client,server'],
+        ['traces_service_graph_request_server_seconds_bucket', 'client,server'],
+        ['traces_service_graph_request_total', 'client,server'],
+        ['istio_request_duration_milliseconds_bucket', 'source_workload,destination_workload'],
+        ['istio_requests_total', 'source_workload,destination_workload'],
+        ['acme_rpc_client_seconds_sum', 'source_service,destination_service'],
+      ]),
+    );
+    const { latencies } = await discoverCallLatencies(read, T(31));
+    expect(latencies).toEqual([
+      { metric: 'traces_service_graph_request_client_seconds', caller: 'client', callee: 'server', side: 'client' },
+      { metric: 'traces_service_graph_request_server_seconds', caller: 'client', callee: 'server', side: 'server' },
+      { metric: 'istio_request_duration_milliseconds', caller: 'source_workload', callee: 'destination_workload', side: undefined },
+    ]);
+    // One read over every known pair of labels, whatever the metrics are called.
+    expect(read.queries).toHaveLength(1);
+    expect(read.queries[0]).toContain('count by (__name__) ({client!="", server!=""})');
+    expect(read.queries[0]).toContain('count by (__name__) ({source_workload!="", destination_workload!=""})');
+  });
+});
+
+describe('readCallGraph', () => {
+  it('reads both sides of every edge of a service graph in one range query, in seconds', async () => {
+    const read = reader(() => [
+      { metric: { client: 'basic', server: 'route', side: 'client' }, values: points(1.8) },
+      { metric: { client: 'basic', server: 'route', side: 'server' }, values: points(0.015) },
+      { metric: { client: 'basic', server: 'station', side: 'client' }, values: points(0.004) },
+    ]);
+    const graph = await readCallGraph(
+      read,
+      [
+        { metric: 'traces_service_graph_request_client_seconds', caller: 'client', callee: 'server', side: 'client' },
+        { metric: 'traces_service_graph_request_server_seconds', caller: 'client', callee: 'server', side: 'server' },
+      ],
+      onset,
+      Timestamp.parse(T(40))!,
+    );
+    expect(read.queries).toEqual([
+      'label_replace(sum by (client, server) (rate(traces_service_graph_request_client_seconds_sum[2m])) / sum by (client, server) (rate(traces_service_graph_request_client_seconds_count[2m])), "side", "client", "", "") or label_replace(sum by (client, server) (rate(traces_service_graph_request_server_seconds_sum[2m])) / sum by (client, server) (rate(traces_service_graph_request_server_seconds_count[2m])), "side", "server", "", "")',
+    ]);
+    // An edge with one side only is left out: its loss cannot be told.
+    expect(graph?.edges.map((e) => [e.caller, e.callee, e.client.get(onset.epochMicros), e.server.get(onset.epochMicros)])).toEqual([
+      ['basic', 'route', 1.8, 0.015],
+    ]);
+  });
+
+  it("reads a mesh's sides from its reporter label, in the metric's unit", async () => {
+    const read = reader(() => [
+      { metric: { source_workload: 'checkout', destination_workload: 'inventory', reporter: 'source' }, values: points(900) },
+      { metric: { source_workload: 'checkout', destination_workload: 'inventory', reporter: 'destination' }, values: points(40) },
+    ]);
+    const graph = await readCallGraph(
+      read,
+      [{ metric: 'istio_request_duration_milliseconds', caller: 'source_workload', callee: 'destination_workload' }],
+      onset,
+      Timestamp.parse(T(40))!,
+    );
+    expect(read.queries[0]).toBe(
+      'sum by (source_workload, destination_workload, reporter) (rate(istio_request_duration_milliseconds_sum[2m])) / sum by (source_workload, destination_workload, reporter) (rate(istio_request_duration_milliseconds_count[2m]))',
+    );
+    expect(graph?.edges[0].client.get(onset.epochMicros)).toBeCloseTo(0.9);
+    expect(graph?.edges[0].server.get(onset.epochMicros)).toBeCloseTo(0.04);
+  });
+});

@@ -1,0 +1,142 @@
+import { Timestamp } from '@svc/platform';
+import { meaningOf } from '../discovery/meaning';
+import type { PrometheusReader } from '../discovery/related-series';
+import type { RecordedRun } from '../reasoner';
+import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
+
+/**
+ * Label pairs that name the two ends of a call on one series: the caller, then the callee. The
+ * service graphs derived from traces (the OpenTelemetry Collector's servicegraph connector,
+ * Tempo's metrics generator), service meshes (Istio's workloads and apps), Linkerd's outbound
+ * series, and the source/destination convention of other proxies.
+ */
+export const CALL_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ['client', 'server'],
+  ['source_workload', 'destination_workload'],
+  ['source_app', 'destination_app'],
+  ['source_service', 'destination_service'],
+  ['deployment', 'dst_deployment'],
+];
+
+/** Which side of a call a latency series times: the caller's wait (client) or the callee's handling (server). */
+export type Side = 'client' | 'server';
+
+/** A latency metric of calls between two labelled ends, and how its sides are told apart. */
+export interface CallLatency {
+  /** The metric as discovered (a histogram's `_bucket`, or a summary's or plain series' name). */
+  metric: string;
+  caller: string;
+  callee: string;
+  /** The side the metric times by its name (`..._client_seconds`), or undefined when a `reporter` label says it per series. */
+  side?: Side;
+}
+
+/** One caller → callee pair and the mean duration of its calls on each side, where both were read. */
+export interface CallEdge {
+  caller: string;
+  callee: string;
+  /** Mean seconds per call as the caller waited for it, per sample time (epoch µs). */
+  client: Map<bigint, number>;
+  /** Mean seconds per call as the callee handled it, per sample time. */
+  server: Map<bigint, number>;
+}
+
+export interface CallGraph {
+  edges: CallEdge[];
+  /** The metric (or the pair of metrics) the edges were read from, for statements. */
+  source: string;
+  runs: RecordedRun[];
+}
+
+const quote = (v: string): string => JSON.stringify(v);
+/** How far before the onset the edges are read: enough to see whether a gap was already there. */
+const LOOKBACK = 15n * MINUTE;
+const AFTER_ONSET = 5n * MINUTE;
+const STEP_SECONDS = 60;
+
+/** The side a metric's name gives: a `client` or `server` word in it (`request_client_seconds`). */
+const sideOfName = (metric: string): Side | undefined => (/(^|_)client(_|$)/.test(metric) ? 'client' : /(^|_)server(_|$)/.test(metric) ? 'server' : undefined);
+
+/** A `reporter` label's value as a side: Istio's source proxy times the caller's wait, the destination's the callee's handling. */
+const sideOfReporter = (reporter: string | undefined): Side | undefined =>
+  reporter === 'source' || reporter === 'client' ? 'client' : reporter === 'destination' || reporter === 'server' ? 'server' : undefined;
+
+/**
+ * The latency metrics that pair a caller and a callee, found in one read: for each known pair of
+ * labels, the metrics with a series that sets both. A metric timing one side by its name is kept
+ * with its counterpart of the other side; a metric without a side in its name is read per
+ * `reporter`.
+ */
+export async function discoverCallLatencies(read: PrometheusReader, at: string): Promise<{ latencies: CallLatency[]; run: RecordedRun }> {
+  const run = await read(
+    'prometheus.query',
+    {
+      query: CALL_PAIRS.map(([a, b]) => `label_replace(count by (__name__) ({${a}!="", ${b}!=""}), "pair", ${quote(`${a},${b}`)}, "", "")`).join(' or '),
+      time: at,
+    },
+    'Which metrics pair a caller and a callee (service graphs, meshes), to place the alerting service among its dependencies',
+  );
+  const found: CallLatency[] = [];
+  for (const s of seriesOf(run)) {
+    const metric = s.metric.__name__;
+    const [caller, callee] = (s.metric.pair ?? '').split(',');
+    if (!metric || !caller || !callee) continue;
+    const meaning = meaningOf({ __name__: metric });
+    // Means are read from a histogram's or summary's sum and count.
+    if (meaning.kind !== 'latency' || !/_(bucket|sum)$/.test(metric)) continue;
+    found.push({ metric: metric.replace(/_(bucket|sum)$/, ''), caller, callee, side: sideOfName(metric) });
+  }
+  const unique = [...new Map(found.map((l) => [`${l.metric}|${l.caller}`, l])).values()];
+  // A side named by the metric counts only with the other side's metric of the same pair beside it.
+  const latencies = unique.filter((l) => {
+    const side = l.side;
+    return !side || unique.some((o) => o.caller === l.caller && o.side && o.side !== side && o.metric === l.metric.replace(side, o.side));
+  });
+  return { latencies, run };
+}
+
+/** Seconds per unit of a latency metric's values. */
+const secondsPer = (metric: string): number => {
+  const unit = meaningOf({ __name__: metric }).unit;
+  return unit === 'milliseconds' ? 1e-3 : unit === 'microseconds' ? 1e-6 : 1;
+};
+
+/**
+ * Reads every edge of the graph one latency metric family shows, from `LOOKBACK` before the
+ * onset to a few minutes after it: the mean duration of a call per minute on each side, by caller
+ * and callee (one read). Null when the metrics found show no edge with both sides.
+ */
+export async function readCallGraph(read: PrometheusReader, latencies: CallLatency[], onset: Timestamp, until: Timestamp): Promise<CallGraph | null> {
+  const chosen = latencies.find((l) => !l.side) ?? latencies.find((l) => l.side === 'client');
+  if (!chosen) return null;
+  const pair = `${chosen.caller}, ${chosen.callee}`;
+  const mean = (metric: string, by: string): string => `sum by (${by}) (rate(${metric}_sum[2m])) / sum by (${by}) (rate(${metric}_count[2m]))`;
+  const query = chosen.side
+    ? [
+        `label_replace(${mean(chosen.metric, pair)}, "side", "client", "", "")`,
+        `label_replace(${mean(chosen.metric.replace('client', 'server'), pair)}, "side", "server", "", "")`,
+      ].join(' or ')
+    : mean(chosen.metric, `${pair}, reporter`);
+  const start = shift(onset, -LOOKBACK);
+  const end = shift(onset, AFTER_ONSET).isAfter(until) ? until : shift(onset, AFTER_ONSET);
+  const run = await read(
+    'prometheus.query_range',
+    { query, start: start.toISOString(), end: end.toISOString(), step: STEP_SECONDS },
+    `How long calls take between each caller and callee, as the caller waits and as the callee handles them (${chosen.metric})`,
+  );
+  const scale = secondsPer(chosen.metric);
+  const edges = new Map<string, CallEdge>();
+  for (const s of seriesOf(run)) {
+    const caller = s.metric[chosen.caller];
+    const callee = s.metric[chosen.callee];
+    const side = chosen.side ? (s.metric.side as Side | undefined) : sideOfReporter(s.metric.reporter);
+    if (!caller || !callee || !side || caller === callee) continue;
+    const key = `${caller}\u0000${callee}`;
+    const edge = edges.get(key) ?? { caller, callee, client: new Map(), server: new Map() };
+    edges.set(key, edge);
+    for (const p of pointsOf(s)) edge[side].set(p.t.epochMicros, p.v * scale);
+  }
+  const complete = [...edges.values()].filter((e) => e.client.size > 0 && e.server.size > 0);
+  if (!complete.length) return null;
+  return { edges: complete, source: chosen.side ? `${chosen.metric}, ${chosen.metric.replace('client', 'server')}` : chosen.metric, runs: [run] };
+}
