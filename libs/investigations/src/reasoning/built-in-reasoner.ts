@@ -18,7 +18,7 @@ import {
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
 import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
-import { LOCATION_READS, locateLostTime } from './graph/locate';
+import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
 import { detectionScopeOf, podMatchersOf } from './explainers/labels';
@@ -219,7 +219,7 @@ export class BuiltInReasoner {
     }
     // Nothing recognised explains the condition: where the call graph shows the services it
     // depends on, find where their calls lose time.
-    if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && session.runs.length + LOCATION_READS + 1 <= session.budgets.toolRuns) {
+    if (this.onset.expression && !this.supportedYet() && canLocateLostTime(session, 1)) {
       session.beginTurn();
       const located = await this.lostTimeCandidate(session, source);
       if (located) {
@@ -229,7 +229,7 @@ export class BuiltInReasoner {
     }
     // Else rank what changed on the series that name the alert's entity, whatever they are
     // called, and test the first changes as causes.
-    if (this.onset.expression && ![...this.tested.values()].some((t) => t.supported) && canRankChanges(session)) {
+    if (this.onset.expression && !this.supportedYet() && canRankChanges(session)) {
       session.beginTurn();
       const ranked = await this.rankedCandidates(session, source);
       if (ranked.length) {
@@ -298,7 +298,7 @@ export class BuiltInReasoner {
         rationale: `Its callers wait ${seconds(lost.lost)} per call longer than it takes to answer, from ${lost.since.toISOString()}`,
         verification: `Its callers' wait returns to about its handling time and the alert resolves`,
       },
-      unexplained: [`what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`],
+      unexplained: [lostTimeUnexplained(lost)],
     };
     this.tested.set(candidate.hypothesis.id, { run: graphRun, supported: true, candidate, mechanismRuns: [] });
     if (lost.dependents.length)
@@ -310,6 +310,11 @@ export class BuiltInReasoner {
         evidenceRefs: [{ investigationId: session.investigationId, toolRunOrdinal: graphRun.ordinal }],
       });
     return candidate;
+  }
+
+  /** Whether a tested hypothesis is supported so far. */
+  private supportedYet(): boolean {
+    return [...this.tested.values()].some((t) => t.supported);
   }
 
   private rankedCandidate(c: RankedChange, i: number, discoveryRuns: RecordedRun[], count: number): Candidate {

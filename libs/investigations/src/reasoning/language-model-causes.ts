@@ -2,7 +2,7 @@ import { Timestamp } from '@svc/platform';
 import { detectionScopeOf } from './explainers/labels';
 import { explainCauses } from './explainers/registry';
 import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
-import { LOCATION_READS, locateLostTime } from './graph/locate';
+import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level } from './ranking/ranked-changes';
 import { earliest, minutesBetween } from './series-reading';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
@@ -123,7 +123,7 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     }));
   // A detector's verifiable candidate explains the onset; otherwise the call graph is walked for
   // where the calls the entity depends on lose time, and what changed on the entity's series is ranked.
-  const canLocate = !candidates.some((c) => c.verifiable) && session.runs.length + LOCATION_READS + MODEL_RUNS_KEPT <= session.budgets.toolRuns;
+  const canLocate = !candidates.some((c) => c.verifiable) && canLocateLostTime(session, MODEL_RUNS_KEPT);
   const located = canLocate ? await locateLostTime(session, source, [labels], onset) : null;
   const lostTime = located && {
     hypothesisId: 'h-lost-time',
@@ -136,7 +136,7 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     consequences: located.lost.dependents,
     shownBy: located.runs[located.runs.length - 1].ordinal,
     discoveredBy: located.runs.slice(0, -1).map((r) => r.ordinal),
-    unexplained: [`what delays the calls between ${located.lost.callee}'s callers and it (no series here shows its network or proxy)`],
+    unexplained: [lostTimeUnexplained(located.lost)],
     verifiable: false,
   };
   const canRank = !candidates.some((c) => c.verifiable) && canRankChanges(session, MODEL_RUNS_KEPT);

@@ -1,4 +1,5 @@
-import type { RecordedRun } from '../reasoner';
+import { quote } from '../explainers/labels';
+import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { seriesOf } from '../series-reading';
 import { Entity, entityPattern } from './entity';
 import { Meaning, meaningOf, OUTCOME_LABELS } from './meaning';
@@ -25,6 +26,12 @@ export interface Measure {
 
 /** Reads a tool of the investigation's Prometheus source; recorded as a numbered run. */
 export type PrometheusReader = (tool: 'prometheus.query' | 'prometheus.query_range', args: Record<string, unknown>, purpose: string) => Promise<RecordedRun>;
+
+/** The reader of `source` in `session`: each read a run of the session. */
+export const prometheusReader =
+  (session: InvestigationSession, source: SourceBrief): PrometheusReader =>
+  (tool, args, purpose) =>
+    session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
 
 /** Labels that never name an entity: bucket bounds, quantiles, outcomes, methods. */
 const NOT_NAMING = new Set([
@@ -87,8 +94,6 @@ const KIND_ORDER: Array<Meaning['kind']> = ['errors', 'latency', 'availability',
 
 /** How many label names are asked about in one discovery query. */
 const MAX_LABELS = 40;
-
-const quote = (v: string): string => JSON.stringify(v);
 
 /** Selectors of the series that share one of the alert's own identifying labels (not its name or severity). */
 function sampleSelectors(alertLabels: Record<string, string>): string[] {

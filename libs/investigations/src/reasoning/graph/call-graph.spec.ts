@@ -1,40 +1,16 @@
 import { Timestamp } from '@svc/platform';
 import { describe, expect, it } from 'vitest';
-import type { PrometheusReader } from '../discovery/related-series';
-import type { RecordedRun } from '../reasoner';
+import { onset, scripted, Series, source, T } from '../../../../../test/support/scripted-prometheus';
+import { prometheusReader } from '../discovery/related-series';
 import { discoverCallLatencies, readCallGraph } from './call-graph';
 
-const T = (minute: number): string => new Date(Date.UTC(2026, 10, 22, 2, minute, 0)).toISOString();
-const onset = Timestamp.parse(T(30))!;
-
-type Series = { metric: Record<string, string>; value?: [number, string]; values?: Array<[string, string]> };
-
-const run = (ordinal: number, series: Series[]): RecordedRun => ({
-  ordinal,
-  tool: 'prometheus.query',
-  integrationId: 'p',
-  arguments: {},
-  purpose: '',
-  hypothesisId: null,
-  outcome: 'succeeded',
-  summary: '',
-  output: { series },
-  truncated: false,
-  error: null,
-  window: null,
-});
-
-/** A Prometheus that answers each query with what `answer` gives for it, and keeps the queries. */
-function reader(answer: (query: string) => Series[]): PrometheusReader & { queries: string[] } {
-  const queries: string[] = [];
-  const read = async (_tool: string, args: Record<string, unknown>): Promise<RecordedRun> => {
-    queries.push(String(args.query));
-    return run(queries.length, answer(String(args.query)));
-  };
-  return Object.assign(read, { queries });
+/** A reader of a scripted Prometheus that answers each query with what `answer` gives for it, and the queries it was asked. */
+function reader(answer: (query: string) => Series[]) {
+  const session = scripted(answer);
+  return Object.assign(prometheusReader(session, source), { queries: () => session.runs.map((r) => String(r.arguments.query)) });
 }
 
-const pairs = (found: Array<[string, string]>): Series[] => found.map(([name, pair]) => ({ metric: { __name__: name, pair }, value: [0, '3'] }));
+const pairs = (found: Array<[string, string]>): Series[] => found.map(([name, pair]) => ({ metric: { __name__: name, pair }, values: [] }));
 const points = (v: number): Array<[string, string]> => [28, 29, 30, 31].map((m) => [T(m), String(v)]);
 
 describe('discoverCallLatencies', () => {
@@ -56,9 +32,9 @@ describe('discoverCallLatencies', () => {
       { metric: 'istio_request_duration_milliseconds', caller: 'source_workload', callee: 'destination_workload', side: undefined },
     ]);
     // One read over every known pair of labels, whatever the metrics are called.
-    expect(read.queries).toHaveLength(1);
-    expect(read.queries[0]).toContain('count by (__name__) ({client!="", server!=""})');
-    expect(read.queries[0]).toContain('count by (__name__) ({source_workload!="", destination_workload!=""})');
+    expect(read.queries()).toHaveLength(1);
+    expect(read.queries()[0]).toContain('count by (__name__) ({client!="", server!=""})');
+    expect(read.queries()[0]).toContain('count by (__name__) ({source_workload!="", destination_workload!=""})');
   });
 });
 
@@ -78,7 +54,7 @@ describe('readCallGraph', () => {
       onset,
       Timestamp.parse(T(40))!,
     );
-    expect(read.queries).toEqual([
+    expect(read.queries()).toEqual([
       'label_replace(sum by (client, server) (rate(traces_service_graph_request_client_seconds_sum[2m])) / sum by (client, server) (rate(traces_service_graph_request_client_seconds_count[2m])), "side", "client", "", "") or label_replace(sum by (client, server) (rate(traces_service_graph_request_server_seconds_sum[2m])) / sum by (client, server) (rate(traces_service_graph_request_server_seconds_count[2m])), "side", "server", "", "")',
     ]);
     // An edge with one side only is left out: its loss cannot be told.
@@ -98,7 +74,7 @@ describe('readCallGraph', () => {
       onset,
       Timestamp.parse(T(40))!,
     );
-    expect(read.queries[0]).toBe(
+    expect(read.queries()[0]).toBe(
       'sum by (source_workload, destination_workload, reporter) (rate(istio_request_duration_milliseconds_sum[2m])) / sum by (source_workload, destination_workload, reporter) (rate(istio_request_duration_milliseconds_count[2m]))',
     );
     expect(graph?.edges[0].client.get(onset.epochMicros)).toBeCloseTo(0.9);

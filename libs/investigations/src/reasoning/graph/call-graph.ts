@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { meaningOf } from '../discovery/meaning';
+import { quote } from '../explainers/labels';
 import type { PrometheusReader } from '../discovery/related-series';
 import type { RecordedRun } from '../reasoner';
 import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
@@ -48,7 +49,6 @@ export interface CallGraph {
   runs: RecordedRun[];
 }
 
-const quote = (v: string): string => JSON.stringify(v);
 /** How far before the onset the edges are read: enough to see whether a gap was already there. */
 const LOOKBACK = 15n * MINUTE;
 const AFTER_ONSET = 5n * MINUTE;
@@ -118,7 +118,8 @@ export async function readCallGraph(read: PrometheusReader, latencies: CallLaten
       ].join(' or ')
     : mean(chosen.metric, `${pair}, reporter`);
   const start = shift(onset, -LOOKBACK);
-  const end = shift(onset, AFTER_ONSET).isAfter(until) ? until : shift(onset, AFTER_ONSET);
+  const after = shift(onset, AFTER_ONSET);
+  const end = after.isAfter(until) ? until : after;
   const run = await read(
     'prometheus.query_range',
     { query, start: start.toISOString(), end: end.toISOString(), step: STEP_SECONDS },

@@ -1,6 +1,6 @@
 import type { Timestamp } from '@svc/platform';
 import { entityOf } from '../discovery/entity';
-import type { PrometheusReader } from '../discovery/related-series';
+import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, shift } from '../series-reading';
 import { CallGraph, discoverCallLatencies, readCallGraph } from './call-graph';
@@ -14,7 +14,15 @@ export interface LocatedDelay {
 }
 
 /** Reads the location makes: the call metrics, then the graph. */
-export const LOCATION_READS = 2;
+const LOCATION_READS = 2;
+
+/** Whether the session's run budget allows the location, with `reserved` runs kept for what follows. */
+export const canLocateLostTime = (session: InvestigationSession, reserved: number): boolean =>
+  session.runs.length + LOCATION_READS + reserved <= session.budgets.toolRuns;
+
+/** What the graph leaves unexplained about a loss: what delays the calls between the ends. */
+export const lostTimeUnexplained = (lost: LostTime): string =>
+  `what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`;
 
 /**
  * Places the alerting services in the call graph that caller/callee series show, and finds where
@@ -29,7 +37,7 @@ export async function locateLostTime(
 ): Promise<LocatedDelay | null> {
   const entity = entityOf(alerts);
   if (!entity) return null;
-  const read: PrometheusReader = (tool, args, purpose) => session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
+  const read = prometheusReader(session, source);
   const { latencies, run } = await discoverCallLatencies(read, shift(onset, MINUTE).toISOString());
   if (!latencies.length) return null;
   const graph = await readCallGraph(read, latencies, onset, session.window.until);

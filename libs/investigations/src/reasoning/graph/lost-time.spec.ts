@@ -1,11 +1,10 @@
 import { Timestamp } from '@svc/platform';
 import { describe, expect, it } from 'vitest';
+import { onset, T } from '../../../../../test/support/scripted-prometheus';
 import type { CallEdge, CallGraph } from './call-graph';
 import { whereTimeIsLost } from './lost-time';
 
-const MINUTE = 60_000_000n;
-const at = (minute: number): bigint => BigInt(Date.UTC(2026, 10, 22, 2, 0, 0)) * 1000n + BigInt(minute) * MINUTE;
-const onset = Timestamp.fromEpochMicros(at(30));
+const at = (minute: number): bigint => Timestamp.parse(T(minute))!.epochMicros;
 
 /** An edge read a sample a minute from 02:15 to 02:35: `wait`/`handle` seconds before the change minute, then `waitThen`/`handleThen`. */
 function edge(caller: string, callee: string, wait: number, handle: number, waitThen = wait, handleThen = handle, change = 30, from = 15): CallEdge {

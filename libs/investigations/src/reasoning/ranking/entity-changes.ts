@@ -1,7 +1,7 @@
 import type { Timestamp } from '@svc/platform';
 import { Entity, entityOf } from '../discovery/entity';
 import { mentions } from '../explainers/labels';
-import { discoverMeasures, entitySubject, Measure, namespaceSubject, PrometheusReader } from '../discovery/related-series';
+import { discoverMeasures, entitySubject, Measure, namespaceSubject, prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, shift } from '../series-reading';
 import { RankedChange, rankChanges } from './ranked-changes';
@@ -51,7 +51,7 @@ export async function rankEntityChanges(
 ): Promise<EntityChanges | null> {
   const entity = entityOf(alerts);
   if (!entity) return null;
-  const read: PrometheusReader = (tool, args, purpose) => session.runTool({ tool, integrationId: source.integrationId, arguments: args, purpose });
+  const read = prometheusReader(session, source);
   const at = shift(onset, MINUTE).toISOString();
   const result: EntityChanges = { entity, changes: [], discoveryRuns: [], rankingRuns: [] };
   // The alerting entities' own requests: their series, or callers' calls to them (what they serve).
