@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConclusion, LanguageModelReasoner } from '@svc/investigations/engine';
 import { deriveAlerts, score, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import { loadDataset } from '../../eval/nezha/dataset';
+import { dayAlerts, stageFault } from '../../eval/nezha/replay';
 import { SCENARIOS } from '../../eval/scenarios';
 import { directSession } from '../support/direct-session';
 import { meshRule, meshScenario } from '../support/mesh-scenario';
@@ -32,6 +34,16 @@ interface Ranked {
 }
 interface Detected {
   candidates: Candidate[];
+  lostTime?: {
+    hypothesisId: string;
+    callee: string;
+    losingCallers: Array<{ caller: string; waitedSeconds: number; handledSeconds: number }>;
+    consequences: string[];
+    shownBy: number;
+    discoveredBy: number[];
+    unexplained: string[];
+    verifiable: boolean;
+  };
   rankedChanges: Ranked[];
   runs: Array<{ run: number; query?: string; outcome: string }>;
 }
@@ -41,6 +53,46 @@ const detectedIn = (request: ReceivedRequest): Detected => {
   const text = toolResultsOf(request).at(-1)!.text;
   return JSON.parse(text.slice(text.indexOf('\n{') + 1)) as Detected;
 };
+
+const MODEL = { provider: 'openai-compatible', apiKey: 'sk-test-causes', model: 'test-model' } as const;
+
+/**
+ * Scripts the model to call causes_near_onset once for an alert (the session's first), at its start,
+ * and to conclude inconclusive on reading the result; runs the investigation and returns what the
+ * model was sent: the result's JSON and its first line.
+ */
+async function readCausesOnce(
+  server: ScriptedModelServer,
+  session: ReturnType<typeof directSession>,
+  impact: string,
+  { alert = session.alerts[0], latency }: { alert?: (typeof session.alerts)[number]; latency?: boolean } = {},
+): Promise<{ detected: Detected; header: string }> {
+  let detected: Detected | undefined;
+  let header = '';
+  server.script(
+    answer.tool('causes_near_onset', {
+      labels: alert.labels,
+      onset: alert.startsAt.toISOString(),
+      ...(latency === undefined ? {} : { latency }),
+      purpose: 'What changed near the onset',
+    }),
+    answer.reading((request) => {
+      header = toolResultsOf(request).at(-1)!.text.split('\n')[0];
+      detected = detectedIn(request);
+      return answer.conclude({
+        conclusionStatus: 'inconclusive',
+        summary: 'Read the candidates only',
+        impact: { summary: impact, runRefs: [detected.runs[0].run] },
+        findings: [],
+        hypotheses: [],
+        actions: [],
+        limitations: [],
+      });
+    }),
+  );
+  await new LanguageModelReasoner({ ...MODEL, baseUrl: server.baseUrl }).investigate(session);
+  return { detected: detected!, header };
+}
 
 /**
  * The model reasoner's cause detectors: a scripted model (over the OpenAI wire protocol) calls
@@ -66,37 +118,18 @@ describe('causes_near_onset for a language model', () => {
     try {
       const [pages] = await Promise.all([deriveAlerts(prometheus.prometheus.url, scenario.rule, prometheus.start, prometheus.end)]);
       const session = directSession(prometheus.prometheus.url, pages[0], []);
-      const page = session.alerts[0];
-      let detected: Detected | undefined;
-      server.script(
-        answer.tool('causes_near_onset', { labels: page.labels, onset: page.startsAt.toISOString(), latency: true, purpose: 'What changed near the onset' }),
-        answer.reading((request) => {
-          detected = detectedIn(request);
-          return answer.conclude({
-            conclusionStatus: 'inconclusive',
-            summary: 'Read the candidates only',
-            impact: { summary: 'search answers slowly', runRefs: [detected.runs[0].run] },
-            findings: [],
-            hypotheses: [],
-            actions: [],
-            limitations: [],
-          });
-        }),
-      );
-      await new LanguageModelReasoner({ provider: 'openai-compatible', baseUrl: server.baseUrl, apiKey: 'sk-test-causes', model: 'test-model' }).investigate(
-        session,
-      );
-      const neighbour = detected!.candidates.find((c) => c.hypothesisId === 'h-noisy-neighbour')!;
+      const { detected } = await readCausesOnce(server, session, 'search answers slowly', { latency: true });
+      const neighbour = detected.candidates.find((c) => c.hypothesisId === 'h-noisy-neighbour')!;
       expect(neighbour).toMatchObject({ verifiable: true, unexplained: [] });
       expect(neighbour.ruledOut).toBeUndefined();
       expect(neighbour.statement).toMatch(/^video-transcode-.* on node ip-10-0-2-34\.eu-west-1\.compute\.internal /);
-      const ruledOut = detected!.candidates.filter((c) => c.ruledOut);
+      const ruledOut = detected.candidates.filter((c) => c.ruledOut);
       expect(ruledOut.map((c) => c.ruledOut)).toEqual(
         expect.arrayContaining([expect.stringMatching(/^no pod of search that the alert covers runs on /), expect.stringMatching(/ had CPU to spare: /)]),
       );
       for (const c of ruledOut) {
         expect(c.verifiable).toBe(false);
-        for (const n of c.ruledOutBy!) expect(detected!.runs.map((r) => r.run)).toContain(n);
+        for (const n of c.ruledOutBy!) expect(detected.runs.map((r) => r.run)).toContain(n);
       }
     } finally {
       await prometheus.stop();
@@ -153,12 +186,7 @@ describe('causes_near_onset for a language model', () => {
       }),
     );
 
-    const conclusion = await new LanguageModelReasoner({
-      provider: 'openai-compatible',
-      baseUrl: server.baseUrl,
-      apiKey: 'sk-test-causes',
-      model: 'test-model',
-    }).investigate(session);
+    const conclusion = await new LanguageModelReasoner({ ...MODEL, baseUrl: server.baseUrl }).investigate(session);
 
     // Offered with its rules, and the detectors' queries recorded as numbered runs.
     const [first, second] = server.requests;
@@ -189,41 +217,53 @@ describe('causes_near_onset for a language model', () => {
       const [page] = await deriveAlerts(prometheus.prometheus.url, meshRule, prometheus.start, prometheus.end);
       const session = directSession(prometheus.prometheus.url, page, []);
       const alert = session.alerts[0];
-      let detected: Detected | undefined;
-      let header = '';
-      server.script(
-        answer.tool('causes_near_onset', { labels: alert.labels, onset: alert.startsAt.toISOString(), purpose: 'What changed near the onset' }),
-        answer.reading((request) => {
-          header = toolResultsOf(request).at(-1)!.text.split('\n')[0];
-          detected = detectedIn(request);
-          return answer.conclude({
-            conclusionStatus: 'inconclusive',
-            summary: 'Read the candidates only',
-            impact: { summary: 'checkout fails requests', runRefs: [detected.runs[0].run] },
-            findings: [],
-            hypotheses: [],
-            actions: [],
-            limitations: [],
-          });
-        }),
-      );
-      await new LanguageModelReasoner({ provider: 'openai-compatible', baseUrl: server.baseUrl, apiKey: 'sk-test-causes', model: 'test-model' }).investigate(
-        session,
-      );
+      const { detected, header } = await readCausesOnce(server, session, 'checkout fails requests');
       // The detectors of the standard client libraries see nothing of the mesh's names; the ranking does.
-      expect(detected!.candidates).toEqual([]);
-      const [first] = detected!.rankedChanges;
+      expect(detected.candidates).toEqual([]);
+      const [first] = detected.rankedChanges;
       expect(first).toMatchObject({ hypothesisId: 'h-change', entity: 'inventory', verifiable: false });
       expect(first.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(istio_requests_total\) from 0\.1% to 60% from /);
       expect(first.unexplained[0]).toMatch(/its mechanism is untested\)$/);
       expect(Date.parse(first.at)).toBeLessThanOrEqual(Number(alert.startsAt.epochMicros / 1000n));
       // Every run it names was recorded and listed, and read what it says.
-      const listed = detected!.runs.map((r) => r.run);
+      const listed = detected.runs.map((r) => r.run);
       for (const n of [first.shownBy, ...first.discoveredBy]) expect(listed).toContain(n);
-      expect(detected!.runs.find((r) => r.run === first.shownBy)!.query).toContain('istio_requests_total{source_workload=~');
+      expect(detected.runs.find((r) => r.run === first.shownBy)!.query).toContain('istio_requests_total{source_workload=~');
       expect(header).toMatch(/; \d+ ranked changes? on the series that name the entity \(#\d+/);
     } finally {
       await prometheus.stop();
     }
   }, 120_000);
+
+  it('returns where the calls the entity depends on lose their time, from the call graph, with the runs that show it, never verifiable', async () => {
+    const dataset = loadDataset();
+    const fault = dataset.faults.find((f) => f.id === '2023-01-30-1344-ts-route-service')!;
+    const staging = await stageFault(
+      dataset,
+      fault,
+      await dayAlerts(
+        dataset,
+        dataset.days.find((d) => d.day === fault.day)!,
+      ),
+    );
+    try {
+      const session = directSession(staging!.staged.prometheus.url, staging!.page, staging!.others);
+      // The page: ts-basic-service, which calls ts-route-service (the group's earlier alerts are on services the traces do not reach).
+      const alert = session.alerts.find((a) => a.labels.service === 'ts-basic-service')!;
+      const { detected, header } = await readCausesOnce(server, session, 'ts-basic-service answers slowly', { alert, latency: true });
+      const lost = detected.lostTime!;
+      expect(lost).toMatchObject({ hypothesisId: 'h-lost-time', callee: 'ts-route-service', verifiable: false });
+      expect(lost.consequences).toContain('ts-basic-service');
+      expect(lost.losingCallers.map((c) => c.caller)).toContain('ts-basic-service');
+      for (const c of lost.losingCallers) expect(c.waitedSeconds - c.handledSeconds).toBeGreaterThan(0.1);
+      expect(lost.unexplained).toEqual(["what delays the calls between ts-route-service's callers and it (no series here shows its network or proxy)"]);
+      // Its runs were recorded and listed: the call metrics found, then both sides of every edge read.
+      const listed = detected.runs.map((r) => r.run);
+      for (const n of [lost.shownBy, ...lost.discoveredBy]) expect(listed).toContain(n);
+      expect(detected.runs.find((r) => r.run === lost.shownBy)!.query).toContain('traces_service_graph_request_server_seconds_sum');
+      expect(header).toContain('the call graph shows calls to ts-route-service losing time between its callers and it (lostTime)');
+    } finally {
+      await staging?.staged.stop();
+    }
+  }, 180_000);
 });
