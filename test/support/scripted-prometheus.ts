@@ -1,5 +1,5 @@
 import { Timestamp } from '@svc/platform';
-import type { InvestigationSession, RecordedRun, SourceBrief } from '@svc/investigations';
+import type { InvestigationSession, RecordedRun, SourceBrief, ToolCall } from '@svc/investigations';
 
 /** A minute of the scripted window (02:00 to 02:45 on 2026-11-22), as Prometheus writes times. */
 export const T = (minute: number): string => new Date(Date.UTC(2026, 10, 22, 2, minute, 0)).toISOString();
@@ -39,24 +39,26 @@ export function scripted(answer: (query: string) => Series[] | undefined, toolRu
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
-    runTool: async (call) => {
-      const query = String(call.arguments.query ?? '');
-      const run: RecordedRun = {
-        ordinal: runs.length + 1,
-        tool: call.tool,
-        integrationId: call.integrationId,
-        arguments: call.arguments,
-        purpose: call.purpose,
-        hypothesisId: call.hypothesisId ?? null,
-        outcome: 'succeeded',
-        summary: '',
-        output: { start: call.arguments.start, stepSeconds: 60, series: answer(query) ?? [] },
-        truncated: false,
-        error: null,
-        window: null,
-      };
-      runs.push(run);
-      return run;
-    },
+    runTool: async (call) => recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] }),
   };
+}
+
+/** Records a successful run of `call` with `output` as the next of `runs`, as a session's tool catalog would. */
+export function recordRun(runs: RecordedRun[], call: ToolCall, output: unknown, summary = ''): RecordedRun {
+  const run: RecordedRun = {
+    ordinal: runs.length + 1,
+    tool: call.tool,
+    integrationId: call.integrationId,
+    arguments: call.arguments,
+    purpose: call.purpose,
+    hypothesisId: call.hypothesisId ?? null,
+    outcome: 'succeeded',
+    summary,
+    output,
+    truncated: false,
+    error: null,
+    window: null,
+  };
+  runs.push(run);
+  return run;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
 import { BuiltInReasoner } from './built-in-reasoner';
 import { names, namesIn } from './built-in-question';
+import { recordRun } from '../../../../test/support/scripted-prometheus';
 import type { InvestigationSession, RecordedRun, ToolCall } from './reasoner';
 
 describe('the names in a question', () => {
@@ -52,22 +53,7 @@ function questionSession(subject: string): InvestigationSession & { runs: Record
     updateHypotheses: async () => undefined,
     runTool: async (call) => {
       const { output, summary } = answer(call);
-      const run: RecordedRun = {
-        ordinal: runs.length + 1,
-        tool: call.tool,
-        integrationId: call.integrationId,
-        arguments: call.arguments,
-        purpose: call.purpose,
-        hypothesisId: null,
-        outcome: 'succeeded',
-        summary,
-        output,
-        truncated: false,
-        error: null,
-        window: null,
-      };
-      runs.push(run);
-      return run;
+      return recordRun(runs, call, output, summary);
     },
   };
 }

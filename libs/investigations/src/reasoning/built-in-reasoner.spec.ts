@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
 import { BuiltInReasoner, saturationStart } from './built-in-reasoner';
+import { recordRun } from '../../../../test/support/scripted-prometheus';
 import type { InvestigationSession, RecordedRun, ToolCall } from './reasoner';
 
 const at = (i: number): string => new Date(Date.UTC(2026, 10, 22, 2, 0, i * 15)).toISOString();
@@ -109,24 +110,7 @@ function scriptedSession(
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
-    runTool: async (call) => {
-      const run: RecordedRun = {
-        ordinal: runs.length + 1,
-        tool: call.tool,
-        integrationId: call.integrationId,
-        arguments: call.arguments,
-        purpose: call.purpose,
-        hypothesisId: call.hypothesisId ?? null,
-        outcome: 'succeeded',
-        summary: '',
-        output: call.tool === 'incident.alert_events' ? [] : answer(call),
-        truncated: false,
-        error: null,
-        window: null,
-      };
-      runs.push(run);
-      return run;
-    },
+    runTool: async (call) => recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : answer(call)),
   };
 }
 
