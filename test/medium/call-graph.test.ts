@@ -6,30 +6,39 @@ import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 
 /**
  * The built-in reasoner placing the alerting service in the call graph that trace-derived service
- * graph metrics show, on a recorded network delay (Nezha TrainTicket, 2023-01-30 13:44, injected on
- * ts-route-service): the recorded metrics and the traces' edges up to the page, backfilled into a
- * real Prometheus.
+ * graph metrics show, on recorded faults of Nezha TrainTicket: the recorded metrics and the traces'
+ * edges up to the page, backfilled into a real Prometheus.
  */
-describe('where the calls lose their time, on a recorded network delay', () => {
+describe('the call graph on recorded faults', () => {
   const dataset = loadDataset();
-  let staging: StagedFault | null = null;
+  const staged: StagedFault[] = [];
 
   afterAll(async () => {
-    await staging?.staged.stop();
+    await Promise.all(staged.map((s) => s.staged.stop()));
   });
 
-  it('names the callee whose callers wait far longer than it handles their calls, and the services waiting on it as consequences', async () => {
-    const fault = dataset.faults.find((f) => f.id === '2023-01-30-1344-ts-route-service')!;
-    const alerts = await dayAlerts(
+  /** The fault's page investigated by the built-in reasoner, with the service it paged for. */
+  const investigate = async (id: string) => {
+    const fault = dataset.faults.find((f) => f.id === id)!;
+    const staging = (await stageFault(
       dataset,
-      dataset.days.find((d) => d.day === fault.day)!,
-    );
-    staging = await stageFault(dataset, fault, alerts);
-    expect(staging).not.toBeNull();
-    // The page is ts-basic-service's latency: it calls ts-route-service, and nothing on ts-route-service's own series moved.
-    expect(staging!.page.labels.service).toBe('ts-basic-service');
-    const session = directSession(staging!.staged.prometheus.url, staging!.page, staging!.others);
+      fault,
+      await dayAlerts(
+        dataset,
+        dataset.days.find((d) => d.day === fault.day)!,
+      ),
+    ))!;
+    staged.push(staging);
+    const session = directSession(staging.staged.prometheus.url, staging.page, staging.others);
     const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+    return { paged: staging.page.labels.service, session, conclusion };
+  };
+
+  it('names the callee whose callers wait far longer than it handles their calls, and the services waiting on it as consequences (a network delay)', async () => {
+    // Injected on ts-route-service at 2023-01-30 13:44; the page is ts-basic-service's latency: it
+    // calls ts-route-service, and nothing on ts-route-service's own series moved.
+    const { paged, session, conclusion } = await investigate('2023-01-30-1344-ts-route-service');
+    expect(paged).toBe('ts-basic-service');
 
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
     expect(cause?.statement).toMatch(/^A delay of 1\.\d+ s per call to ts-route-service, lost between its callers and it, from /);
@@ -43,6 +52,22 @@ describe('where the calls lose their time, on a recorded network delay', () => {
     const graphRun = session.runs.find((r) => String(r.arguments.query ?? '').includes('traces_service_graph_request_server_seconds_sum'));
     expect(graphRun).toBeDefined();
     expect(cause?.runRefs).toContain(graphRun!.ordinal);
+    expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
+  }, 180_000);
+
+  it('ranks the changes on what the paged service calls with its own: a CPU contention on a service it depends on', async () => {
+    // CPU contention injected on ts-travel-service at 2023-01-30 13:06; the page is ts-food-service's
+    // latency, which calls ts-travel-service. No call loses time between the ends.
+    const { paged, session, conclusion } = await investigate('2023-01-30-1306-ts-travel-service');
+    expect(paged).toBe('ts-food-service');
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    expect(cause?.statement).toMatch(/^A rise of the CPU use of ts-travel-service \(container_cpu_usage_seconds_total\) from /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // The ranking read the paged service and the services it calls together, from the graph.
+    const widened = session.runs.find(
+      (r) => String(r.arguments.query ?? '').startsWith('label_replace(count by (__name__)') && String(r.arguments.query).includes('ts-travel-service'),
+    );
+    expect(widened?.purpose).toBe('Which metrics name ts-food-service and the services it calls, and by which label');
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
   }, 180_000);
 });

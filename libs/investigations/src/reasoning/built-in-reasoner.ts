@@ -146,6 +146,8 @@ export class BuiltInReasoner {
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
   private others: OtherAlert[] = [];
+  /** What the alerting services call, directly or not, as the call graph showed it (none without one). */
+  private dependencies: string[] = [];
   /** Services that suffer from the cause (they wait on it), stated as symptoms. */
   private consequences: FindingItem[] = [];
 
@@ -237,7 +239,8 @@ export class BuiltInReasoner {
         await session.updateHypotheses(this.hypotheses);
       }
       for (const candidate of ranked.slice(0, RANKED_TESTED)) {
-        if (session.runs.length + 1 >= session.budgets.toolRuns) break;
+        // A ranked change's test is one run (its mechanism is untested): the last run of the budget will do.
+        if (session.runs.length >= session.budgets.toolRuns) break;
         session.beginTurn();
         await this.test(session, source, candidate);
         await session.updateHypotheses(this.hypotheses);
@@ -258,6 +261,8 @@ export class BuiltInReasoner {
       source,
       this.alerts.map((a) => a.labels),
       this.onset!.at,
+      undefined,
+      this.dependencies,
     );
     if (!ranked) return [];
     return ranked.changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, ranked.discoveryRuns, ranked.changes.length));
@@ -277,7 +282,9 @@ export class BuiltInReasoner {
       this.onset!.at,
     );
     if (!located) return null;
+    this.dependencies = located.dependencies;
     const { lost, graph, runs } = located;
+    if (!lost) return null;
     const graphRun = runs[runs.length - 1];
     const seconds = (v: number): string => `${v >= 1 ? v.toFixed(2) : v.toFixed(3)} s`;
     const worst = lost.losing[0];

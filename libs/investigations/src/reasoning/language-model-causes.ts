@@ -125,22 +125,23 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
   // where the calls the entity depends on lose time, and what changed on the entity's series is ranked.
   const canLocate = !candidates.some((c) => c.verifiable) && canLocateLostTime(session, MODEL_RUNS_KEPT);
   const located = canLocate ? await locateLostTime(session, source, [labels], onset) : null;
-  const lostTime = located && {
+  const lost = located?.lost;
+  const lostTime = lost && {
     hypothesisId: 'h-lost-time',
-    callee: located.lost.callee,
-    statement: `Calls to ${located.lost.callee} lose ${located.lost.lost.toFixed(3)} s each between its callers and it from ${located.lost.since.toISOString()}`,
-    at: located.lost.since.toISOString(),
-    minutesBeforeOnset: minutesBetween(located.lost.since, onset),
-    losingCallers: located.lost.losing.map((l) => ({ caller: l.caller, waitedSeconds: +l.waited.toFixed(4), handledSeconds: +l.handled.toFixed(4) })),
-    callersRead: located.lost.callers,
-    consequences: located.lost.dependents,
+    callee: lost.callee,
+    statement: `Calls to ${lost.callee} lose ${lost.lost.toFixed(3)} s each between its callers and it from ${lost.since.toISOString()}`,
+    at: lost.since.toISOString(),
+    minutesBeforeOnset: minutesBetween(lost.since, onset),
+    losingCallers: lost.losing.map((l) => ({ caller: l.caller, waitedSeconds: +l.waited.toFixed(4), handledSeconds: +l.handled.toFixed(4) })),
+    callersRead: lost.callers,
+    consequences: lost.dependents,
     shownBy: located.runs[located.runs.length - 1].ordinal,
     discoveredBy: located.runs.slice(0, -1).map((r) => r.ordinal),
-    unexplained: [lostTimeUnexplained(located.lost)],
+    unexplained: [lostTimeUnexplained(lost)],
     verifiable: false,
   };
   const canRank = !candidates.some((c) => c.verifiable) && canRankChanges(session, MODEL_RUNS_KEPT);
-  const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT) : null;
+  const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT, located?.dependencies) : null;
   const rankedChanges = (ranked?.changes ?? []).slice(0, RANKED_RETURNED).map((c, i) => {
     const at = Timestamp.fromEpochMicros(c.change.at);
     const move = `${c.change.direction === 'up' ? 'rise' : 'fall'} of ${c.what} from ${level(c.measure, c.change.before)} to ${level(c.measure, c.change.after)}`;

@@ -4,10 +4,13 @@ import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, shift } from '../series-reading';
 import { CallGraph, discoverCallLatencies, readCallGraph } from './call-graph';
-import { LostTime, whereTimeIsLost } from './lost-time';
+import { dependenciesOf, LostTime, whereTimeIsLost } from './lost-time';
 
 export interface LocatedDelay {
-  lost: LostTime;
+  /** Where the calls lose their time; null when no call does. */
+  lost: LostTime | null;
+  /** Everything the alerting services call, directly or not: where else a cause may lie. */
+  dependencies: string[];
   graph: CallGraph;
   /** Every run the location read: the discovery of call metrics, then the graph. */
   runs: RecordedRun[];
@@ -25,9 +28,9 @@ export const lostTimeUnexplained = (lost: LostTime): string =>
   `what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`;
 
 /**
- * Places the alerting services in the call graph that caller/callee series show, and finds where
- * the calls they depend on lose their time after the onset (see whereTimeIsLost). Null when the
- * alerts name no service, no series pairs callers and callees, or no call loses time.
+ * Places the alerting services in the call graph that caller/callee series show: what they
+ * depend on, and where the calls they depend on lose their time after the onset (see
+ * whereTimeIsLost). Null when the alerts name no service or no series pairs callers and callees.
  */
 export async function locateLostTime(
   session: InvestigationSession,
@@ -42,6 +45,5 @@ export async function locateLostTime(
   if (!latencies.length) return null;
   const graph = await readCallGraph(read, latencies, onset, session.window.until);
   if (!graph) return null;
-  const lost = whereTimeIsLost(graph, entity.names, onset);
-  return lost ? { lost, graph, runs: [run, ...graph.runs] } : null;
+  return { lost: whereTimeIsLost(graph, entity.names, onset), dependencies: dependenciesOf(graph, entity.names), graph, runs: [run, ...graph.runs] };
 }

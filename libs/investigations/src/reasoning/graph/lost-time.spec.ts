@@ -2,7 +2,7 @@ import { Timestamp } from '@svc/platform';
 import { describe, expect, it } from 'vitest';
 import { onset, T } from '../../../../../test/support/scripted-prometheus';
 import type { CallEdge, CallGraph } from './call-graph';
-import { whereTimeIsLost } from './lost-time';
+import { dependenciesOf, whereTimeIsLost } from './lost-time';
 
 const at = (minute: number): bigint => Timestamp.parse(T(minute))!.epochMicros;
 
@@ -113,5 +113,21 @@ describe('whereTimeIsLost', () => {
     const lost = whereTimeIsLost(graph([edge('a', 'b', 0.5, 0.45, 1.2, 0.05, 30, 31)]), ['a'], onset);
     expect(lost?.callee).toBe('b');
     expect(lost?.since.toISOString()).toBe('2026-11-22T02:30:00.000000Z');
+  });
+});
+
+describe('dependenciesOf', () => {
+  it('lists everything the alerting services call, directly or not, and nothing that calls them or stands apart', () => {
+    const edges = [
+      edge('ui', 'gateway', 1, 1),
+      edge('gateway', 'travel', 1, 1),
+      edge('travel', 'basic', 1, 1),
+      edge('basic', 'route', 1, 1),
+      edge('admin', 'users', 1, 1),
+    ];
+    expect(dependenciesOf(graph(edges), ['gateway'])).toEqual(['basic', 'route', 'travel']);
+    expect(dependenciesOf(graph(edges), ['route'])).toEqual([]);
+    expect(dependenciesOf(graph(edges), ['shop/travel'])).toEqual([]);
+    expect(dependenciesOf(graph(edges), ['travel', 'admin'])).toEqual(['basic', 'route', 'users']);
   });
 });

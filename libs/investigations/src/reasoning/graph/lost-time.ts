@@ -95,6 +95,14 @@ function reachable(starts: string[], next: (s: string) => string[]): Set<string>
 
 const loses = (waited: number, handled: number): boolean => waited - handled >= MIN_LOST_SECONDS && waited - handled >= MIN_LOST_SHARE * waited;
 
+/** Everything the alerting services call, directly or not, in the graph (the services themselves left out). */
+export function dependenciesOf(graph: CallGraph, alerting: string[]): string[] {
+  const calls = new Map<string, string[]>();
+  for (const e of graph.edges) calls.set(e.caller, [...(calls.get(e.caller) ?? []), e.callee]);
+  const starts = [...calls.keys()].filter((s) => alerting.some((a) => mentions(s, a)));
+  return [...reachable(starts, (s) => calls.get(s) ?? [])].filter((s) => !starts.includes(s)).sort();
+}
+
 /**
  * Walks the call graph from the services the alert names to everything they call, directly or
  * not, and returns the callee whose calls lose time between the ends after the onset: for most of

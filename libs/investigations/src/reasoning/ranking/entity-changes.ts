@@ -40,7 +40,10 @@ const waitsOnOthers = (m: Measure): boolean =>
  * on the entity changed and the alerts share a namespace, every service and workload of the
  * namespace is ranked the same way (a cause elsewhere, on something the entity depends on
  * without a metric saying so); there the alerting entities' own failures and latency, and those
- * of callers' calls to them, are still the symptom, and any other's can be the cause. Null when the alerts name no entity.
+ * of callers' calls to them, are still the symptom, and any other's can be the cause. With
+ * `dependencies` (what the entity calls, directly or not, from the call graph), the first pass
+ * reads the entity and them together: a change on a service it depends on can be its cause,
+ * read as the entity's own measures are. Null when the alerts name no entity.
  */
 export async function rankEntityChanges(
   session: InvestigationSession,
@@ -48,6 +51,7 @@ export async function rankEntityChanges(
   alerts: ReadonlyArray<Record<string, string>>,
   onset: Timestamp,
   reserved = SPARE_RUNS,
+  dependencies: string[] = [],
 ): Promise<EntityChanges | null> {
   const entity = entityOf(alerts);
   if (!entity) return null;
@@ -62,7 +66,10 @@ export async function rankEntityChanges(
   const symptom = (c: RankedChange): boolean =>
     alerting(c) &&
     (c.measure.meaning.kind === 'errors' || c.measure.meaning.kind === 'latency' || (c.measure.meaning.kind === 'throughput' && c.change.direction === 'down'));
-  const subjects = [entitySubject(entity, alerts[0] ?? {}), ...(entity.namespace ? [namespaceSubject(entity.namespace)] : [])];
+  const first = dependencies.length
+    ? { ...entitySubject({ ...entity, names: [...entity.names, ...dependencies] }, alerts[0] ?? {}), name: `${entity.name} and the services it calls` }
+    : entitySubject(entity, alerts[0] ?? {});
+  const subjects = [first, ...(entity.namespace ? [namespaceSubject(entity.namespace)] : [])];
   for (const [i, subject] of subjects.entries()) {
     if (i > 0 && (result.changes.length || !canRankChanges(session, reserved))) break;
     const discovery = await discoverMeasures(read, subject, at);
