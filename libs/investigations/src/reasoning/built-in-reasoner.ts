@@ -21,7 +21,8 @@ import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
 import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
-import { detectionScopeOf, podMatchersOf } from './explainers/labels';
+import { detectionScopeOf, podMatchersOf, REQUEST_COUNTERS } from './explainers/labels';
+import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses } from './explainers/registry';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -108,13 +109,6 @@ const SATURATION_MIN_CORES = 0.5;
 export function saturationStart(series: SeriesOut): Timestamp | null {
   return jumpOf(series, SATURATION_RATIO, SATURATION_MIN_CORES)?.at ?? null;
 }
-
-/** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
-const SURGE_RATIO = 2;
-const SURGE_MIN_RPS = 1;
-
-/** HTTP server request counters of the common instrumentation libraries. */
-const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
 
 /** `name{job="...", version="...", ...}`: every replica running the build of this series. */
 function buildSelector(metric: Record<string, string>): string {

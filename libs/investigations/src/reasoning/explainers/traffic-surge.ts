@@ -3,8 +3,8 @@ import type { DetectedCause, Explainer } from './explainer';
 import { quote, REQUEST_COUNTERS } from './labels';
 
 /** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
-const SURGE_RATIO = 2;
-const SURGE_MIN_RPS = 1;
+export const SURGE_RATIO = 2;
+export const SURGE_MIN_RPS = 1;
 
 /**
  * A surge of traffic on a route of the alerting service (the common HTTP server counters by
