@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Conclusion, FindingItem } from '@svc/investigations';
 import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { deriveAlerts, score, ScenarioResult, stagePrometheus, StagedPrometheus } from '../../eval/harness';
-import { SCENARIOS } from '../../eval/scenarios';
+import { ALL_SCENARIOS, suiteOf } from '../../eval/suites';
 import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 
 /**
@@ -20,7 +20,9 @@ describe('cause detectors on generated incidents', () => {
   });
 
   const investigate = async (name: string): Promise<{ result: ScenarioResult; conclusion: Conclusion; cause: FindingItem | undefined; queries: string[] }> => {
-    const scenario = SCENARIOS.find((s) => s.name === name)!;
+    const scenario = ALL_SCENARIOS.find((s) => s.name === name)!;
+    // The held-out suite is never a test's: the reasoner is not tuned on it.
+    expect(suiteOf(scenario)).not.toBe('conventions-holdout');
     const prometheus = await stagePrometheus(scenario);
     staged.push(prometheus);
     const [pages, ...others] = await Promise.all(
@@ -162,6 +164,14 @@ describe('cause detectors on generated incidents', () => {
     expect(result.top1).toBe(true);
     expect(conclusion.conclusionStatus).toBe('verified_cause');
     expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/search of search from /);
+  }, 120_000);
+
+  it("a surge of traffic counted only by a Node middleware's duration histogram (by path), verified by the CPU rising with it", async () => {
+    const { result, conclusion, cause, queries } = await investigate('search-traffic-surge-node-prom-client');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/search of search from /);
+    expect(queries.some((q) => q.includes('rate(http_request_duration_seconds_count{job="search"}[1m])'))).toBe(true);
   }, 120_000);
 
   it("restarts after failing liveness probes, whose failures follow a slow dependency of the pods' workload: the chain names both", async () => {

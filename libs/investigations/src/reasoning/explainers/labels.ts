@@ -11,6 +11,17 @@ export const PEER_LABELS = ['peer', 'peer_service', 'server_address', 'target', 
 export const OUTCOME_LABELS = ['code', 'status', 'status_code', 'outcome', 'grpc_code'];
 /** HTTP server request counters of the common instrumentation libraries. */
 export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
+/**
+ * The request rate of a job by route, from the first of the common HTTP server counters that has
+ * each route: Prometheus' own, Micrometer's, OpenTelemetry's, and the count of the duration
+ * histogram that Node and Python middlewares keep beside (or instead of) a counter. A route counted
+ * by two of them is read once.
+ */
+export function requestRatesByRoute(job: string, window = '1m'): string {
+  return [...REQUEST_COUNTERS.split('|'), 'http_request_duration_seconds_count']
+    .map((counter) => `sum by (job, route, handler, path, uri, method) (rate(${counter}{job=${quote(job)}}[${window}]))`)
+    .join(' or ');
+}
 /** HTTP server latency histograms of the common instrumentation libraries. */
 export const SERVER_HISTOGRAMS = 'http_request_duration_seconds_bucket|http_server_requests_seconds_bucket|http_server_request_duration_seconds_bucket';
 

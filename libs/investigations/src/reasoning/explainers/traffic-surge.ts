@@ -1,6 +1,6 @@
 import { jumpOf, MINUTE, round, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { DetectedCause, Explainer } from './explainer';
-import { quote, REQUEST_COUNTERS } from './labels';
+import { quote, requestRatesByRoute } from './labels';
 
 /** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
 export const SURGE_RATIO = 2;
@@ -17,10 +17,7 @@ export const trafficSurgeExplainer: Explainer = {
   appliesTo: (scope) => !!scope.job,
   async explain(ctx) {
     const job = ctx.scope.job!;
-    const run = await ctx.read(
-      `sum by (job, route, handler, path, uri, method) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(job)}}[1m]))`,
-      `Did traffic on a route of ${job} surge near the onset?`,
-    );
+    const run = await ctx.read(requestRatesByRoute(job), `Did traffic on a route of ${job} surge near the onset?`);
     const surge = seriesOf(run)
       .map((s) => ({ s, jump: jumpOf(s, SURGE_RATIO, SURGE_MIN_RPS) }))
       .filter((x): x is { s: SeriesOut; jump: NonNullable<ReturnType<typeof jumpOf>> } => !!x.jump && ctx.near(x.jump.at))
