@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATIONS_QUEUE } from '@svc/conversations';
 import { Client } from '../support/api';
 import { signedInMember, useBootstrappedApi } from '../support/factories';
@@ -64,8 +64,11 @@ describe('conversations API', () => {
     otherIncidentId = await incident(ctx.admin, 'DiskFull', ELSEWHERE, '2026-11-22T02:00:00Z');
     otherConversationId = (await open({ subject: 'Theirs', message: 'What happened?' }, ELSEWHERE)).body.id;
   });
-  afterAll(async () => {
+  // Tests run in a random order: a worker one test started must not pick up the turns another
+  // test expects to stay queued.
+  afterEach(async () => {
     await worker?.close();
+    worker = undefined;
   });
 
   it('opens a conversation without a message: no turn, not queued, audited', async () => {
@@ -228,8 +231,6 @@ describe('conversations API', () => {
   }, 180_000);
 
   it('a turn cancelled while it waits is answered as cancelled, and the next one still runs', async () => {
-    await worker?.close();
-    worker = undefined;
     const opened = await open({ subject: 'Cancel', message: 'First question' });
     const second = await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'Second question' });
     const third = await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'Third question' });
