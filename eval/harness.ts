@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -329,6 +329,8 @@ export interface RunOptions {
   /** Waits for the investigation to end and returns its single read (default: polls GET /investigations/{id}). */
   ended?: (id: string) => Promise<InvestigationRead>;
   log?: (line: string) => void;
+  /** A folder to write each ended investigation's single read to, as `<name>.json` (`--dump=dir`). */
+  dumpTo?: string;
 }
 
 async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
@@ -403,6 +405,10 @@ export async function investigatePage(
         `investigation ${id} to end`,
         250,
       ));
+    if (options.dumpTo) {
+      mkdirSync(options.dumpTo, { recursive: true });
+      writeFileSync(join(options.dumpTo, `${name}.json`), `${JSON.stringify(ended, null, 2)}\n`);
+    }
     return { ended, seconds: (Date.now() - began) / 1000, alerts };
   } finally {
     for (const id of integrations) await api.post(`/api/v1/integrations/${id}/disable`).catch(() => undefined);

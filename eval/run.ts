@@ -21,7 +21,8 @@ import { ALL_SCENARIOS, conventionOf, Suite, SUITES, suiteOf } from './suites';
  * replays the faults of the Nezha dataset's TrainTicket days (eval/nezha/README.md), also part of
  * the default; `--scenario=a,b` runs only those scenarios (or Nezha faults, by id); `--list` prints the scenarios with their suite and convention; `--json=path`
  * also writes the results as JSON; `--stage-only` stages each scenario's Prometheus and derives its
- * alerts (no API or worker), to show that every page fires.
+ * alerts (no API or worker), to show that every page fires; `--dump=dir` writes each ended
+ * investigation's single read, with its runs, to `dir/<scenario>.json`.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       const started = Date.now();
       try {
-        results.push(await runScenario(client, scenario, { baseUrl, log: (line) => console.log(line) }));
+        results.push(await runScenario(client, scenario, { baseUrl, log: (line) => console.log(line), dumpTo: arg('dump') }));
       } catch (error) {
         results.push({
           scenario,
@@ -186,7 +187,10 @@ async function main(): Promise<void> {
     }
     // The recorded incidents after the generated ones (their results in a file of their own beside --json's).
     if (nezha && (!arg('scenario') || nezhaOnly))
-      await runNezhaSuite({ client, baseUrl }, { only: nezhaOnly, json: json && scenarios.length ? json.replace(/(\.json)?$/, '-nezha.json') : json });
+      await runNezhaSuite(
+        { client, baseUrl },
+        { only: nezhaOnly, json: json && scenarios.length ? json.replace(/(\.json)?$/, '-nezha.json') : json, dumpTo: arg('dump') },
+      );
   } finally {
     await stopChild(worker);
     if (api) await stopApi(api);

@@ -12,7 +12,7 @@ export const NEZHA_SUITE = 'nezha-trainticket';
  */
 export async function runNezhaSuite(
   api: { client: ApiClient; baseUrl: string } | undefined,
-  options: { only?: string[]; json?: string; list?: boolean },
+  options: { only?: string[]; json?: string; list?: boolean; dumpTo?: string },
 ): Promise<FaultResult[]> {
   const dataset = loadDataset();
   const faults = options.only ? dataset.faults.filter((f) => options.only!.includes(f.id)) : dataset.faults;
@@ -31,7 +31,13 @@ export async function runNezhaSuite(
   for (const fault of faults) {
     const started = Date.now();
     try {
-      results.push(await replayFault(api.client, dataset, fault, alerts.get(fault.day)!, { baseUrl: api.baseUrl, log: (line) => console.log(line) }));
+      results.push(
+        await replayFault(api.client, dataset, fault, alerts.get(fault.day)!, {
+          baseUrl: api.baseUrl,
+          log: (line) => console.log(line),
+          dumpTo: options.dumpTo,
+        }),
+      );
     } catch (error) {
       results.push(notInvestigated(fault, 'harness error', (error as Error).message, (Date.now() - started) / 1000));
     }

@@ -69,6 +69,30 @@ describe('cause detectors on generated incidents', () => {
     expect(ruledOut(conclusion)).toEqual([expect.stringMatching(/^Not the cause: the other alert FrontendTargetDown .*flapping alert$/)]);
   }, 120_000);
 
+  it("a dependency down behind a mesh that reports only the callee's side (Istio, reporter destination): the calls stopped reaching it, and it was seen down", async () => {
+    const { result, cause, queries } = await investigate('payments-down-istio');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^payments, which checkout calls, went down at /);
+    expect(cause?.mechanism).toMatch(/checkout's calls stopped reaching payments at .* \(its proxy counted [\d.]+ per second before, none after\)/);
+    expect(queries.some((q) => q.includes('rate(istio_requests_total{source_workload="checkout"}[1m])'))).toBe(true);
+  }, 120_000);
+
+  it("an expired certificate of an external peer called through Linkerd: the outbound responses by authority failing, the probe's certificate in the past", async () => {
+    const { result, conclusion, cause } = await investigate('partner-bank-certificate-expired-linkerd');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The TLS certificate of api\.partner-bank\.example \(https:\/\/api\.partner-bank\.example\/health\) expired at /);
+    expect(cause?.mechanism).toMatch(/payments's calls to api\.partner-bank\.example began to fail \(503\)/);
+  }, 120_000);
+
+  it('a bad version of a service that exports no build series, seen in the image its pods run (kube_pod_container_info)', async () => {
+    const { result, conclusion, cause } = await investigate('search-bad-version-linkerd');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^The new build \(image="registry\.example\.com\/shop\/search:3\.3\.0"\) that started at /);
+    expect(cause?.mechanism).toMatch(/^A new build \(image=.*\) of search started /);
+  }, 120_000);
+
   it("a filesystem full on the alerting pod's node, verified by the workload's failures from its pod on that node", async () => {
     const { result, conclusion, cause, queries } = await investigate('media-disk-full-flapping-alert');
     expect(result.top1).toBe(true);

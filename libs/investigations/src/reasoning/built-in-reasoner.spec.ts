@@ -186,7 +186,9 @@ describe('BuiltInReasoner', () => {
     expect(why).toHaveLength(2);
     expect(cause.verification?.mechanismRunRefs).toEqual(why.map((r) => r.ordinal));
     expect(conclusion.summary).toMatch(/^The out-of-memory kill \(OOMKilled\) of container api in pod api-0, restarted at .* is the cause/);
-    expect(conclusion.limitations.map((l) => l.statement)).toEqual(['No *_build_info metric: deployments could not be seen in the metrics']);
+    expect(conclusion.limitations.map((l) => l.statement)).toEqual([
+      'No *_build_info metric and no kube_pod_container_info of the alerting pods: deployments could not be seen in the metrics',
+    ]);
   });
 
   it("finds a container restart in Kubernetes' own count, by the pods named after the alerting workload, and asks why", async () => {

@@ -74,10 +74,18 @@ const AT_MEMORY_LIMIT = 0.9;
 /** Labels that tell replicas apart, not builds: a new pod of the same build is not a new version. */
 const REPLICA_LABELS = new Set(['__name__', 'job', 'instance', 'pod', 'node', 'uid', 'container_id', 'pod_ip', 'host_ip', 'ip', 'hostname', 'endpoint']);
 
+/** kube-state-metrics' series of each container of a pod, with the image it runs. */
+const CONTAINER_INFO = 'kube_pod_container_info';
+/**
+ * Of a container's series, the image names the build: its digest and the container's id are
+ * empty until the container runs, so the same image shows as two series at every start.
+ */
+const CONTAINER_BUILD_LABELS = new Set(['namespace', 'container', 'image']);
+
 /** The labels of a build series that name the build itself (version, revision, ...), sorted. */
 const buildLabels = (metric: Record<string, string>): Array<[string, string]> =>
   Object.entries(metric)
-    .filter(([k]) => !REPLICA_LABELS.has(k))
+    .filter(([k]) => (metric.__name__ === CONTAINER_INFO ? CONTAINER_BUILD_LABELS.has(k) : !REPLICA_LABELS.has(k)))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const buildKey = (metric: Record<string, string>): string => JSON.stringify([metric.__name__, metric.job, buildLabels(metric)]);
 const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
@@ -552,10 +560,13 @@ export class BuiltInReasoner {
 
     // The quarter hour before the onset, finely: a change that explains it happened there.
     const around = zoom(session, shift(onset, -15n * MINUTE), shift(onset, MINUTE));
+    // A program's own build series, and the images Kubernetes runs in the alerting workload's pods
+    // (kube-state-metrics): a service that exports no build series still shows a new version there.
+    const pods = this.podMatchers();
     const builds = await session.runTool({
       tool: 'prometheus.query_range',
       integrationId: source.integrationId,
-      arguments: { query: inScope('__name__=~".+_build_info"'), ...around },
+      arguments: { query: `${inScope('__name__=~".+_build_info"')}${pods ? ` or kube_pod_container_info{${pods}}` : ''}`, ...around },
       purpose: 'Did a new version start before the onset?',
     });
     // A series there from the start of the range began before it: not a change.
@@ -566,20 +577,27 @@ export class BuiltInReasoner {
     // A new version replaces an older one of the same program (same metric and job, other version
     // labels): a build series with no such predecessor is where the data begins (a new service,
     // monitoring that just started) or a new instance of the same version, not a change.
+    // An image replaces the one the same container ran before (a sidecar's image is another program).
     const replaces = (next: SeriesOut, older: SeriesOut): boolean =>
-      next.metric.__name__ === older.metric.__name__ && next.metric.job === older.metric.job && buildKey(next.metric) !== buildKey(older.metric);
+      next.metric.__name__ === older.metric.__name__ &&
+      next.metric.job === older.metric.job &&
+      next.metric.container === older.metric.container &&
+      buildKey(next.metric) !== buildKey(older.metric);
     // Each replica of a build is a series of its own: a build started with its first replica.
     const buildStart = (x: { s: SeriesOut }): Timestamp =>
       earliest(started.filter((o) => buildKey(o.s.metric) === buildKey(x.s.metric)).map((o) => o.at)) ?? started[0].at;
-    const appeared = started
+    const newBuilds = started
       .filter((x) => x.at.epochMicros > windowStart && near(x.at) && started.some((other) => replaces(x.s, other.s) && x.at.isAfter(other.at)))
       .map((x) => ({ ...x, at: buildStart(x) }))
       .filter((x) => x.at.epochMicros > windowStart)
       .sort((a, b) => (b.at.isAfter(a.at) ? 1 : -1));
+    // The program's own build series names the version best; an image is read when it has none.
+    const ownBuilds = newBuilds.filter((x) => x.s.metric.__name__ !== CONTAINER_INFO);
+    const appeared = ownBuilds.length ? ownBuilds : newBuilds;
     if (builds.outcome === 'succeeded' && seriesOf(builds).length === 0) {
       this.limitations.push({
         type: 'missing_telemetry',
-        statement: 'No *_build_info metric: deployments could not be seen in the metrics',
+        statement: `No *_build_info metric${pods ? ' and no kube_pod_container_info of the alerting pods' : ''}: deployments could not be seen in the metrics`,
         runRefs: [builds.ordinal],
         messageSequences: [],
       });
@@ -598,6 +616,7 @@ export class BuiltInReasoner {
       const rolledOutAt = replicas.reduce<Timestamp | null>((max, t) => (!max || t.isAfter(max) ? t : max), null);
       const changed = buildLabels(s.metric).filter(([k, v]) => predecessor?.s.metric[k] !== v);
       const version = matchers(changed.length ? changed : buildLabels(s.metric)) || s.metric.__name__;
+      const program = s.metric.__name__ === CONTAINER_INFO ? s.metric.container : s.metric.job;
       candidates.push({
         at,
         run: builds,
@@ -608,9 +627,9 @@ export class BuiltInReasoner {
           test: `Does the condition hold only after ${at.toISOString()}?`,
           runRefs: [builds.ordinal],
         },
-        mechanism: `A new build (${version}) of ${s.metric.job ?? 'the service'} started ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
+        mechanism: `A new build (${version}) of ${program ?? 'the service'} started ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
         action: {
-          title: `Roll back ${s.metric.job ?? 'the service'} from ${version}`,
+          title: `Roll back ${program ?? 'the service'} from ${version}`,
           rationale: 'The condition began with this version and not before',
           verification: `The alert's expression returns no series after the rollback${this.onset!.expression ? `: ${this.onset!.expression}` : ''}`,
         },
@@ -627,7 +646,6 @@ export class BuiltInReasoner {
       purpose: 'Did a process restart around the onset?',
     });
     // Kubernetes counts container restarts itself, with the pod and container: ask it too.
-    const pods = this.podMatchers();
     const containerRestarts = pods
       ? await session.runTool({
           tool: 'prometheus.query_range',

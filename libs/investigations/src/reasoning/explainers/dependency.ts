@@ -4,7 +4,7 @@ import { slowPeer } from './chain/slow-peer';
 import { whyPeerFails } from './chain/why-peer-fails';
 import type { ExplainerContext } from './context';
 import type { DetectedCause, Explainer } from './explainer';
-import { CLIENT_COUNTERS, failedCall, OUTCOME_LABELS, outcomeOf, PEER_LABELS, peerOf, quote } from './labels';
+import { CLIENT_COUNTERS, failedCall, meshCallsOf, OUTCOME_LABELS, outcomeOf, PEER_LABELS, peerOf, quote } from './labels';
 
 /** A caller's failure ratio to a peer at this level (and five times its usual) is a failure of the calls. */
 const PEER_FAILURE_RATIO = 0.1;
@@ -25,19 +25,40 @@ export const dependencyExplainer: Explainer = {
   },
 };
 
-/** The peer whose share of failed calls from `job` jumped near the onset and stayed up; then why it failed. */
+/** Calls a peer answered at under this share of their usual rate have stopped reaching it. */
+const STOPPED_SHARE = 0.1;
+/** Calls per second below which a stop is not told from quiet. */
+const STOPPED_MIN_RPS = 0.2;
+
+/** Per peer and time: calls and failed calls, the outcomes of the failed ones, and whether only the peer's side counted them. */
+interface PeerCalls {
+  total: Map<string, number>;
+  failed: Map<string, number>;
+  outcomes: Map<string, number>;
+  peerSideOnly: boolean;
+}
+
+/**
+ * The peer whose share of failed calls from `job` jumped near the onset and stayed up, from the
+ * client's counters or its service mesh's; then why it failed. Calls that only the peer's own
+ * proxy counted (a mesh without client-side reports) are not counted at all once the peer is down:
+ * there, calls that stopped reaching the peer name it when the peer is seen down.
+ */
 async function failingPeer(ctx: ExplainerContext, job: string): Promise<DetectedCause | null> {
   const run = await ctx.read(
-    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m]))`,
+    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)}`,
     `Did ${job}'s calls to a dependency begin to fail near the onset?`,
   );
-  // Per peer and time: calls and failed calls.
-  const byPeer = new Map<string, { total: Map<string, number>; failed: Map<string, number>; outcomes: Map<string, number> }>();
-  for (const s of seriesOf(run)) {
+  const byPeer = new Map<string, PeerCalls>();
+  const series = seriesOf(run);
+  // A call counted by both proxies is read from the caller's side.
+  const callerSide = new Set(series.filter((s) => s.metric.reporter !== 'destination').map((s) => peerOf(s.metric)));
+  for (const s of series) {
     const peer = peerOf(s.metric);
-    if (!peer) continue;
-    const entry = byPeer.get(peer) ?? { total: new Map(), failed: new Map(), outcomes: new Map() };
+    if (!peer || (s.metric.reporter === 'destination' && callerSide.has(peer))) continue;
+    const entry = byPeer.get(peer) ?? { total: new Map(), failed: new Map(), outcomes: new Map(), peerSideOnly: true };
     byPeer.set(peer, entry);
+    if (s.metric.reporter !== 'destination') entry.peerSideOnly = false;
     const failed = failedCall(s.metric);
     for (const p of pointsOf(s)) {
       const key = p.t.toISOString();
@@ -61,7 +82,38 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<Detected
     const outcome = [...outcomes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'failed';
     if (!best || jump.reached > best.reached) best = { peer, ...jump, outcome };
   }
-  if (!best) return null;
-  const failing = `${job}'s calls to ${best.peer} began to fail (${best.outcome}) at ${best.at.toISOString()}: ${round(best.usual * 100)}% to ${round(best.reached * 100)}% of them`;
-  return whyPeerFails(ctx, best.peer, best.at, failing, run, job);
+  if (best) {
+    const failing = `${job}'s calls to ${best.peer} began to fail (${best.outcome}) at ${best.at.toISOString()}: ${round(best.usual * 100)}% to ${round(best.reached * 100)}% of them`;
+    return whyPeerFails(ctx, best.peer, best.at, failing, run, job);
+  }
+  const instants = [...new Set(series.flatMap((s) => pointsOf(s).map((p) => p.t.toISOString())))].sort();
+  const stopped = [...byPeer]
+    .filter(([, calls]) => calls.peerSideOnly)
+    .map(([peer, calls]) => ({ peer, stop: stopOf(instants, calls.total) }))
+    .filter((x): x is { peer: string; stop: { at: Timestamp; usual: number } } => !!x.stop && ctx.near(x.stop.at))
+    .sort((a, b) => b.stop.usual - a.stop.usual);
+  for (const { peer, stop } of stopped) {
+    if (!ctx.canRead(1)) break;
+    const failing = `${job}'s calls stopped reaching ${peer} at ${stop.at.toISOString()} (its proxy counted ${round(stop.usual)} per second before, none after)`;
+    const cause = await whyPeerFails(ctx, peer, stop.at, failing, run, job);
+    // Only the peer seen down (or why) tells a peer that stopped answering from a caller that stopped calling.
+    if (cause.id !== 'h-dependency' || cause.mechanismRuns.length > 1) return cause;
+  }
+  return null;
+}
+
+/**
+ * When calls counted at `instants` stopped: the first instant after which every count is under
+ * STOPPED_SHARE of the usual rate (the median of the first quarter, at least STOPPED_MIN_RPS), a
+ * missing count being none; null when they never stopped, or only in the last two instants.
+ */
+function stopOf(instants: string[], total: Map<string, number>): { at: Timestamp; usual: number } | null {
+  const counts = instants.map((t) => total.get(t) ?? 0);
+  const first = counts.slice(0, Math.max(1, Math.floor(counts.length / 4))).sort((a, b) => a - b);
+  const usual = first[Math.floor(first.length / 2)];
+  if (!(usual >= STOPPED_MIN_RPS)) return null;
+  let i = counts.length;
+  while (i > 0 && counts[i - 1] < usual * STOPPED_SHARE) i--;
+  if (i === 0 || counts.length - i < 3) return null;
+  return { at: Timestamp.parse(instants[i])!, usual };
 }

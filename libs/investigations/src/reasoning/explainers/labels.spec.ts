@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
-import { detectionScopeOf, failedCall, mentions, podMatchersOf, workloadOfPod } from './labels';
+import { detectionScopeOf, failedCall, mentions, peerOf, podMatchersOf, workloadOfPod } from './labels';
 
 describe('mentions', () => {
   it('finds a name as a whole label value or between separators, in any case', () => {
@@ -31,8 +31,36 @@ describe('failedCall', () => {
     expect(failedCall({ outcome: 'SERVER_ERROR' })).toBe(true);
   });
 
+  it("reads a mesh's response codes and Linkerd's classification", () => {
+    expect(failedCall({ response_code: '503', reporter: 'source' })).toBe(true);
+    expect(failedCall({ response_code: '200', reporter: 'source' })).toBe(false);
+    expect(failedCall({ classification: 'failure' })).toBe(true);
+    expect(failedCall({ classification: 'success' })).toBe(false);
+  });
+
   it('counts a series without an outcome as calls, not failures', () => {
     expect(failedCall({ peer: 'payments' })).toBe(false);
+  });
+});
+
+describe('peerOf', () => {
+  it("names the peer from a client library's label before a mesh's", () => {
+    expect(peerOf({ peer_service: 'payments', destination_workload: 'x' })).toBe('payments');
+  });
+
+  it("names an Istio destination by its service, an external host's workload being unknown", () => {
+    expect(peerOf({ destination_service_name: 'payments', destination_workload: 'payments' })).toBe('payments');
+    expect(peerOf({ destination_service_name: 'api.partner-bank.example', destination_workload: 'unknown' })).toBe('api.partner-bank.example');
+    expect(peerOf({ destination_workload: 'inventory' })).toBe('inventory');
+  });
+
+  it('names a Linkerd destination by its deployment, else by its authority without the port', () => {
+    expect(peerOf({ dst_deployment: 'payments', authority: 'payments.shop.svc.cluster.local:8080' })).toBe('payments');
+    expect(peerOf({ authority: 'api.partner-bank.example:443' })).toBe('api.partner-bank.example');
+  });
+
+  it('names no peer when nothing labels one', () => {
+    expect(peerOf({ job: 'checkout', destination_workload: 'unknown' })).toBeUndefined();
   });
 });
 

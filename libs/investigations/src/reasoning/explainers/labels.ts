@@ -7,8 +7,25 @@ export const CLIENT_COUNTERS = 'http_client_requests_total|http_client_requests_
 export const CLIENT_HISTOGRAMS = 'http_client_request_duration_seconds_bucket|http_client_requests_seconds_bucket|grpc_client_handling_seconds_bucket';
 /** Labels that name the peer of a client-side series, in order of preference. */
 export const PEER_LABELS = ['peer', 'peer_service', 'server_address', 'target', 'host', 'client_name', 'grpc_service'];
-/** Labels that give a client call's outcome. */
-export const OUTCOME_LABELS = ['code', 'status', 'status_code', 'outcome', 'grpc_code'];
+/**
+ * Labels of a service mesh's series that name where a call went (Istio's destination, Linkerd's
+ * dst_ labels and authority), in order of preference: the service name first, as Istio names an
+ * external host there and its workload `unknown`.
+ */
+export const MESH_PEER_LABELS = ['destination_service_name', 'destination_workload', 'dst_deployment', 'dst_service', 'authority'];
+/** Labels that give a client call's outcome (a mesh's response code and Linkerd's classification among them). */
+export const OUTCOME_LABELS = ['code', 'status', 'status_code', 'response_code', 'outcome', 'grpc_code', 'classification'];
+/**
+ * The calls `job` makes, as its service mesh's proxy counts them, by peer and outcome: Istio's
+ * requests by source workload (the caller's proxy reports them, and the callee's proxy reports
+ * those that reached it: `reporter`), Linkerd's outbound responses by deployment.
+ */
+export function meshCallsOf(job: string, window = '1m'): string {
+  return [
+    `sum by (destination_service_name, destination_workload, response_code, reporter) (rate(istio_requests_total{source_workload=${quote(job)}}[${window}]))`,
+    `sum by (dst_deployment, dst_service, authority, status_code, classification) (rate(response_total{direction="outbound", deployment=${quote(job)}}[${window}]))`,
+  ].join(' or ');
+}
 /** HTTP server request counters of the common instrumentation libraries. */
 export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
 /**
@@ -42,17 +59,24 @@ export function mentions(value: string, name: string): boolean {
 export const mentionedBy = (metric: Record<string, string>, name: string): boolean =>
   Object.entries(metric).some(([k, v]) => k !== '__name__' && mentions(v, name));
 
-/** The peer a client-side series calls. */
-export const peerOf = (metric: Record<string, string>): string | undefined => PEER_LABELS.map((l) => metric[l]).find((v) => !!v);
+/** The peer a client-side or mesh series calls (a mesh's `host:port` authority without its port; not a mesh's `unknown`). */
+export function peerOf(metric: Record<string, string>): string | undefined {
+  const client = PEER_LABELS.map((l) => metric[l]).find((v) => !!v);
+  if (client) return client;
+  const label = MESH_PEER_LABELS.find((l) => !!metric[l] && metric[l] !== 'unknown');
+  if (!label) return undefined;
+  return label === 'authority' ? metric[label].replace(/:\d+$/, '') : metric[label];
+}
 
 /** Whether a client-side series counts failed calls (a non-2xx/3xx code, a gRPC code other than OK, an error outcome). */
 export function failedCall(metric: Record<string, string>): boolean {
-  for (const label of ['code', 'status', 'status_code']) {
+  for (const label of ['code', 'status', 'status_code', 'response_code']) {
     const v = metric[label];
     if (v !== undefined && v !== '') return !/^[23]\d\d$/.test(v) && !/^(ok|success)$/i.test(v);
   }
   if (metric.grpc_code) return metric.grpc_code !== 'OK';
   if (metric.outcome) return !/^(success|redirection|informational)$/i.test(metric.outcome);
+  if (metric.classification) return metric.classification === 'failure';
   return false;
 }
 
