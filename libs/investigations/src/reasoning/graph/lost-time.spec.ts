@@ -94,6 +94,34 @@ describe('whereTimeIsLost', () => {
     expect(whereTimeIsLost(graph(starved.slice(0, 1)), ['food'], onset)?.callee).toBe('train-food');
   });
 
+  it('counts the caller as losing time on its other calls when a loss under half the threshold grew several times over its usual level', () => {
+    const starved = (stationWait: number): CallEdge[] => [
+      edge('food', 'train-food', 0.01, 0.008, 0.3, 0.01),
+      edge('food', 'station-food', 0.005, 0.003, stationWait, 0.003),
+    ];
+    // 0.042 s lost where 0.002 s was: the caller's own trouble.
+    expect(whereTimeIsLost(graph(starved(0.045)), ['food'], onset)).toBeNull();
+    // 0.012 s lost: too little to say so; the callee is named.
+    expect(whereTimeIsLost(graph(starved(0.015)), ['food'], onset)?.callee).toBe('train-food');
+  });
+
+  it('does not count a caller that made no calls after the onset, nor take a sample whose rate window closed at the onset for after it', () => {
+    const quiet = (e: CallEdge): CallEdge => {
+      for (const m of [31, 32, 33, 34, 35]) {
+        e.client.delete(at(m));
+        e.server.delete(at(m));
+      }
+      return e;
+    };
+    // basic's calls to route lose time from 02:31; travel's last call to route was read at 02:30, before the delay.
+    const edges = shop({ basic: [1.87, 0.015], travel: [0.02, 0.015] }).map((e) =>
+      e.callee === 'route' && e.caller === 'basic' ? edge('basic', 'route', 0.02, 0.015, 1.87, 0.015, 31) : e.callee === 'route' ? quiet(e) : e,
+    );
+    const lost = whereTimeIsLost(graph(edges), ['gateway'], onset);
+    expect(lost?.callee).toBe('route');
+    expect(lost?.callers).toBe(1);
+  });
+
   it('names the largest loss first when several callees lose time', () => {
     const two = [
       ...shop({ basic: [1.87, 0.015], travel: [2.0, 0.011] }),

@@ -14,6 +14,10 @@ const CONTIGUOUS_MICROS = 90_000_000n;
 const AT_ONSET_MICROS = 60_000_000n;
 /** The rate behind a sample spans the minute before it: a loss seen at a sample began up to then. */
 const RATE_SPAN_MICROS = 60_000_000n;
+/** A loss this many times the call's usual one has grown with the caller's trouble. */
+const GROWN_LOSS = 3;
+/** A sample reads the calls after the onset when its rate window holds this much of them. */
+const AFTER_ONSET_MICROS = 30_000_000n;
 
 /** One caller's calls to the callee: its mean wait and the callee's mean handling, after the onset. */
 export interface LosingCall {
@@ -55,14 +59,23 @@ interface EdgeAfter {
   from: bigint;
   /** The largest loss of a sample from the onset on, where it was most of that sample's wait. */
   peak: number;
+  /** The median loss of the samples before the onset; null when none was read. */
+  usual: number | null;
 }
 
-/** The edge's means from the onset on, and the losing stretch that runs into them; null when it was not read then. */
-function readAfter(edge: CallEdge, onset: bigint): EdgeAfter | null {
-  const times = [...edge.client.keys()].filter((t) => edge.server.has(t)).sort((a, b) => (a < b ? -1 : 1));
-  // Without a sample from the onset on, the sample of the minute that runs into it stands for it.
-  const since = times.findIndex((t) => t >= onset);
-  const first = since >= 0 ? since : times.findIndex((t) => t >= onset - AT_ONSET_MICROS);
+/** The times at which both ends of an edge were read, in order. */
+const bothRead = (edge: CallEdge): bigint[] => [...edge.client.keys()].filter((t) => edge.server.has(t)).sort((a, b) => (a < b ? -1 : 1));
+
+/**
+ * The edge's means from the onset on (the samples whose rate window holds AFTER_ONSET_MICROS of
+ * calls after it), and the losing stretch that runs into them; null when it was not read then.
+ * When the graph was read from the onset on (`readAfterOnset`), an edge without such a sample had
+ * no calls then; otherwise the sample of the minute that runs into the onset stands for it.
+ */
+function readAfter(edge: CallEdge, onset: bigint, readAfterOnset: boolean): EdgeAfter | null {
+  const times = bothRead(edge);
+  const since = times.findIndex((t) => t >= onset + AFTER_ONSET_MICROS);
+  const first = since >= 0 || readAfterOnset ? since : times.findIndex((t) => t >= onset - AT_ONSET_MICROS);
   if (first < 0) return null;
   const after = times.slice(first);
   const waited = mean(after.map((t) => edge.client.get(t)!));
@@ -76,7 +89,8 @@ function readAfter(edge: CallEdge, onset: bigint): EdgeAfter | null {
     0,
     ...after.map((t) => edge.client.get(t)! - edge.server.get(t)!).filter((lost, i) => lost >= MIN_LOST_SHARE * edge.client.get(after[i])!),
   );
-  return { edge, waited, handled, from, peak };
+  const before = times.filter((t) => t < onset).map((t) => edge.client.get(t)! - edge.server.get(t)!);
+  return { edge, waited, handled, from, peak, usual: before.length ? median(before) : null };
 }
 
 /** Everything reachable from `starts` through `next`, the starts included. */
@@ -125,12 +139,15 @@ export function whereTimeIsLost(graph: CallGraph, alerting: string[], onset: Tim
 
   const at = onset.epochMicros;
   const losingEdge = (x: EdgeAfter): boolean => loses(x.waited, x.handled) && x.from > at - CHRONIC_MICROS;
-  const reads = new Map(graph.edges.map((e) => [e, readAfter(e, at)]));
-  // The caller's calls that lose time, counted generously (half the loss that names a callee, at one sample, will do).
+  const readAfterOnset = graph.edges.some((e) => bothRead(e).some((t) => t >= at + AFTER_ONSET_MICROS));
+  const reads = new Map(graph.edges.map((e) => [e, readAfter(e, at, readAfterOnset)]));
+  // The caller's calls that lose time, counted generously: at one sample, half the loss that names
+  // a callee, or a fifth of it when that is GROWN_LOSS times what the call lost before the onset.
   const losingCallees = (caller: string): number =>
     (calls.get(caller) ?? []).filter((e) => {
       const x = reads.get(e);
-      return x && x.peak >= MIN_LOST_SECONDS / 2;
+      if (!x) return false;
+      return x.peak >= MIN_LOST_SECONDS / 2 || (x.usual !== null && x.peak >= MIN_LOST_SECONDS / 5 && x.peak >= GROWN_LOSS * Math.max(0, x.usual));
     }).length;
   const found: LostTime[] = [];
   for (const callee of reached) {
