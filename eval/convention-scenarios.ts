@@ -835,6 +835,21 @@ const DEV: Array<[Family, number]> = [
   ['liveness-probe', 2081],
   ['liveness-probe', 2082],
   ['noisy-neighbour', 2091],
+  // A second round, one per family, in the conventions next in each family's turn.
+  ['rollout', 4101],
+  ['dependency-down', 4201],
+  ['memory-limit', 4301],
+  ['filesystem-full', 4401],
+  ['traffic-surge', 4501],
+  ['configuration', 4601],
+  ['scaled-to-zero', 4701],
+  ['downstream-latency', 4801],
+  ['cpu-throttling', 4901],
+  ['node', 5001],
+  ['certificate', 5101],
+  ['database-saturation', 5201],
+  ['liveness-probe', 5301],
+  ['noisy-neighbour', 5401],
 ];
 
 /** The scenarios of `list`; a family's slots count from its first holdout scenario. */

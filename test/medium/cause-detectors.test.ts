@@ -93,13 +93,48 @@ describe('cause detectors on generated incidents', () => {
     expect(cause?.mechanism).toMatch(/^A new build \(image=.*\) of search started /);
   }, 120_000);
 
+  it("a service's own pool exhausted, read from OpenTelemetry's database client metrics (db_client_connections_usage against _max)", async () => {
+    const { result, cause } = await investigate('accounts-pool-exhausted-opentelemetry');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^The connection pool accounts-pool of accounts was exhausted from /);
+  }, 120_000);
+
+  it("a surge of traffic on a gRPC server's method (grpc_server_started_total), verified by the CPU rising with it", async () => {
+    const { result, conclusion, cause } = await investigate('recommendations-traffic-surge-grpc-go');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^A surge of traffic on recommendations\.v1\.RecommendationsService\/GetRecommendations of recommendations from /);
+  }, 120_000);
+
+  it("an expired certificate seen only by its blackbox probe, the caller's calls by peer not in the metrics: supported, the link left unverified", async () => {
+    const { result, conclusion, cause } = await investigate('fraud-check-certificate-expired-python-instrumentator');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(cause?.statement).toMatch(/^The TLS certificate of api\.fraud-check\.example:443 expired at /);
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      "Not verified: the data does not show whether checkout's failing requests call api.fraud-check.example:443 (its calls by peer are not in the metrics)",
+    );
+  }, 120_000);
+
+  it("a node lost under an alert named by its Ingress, without kube_pod_info: the pods placed on nodes by cAdvisor's node label", async () => {
+    const { result, cause } = await investigate('ip-10-0-2-34-not-ready-ingress-nginx');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^Node ip-10-0-2-34\.eu-west-1\.compute\.internal NotReady from /);
+  }, 120_000);
+
+  it('a noisy neighbour without kube_pod_info: the bursting pod and the alerting pods placed on nodes by cAdvisor', async () => {
+    const { result, cause } = await investigate('recommendations-noisy-neighbour-opentelemetry');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^ml-training-[a-z0-9]+-[a-z0-9]+ \(ml-training\), whose CPU use burst to /);
+  }, 120_000);
+
   it("a filesystem full on the alerting pod's node, verified by the workload's failures from its pod on that node", async () => {
     const { result, conclusion, cause, queries } = await investigate('media-disk-full-flapping-alert');
     expect(result.top1).toBe(true);
     expect(conclusion.conclusionStatus).toBe('verified_cause');
     expect(cause?.statement).toMatch(/^The filesystem \/var\/lib\/media on ip-10-0-2-34\.eu-west-1\.compute\.internal filled up at /);
     expect(cause?.mechanism).toContain("media's failures came from its pods on ip-10-0-2-34");
-    expect(queries.some((q) => q.startsWith('max by (node, host_ip, pod, namespace) (kube_pod_info{namespace="shop", pod=~"media-.+"})'))).toBe(true);
+    expect(queries.some((q) => q.startsWith('(max by (namespace, pod, node, host_ip) (kube_pod_info{namespace="shop", pod=~"media-.+"})'))).toBe(true);
   }, 120_000);
 
   it("a volume full (the pod's claim at zero bytes), not a filesystem of the same node full for hours", async () => {

@@ -21,7 +21,7 @@ import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
 import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
-import { detectionScopeOf, podMatchersOf, REQUEST_COUNTERS } from './explainers/labels';
+import { detectionScopeOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, routeOf } from './explainers/labels';
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses } from './explainers/registry';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
@@ -830,7 +830,7 @@ export class BuiltInReasoner {
       integrationId: source.integrationId,
       hypothesisId: h.id,
       arguments: {
-        query: `sum by (job, route, handler, path, uri, method) (rate({__name__=~"${REQUEST_COUNTERS}"${job ? `, job=${JSON.stringify(job)}` : ''}}[1m]))`,
+        query: job ? requestRatesByRoute(job) : `sum by (job, route, handler, path, uri, method) (rate({__name__=~"${REQUEST_COUNTERS}"}[1m]))`,
         ...zoom(session, shift(candidate.at, -15n * MINUTE), shift(candidate.at, 2n * MINUTE)),
       },
       purpose: `Why did the CPU of ${who} jump: more traffic?`,
@@ -863,7 +863,7 @@ export class BuiltInReasoner {
       return [];
     }
     const m = surge.s.metric;
-    const route = m.route ?? m.handler ?? m.path ?? m.uri;
+    const route = routeOf(m);
     const what = `${route ? `${m.method ? `${m.method} ` : ''}${route}` : 'all routes'} of ${m.job ?? job ?? 'the service'}`;
     const at = surge.jump.at.toISOString();
     h.statement = `A surge of traffic on ${what} from ${at} (${round(surge.jump.usual)} to ${round(surge.jump.reached)} requests/s), which saturated the CPU of ${who}, caused the alert's condition`;

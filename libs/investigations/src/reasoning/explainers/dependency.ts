@@ -1,7 +1,9 @@
 import { Timestamp } from '@svc/platform';
 import { jumpOf, pointsOf, round, SeriesOut, seriesOf } from '../series-reading';
+import { failedProbe, PROBES } from './chain/failed-probe';
 import { slowPeer } from './chain/slow-peer';
 import { whyPeerFails } from './chain/why-peer-fails';
+import type { RecordedRun } from '../reasoner';
 import type { ExplainerContext } from './context';
 import type { DetectedCause, Explainer } from './explainer';
 import { CLIENT_COUNTERS, failedCall, meshCallsOf, OUTCOME_LABELS, outcomeOf, PEER_LABELS, peerOf, quote } from './labels';
@@ -11,17 +13,21 @@ const PEER_FAILURE_RATIO = 0.1;
 
 /**
  * The alerting service's calls to its peers (client-side counters and histograms labelled with
- * the peer): a peer whose calls began to fail, or to answer slowly, near the onset; then why.
- * A latency alert asks about slow peers first, an error alert about failing ones.
+ * the peer, its mesh's counters): a peer whose calls began to fail, or to answer slowly, near the
+ * onset; then why. A latency alert asks about slow peers first, an error alert about failing ones;
+ * when an error alert's service shows no calls by peer at all, a blackbox probe of something else
+ * that began to fail stands in for them.
  */
 export const dependencyExplainer: Explainer = {
   name: 'dependency',
   appliesTo: (scope) => !!scope.job,
   async explain(ctx) {
     const job = ctx.scope.job!;
-    const first = ctx.scope.latency ? () => slowPeer(ctx, job, 0) : () => failingPeer(ctx, job);
-    const second = ctx.scope.latency ? () => failingPeer(ctx, job) : () => slowPeer(ctx, job, 0);
-    return (await first()) ?? (ctx.canRead(3) ? await second() : null);
+    if (ctx.scope.latency) return (await slowPeer(ctx, job, 0)) ?? (ctx.canRead(3) ? (await failingPeer(ctx, job)).cause : null);
+    const failing = await failingPeer(ctx, job);
+    if (failing.cause) return failing.cause;
+    const probed = !failing.callsSeen ? await failedProbe(ctx, job, failing.run) : null;
+    return probed ?? (ctx.canRead(3) ? await slowPeer(ctx, job, 0) : null);
   },
 };
 
@@ -44,9 +50,9 @@ interface PeerCalls {
  * proxy counted (a mesh without client-side reports) are not counted at all once the peer is down:
  * there, calls that stopped reaching the peer name it when the peer is seen down.
  */
-async function failingPeer(ctx: ExplainerContext, job: string): Promise<DetectedCause | null> {
+async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause: DetectedCause | null; callsSeen: boolean; run: RecordedRun }> {
   const run = await ctx.read(
-    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)}`,
+    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)} or ${PROBES}`,
     `Did ${job}'s calls to a dependency begin to fail near the onset?`,
   );
   const byPeer = new Map<string, PeerCalls>();
@@ -84,7 +90,7 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<Detected
   }
   if (best) {
     const failing = `${job}'s calls to ${best.peer} began to fail (${best.outcome}) at ${best.at.toISOString()}: ${round(best.usual * 100)}% to ${round(best.reached * 100)}% of them`;
-    return whyPeerFails(ctx, best.peer, best.at, failing, run, job);
+    return { cause: await whyPeerFails(ctx, best.peer, best.at, failing, run, job), callsSeen: true, run };
   }
   const instants = [...new Set(series.flatMap((s) => pointsOf(s).map((p) => p.t.toISOString())))].sort();
   const stopped = [...byPeer]
@@ -97,9 +103,9 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<Detected
     const failing = `${job}'s calls stopped reaching ${peer} at ${stop.at.toISOString()} (its proxy counted ${round(stop.usual)} per second before, none after)`;
     const cause = await whyPeerFails(ctx, peer, stop.at, failing, run, job);
     // Only the peer seen down (or why) tells a peer that stopped answering from a caller that stopped calling.
-    if (cause.id !== 'h-dependency' || cause.mechanismRuns.length > 1) return cause;
+    if (cause.id !== 'h-dependency' || cause.mechanismRuns.length > 1) return { cause, callsSeen: true, run };
   }
-  return null;
+  return { cause: null, callsSeen: byPeer.size > 0, run };
 }
 
 /**

@@ -32,12 +32,23 @@ export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_second
  * The request rate of a job by route, from the first of the common HTTP server counters that has
  * each route: Prometheus' own, Micrometer's, OpenTelemetry's, and the count of the duration
  * histogram that Node and Python middlewares keep beside (or instead of) a counter. A route counted
- * by two of them is read once.
+ * by two of them is read once. A gRPC server's calls started, by service and method, come last.
  */
 export function requestRatesByRoute(job: string, window = '1m'): string {
-  return [...REQUEST_COUNTERS.split('|'), 'http_request_duration_seconds_count']
-    .map((counter) => `sum by (job, route, handler, path, uri, method) (rate(${counter}{job=${quote(job)}}[${window}]))`)
-    .join(' or ');
+  return [
+    ...[...REQUEST_COUNTERS.split('|'), 'http_request_duration_seconds_count'].map(
+      (counter) => `sum by (job, route, handler, path, uri, method) (rate(${counter}{job=${quote(job)}}[${window}]))`,
+    ),
+    `sum by (job, grpc_service, grpc_method) (rate(grpc_server_started_total{job=${quote(job)}}[${window}]))`,
+  ].join(' or ');
+}
+
+/** The route a request-rate series counts: its HTTP route, handler, path or URI, or its gRPC service and method. */
+export function routeOf(metric: Record<string, string>): string | undefined {
+  const http = metric.route ?? metric.handler ?? metric.path ?? metric.uri;
+  if (http) return http;
+  if (metric.grpc_method) return metric.grpc_service ? `${metric.grpc_service}/${metric.grpc_method}` : metric.grpc_method;
+  return undefined;
 }
 /** HTTP server latency histograms of the common instrumentation libraries. */
 export const SERVER_HISTOGRAMS = 'http_request_duration_seconds_bucket|http_server_requests_seconds_bucket|http_server_request_duration_seconds_bucket';
@@ -91,7 +102,7 @@ export function workloadOfPod(pod: string): string {
 /** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
 export const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
 
-/** Alert labels that name a service or workload, in the order they are trusted (Kubernetes, meshes, OpenTelemetry, Spring). */
+/** Alert labels that name a service or workload, in the order they are trusted (Kubernetes, meshes, OpenTelemetry, Spring, ingress-nginx's Ingress). */
 export const NAMING_LABELS = [
   'service',
   'service_name',
@@ -107,6 +118,7 @@ export const NAMING_LABELS = [
   'application',
   'container',
   'exported_service',
+  'ingress',
 ];
 
 /** The one value a label has across the alerts, when they agree on one. */
@@ -164,4 +176,14 @@ export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: T
     workload: labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? own ?? namedWorkload(alerts),
     latency,
   };
+}
+
+/**
+ * Each pod's node, one series per pod valued 1, for joins (`* on (pod) group_left (node)`):
+ * kube-state-metrics' pod info, or, for pods it does not list, the `node` label of the kubelet's
+ * cAdvisor series (kube-prometheus relabels it on). `matchers` narrow both (a namespace).
+ */
+export function podNodeInfo(matchers = ''): string {
+  const extra = matchers ? `, ${matchers}` : '';
+  return `(max by (namespace, pod, node, host_ip) (kube_pod_info{${matchers}}) or (max by (namespace, pod, node) (container_cpu_usage_seconds_total{node!=""${extra}}) * 0 + 1 unless on (namespace, pod) kube_pod_info{${matchers}}))`;
 }

@@ -1,7 +1,7 @@
 import type { Timestamp } from '@svc/platform';
 import { anyOf, MINUTE, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { DetectedCause, Explainer } from './explainer';
-import { escape, quote, REQUEST_COUNTERS } from './labels';
+import { escape, podNodeInfo, quote, REQUEST_COUNTERS } from './labels';
 import { NEIGHBOUR_QUERIES, noisyNeighbours } from './noisy-neighbour';
 
 /** A filesystem or volume with fewer bytes than this available is full (writes fail). */
@@ -19,7 +19,7 @@ export const nodeAndVolumesExplainer: Explainer = {
   async explain(ctx) {
     const pods = ctx.scope.pods;
     const who = ctx.who;
-    const info = await ctx.read(`max by (node, host_ip, pod, namespace) (kube_pod_info{${pods}})`, `Which nodes ran ${who}?`, -20, 2, 60);
+    const info = await ctx.read(podNodeInfo(pods), `Which nodes ran ${who}?`, -20, 2, 60);
     const nodes = [
       ...new Set(
         seriesOf(info)
@@ -34,7 +34,7 @@ export const nodeAndVolumesExplainer: Explainer = {
           .filter((n): n is string => !!n),
       ),
     ];
-    // Without kube-state-metrics' pod info the pods cannot be placed on nodes: nothing to read further.
+    // Without a series that places the pods on nodes, nothing to read further.
     if (!nodes.length || !ctx.canRead(1)) return [];
     // node-exporter names its node with a `node` label (kube-prometheus relabels), or its instance is the node or its host IP.
     const instance = `instance=~${JSON.stringify([...nodes.map((n) => `${escape(n)}(:[0-9]+)?`), ...hosts.map((h) => `${escape(h)}:[0-9]+`)].join('|'))}`;
@@ -69,7 +69,7 @@ export const nodeAndVolumesExplainer: Explainer = {
     const errors = job ? `sum by (pod) (rate({__name__=~"${REQUEST_COUNTERS}", job=${quote(job)}, code=~"5.."}[1m])) > 0` : '';
     const where = m.persistentvolumeclaim
       ? `kube_pod_spec_volumes_persistentvolumeclaims_info{persistentvolumeclaim=${quote(m.persistentvolumeclaim)}}`
-      : `kube_pod_info{node=${quote(nodeName)}}`;
+      : podNodeInfo(`node=${quote(nodeName)}`);
     const mechanism =
       job && ctx.canRead(1)
         ? await ctx.read(

@@ -11,7 +11,7 @@ describe('noisy neighbours', () => {
   ];
   const neighbours = (nodeA: Array<[string, string]>, podB: Array<[string, string]>) =>
     scripted((q) => {
-      if (q.startsWith('max by (node, host_ip, pod, namespace) (kube_pod_info{')) return info;
+      if (q.startsWith('(max by (namespace, pod, node, host_ip) (kube_pod_info{')) return info;
       if (q.startsWith('kube_node_status_condition{'))
         return [
           { metric: { instance: '10.0.0.1:9100' }, values: nodeA },

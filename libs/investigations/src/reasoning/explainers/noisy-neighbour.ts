@@ -3,7 +3,7 @@ import { earliest, MINUTE, pointsOf, round, SeriesOut, seriesOf, shift } from '.
 import type { RecordedRun } from '../reasoner';
 import type { ExplainerContext } from './context';
 import type { DetectedCause } from './explainer';
-import { quote, REQUEST_COUNTERS, SERVER_HISTOGRAMS, workloadOfPod } from './labels';
+import { podNodeInfo, quote, REQUEST_COUNTERS, SERVER_HISTOGRAMS, workloadOfPod } from './labels';
 
 /** A node whose CPU is busy this share of the time (1 - idle) has none to spare. */
 const NODE_SATURATED = 0.9;
@@ -23,7 +23,7 @@ const BURSTING_PODS = `((${POD_CPU} > ${BURST_CORES}) and (${POD_CPU} > ${BURST_
  */
 export const NEIGHBOUR_QUERIES = [
   `1 - avg by (node, instance) (rate(node_cpu_seconds_total{mode="idle"}[1m]))`,
-  `${BURSTING_PODS} * on (namespace, pod) group_left (node, host_ip) max by (namespace, pod, node, host_ip) (kube_pod_info)`,
+  `${BURSTING_PODS} * on (namespace, pod) group_left (node, host_ip) ${podNodeInfo()}`,
 ];
 
 /**
@@ -113,7 +113,7 @@ export async function noisyNeighbours(ctx: ExplainerContext, run: RecordedRun, i
     // The condition by pod, with each pod's node: on that node's pods only?
     const job = ctx.scope.job;
     if (!byPod && job && ctx.canRead(1)) {
-      const onNodes = `* on (pod) group_left (node) max by (pod, node) (kube_pod_info${ctx.scope.namespace ? `{namespace=${quote(ctx.scope.namespace)}}` : ''})`;
+      const onNodes = `* on (pod) group_left (node) max by (pod, node) ${podNodeInfo(ctx.scope.namespace ? `namespace=${quote(ctx.scope.namespace)}` : '')}`;
       byPod = await ctx.read(
         latency
           ? `histogram_quantile(0.99, sum by (pod, le) (rate({__name__=~"${SERVER_HISTOGRAMS}", job=${quote(job)}}[1m]))) ${onNodes}`

@@ -1,6 +1,6 @@
 import { jumpOf, MINUTE, round, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { DetectedCause, Explainer } from './explainer';
-import { quote, requestRatesByRoute } from './labels';
+import { quote, requestRatesByRoute, routeOf } from './labels';
 
 /** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
 export const SURGE_RATIO = 2;
@@ -8,7 +8,7 @@ export const SURGE_MIN_RPS = 1;
 
 /**
  * A surge of traffic on a route of the alerting service (the common HTTP server counters by
- * route): its request rate at twice its usual level or more near the onset. The mechanism is
+ * route, a gRPC server's calls by method): its request rate at twice its usual level or more near the onset. The mechanism is
  * the service's CPU rising with it (process CPU, or cAdvisor's for its pods): more requests
  * than it could serve.
  */
@@ -24,7 +24,7 @@ export const trafficSurgeExplainer: Explainer = {
       .sort((a, b) => b.jump.reached - b.jump.usual - (a.jump.reached - a.jump.usual))[0];
     if (!surge) return null;
     const m = surge.s.metric;
-    const route = m.route ?? m.handler ?? m.path ?? m.uri;
+    const route = routeOf(m);
     const what = `${route ? `${m.method ? `${m.method} ` : ''}${route}` : 'all routes'} of ${job}`;
     const rose = `requests on ${what} rose from ${round(surge.jump.usual)} to ${round(surge.jump.reached)} per second from ${surge.jump.at.toISOString()}`;
     const cause: DetectedCause = {
