@@ -835,7 +835,7 @@ const DEV: Array<[Family, number]> = [
   ['liveness-probe', 2081],
   ['liveness-probe', 2082],
   ['noisy-neighbour', 2091],
-  // A second round, one per family, in the conventions next in each family's turn.
+  // A second and a third round, one per family, in the conventions next in each family's turn.
   ['rollout', 4101],
   ['dependency-down', 4201],
   ['memory-limit', 4301],
@@ -850,6 +850,21 @@ const DEV: Array<[Family, number]> = [
   ['database-saturation', 5201],
   ['liveness-probe', 5301],
   ['noisy-neighbour', 5401],
+  // A third round.
+  ['rollout', 6101],
+  ['dependency-down', 6201],
+  ['memory-limit', 6301],
+  ['filesystem-full', 6401],
+  ['traffic-surge', 6501],
+  ['configuration', 6601],
+  ['scaled-to-zero', 6701],
+  ['downstream-latency', 6801],
+  ['cpu-throttling', 6901],
+  ['node', 7001],
+  ['certificate', 7101],
+  ['database-saturation', 7201],
+  ['liveness-probe', 7301],
+  ['noisy-neighbour', 7401],
 ];
 
 /** The scenarios of `list`; a family's slots count from its first holdout scenario. */

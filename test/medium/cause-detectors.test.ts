@@ -128,6 +128,29 @@ describe('cause detectors on generated incidents', () => {
     expect(cause?.statement).toMatch(/^ml-training-[a-z0-9]+-[a-z0-9]+ \(ml-training\), whose CPU use burst to /);
   }, 120_000);
 
+  it("an error ratio read from a duration histogram's request count is about errors: the failing peer's probe and certificate are found", async () => {
+    const { result, cause } = await investigate('partner-bank-certificate-expired-node-prom-client');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^The TLS certificate of api\.partner-bank\.example:443 expired at /);
+  }, 120_000);
+
+  it("a database out of connections, the caller's calls by peer not in the metrics: the one database saturated near the onset, its link unverified", async () => {
+    const { result, conclusion, cause } = await investigate('ordersdb-connections-exhausted-node-prom-client');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^The connections of ordersdb:5432 reached their maximum at /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      "Not verified: the data does not show whether orders's failing requests use ordersdb:5432 (its calls by peer are not in the metrics)",
+    );
+  }, 120_000);
+
+  it("a surge on a route counted by OpenTelemetry's request durations, by service_name and http_route", async () => {
+    const { result, conclusion, cause } = await investigate('cart-traffic-surge-opentelemetry');
+    expect(result.top1).toBe(true);
+    expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/cart of cart from /);
+  }, 120_000);
+
   it("a filesystem full on the alerting pod's node, verified by the workload's failures from its pod on that node", async () => {
     const { result, conclusion, cause, queries } = await investigate('media-disk-full-flapping-alert');
     expect(result.top1).toBe(true);

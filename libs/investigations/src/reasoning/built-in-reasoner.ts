@@ -21,7 +21,7 @@ import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
 import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
-import { detectionScopeOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, routeOf } from './explainers/labels';
+import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, routeOf } from './explainers/labels';
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses } from './explainers/registry';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
@@ -446,7 +446,7 @@ export class BuiltInReasoner {
     return detectionScopeOf(
       this.alerts.map((a) => a.labels),
       this.onset!.at,
-      /_bucket|duration|latency/i.test(this.onset!.expression ?? ''),
+      aboutLatency(this.onset!.expression ?? ''),
     );
   }
 
@@ -864,7 +864,7 @@ export class BuiltInReasoner {
     }
     const m = surge.s.metric;
     const route = routeOf(m);
-    const what = `${route ? `${m.method ? `${m.method} ` : ''}${route}` : 'all routes'} of ${m.job ?? job ?? 'the service'}`;
+    const what = `${route ? `${methodOf(m) ? `${methodOf(m)} ` : ''}${route}` : 'all routes'} of ${m.job ?? job ?? 'the service'}`;
     const at = surge.jump.at.toISOString();
     h.statement = `A surge of traffic on ${what} from ${at} (${round(surge.jump.usual)} to ${round(surge.jump.reached)} requests/s), which saturated the CPU of ${who}, caused the alert's condition`;
     candidate.at = surge.jump.at;

@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { jumpOf, pointsOf, round, SeriesOut, seriesOf } from '../series-reading';
+import { DATABASE_CONNECTIONS, SATURATED_SHARE, saturatedDatabase } from './chain/connections-saturated';
 import { failedProbe, PROBES } from './chain/failed-probe';
 import { slowPeer } from './chain/slow-peer';
 import { whyPeerFails } from './chain/why-peer-fails';
@@ -26,10 +27,42 @@ export const dependencyExplainer: Explainer = {
     if (ctx.scope.latency) return (await slowPeer(ctx, job, 0)) ?? (ctx.canRead(3) ? (await failingPeer(ctx, job)).cause : null);
     const failing = await failingPeer(ctx, job);
     if (failing.cause) return failing.cause;
-    const probed = !failing.callsSeen ? await failedProbe(ctx, job, failing.run) : null;
-    return probed ?? (ctx.canRead(3) ? await slowPeer(ctx, job, 0) : null);
+    const unseen = !failing.callsSeen ? await withoutCallsByPeer(ctx, job, failing.run) : null;
+    return unseen ?? (ctx.canRead(3) ? await slowPeer(ctx, job, 0) : null);
   },
 };
+
+/**
+ * When an error alert's service shows no calls by peer, what the same read shows of what it may
+ * call: a blackbox probe of something else that began to fail (see failedProbe), or the one
+ * database whose connections ran out near the onset. That the service calls it is not in the
+ * metrics, so neither is verified.
+ */
+async function withoutCallsByPeer(ctx: ExplainerContext, job: string, run: RecordedRun): Promise<DetectedCause | null> {
+  const probed = await failedProbe(ctx, job, run);
+  if (probed) return probed;
+  const saturated = saturatedDatabase(ctx, run);
+  if (!saturated) return null;
+  const at = saturated.at.toISOString();
+  return {
+    id: 'h-connections',
+    statement: `The connections of ${saturated.what} reached their maximum at ${at} and caused the alert's condition`,
+    at: saturated.at,
+    run,
+    mechanism: `${saturated.what} reached ${round(saturated.reached * 100)}% of its connection limit at ${at}`,
+    mechanismRuns: [run.ordinal],
+    chainRuns: [],
+    unexplained: [
+      `what took the connections of ${saturated.what} (the clients holding them are not in the metrics)`,
+      `whether ${job}'s failing requests use ${saturated.what} (its calls by peer are not in the metrics)`,
+    ],
+    action: {
+      title: `Free connections on ${saturated.what} (end the sessions that hold them) or raise its limit`,
+      rationale: 'Its connections ran out just before the condition began',
+      verification: `Connections to ${saturated.what} fall below ${SATURATED_SHARE * 100}% of the limit and the alert resolves`,
+    },
+  };
+}
 
 /** Calls a peer answered at under this share of their usual rate have stopped reaching it. */
 const STOPPED_SHARE = 0.1;
@@ -52,7 +85,7 @@ interface PeerCalls {
  */
 async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause: DetectedCause | null; callsSeen: boolean; run: RecordedRun }> {
   const run = await ctx.read(
-    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)} or ${PROBES}`,
+    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)} or ${PROBES} or ${DATABASE_CONNECTIONS}`,
     `Did ${job}'s calls to a dependency begin to fail near the onset?`,
   );
   const byPeer = new Map<string, PeerCalls>();

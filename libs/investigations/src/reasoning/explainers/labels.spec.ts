@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
-import { detectionScopeOf, failedCall, mentions, peerOf, podMatchersOf, workloadOfPod } from './labels';
+import { aboutLatency, detectionScopeOf, failedCall, mentions, peerOf, podMatchersOf, workloadOfPod } from './labels';
 
 describe('mentions', () => {
   it('finds a name as a whole label value or between separators, in any case', () => {
@@ -40,6 +40,23 @@ describe('failedCall', () => {
 
   it('counts a series without an outcome as calls, not failures', () => {
     expect(failedCall({ peer: 'payments' })).toBe(false);
+  });
+});
+
+describe('aboutLatency', () => {
+  it('takes buckets, quantiles and latency or duration metrics for latency', () => {
+    expect(aboutLatency('histogram_quantile(0.99, sum by (le) (rate(http_server_requests_seconds_bucket[5m]))) > 0.5')).toBe(true);
+    expect(aboutLatency('max(http_server_request_duration_seconds{quantile="0.9"}) > 2')).toBe(true);
+    expect(aboutLatency('rate(checkout_latency_sum[5m]) / rate(checkout_latency_count[5m]) > 1')).toBe(true);
+  });
+
+  it("does not take a duration histogram's request count, read as an error ratio, for latency", () => {
+    expect(
+      aboutLatency(
+        'sum(rate(http_request_duration_seconds_count{job="payments",status_code=~"5.."}[5m])) / sum(rate(http_request_duration_seconds_count{job="payments"}[5m])) > 0.05',
+      ),
+    ).toBe(false);
+    expect(aboutLatency('sum(rate(http_requests_total{code=~"5.."}[5m])) / sum(rate(http_requests_total[5m])) > 0.05')).toBe(false);
   });
 });
 

@@ -32,7 +32,8 @@ export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_second
  * The request rate of a job by route, from the first of the common HTTP server counters that has
  * each route: Prometheus' own, Micrometer's, OpenTelemetry's, and the count of the duration
  * histogram that Node and Python middlewares keep beside (or instead of) a counter. A route counted
- * by two of them is read once. A gRPC server's calls started, by service and method, come last.
+ * by two of them is read once. A gRPC server's calls started, by service and method, and
+ * OpenTelemetry's request durations by service_name and http_route come last.
  */
 export function requestRatesByRoute(job: string, window = '1m'): string {
   return [
@@ -40,12 +41,14 @@ export function requestRatesByRoute(job: string, window = '1m'): string {
       (counter) => `sum by (job, route, handler, path, uri, method) (rate(${counter}{job=${quote(job)}}[${window}]))`,
     ),
     `sum by (job, grpc_service, grpc_method) (rate(grpc_server_started_total{job=${quote(job)}}[${window}]))`,
+    // OpenTelemetry names the service by service_name (its job is "<namespace>/<name>") and the route http_route.
+    `sum by (service_name, http_route, http_request_method) (rate(http_server_request_duration_seconds_count{service_name=${quote(job)}}[${window}]))`,
   ].join(' or ');
 }
 
-/** The route a request-rate series counts: its HTTP route, handler, path or URI, or its gRPC service and method. */
+/** The route a request-rate series counts: its HTTP route (OpenTelemetry's http_route), handler, path or URI, or its gRPC service and method. */
 export function routeOf(metric: Record<string, string>): string | undefined {
-  const http = metric.route ?? metric.handler ?? metric.path ?? metric.uri;
+  const http = metric.route ?? metric.http_route ?? metric.handler ?? metric.path ?? metric.uri;
   if (http) return http;
   if (metric.grpc_method) return metric.grpc_service ? `${metric.grpc_service}/${metric.grpc_method}` : metric.grpc_method;
   return undefined;
@@ -158,6 +161,15 @@ export function podMatchersOf(alerts: Array<Record<string, string>>): string {
 }
 
 /**
+ * Whether an alert's expression is about latency: it reads a duration histogram's buckets, a
+ * summary's quantiles or a latency or duration metric, other than through its `_count` (the
+ * request count of a duration histogram, as an error ratio of Node or OpenTelemetry's metrics reads it).
+ */
+export function aboutLatency(expression: string): boolean {
+  return /_bucket|quantile|latency|duration/i.test(expression.replace(/[a-zA-Z_:][a-zA-Z0-9_:]*_count\b/g, ''));
+}
+
+/**
  * What the explainers are told of an alert (the labels of its series, one set per alert of the
  * same rule): its labels, its job and workload, its pods, and whether its condition is about latency.
  */
@@ -187,3 +199,6 @@ export function podNodeInfo(matchers = ''): string {
   const extra = matchers ? `, ${matchers}` : '';
   return `(max by (namespace, pod, node, host_ip) (kube_pod_info{${matchers}}) or (max by (namespace, pod, node) (container_cpu_usage_seconds_total{node!=""${extra}}) * 0 + 1 unless on (namespace, pod) kube_pod_info{${matchers}}))`;
 }
+
+/** The HTTP method of a request-rate series (OpenTelemetry's http_request_method), if it has one. */
+export const methodOf = (metric: Record<string, string>): string | undefined => metric.method ?? metric.http_request_method;

@@ -1,6 +1,6 @@
 import { jumpOf, MINUTE, round, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { DetectedCause, Explainer } from './explainer';
-import { quote, requestRatesByRoute, routeOf } from './labels';
+import { methodOf, quote, requestRatesByRoute, routeOf } from './labels';
 
 /** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
 export const SURGE_RATIO = 2;
@@ -25,7 +25,7 @@ export const trafficSurgeExplainer: Explainer = {
     if (!surge) return null;
     const m = surge.s.metric;
     const route = routeOf(m);
-    const what = `${route ? `${m.method ? `${m.method} ` : ''}${route}` : 'all routes'} of ${job}`;
+    const what = `${route ? `${methodOf(m) ? `${methodOf(m)} ` : ''}${route}` : 'all routes'} of ${job}`;
     const rose = `requests on ${what} rose from ${round(surge.jump.usual)} to ${round(surge.jump.reached)} per second from ${surge.jump.at.toISOString()}`;
     const cause: DetectedCause = {
       id: 'h-surge',

@@ -15,27 +15,55 @@ export interface SaturatedConnections {
   what: string;
 }
 
-/**
- * Connections against the maximum: postgres_exporter (pg_stat_activity_count over
- * pg_settings_max_connections), mysqld_exporter, and a client's own HikariCP pool. The series
- * that names `name` (or the only one saturated) is the one meant.
- */
-export async function connectionsSaturated(ctx: ExplainerContext, name: string, purpose: string): Promise<SaturatedConnections | null> {
-  const run = await ctx.read(
-    [
-      'sum by (job, instance, server) (pg_stat_activity_count) / on (job, instance, server) max by (job, instance, server) (pg_settings_max_connections)',
-      'max by (job, instance) (mysql_global_status_threads_connected) / on (job, instance) max by (job, instance) (mysql_global_variables_max_connections)',
-      'max by (job, instance, pool) (hikaricp_connections_active / hikaricp_connections_max)',
-    ].join(' or '),
-    purpose,
-  );
-  const saturated = seriesOf(run)
+/** Connections against the maximum: postgres_exporter's, mysqld_exporter's, and a client's own HikariCP pool's. */
+const CONNECTIONS = [
+  'sum by (job, instance, server) (pg_stat_activity_count) / on (job, instance, server) max by (job, instance, server) (pg_settings_max_connections)',
+  'max by (job, instance) (mysql_global_status_threads_connected) / on (job, instance) max by (job, instance) (mysql_global_variables_max_connections)',
+  'max by (job, instance, pool) (hikaricp_connections_active / hikaricp_connections_max)',
+];
+
+/** The label that marks the databases' connection shares in a read of calls by peer (see DATABASE_CONNECTIONS). */
+const CONNECTIONS_MARK = 'connections';
+
+/** The databases' connection shares (postgres and mysqld exporters), marked, to be read in the same query as a service's calls by peer. */
+export const DATABASE_CONNECTIONS = CONNECTIONS.slice(0, 2)
+  .map((q) => `label_replace(${q}, "datastore", "${CONNECTIONS_MARK}", "", "")`)
+  .join(' or ');
+
+/** Of connection shares, those that reached SATURATED_SHARE near the onset and were under it when the read began. */
+function saturatedOf(ctx: ExplainerContext, series: SeriesOut[]): Array<{ s: SeriesOut; at: Timestamp }> {
+  return series
     .map((s) => ({ s, at: pointsOf(s).find((p) => p.v >= SATURATED_SHARE)?.t ?? null }))
     .filter((x): x is { s: SeriesOut; at: Timestamp } => ctx.near(x.at) && (firstSampleAt(x.s) ? pointsOf(x.s)[0].v < SATURATED_SHARE : false));
-  const named = saturated.filter((x) => mentionedBy(x.s.metric, name));
-  const pick = named[0] ?? (saturated.length === 1 ? saturated[0] : undefined);
-  if (!pick) return null;
+}
+
+function described(run: RecordedRun, pick: { s: SeriesOut; at: Timestamp }, name: string): SaturatedConnections {
   const m = pick.s.metric;
   const what = m.pool ? `pool ${m.pool} of ${m.job ?? m.instance}` : `${m.server ?? m.instance ?? name}`;
   return { run, at: pick.at, reached: Math.max(...pointsOf(pick.s).map((p) => p.v)), what };
+}
+
+/**
+ * Connections against the maximum (postgres_exporter's pg_stat_activity_count over
+ * pg_settings_max_connections, mysqld_exporter's, a client's own HikariCP pool). The series that
+ * names `name` (or the only one saturated) is the one meant.
+ */
+export async function connectionsSaturated(ctx: ExplainerContext, name: string, purpose: string): Promise<SaturatedConnections | null> {
+  const run = await ctx.read(CONNECTIONS.join(' or '), purpose);
+  const saturated = saturatedOf(ctx, seriesOf(run));
+  const named = saturated.filter((x) => mentionedBy(x.s.metric, name));
+  const pick = named[0] ?? (saturated.length === 1 ? saturated[0] : undefined);
+  return pick ? described(run, pick, name) : null;
+}
+
+/**
+ * The one database whose connections reached their maximum near the onset, among those read with
+ * a service's calls by peer (`run`, see DATABASE_CONNECTIONS); null when none or several did.
+ */
+export function saturatedDatabase(ctx: ExplainerContext, run: RecordedRun): SaturatedConnections | null {
+  const saturated = saturatedOf(
+    ctx,
+    seriesOf(run).filter((s) => s.metric.datastore === CONNECTIONS_MARK),
+  );
+  return saturated.length === 1 ? described(run, saturated[0], 'the database') : null;
 }

@@ -2,10 +2,10 @@ import { Timestamp } from '@svc/platform';
 import { MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../../series-reading';
 import type { RecordedRun } from '../../reasoner';
 import type { ExplainerContext } from '../context';
+import { certificateExpiry } from './certificate-expiry';
 import type { DetectedCause } from '../explainer';
-import { mentions, quote } from '../labels';
+import { mentions } from '../labels';
 
-const SECOND = 1_000_000n;
 /** A probe that began to fail longer than this before the onset did not start it. */
 const PROBE_LEAD = 10n * MINUTE;
 
@@ -60,13 +60,8 @@ export async function failedProbe(ctx: ExplainerContext, who: string, run: Recor
     },
   };
   if (!ctx.canRead(1)) return cause;
-  const cert = await ctx.read(`probe_ssl_earliest_cert_expiry{instance=${quote(target)}}`, `Did the certificate of ${target} expire?`, -20, 2, 60);
+  const { run: cert, expiresAt: expiredAt } = await certificateExpiry(ctx, target, target);
   cause.chainRuns.push(cert.ordinal);
-  const expiry = seriesOf(cert)
-    .flatMap(pointsOf)
-    .map((p) => p.v)
-    .find((v) => v > 0);
-  const expiredAt = expiry !== undefined ? Timestamp.fromEpochMicros(BigInt(Math.round(expiry)) * SECOND) : null;
   if (!expiredAt || !ctx.near(expiredAt) || expiredAt.isAfter(shift(failing.at, MINUTE))) return cause;
   return {
     ...cause,

@@ -2,12 +2,11 @@ import { Timestamp } from '@svc/platform';
 import type { RecordedRun } from '../../reasoner';
 import { anyOf, earliest, firstSampleAt, MINUTE, pointsOf, round, SeriesOut, seriesOf, shift } from '../../series-reading';
 import type { ExplainerContext } from '../context';
+import { certificateExpiry } from './certificate-expiry';
 import type { DetectedCause } from '../explainer';
 import { mentionedBy, quote } from '../labels';
 import { connectionsSaturated, SATURATED_SHARE } from './connections-saturated';
 import { nodeTrouble } from './node-trouble';
-
-const SECOND = 1_000_000n;
 
 /**
  * Why calls to a peer fail: is it down (its exporter's `up`, an `*_up` of its exporter, a
@@ -52,19 +51,8 @@ export async function whyPeerFails(
   const downAt = earliest(downSeries.map((x) => x.at));
   const probe = downSeries.find((x) => x.s.metric.__name__ === 'probe_success');
   if (probe && ctx.canRead(1)) {
-    const cert = await ctx.read(
-      `probe_ssl_earliest_cert_expiry{instance=${quote(probe.s.metric.instance ?? '')}}`,
-      `Did the certificate of ${probe.s.metric.instance ?? peer} expire?`,
-      -20,
-      2,
-      60,
-    );
+    const { run: cert, expiresAt: expiredAt } = await certificateExpiry(ctx, probe.s.metric.instance ?? '', probe.s.metric.instance ?? peer);
     base.chainRuns.push(cert.ordinal);
-    const expiry = seriesOf(cert)
-      .flatMap(pointsOf)
-      .map((p) => p.v)
-      .find((v) => v > 0);
-    const expiredAt = expiry !== undefined ? Timestamp.fromEpochMicros(BigInt(Math.round(expiry)) * SECOND) : null;
     if (expiredAt && ctx.near(expiredAt) && !expiredAt.isAfter(shift(at, MINUTE))) {
       const target = probe.s.metric.instance ?? peer;
       return {
