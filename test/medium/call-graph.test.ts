@@ -41,7 +41,10 @@ describe('the call graph on recorded faults', () => {
     expect(paged).toBe('ts-basic-service');
 
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
-    expect(cause?.statement).toMatch(/^A delay of 1\.\d+ s per call to ts-route-service, lost between its callers and it, from /);
+    const delay = /^A delay of ([\d.]+) s per call to ts-route-service, lost between its callers and it, from /.exec(cause?.statement ?? '');
+    // Seconds lost per call after the onset, where route answers in about 15 ms.
+    expect(Number(delay?.[1])).toBeGreaterThan(1);
+    expect(Number(delay?.[1])).toBeLessThan(3);
     expect(cause?.mechanism).toContain('traces_service_graph_request_client_seconds, traces_service_graph_request_server_seconds');
     // Read from the graph, not recognised by an explainer: its mechanism is untested, never verified.
     expect(conclusion.conclusionStatus).toBe('supported_explanation');

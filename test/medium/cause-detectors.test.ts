@@ -151,6 +151,15 @@ describe('cause detectors on generated incidents', () => {
     expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/cart of cart from /);
   }, 120_000);
 
+  it("restarts after failing liveness probes behind a Redis that slowed, seen only by its exporter (the pods' calls to it not in the metrics)", async () => {
+    const { result, conclusion, cause } = await investigate('cart-liveness-slow-redis-grpc-go');
+    expect(result.top1).toBe(true);
+    expect(cause?.statement).toMatch(/^redis:\/\/sessions-redis\.shop\.svc:6379 answered slowly from .*, which failed the liveness probes of cart from /);
+    expect(conclusion.limitations.map((l) => l.statement)).toContain(
+      'Not verified: the data does not show whether cart waits on redis://sessions-redis.shop.svc:6379 (its calls by peer are not in the metrics)',
+    );
+  }, 120_000);
+
   it("a filesystem full on the alerting pod's node, verified by the workload's failures from its pod on that node", async () => {
     const { result, conclusion, cause, queries } = await investigate('media-disk-full-flapping-alert');
     expect(result.top1).toBe(true);

@@ -25,18 +25,18 @@ describe('changes ranked on series of an unknown convention', () => {
     const result = score(scenario, { id: session.investigationId, status: 'concluded', ...conclusion, runs: session.runs }, 0, []);
 
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
-    expect(cause?.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(istio_requests_total\) from 0\.1% to 60% from /);
+    expect(cause?.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(mesh_requests_total\) from 0\.1% to 60% from /);
     expect(result.top1).toBe(true);
     expect(result.grounded).toBe(true);
     // Ranked, not recognised: never verified.
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
     expect(conclusion.limitations.map((l) => l.statement)).toContain(
-      "Not verified: the data does not show how the rise of the failure ratio of checkout's calls to inventory (istio_requests_total) produced the alert's condition (no explainer recognises this change, so its mechanism is untested)",
+      "Not verified: the data does not show how the rise of the failure ratio of checkout's calls to inventory (mesh_requests_total) produced the alert's condition (no explainer recognises this change, so its mechanism is untested)",
     );
-    // Found by label value: no query named istio's metric before the series that name checkout were listed.
+    // Found by label value: no query named the mesh's metric before the series that name checkout were listed.
     const first = session.runs.findIndex((r) => String(r.arguments.query ?? '').includes('count by (__name__)'));
     expect(first).toBeGreaterThan(0);
-    expect(session.runs.slice(0, first).some((r) => String(r.arguments.query ?? '').includes('istio_requests_total{reporter="source"'))).toBe(false);
+    expect(session.runs.slice(0, first).some((r) => String(r.arguments.query ?? '').includes('mesh_requests_total{reporter="source"'))).toBe(false);
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
   }, 120_000);
 });

@@ -222,13 +222,13 @@ describe('causes_near_onset for a language model', () => {
       expect(detected.candidates).toEqual([]);
       const [first] = detected.rankedChanges;
       expect(first).toMatchObject({ hypothesisId: 'h-change', entity: 'inventory', verifiable: false });
-      expect(first.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(istio_requests_total\) from 0\.1% to 60% from /);
+      expect(first.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(mesh_requests_total\) from 0\.1% to 60% from /);
       expect(first.unexplained[0]).toMatch(/its mechanism is untested\)$/);
       expect(Date.parse(first.at)).toBeLessThanOrEqual(Number(alert.startsAt.epochMicros / 1000n));
       // Every run it names was recorded and listed, and read what it says.
       const listed = detected.runs.map((r) => r.run);
       for (const n of [first.shownBy, ...first.discoveredBy]) expect(listed).toContain(n);
-      expect(detected.runs.find((r) => r.run === first.shownBy)!.query).toContain('istio_requests_total{source_workload=~');
+      expect(detected.runs.find((r) => r.run === first.shownBy)!.query).toContain('mesh_requests_total{source_workload=~');
       expect(header).toMatch(/; \d+ ranked changes? on the series that name the entity \(#\d+/);
     } finally {
       await prometheus.stop();

@@ -3,8 +3,9 @@ import type { DetectionScope } from './explainer';
 
 /** Client-side request counters of the common instrumentation libraries, labelled with the peer called. */
 export const CLIENT_COUNTERS = 'http_client_requests_total|http_client_requests_seconds_count|grpc_client_handled_total';
-/** Client-side latency histograms, labelled with the peer called. */
-export const CLIENT_HISTOGRAMS = 'http_client_request_duration_seconds_bucket|http_client_requests_seconds_bucket|grpc_client_handling_seconds_bucket';
+/** Client-side latency histograms, labelled with the peer called (OpenTelemetry's database operations among them). */
+export const CLIENT_HISTOGRAMS =
+  'http_client_request_duration_seconds_bucket|http_client_requests_seconds_bucket|grpc_client_handling_seconds_bucket|db_client_operation_duration_seconds_bucket';
 /** Labels that name the peer of a client-side series, in order of preference. */
 export const PEER_LABELS = ['peer', 'peer_service', 'server_address', 'target', 'host', 'client_name', 'grpc_service'];
 /**
