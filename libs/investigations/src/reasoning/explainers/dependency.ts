@@ -16,8 +16,9 @@ const PEER_FAILURE_RATIO = 0.1;
  * The alerting service's calls to its peers (client-side counters and histograms labelled with
  * the peer, its mesh's counters): a peer whose calls began to fail, or to answer slowly, near the
  * onset; then why. A latency alert asks about slow peers first, an error alert about failing ones;
- * when an error alert's service shows no calls by peer at all, a blackbox probe of something else
- * that began to fail stands in for them.
+ * when an error alert's service shows no calls by peer at all, what the same read holds of what it
+ * may call stands in for them: a blackbox probe of something else that began to fail, or the one
+ * database whose connections ran out.
  */
 export const dependencyExplainer: Explainer = {
   name: 'dependency',

@@ -29,10 +29,11 @@ export const PROBES = `label_replace(max by (instance, job, module) (probe_succe
 
 /**
  * When a service's calls by peer are not in the metrics (no client-side or mesh counters): a
- * blackbox probe of something else, read with them (`run`, see PROBES), that began to fail just before the onset (`probe_success` from
- * 1 to 0, held), and whether its TLS certificate expired then (`probe_ssl_earliest_cert_expiry`).
- * That the service calls what the probe checks is not in the metrics, so the cause is never
- * verified. Probes of the service itself show its symptom, not a cause, and are left out.
+ * blackbox probe of something else, read with them (`run`, see PROBES), that began to fail just
+ * before the onset (`probe_success` from 1 to 0, held), and whether its TLS certificate expired
+ * then (`probe_ssl_earliest_cert_expiry`). That the service calls what the probe checks is not in
+ * the metrics, so the cause is never verified. Probes of the service itself show its symptom, not
+ * a cause, and are left out.
  */
 export async function failedProbe(ctx: ExplainerContext, who: string, run: RecordedRun): Promise<DetectedCause | null> {
   const failing = seriesOf(run)
