@@ -118,6 +118,23 @@ export class Telemetry {
     });
   }
 
+  /**
+   * Gives every series the labels `change` returns for it (a scrape configuration's relabelling);
+   * series that end up alike must not both have samples at one time.
+   */
+  relabel(change: (name: string, labels: Labels) => Labels): void {
+    const all = [...this.series.values()];
+    this.series.clear();
+    for (const s of all) {
+      const target = this.get(s.name, change(s.name, { ...s.labels }));
+      s.values.forEach((v, i) => {
+        if (Number.isNaN(v)) return;
+        if (!Number.isNaN(target.values[i])) throw new Error(`relabelling makes two series of ${s.name} alike`);
+        target.values[i] = v;
+      });
+    }
+  }
+
   /** Writes every series as OpenMetrics text (each series' samples in time order) and `# EOF`. */
   async writeOpenMetrics(path: string): Promise<void> {
     const out = createWriteStream(path);

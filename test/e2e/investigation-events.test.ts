@@ -74,7 +74,9 @@ class SseClient {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (cookie) headers.cookie = cookie;
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    const res = await fetch(url, { headers, signal: client.abort.signal });
+    // A stream answers its headers at once (before any event): a request that gets none is a failure, named as one.
+    const deadline = setTimeout(() => client.abort.abort(new Error(`no response headers within 10 s from ${url}`)), 10_000);
+    const res = await fetch(url, { headers, signal: client.abort.signal }).finally(() => clearTimeout(deadline));
     client.status = res.status;
     client.headers = res.headers;
     client.finished = client.consume(res);
@@ -346,7 +348,7 @@ describe('investigation event stream', () => {
         expect(client.status).toBe(200);
         await client.until((c) => c.ended || c.frames.length >= 7, 15_000);
         client.close();
-        await client.finished;
+        await client.until((c) => c.ended, 5_000, 'the closed client to end');
         seen.push(...client.sequences);
         if (client.frames.length > 0) cursor = client.frames[client.frames.length - 1].id;
         if (client.frames.some((f) => f.event === 'concluded')) break;

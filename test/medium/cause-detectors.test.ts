@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Conclusion, FindingItem } from '@svc/investigations';
 import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { deriveAlerts, score, ScenarioResult, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import type { Scenario } from '../../eval/scenarios';
 import { ALL_SCENARIOS, suiteOf } from '../../eval/suites';
 import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 
@@ -19,8 +20,10 @@ describe('cause detectors on generated incidents', () => {
     for (const s of staged) await s.stop();
   });
 
-  const investigate = async (name: string): Promise<{ result: ScenarioResult; conclusion: Conclusion; cause: FindingItem | undefined; queries: string[] }> => {
-    const scenario = ALL_SCENARIOS.find((s) => s.name === name)!;
+  const investigate = async (
+    named: string | Scenario,
+  ): Promise<{ result: ScenarioResult; conclusion: Conclusion; cause: FindingItem | undefined; queries: string[] }> => {
+    const scenario = typeof named === 'string' ? ALL_SCENARIOS.find((s) => s.name === named)! : named;
     // The held-out suite is never a test's: the reasoner is not tuned on it.
     expect(suiteOf(scenario)).not.toBe('conventions-holdout');
     const prometheus = await stagePrometheus(scenario);
@@ -148,6 +151,25 @@ describe('cause detectors on generated incidents', () => {
     const { result, conclusion, cause } = await investigate('cart-traffic-surge-opentelemetry');
     expect(result.top1).toBe(true);
     expect(conclusion.conclusionStatus).toBe('verified_cause');
+    expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/cart of cart from /);
+  }, 120_000);
+
+  it('the same surge where the Collector names the job by service.name alone (no service.namespace): the route, not all routes', async () => {
+    const base = ALL_SCENARIOS.find((s) => s.name === 'cart-traffic-surge-opentelemetry')!;
+    const { result, cause } = await investigate({
+      ...base,
+      name: `${base.name}-job-is-service-name`,
+      build(end) {
+        const c = base.build(end);
+        const emit = c.emit.bind(c);
+        c.emit = () => {
+          emit();
+          c.telemetry.relabel((_, l) => (l.service_name && l.job === `${l.k8s_namespace_name}/${l.service_name}` ? { ...l, job: l.service_name } : l));
+        };
+        return c;
+      },
+    });
+    expect(result.top1).toBe(true);
     expect(cause?.statement).toMatch(/^A surge of traffic on GET \/api\/cart of cart from /);
   }, 120_000);
 

@@ -74,7 +74,11 @@ function scriptedSession(
     if (query === 'rate(process_cpu_seconds_total{job="api"}[1m])') return { stepSeconds: 60, series: cpu };
     if (query.startsWith('sum by (namespace, pod, container, result) (increase(prober_probe_total{pod=~"api-.+", probe_type="Liveness"'))
       return { stepSeconds: 60, series: probes };
-    if (query.startsWith('sum by (job, route, handler, path, uri, method) (rate(') && query.includes('http_requests_total') && query.includes('job="api"'))
+    if (
+      query.startsWith('sum by (job, route, handler, path, uri, method, http_route, http_request_method) (rate(') &&
+      query.includes('http_requests_total') &&
+      query.includes('job="api"')
+    )
       return { stepSeconds: 60, series: traffic };
     // The alerts name job "api": its pods are api-<hash>.
     if (query === 'increase(kube_pod_container_status_restarts_total{pod=~"api-.+"}[5m]) > 0') return { stepSeconds: 60, series: containerRestarts };

@@ -21,7 +21,7 @@ import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
 import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
-import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, routeOf } from './explainers/labels';
+import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, ROUTE_GROUPING, routeOf } from './explainers/labels';
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses } from './explainers/registry';
 import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
@@ -830,7 +830,7 @@ export class BuiltInReasoner {
       integrationId: source.integrationId,
       hypothesisId: h.id,
       arguments: {
-        query: job ? requestRatesByRoute(job) : `sum by (job, route, handler, path, uri, method) (rate({__name__=~"${REQUEST_COUNTERS}"}[1m]))`,
+        query: job ? requestRatesByRoute(job) : `sum by (${ROUTE_GROUPING}) (rate({__name__=~"${REQUEST_COUNTERS}"}[1m]))`,
         ...zoom(session, shift(candidate.at, -15n * MINUTE), shift(candidate.at, 2n * MINUTE)),
       },
       purpose: `Why did the CPU of ${who} jump: more traffic?`,

@@ -77,7 +77,7 @@ const runLine = (run: RecordedRun) => ({
  * reads: every query they made is a recorded run (whose ordinal comes from the session), and each
  * candidate cites them. A call the detectors cannot serve is answered with why, and runs nothing.
  */
-export async function runCausesNearOnset(session: InvestigationSession, input: unknown): Promise<string> {
+export async function runCausesNearOnset(session: InvestigationSession, input: unknown, maxChars = Infinity): Promise<string> {
   const args = isObject(input) ? input : {};
   const sources = detectorSources(session);
   const source =
@@ -181,5 +181,36 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     }${lostTime ? `; the call graph shows calls to ${lostTime.callee} losing time between its callers and it (lostTime)` : ''}.`,
     'Cite the runs by their numbers. A candidate with "ruledOut" was stated and refuted by the runs in "ruledOutBy": report it as ruled out, not as a cause. "verifiable" is true only when the cause precedes the onset, a run tested its mechanism and nothing of its chain is unexplained; otherwise it is at most a supported_explanation, with "unexplained" as its limitation.',
   ];
-  return `${header.join('\n')}\n${JSON.stringify({ candidates, ...(lostTime ? { lostTime } : {}), rankedChanges, limitations: detectors.limitations, runs: [...runs.map(runLine), ...rankingRuns] })}`;
+  return fitted(
+    header.join('\n'),
+    { candidates, ...(lostTime ? { lostTime } : {}), rankedChanges, limitations: detectors.limitations },
+    [...runs.map(runLine), ...rankingRuns],
+    maxChars,
+  );
+}
+
+type RunLine = ReturnType<typeof runLine>;
+
+/**
+ * The answer in at most `maxChars`, its JSON whole: when too long, every run's query and summary
+ * is cut as the ranking's are, then runs are left out from the end of the list (their numbers in
+ * `runsLeftOut`, still citable). The candidates always stay.
+ */
+function fitted(header: string, body: Record<string, unknown>, runs: RunLine[], maxChars: number): string {
+  const render = (list: RunLine[], leftOut: number[]): string =>
+    `${header}\n${JSON.stringify({ ...body, runs: list, ...(leftOut.length ? { runsLeftOut: leftOut } : {}) })}`;
+  const whole = render(runs, []);
+  if (whole.length <= maxChars) return whole;
+  const list = runs.map((r) => ({
+    ...r,
+    query: r.query === undefined ? undefined : cut(r.query, RANKING_QUERY_CHARS),
+    summary: cut(r.summary, RANKING_SUMMARY_CHARS),
+  }));
+  const leftOut: number[] = [];
+  let text = render(list, leftOut);
+  while (text.length > maxChars && list.length) {
+    leftOut.unshift(list.pop()!.run);
+    text = render(list, leftOut);
+  }
+  return text;
 }

@@ -167,8 +167,8 @@ export class LanguageModelReasoner implements Reasoner {
         } else if (call.toolName === CAUSES_NEAR_ONSET_TOOL) {
           // Every query of the detectors is a run the session records and numbers.
           const before = session.runs.length;
-          // Candidates come first in the answer: a cut keeps them and drops the tail of the runs' list.
-          replies.set(call.toolCallId, clip(await runCausesNearOnset(session, call.input), 2 * this.runOutputCapBytes));
+          // The answer fits the cap with its JSON whole: runs are shortened or left out, never the candidates.
+          replies.set(call.toolCallId, clip(await runCausesNearOnset(session, call.input, 2 * this.runOutputCapBytes), 2 * this.runOutputCapBytes));
           if (session.runs.length > before) ranTools = true;
         } else {
           const decoded = tools.decode(call.toolName, call.input);

@@ -1,9 +1,9 @@
 import { Timestamp } from '@svc/platform';
 import { jumpOf, pointsOf, round, SeriesOut, seriesOf } from '../series-reading';
-import { DATABASE_CONNECTIONS, SATURATED_SHARE, saturatedDatabase } from './chain/connections-saturated';
+import { connectionsCause, DATABASE_CONNECTIONS, saturatedDatabase } from './chain/connections-saturated';
 import { failedProbe, PROBES } from './chain/failed-probe';
 import { slowPeer } from './chain/slow-peer';
-import { whyPeerFails } from './chain/why-peer-fails';
+import { readDown, whyPeerFails } from './chain/why-peer-fails';
 import type { RecordedRun } from '../reasoner';
 import type { ExplainerContext } from './context';
 import type { DetectedCause, Explainer } from './explainer';
@@ -44,25 +44,13 @@ async function withoutCallsByPeer(ctx: ExplainerContext, job: string, run: Recor
   if (probed) return probed;
   const saturated = saturatedDatabase(ctx, run);
   if (!saturated) return null;
-  const at = saturated.at.toISOString();
-  return {
-    id: 'h-connections',
-    statement: `The connections of ${saturated.what} reached their maximum at ${at} and caused the alert's condition`,
-    at: saturated.at,
-    run,
-    mechanism: `${saturated.what} reached ${round(saturated.reached * 100)}% of its connection limit at ${at}`,
-    mechanismRuns: [run.ordinal],
+  return connectionsCause(saturated, {
+    name: saturated.what,
+    runs: [],
     chainRuns: [],
-    unexplained: [
-      `what took the connections of ${saturated.what} (the clients holding them are not in the metrics)`,
-      `whether ${job}'s failing requests use ${saturated.what} (its calls by peer are not in the metrics)`,
-    ],
-    action: {
-      title: `Free connections on ${saturated.what} (end the sessions that hold them) or raise its limit`,
-      rationale: 'Its connections ran out just before the condition began',
-      verification: `Connections to ${saturated.what} fall below ${SATURATED_SHARE * 100}% of the limit and the alert resolves`,
-    },
-  };
+    unexplained: [`whether ${job}'s failing requests use ${saturated.what} (its calls by peer are not in the metrics)`],
+    rationale: 'Its connections ran out just before the condition began',
+  });
 }
 
 /** Calls a peer answered at under this share of their usual rate have stopped reaching it. */
@@ -86,7 +74,7 @@ interface PeerCalls {
  */
 async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause: DetectedCause | null; callsSeen: boolean; run: RecordedRun }> {
   const run = await ctx.read(
-    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)} or ${PROBES} or ${DATABASE_CONNECTIONS}`,
+    `sum by (${[...PEER_LABELS, ...OUTCOME_LABELS].join(', ')}) (rate({__name__=~"${CLIENT_COUNTERS}", job=${quote(job)}}[1m])) or ${meshCallsOf(job)} or ${PROBES.query} or ${DATABASE_CONNECTIONS.query}`,
     `Did ${job}'s calls to a dependency begin to fail near the onset?`,
   );
   const byPeer = new Map<string, PeerCalls>();
@@ -132,10 +120,17 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause:
     .map(([peer, calls]) => ({ peer, stop: stopOf(instants, calls.total) }))
     .filter((x): x is { peer: string; stop: { at: Timestamp; usual: number } } => !!x.stop && ctx.near(x.stop.at))
     .sort((a, b) => b.stop.usual - a.stop.usual);
-  for (const { peer, stop } of stopped) {
-    if (!ctx.canRead(1)) break;
+  // One read of what is down serves every peer whose calls stopped.
+  const down =
+    stopped.length && ctx.canRead(1)
+      ? await readDown(
+          ctx,
+          stopped.map((x) => x.peer),
+        )
+      : undefined;
+  for (const { peer, stop } of down ? stopped : []) {
     const failing = `${job}'s calls stopped reaching ${peer} at ${stop.at.toISOString()} (its proxy counted ${round(stop.usual)} per second before, none after)`;
-    const cause = await whyPeerFails(ctx, peer, stop.at, failing, run, job);
+    const cause = await whyPeerFails(ctx, peer, stop.at, failing, run, job, down);
     // Only the peer seen down (or why) tells a peer that stopped answering from a caller that stopped calling.
     if (cause.id !== 'h-dependency' || cause.mechanismRuns.length > 1) return { cause, callsSeen: true, run };
   }

@@ -27,6 +27,8 @@ export function meshCallsOf(job: string, window = '1m'): string {
     `sum by (dst_deployment, dst_service, authority, status_code, classification) (rate(response_total{direction="outbound", deployment=${quote(job)}}[${window}]))`,
   ].join(' or ');
 }
+/** How request rates are grouped: by job, and by the route and method labels of the common instrumentation libraries (OpenTelemetry's among them). */
+export const ROUTE_GROUPING = 'job, route, handler, path, uri, method, http_route, http_request_method';
 /** HTTP server request counters of the common instrumentation libraries. */
 export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
 /**
@@ -39,11 +41,12 @@ export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_second
 export function requestRatesByRoute(job: string, window = '1m'): string {
   return [
     ...[...REQUEST_COUNTERS.split('|'), 'http_request_duration_seconds_count'].map(
-      (counter) => `sum by (job, route, handler, path, uri, method) (rate(${counter}{job=${quote(job)}}[${window}]))`,
+      (counter) => `sum by (${ROUTE_GROUPING}) (rate(${counter}{job=${quote(job)}}[${window}]))`,
     ),
     `sum by (job, grpc_service, grpc_method) (rate(grpc_server_started_total{job=${quote(job)}}[${window}]))`,
-    // OpenTelemetry names the service by service_name (its job is "<namespace>/<name>") and the route http_route.
-    `sum by (service_name, http_route, http_request_method) (rate(http_server_request_duration_seconds_count{service_name=${quote(job)}}[${window}]))`,
+    // OpenTelemetry names the service by service_name (its job is "<namespace>/<name>"); where its
+    // job is the service's name too, the first lines read it already.
+    `sum by (service_name, http_route, http_request_method) (rate(http_server_request_duration_seconds_count{service_name=${quote(job)}, job!=${quote(job)}}[${window}]))`,
   ].join(' or ');
 }
 
@@ -56,6 +59,27 @@ export function routeOf(metric: Record<string, string>): string | undefined {
 }
 /** HTTP server latency histograms of the common instrumentation libraries. */
 export const SERVER_HISTOGRAMS = 'http_request_duration_seconds_bucket|http_server_requests_seconds_bucket|http_server_request_duration_seconds_bucket';
+
+/**
+ * A query whose every series carries `label="mark"`, so that it can be read in one query with
+ * others (one run instead of two) and its series told apart from theirs.
+ */
+export class MarkedQuery {
+  readonly query: string;
+
+  constructor(
+    readonly label: string,
+    readonly mark: string,
+    inner: string,
+  ) {
+    this.query = `label_replace(${inner}, "${label}", "${mark}", "", "")`;
+  }
+
+  /** Whether a series read with the others came from this query. */
+  holds(metric: Record<string, string>): boolean {
+    return metric[this.label] === this.mark;
+  }
+}
 
 /** A label value as a PromQL string. */
 export const quote = (v: string): string => JSON.stringify(v);

@@ -1,8 +1,9 @@
 import type { Timestamp } from '@svc/platform';
 import type { RecordedRun } from '../../reasoner';
-import { firstSampleAt, pointsOf, SeriesOut, seriesOf } from '../../series-reading';
+import { firstSampleAt, pointsOf, round, SeriesOut, seriesOf } from '../../series-reading';
 import type { ExplainerContext } from '../context';
-import { mentionedBy } from '../labels';
+import type { DetectedCause } from '../explainer';
+import { MarkedQuery, mentionedBy } from '../labels';
 
 /** Connections at or above this share of the maximum saturate a database or pool. */
 export const SATURATED_SHARE = 0.9;
@@ -22,13 +23,8 @@ const CONNECTIONS = [
   'max by (job, instance, pool) (hikaricp_connections_active / hikaricp_connections_max)',
 ];
 
-/** The label that marks the databases' connection shares in a read of calls by peer (see DATABASE_CONNECTIONS). */
-const CONNECTIONS_MARK = 'connections';
-
 /** The databases' connection shares (postgres and mysqld exporters), marked, to be read in the same query as a service's calls by peer. */
-export const DATABASE_CONNECTIONS = CONNECTIONS.slice(0, 2)
-  .map((q) => `label_replace(${q}, "datastore", "${CONNECTIONS_MARK}", "", "")`)
-  .join(' or ');
+export const DATABASE_CONNECTIONS = new MarkedQuery('datastore', 'connections', CONNECTIONS.slice(0, 2).join(' or '));
 
 /** Of connection shares, those that reached SATURATED_SHARE near the onset and were under it when the read began. */
 function saturatedOf(ctx: ExplainerContext, series: SeriesOut[]): Array<{ s: SeriesOut; at: Timestamp }> {
@@ -63,7 +59,34 @@ export async function connectionsSaturated(ctx: ExplainerContext, name: string, 
 export function saturatedDatabase(ctx: ExplainerContext, run: RecordedRun): SaturatedConnections | null {
   const saturated = saturatedOf(
     ctx,
-    seriesOf(run).filter((s) => s.metric.datastore === CONNECTIONS_MARK),
+    seriesOf(run).filter((s) => DATABASE_CONNECTIONS.holds(s.metric)),
   );
   return saturated.length === 1 ? described(run, saturated[0], 'the database') : null;
+}
+
+/**
+ * Connections of `name` that ran out as the cause: `then` says what followed (calls to it
+ * failing), read by `runs` besides the connections' own; `chainRuns` are the runs read on the way.
+ */
+export function connectionsCause(
+  saturated: SaturatedConnections,
+  c: { name: string; then?: string; runs: number[]; chainRuns: number[]; unexplained: string[]; rationale: string },
+): DetectedCause {
+  const at = saturated.at.toISOString();
+  const reached = `${saturated.what} reached ${round(saturated.reached * 100)}% of its connection limit at ${at}`;
+  return {
+    id: 'h-connections',
+    statement: `The connections of ${c.name} reached their maximum${c.name === saturated.what ? '' : ` (${saturated.what})`} at ${at} and caused the alert's condition`,
+    at: saturated.at,
+    run: saturated.run,
+    mechanism: c.then ? `${reached}; ${c.then}` : reached,
+    mechanismRuns: [saturated.run.ordinal, ...c.runs],
+    chainRuns: c.chainRuns,
+    unexplained: [`what took the connections of ${c.name} (the clients holding them are not in the metrics)`, ...c.unexplained],
+    action: {
+      title: `Free connections on ${c.name} (end the sessions that hold them) or raise its limit`,
+      rationale: c.rationale,
+      verification: `Connections to ${c.name} fall below ${SATURATED_SHARE * 100}% of the limit and the alert resolves`,
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { Timestamp } from '@svc/platform';
-import { MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../../series-reading';
+import { MINUTE, pointsOf, SeriesOut, seriesOf } from '../../series-reading';
 import type { RecordedRun } from '../../reasoner';
 import type { ExplainerContext } from '../context';
-import { certificateExpiry } from './certificate-expiry';
+import { certificateCause, expiredCertificate } from './certificate-expiry';
 import type { DetectedCause } from '../explainer';
-import { mentions } from '../labels';
+import { MarkedQuery, mentions } from '../labels';
 
 /** A probe that began to fail longer than this before the onset did not start it. */
 const PROBE_LEAD = 10n * MINUTE;
@@ -21,11 +21,8 @@ function failedFrom(series: SeriesOut): Timestamp | null {
   return points[last + 1].t;
 }
 
-/** The label that marks the probes' series in a read of calls by peer (see PROBES). */
-const PROBE_MARK = 'blackbox';
-
 /** Every blackbox probe's success, marked, to be read in the same query as a service's calls by peer. */
-export const PROBES = `label_replace(max by (instance, job, module) (probe_success), "probe", "${PROBE_MARK}", "", "")`;
+export const PROBES = new MarkedQuery('probe', 'blackbox', 'max by (instance, job, module) (probe_success)');
 
 /**
  * When a service's calls by peer are not in the metrics (no client-side or mesh counters): a
@@ -37,7 +34,7 @@ export const PROBES = `label_replace(max by (instance, job, module) (probe_succe
  */
 export async function failedProbe(ctx: ExplainerContext, who: string, run: RecordedRun): Promise<DetectedCause | null> {
   const failing = seriesOf(run)
-    .filter((s) => s.metric.probe === PROBE_MARK && !Object.entries(s.metric).some(([k, v]) => k !== 'probe' && mentions(v, who)))
+    .filter((s) => PROBES.holds(s.metric) && !Object.entries(s.metric).some(([k, v]) => k !== PROBES.label && mentions(v, who)))
     .map((s) => ({ s, at: failedFrom(s) }))
     .filter((x): x is { s: SeriesOut; at: Timestamp } => ctx.near(x.at) && ctx.scope.onset.epochMicros - x.at.epochMicros <= PROBE_LEAD)
     .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))[0];
@@ -61,22 +58,17 @@ export async function failedProbe(ctx: ExplainerContext, who: string, run: Recor
     },
   };
   if (!ctx.canRead(1)) return cause;
-  const { run: cert, expiresAt: expiredAt } = await certificateExpiry(ctx, target, target);
+  const { run: cert, expiredAt } = await expiredCertificate(ctx, target, target, failing.at);
   cause.chainRuns.push(cert.ordinal);
-  if (!expiredAt || !ctx.near(expiredAt) || expiredAt.isAfter(shift(failing.at, MINUTE))) return cause;
-  return {
-    ...cause,
-    id: 'h-certificate',
-    statement: `The TLS certificate of ${target} expired at ${expiredAt.toISOString()} and caused the alert's condition`,
-    at: expiredAt,
+  if (!expiredAt) return cause;
+  return certificateCause(cause, {
+    who: target,
+    target,
+    expiredAt,
     run: cert,
-    mechanism: `The certificate probed at ${target} (probe_ssl_earliest_cert_expiry) expired at ${expiredAt.toISOString()}; ${failed}`,
-    mechanismRuns: [cert.ordinal, run.ordinal],
+    then: failed,
+    runs: [run.ordinal],
     unexplained: [unlinked],
-    action: {
-      title: `Renew the TLS certificate of ${target}`,
-      rationale: `It expired at ${expiredAt.toISOString()}, and its probe failed from then on`,
-      verification: `probe_ssl_earliest_cert_expiry for ${target} is in the future, probe_success is 1 and the alert resolves`,
-    },
-  };
+    followed: 'its probe failed',
+  });
 }

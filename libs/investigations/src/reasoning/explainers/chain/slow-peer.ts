@@ -2,16 +2,17 @@ import { jumpOf, round, SeriesOut, seriesOf } from '../../series-reading';
 import type { RecordedRun } from '../../reasoner';
 import type { ExplainerContext } from '../context';
 import type { DetectedCause } from '../explainer';
-import { CLIENT_HISTOGRAMS, PEER_LABELS, peerOf, quote } from '../labels';
+import { CLIENT_HISTOGRAMS, MarkedQuery, PEER_LABELS, peerOf, quote } from '../labels';
 
 /** A peer's p99 at this many times its usual level is a slowdown. */
 const PEER_SLOWDOWN = 3;
 
-/** The label that marks the datastores' own latency in a read of a service's calls by peer. */
-const LATENCY_MARK = 'latency';
-
-/** Redis' mean time per command (redis_exporter), by server, marked. */
-const DATASTORE_LATENCY = `label_replace(sum by (instance, addr) (rate(redis_commands_duration_seconds_total[1m])) / sum by (instance, addr) (rate(redis_commands_total[1m])), "datastore", "${LATENCY_MARK}", "", "")`;
+/** Redis' mean time per command (redis_exporter), by server, marked, to be read in the same query as a service's calls by peer. */
+const DATASTORE_LATENCY = new MarkedQuery(
+  'datastore',
+  'latency',
+  'sum by (instance, addr) (rate(redis_commands_duration_seconds_total[1m])) / sum by (instance, addr) (rate(redis_commands_total[1m]))',
+);
 
 /** A datastore's name as its exporter labels it: the address it watches, else its instance. */
 const datastoreOf = (metric: Record<string, string>): string | undefined => metric.addr ?? metric.instance;
@@ -50,17 +51,17 @@ export async function slowPeer(ctx: ExplainerContext, job: string, hop: number, 
   const run = await ctx.read(
     // OpenTelemetry names the service by service_name (its job is "<namespace>/<name>"); the
     // alerting service's datastores by their own exporters, in case its calls are not in the metrics.
-    [p99(`job=${quote(job)}`), p99(`service_name=${quote(job)}`), ...(chain.length === 0 ? [DATASTORE_LATENCY] : [])].join(' or '),
+    [p99(`job=${quote(job)}`), p99(`service_name=${quote(job)}`), ...(chain.length === 0 ? [DATASTORE_LATENCY.query] : [])].join(' or '),
     `Did a dependency of ${job} begin to answer slowly near the onset?`,
   );
   const jumps = seriesOf(run)
-    .map((s) => ({ s, peer: s.metric.datastore === LATENCY_MARK ? datastoreOf(s.metric) : peerOf(s.metric), jump: jumpOf(s, PEER_SLOWDOWN, 0.005) }))
+    .map((s) => ({ s, peer: DATASTORE_LATENCY.holds(s.metric) ? datastoreOf(s.metric) : peerOf(s.metric), jump: jumpOf(s, PEER_SLOWDOWN, 0.005) }))
     .filter((x): x is { s: SeriesOut; peer: string; jump: NonNullable<ReturnType<typeof jumpOf>> } => !!x.peer && !!x.jump && ctx.near(x.jump.at))
     .sort((a, b) => b.jump.reached / Math.max(b.jump.usual, 1e-9) - a.jump.reached / Math.max(a.jump.usual, 1e-9));
-  const called = jumps.filter((x) => x.s.metric.datastore !== LATENCY_MARK);
+  const called = jumps.filter((x) => !DATASTORE_LATENCY.holds(x.s.metric));
   // A datastore's own latency stands in only when the service shows no calls by peer, and one datastore slowed.
-  const calls = seriesOf(run).some((s) => s.metric.datastore !== LATENCY_MARK);
-  const datastores = jumps.filter((x) => x.s.metric.datastore === LATENCY_MARK);
+  const calls = seriesOf(run).some((s) => !DATASTORE_LATENCY.holds(s.metric));
+  const datastores = jumps.filter((x) => DATASTORE_LATENCY.holds(x.s.metric));
   if (!called.length && !calls && datastores.length === 1) return slowDatastore(job, datastores[0], run);
   const slow = called[0];
   if (!slow) return null;

@@ -1,17 +1,28 @@
 import { Timestamp } from '@svc/platform';
 import type { RecordedRun } from '../../reasoner';
-import { anyOf, earliest, firstSampleAt, MINUTE, pointsOf, round, SeriesOut, seriesOf, shift } from '../../series-reading';
+import { anyOf, earliest, firstSampleAt, pointsOf, SeriesOut, seriesOf } from '../../series-reading';
 import type { ExplainerContext } from '../context';
-import { certificateExpiry } from './certificate-expiry';
+import { certificateCause, expiredCertificate } from './certificate-expiry';
 import type { DetectedCause } from '../explainer';
 import { mentionedBy, quote } from '../labels';
-import { connectionsSaturated, SATURATED_SHARE } from './connections-saturated';
+import { connectionsCause, connectionsSaturated } from './connections-saturated';
 import { nodeTrouble } from './node-trouble';
+
+/** What is down near the onset (every exporter's `up`, an exporter's `*_up`, a blackbox probe): one read for any number of peers. */
+export function readDown(ctx: ExplainerContext, peers: string[]): Promise<RecordedRun> {
+  return ctx.read(
+    '{__name__=~"up|[a-z0-9_]+_up|probe_success"} == 0',
+    `${peers.length === 1 ? `Is ${peers[0]}` : `Are ${peers.join(', ')}`} down: its exporter's up, an exporter's *_up, a blackbox probe?`,
+    -20,
+    2,
+  );
+}
 
 /**
  * Why calls to a peer fail: is it down (its exporter's `up`, an `*_up` of its exporter, a
- * blackbox probe), and then why (its certificate expired, its pods' node not ready); are its
- * connections exhausted. The caller's failures are the mechanism's evidence.
+ * blackbox probe; `read` when readDown read it already), and then why (its certificate expired,
+ * its pods' node not ready); are its connections exhausted. The caller's failures are the
+ * mechanism's evidence.
  */
 export async function whyPeerFails(
   ctx: ExplainerContext,
@@ -20,6 +31,7 @@ export async function whyPeerFails(
   failing: string,
   callsRun: RecordedRun,
   caller: string,
+  read?: RecordedRun,
 ): Promise<DetectedCause> {
   const base: DetectedCause = {
     id: 'h-dependency',
@@ -36,13 +48,8 @@ export async function whyPeerFails(
       verification: `${caller}'s calls to ${peer} succeed again and the alert resolves`,
     },
   };
-  if (!ctx.canRead(1)) return base;
-  const down = await ctx.read(
-    '{__name__=~"up|[a-z0-9_]+_up|probe_success"} == 0',
-    `Is ${peer} down: its exporter's up, an exporter's *_up, a blackbox probe?`,
-    -20,
-    2,
-  );
+  if (!read && !ctx.canRead(1)) return base;
+  const down = read ?? (await readDown(ctx, [peer]));
   base.chainRuns.push(down.ordinal);
   const downSeries = seriesOf(down)
     .filter((s) => mentionedBy(s.metric, peer))
@@ -51,26 +58,20 @@ export async function whyPeerFails(
   const downAt = earliest(downSeries.map((x) => x.at));
   const probe = downSeries.find((x) => x.s.metric.__name__ === 'probe_success');
   if (probe && ctx.canRead(1)) {
-    const { run: cert, expiresAt: expiredAt } = await certificateExpiry(ctx, probe.s.metric.instance ?? '', probe.s.metric.instance ?? peer);
+    const target = probe.s.metric.instance ?? peer;
+    const { run: cert, expiredAt } = await expiredCertificate(ctx, probe.s.metric.instance ?? '', target, at);
     base.chainRuns.push(cert.ordinal);
-    if (expiredAt && ctx.near(expiredAt) && !expiredAt.isAfter(shift(at, MINUTE))) {
-      const target = probe.s.metric.instance ?? peer;
-      return {
-        ...base,
-        id: 'h-certificate',
-        statement: `The TLS certificate of ${peer} (${target}) expired at ${expiredAt.toISOString()} and caused the alert's condition`,
-        at: expiredAt,
+    if (expiredAt)
+      return certificateCause(base, {
+        who: peer,
+        target,
+        expiredAt,
         run: cert,
-        mechanism: `The certificate probed at ${target} (probe_ssl_earliest_cert_expiry) expired at ${expiredAt.toISOString()}; the probe failed from ${probe.at.toISOString()} and ${failing}`,
-        mechanismRuns: [cert.ordinal, down.ordinal, callsRun.ordinal],
+        then: `the probe failed from ${probe.at.toISOString()} and ${failing}`,
+        runs: [down.ordinal, callsRun.ordinal],
         unexplained: [],
-        action: {
-          title: `Renew the TLS certificate of ${peer}`,
-          rationale: `It expired at ${expiredAt.toISOString()}, and calls to ${peer} failed from then on`,
-          verification: `probe_ssl_earliest_cert_expiry for ${target} is in the future, probe_success is 1 and the alert resolves`,
-        },
-      };
-    }
+        followed: `calls to ${peer} failed`,
+      });
   }
   if (downAt) {
     const shown = downSeries.find((x) => x.at.epochMicros === downAt.epochMicros)!.s.metric;
@@ -136,24 +137,15 @@ export async function whyPeerFails(
   }
   if (ctx.canRead(1)) {
     const saturated = await connectionsSaturated(ctx, peer, `Are the connections of ${peer} exhausted?`);
-    if (saturated) {
-      return {
-        ...base,
-        id: 'h-connections',
-        statement: `The connections of ${peer} reached their maximum (${saturated.what}) at ${saturated.at.toISOString()} and caused the alert's condition`,
-        at: saturated.at,
-        run: saturated.run,
-        mechanism: `${saturated.what} reached ${round(saturated.reached * 100)}% of the connection limit at ${saturated.at.toISOString()}; ${failing}`,
-        mechanismRuns: [saturated.run.ordinal, callsRun.ordinal],
+    if (saturated)
+      return connectionsCause(saturated, {
+        name: peer,
+        then: failing,
+        runs: [callsRun.ordinal],
         chainRuns: [...base.chainRuns, saturated.run.ordinal],
-        unexplained: [`what took the connections of ${peer} (the clients holding them are not in the metrics)`],
-        action: {
-          title: `Free connections on ${peer} (end the sessions that hold them) or raise its limit`,
-          rationale: `Its connections were exhausted when ${caller}'s calls to it began to fail`,
-          verification: `Connections to ${peer} fall below ${SATURATED_SHARE * 100}% of the limit and the alert resolves`,
-        },
-      };
-    }
+        unexplained: [],
+        rationale: `Its connections were exhausted when ${caller}'s calls to it began to fail`,
+      });
   }
   return base;
 }
