@@ -66,11 +66,11 @@ describe('the call graph on recorded faults', () => {
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
     expect(cause?.statement).toMatch(/^A rise of the CPU use of ts-travel-service \(container_cpu_usage_seconds_total\) from /);
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
-    // The ranking read the paged service and the services it calls together, from the graph.
+    // The ranking read the paged service and what it depends on together, from the graph.
     const widened = session.runs.find(
       (r) => String(r.arguments.query ?? '').startsWith('label_replace(count by (__name__)') && String(r.arguments.query).includes('ts-travel-service'),
     );
-    expect(widened?.purpose).toBe('Which metrics name ts-food-service and the services it calls, and by which label');
+    expect(widened?.purpose).toBe('Which metrics name ts-food-service and what it depends on, and by which label');
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
   }, 180_000);
 });

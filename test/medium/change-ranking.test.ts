@@ -3,6 +3,7 @@ import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { deriveAlerts, score, stagePrometheus, StagedPrometheus } from '../../eval/harness';
 import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 import { meshRule as rule, meshScenario as scenario } from '../support/mesh-scenario';
+import { nodeScenario } from '../support/node-scenario';
 
 /**
  * The built-in reasoner on telemetry it has no detector for: the alert's entity found by label
@@ -11,9 +12,11 @@ import { meshRule as rule, meshScenario as scenario } from '../support/mesh-scen
  */
 describe('changes ranked on series of an unknown convention', () => {
   let staged: StagedPrometheus | undefined;
+  let stagedNode: StagedPrometheus | undefined;
 
   afterAll(async () => {
     await staged?.stop();
+    await stagedNode?.stop();
   });
 
   it('names the peer whose calls began to fail first, as a supported explanation whose mechanism is untested', async () => {
@@ -37,6 +40,24 @@ describe('changes ranked on series of an unknown convention', () => {
     const first = session.runs.findIndex((r) => String(r.arguments.query ?? '').includes('count by (__name__)'));
     expect(first).toBeGreaterThan(0);
     expect(session.runs.slice(0, first).some((r) => String(r.arguments.query ?? '').includes('mesh_requests_total{reporter="source"'))).toBe(false);
+    expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
+  }, 120_000);
+
+  it("ranks the changes on the node the alerting service's pods run on: a counter no explainer reads", async () => {
+    stagedNode = await stagePrometheus(nodeScenario);
+    const [page] = await deriveAlerts(stagedNode.prometheus.url, nodeScenario.rule, stagedNode.start, stagedNode.end);
+    expect(page).toBeDefined();
+    const session = directSession(stagedNode.prometheus.url, page, []);
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    const sick = nodeScenario.build(stagedNode.end).workload('checkout').pods[0].node.name;
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    expect(cause?.statement).toMatch(/^A rise of .*node_network_receive_drop_total/);
+    expect(cause?.statement).toContain(sick);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // The node came from where checkout's pods run, read with the services it calls.
+    const placed = session.runs.find((r) => String(r.arguments.query ?? '').includes('kube_pod_info{namespace="shop", pod=~"(checkout)-.+"}'));
+    expect(placed).toBeDefined();
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
   }, 120_000);
 });

@@ -286,7 +286,7 @@ export class BuiltInReasoner {
     if (!located) return null;
     this.dependencies = located.dependencies;
     const { lost, graph, runs } = located;
-    if (!lost) return null;
+    if (!lost || !graph) return null;
     const graphRun = runs[runs.length - 1];
     const seconds = (v: number): string => `${v >= 1 ? v.toFixed(2) : v.toFixed(3)} s`;
     const worst = lost.losing[0];

@@ -48,8 +48,8 @@ export function namingPattern(name: string): string {
   return `(?i)(.*[^a-z0-9])?${escape(name)}([^a-z0-9].*)?`;
 }
 
-/** The regular expression of label values that name the entity, one of its pods or one of its instances' hosts. */
+/** The regular expression of label values that name the entity, one of its pods or one of its instances' hosts (see namingPattern). */
 export function entityPattern(entity: Entity): string {
   const all = [...entity.names, ...entity.pods, ...entity.instances.map((i) => i.replace(/:\d+$/, ''))];
-  return `(?i)${[...new Set(all)].map((n) => namingPattern(n).slice('(?i)'.length)).join('|')}`;
+  return `(?i)(.*[^a-z0-9])?(${[...new Set(all)].map(escape).join('|')})([^a-z0-9].*)?`;
 }

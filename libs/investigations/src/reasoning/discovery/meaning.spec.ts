@@ -44,7 +44,14 @@ describe('meaningOf', () => {
       expect(m(name), name).toMatchObject({ kind: 'availability', worse: 'down' });
     for (const name of ['app_build_info', 'kube_pod_info', 'kube_deployment_metadata_generation']) expect(m(name).kind, name).toBe('identity');
     for (const name of ['process_start_time_seconds', 'kube_pod_container_status_restarts_total']) expect(m(name).kind, name).toBe('restarts');
-    for (const name of ['http_client_errors_total', 'payment_failures_total', 'db_query_timeouts_total']) expect(m(name).kind, name).toBe('errors');
+    for (const name of [
+      'http_client_errors_total',
+      'payment_failures_total',
+      'db_query_timeouts_total',
+      'node_network_receive_drop_total',
+      'queue_messages_dropped_total',
+    ])
+      expect(m(name).kind, name).toBe('errors');
   });
 
   it('gives a series of an unknown exporter a meaning from the words of its name', () => {

@@ -111,7 +111,7 @@ export function meaningOf(metric: Record<string, string>): Meaning {
   if (has(name, /restart|start_time_seconds$|oom_?kill|terminated/)) return { ...base, kind: 'restarts', worse: 'up' };
   if (name === 'up' || has(name, /(^|_)up$|probe_success$|_ready$|_available$|_healthy$|status_ready|replicas_available|success_?rate/))
     return { ...base, kind: 'availability', worse: 'down' };
-  if (has(name, /error|fail|exception|reject|timeout|timed_out|dropped|refused|panic/)) return { ...base, kind: 'errors', worse: 'up' };
+  if (has(name, /error|fail|exception|reject|timeout|timed_out|(^|_)drop(s|ped)?(_|$)|refused|panic/)) return { ...base, kind: 'errors', worse: 'up' };
   // The count of a duration histogram or summary counts the events it timed.
   if (full.endsWith('_count') && has(name, /duration|latency|seconds|milliseconds|_ms$/))
     return { ...base, unit: undefined, kind: 'throughput', worse: 'either' };

@@ -1,3 +1,4 @@
+import { MAX_QUERY_CHARS } from '../../tools/prometheus/query-step';
 import { quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { seriesOf } from '../series-reading';
@@ -131,6 +132,12 @@ export function namespaceSubject(namespace: string): Subject {
   return { name: `namespace ${namespace}`, pattern: '.+', within, sample: [`{${within}}`] };
 }
 
+/** How directly a label names things: its place in LABEL_PREFERENCE, the others after. */
+function preference(label: string): number {
+  const i = LABEL_PREFERENCE.indexOf(label);
+  return i < 0 ? LABEL_PREFERENCE.length : i;
+}
+
 /**
  * Finds the measures of a subject at `at` (ISO time): first a sample of one series per metric
  * among the series the subject's sample selects (their label names: which labels exist to name
@@ -150,14 +157,15 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
   const labelNames = [...new Set([...examples.values()].flatMap((m) => Object.keys(m)))].filter((l) => !NOT_NAMING.has(l)).slice(0, MAX_LABELS);
   if (!labelNames.length) return { measures: [], runs: [sample] };
   const within = subject.within ? `, ${subject.within}` : '';
-  const naming = await read(
-    'prometheus.query',
-    {
-      query: labelNames.map((l) => `label_replace(count by (__name__) ({${l}=~${quote(subject.pattern)}${within}}), "via", ${quote(l)}, "", "")`).join(' or '),
-      time: at,
-    },
-    `Which metrics name ${subject.name}, and by which label`,
-  );
+  const clause = (l: string): string => `label_replace(count by (__name__) ({${l}=~${quote(subject.pattern)}${within}}), "via", ${quote(l)}, "", "")`;
+  let clauses = labelNames.map(clause);
+  if (clauses.join(' or ').length > MAX_QUERY_CHARS) {
+    // As many labels as one query holds, those that name things most directly first.
+    const preferred = [...labelNames].sort((a, b) => preference(a) - preference(b));
+    clauses = [];
+    for (const l of preferred) if ([...clauses, clause(l)].join(' or ').length <= MAX_QUERY_CHARS) clauses.push(clause(l));
+  }
+  const naming = await read('prometheus.query', { query: clauses.join(' or '), time: at }, `Which metrics name ${subject.name}, and by which label`);
   const measures: Measure[] = [];
   for (const s of seriesOf(naming)) {
     const metric = s.metric.__name__;
@@ -185,15 +193,12 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
   }
   // One measure per metric and side of a call (the entity's own series, or its calls to peers): the
   // label that names the entity most directly, so that a metric is not read once per label.
-  const rank = (label: string): number => {
-    const i = LABEL_PREFERENCE.indexOf(label);
-    return i < 0 ? LABEL_PREFERENCE.length : i;
-  };
+
   const chosen = new Map<string, Measure>();
   for (const m of measures) {
     const key = `${m.metric}|${m.peerLabel ? 'calls' : 'own'}`;
     const held = chosen.get(key);
-    if (!held || rank(m.label) < rank(held.label) || (rank(m.label) === rank(held.label) && m.label < held.label)) chosen.set(key, m);
+    if (!held || preference(m.label) < preference(held.label) || (preference(m.label) === preference(held.label) && m.label < held.label)) chosen.set(key, m);
   }
   const kept = [...chosen.values()].sort(
     (a, b) =>

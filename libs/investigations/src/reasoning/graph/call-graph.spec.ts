@@ -2,7 +2,7 @@ import { Timestamp } from '@svc/platform';
 import { describe, expect, it } from 'vitest';
 import { onset, scripted, Series, source, T } from '../../../../../test/support/scripted-prometheus';
 import { prometheusReader } from '../discovery/related-series';
-import { discoverCallLatencies, readCallGraph } from './call-graph';
+import { discoverCalls, readCallGraph, serviceNamed } from './call-graph';
 
 /** A reader of a scripted Prometheus that answers each query with what `answer` gives for it, and the queries it was asked. */
 function reader(answer: (query: string) => Series[]) {
@@ -13,7 +13,9 @@ function reader(answer: (query: string) => Series[]) {
 const pairs = (found: Array<[string, string]>): Series[] => found.map(([name, pair]) => ({ metric: { __name__: name, pair }, values: [] }));
 const points = (v: number): Array<[string, string]> => [28, 29, 30, 31].map((m) => [T(m), String(v)]);
 
-describe('discoverCallLatencies', () => {
+const entity = { name: 'checkout', names: ['checkout'], namespace: 'shop', pods: [], instances: [], nodes: [] };
+
+describe('discoverCalls', () => {
   it('keeps the latency metrics that pair a caller and a callee, a side named by the metric only beside the other side', async () => {
     const read = reader(() =>
       pairs([
@@ -25,7 +27,7 @@ describe('discoverCallLatencies', () => {
         ['acme_rpc_client_seconds_sum', 'source_service,destination_service'],
       ]),
     );
-    const { latencies } = await discoverCallLatencies(read, T(31));
+    const { latencies } = await discoverCalls(read, T(31), entity);
     expect(latencies).toEqual([
       { metric: 'traces_service_graph_request_client_seconds', caller: 'client', callee: 'server', side: 'client' },
       { metric: 'traces_service_graph_request_server_seconds', caller: 'client', callee: 'server', side: 'server' },
@@ -35,6 +37,35 @@ describe('discoverCallLatencies', () => {
     expect(read.queries()).toHaveLength(1);
     expect(read.queries()[0]).toContain('count by (__name__) ({client!="", server!=""})');
     expect(read.queries()[0]).toContain('count by (__name__) ({source_workload!="", destination_workload!=""})');
+  });
+
+  it("pairs callers and callees from any metric of a known pair, from client metrics naming their peer, and finds the alerting pods' nodes", async () => {
+    const read = reader((): Series[] => [
+      { metric: { edges: 'source_workload,destination_workload', source_workload: 'checkout', destination_workload: 'inventory' }, values: [] },
+      { metric: { edges: 'source_workload,destination_workload', source_workload: 'inventory', destination_workload: 'inventory' }, values: [] },
+      { metric: { edges: 'peer', job: 'shop/inventory', service_name: 'inventory', peer: 'http://stockdb.shop.svc.cluster.local:5432' }, values: [] },
+      { metric: { edges: 'peer', job: 'payments', server_address: 'api.partner-bank.example:443' }, values: [] },
+      { metric: { edges: 'node', node: 'ip-10-0-1-7' }, values: [] },
+    ]);
+    const { pairs: found, nodes } = await discoverCalls(read, T(31), entity);
+    expect(found).toEqual([
+      { caller: 'checkout', callee: 'inventory' },
+      { caller: 'inventory', callee: 'stockdb' },
+      { caller: 'payments', callee: 'api.partner-bank.example' },
+    ]);
+    expect(nodes).toEqual(['ip-10-0-1-7']);
+    // The pods of the alerting service, in its namespace, for their nodes.
+    expect(read.queries()[0]).toContain('kube_pod_info{namespace="shop", pod=~"(checkout)-.+"}');
+  });
+});
+
+describe('serviceNamed', () => {
+  it("reads a service's name from a caller's or peer's label", () => {
+    expect(serviceNamed('inventory')).toBe('inventory');
+    expect(serviceNamed('inventory:8080')).toBe('inventory');
+    expect(serviceNamed('inventory.shop.svc.cluster.local:8080')).toBe('inventory');
+    expect(serviceNamed('https://api.partner-bank.example/health')).toBe('api.partner-bank.example');
+    expect(serviceNamed('shop/checkout')).toBe('checkout');
   });
 });
 

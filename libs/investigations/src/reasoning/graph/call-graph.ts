@@ -1,6 +1,7 @@
 import { Timestamp } from '@svc/platform';
+import type { Entity } from '../discovery/entity';
 import { meaningOf } from '../discovery/meaning';
-import { quote } from '../explainers/labels';
+import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, MarkedQuery, PEER_LABELS, peerOf, podNodeInfo, quote } from '../explainers/labels';
 import type { PrometheusReader } from '../discovery/related-series';
 import type { RecordedRun } from '../reasoner';
 import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
@@ -61,30 +62,88 @@ const sideOfName = (metric: string): Side | undefined => (/(^|_)client(_|$)/.tes
 const sideOfReporter = (reporter: string | undefined): Side | undefined =>
   reporter === 'source' || reporter === 'client' ? 'client' : reporter === 'destination' || reporter === 'server' ? 'server' : undefined;
 
+/** A caller → callee pair that some series shows, whatever it measures. */
+export interface CallPair {
+  caller: string;
+  callee: string;
+}
+
+/** What one read shows of where the alerting services sit among their dependencies. */
+export interface Topology {
+  /** The latency metrics that pair a caller and a callee (their graph is read next: see readCallGraph). */
+  latencies: CallLatency[];
+  /**
+   * Every caller → callee pair the series show: the pairs of caller and callee labels of any
+   * metric (either side of a call: a mesh whose callee side alone reports shows its edges too),
+   * and the client-side metrics that name their peer (the caller by `service_name` or `job`).
+   */
+  pairs: CallPair[];
+  /** The nodes the alerting services' pods run on. */
+  nodes: string[];
+  run: RecordedRun;
+}
+
 /**
- * The latency metrics that pair a caller and a callee, found in one read: for each known pair of
- * labels, the metrics with a series that sets both. A metric timing one side by its name is kept
- * with its counterpart of the other side; a metric without a side in its name is read per
- * `reporter`.
+ * A service's name in a caller's or peer's label: a URL's host, without a port or a cluster DNS
+ * suffix (`inventory.shop.svc.cluster.local:8080` is inventory), and a `<namespace>/<name>` job's name.
  */
-export async function discoverCallLatencies(read: PrometheusReader, at: string): Promise<{ latencies: CallLatency[]; run: RecordedRun }> {
+export function serviceNamed(value: string): string {
+  const host = value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const name = host !== value || host.includes(':') ? host.replace(/[:/].*$/, '') : (host.split('/')[1] ?? host);
+  return name.replace(/\.[^.]+\.svc(\.cluster\.local)?$/, '');
+}
+
+const PAIR_METRICS = (a: string, b: string): MarkedQuery => new MarkedQuery('pair', `${a},${b}`, `count by (__name__) ({${a}!="", ${b}!=""})`);
+const PAIR_EDGES = (a: string, b: string): MarkedQuery => new MarkedQuery('edges', `${a},${b}`, `count by (${a}, ${b}) ({${a}!="", ${b}!=""})`);
+const PEER_EDGES = new MarkedQuery(
+  'edges',
+  'peer',
+  `count by (job, service_name, ${PEER_LABELS.join(', ')}) ({__name__=~"${CLIENT_COUNTERS}|${CLIENT_HISTOGRAMS}"})`,
+);
+const PODS_NODES = (matchers: string): MarkedQuery => new MarkedQuery('edges', 'node', `count by (node) (${podNodeInfo(matchers)})`);
+
+/**
+ * Where the alerting services sit among their dependencies, in one read: for each known pair of
+ * caller and callee labels, the metrics with a series that sets both (the latency metrics among
+ * them are kept: a metric timing one side by its name only with its counterpart of the other side
+ * beside it, a metric without a side in its name read per `reporter`) and the pairs they show; the
+ * peers client-side metrics name; the nodes of the services' pods.
+ */
+export async function discoverCalls(read: PrometheusReader, at: string, entity: Entity): Promise<Topology> {
+  const pods = entity.pods.length
+    ? `pod=~${quote(entity.pods.map(escape).join('|'))}`
+    : `pod=~${quote(`(${entity.names.map((n) => escape(n.split('/').pop()!)).join('|')})-.+`)}`;
+  const matchers = [...(entity.namespace ? [`namespace=${quote(entity.namespace)}`] : []), pods].join(', ');
   const run = await read(
     'prometheus.query',
     {
-      query: CALL_PAIRS.map(([a, b]) => `label_replace(count by (__name__) ({${a}!="", ${b}!=""}), "pair", ${quote(`${a},${b}`)}, "", "")`).join(' or '),
+      query: [...CALL_PAIRS.flatMap(([a, b]) => [PAIR_METRICS(a, b).query, PAIR_EDGES(a, b).query]), PEER_EDGES.query, PODS_NODES(matchers).query].join(' or '),
       time: at,
     },
-    'Which metrics pair a caller and a callee (service graphs, meshes), to place the alerting service among its dependencies',
+    'Which services call which (service graphs, meshes, client metrics) and which nodes the alerting pods run on, to place the alerting service among its dependencies',
   );
   const found: CallLatency[] = [];
+  const pairs: CallPair[] = [];
+  const nodes: string[] = [];
   for (const s of seriesOf(run)) {
-    const metric = s.metric.__name__;
-    const [caller, callee] = (s.metric.pair ?? '').split(',');
-    if (!metric || !caller || !callee) continue;
-    const meaning = meaningOf({ __name__: metric });
-    // Means are read from a histogram's or summary's sum and count.
-    if (meaning.kind !== 'latency' || !/_(bucket|sum)$/.test(metric)) continue;
-    found.push({ metric: metric.replace(/_(bucket|sum)$/, ''), caller, callee, side: sideOfName(metric) });
+    const m = s.metric;
+    if (m.edges === 'node') {
+      if (m.node) nodes.push(m.node);
+    } else if (m.edges === 'peer') {
+      const caller = m.service_name || m.job;
+      const callee = peerOf(m);
+      if (caller && callee) pairs.push({ caller: serviceNamed(caller), callee: serviceNamed(callee) });
+    } else if (m.edges) {
+      const [a, b] = m.edges.split(',');
+      // A mesh names what it could not identify `unknown`.
+      if (m[a] && m[b] && m[a] !== 'unknown' && m[b] !== 'unknown') pairs.push({ caller: m[a], callee: m[b] });
+    } else if (m.pair && m.__name__) {
+      const [caller, callee] = m.pair.split(',');
+      const meaning = meaningOf({ __name__: m.__name__ });
+      // Means are read from a histogram's or summary's sum and count.
+      if (meaning.kind !== 'latency' || !/_(bucket|sum)$/.test(m.__name__)) continue;
+      found.push({ metric: m.__name__.replace(/_(bucket|sum)$/, ''), caller, callee, side: sideOfName(m.__name__) });
+    }
   }
   const unique = [...new Map(found.map((l) => [`${l.metric}|${l.caller}`, l])).values()];
   // A side named by the metric counts only with the other side's metric of the same pair beside it.
@@ -92,7 +151,8 @@ export async function discoverCallLatencies(read: PrometheusReader, at: string):
     const side = l.side;
     return !side || unique.some((o) => o.caller === l.caller && o.side && o.side !== side && o.metric === l.metric.replace(side, o.side));
   });
-  return { latencies, run };
+  const distinct = [...new Map(pairs.filter((p) => p.caller !== p.callee).map((p) => [`${p.caller}\u0000${p.callee}`, p])).values()];
+  return { latencies, pairs: distinct, nodes: [...new Set(nodes)].sort(), run };
 }
 
 /** Seconds per unit of a latency metric's values. */

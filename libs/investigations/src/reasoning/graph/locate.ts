@@ -3,15 +3,16 @@ import { entityOf } from '../discovery/entity';
 import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, shift } from '../series-reading';
-import { CallGraph, discoverCallLatencies, readCallGraph } from './call-graph';
+import { CallGraph, discoverCalls, readCallGraph } from './call-graph';
 import { dependenciesOf, LostTime, whereTimeIsLost } from './lost-time';
 
 export interface LocatedDelay {
-  /** Where the calls lose their time; null when no call does. */
+  /** Where the calls lose their time; null when no call does (or no latency of calls was read). */
   lost: LostTime | null;
-  /** Everything the alerting services call, directly or not: where else a cause may lie. */
+  /** Everything the alerting services call, directly or not, and the nodes their pods run on: where else a cause may lie. */
   dependencies: string[];
-  graph: CallGraph;
+  /** The latencies of the calls, when a metric times both sides of them. */
+  graph: CallGraph | null;
   /** Every run the location read: the discovery of call metrics, then the graph. */
   runs: RecordedRun[];
 }
@@ -28,9 +29,11 @@ export const lostTimeUnexplained = (lost: LostTime): string =>
   `what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`;
 
 /**
- * Places the alerting services in the call graph that caller/callee series show: what they
- * depend on, and where the calls they depend on lose their time after the onset (see
- * whereTimeIsLost). Null when the alerts name no service or no series pairs callers and callees.
+ * Places the alerting services among their dependencies: what they call, directly or not (the
+ * pairs of caller and callee that any series shows, the peers their client metrics name), the
+ * nodes their pods run on, and where the calls they depend on lose their time after the onset
+ * (see whereTimeIsLost), when a metric times both sides of the calls. Null when the alerts name no
+ * service or nothing shows what it depends on.
  */
 export async function locateLostTime(
   session: InvestigationSession,
@@ -41,9 +44,15 @@ export async function locateLostTime(
   const entity = entityOf(alerts);
   if (!entity) return null;
   const read = prometheusReader(session, source);
-  const { latencies, run } = await discoverCallLatencies(read, shift(onset, MINUTE).toISOString());
-  if (!latencies.length) return null;
-  const graph = await readCallGraph(read, latencies, onset, session.window.until);
-  if (!graph) return null;
-  return { lost: whereTimeIsLost(graph, entity.names, onset), dependencies: dependenciesOf(graph, entity.names), graph, runs: [run, ...graph.runs] };
+  const topology = await discoverCalls(read, shift(onset, MINUTE).toISOString(), entity);
+  const graph = topology.latencies.length ? await readCallGraph(read, topology.latencies, onset, session.window.until) : null;
+  const called = dependenciesOf([...topology.pairs, ...(graph?.edges ?? [])], entity.names);
+  const dependencies = [...called, ...topology.nodes.filter((n) => !called.includes(n))];
+  if (!graph && !dependencies.length) return null;
+  return {
+    lost: graph ? whereTimeIsLost(graph, entity.names, onset) : null,
+    dependencies,
+    graph,
+    runs: [topology.run, ...(graph?.runs ?? [])],
+  };
 }

@@ -1,6 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { mentions } from '../explainers/labels';
-import type { CallEdge, CallGraph } from './call-graph';
+import type { CallEdge, CallGraph, CallPair } from './call-graph';
 
 /** A call loses time between its ends when the caller waits this much longer than the callee works on it... */
 const MIN_LOST_SECONDS = 0.1;
@@ -109,10 +109,10 @@ function reachable(starts: string[], next: (s: string) => string[]): Set<string>
 
 const loses = (waited: number, handled: number): boolean => waited - handled >= MIN_LOST_SECONDS && waited - handled >= MIN_LOST_SHARE * waited;
 
-/** Everything the alerting services call, directly or not, in the graph (the services themselves left out). */
-export function dependenciesOf(graph: CallGraph, alerting: string[]): string[] {
+/** Everything the alerting services call, directly or not, through `pairs` (the services themselves left out). */
+export function dependenciesOf(pairs: ReadonlyArray<CallPair>, alerting: string[]): string[] {
   const calls = new Map<string, string[]>();
-  for (const e of graph.edges) calls.set(e.caller, [...(calls.get(e.caller) ?? []), e.callee]);
+  for (const e of pairs) calls.set(e.caller, [...(calls.get(e.caller) ?? []), e.callee]);
   const starts = [...calls.keys()].filter((s) => alerting.some((a) => mentions(s, a)));
   return [...reachable(starts, (s) => calls.get(s) ?? [])].filter((s) => !starts.includes(s)).sort();
 }

@@ -22,6 +22,9 @@ export interface EntityChanges {
 }
 
 /** Whether the session's run budget allows a ranking, with `reserved` runs kept for what follows. */
+/** Labels that name a node (kube-prometheus' on node-exporter and cAdvisor series, and a common relabelling). */
+const NODE_LABELS = new Set(['node', 'kubernetes_node']);
+
 export const canRankChanges = (session: InvestigationSession, reserved = SPARE_RUNS): boolean => session.runs.length + 3 + reserved <= session.budgets.toolRuns;
 
 /**
@@ -41,9 +44,10 @@ const waitsOnOthers = (m: Measure): boolean =>
  * namespace is ranked the same way (a cause elsewhere, on something the entity depends on
  * without a metric saying so); there the alerting entities' own failures and latency, and those
  * of callers' calls to them, are still the symptom, and any other's can be the cause. With
- * `dependencies` (what the entity calls, directly or not, from the call graph), the first pass
- * reads the entity and them together: a change on a service it depends on can be its cause,
- * read as the entity's own measures are. Null when the alerts name no entity.
+ * `dependencies` (what the entity calls, directly or not, and the nodes its pods run on), the
+ * first pass reads the entity and them together: a change on something it depends on can be its
+ * cause, read as the entity's own measures are, and a node's failures too. Null when the alerts
+ * name no entity.
  */
 export async function rankEntityChanges(
   session: InvestigationSession,
@@ -67,7 +71,7 @@ export async function rankEntityChanges(
     alerting(c) &&
     (c.measure.meaning.kind === 'errors' || c.measure.meaning.kind === 'latency' || (c.measure.meaning.kind === 'throughput' && c.change.direction === 'down'));
   const first = dependencies.length
-    ? { ...entitySubject({ ...entity, names: [...entity.names, ...dependencies] }, alerts[0] ?? {}), name: `${entity.name} and the services it calls` }
+    ? { ...entitySubject({ ...entity, names: [...entity.names, ...dependencies] }, alerts[0] ?? {}), name: `${entity.name} and what it depends on` }
     : entitySubject(entity, alerts[0] ?? {});
   const subjects = [first, ...(entity.namespace ? [namespaceSubject(entity.namespace)] : [])];
   for (const [i, subject] of subjects.entries()) {
@@ -80,8 +84,10 @@ export async function rankEntityChanges(
     const { changes, runs } = await rankChanges(read, discovery.measures, subject, onset, {
       reads,
       lookbackMinutes: i ? NAMESPACE_LOOKBACK_MINUTES : undefined,
-      // On the entity itself its own failures and latency are the symptom: not read at all.
-      canCause: (m) => (i > 0 || !!m.peerLabel || (m.meaning.kind !== 'errors' && m.meaning.kind !== 'latency')) && !waitsOnOthers(m),
+      // On the entity itself its own failures and latency are the symptom: not read at all; a
+      // node's (named by its node label: the nodes its pods run on) are not the entity's own.
+      canCause: (m) =>
+        (i > 0 || !!m.peerLabel || NODE_LABELS.has(m.label) || (m.meaning.kind !== 'errors' && m.meaning.kind !== 'latency')) && !waitsOnOthers(m),
       isSymptom: symptom,
     });
     result.rankingRuns.push(...runs);

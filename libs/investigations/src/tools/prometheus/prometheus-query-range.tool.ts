@@ -3,7 +3,7 @@ import { ToolFailure } from '../tool-failure';
 import { count } from '../series-name';
 import type { ToolDefinition } from '../tool.types';
 import { readPrometheus } from './prometheus-api';
-import { chooseStep, DEFAULT_POINTS_PER_SERIES, MAX_POINTS_PER_SERIES } from './query-step';
+import { chooseStep, DEFAULT_POINTS_PER_SERIES, MAX_POINTS_PER_SERIES, MAX_QUERY_CHARS } from './query-step';
 import { describeRange, RawSeries, toSeries } from './samples';
 
 export type PrometheusQueryRangeArguments = { query: string; start?: string; end?: string; step?: number };
@@ -24,7 +24,7 @@ export const prometheusQueryRangeTool: ToolDefinition<PrometheusQueryRangeArgume
       query: {
         type: 'string',
         minLength: 1,
-        maxLength: 8192,
+        maxLength: MAX_QUERY_CHARS,
         description: 'PromQL expression, e.g. histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket[5m])))',
       },
       start: { type: 'string', format: 'date-time', description: "Range start, RFC 3339 (default: the start of the investigation's window)" },

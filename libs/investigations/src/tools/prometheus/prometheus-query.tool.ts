@@ -1,3 +1,4 @@
+import { MAX_QUERY_CHARS } from './query-step';
 import { argumentTime } from '../tool-time';
 import { count, seriesName } from '../series-name';
 import type { ToolDefinition } from '../tool.types';
@@ -46,7 +47,7 @@ export const prometheusQueryTool: ToolDefinition<PrometheusQueryArguments> = {
       query: {
         type: 'string',
         minLength: 1,
-        maxLength: 8192,
+        maxLength: MAX_QUERY_CHARS,
         description: 'PromQL expression, e.g. sum by (job) (rate(http_requests_total{code=~"5.."}[5m]))',
       },
       time: { type: 'string', format: 'date-time', description: "Evaluation time, RFC 3339 (default: the end of the investigation's window)" },

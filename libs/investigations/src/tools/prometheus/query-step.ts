@@ -1,3 +1,5 @@
+/** The longest PromQL expression the Prometheus tools accept. */
+export const MAX_QUERY_CHARS = 8192;
 /** Prometheus refuses a range query of more than 11,000 points per series. */
 export const MAX_POINTS_PER_SERIES = 11_000;
 /** The default step keeps a series at or under this many points: enough to see a shape, small enough to read. */
