@@ -72,6 +72,15 @@ const runLine = (run: RecordedRun) => ({
   summary: run.summary,
 });
 
+type RunLine = ReturnType<typeof runLine>;
+
+/** A run's line with its query and summary cut to what the ranking's reads are shown of theirs. */
+const shortened = (line: RunLine): RunLine => ({
+  ...line,
+  query: line.query === undefined ? undefined : cut(line.query, RANKING_QUERY_CHARS),
+  summary: cut(line.summary, RANKING_SUMMARY_CHARS),
+});
+
 /**
  * Runs the cause detectors for a model's call and describes what they found, as the text the model
  * reads: every query they made is a recorded run (whose ordinal comes from the session), and each
@@ -162,11 +171,7 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
   const cited = new Set([...rankedChanges, ...(lostTime ? [lostTime] : [])].flatMap((c) => [c.shownBy, ...c.discoveredBy]));
   const rankingRuns = [...(located?.runs ?? []), ...(ranked ? [...ranked.discoveryRuns, ...ranked.rankingRuns] : [])]
     .filter((r) => cited.has(r.ordinal))
-    .map((r) => ({
-      ...runLine(r),
-      query: r.arguments.query === undefined ? undefined : cut(String(r.arguments.query), RANKING_QUERY_CHARS),
-      summary: cut(r.summary, RANKING_SUMMARY_CHARS),
-    }));
+    .map((r) => shortened(runLine(r)));
   const header = [
     `Cause detectors near the onset ${onset.toISOString()} on ${Object.entries(labels)
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
@@ -189,8 +194,6 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
   );
 }
 
-type RunLine = ReturnType<typeof runLine>;
-
 /**
  * The answer in at most `maxChars`, its JSON whole: when too long, every run's query and summary
  * is cut as the ranking's are, then runs are left out from the end of the list (their numbers in
@@ -201,11 +204,7 @@ function fitted(header: string, body: Record<string, unknown>, runs: RunLine[], 
     `${header}\n${JSON.stringify({ ...body, runs: list, ...(leftOut.length ? { runsLeftOut: leftOut } : {}) })}`;
   const whole = render(runs, []);
   if (whole.length <= maxChars) return whole;
-  const list = runs.map((r) => ({
-    ...r,
-    query: r.query === undefined ? undefined : cut(r.query, RANKING_QUERY_CHARS),
-    summary: cut(r.summary, RANKING_SUMMARY_CHARS),
-  }));
+  const list = runs.map(shortened);
   const leftOut: number[] = [];
   let text = render(list, leftOut);
   while (text.length > maxChars && list.length) {

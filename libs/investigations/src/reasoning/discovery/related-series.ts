@@ -193,7 +193,6 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
   }
   // One measure per metric and side of a call (the entity's own series, or its calls to peers): the
   // label that names the entity most directly, so that a metric is not read once per label.
-
   const chosen = new Map<string, Measure>();
   for (const m of measures) {
     const key = `${m.metric}|${m.peerLabel ? 'calls' : 'own'}`;

@@ -21,10 +21,10 @@ export interface EntityChanges {
   rankingRuns: RecordedRun[];
 }
 
-/** Whether the session's run budget allows a ranking, with `reserved` runs kept for what follows. */
 /** Labels that name a node (kube-prometheus' on node-exporter and cAdvisor series, and a common relabelling). */
 const NODE_LABELS = new Set(['node', 'kubernetes_node']);
 
+/** Whether the session's run budget allows a ranking, with `reserved` runs kept for what follows. */
 export const canRankChanges = (session: InvestigationSession, reserved = SPARE_RUNS): boolean => session.runs.length + 3 + reserved <= session.budgets.toolRuns;
 
 /**
