@@ -134,10 +134,10 @@ describe('the investigation engine', () => {
   });
 
   it('stops at the tool-run budget with a partial conclusion saying so', async () => {
-    await withBudgets({ toolRuns: 3 }, async () => {
+    await withBudgets({ toolRuns: 2 }, async () => {
       const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
       expect(done).toMatchObject({ status: 'partial', stoppedBy: 'tool_runs', error: null });
-      expect(done.runs).toHaveLength(3);
+      expect(done.runs).toHaveLength(2);
       expect(done.summary.length).toBeGreaterThan(0);
       expect(done.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'budget' })]));
       const events = await activity(done.id);

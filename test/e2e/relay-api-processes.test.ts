@@ -16,7 +16,15 @@ import { relayDirectory, RelayProcess, writeRelayConfig } from '../support/relay
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
-const CAPABILITIES = ['prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.targets', 'prometheus.alert_rules', 'prometheus.status'];
+const CAPABILITIES = [
+  'prometheus.query',
+  'prometheus.query_range',
+  'prometheus.series',
+  'prometheus.label_values',
+  'prometheus.targets',
+  'prometheus.alert_rules',
+  'prometheus.status',
+];
 
 /**
  * Registers a relay (started with no integrations, then stopped) and binds a new Prometheus

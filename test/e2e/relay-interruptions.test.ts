@@ -15,7 +15,15 @@ import { startWorker, TestWorker } from '../support/worker';
 
 type Run = { tool: string; outcome: string; error: string | null };
 
-const CAPABILITIES = ['prometheus.query', 'prometheus.query_range', 'prometheus.series', 'prometheus.targets', 'prometheus.alert_rules', 'prometheus.status'];
+const CAPABILITIES = [
+  'prometheus.query',
+  'prometheus.query_range',
+  'prometheus.series',
+  'prometheus.label_values',
+  'prometheus.targets',
+  'prometheus.alert_rules',
+  'prometheus.status',
+];
 
 /**
  * A system in the customer network that takes requests and answers none by itself; it records each

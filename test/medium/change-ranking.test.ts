@@ -3,6 +3,7 @@ import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { deriveAlerts, score, stagePrometheus, StagedPrometheus } from '../../eval/harness';
 import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 import { meshRule as rule, meshScenario as scenario } from '../support/mesh-scenario';
+import { dependentScenario } from '../support/dependent-scenario';
 import { nodeScenario } from '../support/node-scenario';
 
 /**
@@ -13,10 +14,12 @@ import { nodeScenario } from '../support/node-scenario';
 describe('changes ranked on series of an unknown convention', () => {
   let staged: StagedPrometheus | undefined;
   let stagedNode: StagedPrometheus | undefined;
+  let stagedDependent: StagedPrometheus | undefined;
 
   afterAll(async () => {
     await staged?.stop();
     await stagedNode?.stop();
+    await stagedDependent?.stop();
   });
 
   it('names the peer whose calls began to fail first, as a supported explanation whose mechanism is untested', async () => {
@@ -59,5 +62,32 @@ describe('changes ranked on series of an unknown convention', () => {
     const placed = session.runs.find((r) => String(r.arguments.query ?? '').includes('kube_pod_info{namespace="shop", pod=~"(checkout)-.+"}'));
     expect(placed).toBeDefined();
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
+  }, 120_000);
+
+  it('reads the failures of what calls the alerting service as consequences, not causes, and says which checks had no series', async () => {
+    stagedDependent = await stagePrometheus(dependentScenario);
+    const [page] = await deriveAlerts(stagedDependent.prometheus.url, dependentScenario.rule, stagedDependent.start, stagedDependent.end);
+    expect(page).toBeDefined();
+    // Every standard exporter is there and every check reads something: the namespace takes more runs than the default 24 leave.
+    const session = directSession(stagedDependent.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 32 });
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    // frontend's own failures rose to 95% a minute after the Redis began to reject: frontend calls
+    // cart, so they are a consequence, not a hypothesis.
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    expect(cause?.statement).toMatch(/^A rise of .*redis_rejected_connections_total/);
+    expect(conclusion.hypotheses.map((h) => h.statement).join('\n')).not.toMatch(/of frontend \(http_requests_total\)/);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // The checks whose metrics this cluster does not collect read nothing, and the conclusion says so.
+    const listed = session.runs.find((r) => r.tool === 'prometheus.label_values' && r.arguments.label === '__name__');
+    expect(listed?.output).toMatchObject({ values: expect.arrayContaining(['http_requests_total', 'up']) });
+    expect(session.runs.some((r) => String(r.arguments.query ?? '').includes('hikaricp_connections_active'))).toBe(false);
+    expect(conclusion.limitations).toContainEqual(
+      expect.objectContaining({
+        type: 'missing_telemetry',
+        statement: expect.stringMatching(/^Not looked for, as none of the metrics they read has series in the window: .*connection pool/),
+        runRefs: [listed!.ordinal],
+      }),
+    );
   }, 120_000);
 });

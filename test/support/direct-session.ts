@@ -8,7 +8,8 @@ import { DerivedAlert, notifications } from '../../eval/harness';
 export const DEFAULT_BUDGETS: Budgets = { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 };
 
 /**
- * An investigation session over a real Prometheus without the API and worker around it: the tools
+ * An investigation session over a real Prometheus without the API and worker around it (or a
+ * conversation turn about its incident, when `asked` gives the message and the earlier ones): the tools
  * run through the ToolCatalog (the same validation and reads as the worker's), runs are numbered
  * as recorded, and the tool-run and turn budgets are enforced as the worker enforces them. The
  * alerts are those Alertmanager would have delivered for `page`'s group up to the moment it fired.
@@ -18,6 +19,7 @@ export function directSession(
   page: DerivedAlert,
   others: DerivedAlert[],
   budgets: Budgets = DEFAULT_BUDGETS,
+  asked?: { message: string; earlier?: string[] },
 ): InvestigationSession & { runs: RecordedRun[]; hypotheses: HypothesisItem[] } {
   const catalog = new ToolCatalog();
   const integrationId = randomUUID();
@@ -46,10 +48,21 @@ export function directSession(
   let evidenceAtLastTurn = 0;
   const session = {
     investigationId: randomUUID(),
-    subject: `Incident ${page.labels.alertname}`,
+    subject: asked?.message ?? `Incident ${page.labels.alertname}`,
     window,
     incident: { id: randomUUID(), title: page.labels.alertname, status: 'open', labels: {}, openedAt, resolvedAt: null },
-    conversation: null,
+    // A conversation turn about the incident: the message asked, after the earlier user messages.
+    conversation: asked
+      ? {
+          conversationId: randomUUID(),
+          turn: (asked.earlier?.length ?? 0) + 1,
+          messageSequence: (asked.earlier?.length ?? 0) * 2 + 1,
+          messages: (asked.earlier ?? []).map((text, i) => ({ sequence: i * 2 + 1, role: 'user' as const, text, at: now.toISOString() })),
+          turns: [],
+          droppedMessageSequences: [],
+          droppedTurns: [],
+        }
+      : null,
     alerts,
     sources: [{ integrationId, type: 'prometheus' as const, name: 'Prometheus', rank: 1, reason: 'the only source' }],
     tools: catalog.list().map((t) => ({ ...t })) as SessionTool[],

@@ -19,9 +19,14 @@ export const onset = Timestamp.parse(T(30))!;
 /**
  * A session whose Prometheus answers range queries from a script: `answer(query)` gives the series
  * (none when it returns undefined), with the range's start and a one-minute step as Prometheus'
- * tool reports them. The window is 02:00 to 02:45; the onset is at 02:30.
+ * tool reports them. The metric names it lists are `collected` (without them, the list cannot be
+ * read). The window is 02:00 to 02:45; the onset is at 02:30.
  */
-export function scripted(answer: (query: string) => Series[] | undefined, toolRuns = 40): InvestigationSession & { runs: RecordedRun[] } {
+export function scripted(
+  answer: (query: string) => Series[] | undefined,
+  toolRuns = 40,
+  { collected }: { collected?: string[] } = {},
+): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
   return {
     investigationId: '0190a000-0000-7000-8000-000000000002',
@@ -39,7 +44,13 @@ export function scripted(answer: (query: string) => Series[] | undefined, toolRu
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
-    runTool: async (call) => recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] }),
+    runTool: async (call) => {
+      if (call.tool !== 'prometheus.label_values')
+        return recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] });
+      // Which metrics are collected: those named, or, when none are, the read fails (then every metric counts as collected).
+      if (!collected) return Object.assign(recordRun(runs, call, null), { outcome: 'failed' as const, error: 'Prometheus did not answer' });
+      return recordRun(runs, call, { label: call.arguments.label, values: collected });
+    },
   };
 }
 

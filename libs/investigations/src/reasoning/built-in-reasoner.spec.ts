@@ -61,6 +61,22 @@ function scriptedSession(
   const answer = (call: ToolCall): unknown => {
     const query = String(call.arguments.query ?? '');
     if (call.tool === 'prometheus.alert_rules') return { rules: [{ name: 'HighErrorRate', query: 'rate(errors_total[1m]) > 1' }] };
+    // The metrics this Prometheus collects: the checks of any other read nothing.
+    if (call.tool === 'prometheus.label_values')
+      return {
+        values: [
+          'errors_total',
+          'app_build_info',
+          'process_start_time_seconds',
+          'process_cpu_seconds_total',
+          'prober_probe_total',
+          'http_requests_total',
+          'kube_pod_container_status_restarts_total',
+          'kube_pod_container_status_last_terminated_reason',
+          'container_memory_working_set_bytes',
+          'up',
+        ],
+      };
     const joined = /^\(rate\(errors_total\[1m\]\) > 1\) and on\(instance\) (\w+)\{(.*)\}$/.exec(query);
     if (joined) {
       const running = builds.filter(

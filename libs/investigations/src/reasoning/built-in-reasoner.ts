@@ -2,6 +2,8 @@ import { Timestamp } from '@svc/platform';
 import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
+import { IncidentQuestions } from './questions/incident-questions';
+import { parseQuestion } from './questions/parse';
 import {
   earliest,
   firstSampleAt,
@@ -17,14 +19,15 @@ import {
   stepMicros,
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
-import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
+import { canRankChanges, rankEntityChanges, Relations } from './ranking/entity-changes';
 import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
 import type { DetectedCause } from './explainers/explainer';
 import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, ROUTE_GROUPING, routeOf } from './explainers/labels';
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
-import { ExplainedCauses, explainCauses } from './explainers/registry';
-import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
+import { ExplainedCauses, explainCauses, explainersReads } from './explainers/registry';
+import { MetricPresence } from './discovery/metric-presence';
+import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief, ToolCall } from './reasoner';
 
 /**
  * A change seen near the onset, and the hypothesis it suggests. A change people made (a new
@@ -92,6 +95,14 @@ const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
 
+/** The metrics each check for a change near the onset reads, and what it looks for. */
+const BUILDS = ['.+_build_info', CONTAINER_INFO];
+const PROCESS_RESTARTS = { reads: ['process_start_time_seconds'], looksFor: 'a process restart' };
+const CONTAINER_RESTARTS = { reads: ['kube_pod_container_status_restarts_total'], looksFor: 'a container restart' };
+const TARGETS_DOWN = { reads: ['up'], looksFor: 'a scrape target down' };
+const PROCESS_CPU = { reads: ['process_cpu_seconds_total'], looksFor: "a process's CPU saturation" };
+const CHANGE_CHECKS = [PROCESS_RESTARTS, CONTAINER_RESTARTS, TARGETS_DOWN, PROCESS_CPU];
+
 /** Ranked changes stated as hypotheses, and how many are tested in order until one is supported. */
 const RANKED_HYPOTHESES = 3;
 const RANKED_TESTED = 2;
@@ -139,7 +150,7 @@ export class BuiltInReasoner {
   private alertRun: RecordedRun | undefined;
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
-  private question: BuiltInQuestion | null = null;
+  private question: BuiltInQuestion | IncidentQuestions | null = null;
   /** The cause detectors once run: what they read answers some of the questions asked of proximate events. */
   private detectors: ExplainedCauses | null = null;
   /** What the build read before the onset said of new versions: none started (with the run that read them), or could not be seen. */
@@ -148,10 +159,14 @@ export class BuiltInReasoner {
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
   private others: OtherAlert[] = [];
-  /** What the alerting services call, directly or not, as the call graph showed it (none without one). */
-  private dependencies: string[] = [];
+  /** What the alerting services call and what calls them, directly or not, as the call graph showed it (none without one). */
+  private relations: Relations = { dependencies: [], dependents: [] };
   /** Services that suffer from the cause (they wait on it), stated as symptoms. */
   private consequences: FindingItem[] = [];
+  /** Which of the metrics the checks read are collected in the window. */
+  private presence = MetricPresence.UNKNOWN;
+  /** The checks left out because none of the metrics they read has series in the window (a limitation unless a cause is verified). */
+  private notLookedFor: string[] = [];
 
   async investigate(session: InvestigationSession): Promise<Conclusion> {
     if (!session.incident) {
@@ -159,6 +174,13 @@ export class BuiltInReasoner {
       return this.question.answer(session);
     }
     const incident = session.incident;
+    // In a conversation, a question about the incident's signals or pods is answered as asked;
+    // the cause (and anything the grammar does not read) is investigated.
+    const asked = session.conversation ? parseQuestion(session.subject) : null;
+    if (asked && (asked.kind === 'signals' || asked.kind === 'which')) {
+      this.question = new IncidentQuestions(asked);
+      return this.question.answer(session);
+    }
     session.beginTurn();
     this.alertRun = await session.runTool({
       tool: 'incident.alert_events',
@@ -191,12 +213,15 @@ export class BuiltInReasoner {
     await session.progress(`The condition began at ${this.onset.at.toISOString()}`);
 
     session.beginTurn();
+    // Which metrics the checks below read are collected: a check with none of its metrics reads nothing.
+    this.presence = await MetricPresence.read(session, source, [...BUILDS, ...CHANGE_CHECKS.flatMap((c) => c.reads), ...explainersReads()]);
     const candidates = await this.changesNearOnset(session, source, scope);
     // The detectors of the standard exporters: causes found and dated on the alert's entity and its relations.
     if (this.onset.expression) {
       session.beginTurn();
-      const detectors = await explainCauses(session, source, this.detectionScope());
+      const detectors = await explainCauses(session, source, this.detectionScope(), undefined, this.presence);
       this.detectors = detectors;
+      this.notLookedFor.push(...detectors.notLookedFor);
       const detected = detectors.causes;
       this.limitations.push(...detectors.limitations);
       // A restart whose failing liveness probe (or whose cause behind it) a detector found is a step of that chain, not a cause of its own.
@@ -264,7 +289,7 @@ export class BuiltInReasoner {
       this.alerts.map((a) => a.labels),
       this.onset!.at,
       undefined,
-      this.dependencies,
+      this.relations,
     );
     if (!ranked) return [];
     return ranked.changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, ranked.discoveryRuns, ranked.changes.length));
@@ -284,7 +309,7 @@ export class BuiltInReasoner {
       this.onset!.at,
     );
     if (!located) return null;
-    this.dependencies = located.dependencies;
+    this.relations = { dependencies: located.dependencies, dependents: located.dependents };
     const { lost, graph, runs } = located;
     if (!lost || !graph) return null;
     const graphRun = runs[runs.length - 1];
@@ -563,12 +588,14 @@ export class BuiltInReasoner {
     // A program's own build series, and the images Kubernetes runs in the alerting workload's pods
     // (kube-state-metrics): a service that exports no build series still shows a new version there.
     const pods = this.podMatchers();
-    const builds = await session.runTool({
-      tool: 'prometheus.query_range',
-      integrationId: source.integrationId,
-      arguments: { query: `${inScope('__name__=~".+_build_info"')}${pods ? ` or kube_pod_container_info{${pods}}` : ''}`, ...around },
-      purpose: 'Did a new version start before the onset?',
-    });
+    const builds = this.presence.has(BUILDS)
+      ? await session.runTool({
+          tool: 'prometheus.query_range',
+          integrationId: source.integrationId,
+          arguments: { query: `${inScope('__name__=~".+_build_info"')}${pods ? ` or kube_pod_container_info{${pods}}` : ''}`, ...around },
+          purpose: 'Did a new version start before the onset?',
+        })
+      : undefined;
     // A series there from the start of the range began before it: not a change.
     const windowStart = Timestamp.parse(around.start)!.epochMicros + BigInt(around.step) * 1_000_000n;
     const started = seriesOf(builds)
@@ -594,16 +621,18 @@ export class BuiltInReasoner {
     // The program's own build series names the version best; an image is read when it has none.
     const ownBuilds = newBuilds.filter((x) => x.s.metric.__name__ !== CONTAINER_INFO);
     const appeared = ownBuilds.length ? ownBuilds : newBuilds;
-    if (builds.outcome === 'succeeded' && seriesOf(builds).length === 0) {
+    // Without build series in the window, the read of which metrics exist shows there are none.
+    const buildsRead = builds ?? this.presence.run!;
+    if (buildsRead.outcome === 'succeeded' && seriesOf(builds).length === 0) {
       this.limitations.push({
         type: 'missing_telemetry',
         statement: `No *_build_info metric${pods ? ' and no kube_pod_container_info of the alerting pods' : ''}: deployments could not be seen in the metrics`,
-        runRefs: [builds.ordinal],
+        runRefs: [buildsRead.ordinal],
         messageSequences: [],
       });
     }
-    if (builds.outcome === 'succeeded') this.versions = { newOne: appeared.length > 0, run: builds.ordinal, seen: seriesOf(builds).length > 0 };
-    if (appeared[0]) {
+    if (buildsRead.outcome === 'succeeded') this.versions = { newOne: appeared.length > 0, run: buildsRead.ordinal, seen: seriesOf(builds).length > 0 };
+    if (builds && appeared[0]) {
       // A range query sees a new series at the first step after it appeared: it started within one step before.
       const step = BigInt(Math.round(((builds.output as { stepSeconds?: number } | null)?.stepSeconds ?? 0) * 1_000_000));
       const { s } = appeared[0];
@@ -639,7 +668,7 @@ export class BuiltInReasoner {
       });
     }
 
-    const restarts = await session.runTool({
+    const restarts = await this.readCollected(session, PROCESS_RESTARTS, {
       tool: 'prometheus.query_range',
       integrationId: source.integrationId,
       arguments: { query: `changes(process_start_time_seconds${inScope('')}[5m]) > 0`, ...around },
@@ -647,7 +676,7 @@ export class BuiltInReasoner {
     });
     // Kubernetes counts container restarts itself, with the pod and container: ask it too.
     const containerRestarts = pods
-      ? await session.runTool({
+      ? await this.readCollected(session, CONTAINER_RESTARTS, {
           tool: 'prometheus.query_range',
           integrationId: source.integrationId,
           arguments: { query: `increase(kube_pod_container_status_restarts_total{${pods}}[5m]) > 0`, ...around },
@@ -684,7 +713,7 @@ export class BuiltInReasoner {
       });
     }
 
-    const down = await session.runTool({
+    const down = await this.readCollected(session, TARGETS_DOWN, {
       tool: 'prometheus.query_range',
       integrationId: source.integrationId,
       arguments: { query: `up${inScope('')} == 0`, ...around },
@@ -695,7 +724,7 @@ export class BuiltInReasoner {
         .map(firstSampleAt)
         .filter((t): t is Timestamp => !!t && near(t)),
     );
-    if (downAt) {
+    if (down && downAt) {
       const target = seriesOf(down)[0].metric;
       candidates.push({
         at: downAt,
@@ -717,7 +746,7 @@ export class BuiltInReasoner {
       });
     }
 
-    const cpu = await session.runTool({
+    const cpu = await this.readCollected(session, PROCESS_CPU, {
       tool: 'prometheus.query_range',
       integrationId: source.integrationId,
       arguments: { query: `rate(process_cpu_seconds_total${inScope('')}[1m])`, ...around },
@@ -726,7 +755,7 @@ export class BuiltInReasoner {
     const saturated = seriesOf(cpu)
       .map((s) => ({ s, at: saturationStart(s) }))
       .find((x): x is { s: SeriesOut; at: Timestamp } => !!x.at && near(x.at));
-    if (saturated) {
+    if (cpu && saturated) {
       const who = saturated.s.metric.instance ?? saturated.s.metric.job ?? 'a process';
       candidates.push({
         at: saturated.at,
@@ -749,6 +778,13 @@ export class BuiltInReasoner {
       });
     }
     return candidates;
+  }
+
+  /** Runs `call` when one of the metrics `check` reads has series in the window; else notes the check as not looked for. */
+  private async readCollected(session: InvestigationSession, check: { reads: string[]; looksFor: string }, call: ToolCall): Promise<RecordedRun | undefined> {
+    if (this.presence.has(check.reads)) return session.runTool(call);
+    this.notLookedFor.push(check.looksFor);
+    return undefined;
   }
 
   /**
@@ -1108,8 +1144,11 @@ export class BuiltInReasoner {
       limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
     }
     const cause = supported[0];
-    // A cause that is not verified says why: its gaps are the limitations of the conclusion.
+    // A cause that is not verified says why: its gaps are the limitations of the conclusion; and
+    // what could not be looked for for want of series might have been the cause.
     if (cause && cause.gaps.length > 0) limitations.push(...cause.gaps);
+    const notLookedFor = this.presence.notLookedFor(this.notLookedFor);
+    if (notLookedFor && !(cause && cause.gaps.length === 0)) limitations.push(notLookedFor);
     const alerts = session.alerts.length;
     const event = cause?.candidate.hypothesis.statement.replace(" caused the alert's condition", '');
     const timing = cause

@@ -150,7 +150,7 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     verifiable: false,
   };
   const canRank = !candidates.some((c) => c.verifiable) && canRankChanges(session, MODEL_RUNS_KEPT);
-  const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT, located?.dependencies) : null;
+  const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT, located ?? undefined) : null;
   const rankedChanges = (ranked?.changes ?? []).slice(0, RANKED_RETURNED).map((c, i) => {
     const at = Timestamp.fromEpochMicros(c.change.at);
     const move = `${c.change.direction === 'up' ? 'rise' : 'fall'} of ${c.what} from ${level(c.measure, c.change.before)} to ${level(c.measure, c.change.after)}`;

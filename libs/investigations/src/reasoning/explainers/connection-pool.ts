@@ -26,6 +26,7 @@ export function poolUsage(job: string): string {
 /** The alerting service's own connection pool at its maximum (HikariCP, OpenTelemetry, Go database/sql). */
 export const connectionPoolExplainer: Explainer = {
   name: 'connection pool',
+  reads: ['hikaricp_connections_active', 'db_client_connections_usage', 'db_client_connection_count', 'go_sql_stats_connections_in_use'],
   appliesTo: (scope) => !!scope.job,
   async explain(ctx) {
     const job = ctx.scope.job!;

@@ -11,6 +11,7 @@ const THROTTLED_SHARE = 0.25;
  */
 export const cpuThrottlingExplainer: Explainer = {
   name: 'CPU throttling',
+  reads: ['container_cpu_cfs_throttled_periods_total'],
   appliesTo: (scope) => !!scope.pods,
   async explain(ctx) {
     const pods = ctx.scope.pods;

@@ -11,6 +11,7 @@ import { outOfMemory } from './out-of-memory';
  */
 export const crashLoopExplainer: Explainer = {
   name: 'crash loop',
+  reads: ['kube_pod_container_status_waiting_reason'],
   appliesTo: (scope) => !!scope.pods,
   async explain(ctx) {
     const pods = ctx.scope.pods;

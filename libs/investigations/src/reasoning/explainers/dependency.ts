@@ -7,7 +7,7 @@ import { readDown, whyPeerFails } from './chain/why-peer-fails';
 import type { RecordedRun } from '../reasoner';
 import type { ExplainerContext } from './context';
 import type { DetectedCause, Explainer } from './explainer';
-import { CLIENT_COUNTERS, failedCall, meshCallsOf, OUTCOME_LABELS, outcomeOf, PEER_LABELS, peerOf, quote } from './labels';
+import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, failedCall, meshCallsOf, OUTCOME_LABELS, outcomeOf, PEER_LABELS, peerOf, quote } from './labels';
 
 /** A caller's failure ratio to a peer at this level (and five times its usual) is a failure of the calls. */
 const PEER_FAILURE_RATIO = 0.1;
@@ -22,6 +22,17 @@ const PEER_FAILURE_RATIO = 0.1;
  */
 export const dependencyExplainer: Explainer = {
   name: 'dependency',
+  // Calls by peer (client and mesh counters, client histograms), and what stands in for them: probes, databases' connections, a datastore's latency.
+  reads: [
+    CLIENT_COUNTERS,
+    CLIENT_HISTOGRAMS,
+    'istio_requests_total',
+    'response_total',
+    'probe_success',
+    'pg_stat_activity_count',
+    'mysql_global_status_threads_connected',
+    'redis_commands_duration_seconds_total',
+  ],
   appliesTo: (scope) => !!scope.job,
   async explain(ctx) {
     const job = ctx.scope.job!;

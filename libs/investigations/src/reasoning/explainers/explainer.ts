@@ -62,6 +62,11 @@ export type Explained = DetectedCause | DetectedCause[] | TakeOver | null;
 export interface Explainer {
   /** The family, as people call it ("crash loop", "CPU throttling"). */
   readonly name: string;
+  /**
+   * The metrics its first read needs (PromQL regular expressions of names): when none of them has
+   * series in the window, it reads nothing.
+   */
+  readonly reads: readonly string[];
   /** Whether the alert's labels give it anything to read (a job, pods, a queue). */
   appliesTo(scope: DetectionScope): boolean;
   /** Reads and dates its causes near the onset; `found` are the causes the explainers before it found. */

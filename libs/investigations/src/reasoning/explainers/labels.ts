@@ -31,6 +31,10 @@ export function meshCallsOf(job: string, window = '1m'): string {
 export const ROUTE_GROUPING = 'job, route, handler, path, uri, method, http_route, http_request_method';
 /** HTTP server request counters of the common instrumentation libraries. */
 export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_seconds_count|http_server_request_duration_seconds_count';
+/** The HTTP server counters requestRatesByRoute reads: the common ones, and the count of the duration histogram kept beside or instead of a counter. */
+const ROUTE_COUNTERS = [...REQUEST_COUNTERS.split('|'), 'http_request_duration_seconds_count'];
+/** Every counter requestRatesByRoute reads: HTTP servers' requests and gRPC servers' calls started. */
+export const REQUEST_RATES = [...ROUTE_COUNTERS, 'grpc_server_started_total'];
 /**
  * The request rate of a job by route, from the first of the common HTTP server counters that has
  * each route: Prometheus' own, Micrometer's, OpenTelemetry's, and the count of the duration
@@ -40,9 +44,7 @@ export const REQUEST_COUNTERS = 'http_requests_total|http_server_requests_second
  */
 export function requestRatesByRoute(job: string, window = '1m'): string {
   return [
-    ...[...REQUEST_COUNTERS.split('|'), 'http_request_duration_seconds_count'].map(
-      (counter) => `sum by (${ROUTE_GROUPING}) (rate(${counter}{job=${quote(job)}}[${window}]))`,
-    ),
+    ...ROUTE_COUNTERS.map((counter) => `sum by (${ROUTE_GROUPING}) (rate(${counter}{job=${quote(job)}}[${window}]))`),
     `sum by (job, grpc_service, grpc_method) (rate(grpc_server_started_total{job=${quote(job)}}[${window}]))`,
     // OpenTelemetry names the service by service_name (its job is "<namespace>/<name>"); where its
     // job is the service's name too, the first lines read it already.

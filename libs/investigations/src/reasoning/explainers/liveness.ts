@@ -28,6 +28,7 @@ const PROBE_FAILURE_CAUSES = new Set([
  */
 export const livenessExplainer: Explainer = {
   name: 'liveness restarts',
+  reads: ['prober_probe_total', 'kube_pod_container_status_restarts_total'],
   appliesTo: (scope) => !!scope.pods,
   async explain(ctx, found) {
     const pods = ctx.scope.pods;

@@ -15,6 +15,7 @@ const FULL_BYTES = 1024 * 1024;
  */
 export const nodeAndVolumesExplainer: Explainer = {
   name: 'nodes and volumes',
+  reads: ['kube_pod_info', 'container_cpu_usage_seconds_total'],
   appliesTo: (scope) => !!scope.pods,
   async explain(ctx) {
     const pods = ctx.scope.pods;

@@ -10,6 +10,7 @@ import { mentionedBy, quote } from './labels';
  */
 export const queueConsumersExplainer: Explainer = {
   name: 'queue consumers',
+  reads: ['rabbitmq_queue_consumers', 'rabbitmq_detailed_queue_consumers'],
   appliesTo: (scope) => !!queueOf(scope),
   async explain(ctx) {
     const queue = queueOf(ctx.scope)!;

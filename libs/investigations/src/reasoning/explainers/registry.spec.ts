@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { onset, scripted, source } from '../../../../../test/support/scripted-prometheus';
+import { MetricPresence } from '../discovery/metric-presence';
 import type { DetectedCause, DetectionScope, Explainer } from './explainer';
 import { detectionScopeOf } from './labels';
 import { EXPLAINERS, explainCauses } from './registry';
@@ -9,6 +10,7 @@ const scope: DetectionScope = detectionScopeOf([{ namespace: 'shop', job: 'api' 
 /** An explainer that reads one series and states a cause from it (ruled out when `refuted`), noting that it ran. */
 const reading = (name: string, ran: string[], { applies = true, refuted = false } = {}): Explainer => ({
   name,
+  reads: [`${name}_total`],
   appliesTo: () => applies,
   async explain(ctx) {
     ran.push(name);
@@ -37,6 +39,7 @@ describe('explainCauses', () => {
       source,
       scope,
       explainers,
+      MetricPresence.UNKNOWN,
     );
     expect(ran).toEqual(['queue', 'surge']);
     expect(causes.map((c) => c.id)).toEqual(['h-queue', 'h-surge']);
@@ -46,7 +49,7 @@ describe('explainCauses', () => {
     // 11 runs: before the third explainer 2 are read, 5 kept for the tests, 2 for it and 2 for the causes that stand.
     const ran: string[] = [];
     const session = scripted(() => undefined, 11);
-    const { causes } = await explainCauses(session, source, scope, [reading('a', ran), reading('b', ran), reading('c', ran)]);
+    const { causes } = await explainCauses(session, source, scope, [reading('a', ran), reading('b', ran), reading('c', ran)], MetricPresence.UNKNOWN);
     expect(ran).toEqual(['a', 'b']);
     expect(causes).toHaveLength(2);
     expect(session.runs).toHaveLength(2);
@@ -57,6 +60,7 @@ describe('explainCauses', () => {
       source,
       scope,
       [reading('a', again, { refuted: true }), reading('b', again), reading('c', again)],
+      MetricPresence.UNKNOWN,
     );
     expect(again).toEqual(['a', 'b', 'c']);
   });
@@ -65,6 +69,7 @@ describe('explainCauses', () => {
     const ran: string[] = [];
     const continuing: Explainer = {
       name: 'probe',
+      reads: ['probe_success'],
       appliesTo: () => true,
       async explain(_ctx, found) {
         const root = found.find((c) => c.id === 'h-queue')!;
@@ -77,6 +82,7 @@ describe('explainCauses', () => {
       source,
       scope,
       [reading('queue', ran), reading('surge', ran), continuing],
+      MetricPresence.UNKNOWN,
     );
     expect(causes.map((c) => c.id)).toEqual(['h-surge', 'h-probe']);
     expect(causes[1].statement).toBe("queue caused the alert's condition, through the probe");
@@ -85,6 +91,7 @@ describe('explainCauses', () => {
   it('returns the limitations and passed liveness probes the explainers noted', async () => {
     const noting: Explainer = {
       name: 'noting',
+      reads: ['probe_success'],
       appliesTo: () => true,
       async explain(ctx) {
         ctx.limitations.push({ type: 'missing_telemetry', statement: 'No probe metric', runRefs: [], messageSequences: [] });
@@ -97,10 +104,41 @@ describe('explainCauses', () => {
       source,
       scope,
       [noting],
+      MetricPresence.UNKNOWN,
     );
     expect(explained.causes).toEqual([]);
     expect(explained.limitations.map((l) => l.statement)).toEqual(['No probe metric']);
     expect([...explained.livenessPassed]).toEqual([['api-0', 3]]);
+  });
+
+  it('reads which of their metrics are collected, leaves out the explainers none of whose metrics has series, and says so', async () => {
+    const ran: string[] = [];
+    // Only queue_total has series; the others' metrics are not collected.
+    const session = scripted(() => undefined, 40, { collected: ['queue_total'] });
+    const { causes, limitations } = await explainCauses(session, source, scope, [reading('queue', ran), reading('surge', ran), reading('pool', ran)]);
+    expect(session.runs[0]).toMatchObject({
+      tool: 'prometheus.label_values',
+      arguments: { label: '__name__', match: ['{__name__=~"queue_total|surge_total|pool_total"}'] },
+    });
+    expect(ran).toEqual(['queue']);
+    expect(causes.map((c) => c.id)).toEqual(['h-queue']);
+    expect(limitations).toEqual([
+      {
+        type: 'missing_telemetry',
+        statement: 'Not looked for, as none of the metrics they read has series in the window: surge, pool',
+        runRefs: [1],
+        messageSequences: [],
+      },
+    ]);
+    // Where the list could not be read, every explainer runs.
+    const all: string[] = [];
+    await explainCauses(
+      scripted(() => undefined),
+      source,
+      scope,
+      [reading('queue', all), reading('surge', all)],
+    );
+    expect(all).toEqual(['queue', 'surge']);
   });
 
   it('orders the built-in explainers from the alert entity outwards, liveness restarts last', () => {

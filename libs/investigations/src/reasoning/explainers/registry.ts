@@ -1,4 +1,5 @@
 import type { LimitationItem } from '../../conclusion.types';
+import { MetricPresence } from '../discovery/metric-presence';
 import type { InvestigationSession, SourceBrief } from '../reasoner';
 import { connectionPoolExplainer } from './connection-pool';
 import { ExplainerContext } from './context';
@@ -35,23 +36,37 @@ export interface ExplainedCauses {
   limitations: LimitationItem[];
   /** Pods whose liveness probes were read and passed near the onset, with the run that read them. */
   livenessPassed: Map<string, number>;
+  /** The families left out because none of the metrics they read has series in the window. */
+  notLookedFor: string[];
 }
 
+/** Every metric the explainers' first reads need (see Explainer.reads). */
+export const explainersReads = (explainers: readonly Explainer[] = EXPLAINERS): string[] => [...new Set(explainers.flatMap((e) => e.reads))];
+
 /**
- * Runs every explainer that applies to the alert, in order, while the tool-run budget leaves the
- * runs reserved for testing the hypotheses, two more, and one per cause found and not refuted.
- * Each finds and dates causes near the onset on the alert's entity or its relations (pod → node,
- * caller → peer), and asks why they happened in turn.
+ * Runs every explainer that applies to the alert and whose metrics are collected, in order, while
+ * the tool-run budget leaves the runs reserved for testing the hypotheses, two more, and one per
+ * cause found and not refuted. Each finds and dates causes near the onset on the alert's entity or
+ * its relations (pod → node, caller → peer), and asks why they happened in turn. Which metrics
+ * are collected is read first (one run) unless `presence` tells; the families left out for want of
+ * series are returned, and stated as a limitation when this read them (a caller that passes
+ * `presence` states them with its own).
  */
 export async function explainCauses(
   session: InvestigationSession,
   source: SourceBrief,
   scope: DetectionScope,
   explainers: readonly Explainer[] = EXPLAINERS,
+  presence?: MetricPresence,
 ): Promise<ExplainedCauses> {
   const ctx = new ExplainerContext(session, source, scope);
+  const applicable = explainers.filter((e) => e.appliesTo(scope));
+  const collected = presence ?? (applicable.length ? await MetricPresence.read(session, source, explainersReads(applicable)) : MetricPresence.UNKNOWN);
+  const notLookedFor = applicable.filter((e) => !collected.has(e.reads)).map((e) => e.name);
+  const limitation = presence ? null : collected.notLookedFor(notLookedFor);
+  if (limitation) ctx.limitations.push(limitation);
   const found: DetectedCause[] = [];
-  for (const explainer of explainers.filter((e) => e.appliesTo(scope))) {
+  for (const explainer of applicable.filter((e) => collected.has(e.reads))) {
     if (!ctx.canRead(2 + found.filter((c) => !c.refuted).length)) break;
     const explained = await explainer.explain(ctx, found);
     if (!explained) continue;
@@ -62,5 +77,5 @@ export async function explainCauses(
       found.push(explained.cause);
     } else found.push(explained);
   }
-  return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed };
+  return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed, notLookedFor };
 }

@@ -1,6 +1,6 @@
 import { jumpOf, MINUTE, round, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { DetectedCause, Explainer } from './explainer';
-import { methodOf, quote, requestRatesByRoute, routeOf } from './labels';
+import { methodOf, quote, REQUEST_RATES, requestRatesByRoute, routeOf } from './labels';
 
 /** A route's request rate at this many times its usual level (and at least SURGE_MIN_RPS) is a surge. */
 export const SURGE_RATIO = 2;
@@ -14,6 +14,7 @@ export const SURGE_MIN_RPS = 1;
  */
 export const trafficSurgeExplainer: Explainer = {
   name: 'traffic surge',
+  reads: REQUEST_RATES,
   appliesTo: (scope) => !!scope.job,
   async explain(ctx) {
     const job = ctx.scope.job!;

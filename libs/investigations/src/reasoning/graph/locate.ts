@@ -4,13 +4,15 @@ import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, shift } from '../series-reading';
 import { CallGraph, discoverCalls, readCallGraph } from './call-graph';
-import { dependenciesOf, LostTime, whereTimeIsLost } from './lost-time';
+import { dependenciesOf, dependentsOf, LostTime, whereTimeIsLost } from './lost-time';
 
 export interface LocatedDelay {
   /** Where the calls lose their time; null when no call does (or no latency of calls was read). */
   lost: LostTime | null;
   /** Everything the alerting services call, directly or not, and the nodes their pods run on: where else a cause may lie. */
   dependencies: string[];
+  /** Everything that calls the alerting services, directly or not: their slowness and failures are the alert's consequences. */
+  dependents: string[];
   /** The latencies of the calls, when a metric times both sides of them. */
   graph: CallGraph | null;
   /** Every run the location read: the discovery of call metrics, then the graph. */
@@ -29,11 +31,11 @@ export const lostTimeUnexplained = (lost: LostTime): string =>
   `what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`;
 
 /**
- * Places the alerting services among their dependencies: what they call, directly or not (the
+ * Places the alerting services among their relations: what they call, directly or not (the
  * pairs of caller and callee that any series shows, the peers their client metrics name), the
  * nodes their pods run on, and where the calls they depend on lose their time after the onset
- * (see whereTimeIsLost), when a metric times both sides of the calls. Null when the alerts name no
- * service or nothing shows what it depends on.
+ * (see whereTimeIsLost), when a metric times both sides of the calls; and what calls them, directly
+ * or not. Null when the alerts name no service or nothing shows what it depends on or what calls it.
  */
 export async function locateLostTime(
   session: InvestigationSession,
@@ -46,12 +48,15 @@ export async function locateLostTime(
   const read = prometheusReader(session, source);
   const topology = await discoverCalls(read, shift(onset, MINUTE).toISOString(), entity);
   const graph = topology.latencies.length ? await readCallGraph(read, topology.latencies, onset, session.window.until) : null;
-  const called = dependenciesOf([...topology.pairs, ...(graph?.edges ?? [])], entity.names);
+  const pairs = [...topology.pairs, ...(graph?.edges ?? [])];
+  const called = dependenciesOf(pairs, entity.names);
   const dependencies = [...called, ...topology.nodes.filter((n) => !called.includes(n))];
-  if (!graph && !dependencies.length) return null;
+  const dependents = dependentsOf(pairs, entity.names).filter((s) => !called.includes(s));
+  if (!graph && !dependencies.length && !dependents.length) return null;
   return {
     lost: graph ? whereTimeIsLost(graph, entity.names, onset) : null,
     dependencies,
+    dependents,
     graph,
     runs: [topology.run, ...(graph?.runs ?? [])],
   };

@@ -2,7 +2,7 @@ import { Timestamp } from '@svc/platform';
 import { describe, expect, it } from 'vitest';
 import { onset, T } from '../../../../../test/support/scripted-prometheus';
 import type { CallEdge, CallGraph } from './call-graph';
-import { dependenciesOf, whereTimeIsLost } from './lost-time';
+import { dependenciesOf, dependentsOf, whereTimeIsLost } from './lost-time';
 
 const at = (minute: number): bigint => Timestamp.parse(T(minute))!.epochMicros;
 
@@ -157,5 +157,14 @@ describe('dependenciesOf', () => {
     expect(dependenciesOf(edges, ['route'])).toEqual([]);
     expect(dependenciesOf(edges, ['shop/travel'])).toEqual([]);
     expect(dependenciesOf(edges, ['travel', 'admin'])).toEqual(['basic', 'route', 'users']);
+  });
+});
+
+describe('dependentsOf', () => {
+  it('lists everything that calls the alerting services, directly or not, and nothing they call or that stands apart', () => {
+    const edges = [edge('ui', 'gateway', 1, 1), edge('gateway', 'travel', 1, 1), edge('travel', 'basic', 1, 1), edge('admin', 'users', 1, 1)];
+    expect(dependentsOf(edges, ['basic'])).toEqual(['gateway', 'travel', 'ui']);
+    expect(dependentsOf(edges, ['ui'])).toEqual([]);
+    expect(dependentsOf(edges, ['travel', 'users'])).toEqual(['admin', 'gateway', 'ui']);
   });
 });

@@ -109,13 +109,22 @@ function reachable(starts: string[], next: (s: string) => string[]): Set<string>
 
 const loses = (waited: number, handled: number): boolean => waited - handled >= MIN_LOST_SECONDS && waited - handled >= MIN_LOST_SHARE * waited;
 
-/** Everything the alerting services call, directly or not, through `pairs` (the services themselves left out). */
-export function dependenciesOf(pairs: ReadonlyArray<CallPair>, alerting: string[]): string[] {
-  const calls = new Map<string, string[]>();
-  for (const e of pairs) calls.set(e.caller, [...(calls.get(e.caller) ?? []), e.callee]);
-  const starts = [...calls.keys()].filter((s) => alerting.some((a) => mentions(s, a)));
-  return [...reachable(starts, (s) => calls.get(s) ?? [])].filter((s) => !starts.includes(s)).sort();
+/** Everything reachable from the alerting services through `pairs`, calling (`callees`) or called (`callers`), the services themselves left out. */
+function related(pairs: ReadonlyArray<CallPair>, alerting: string[], toward: 'callees' | 'callers'): string[] {
+  const next = new Map<string, string[]>();
+  for (const e of pairs) {
+    const [from, to] = toward === 'callees' ? [e.caller, e.callee] : [e.callee, e.caller];
+    next.set(from, [...(next.get(from) ?? []), to]);
+  }
+  const starts = [...next.keys()].filter((s) => alerting.some((a) => mentions(s, a)));
+  return [...reachable(starts, (s) => next.get(s) ?? [])].filter((s) => !starts.includes(s)).sort();
 }
+
+/** Everything the alerting services call, directly or not, through `pairs` (the services themselves left out). */
+export const dependenciesOf = (pairs: ReadonlyArray<CallPair>, alerting: string[]): string[] => related(pairs, alerting, 'callees');
+
+/** Everything that calls the alerting services, directly or not, through `pairs` (the services themselves left out): what waits on them. */
+export const dependentsOf = (pairs: ReadonlyArray<CallPair>, alerting: string[]): string[] => related(pairs, alerting, 'callers');
 
 /**
  * Walks the call graph from the services the alert names to everything they call, directly or

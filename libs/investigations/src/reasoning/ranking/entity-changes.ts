@@ -21,6 +21,14 @@ export interface EntityChanges {
   rankingRuns: RecordedRun[];
 }
 
+/** Where the entity sits among the services that call each other (see locateLostTime). */
+export interface Relations {
+  /** What it calls, directly or not, and the nodes its pods run on. */
+  dependencies: string[];
+  /** What calls it, directly or not. */
+  dependents: string[];
+}
+
 /** Labels that name a node (kube-prometheus' on node-exporter and cAdvisor series, and a common relabelling). */
 const NODE_LABELS = new Set(['node', 'kubernetes_node']);
 
@@ -43,11 +51,12 @@ const waitsOnOthers = (m: Measure): boolean =>
  * on the entity changed and the alerts share a namespace, every service and workload of the
  * namespace is ranked the same way (a cause elsewhere, on something the entity depends on
  * without a metric saying so); there the alerting entities' own failures and latency, and those
- * of callers' calls to them, are still the symptom, and any other's can be the cause. With
- * `dependencies` (what the entity calls, directly or not, and the nodes its pods run on), the
- * first pass reads the entity and them together: a change on something it depends on can be its
- * cause, read as the entity's own measures are, and a node's failures too. Null when the alerts
- * name no entity.
+ * of callers' calls to them, are still the symptom, and any other's can be the cause. With its
+ * `relations`, the first pass reads the entity and its dependencies (what it calls, directly or
+ * not, and the nodes its pods run on) together: a change on something it depends on can be its
+ * cause, read as the entity's own measures are, and a node's failures too; and the failures and
+ * latency of its dependents (what calls it, directly or not) are consequences: they wait on it.
+ * Null when the alerts name no entity.
  */
 export async function rankEntityChanges(
   session: InvestigationSession,
@@ -55,8 +64,9 @@ export async function rankEntityChanges(
   alerts: ReadonlyArray<Record<string, string>>,
   onset: Timestamp,
   reserved = SPARE_RUNS,
-  dependencies: string[] = [],
+  relations: Relations = { dependencies: [], dependents: [] },
 ): Promise<EntityChanges | null> {
+  const { dependencies, dependents } = relations;
   const entity = entityOf(alerts);
   if (!entity) return null;
   const read = prometheusReader(session, source);
@@ -67,8 +77,10 @@ export async function rankEntityChanges(
     const served = c.measure.peerLabel ? c.labels[c.measure.peerLabel] : c.labels[c.measure.label];
     return entity.names.some((n) => mentions(served ?? '', n));
   };
+  // What calls them, directly or not, waits on them: its own requests suffer with theirs.
+  const dependent = (c: RankedChange): boolean => !c.measure.peerLabel && dependents.some((d) => mentions(c.labels[c.measure.label] ?? '', d));
   const symptom = (c: RankedChange): boolean =>
-    alerting(c) &&
+    (alerting(c) || dependent(c)) &&
     (c.measure.meaning.kind === 'errors' || c.measure.meaning.kind === 'latency' || (c.measure.meaning.kind === 'throughput' && c.change.direction === 'down'));
   const first = dependencies.length
     ? { ...entitySubject({ ...entity, names: [...entity.names, ...dependencies] }, alerts[0] ?? {}), name: `${entity.name} and what it depends on` }

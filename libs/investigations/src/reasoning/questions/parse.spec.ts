@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parseQuestion } from './parse';
+
+describe('parseQuestion', () => {
+  it('reads a split by route since a version', () => {
+    const q = parseQuestion('is the regression limited to /api/search or are other routes slower too since 3.3.0?');
+    expect(q).toMatchObject({ kind: 'signals', signals: ['latency'], compare: true, byRoute: true, routes: ['/api/search'], versions: ['3.3.0'], words: [] });
+  });
+
+  it('reads several signals over a range, compared', () => {
+    const q = parseQuestion('what is the request rate and error rate of search over the last hour, did errors go up too?');
+    expect(q).toMatchObject({ kind: 'signals', signals: ['rate', 'errors'], compare: true, byRoute: false, rangeMinutes: 60, words: ['search'] });
+  });
+
+  it('reads a listing of pods and nodes running a version', () => {
+    const q = parseQuestion('which pods run 3.3.0 and on which nodes?');
+    expect(q).toMatchObject({ kind: 'which', listings: ['pods', 'nodes'], versions: ['3.3.0'], words: [] });
+  });
+
+  it('reads percentiles, ranges in words and numbers, and CPU and memory', () => {
+    expect(parseQuestion("what's the p95 latency of checkout in the past 30 minutes?")).toMatchObject({
+      kind: 'signals',
+      signals: ['latency'],
+      percentile: 0.95,
+      rangeMinutes: 30,
+      words: ['checkout'],
+    });
+    expect(parseQuestion('how much cpu and memory does cart use over the last 2 hours')).toMatchObject({
+      signals: ['cpu', 'memory'],
+      rangeMinutes: 120,
+      words: ['cart'],
+    });
+    expect(parseQuestion('error rate of payments, last day')).toMatchObject({ signals: ['errors'], rangeMinutes: 1440, words: ['payments'] });
+  });
+
+  it('tells the cause, what to do, and what it cannot read apart', () => {
+    expect(parseQuestion('why did checkout start failing?').kind).toBe('signals');
+    expect(parseQuestion('what caused this?').kind).toBe('cause');
+    expect(parseQuestion('what should we do now?').kind).toBe('actions');
+    expect(parseQuestion('should we roll back?').kind).toBe('actions');
+    expect(parseQuestion('hello there').kind).toBe('unknown');
+  });
+
+  it('notes references to what the conversation named before, and keeps them out of the subjects', () => {
+    expect(parseQuestion('and its latency?')).toMatchObject({ kind: 'signals', refers: true, words: [] });
+    expect(parseQuestion('on which nodes do those pods run?')).toMatchObject({ kind: 'which', listings: ['pods', 'nodes'], refers: true, words: [] });
+    expect(parseQuestion('what is the error rate of search?').refers).toBe(false);
+  });
+});

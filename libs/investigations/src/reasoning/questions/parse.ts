@@ -1,0 +1,152 @@
+/**
+ * What people ask during an incident, read from a message without a model: the grammar of the
+ * common questions (how much traffic, errors, latency or CPU a service has, compared before and
+ * after; which pods, nodes, versions or routes; why; what to do), with the words that may name
+ * its subjects, the routes and versions it names, and the time range it asks about.
+ */
+
+/** What a signals question measures. */
+export type Signal = 'rate' | 'errors' | 'latency' | 'cpu' | 'memory';
+
+/** What a `which` question lists. */
+export type Listing = 'pods' | 'nodes' | 'versions' | 'routes';
+
+/**
+ * The kind of a question: its signals over a range (`signals`), a listing (`which`), the cause
+ * (`cause`), what to do (`actions`); `unknown` when none of the grammar's forms matched.
+ */
+export type QuestionKind = 'signals' | 'which' | 'cause' | 'actions' | 'unknown';
+
+export interface TypedQuestion {
+  kind: QuestionKind;
+  /** For `signals`: what to read, in the order asked. */
+  signals: Signal[];
+  /** The latency percentile asked for (0.99 for "p99"), else null (the answer reads p99). */
+  percentile: number | null;
+  /** For `which`: what to list, in the order asked. */
+  listings: Listing[];
+  /** Whether it asks how the signals moved (went up, before and after, compared, since). */
+  compare: boolean;
+  /** Whether it asks for a split by route ("other routes", "per route", "only /api/search"). */
+  byRoute: boolean;
+  /** The range asked for, in minutes back from now ("over the last hour": 60), else null. */
+  rangeMinutes: number | null;
+  /** The routes it names (`/api/search`). */
+  routes: string[];
+  /** The versions it names (`3.3.0`, `v2.15.0`), without a leading `v`. */
+  versions: string[];
+  /** Words that may name a subject (a service, job, pod, node), lowercased; references ("it", "those pods") are not among them. */
+  words: string[];
+  /** Whether it refers to what the conversation named before ("it", "that service", "those pods", "the new version"). */
+  refers: boolean;
+}
+
+const SIGNALS: Array<[Signal, RegExp]> = [
+  ['rate', /\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/],
+  ['errors', /\b(errors?|error ?rates?|failures?|failing|failed|fail|5xx|500s?|exceptions?)\b/],
+  ['latency', /\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|response ?times?|durations?|fast|faster)\b/],
+  ['cpu', /\b(cpu|cores?|processor)\b/],
+  ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
+];
+
+const LISTINGS: Array<[Listing, RegExp]> = [
+  ['pods', /\b(pods?|replicas?|instances?|containers?)\b/],
+  ['nodes', /\b(nodes?|hosts?|machines?)\b/],
+  ['versions', /\b(versions?|builds?|images?|releases?)\b/],
+  ['routes', /\b(routes?|endpoints?|paths?|urls?|handlers?)\b/],
+];
+
+const ASKS_WHICH =
+  /\b(which|what|list|show)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are)\b[^?.!]*\b(run|running|scheduled)\b/;
+const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
+const ASKS_ACTIONS =
+  /\b(what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
+const ASKS_COMPARE =
+  /\b(go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
+const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
+const REFERS = /\b(it|its|it's|that service|this service|the service|those|these|them|they|the new version|the old version|that version|this version|same)\b/;
+
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, ten: 10, fifteen: 15, twenty: 20, thirty: 30 };
+const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440 };
+
+/**
+ * Words that never name a subject: the grammar's own words, common English, times and numbers.
+ * What is left may name a service, job, pod or node, and is matched against label values.
+ */
+const COMMON = new Set(
+  (
+    'a about after again all also am an and any anything are around as at back be been before being between both but by can could did do does doing done down during each ' +
+    'else ever every for from get got had has have how i if in into is it its just know last let like look made make many may me more most much my no not now of off ok on ' +
+    'once only or other others our out over past please really right same see seen should show since so some still tell than thanks that the their them then there these ' +
+    'they this those through to today too up us very want was we were what whats when where which while who why will with would yes yesterday you your ' +
+    'ago recently recent currently current going happen happened happening compared compare versus vs per each every limited run runs running ran ' +
+    'minute minutes min mins hour hours hr hrs day days second seconds week weeks go goes gone went increase increased decrease decreased rise rose higher lower ' +
+    'worse better change changed spike spiked jump jumped drop dropped average mean max maximum median peak now new old ' +
+    'request requests rate rates traffic throughput rps qps load volume error errors failure failures failing failed fail exception exceptions ' +
+    'latency latencies slow slower slowness fast faster percentile percentiles response time times duration durations cpu core cores processor memory mem ram heap ' +
+    'pod pods replica replicas instance instances container containers node nodes host hosts machine machines version versions build builds image images release releases ' +
+    'route routes endpoint endpoints path paths url urls handler handlers service services job jobs app application scheduled list ' +
+    'cause causes caused causing root reason explain fix mitigate resolve recover remediate step steps roll rollback should must ' +
+    'alert alerts incident incidents issue issues problem problems regression is use uses used using much does'
+  ).split(' '),
+);
+
+/** Reads the typed question a message asks. */
+export function parseQuestion(message: string): TypedQuestion {
+  const text = message.toLowerCase();
+  const routes = [
+    ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
+  ];
+  const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
+  // An error or failure rate is a ratio of errors, not a request rate.
+  const signals = SIGNALS.filter(([s, re]) => re.test(s === 'rate' ? text.replace(/\b(error|failure|success) ?rates?\b/g, '') : text)).map(([s]) => s);
+  const asksWhich = ASKS_WHICH.test(text);
+  const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
+  const kind: QuestionKind = ASKS_ACTIONS.test(text)
+    ? 'actions'
+    : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+      ? 'which'
+      : signals.length
+        ? 'signals'
+        : ASKS_CAUSE.test(text)
+          ? 'cause'
+          : 'unknown';
+  const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
+  return {
+    kind,
+    signals: kind === 'signals' ? signals : [],
+    percentile: percentile ? Number(percentile[1]) / 100 : null,
+    listings,
+    compare: ASKS_COMPARE.test(text) || versions.length > 0,
+    byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
+    rangeMinutes: rangeOf(text),
+    routes,
+    versions,
+    words: subjectWords(text, routes, versions),
+    refers: REFERS.test(text),
+  };
+}
+
+/** "over the last hour" → 60, "in the past 30 minutes" → 30, "last 2h" → 120; null when none is said. */
+function rangeOf(text: string): number | null {
+  const m =
+    /\b(?:last|past|previous|recent)\s+(?:(\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|ten|fifteen|twenty|thirty)\s*)?(minutes?|mins?|hours?|hrs?|h|days?|d)\b/.exec(
+      text,
+    );
+  if (!m) return null;
+  const count = m[1] === undefined ? 1 : (NUMBER_WORDS[m[1]] ?? Number(m[1]));
+  const unit = m[2].replace(/s$/, '');
+  return Math.round(count * (UNIT_MINUTES[unit] ?? 60));
+}
+
+/** The words of a question that may name a subject: not the grammar's, not numbers, routes or versions. */
+function subjectWords(text: string, routes: string[], versions: string[]): string[] {
+  let rest = text;
+  for (const r of routes) rest = rest.split(r.toLowerCase()).join(' ');
+  for (const v of versions) rest = rest.split(v).join(' ');
+  const words = rest
+    .split(/[^a-z0-9_.:-]+/)
+    .map((w) => w.replace(/^[.:-]+|[.:-]+$/g, '').replace(/'s$/, ''))
+    .filter((w) => w.length >= 3 && !/^[\d:.-]+$/.test(w) && !/^p\d{2}$/.test(w) && !/^\d+(st|nd|rd|th|m|h|s)$/.test(w) && !COMMON.has(w));
+  return [...new Set(words)];
+}
