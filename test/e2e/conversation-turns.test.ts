@@ -218,6 +218,8 @@ describe('conversation turns', () => {
       const opened = await ctx.admin.post('/api/v1/conversations', { subject: 'Which one', message: 'Is the shop slow?' });
       const first = await turnEnded(opened.body.id, 1);
       expect(first).toMatchObject({ status: 'needs_input', answer: 'Which service do you mean: checkout or payments?' });
+      // The model is told how the question reads: latency asked, of something named shop.
+      expect(userTextOf(server.requests[0])).toContain('# The question, as read without a model (a hint)\nkind signals; signals latency; names shop\n');
       expect(Object.keys(offeredToolsOf(server.requests[0]))).toContain('ask_person');
 
       await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'checkout' });

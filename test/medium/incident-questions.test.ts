@@ -22,8 +22,8 @@ describe('questions about an incident, answered as asked', () => {
     await staged?.stop();
   });
 
-  const ask = async (message: string, earlier: string[] = []) => {
-    const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message, earlier });
+  const ask = async (message: string, earlier: string[] = [], answers: string[] = []) => {
+    const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message, earlier, answers });
     const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
     return { conclusion, runs: session.runs };
   };
@@ -70,9 +70,18 @@ describe('questions about an incident, answered as asked', () => {
     expect(conclusion.question).not.toContain('kube-state-metrics');
   }, 60_000);
 
-  it('still investigates the cause when that is what is asked', async () => {
+  it('still investigates the cause when that is what is asked, and says so when it answers the same again', async () => {
     const { conclusion } = await ask('what caused this?');
     expect(conclusion.conclusionStatus).toBe('verified_cause');
-    expect(conclusion.summary).toContain('3.3.0');
+    expect(conclusion.summary).toMatch(/^The new build \(.*3\.3\.0.*\) that started at .* is the cause/);
+    const { conclusion: again } = await ask('why did it happen?', ['what caused this?'], [conclusion.summary]);
+    expect(again.summary).toBe(`The same answer as turn 1: ${conclusion.summary}`);
+  }, 60_000);
+
+  it('answers what to do with the proposed actions, how to verify them and the runs they rest on', async () => {
+    const { conclusion } = await ask('what should we do?');
+    expect(conclusion.summary).toMatch(
+      /^What to do, from the analysis \(verified cause\):\n1\. Roll back search from .*3\.3\.0.*: .* Verify: .* \[#\d+(, #\d+)*\]/,
+    );
   }, 60_000);
 });

@@ -19,7 +19,7 @@ export function directSession(
   page: DerivedAlert,
   others: DerivedAlert[],
   budgets: Budgets = DEFAULT_BUDGETS,
-  asked?: { message: string; earlier?: string[] },
+  asked?: { message: string; earlier?: string[]; answers?: string[] },
 ): InvestigationSession & { runs: RecordedRun[]; hypotheses: HypothesisItem[] } {
   const catalog = new ToolCatalog();
   const integrationId = randomUUID();
@@ -58,7 +58,15 @@ export function directSession(
           turn: (asked.earlier?.length ?? 0) + 1,
           messageSequence: (asked.earlier?.length ?? 0) * 2 + 1,
           messages: (asked.earlier ?? []).map((text, i) => ({ sequence: i * 2 + 1, role: 'user' as const, text, at: now.toISOString() })),
-          turns: [],
+          // The earlier turns' answers, in order.
+          turns: (asked.answers ?? []).map((summary, i) => ({
+            turn: i + 1,
+            investigationId: randomUUID(),
+            status: 'concluded',
+            conclusionStatus: null,
+            summary,
+            findings: [],
+          })),
           droppedMessageSequences: [],
           droppedTurns: [],
         }

@@ -27,7 +27,8 @@ import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTE
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses, explainersReads } from './explainers/registry';
 import { MetricPresence } from './discovery/metric-presence';
-import type { AlertBrief, InvestigationSession, RecordedRun, SourceBrief, ToolCall } from './reasoner';
+import type { AlertBrief, IncidentBrief, InvestigationSession, RecordedRun, SourceBrief, ToolCall } from './reasoner';
+import type { ConversationContext } from '../turn.types';
 
 /**
  * A change seen near the onset, and the hypothesis it suggests. A change people made (a new
@@ -173,14 +174,20 @@ export class BuiltInReasoner {
       this.question = new BuiltInQuestion();
       return this.question.answer(session);
     }
-    const incident = session.incident;
     // In a conversation, a question about the incident's signals or pods is answered as asked;
-    // the cause (and anything the grammar does not read) is investigated.
+    // the cause (and anything the grammar does not read) is investigated, and what to do is
+    // answered with the investigation's actions.
     const asked = session.conversation ? parseQuestion(session.subject) : null;
     if (asked && (asked.kind === 'signals' || asked.kind === 'which')) {
       this.question = new IncidentQuestions(asked);
       return this.question.answer(session);
     }
+    const concluded = await this.investigateIncident(session, session.incident);
+    return session.conversation ? answerInConversation(session.conversation, asked?.kind === 'actions', concluded) : concluded;
+  }
+
+  /** The incident analysis: the alert that started it, its onset, the changes and causes near it, tested. */
+  private async investigateIncident(session: InvestigationSession, incident: IncidentBrief): Promise<Conclusion> {
     session.beginTurn();
     this.alertRun = await session.runTool({
       tool: 'incident.alert_events',
@@ -1169,4 +1176,23 @@ export class BuiltInReasoner {
       limitations,
     };
   }
+}
+
+/**
+ * A conversation turn's conclusion as the answer to what was asked: what to do lists the proposed
+ * actions (each with its rationale, how to verify it and the runs it rests on); an answer that an
+ * earlier turn gave word for word says so, instead of repeating itself unannounced.
+ */
+export function answerInConversation(conversation: ConversationContext, asksWhatToDo: boolean, concluded: Conclusion): Conclusion {
+  let summary = concluded.summary;
+  if (asksWhatToDo)
+    summary = concluded.actions.length
+      ? [
+          `What to do, from the analysis (${concluded.conclusionStatus.replace('_', ' ')}):`,
+          ...concluded.actions.map((a, i) => `${i + 1}. ${a.title}: ${a.rationale}. Verify: ${a.verification} [${a.runRefs.map((r) => `#${r}`).join(', ')}]`),
+        ].join('\n')
+      : `No action is proposed: ${concluded.summary}`;
+  const same = [...conversation.turns].reverse().find((t) => t.summary === summary);
+  if (same) summary = `The same answer as turn ${same.turn}: ${summary}`;
+  return { ...concluded, summary: summary.slice(0, 4096) };
 }

@@ -1,4 +1,5 @@
 import type { HypothesisItem, StoppedBy } from '../conclusion.types';
+import { parseQuestion } from './questions/parse';
 import type { ConversationContext } from '../turn.types';
 import type { InvestigationSession, RecordedRun } from './reasoner';
 
@@ -64,7 +65,7 @@ export function describeRun(run: RecordedRun, capBytes: number): string {
 export function describeInvestigation(session: InvestigationSession, runOutputCapBytes: number): string {
   const { incident } = session;
   const lines = ['# Subject', session.subject, ''];
-  if (session.conversation) lines.push(...describeConversation(session.conversation), '');
+  if (session.conversation) lines.push(...describeQuestion(session.subject), '', ...describeConversation(session.conversation), '');
   if (incident) {
     lines.push(
       '# Incident',
@@ -101,6 +102,32 @@ export function describeInvestigation(session: InvestigationSession, runOutputCa
   }
   lines.push('', 'State your hypotheses, then gather evidence with the tools.');
   return lines.join('\n');
+}
+
+/**
+ * The message as the built-in grammar reads it (see parseQuestion): a hint of what is asked, what
+ * it names and over which range, and the rule that every number stated comes from a cited run.
+ */
+export function describeQuestion(message: string): string[] {
+  const q = parseQuestion(message);
+  const parts = [
+    `kind ${q.kind}`,
+    q.signals.length ? `signals ${q.signals.join(', ')}` : '',
+    q.percentile !== null ? `percentile p${q.percentile * 100}` : '',
+    q.listings.length ? `lists ${q.listings.join(', ')}` : '',
+    q.rangeMinutes !== null ? `range the last ${q.rangeMinutes} min` : '',
+    q.compare ? 'compare before and after' : '',
+    q.byRoute ? 'split by route' : '',
+    q.routes.length ? `routes ${q.routes.join(', ')}` : '',
+    q.versions.length ? `versions ${q.versions.join(', ')}` : '',
+    q.words.length ? `names ${q.words.join(', ')}` : '',
+    q.refers ? 'refers to what the conversation named before' : '',
+  ].filter(Boolean);
+  return [
+    '# The question, as read without a model (a hint)',
+    parts.join('; '),
+    'Answer what is asked, not the cause unless the cause is asked for. Every number you state must come from a tool run you cite; write numbers to three significant digits with their unit, and times in UTC.',
+  ];
 }
 
 /**
