@@ -33,7 +33,12 @@ function questionSession(subject: string): InvestigationSession & { runs: Record
       const values = label === 'job' ? ['checkout-api', 'payments'] : label === '__name__' ? ['app_http_requests_total', 'process_cpu_seconds_total'] : [];
       return { output: { values }, summary: `${values.length} values` };
     }
-    return { output: { series: [{ metric: {}, values: [] }] }, summary: `read ${String(call.arguments.query)}` };
+    // Each signal reads 12.3456789 at 01:10 and 14.0000001 at 01:59 (floats as Prometheus writes them).
+    const values = [
+      ['2026-11-22T01:10:00.000000Z', '12.3456789'],
+      ['2026-11-22T01:59:00.000000Z', '14.0000001'],
+    ];
+    return { output: { series: [{ metric: {}, values }] }, summary: `read ${String(call.arguments.query)}` };
   };
   return {
     investigationId: '0190a000-0000-7000-8000-000000000001',
@@ -72,9 +77,10 @@ describe('the built-in reasoner without an incident', () => {
     ]);
     expect(c.findings.map((f) => f.statement)).toEqual([
       expect.stringContaining('DiskFull'),
-      expect.stringContaining('job checkout-api, request rate'),
-      expect.stringContaining('job checkout-api, error rate'),
-      expect.stringContaining('job checkout-api, CPU saturation'),
+      // As people write them: three significant digits, the unit, UTC times.
+      'job checkout-api, request rate: 13.2 req/s on average from 01:10 UTC to 01:59 UTC, 14 req/s at the end, at most 14 req/s',
+      'job checkout-api, error rate: 13.2 errors/s on average from 01:10 UTC to 01:59 UTC, 14 errors/s at the end, at most 14 errors/s',
+      'job checkout-api, CPU use: 13.2 cores on average from 01:10 UTC to 01:59 UTC, 14 cores at the end, at most 14 cores',
     ]);
     for (const f of c.findings) expect(f.runRefs.every((n) => session.runs.some((r) => r.ordinal === n))).toBe(true);
     expect(c.limitations.map((l) => l.type)).toEqual(['missing_telemetry']);

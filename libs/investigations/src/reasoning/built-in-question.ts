@@ -1,5 +1,8 @@
 import type { Conclusion, FindingItem, LimitationItem, StoppedBy } from '../conclusion.types';
+import type { Timestamp } from '@svc/platform';
+import { clock, quantity, significant, Unit } from './questions/format';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
+import { pointsOf, seriesOf } from './series-reading';
 
 /** Words of a question that name nothing by themselves: what is left names a service, job or alert. */
 const COMMON_WORDS = new Set(
@@ -56,7 +59,7 @@ interface Reading {
 /**
  * The built-in reasoner's answer to a question without an incident: which alerts fired and which
  * incidents opened in the window, and, for the services or jobs the question names (matched
- * against Prometheus label values), their request rate, errors, latency, CPU saturation and
+ * against Prometheus label values), their request rate, errors, latency, CPU use and
  * restarts. When the question names something none of the sources knows, it asks the person
  * which of the services, jobs or alerts it found they mean (the turn ends `needs_input`).
  */
@@ -176,25 +179,29 @@ export class BuiltInQuestion {
     const requests = pick(/_requests_total$/);
     const errors = pick(/_errors_total$/);
     const latency = pick(/_duration_seconds_bucket$/);
-    const queries: Array<{ signal: string; query: string | null; missing: string }> = [
-      { signal: 'request rate', query: requests ? `sum(rate(${requests}{${selector}}[5m]))` : null, missing: 'no *_requests_total metric' },
+    const queries: Array<{ signal: string; query: string | null; missing: string; unit: Unit | 'errors' | 'count' }> = [
+      { signal: 'request rate', unit: 'rps', query: requests ? `sum(rate(${requests}{${selector}}[5m]))` : null, missing: 'no *_requests_total metric' },
       {
         signal: 'error rate',
+        unit: 'errors',
         query: errors ? `sum(rate(${errors}{${selector}}[5m]))` : requests ? `sum(rate(${requests}{${selector}, code=~"5.."}[5m]))` : null,
         missing: 'no *_errors_total or *_requests_total metric',
       },
       {
-        signal: 'p99 latency (seconds)',
+        signal: 'p99 latency',
+        unit: 'seconds',
         query: latency ? `histogram_quantile(0.99, sum by (le) (rate(${latency}{${selector}}[5m])))` : null,
         missing: 'no *_duration_seconds_bucket histogram',
       },
       {
-        signal: 'CPU saturation (cores)',
+        signal: 'CPU use',
+        unit: 'cores',
         query: metrics.includes('process_cpu_seconds_total') ? `sum(rate(process_cpu_seconds_total{${selector}}[5m]))` : null,
         missing: 'no process_cpu_seconds_total metric',
       },
       {
         signal: 'restarts',
+        unit: 'count',
         query: metrics.includes('process_start_time_seconds') ? `sum(changes(process_start_time_seconds{${selector}}[5m]))` : null,
         missing: 'no process_start_time_seconds metric',
       },
@@ -212,7 +219,7 @@ export class BuiltInQuestion {
         arguments: { query: q.query },
         purpose: `The ${q.signal} of ${who} over the window`,
       });
-      if (run.outcome === 'succeeded') readings.push({ statement: `${who}, ${q.signal}: ${run.summary}`, run });
+      if (run.outcome === 'succeeded') readings.push({ statement: `${who}, ${q.signal}: ${described(run, q.unit, session.window.until)}`, run });
     }
     if (missing.length)
       this.limitations.push({
@@ -285,4 +292,18 @@ export class BuiltInQuestion {
       limitations,
     };
   }
+}
+
+/** A range read as people say it: the mean and the last value over the range, with their unit, and its times in UTC. */
+function described(run: RecordedRun, unit: Unit | 'errors' | 'count', day: Timestamp): string {
+  const points = seriesOf(run)
+    .flatMap(pointsOf)
+    .filter((p) => Number.isFinite(p.v));
+  const out = run.output as { start?: string; end?: string } | null;
+  if (!points.length) return `no data${out?.start ? ` from ${out.start.slice(11, 16)} UTC` : ''}`;
+  const write = (v: number): string => (unit === 'errors' ? `${significant(v)} errors/s` : unit === 'count' ? significant(v) : quantity(v, unit));
+  const sorted = [...points].sort((a, b) => (a.t.isAfter(b.t) ? 1 : -1));
+  const mean = points.reduce((a, p) => a + p.v, 0) / points.length;
+  const last = sorted[sorted.length - 1];
+  return `${write(mean)} on average from ${clock(sorted[0].t, day)} to ${clock(last.t, day)}, ${write(last.v)} at the end, at most ${write(Math.max(...points.map((p) => p.v)))}`;
 }
