@@ -12,19 +12,9 @@ import { bootstrap, useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
-import { relayDirectory, RelayProcess, writeRelayConfig } from '../support/relay-process';
+import { relayDirectory, RelayProcess, writeRelayConfig, PROMETHEUS_READS } from '../support/relay-process';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
-
-const CAPABILITIES = [
-  'prometheus.query',
-  'prometheus.query_range',
-  'prometheus.series',
-  'prometheus.label_values',
-  'prometheus.targets',
-  'prometheus.alert_rules',
-  'prometheus.status',
-];
 
 /**
  * Registers a relay (started with no integrations, then stopped) and binds a new Prometheus
@@ -46,7 +36,7 @@ async function registeredRelay(admin: Client, server: string, prometheusUrl: str
     relayId,
     integrationId,
     start: async () => {
-      const relay = RelayProcess.start(config([{ integrationId, type: 'prometheus', baseUrl: prometheusUrl, capabilities: CAPABILITIES }]));
+      const relay = RelayProcess.start(config([{ integrationId, type: 'prometheus', baseUrl: prometheusUrl, capabilities: PROMETHEUS_READS }]));
       await relay.logged('session established');
       return relay;
     },

@@ -9,21 +9,11 @@ import { ensureBuilt } from '../support/dist';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { MonitoringProcess } from '../support/monitoring-stack';
-import { relayDirectory, RelayProcess, writeRelayConfig } from '../support/relay-process';
+import { relayDirectory, RelayProcess, writeRelayConfig, PROMETHEUS_READS } from '../support/relay-process';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
 type Run = { tool: string; outcome: string; error: string | null };
-
-const CAPABILITIES = [
-  'prometheus.query',
-  'prometheus.query_range',
-  'prometheus.series',
-  'prometheus.label_values',
-  'prometheus.targets',
-  'prometheus.alert_rules',
-  'prometheus.status',
-];
 
 /**
  * A system in the customer network that takes requests and answers none by itself; it records each
@@ -74,7 +64,7 @@ describe('relay jobs interrupted', () => {
   let seq = 0;
 
   const startRelay = async (baseUrl: string | null, bootstrapToken?: string, extra: Record<string, unknown> = {}) => {
-    const integrations = baseUrl ? [{ integrationId, type: 'prometheus', baseUrl, capabilities: CAPABILITIES }] : [];
+    const integrations = baseUrl ? [{ integrationId, type: 'prometheus', baseUrl, capabilities: PROMETHEUS_READS }] : [];
     relay = RelayProcess.start(
       writeRelayConfig(dir, {
         server: `127.0.0.1:${ctx.api.app.get(RelayGateway).port}`,

@@ -66,3 +66,14 @@ export class RelayProcess {
     if (this.exitCode === null) this.child.kill('SIGKILL');
   }
 }
+
+/** The Prometheus reads the test relays offer: every read an investigation over a relay makes. */
+export const PROMETHEUS_READS = [
+  'prometheus.query',
+  'prometheus.query_range',
+  'prometheus.series',
+  'prometheus.label_values',
+  'prometheus.targets',
+  'prometheus.alert_rules',
+  'prometheus.status',
+];

@@ -96,12 +96,13 @@ const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
 
-/** The metrics each check for a change near the onset reads, and what it looks for. */
+/** The metrics the read of new versions needs (without them, a limitation says deployments could not be seen). */
 const BUILDS = ['.+_build_info', CONTAINER_INFO];
-const PROCESS_RESTARTS = { reads: ['process_start_time_seconds'], looksFor: 'a process restart' };
-const CONTAINER_RESTARTS = { reads: ['kube_pod_container_status_restarts_total'], looksFor: 'a container restart' };
-const TARGETS_DOWN = { reads: ['up'], looksFor: 'a scrape target down' };
-const PROCESS_CPU = { reads: ['process_cpu_seconds_total'], looksFor: "a process's CPU saturation" };
+/** The metrics each other check for a change near the onset reads, and what it looks for. */
+const PROCESS_RESTARTS = { reads: ['process_start_time_seconds'], looksFor: 'process restarts' };
+const CONTAINER_RESTARTS = { reads: ['kube_pod_container_status_restarts_total'], looksFor: 'container restarts' };
+const TARGETS_DOWN = { reads: ['up'], looksFor: 'scrape targets down' };
+const PROCESS_CPU = { reads: ['process_cpu_seconds_total'], looksFor: 'process CPU saturation' };
 const CHANGE_CHECKS = [PROCESS_RESTARTS, CONTAINER_RESTARTS, TARGETS_DOWN, PROCESS_CPU];
 
 /** Ranked changes stated as hypotheses, and how many are tested in order until one is supported. */
