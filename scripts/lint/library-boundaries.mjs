@@ -29,7 +29,7 @@ export const LIBRARY_DEPENDENCIES = {
 
 /** Sub-entries (`@svc/<lib>/<folder>`) and who may import them; `*` is anyone. */
 export const SUB_ENTRIES = {
-  'investigations/engine': ['apps/worker/', 'test/', 'bench/', 'libs/postmortems/src/worker/'],
+  'investigations/engine': ['apps/worker/', 'test/', 'bench/', 'eval/', 'libs/postmortems/src/worker/'],
   'postmortems/worker': ['apps/worker/', 'test/', 'bench/'],
   'investigations/stream': ['*'],
   'investigations/tools': ['*'],

@@ -1181,8 +1181,9 @@ export class BuiltInReasoner {
 
 /**
  * A conversation turn's conclusion as the answer to what was asked: what to do lists the proposed
- * actions (each with its rationale, how to verify it and the runs it rests on); an answer that an
- * earlier turn gave word for word says so, instead of repeating itself unannounced.
+ * actions (each with its rationale, how to verify it and the runs it rests on); another answer
+ * ends with the runs its cause rests on (those of every finding, without a cause); an answer that
+ * an earlier turn gave word for word says so, instead of repeating itself unannounced.
  */
 export function answerInConversation(conversation: ConversationContext, asksWhatToDo: boolean, concluded: Conclusion): Conclusion {
   let summary = concluded.summary;
@@ -1193,6 +1194,12 @@ export function answerInConversation(conversation: ConversationContext, asksWhat
           ...concluded.actions.map((a, i) => `${i + 1}. ${a.title}: ${a.rationale}. Verify: ${a.verification} [${a.runRefs.map((r) => `#${r}`).join(', ')}]`),
         ].join('\n')
       : `No action is proposed: ${concluded.summary}`;
+  // The answer cites the runs its cause rests on (or, without one, those of every finding), as every answer of a conversation does.
+  if (!asksWhatToDo || !concluded.actions.length) {
+    const causes = concluded.findings.filter((f) => f.kind === 'cause');
+    const refs = [...new Set((causes.length ? causes : concluded.findings).flatMap((f) => f.runRefs))].sort((a, b) => a - b);
+    if (refs.length) summary = `${summary} [${refs.map((r) => `#${r}`).join(', ')}]`;
+  }
   const same = [...conversation.turns].reverse().find((t) => t.summary === summary);
   if (same) summary = `The same answer as turn ${same.turn}: ${summary}`;
   return { ...concluded, summary: summary.slice(0, 4096) };

@@ -34,7 +34,8 @@ describe('parseQuestion', () => {
   });
 
   it('tells the cause, what to do, and what it cannot read apart', () => {
-    expect(parseQuestion('why did checkout start failing?').kind).toBe('signals');
+    expect(parseQuestion('why did checkout start failing?').kind).toBe('cause');
+    expect(parseQuestion('why is search slow?').kind).toBe('cause');
     expect(parseQuestion('what caused this?').kind).toBe('cause');
     expect(parseQuestion('what should we do now?').kind).toBe('actions');
     expect(parseQuestion('should we roll back?').kind).toBe('actions');

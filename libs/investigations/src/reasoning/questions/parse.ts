@@ -102,15 +102,18 @@ export function parseQuestion(message: string): TypedQuestion {
   const signals = SIGNALS.filter(([s, re]) => re.test(s === 'rate' ? text.replace(/\b(error|failure|success) ?rates?\b/g, '') : text)).map(([s]) => s);
   const asksWhich = ASKS_WHICH.test(text);
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
+  // "why ..." asks for the cause, whatever signal it names ("why is search slow?").
   const kind: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
-    : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
-      ? 'which'
-      : signals.length
-        ? 'signals'
-        : ASKS_CAUSE.test(text)
-          ? 'cause'
-          : 'unknown';
+    : /\bwhy\b/.test(text)
+      ? 'cause'
+      : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+        ? 'which'
+        : signals.length
+          ? 'signals'
+          : ASKS_CAUSE.test(text)
+            ? 'cause'
+            : 'unknown';
   const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
   return {
     kind,

@@ -1,0 +1,221 @@
+import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
+import type { Conclusion } from '@svc/investigations';
+import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
+import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
+import { Scenario, SCENARIOS } from './scenarios';
+
+/**
+ * Evaluates the built-in reasoner's answers to follow-up questions in a conversation about an
+ * incident: each scenario's data in a real Prometheus, its page derived as the rule fires it, and
+ * each question asked as a turn about that incident (with the earlier messages it refers to),
+ * scored on what the answer must hold: a number within a tolerance of what Prometheus computes
+ * for the same range, the pods a version runs on (the generator's own), the direction of a
+ * change, the name it asks about, a cause or an action. Every line of an answer with a number must
+ * cite a run. The `holdout` split was written before the answers were looked at and is never
+ * tuned on: report it apart.
+ *
+ * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`; `--verbose` prints each answer).
+ */
+
+type Expect =
+  /** A number (the first of the answer) within `tolerance` of what `oracle` (an instant PromQL query at the answer's end) gives. */
+  | { number: string; tolerance: number }
+  /** The pods (and their nodes) the generator rolled the version out to. */
+  | { podsOf: { workload: string; version: string } }
+  /** The answer says the signal went this way. */
+  | { direction: 'up' | 'down' | 'about the same' }
+  /** The turn asks which service is meant, offering this one first. */
+  | { asksFirst: string }
+  /** The answer contains every one of these. */
+  | { contains: string[] };
+
+interface QuestionCase {
+  scenario: string;
+  split: 'dev' | 'holdout';
+  message: string;
+  earlier?: string[];
+  expect: Expect;
+}
+
+const CASES: QuestionCase[] = [
+  // holdout: written first, never tuned on.
+  {
+    scenario: 'checkout-bad-version',
+    split: 'holdout',
+    message: 'How many requests per second does checkout serve in the past 30 minutes?',
+    expect: { number: 'sum(increase(http_requests_total{job="checkout"}[30m])) / 1800', tolerance: 0.15 },
+  },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'holdout',
+    message: 'on which nodes do the checkout pods running 2.15.0 run?',
+    expect: { podsOf: { workload: 'checkout', version: '2.15.0' } },
+  },
+  { scenario: 'checkout-bad-version', split: 'holdout', message: "what's the error ratio of chekout?", expect: { asksFirst: 'checkout' } },
+  { scenario: 'checkout-bad-version', split: 'holdout', message: 'did checkout start failing more after 2.15.0?', expect: { direction: 'up' } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'holdout', message: 'was search faster before 3.3.0?', expect: { direction: 'up' } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'holdout', message: 'why is search slow?', expect: { contains: ['3.3.0', 'is the cause'] } },
+  { scenario: 'search-traffic-surge', split: 'holdout', message: 'has traffic to search gone up since the alert?', expect: { direction: 'up' } },
+  { scenario: 'search-traffic-surge', split: 'holdout', message: 'how do we fix it?', expect: { contains: ['What to do'] } },
+  // dev
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'is the regression limited to /api/search or are other routes slower too since 3.3.0?',
+    expect: { contains: ['Only /api/search of search has a higher p99 latency since 3.3.0 started'] },
+  },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'what is the request rate of search over the last hour?',
+    expect: { number: 'sum(increase(http_requests_total{job="search"}[1h])) / 3600', tolerance: 0.15 },
+  },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'which pods run 3.3.0 and on which nodes?',
+    expect: { podsOf: { workload: 'search', version: '3.3.0' } },
+  },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'what is the error rate of serch?', expect: { asksFirst: 'search' } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'what caused this?', expect: { contains: ['3.3.0', 'is the cause'] } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'what should we do?', expect: { contains: ['Roll back search'] } },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'and its p99 latency since 3.3.0?',
+    earlier: ['what is the request rate of search?'],
+    expect: { direction: 'up' },
+  },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'did errors of checkout go up since 2.15.0?', expect: { direction: 'up' } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'which pods run 2.15.0?', expect: { podsOf: { workload: 'checkout', version: '2.15.0' } } },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'dev',
+    message: 'what is the error rate of checkout over the last hour?',
+    expect: {
+      number: 'sum(increase(http_requests_total{job="checkout", code=~"5.."}[1h])) / sum(increase(http_requests_total{job="checkout"}[1h]))',
+      tolerance: 0.2,
+    },
+  },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'did the request rate of search go up?', expect: { direction: 'up' } },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'which routes of search got more traffic?', expect: { contains: ['/api/search'] } },
+];
+
+interface Scored {
+  case: QuestionCase;
+  correct: boolean;
+  cited: boolean;
+  answer: string;
+  why: string;
+}
+
+const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+
+/** The first number of an answer with its unit, in the unit the oracle computes (req/s, a ratio, seconds, cores, bytes). */
+function firstNumber(answer: string): number | null {
+  const m = /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B)(?![A-Za-z])/.exec(answer);
+  if (!m) return null;
+  const v = Number(m[1]);
+  const scale: Record<string, number> = { '%': 0.01, ms: 0.001, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+  return v * (scale[m[2]] ?? 1);
+}
+
+async function instant(prometheusUrl: string, query: string, at: number): Promise<number | null> {
+  const res = await fetch(`${prometheusUrl}/api/v1/query?${new URLSearchParams({ query, time: String(at) })}`);
+  const body = (await res.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+  const v = body.data?.result?.[0]?.value[1];
+  return v === undefined ? null : Number(v);
+}
+
+async function scoreCase(c: QuestionCase, scenario: Scenario, staged: StagedPrometheus, conclusion: Conclusion, until: number): Promise<Scored> {
+  const answer = conclusion.question ?? conclusion.summary;
+  // Every line that states a number cites a run ([#n]); a question back to the person states none of its own.
+  const cited =
+    conclusion.question !== undefined ||
+    answer
+      .split('\n')
+      .filter((l) => /\d/.test(l.replace(/\d\d:\d\d UTC|#\d+/g, '')) && !l.startsWith('|'))
+      .every((l) => /\[#\d+(, #\d+)*\]/.test(l));
+  const { correct, why } = await judge(c.expect, scenario, staged, conclusion, answer, until);
+  return { case: c, correct, cited, answer, why };
+}
+
+/** Whether an answer holds what `e` expects, and what was expected. */
+async function judge(
+  e: Expect,
+  scenario: Scenario,
+  staged: StagedPrometheus,
+  conclusion: Conclusion,
+  answer: string,
+  until: number,
+): Promise<{ correct: boolean; why: string }> {
+  if ('number' in e) {
+    const want = await instant(staged.prometheus.url, e.number, until);
+    const got = firstNumber(answer);
+    return {
+      correct: want !== null && got !== null && Math.abs(got - want) <= e.tolerance * Math.max(Math.abs(want), 1e-9),
+      why: `expected about ${want}, read ${got}`,
+    };
+  }
+  if ('podsOf' in e) {
+    const pods = scenario
+      .build(staged.end)
+      .workload(e.podsOf.workload)
+      .pods.filter((p) => p.version === e.podsOf.version);
+    return {
+      correct: pods.length > 0 && pods.every((p) => answer.includes(p.name) && answer.includes(p.node.name)) && answer.startsWith(`${pods.length} pod(s)`),
+      why: `expected ${pods.map((p) => `${p.name}@${p.node.name}`).join(', ')}`,
+    };
+  }
+  if ('direction' in e)
+    return {
+      correct: new RegExp(`: ${e.direction} \\[#`).test(answer) || (e.direction === 'up' && /is higher since|Only .* has a higher/.test(answer)),
+      why: `expected ${e.direction}`,
+    };
+  if ('asksFirst' in e)
+    return {
+      correct: conclusion.question !== undefined && new RegExp(`Which of these do you mean: ${e.asksFirst}[,?]`).test(conclusion.question),
+      why: `expected a question offering ${e.asksFirst} first`,
+    };
+  return { correct: e.contains.every((s) => answer.includes(s)), why: `expected ${e.contains.map((s) => JSON.stringify(s)).join(', ')}` };
+}
+
+async function main(): Promise<void> {
+  const split = arg('split');
+  const cases = CASES.filter((c) => !split || c.split === split);
+  const results: Scored[] = [];
+  for (const name of [...new Set(cases.map((c) => c.scenario))]) {
+    const scenario = SCENARIOS.find((s) => s.name === name);
+    if (!scenario) throw new Error(`no scenario ${name}`);
+    const staged = await stagePrometheus(scenario);
+    try {
+      const [page] = await deriveAlerts(staged.prometheus.url, scenario.rule, staged.start, staged.end);
+      if (!page) throw new Error(`${name}: the page did not fire`);
+      for (const c of cases.filter((x) => x.scenario === name)) {
+        const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message: c.message, earlier: c.earlier });
+        const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+        const scored = await scoreCase(c, scenario, staged, conclusion, Number(session.window.until.epochMicros / 1000n) / 1000);
+        results.push(scored);
+        if (process.argv.includes('--verbose') || !scored.correct || !scored.cited)
+          console.log(
+            `${scored.correct ? 'ok  ' : 'MISS'} ${scored.cited ? '' : '(uncited) '}[${c.split}] ${c.message}\n     ${scored.answer.split('\n')[0]}\n     ${scored.correct ? '' : scored.why}`,
+          );
+      }
+    } finally {
+      await staged.stop();
+    }
+  }
+  console.log('\n| split | questions | correct | cited |\n|---|---:|---:|---:|');
+  for (const s of ['dev', 'holdout'] as const) {
+    const r = results.filter((x) => x.case.split === s);
+    if (r.length) console.log(`| ${s} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} |`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
