@@ -69,6 +69,7 @@ export class IncidentQuestions {
     }
     const subjects = await this.subjects(session, source);
     if ('ask' in subjects) return subjects.ask;
+    if (!subjects.found.length) this.limit('scope', "The question names no service, and the incident's alerts name none to answer it for", []);
     const until = session.window.until;
     const from = shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE);
     for (const subject of subjects.found.slice(0, 2)) {
@@ -394,7 +395,8 @@ export class IncidentQuestions {
       });
     for (const run of session.runs.filter((r) => r.outcome === 'failed' && !limitations.some((l) => l.runRefs.includes(r.ordinal))))
       limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
-    const summary = (this.lines.length ? this.lines.join('\n') : 'The question could not be answered from the sources.').slice(0, 4096);
+    const unanswered = `The question could not be answered from the sources${limitations.length ? `: ${limitations.map((l) => l.statement[0].toLowerCase() + l.statement.slice(1)).join('; ')}` : ''}.`;
+    const summary = (this.lines.length ? this.lines.join('\n') : unanswered).slice(0, 4096);
     const refs = [...new Set(this.findings.flatMap((f) => f.runRefs))];
     return {
       conclusionStatus: 'answer_only',
