@@ -47,4 +47,9 @@ describe('parseQuestion', () => {
     expect(parseQuestion('on which nodes do those pods run?')).toMatchObject({ kind: 'which', listings: ['pods', 'nodes'], refers: true, words: [] });
     expect(parseQuestion('what is the error rate of search?').refers).toBe(false);
   });
+
+  it('reads only the beginning of a long message', () => {
+    expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
+    expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');
+  });
 });

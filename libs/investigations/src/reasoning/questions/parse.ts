@@ -91,8 +91,12 @@ const COMMON = new Set(
   ).split(' '),
 );
 
-/** Reads the typed question a message asks. */
-export function parseQuestion(message: string): TypedQuestion {
+/** How much of a message is read: a question is short, and the grammar's patterns scan what they read. */
+const READ_CHARS = 2000;
+
+/** Reads the typed question a message asks (from its first READ_CHARS characters). */
+export function parseQuestion(whole: string): TypedQuestion {
+  const message = whole.slice(0, READ_CHARS);
   const text = message.toLowerCase();
   const routes = [
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
