@@ -26,13 +26,20 @@ type Expect =
   | { direction: 'up' | 'down' | 'about the same' }
   /** The turn asks which service is meant, offering this one first. */
   | { asksFirst: string }
-  /** The answer contains every one of these. */
-  | { contains: string[] };
+  /** The turn asks which subject is meant (a name the sources do not know). */
+  | { asks: true }
+  /** The first time of the answer is within `tolerance` minutes of `minutesBeforeEnd` before the data's end. */
+  | { at: number; tolerance: number }
+  /** The answer says what the data cannot tell, and claims nothing in its place. */
+  | { cannot: true }
+  /** The answer contains every one of `contains` and none of `excludes`. */
+  | { contains: string[]; excludes?: string[] };
 
 interface QuestionCase {
   scenario: string;
   split: 'dev' | 'holdout';
   message: string;
+  /** Questions asked before in the same conversation, each answered in turn first. */
   earlier?: string[];
   expect: Expect;
 }
@@ -57,6 +64,79 @@ const CASES: QuestionCase[] = [
   { scenario: 'search-slow-version-chronic-alert', split: 'holdout', message: 'why is search slow?', expect: { contains: ['3.3.0', 'is the cause'] } },
   { scenario: 'search-traffic-surge', split: 'holdout', message: 'has traffic to search gone up since the alert?', expect: { direction: 'up' } },
   { scenario: 'search-traffic-surge', split: 'holdout', message: 'how do we fix it?', expect: { contains: ['What to do'] } },
+  { scenario: 'checkout-bad-version', split: 'holdout', message: 'when did the checkout errors start?', expect: { at: 38, tolerance: 5 } },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'holdout',
+    message: 'what changed before checkout started failing?',
+    expect: { contains: ['checkout', '2.15.0'] },
+  },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'holdout',
+    message: 'is it still failing?',
+    earlier: ['did checkout start failing more after 2.15.0?'],
+    expect: { contains: ['still'] },
+  },
+  { scenario: 'checkout-bad-version', split: 'holdout', message: 'does checkout call payments?', expect: { contains: ['checkout calls payments'] } },
+  {
+    scenario: 'inventory-down-harmless-rollout',
+    split: 'holdout',
+    message: 'is inventory related to the checkout errors?',
+    expect: { contains: ['checkout calls inventory'] },
+  },
+  {
+    scenario: 'inventory-down-harmless-rollout',
+    split: 'holdout',
+    message: 'were there any deploys in the last hour?',
+    expect: { contains: ['checkout', '2.14.4'] },
+  },
+  { scenario: 'inventory-down-harmless-rollout', split: 'holdout', message: 'since when is inventory down?', expect: { at: 36, tolerance: 5 } },
+  { scenario: 'cart-config-crashloop', split: 'holdout', message: 'what changed?', expect: { contains: ['cart-config'] } },
+  { scenario: 'cart-config-crashloop', split: 'holdout', message: 'when did cart start crashing?', expect: { at: 38, tolerance: 5 } },
+  { scenario: 'orders-worker-scaled-to-zero', split: 'holdout', message: 'what changed in the last hour?', expect: { contains: ['orders-worker', 'to 0'] } },
+  { scenario: 'orders-worker-scaled-to-zero', split: 'holdout', message: 'what is the request rate of orders-worker?', expect: { cannot: true } },
+  {
+    scenario: 'orders-worker-scaled-to-zero',
+    split: 'holdout',
+    message: 'how many pods does orders-worker run?',
+    expect: { contains: ['No pod of orders-worker'] },
+  },
+  {
+    scenario: 'checkout-slow-partner-bank',
+    split: 'holdout',
+    message: 'does checkout depend on partner-bank?',
+    expect: { contains: ['checkout → payments → partner-bank'] },
+  },
+  { scenario: 'checkout-slow-partner-bank', split: 'holdout', message: 'is reports-batch related to checkout?', expect: { contains: ['share'] } },
+  {
+    scenario: 'checkout-slow-partner-bank',
+    split: 'holdout',
+    message: "what is checkout's p99 latency over the last 30 minutes?",
+    expect: { number: 'histogram_quantile(0.99, sum by (le) (increase(http_request_duration_seconds_bucket{job="checkout"}[30m])))', tolerance: 0.35 },
+  },
+  {
+    scenario: 'orders-memory-leak-oom',
+    split: 'holdout',
+    message: 'how much memory does orders use?',
+    expect: { number: 'avg_over_time(sum(process_resident_memory_bytes{job="orders"})[1h:1m])', tolerance: 0.2 },
+  },
+  { scenario: 'orders-memory-leak-oom', split: 'holdout', message: 'when did the OOM kills begin?', expect: { at: 41, tolerance: 5 } },
+  {
+    scenario: 'recommendations-cpu-throttled',
+    split: 'holdout',
+    message: 'what changed before recommendations got slow?',
+    expect: { contains: ['recommendations', 'CPU limit'] },
+  },
+  { scenario: 'search-noisy-neighbour', split: 'holdout', message: 'is video-transcode related to search?', expect: { contains: ['share', 'ip-10-0-2-34'] } },
+  { scenario: 'node-not-ready', split: 'holdout', message: 'when did frontend start failing?', expect: { at: 36, tolerance: 5 } },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'holdout',
+    message: 'which pods run the new version?',
+    earlier: ['what changed before search got slow?'],
+    expect: { podsOf: { workload: 'search', version: '3.3.0' } },
+  },
   // dev
   {
     scenario: 'search-slow-version-chronic-alert',
@@ -99,6 +179,70 @@ const CASES: QuestionCase[] = [
   },
   { scenario: 'search-traffic-surge', split: 'dev', message: 'did the request rate of search go up?', expect: { direction: 'up' } },
   { scenario: 'search-traffic-surge', split: 'dev', message: 'which routes of search got more traffic?', expect: { contains: ['/api/search'] } },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'what changed?', expect: { contains: ['frontend', '5.2.1'] } },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'when did search get slow?', expect: { at: 39, tolerance: 5 } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'when did the latency of search go up?', expect: { at: 40, tolerance: 5 } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'what was deployed recently?', expect: { contains: ['search', '3.3.0'] } },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'is it still slow?',
+    earlier: ["what's the p99 of search?"],
+    expect: { contains: ['still'] },
+  },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'what is the latency of the billing service?', expect: { asks: true } },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'dev',
+    message: 'when did they start?',
+    earlier: ['did errors of checkout go up since 2.15.0?'],
+    expect: { at: 38, tolerance: 5 },
+  },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'dev',
+    message: 'and on which nodes do those pods run?',
+    earlier: ['which pods run 2.15.0?'],
+    expect: { podsOf: { workload: 'checkout', version: '2.15.0' } },
+  },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'does checkout call inventory?', expect: { contains: ['checkout calls inventory'] } },
+  { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'when did payments start failing?', expect: { at: 36, tolerance: 5 } },
+  { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'what changed?', expect: { contains: ['payments', '1.9.0'] } },
+  { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'is ledger-reconcile related to payments?', expect: { contains: ['share'] } },
+  {
+    scenario: 'payments-bad-version-noisy-neighbour',
+    split: 'dev',
+    message: 'which pods run 1.9.0?',
+    expect: { podsOf: { workload: 'payments', version: '1.9.0' } },
+  },
+  { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'is it still happening?', expect: { contains: ['still'] } },
+  { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'what is the request rate of ledger-reconcile?', expect: { cannot: true } },
+  { scenario: 'ordersdb-connections-exhausted', split: 'dev', message: 'what changed before orders failed?', expect: { contains: ['orders', '2.3.1'] } },
+  { scenario: 'ordersdb-connections-exhausted', split: 'dev', message: 'does orders use ordersdb?', expect: { contains: ['orders calls ordersdb'] } },
+  { scenario: 'ordersdb-connections-exhausted', split: 'dev', message: 'when did orders start failing?', expect: { at: 40, tolerance: 5 } },
+  {
+    scenario: 'ordersdb-connections-exhausted',
+    split: 'dev',
+    message: "what's the error ratio of orders over the last 30 minutes?",
+    expect: {
+      number: 'sum(increase(http_requests_total{job="orders", code=~"5.."}[30m])) / sum(increase(http_requests_total{job="orders"}[30m]))',
+      tolerance: 0.2,
+    },
+  },
+  {
+    scenario: 'sessions-redis-down-flapping-alert',
+    split: 'dev',
+    message: 'is sessions-redis related to cart?',
+    expect: { contains: ['cart calls sessions-redis'] },
+  },
+  { scenario: 'sessions-redis-down-flapping-alert', split: 'dev', message: 'when did the cart errors start?', expect: { at: 36, tolerance: 5 } },
+  { scenario: 'accounts-pool-exhausted-harmless-rollout', split: 'dev', message: 'what was deployed recently?', expect: { contains: ['accounts', '1.4.1'] } },
+  { scenario: 'accounts-pool-exhausted-harmless-rollout', split: 'dev', message: 'when did accounts start failing?', expect: { at: 38, tolerance: 5 } },
+  { scenario: 'media-disk-full-flapping-alert', split: 'dev', message: 'when did media start failing?', expect: { at: 37, tolerance: 5 } },
+  { scenario: 'media-disk-full-flapping-alert', split: 'dev', message: 'what is the error ratio of media by route?', expect: { contains: ['/api/uploads'] } },
+  { scenario: 'ledger-volume-full-chronic-mount', split: 'dev', message: 'is ledger still failing?', expect: { contains: ['still'] } },
+  { scenario: 'checkout-memory-limit-lowered', split: 'dev', message: 'what changed?', expect: { contains: ['checkout', 'memory limit'] } },
+  { scenario: 'inventory-liveness-unexplained', split: 'dev', message: 'is catalog-sync related to inventory?', expect: { contains: ['share'] } },
 ];
 
 interface Scored {
@@ -118,6 +262,14 @@ function firstNumber(answer: string): number | null {
   const v = Number(m[1]);
   const scale: Record<string, number> = { '%': 0.01, ms: 0.001, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
   return v * (scale[m[2]] ?? 1);
+}
+
+/** The first time an answer states (`05:01 UTC`, or `2026-11-26 05:01 UTC`), in Unix seconds, on the day of `until` unless it names its own. */
+function firstTime(answer: string, until: number): number | null {
+  const m = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/.exec(answer);
+  if (!m) return null;
+  const day = m[1] ?? new Date(until * 1000).toISOString().slice(0, 10);
+  return Date.parse(`${day}T${m[2]}:${m[3]}:00Z`) / 1000;
 }
 
 async function instant(prometheusUrl: string, query: string, at: number): Promise<number | null> {
@@ -172,12 +324,29 @@ async function judge(
       correct: new RegExp(`: ${e.direction} \\[#`).test(answer) || (e.direction === 'up' && /is higher since|Only .* has a higher/.test(answer)),
       why: `expected ${e.direction}`,
     };
+  if ('asks' in e) return { correct: conclusion.question !== undefined, why: 'expected a question back naming the candidates' };
+  if ('at' in e) {
+    const got = firstTime(answer, until);
+    const want = staged.end - e.at * 60;
+    return {
+      correct: got !== null && Math.abs(got - want) <= e.tolerance * 60,
+      why: `expected about ${new Date(want * 1000).toISOString().slice(11, 16)} UTC, read ${got === null ? 'no time' : new Date(got * 1000).toISOString().slice(11, 16)}`,
+    };
+  }
+  if ('cannot' in e)
+    return {
+      correct: /\b(unknown|cannot|could not|no series)\b/i.test(answer) && conclusion.findings.length === 0,
+      why: 'expected to be told what the data cannot answer, and nothing claimed',
+    };
   if ('asksFirst' in e)
     return {
       correct: conclusion.question !== undefined && new RegExp(`Which of these do you mean: ${e.asksFirst}[,?]`).test(conclusion.question),
       why: `expected a question offering ${e.asksFirst} first`,
     };
-  return { correct: e.contains.every((s) => answer.includes(s)), why: `expected ${e.contains.map((s) => JSON.stringify(s)).join(', ')}` };
+  return {
+    correct: e.contains.every((s) => answer.includes(s)) && !(e.excludes ?? []).some((s) => answer.includes(s)),
+    why: `expected ${e.contains.map((s) => JSON.stringify(s)).join(', ')}${e.excludes ? ` and none of ${e.excludes.map((s) => JSON.stringify(s)).join(', ')}` : ''}`,
+  };
 }
 
 async function main(): Promise<void> {
@@ -192,8 +361,17 @@ async function main(): Promise<void> {
       const [page] = await deriveAlerts(staged.prometheus.url, scenario.rule, staged.start, staged.end);
       if (!page) throw new Error(`${name}: the page did not fire`);
       for (const c of cases.filter((x) => x.scenario === name)) {
-        const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message: c.message, earlier: c.earlier });
-        const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+        // A follow-up is asked after the earlier questions of its conversation, each answered in turn.
+        const ask = async (message: string, earlier: string[], answers: string[]) => {
+          const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message, earlier, answers });
+          return { session, conclusion: checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs) };
+        };
+        const answers: string[] = [];
+        for (const [i, message] of (c.earlier ?? []).entries()) {
+          const earlier = await ask(message, c.earlier!.slice(0, i), answers);
+          answers.push(earlier.conclusion.question ?? earlier.conclusion.summary);
+        }
+        const { session, conclusion } = await ask(c.message, c.earlier ?? [], answers);
         const scored = await scoreCase(c, scenario, staged, conclusion, Number(session.window.until.epochMicros / 1000n) / 1000);
         results.push(scored);
         if (process.argv.includes('--verbose') || !scored.correct || !scored.cited)
