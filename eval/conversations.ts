@@ -14,7 +14,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`; `--verbose` prints each answer).
+ * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`, `--only=<words of the questions>`; `--verbose` prints each answer whole).
  */
 
 type Expect =
@@ -351,7 +351,8 @@ async function judge(
 
 async function main(): Promise<void> {
   const split = arg('split');
-  const cases = CASES.filter((c) => !split || c.split === split);
+  const only = arg('only');
+  const cases = CASES.filter((c) => (!split || c.split === split) && (!only || c.message.includes(only)));
   const results: Scored[] = [];
   for (const name of [...new Set(cases.map((c) => c.scenario))]) {
     const scenario = SCENARIOS.find((s) => s.name === name);
@@ -376,7 +377,7 @@ async function main(): Promise<void> {
         results.push(scored);
         if (process.argv.includes('--verbose') || !scored.correct || !scored.cited)
           console.log(
-            `${scored.correct ? 'ok  ' : 'MISS'} ${scored.cited ? '' : '(uncited) '}[${c.split}] ${c.message}\n     ${scored.answer.split('\n')[0]}\n     ${scored.correct ? '' : scored.why}`,
+            `${scored.correct ? 'ok  ' : 'MISS'} ${scored.cited ? '' : '(uncited) '}[${c.split}] ${c.message}\n     ${(process.argv.includes('--verbose') ? scored.answer : scored.answer.split('\n')[0]).replace(/\n/g, '\n     ')}\n     ${scored.correct ? '' : scored.why}`,
           );
       }
     } finally {

@@ -164,4 +164,35 @@ describe('investigating an incident caused by a new version', () => {
     expect(report.text).toContain('## Findings');
     expect(report.text).toContain('1.1.0');
   }, 90_000);
+
+  it('answers follow-up questions about the incident in a conversation as asked: what changed, and whether it still holds', async () => {
+    const turnEnded = (conversationId: string, turn: number) =>
+      until(
+        async () => {
+          const res = await ctx.admin.get(`/api/v1/conversations/${conversationId}/turns?limit=200`, { headers: { 'x-svc-organization': 'acme' } });
+          const found = res.body.turns.find((t: { turn: number }) => t.turn === turn);
+          return found && ['concluded', 'partial', 'failed', 'needs_input'].includes(found.status) ? found : undefined;
+        },
+        60_000,
+        `turn ${turn} to end`,
+      );
+    const opened = await ctx.admin.post('/api/v1/conversations', { subject: 'Checkout errors', incidentId, message: 'What changed in the last 5 minutes?' });
+    expect(opened.status).toBe(201);
+    const changed = await turnEnded(opened.body.id, 1);
+    expect(changed.status).toBe('concluded');
+    expect(changed.answer).toMatch(
+      /^1 change from .*; the last before the first alert \(.*\): checkout 1\.0\.0 → 1\.1\.0 \(a new version\), at \d\d:\d\d UTC \[#1\]/,
+    );
+    const read = (await ctx.admin.get(`/api/v1/investigations/${changed.investigationId}`)).body;
+    expect(read.conclusionStatus).toBe('answer_only');
+    expect(read.findings).toEqual([expect.objectContaining({ kind: 'context', runRefs: [1] })]);
+    expect(read.runs[0]).toMatchObject({ ordinal: 1, tool: 'prometheus.query_range', outcome: 'succeeded' });
+
+    await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'Is it still happening?' });
+    const still = await turnEnded(opened.body.id, 2);
+    expect(still.status).toBe('concluded');
+    expect(still.answer).toMatch(
+      /^The condition of HighErrorRate \(the incident's alert\) has held since \d\d:\d\d UTC, and still holds at \d\d:\d\d UTC \[#1, #2\]$/,
+    );
+  }, 90_000);
 });

@@ -133,7 +133,7 @@ describe('postmortems', () => {
           verification: { causeAt: iso(900_000), onsetAt: onset, mechanismRunRefs: [1], unexplained: [] },
         },
         // A later time in a symptom's text is not the onset when the cause's verification dates one.
-        { statement: `The error rate held above 5% at ${iso(660_000)}`, kind: 'symptom', mechanism: '', runRefs: [1] },
+        { statement: `The error rate held above the alert threshold at ${iso(660_000)}`, kind: 'symptom', mechanism: '', runRefs: [1] },
       ],
       hypotheses: [
         { id: 'h1', statement: 'Release 1.1.0 of checkout fails its requests', status: 'supported', test: 'up', runRefs: [1] },

@@ -9,31 +9,40 @@ import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
  * a real Prometheus: search 3.3.0 answers /api/search four times slower (its other route is not
  * slower). Each question gets its own answer, with numbers as people write them, citing its runs.
  */
-describe('questions about an incident, answered as asked', () => {
-  const scenario = SCENARIOS.find((s) => s.name === 'search-slow-version-chronic-alert')!;
-  let staged: StagedPrometheus;
-  let page: Awaited<ReturnType<typeof deriveAlerts>>[number];
-
+/**
+ * A scenario's data in a real Prometheus for the tests of a `describe`, its page derived as the
+ * rule fires it, and a way to ask a question as a conversation turn about it (after the earlier
+ * messages and answers it refers to).
+ */
+function stagedScenario(name: string) {
+  const scenario = SCENARIOS.find((s) => s.name === name)!;
+  const at: { staged?: StagedPrometheus; page?: Awaited<ReturnType<typeof deriveAlerts>>[number] } = {};
   beforeAll(async () => {
-    staged = await stagePrometheus(scenario);
-    [page] = await deriveAlerts(staged.prometheus.url, scenario.rule, staged.start, staged.end);
+    at.staged = await stagePrometheus(scenario);
+    [at.page] = await deriveAlerts(at.staged.prometheus.url, scenario.rule, at.staged.start, at.staged.end);
   }, 120_000);
   afterAll(async () => {
-    await staged?.stop();
+    await at.staged?.stop();
   });
-
-  const ask = async (message: string, earlier: string[] = [], answers: string[] = []) => {
-    const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message, earlier, answers });
-    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
-    return { conclusion, runs: session.runs };
+  return {
+    end: () => at.staged!.end,
+    ask: async (message: string, earlier: string[] = [], answers: string[] = []) => {
+      const session = directSession(at.staged!.prometheus.url, at.page!, [], DEFAULT_BUDGETS, { message, earlier, answers });
+      const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+      return { conclusion, runs: session.runs };
+    },
   };
+}
+
+describe('questions about an incident, answered as asked', () => {
+  const { ask, end } = stagedScenario('search-slow-version-chronic-alert');
 
   // Times carry their date when it is not the day the window ends (a range that crosses midnight).
   it('splits the latency by route before and after the version the question names', async () => {
     const { conclusion, runs } = await ask('is the regression limited to /api/search or are other routes slower too since 3.3.0?');
     expect(conclusion.conclusionStatus).toBe('answer_only');
     expect(conclusion.summary).toMatch(
-      /^Only \/api\/search of search has a higher p99 latency since 3\.3\.0 started \((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\); the other routes are about the same \[#\d+\]/,
+      /^Only \/api\/search of search has a higher p99 latency since 3\.3\.0 started \((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\); the other routes are about the same \[#\d+(, #\d+)*\]/,
     );
     expect(conclusion.summary).toMatch(/\| \/api\/search \| \d+(\.\d+)? ms \| \d+(\.\d+)? (ms|s) \| up \|/);
     expect(conclusion.summary).toMatch(/\| \/api\/suggest \| .* \| about the same \|/);
@@ -46,10 +55,10 @@ describe('questions about an incident, answered as asked', () => {
   it('answers the request rate and errors of a service over the last hour, compared before and after the incident began', async () => {
     const { conclusion } = await ask('what is the request rate and error rate of search over the last hour, did errors go up too?');
     expect(conclusion.summary).toMatch(
-      /^The request rate of search was \d+(\.\d+)? req\/s before the incident began \((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\) and \d+(\.\d+)? req\/s after: about the same \[#\d+\]/m,
+      /^The request rate of search was \d+(\.\d+)? req\/s before the incident began \((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\) and \d+(\.\d+)? req\/s after: about the same \[#\d+(, #\d+)*\]/m,
     );
     expect(conclusion.summary).toMatch(
-      /^The error ratio of search was \d+(\.\d+)?% before the incident began \((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\) and \d+(\.\d+)?% after: about the same \[#\d+\]/m,
+      /^The error ratio of search was \d+(\.\d+)?% before the incident began \((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\) and \d+(\.\d+)?% after: about the same \[#\d+(, #\d+)*\]/m,
     );
     // Three significant digits at most: no 41.3716 req/s nor 0.075412%.
     expect(conclusion.summary).not.toMatch(/[1-9]\d*\.\d{3,}|\.0*[1-9]\d{3,}/);
@@ -79,10 +88,71 @@ describe('questions about an incident, answered as asked', () => {
     expect(again.summary).toBe(`The same answer as turn 1: ${conclusion.summary}`);
   }, 60_000);
 
+  /** Minutes between an answer's first time of day and the data's end, `minutes` before which the fault began. */
+  const minutesBeforeEnd = (answer: string): number => {
+    const [, day, hh, mm] = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/.exec(answer)!;
+    const date = day ?? new Date(end() * 1000).toISOString().slice(0, 10);
+    return (end() - Date.parse(`${date}T${hh}:${mm}:00Z`) / 1000) / 60;
+  };
+
+  it('dates when the signal asked about left its usual level, and says it still holds', async () => {
+    const { conclusion } = await ask('when did the latency of search go up?');
+    expect(conclusion.summary).toMatch(/^The p99 latency of search rose from \d+(\.\d+)? ms to \d+(\.\d+)? s at .*, and is still at .* \[#\d+\]$/);
+    // search 3.3.0 started 40 minutes before the data ends.
+    expect(minutesBeforeEnd(conclusion.summary)).toBeGreaterThanOrEqual(35);
+    expect(minutesBeforeEnd(conclusion.summary)).toBeLessThanOrEqual(42);
+    const { conclusion: still } = await ask('is it still slow?', ['what is the p99 of search?']);
+    expect(still.summary).toContain('and is still at');
+  }, 60_000);
+
+  it('lists what changed before the incident, and a follow-up finds the pods of "the new version" it named', async () => {
+    const { conclusion } = await ask('what changed?');
+    expect(conclusion.summary).toMatch(
+      /^1 change in namespace shop from .*; the last before the first alert \(.*\): search 3\.2\.1 → 3\.3\.0 \(a new version\), at /,
+    );
+    expect(conclusion.summary).toMatch(/\| \d\d:\d\d UTC \| search 3\.2\.1 → 3\.3\.0 \(a new version\) \| \d+ min before \| #\d+ \|/);
+    // The chronic CPU throttling of recommendations is no change: it was there all along.
+    expect(conclusion.summary).not.toContain('recommendations');
+    const { conclusion: pods } = await ask('which pods run the new version?', ['what changed?'], [conclusion.summary]);
+    expect(pods.summary).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at /);
+  }, 60_000);
+
+  it('relates two services by the calls between them and their nodes, and asks about a name it does not know', async () => {
+    const { conclusion } = await ask('does frontend call cart?');
+    expect(conclusion.summary).toMatch(/^frontend calls cart \[#\d+\]$/m);
+    expect(conclusion.summary).toMatch(/^frontend and cart (share nodes? .*|ran on different nodes .*) \[#\d+\]$/m);
+    const { conclusion: unrelated } = await ask('is search related to checkout?');
+    expect(unrelated.summary).toMatch(/^No call between search and checkout shows in the series that pair callers and callees \[#\d+\]$/m);
+    const { conclusion: unknown } = await ask('is search related to billing?');
+    expect(unknown.question).toMatch(/^I could not find "billing"/);
+  }, 60_000);
+
   it('answers what to do with the proposed actions, how to verify them and the runs they rest on', async () => {
     const { conclusion } = await ask('what should we do?');
     expect(conclusion.summary).toMatch(
       /^What to do, from the analysis \(verified cause\):\n1\. Roll back search from .*3\.3\.0.*: .* Verify: .* \[#\d+(, #\d+)*\]/,
+    );
+  }, 60_000);
+});
+
+/**
+ * An edit of the cart-config ConfigMap rolls cart; the new pod exits at start and crash loops
+ * (38 minutes before the data ends). What changed, and when the restarts began, from a real Prometheus.
+ */
+describe('questions about a crash loop after a configuration change', () => {
+  const staged = stagedScenario('cart-config-crashloop');
+  const ask = async (message: string) => (await staged.ask(message)).conclusion;
+
+  it('lists the ConfigMap edit and the rollout it started, in order', async () => {
+    const conclusion = await ask('what changed in the last 2 hours?');
+    const rows = conclusion.summary.split('\n').filter((l) => /^\| \d/.test(l));
+    expect(rows.map((r) => r.split(' | ')[1])).toEqual(['ConfigMap cart-config edited', 'Deployment cart rolled out (generation 1 → 2)']);
+  }, 60_000);
+
+  it('dates when the containers began restarting, and that they still do', async () => {
+    const conclusion = await ask('when did cart start crashing?');
+    expect(conclusion.summary).toMatch(
+      /^The containers of cart began restarting at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(as many as \d+ restarts in 5 minutes\), and still restart at .* \[#\d+\]$/,
     );
   }, 60_000);
 });

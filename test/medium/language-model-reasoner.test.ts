@@ -341,6 +341,23 @@ describe.each(['openai-compatible', 'anthropic'] as const)('LanguageModelReasone
     expect(refusal.text).toContain('impact.runRefs[0] cites tool run #7, which does not exist (the recorded runs are #1)');
   });
 
+  it('refuses a conclusion stating a number no run it cites shows, and accepts the one that states what the run shows', async () => {
+    const stated = conclusionCiting(1);
+    server.script(
+      answer.tool('prometheus__query', queryCall(PROMETHEUS, { hypothesisId: 'h1' }).input),
+      answer.conclude({ ...stated, findings: [{ ...stated.findings[0], statement: 'The checkout 5xx ratio rose to 57% at 41.2 req/s' }] }),
+      answer.conclude(stated),
+    );
+    const session = new InMemorySession();
+
+    const conclusion = await reasoner().investigate(session);
+
+    expect(conclusion.findings[0].statement).toBe('The checkout 5xx ratio rose to 0.42');
+    const refusal = toolResultsOf(server.requests[2]).at(-1)!;
+    expect(refusal.text).toContain('Conclusion not accepted');
+    expect(refusal.text).toContain('findings[0].statement states 57%, 41.2 req/s, which no tool run it cites shows');
+  });
+
   it('fails with ReasonerFailure after two invalid conclusions in a row', async () => {
     server.script(answer.conclude(conclusionCiting(7)), answer.conclude({ ...inconclusive, conclusionStatus: 'certain' }));
     const session = new InMemorySession();

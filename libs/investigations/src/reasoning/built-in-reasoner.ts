@@ -3,7 +3,7 @@ import type { ActionItem, CauseVerification, Conclusion, FindingItem, Hypothesis
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
 import { IncidentQuestions } from './questions/incident-questions';
-import { parseQuestion } from './questions/parse';
+import { parseQuestion, QuestionKind } from './questions/parse';
 import {
   earliest,
   firstSampleAt,
@@ -108,6 +108,8 @@ const CHANGE_CHECKS = [PROCESS_RESTARTS, CONTAINER_RESTARTS, TARGETS_DOWN, PROCE
 /** Ranked changes stated as hypotheses, and how many are tested in order until one is supported. */
 const RANKED_HYPOTHESES = 3;
 const RANKED_TESTED = 2;
+/** The kinds of question a conversation turn answers as asked, from the data; the cause and what to do come from the incident's analysis. */
+const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related']);
 
 /** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
 const ZOOM_POINTS = 400;
@@ -175,13 +177,13 @@ export class BuiltInReasoner {
       this.question = new BuiltInQuestion();
       return this.question.answer(session);
     }
-    // In a conversation, a question about the incident's signals or pods is answered as asked;
+    // In a conversation, a question about the incident's signals, pods, times, changes or relations is answered as asked;
     // the cause (and anything the grammar does not read) is investigated, and what to do is
     // answered with the investigation's actions.
     const asked = session.conversation ? parseQuestion(session.subject) : null;
-    if (asked && (asked.kind === 'signals' || asked.kind === 'which')) {
-      this.question = new IncidentQuestions(asked);
-      return this.question.answer(session);
+    if (asked && ANSWERED_AS_ASKED.has(asked.kind)) {
+      this.question = new IncidentQuestions(asked, session.conversation);
+      return this.question.answerTurn(session);
     }
     const concluded = await this.investigateIncident(session, session.incident);
     return session.conversation ? answerInConversation(session.conversation, asked?.kind === 'actions', concluded) : concluded;

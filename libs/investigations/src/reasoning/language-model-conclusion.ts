@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Conclusion, HypothesisItem } from '../conclusion.types';
 import { testedAndSupported, verificationGaps } from '../conclusion-verification';
 import type { RecordedRun } from './reasoner';
+import { unshownNumbers } from './stated-numbers';
 
 /**
  * The conclusion a language model hands in, as the `conclude` tool's arguments (or a JSON answer).
@@ -138,6 +139,23 @@ export function checkConclusion(input: unknown, investigationId: string, runs: r
       problems.push(`findings[${i}].hypothesisId "${f.hypothesisId}" names no hypothesis in "hypotheses"`);
     }
   });
+
+  // Every measured number comes from a run the statement cites (the summary and impact: from any run the conclusion cites).
+  const runsOf = (ordinals: number[]): RecordedRun[] => runs.filter((r) => ordinals.includes(r.ordinal));
+  const unshown = (where: string, text: string, cited: number[]): void => {
+    const numbers = unshownNumbers(text, runsOf(cited));
+    if (numbers.length)
+      problems.push(
+        `${where} states ${numbers.join(', ')}, which no tool run it cites shows: cite the run that shows ${numbers.length === 1 ? 'it' : 'them'} (query the ratio, percentile or total you state rather than computing it), or leave ${numbers.length === 1 ? 'it' : 'them'} out`,
+      );
+  };
+  const everyCited = [...new Set(refs.map((r) => r.ordinal))];
+  unshown('summary', c.summary, everyCited);
+  unshown('impact.summary', c.impact.summary, everyCited);
+  c.findings.forEach((f, i) =>
+    unshown(`findings[${i}].statement`, `${f.statement} ${f.mechanism}`, [...f.runRefs, ...(f.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]),
+  );
+  c.actions.forEach((a, i) => unshown(`actions[${i}].rationale`, a.rationale, a.runRefs));
 
   const succeeded = new Map(runs.filter((r) => r.outcome === 'succeeded').map((r) => [r.ordinal, r]));
   const causes = c.findings.filter((f) => f.kind === 'cause');

@@ -52,9 +52,12 @@ export function requestRatesByRoute(job: string, window = '1m'): string {
   ].join(' or ');
 }
 
-/** The route a request-rate series counts: its HTTP route (OpenTelemetry's http_route), handler, path or URI, or its gRPC service and method. */
+/** Labels that give a request's HTTP route, the first set one winning: its route (OpenTelemetry's http_route), handler, path or URI. */
+export const ROUTE_LABELS = ['route', 'http_route', 'handler', 'path', 'uri'];
+
+/** The route a request-rate series counts: its HTTP route (see ROUTE_LABELS), or its gRPC service and method. */
 export function routeOf(metric: Record<string, string>): string | undefined {
-  const http = metric.route ?? metric.http_route ?? metric.handler ?? metric.path ?? metric.uri;
+  const http = ROUTE_LABELS.map((l) => metric[l]).find((v) => v !== undefined);
   if (http) return http;
   if (metric.grpc_method) return metric.grpc_service ? `${metric.grpc_service}/${metric.grpc_method}` : metric.grpc_method;
   return undefined;

@@ -2,7 +2,7 @@ import { Timestamp } from '@svc/platform';
 import { describe, expect, it } from 'vitest';
 import { onset, scripted, Series, source, T } from '../../../../../test/support/scripted-prometheus';
 import { prometheusReader } from '../discovery/related-series';
-import { discoverCalls, readCallGraph, serviceNamed } from './call-graph';
+import { callPath, discoverCalls, readCallGraph, serviceNamed } from './call-graph';
 
 /** A reader of a scripted Prometheus that answers each query with what `answer` gives for it, and the queries it was asked. */
 function reader(answer: (query: string) => Series[]) {
@@ -110,5 +110,24 @@ describe('readCallGraph', () => {
     );
     expect(graph?.edges[0].client.get(onset.epochMicros)).toBeCloseTo(0.9);
     expect(graph?.edges[0].server.get(onset.epochMicros)).toBeCloseTo(0.04);
+  });
+});
+
+describe('callPath', () => {
+  const pairs = [
+    { caller: 'frontend', callee: 'checkout' },
+    { caller: 'checkout', callee: 'payments' },
+    { caller: 'payments', callee: 'partner-bank' },
+    { caller: 'checkout', callee: 'inventory' },
+  ];
+
+  it('finds the shortest chain of calls from one service to another, both ends included', () => {
+    expect(callPath(pairs, 'checkout', 'inventory')).toEqual(['checkout', 'inventory']);
+    expect(callPath(pairs, 'frontend', 'partner-bank')).toEqual(['frontend', 'checkout', 'payments', 'partner-bank']);
+  });
+
+  it('follows calls one way only, and finds none between services that do not call each other', () => {
+    expect(callPath(pairs, 'partner-bank', 'checkout')).toBeNull();
+    expect(callPath(pairs, 'inventory', 'payments')).toBeNull();
   });
 });

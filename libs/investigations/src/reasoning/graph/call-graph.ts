@@ -123,20 +123,11 @@ export async function discoverCalls(read: PrometheusReader, at: string, entity: 
     'Which services call which (service graphs, meshes, client metrics) and which nodes the alerting pods run on, to place the alerting service among its dependencies',
   );
   const found: CallLatency[] = [];
-  const pairs: CallPair[] = [];
   const nodes: string[] = [];
   for (const s of seriesOf(run)) {
     const m = s.metric;
     if (m.edges === 'node') {
       if (m.node) nodes.push(m.node);
-    } else if (m.edges === 'peer') {
-      const caller = m.service_name || m.job;
-      const callee = peerOf(m);
-      if (caller && callee) pairs.push({ caller: serviceNamed(caller), callee: serviceNamed(callee) });
-    } else if (m.edges) {
-      const [a, b] = m.edges.split(',');
-      // A mesh names what it could not identify `unknown`.
-      if (m[a] && m[b] && m[a] !== 'unknown' && m[b] !== 'unknown') pairs.push({ caller: m[a], callee: m[b] });
     } else if (m.pair && m.__name__) {
       const [caller, callee] = m.pair.split(',');
       const meaning = meaningOf({ __name__: m.__name__ });
@@ -151,8 +142,57 @@ export async function discoverCalls(read: PrometheusReader, at: string, entity: 
     const side = l.side;
     return !side || unique.some((o) => o.caller === l.caller && o.side && o.side !== side && o.metric === l.metric.replace(side, o.side));
   });
-  const distinct = [...new Map(pairs.filter((p) => p.caller !== p.callee).map((p) => [`${p.caller}\u0000${p.callee}`, p])).values()];
-  return { latencies, pairs: distinct, nodes: [...new Set(nodes)].sort(), run };
+  return { latencies, pairs: pairsIn(run), nodes: [...new Set(nodes)].sort(), run };
+}
+
+/** The distinct caller → callee pairs of a read of PAIR_EDGES and PEER_EDGES. */
+function pairsIn(run: RecordedRun): CallPair[] {
+  const pairs: CallPair[] = [];
+  for (const { metric: m } of seriesOf(run)) {
+    if (m.edges === 'peer') {
+      const caller = m.service_name || m.job;
+      const callee = peerOf(m);
+      if (caller && callee) pairs.push({ caller: serviceNamed(caller), callee: serviceNamed(callee) });
+    } else if (m.edges && m.edges !== 'node') {
+      const [a, b] = m.edges.split(',');
+      // A mesh names what it could not identify `unknown`.
+      if (m[a] && m[b] && m[a] !== 'unknown' && m[b] !== 'unknown') pairs.push({ caller: m[a], callee: m[b] });
+    }
+  }
+  return [...new Map(pairs.filter((p) => p.caller !== p.callee).map((p) => [`${p.caller}\u0000${p.callee}`, p])).values()];
+}
+
+/**
+ * Every caller → callee pair the series show at `at`, whoever calls (one read): the pairs of
+ * caller and callee labels (service graphs, meshes, proxies) and the peers client-side metrics name.
+ */
+export async function readCallPairs(read: PrometheusReader, at: string, purpose: string): Promise<{ pairs: CallPair[]; run: RecordedRun }> {
+  const run = await read(
+    'prometheus.query',
+    { query: [...CALL_PAIRS.map(([a, b]) => PAIR_EDGES(a, b).query), PEER_EDGES.query].join(' or '), time: at },
+    purpose,
+  );
+  return { pairs: pairsIn(run), run };
+}
+
+/** The shortest chain of calls from `from` to `to` among `pairs` (both ends included), or null when none leads there. */
+export function callPath(pairs: readonly CallPair[], from: string, to: string): string[] | null {
+  const previous = new Map<string, string>([[from, '']]);
+  const queue = [from];
+  while (queue.length) {
+    const at = queue.shift()!;
+    if (at === to) {
+      const path = [to];
+      while (previous.get(path[0])) path.unshift(previous.get(path[0])!);
+      return path;
+    }
+    for (const p of pairs)
+      if (p.caller === at && !previous.has(p.callee)) {
+        previous.set(p.callee, at);
+        queue.push(p.callee);
+      }
+  }
+  return null;
 }
 
 /** Seconds per unit of a latency metric's values. */

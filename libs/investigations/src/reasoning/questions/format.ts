@@ -1,7 +1,7 @@
 import type { Timestamp } from '@svc/platform';
 
 /** What a number measures, for writing it as a person would. */
-export type Unit = 'rps' | 'ratio' | 'seconds' | 'cores' | 'bytes';
+export type Unit = 'rps' | 'ratio' | 'seconds' | 'cores' | 'bytes' | 'count';
 
 /** `v` to three significant digits, without float noise: 0.0123, 41.2, 1230. */
 export function significant(v: number, digits = 3): string {
@@ -15,6 +15,8 @@ export function quantity(v: number, unit: Unit): string {
   switch (unit) {
     case 'rps':
       return `${significant(v)} req/s`;
+    case 'count':
+      return significant(v);
     case 'ratio':
       return `${significant(v * 100)}%`;
     case 'seconds':

@@ -1,109 +1,133 @@
 import { distance } from 'fastest-levenshtein';
 import { Timestamp } from '@svc/platform';
-import type { Conclusion, FindingItem, LimitationItem, StoppedBy } from '../../conclusion.types';
-import { failedOutcome } from '../discovery/meaning';
-import { detectionScopeOf, EXPORTER_JOBS, podMatchersOf, quote, REQUEST_RATES, routeOf, SERVER_HISTOGRAMS } from '../explainers/labels';
+import type { Conclusion, StoppedBy } from '../../conclusion.types';
+import { detectionScopeOf, EXPORTER_JOBS, podMatchersOf, quote, routeOf, workloadOfPod } from '../explainers/labels';
+import { readCallPairs } from '../graph/call-graph';
+import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
+import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
+import { AnswerWriter } from './answer';
+import { answerChanges } from './changes';
 import { clock, quantity, Unit } from './format';
-import type { Signal, TypedQuestion } from './parse';
+import type { TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
-
-/** What the answer is about: a label value that names a service or job. */
-interface Subject {
-  label: string;
-  value: string;
-}
+import { answerRelated } from './related';
+import { readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
+import { answerWhen, minimumMove } from './when';
 
 /** The range read when the question names none. */
 const DEFAULT_RANGE_MINUTES = 60;
-const STEP_SECONDS = 60;
 /** A route whose value after is at least this multiple of before (and the difference counts) moved. */
 const MOVED = 1.5;
-/** Labels that give a request's route, by convention. */
-const ROUTE_LABELS = ['route', 'http_route', 'handler', 'path', 'uri'];
-/** Labels that give a request's outcome, by convention. */
-const OUTCOME_LABELS = ['code', 'status', 'status_code', 'http_status_code', 'http_response_status_code', 'response_code'];
 const MAX_ROWS = 12;
-
-/** One signal read: what it is, the run, and the statement that answers with it. */
-interface Reading {
-  signal: Signal;
-  statement: string;
-  run: RecordedRun;
-  table?: string;
-}
-
-const SIGNAL_NAMES: Record<Signal, string> = { rate: 'request rate', errors: 'error ratio', latency: 'latency', cpu: 'CPU use', memory: 'memory use' };
+/** Labels whose values name the subjects a question may be about: services and jobs, and containers (a batch job without a scrape target). */
+const SUBJECT_LABELS = ['job', 'service', 'container'];
+/** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
+const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 
 const mean = (values: number[]): number | null => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
 
 /**
  * Answers the common questions of an incident's conversation from the data, without a model:
- * the request rate, errors, latency, CPU or memory of a service over a range (compared before
- * and after the incident began, or a version started; split by route when asked), and which pods,
- * nodes and versions run it. Each answer reads what it needs (recorded, cited runs), writes its
- * numbers as people do (three significant digits, units, times in UTC), and says what the data
- * cannot answer. A subject named in the question is matched against the sources' label values; a
- * reference ("it", "those pods") or no subject at all means the incident's service.
+ * the request rate, errors, latency, restarts, CPU or memory of a service over a range (compared
+ * before and after the incident began, or a version started; split by route when asked); which
+ * pods, nodes and versions run it; when something started and whether it still holds; what
+ * changed; whether two services are related. Each answer reads what it needs (recorded, cited
+ * runs), writes its numbers as people do (three significant digits, units, times in UTC), and
+ * says what the data cannot answer. A subject named in the question is matched against the
+ * sources' label values; a reference ("it", "those pods", "the new version") or no subject at all
+ * means what the conversation named before, else the incident's service.
  */
 export class IncidentQuestions {
-  private readonly findings: FindingItem[] = [];
-  private readonly limitations: LimitationItem[] = [];
-  private readonly lines: string[] = [];
+  private readonly answer = new AnswerWriter();
+  private readonly asked: TypedQuestion;
 
-  constructor(private readonly asked: TypedQuestion) {}
+  constructor(asked: TypedQuestion, conversation: InvestigationSession['conversation'] = null) {
+    this.asked = withContext(asked, conversation);
+  }
 
-  async answer(session: InvestigationSession): Promise<Conclusion> {
+  async answerTurn(session: InvestigationSession): Promise<Conclusion> {
     session.beginTurn();
     const source = session.sources.find((s) => s.type === 'prometheus');
     if (!source) {
-      this.limitations.push({
-        type: 'missing_telemetry',
-        statement: 'No Prometheus integration is connected, so the question cannot be answered from metrics',
-        runRefs: [],
-        messageSequences: [],
-      });
-      return this.conclusion(session, null);
+      this.answer.limit('missing_telemetry', 'No Prometheus integration is connected, so the question cannot be answered from metrics', []);
+      return this.answer.conclusion(session, null);
     }
-    const subjects = await this.subjects(session, source);
-    if ('ask' in subjects) return subjects.ask;
-    if (!subjects.found.length) this.limit('scope', "The question names no service, and the incident's alerts name none to answer it for", []);
     const until = session.window.until;
+    if (this.asked.kind === 'changes') {
+      await answerChanges(session, source, this.answer, this.asked.rangeMinutes);
+      return this.answer.conclusion(session, null);
+    }
+    // Two services may be related through calls to a peer no job names (a database, a partner's API): the calls are read first.
+    const calls =
+      this.asked.kind === 'related'
+        ? await readCallPairs(prometheusReader(session, source), until.toISOString(), 'Which services call which, to relate the services the question names')
+        : null;
+    const peers = calls ? [...new Set(calls.pairs.flatMap((p) => [p.caller, p.callee]))].map((value) => ({ label: 'peer', value })) : [];
+    const subjects = await this.subjects(session, source, peers, calls ? 2 : 1);
+    if ('ask' in subjects) return subjects.ask;
+    const found = subjects.found;
+    if (calls) {
+      const incident = this.incidentSubject(session);
+      const pair = [...found, ...(incident && !found.some((f) => f.value === incident.value) ? [incident] : [])];
+      if (pair.length < 2) this.answer.limit('scope', 'The question names one service, and there is no other (nor an incident service) to relate it to', []);
+      else await answerRelated(session, source, this.answer, [pair[0], pair[1]], calls);
+      return this.answer.conclusion(session, null);
+    }
+    if (!found.length && this.asked.kind !== 'when')
+      this.answer.limit('scope', "The question names no service, and the incident's alerts name none to answer it for", []);
+    if (this.asked.kind === 'when') {
+      const subject = found[0] ?? null;
+      await answerWhen({ session, source, answer: this.answer, signal: this.asked.signals[0] ?? null, percentile: this.asked.percentile }, subject);
+      return this.answer.conclusion(session, null);
+    }
     const from = shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE);
-    for (const subject of subjects.found.slice(0, 2)) {
+    for (const subject of found.slice(0, 2)) {
       session.beginTurn();
       if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
       else await this.signals(session, source, subject, from, until);
     }
-    return this.conclusion(session, null);
+    return this.answer.conclusion(session, null);
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
-    return this.conclusion(session, stoppedBy);
+    return this.answer.conclusion(session, stoppedBy);
   }
 
   /**
-   * The subjects the question names, matched against the values of `job` and `service`; with
-   * none named (or a reference to what was named before), those of the earlier messages, else the
-   * incident's service. Names none of the sources know, with nothing to fall back on, are asked about.
+   * The incident's service: the job its alerts name, else the workload of the pods they name (an
+   * alert on kube-state-metrics' series is about the pods it names), whose job is usually its name.
    */
-  private async subjects(session: InvestigationSession, source: SourceBrief): Promise<{ found: Subject[] } | { ask: Conclusion }> {
-    const incidentSubject = ((): Subject | null => {
-      const job = detectionScopeOf(
-        session.alerts.map((a) => a.labels),
-        session.window.until,
-        false,
-      ).job;
-      return job ? { label: 'job', value: job } : null;
-    })();
+  private incidentSubject(session: InvestigationSession): Subject | null {
+    const scope = detectionScopeOf(
+      session.alerts.map((a) => a.labels),
+      session.window.until,
+      false,
+    );
+    const name = scope.job ?? scope.workload;
+    return name ? { label: 'job', value: name } : null;
+  }
+
+  /**
+   * The subjects the question names, matched against the values of SUBJECT_LABELS (and `extra`:
+   * the peers a relation question read); with none named (or a reference to what was named
+   * before), those of the earlier messages, else the incident's service. Names none of the sources
+   * know are asked about when what was found is fewer than the question `needs` (a relation needs two).
+   */
+  private async subjects(
+    session: InvestigationSession,
+    source: SourceBrief,
+    extra: Subject[] = [],
+    needs = 1,
+  ): Promise<{ found: Subject[] } | { ask: Conclusion }> {
+    const incidentSubject = this.incidentSubject(session);
     const earlier = (session.conversation?.messages ?? []).filter((m) => m.role === 'user').map((m) => parseQuestion(m.text).words);
     const words = this.asked.words;
     if (!words.length && !earlier.some((w) => w.length)) return { found: incidentSubject ? [incidentSubject] : [] };
     const catalog: Subject[] = [];
     const runs: number[] = [];
-    for (const label of ['job', 'service']) {
+    for (const label of SUBJECT_LABELS) {
       const run = await session.runTool({
         tool: 'prometheus.label_values',
         integrationId: source.integrationId,
@@ -114,15 +138,21 @@ export class IncidentQuestions {
       const values = run.outcome === 'succeeded' ? ((run.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
       catalog.push(...values.map((value) => ({ label, value })));
     }
+    catalog.push(...extra);
+    // Each word names the values equal to it, else those it is a part of ("orders" is orders, not orders-worker, when both exist); in the question's order.
     const match = (ws: string[]): Subject[] => {
-      const found = catalog.filter((s) => ws.some((w) => names(w, s.value)));
-      // A service named by both labels is one subject: its job.
+      const found = ws.flatMap((w) => {
+        const exact = catalog.filter((s) => s.value.toLowerCase() === w);
+        return exact.length ? exact : catalog.filter((s) => names(w, s.value));
+      });
+      // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
     };
     const named = match(words);
     const unresolved = words.filter((w) => !catalog.some((s) => names(w, s.value)));
-    if (named.length) {
-      if (unresolved.length) this.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
+    // Enough named to answer (a relation needs two): the names not found are said; else they are asked about.
+    if (named.length >= needs || (named.length && !unresolved.length)) {
+      if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
       return { found: named };
     }
     // A reference, or no name at all: what the conversation named last, else the incident's service.
@@ -131,7 +161,7 @@ export class IncidentQuestions {
         .reverse()
         .map(match)
         .find((s) => s.length) ?? [];
-    if (!words.length || this.asked.refers) return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
+    if (!unresolved.length || (this.asked.refers && !named.length)) return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
     // The candidates, the closest to the names asked about first (a typo finds its service), exporters left out.
     const closeness = (value: string): number => Math.min(...unresolved.map((w) => distance(w, value.toLowerCase()) / Math.max(w.length, value.length)));
     const services = [...new Set(catalog.map((s) => s.value))]
@@ -155,65 +185,16 @@ export class IncidentQuestions {
 
   /** The signals asked of `subject` from `from` to `until`, compared before and after a split when asked. */
   private async signals(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
-    const selector = `${subject.label}=${quote(subject.value)}`;
-    const listed = await session.runTool({
-      tool: 'prometheus.label_values',
-      integrationId: source.integrationId,
-      arguments: { label: '__name__', match: [`{${selector}}`], start: from.toISOString(), end: until.toISOString() },
-      purpose: `Which metrics ${subject.value} has`,
-    });
-    const metrics = listed.outcome === 'succeeded' ? ((listed.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
-    const counter = REQUEST_RATES.find((m) => metrics.includes(m));
-    const histogram = SERVER_HISTOGRAMS.split('|').find((m) => metrics.includes(m));
     const split = await this.splitAt(session, source, subject, from, until);
-    const byRoute = this.asked.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : '';
-    const range = { start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS };
-    const read = (query: string, purpose: string): Promise<RecordedRun> =>
-      session.runTool({ tool: 'prometheus.query_range', integrationId: source.integrationId, arguments: { query, ...range }, purpose });
-    const percentile = this.asked.percentile ?? 0.99;
-    const p = `p${Math.round(percentile * 1000) / 10}`;
-    for (const signal of this.asked.signals) {
-      let run: RecordedRun;
-      let values: Array<{ labels: Record<string, string>; points: Array<{ t: Timestamp; v: number }> }>;
-      let unit: Unit;
-      if ((signal === 'rate' || signal === 'errors') && !counter) {
-        this.cannot(`no request counter (${REQUEST_RATES.join(', ')}) names ${subject.value}, so its ${SIGNAL_NAMES[signal]} is unknown`, listed);
-        continue;
-      }
-      if (signal === 'latency' && !histogram) {
-        this.cannot(`no latency histogram (${SERVER_HISTOGRAMS.split('|').join(', ')}) names ${subject.value}, so its latency is unknown`, listed);
-        continue;
-      }
-      if (signal === 'rate') {
-        run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${subject.value}`);
-        values = seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s) }));
-        unit = 'rps';
-      } else if (signal === 'errors') {
-        run = await read(
-          `sum by (${[...OUTCOME_LABELS].join(', ')}${byRoute}) (rate(${counter}{${selector}}[5m]))`,
-          `The requests of ${subject.value} by outcome`,
-        );
-        values = failureRatios(seriesOf(run), this.asked.byRoute);
-        unit = 'ratio';
-      } else if (signal === 'latency') {
-        run = await read(
-          `histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`,
-          `The ${p} latency of ${subject.value}`,
-        );
-        values = seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
-        unit = 'seconds';
-      } else {
-        const pods = podMatchersOf([{ ...(session.alerts[0]?.labels.namespace ? { namespace: session.alerts[0].labels.namespace } : {}), job: subject.value }]);
-        const query =
-          signal === 'cpu'
-            ? `sum(rate(process_cpu_seconds_total{${selector}}[5m]))${pods ? ` or sum(rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))` : ''}`
-            : `sum(process_resident_memory_bytes{${selector}})${pods ? ` or sum(container_memory_working_set_bytes{${pods}, container!=""})` : ''}`;
-        run = await read(query, `The ${SIGNAL_NAMES[signal]} of ${subject.value}`);
-        values = seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s) }));
-        unit = signal === 'cpu' ? 'cores' : 'bytes';
-      }
-      const reading = this.describe(signal, subject, values, unit, split, signal === 'latency' ? p : '', run, from, until);
-      if (reading) this.record(session, reading);
+    const reads = await readSignals(session, source, subject, this.asked.signals, {
+      from,
+      until,
+      byRoute: this.asked.byRoute,
+      percentile: this.asked.percentile,
+    });
+    for (const read of reads) {
+      if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
+      else this.describe(session, read, subject, split, from, until);
     }
   }
 
@@ -250,7 +231,7 @@ export class IncidentQuestions {
         .filter(inRange)
         .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
       if (started) return { at: started, what: `${version} started`, run };
-      this.cannot(`${version} of ${subject.value} did not start within the range read, so there is no before and after it to compare`, run);
+      this.answer.cannot(`${version} of ${subject.value} did not start within the range read, so there is no before and after it to compare`, run);
       return null;
     }
     const first = session.alerts.map((a) => a.startsAt).sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
@@ -259,24 +240,21 @@ export class IncidentQuestions {
 
   /** The statement (and, split by route, the table) that answers one signal. */
   private describe(
-    signal: Signal,
+    session: InvestigationSession,
+    read: SignalRead,
     subject: Subject,
-    series: Array<{ labels: Record<string, string>; points: Array<{ t: Timestamp; v: number }> }>,
-    unit: Unit,
     split: { at: Timestamp; what: string; run: RecordedRun | null } | null,
-    percentile: string,
-    run: RecordedRun,
     from: Timestamp,
     until: Timestamp,
-  ): Reading | null {
-    const name = `${percentile ? `${percentile} ` : ''}${SIGNAL_NAMES[signal]}`;
-    const withPoints = series.filter((s) => s.points.length);
+  ): void {
+    const { name, run, unit } = read;
+    const withPoints = read.lines.filter((s) => s.points.length);
     if (!withPoints.length) {
-      this.cannot(
+      this.answer.cannot(
         `${run.summary.startsWith('No series') ? 'no series' : 'nothing'} for the ${name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`,
         run,
       );
-      return null;
+      return;
     }
     const range = `from ${clock(from, until)} to ${clock(until, until)}`;
     const summarise = (points: Array<{ t: Timestamp; v: number }>) => {
@@ -285,7 +263,13 @@ export class IncidentQuestions {
       return { all: mean(points.map((p) => p.v))!, before, after };
     };
     const moved = (b: number | null, a: number | null): string =>
-      b === null || a === null ? '' : a >= b * MOVED && a - b > minimum(unit) ? 'up' : b >= a * MOVED && b - a > minimum(unit) ? 'down' : 'about the same';
+      b === null || a === null
+        ? ''
+        : a >= b * MOVED && a - b > minimumMove(unit)
+          ? 'up'
+          : b >= a * MOVED && b - a > minimumMove(unit)
+            ? 'down'
+            : 'about the same';
     if (this.asked.byRoute && withPoints.length > 1) {
       const rows = withPoints
         .map((s) => ({ route: routeOf(s.labels) ?? '(no route)', ...summarise(s.points) }))
@@ -307,33 +291,41 @@ export class IncidentQuestions {
           : asked.length && changed.every((r) => asked.includes(r))
             ? `Only ${changed.join(', ')} of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
             : `The ${name} of ${subject.value} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
-      return { signal, statement, run, table };
+      this.answer.record(session, statement, split?.run ? [run, split.run] : run, table);
+      return;
     }
     const whole = summarise(withPoints.flatMap((s) => s.points));
     const statement =
       split && whole.before !== null && whole.after !== null
         ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
         : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
-    return { signal, statement, run };
+    this.answer.record(session, statement, split?.run ? [run, split.run] : run);
   }
 
   /** Which pods of `subject` run where, and which version each runs, at `until`. */
   private async listing(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
-    const namespace = session.alerts[0]?.labels.namespace;
+    const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
     const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+    const workload = [namespace ? `namespace=${quote(namespace)}` : '', `deployment=${quote(subject.value)}`].filter(Boolean).join(', ');
     const run = await session.runTool({
       tool: 'prometheus.query',
       integrationId: source.integrationId,
       arguments: {
-        query: `max by (namespace, pod, node) (kube_pod_info{${pods}}) or max by (namespace, pod, image) (kube_pod_container_info{${pods}, container=${quote(subject.value)}}) or max by (pod, instance, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}})`,
+        query: `max by (namespace, pod, node) (kube_pod_info{${pods}}) or max by (namespace, pod, image) (kube_pod_container_info{${pods}, container=${quote(subject.value)}}) or max by (pod, instance, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}}) or max by (deployment) (kube_deployment_spec_replicas{${workload}})`,
         time: until.toISOString(),
       },
       purpose: `Which pods of ${subject.value} run, on which nodes, and which version each runs`,
     });
     const rows = new Map<string, { node?: string; version?: string }>();
-    for (const s of (run.output as { series?: Array<{ metric: Record<string, string> }> } | null)?.series ?? []) {
+    let replicas: number | null = null;
+    for (const s of seriesOf(run)) {
+      if (s.metric.deployment) {
+        replicas = Number(s.value?.[1] ?? NaN);
+        continue;
+      }
       const pod = s.metric.pod ?? s.metric.instance;
-      if (!pod) continue;
+      // orders-worker's pods are not orders': a pod named like a workload's replica belongs to that workload.
+      if (!pod || (s.metric.pod && workloadOfPod(pod) !== pod && workloadOfPod(pod) !== subject.value)) continue;
       const row = rows.get(pod) ?? {};
       if (s.metric.node) row.node = s.metric.node;
       const version = s.metric.version ?? s.metric.image?.split(':').pop();
@@ -343,7 +335,9 @@ export class IncidentQuestions {
     const wanted = this.asked.versions;
     const matching = [...rows.entries()].filter(([, r]) => !wanted.length || wanted.some((v) => r.version?.replace(/^v/, '') === v));
     if (!rows.size) {
-      this.cannot(`no kube_pod_info, kube_pod_container_info or build series names the pods of ${subject.value}, so where it runs is unknown`, run);
+      if (replicas === 0)
+        this.answer.record(session, `No pod of ${subject.value} runs at ${clock(until, until)}: Deployment ${subject.value} is scaled to 0 replicas`, run);
+      else this.answer.cannot(`no kube_pod_info, kube_pod_container_info or build series names the pods of ${subject.value}, so where it runs is unknown`, run);
       return;
     }
     const versionWord = wanted.length ? ` run ${wanted.join(' or ')}` : '';
@@ -359,83 +353,35 @@ export class IncidentQuestions {
         ].join('\n')
       : undefined;
     if (matching.length && this.asked.listings.includes('nodes') && !nodes.length)
-      this.cannot(`no kube_pod_info names the nodes of ${subject.value}'s pods, so their nodes are unknown`, run);
-    this.record(session, { signal: 'rate', statement, run, table });
+      this.answer.cannot(`no kube_pod_info names the nodes of ${subject.value}'s pods, so their nodes are unknown`, run);
+    this.answer.record(session, statement, run, table);
   }
-
-  private record(session: InvestigationSession, reading: Reading): void {
-    this.lines.push(`${reading.statement} [#${reading.run.ordinal}]${reading.table ? `\n\n${reading.table}\n` : ''}`);
-    this.findings.push({
-      kind: 'context',
-      statement: reading.statement,
-      mechanism: '',
-      runRefs: [reading.run.ordinal],
-      evidenceRefs: [{ investigationId: session.investigationId, toolRunOrdinal: reading.run.ordinal }],
-    });
-  }
-
-  /** What the data cannot answer, said in the answer and as a limitation citing the run that showed it. */
-  private cannot(statement: string, run: RecordedRun): void {
-    this.lines.push(`${statement[0].toUpperCase()}${statement.slice(1)} [#${run.ordinal}].`);
-    this.limit('missing_telemetry', statement[0].toUpperCase() + statement.slice(1), [run.ordinal]);
-  }
-
-  private limit(type: LimitationItem['type'], statement: string, runRefs: number[]): void {
-    this.limitations.push({ type, statement, runRefs, messageSequences: [] });
-  }
-
-  private conclusion(session: InvestigationSession, stoppedBy: StoppedBy | null): Conclusion {
-    const limitations = [...this.limitations];
-    if (stoppedBy)
-      limitations.push({
-        type: 'budget',
-        statement: `The answer stopped at its ${stoppedBy.replace('_', ' ')} budget before it was complete`,
-        runRefs: [],
-        messageSequences: [],
-      });
-    for (const run of session.runs.filter((r) => r.outcome === 'failed' && !limitations.some((l) => l.runRefs.includes(r.ordinal))))
-      limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
-    const unanswered = `The question could not be answered from the sources${limitations.length ? `: ${limitations.map((l) => l.statement[0].toLowerCase() + l.statement.slice(1)).join('; ')}` : ''}.`;
-    const summary = (this.lines.length ? this.lines.join('\n') : unanswered).slice(0, 4096);
-    const refs = [...new Set(this.findings.flatMap((f) => f.runRefs))];
-    return {
-      conclusionStatus: 'answer_only',
-      summary,
-      impact: { summary: session.incident ? `Asked about incident "${session.incident.title}"` : 'Not assessed', runRefs: refs },
-      findings: this.findings,
-      hypotheses: [],
-      actions: [],
-      limitations,
-    };
-  }
-}
-
-/** The smallest difference that counts as a move, by unit: half a request a second, a point of errors, 20 ms, a twentieth of a core, 16 MiB. */
-function minimum(unit: Unit): number {
-  return { rps: 0.5, ratio: 0.01, seconds: 0.02, cores: 0.05, bytes: 16 * 1024 * 1024 }[unit];
 }
 
 const fmt = (v: number | null, unit: Unit): string => (v === null ? '-' : quantity(v, unit));
 
-/** Failure ratios over time from request rates split by outcome (and by route when asked). */
-function failureRatios(series: SeriesOut[], byRoute: boolean): Array<{ labels: Record<string, string>; points: Array<{ t: Timestamp; v: number }> }> {
-  const groups = new Map<string, { labels: Record<string, string>; all: Map<bigint, number>; failed: Map<bigint, number> }>();
-  for (const s of series) {
-    const route = byRoute ? (routeOf(s.metric) ?? '') : '';
-    const group = groups.get(route) ?? {
-      labels: byRoute ? Object.fromEntries(ROUTE_LABELS.filter((l) => s.metric[l]).map((l) => [l, s.metric[l]])) : {},
-      all: new Map(),
-      failed: new Map(),
-    };
-    groups.set(route, group);
-    const fails = failedOutcome(s.metric) === true;
-    for (const p of pointsOf(s)) {
-      group.all.set(p.t.epochMicros, (group.all.get(p.t.epochMicros) ?? 0) + p.v);
-      if (fails) group.failed.set(p.t.epochMicros, (group.failed.get(p.t.epochMicros) ?? 0) + p.v);
-    }
-  }
-  return [...groups.values()].map((g) => ({
-    labels: g.labels,
-    points: [...g.all.entries()].filter(([, v]) => v > 0).map(([t, v]) => ({ t: Timestamp.fromEpochMicros(t), v: (g.failed.get(t) ?? 0) / v })),
-  }));
+/**
+ * A question read with what the conversation said before it: a question that refers to earlier
+ * turns ("when did they start?", "those pods", "the new version") and names no signal or version
+ * of its own takes those of the last earlier message that named some, and "the new version" the
+ * version an earlier answer said started (after an arrow, `3.2.1 → 3.3.0`).
+ */
+export function withContext(asked: TypedQuestion, conversation: InvestigationSession['conversation']): TypedQuestion {
+  if (!conversation || !asked.refers) return asked;
+  const earlier = conversation.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => parseQuestion(m.text))
+    .reverse();
+  const signals =
+    asked.signals.length || (asked.kind !== 'when' && asked.kind !== 'signals') ? asked.signals : (earlier.find((q) => q.signals.length)?.signals ?? []);
+  const versions = asked.versions.length
+    ? asked.versions
+    : (earlier.find((q) => q.versions.length)?.versions ??
+      [...conversation.turns]
+        .reverse()
+        .map((t) => [...(t.summary ?? '').matchAll(NEW_VERSION)].map((m) => m[1]))
+        .find((v) => v.length)
+        ?.slice(0, 1) ??
+      []);
+  return { ...asked, signals, versions };
 }

@@ -48,6 +48,31 @@ describe('parseQuestion', () => {
     expect(parseQuestion('what is the error rate of search?').refers).toBe(false);
   });
 
+  it('reads when something started and whether it still holds, with the signal it names', () => {
+    expect(parseQuestion('when did the checkout errors start?')).toMatchObject({ kind: 'when', signals: ['errors'], words: ['checkout'] });
+    expect(parseQuestion('is it still slow?')).toMatchObject({ kind: 'when', signals: ['latency'], refers: true, words: [] });
+    expect(parseQuestion('since when is inventory down?')).toMatchObject({ kind: 'when', signals: ['down'], words: ['inventory'] });
+    // Restarts come before memory: an OOM kill is a restart.
+    expect(parseQuestion('when did the OOM kills begin?')).toMatchObject({ kind: 'when', signals: ['restarts', 'memory'], words: [] });
+    expect(parseQuestion('is it still happening?')).toMatchObject({ kind: 'when', signals: [] });
+    // "went down" is a direction, not a target down.
+    expect(parseQuestion('did the errors of cart go down?').signals).toEqual(['errors']);
+  });
+
+  it('reads what changed, with the range it names', () => {
+    expect(parseQuestion('what changed before checkout started failing?')).toMatchObject({ kind: 'changes', words: ['checkout'] });
+    expect(parseQuestion('were there any deploys in the last hour?')).toMatchObject({ kind: 'changes', rangeMinutes: 60, words: [] });
+    expect(parseQuestion('what was deployed recently?').kind).toBe('changes');
+  });
+
+  it('reads whether two services are related, and tells a call apart from how much a service uses', () => {
+    expect(parseQuestion('is inventory related to the checkout errors?')).toMatchObject({ kind: 'related', words: ['inventory', 'checkout'] });
+    expect(parseQuestion('does orders use ordersdb?')).toMatchObject({ kind: 'related', words: ['orders', 'ordersdb'] });
+    expect(parseQuestion('do search and recommendations share a node?')).toMatchObject({ kind: 'related', words: ['search', 'recommendations'] });
+    expect(parseQuestion('how much cpu does cart use over the last 2 hours').kind).toBe('signals');
+    expect(parseQuestion('how much memory does orders use?').kind).toBe('signals');
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

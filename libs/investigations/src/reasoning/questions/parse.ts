@@ -1,25 +1,28 @@
 /**
  * What people ask during an incident, read from a message without a model: the grammar of the
- * common questions (how much traffic, errors, latency or CPU a service has, compared before and
- * after; which pods, nodes, versions or routes; why; what to do), with the words that may name
- * its subjects, the routes and versions it names, and the time range it asks about.
+ * common questions (how much traffic, errors, latency, restarts or CPU a service has, compared
+ * before and after; which pods, nodes, versions or routes; when it started and whether it still
+ * holds; what changed; whether two services are related; why; what to do), with the words that
+ * may name its subjects, the routes and versions it names, and the time range it asks about.
  */
 
 /** What a signals question measures. */
-export type Signal = 'rate' | 'errors' | 'latency' | 'cpu' | 'memory';
+export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory';
 
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes';
 
 /**
- * The kind of a question: its signals over a range (`signals`), a listing (`which`), the cause
- * (`cause`), what to do (`actions`); `unknown` when none of the grammar's forms matched.
+ * The kind of a question: its signals over a range (`signals`), a listing (`which`), when
+ * something started and whether it still holds (`when`), what changed (`changes`), whether two
+ * subjects are related (`related`), the cause (`cause`), what to do (`actions`); `unknown` when
+ * none of the grammar's forms matched.
  */
-export type QuestionKind = 'signals' | 'which' | 'cause' | 'actions' | 'unknown';
+export type QuestionKind = 'signals' | 'which' | 'when' | 'changes' | 'related' | 'cause' | 'actions' | 'unknown';
 
 export interface TypedQuestion {
   kind: QuestionKind;
-  /** For `signals`: what to read, in the order asked. */
+  /** For `signals` and `when`: what to read, in the grammar's order. */
   signals: Signal[];
   /** The latency percentile asked for (0.99 for "p99"), else null (the answer reads p99). */
   percentile: number | null;
@@ -45,6 +48,8 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['rate', /\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/],
   ['errors', /\b(errors?|error ?rates?|failures?|failing|failed|fail|5xx|500s?|exceptions?)\b/],
   ['latency', /\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|response ?times?|durations?|fast|faster)\b/],
+  ['down', /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\bnot (answering|responding|reachable)\b|\bunreachable\b/],
+  ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
 ];
@@ -57,7 +62,14 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(which|what|list|show)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are)\b[^?.!]*\b(run|running|scheduled)\b/;
+  /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are)\b[^?.!]*\b(run|running|scheduled)\b/;
+const ASKS_WHEN =
+  /\b(when (did|does|do|was|were|is|are|has|have)|since when|what time|how long (has|have|did|is|are|was|were)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+const ASKS_CHANGES =
+  /\b(what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed)\b/;
+const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
+/** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
+const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 const ASKS_ACTIONS =
   /\b(what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
@@ -87,7 +99,11 @@ const COMMON = new Set(
     'pod pods replica replicas instance instances container containers node nodes host hosts machine machines version versions build builds image images release releases ' +
     'route routes endpoint endpoints path paths url urls handler handlers service services job jobs app application scheduled list ' +
     'cause causes caused causing root reason explain fix mitigate resolve recover remediate step steps roll rollback should must ' +
-    'alert alerts incident incidents issue issues problem problems regression is use uses used using much does'
+    'alert alerts incident incidents issue issues problem problems regression is use uses used using much does ' +
+    'started start starts begin began begun stop stopped ended end recovered still long since deploy deploys deployed deployment deployments ' +
+    'rollout rollouts rolled released changes anything something related connected linked depend depends dependent call calls calling talk reach ' +
+    'ratio ratios serve serves served serving need share shares shared affect affects affecting down unreachable unavailable answering responding reachable restart restarts restarted restarting ' +
+    'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring'
   ).split(' '),
 );
 
@@ -106,22 +122,29 @@ export function parseQuestion(whole: string): TypedQuestion {
   const signals = SIGNALS.filter(([s, re]) => re.test(s === 'rate' ? text.replace(/\b(error|failure|success) ?rates?\b/g, '') : text)).map(([s]) => s);
   const asksWhich = ASKS_WHICH.test(text);
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
-  // "why ..." asks for the cause, whatever signal it names ("why is search slow?").
+  // "why ..." asks for the cause, whatever signal it names ("why is search slow?"); the forms that
+  // say what they ask (related, changed, when) come before the listings and signals they name.
   const kind: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
     : /\bwhy\b/.test(text)
       ? 'cause'
-      : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
-        ? 'which'
-        : signals.length
-          ? 'signals'
-          : ASKS_CAUSE.test(text)
-            ? 'cause'
-            : 'unknown';
+      : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
+        ? 'related'
+        : ASKS_CHANGES.test(text)
+          ? 'changes'
+          : ASKS_WHEN.test(text)
+            ? 'when'
+            : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+              ? 'which'
+              : signals.length
+                ? 'signals'
+                : ASKS_CAUSE.test(text)
+                  ? 'cause'
+                  : 'unknown';
   const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
   return {
     kind,
-    signals: kind === 'signals' ? signals : [],
+    signals: kind === 'signals' || kind === 'when' ? signals : [],
     percentile: percentile ? Number(percentile[1]) / 100 : null,
     listings,
     compare: ASKS_COMPARE.test(text) || versions.length > 0,

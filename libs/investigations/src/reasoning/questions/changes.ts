@@ -1,0 +1,186 @@
+import { Timestamp } from '@svc/platform';
+import { quote } from '../explainers/labels';
+import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
+import { MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
+import type { AnswerWriter } from './answer';
+import { clock, quantity } from './format';
+
+/** How far before the incident's first alert a `changes` question looks when it names no range. */
+const BEFORE_ALERT = 60n * MINUTE;
+/** A rollout's own change (a version, a limit) within this long of a new generation says what the rollout changed. */
+const SAME_ROLLOUT = 3n * MINUTE;
+const MAX_ROWS = 12;
+/** Samples a series over the range read. */
+const POINTS = 300;
+
+/** One change seen in the metrics. */
+interface Change {
+  at: Timestamp;
+  /** The workload, ConfigMap or program it changed. */
+  of: string;
+  what: string;
+  run: RecordedRun;
+  /** A new generation, said only when nothing else says what the rollout changed. */
+  generation?: boolean;
+}
+
+/**
+ * What changed before and during the incident, from the metrics that show changes: a new version
+ * of a program (its build series) or a new image of a container (kube-state-metrics), a new
+ * rollout or a scaling of a Deployment or StatefulSet, an edit of a ConfigMap or Secret, and new
+ * pods with other resource limits than the ones they replace. Read in the incident's namespace,
+ * from an hour before its first alert (or over the range asked) to now; each change with its
+ * time, listed in order with the run that shows it.
+ */
+export async function answerChanges(session: InvestigationSession, source: SourceBrief, answer: AnswerWriter, rangeMinutes: number | null): Promise<void> {
+  const until = session.window.until;
+  const firstAlert = session.alerts.map((a) => a.startsAt).sort((a, b) => (a.isAfter(b) ? 1 : -1))[0] ?? until;
+  const wanted = rangeMinutes ? shift(until, -BigInt(rangeMinutes) * MINUTE) : shift(firstAlert, -BEFORE_ALERT);
+  const from = wanted.isAfter(session.window.from) ? wanted : session.window.from;
+  const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
+  const ns = namespace ? `namespace=${quote(namespace)}` : '';
+  const inNs = (extra: string): string => `{${[extra, ns].filter(Boolean).join(', ')}}`;
+  // About POINTS samples a series: a change is dated to a few seconds in a short range, to a minute in a long one.
+  const step = Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 1e6 / POINTS));
+  const read = (query: string, purpose: string): Promise<RecordedRun> =>
+    session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query, start: from.toISOString(), end: until.toISOString(), step },
+      purpose,
+    });
+  const versions = await read(
+    `max by (__name__, job, version) (${inNs('__name__=~".+_build_info"')}) or max by (__name__, container, image) (kube_pod_container_info${inNs('')})`,
+    'Which versions and images started',
+  );
+  const workloads = await read(
+    `max by (__name__, deployment, statefulset) (${inNs('__name__=~"kube_deployment_metadata_generation|kube_deployment_spec_replicas|kube_statefulset_metadata_generation|kube_statefulset_replicas"')}) or max by (__name__, configmap, secret) (${inNs('__name__=~"kube_configmap_metadata_resource_version|kube_secret_metadata_resource_version"')})`,
+    'Which Deployments rolled out or scaled, and which ConfigMaps and Secrets were edited',
+  );
+  const limits = await read(
+    `max by (container, resource, pod) (kube_pod_container_resource_limits${inNs('')})`,
+    'Which new pods run with other resource limits',
+  );
+  const runs = [versions, workloads, limits];
+  const changes = [...newVersions(versions, from, step), ...workloadChanges(workloads), ...limitChanges(limits, from, step)];
+  // A new generation is a rollout: said only when no version or limit change of the same workload says what it changed.
+  const said = changes.filter(
+    (c) =>
+      !c.generation ||
+      !changes.some(
+        (o) =>
+          !o.generation &&
+          o.of === c.of &&
+          (o.at.epochMicros > c.at.epochMicros ? o.at.epochMicros - c.at.epochMicros : c.at.epochMicros - o.at.epochMicros) <= SAME_ROLLOUT,
+      ),
+  );
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const range = `from ${clock(from, until)} to ${clock(until, until)}`;
+  if (!runs.some((r) => seriesOf(r).length)) {
+    answer.cannot(
+      `no build series and no kube-state-metrics series of Deployments, ConfigMaps or pods${where} ${range}, so what changed cannot be seen in the metrics`,
+      runs,
+    );
+    return;
+  }
+  if (!said.length) {
+    answer.record(session, `Nothing changed${where} ${range}: no new version or image, rollout, scaling, ConfigMap or Secret edit, or resource limit`, runs);
+    return;
+  }
+  // In time order; within one step, an edit before the rollout it starts, and a rollout before its scaling.
+  said.sort((a, b) => (a.at.epochMicros === b.at.epochMicros ? rank(a) - rank(b) : a.at.isAfter(b.at) ? 1 : -1));
+  const shown = said.slice(-MAX_ROWS);
+  const relative = (t: Timestamp): string => {
+    const minutes = Math.round(Number(firstAlert.epochMicros - t.epochMicros) / 60e6);
+    return minutes > 0 ? `${minutes} min before` : minutes < 0 ? `${-minutes} min after` : 'at the same minute';
+  };
+  const table = [
+    '| time | change | first alert | run |',
+    '|---|---|---|---|',
+    ...shown.map((c) => `| ${clock(c.at, until)} | ${c.what} | ${relative(c.at)} | #${c.run.ordinal} |`),
+  ].join('\n');
+  const latest = said.filter((c) => !c.at.isAfter(firstAlert)).pop();
+  answer.record(
+    session,
+    `${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}${latest ? `; the last before the first alert (${clock(firstAlert, until)}): ${latest.what}, at ${clock(latest.at, until)}` : ''}`,
+    [...new Set(shown.map((c) => c.run))],
+    table,
+  );
+}
+
+/** The order of changes seen within the same step: edits, then what rolled out, then scalings. */
+const rank = (c: Change): number => (/^(ConfigMap|Secret) /.test(c.what) ? 0 : / scaled from /.test(c.what) ? 2 : 1);
+
+const firstAt = (s: SeriesOut): Timestamp | undefined => pointsOf(s)[0]?.t;
+
+/** A build series or image that began after the range began, replacing another of the same program that ran before it. */
+function newVersions(run: RecordedRun, from: Timestamp, step: number): Change[] {
+  const startedLate = (t: Timestamp): boolean => t.epochMicros > from.epochMicros + BigInt(step) * 1_000_000n;
+  const programOf = (m: Record<string, string>): string | undefined => (m.__name__ === 'kube_pod_container_info' ? m.container : m.job);
+  const versionOf = (m: Record<string, string>): string | undefined =>
+    m.__name__ === 'kube_pod_container_info' ? (m.image?.includes(':') ? m.image.split(':').pop() : m.image) : m.version;
+  const series = seriesOf(run)
+    .map((s) => ({ m: s.metric, at: firstAt(s) }))
+    .filter((x): x is { m: Record<string, string>; at: Timestamp } => !!x.at && !!programOf(x.m) && !!versionOf(x.m));
+  const found: Change[] = [];
+  for (const next of series.filter((x) => startedLate(x.at))) {
+    const before = series
+      .filter((o) => o.m.__name__ === next.m.__name__ && programOf(o.m) === programOf(next.m) && versionOf(o.m) !== versionOf(next.m) && o.at.isBefore(next.at))
+      .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))[0];
+    if (!before) continue;
+    // A range query sees a new series at the first step after it began.
+    found.push({
+      at: next.at,
+      of: programOf(next.m)!,
+      what: `${programOf(next.m)} ${versionOf(before.m)} → ${versionOf(next.m)} (a new ${next.m.__name__ === 'kube_pod_container_info' ? 'image' : 'version'})`,
+      run,
+    });
+  }
+  // A program's own build series names its version best; its image says the same change again.
+  return found.filter((c) => !(c.what.endsWith('(a new image)') && found.some((o) => o !== c && o.of === c.of && o.what.endsWith('(a new version)'))));
+}
+
+/** Rollouts (a new generation), scalings and edits: every step where such a series' value changed. */
+function workloadChanges(run: RecordedRun): Change[] {
+  const found: Change[] = [];
+  for (const s of seriesOf(run)) {
+    const m = s.metric;
+    const points = pointsOf(s);
+    for (let i = 1; i < points.length; i++) {
+      const [a, b] = [points[i - 1].v, points[i].v];
+      if (a === b) continue;
+      const at = points[i].t;
+      const workload = m.deployment ?? m.statefulset;
+      const kind = m.deployment ? 'Deployment' : 'StatefulSet';
+      if (/_generation$/.test(m.__name__ ?? '') && workload)
+        found.push({ at, of: workload, what: `${kind} ${workload} rolled out (generation ${a} → ${b})`, run, generation: true });
+      else if (/_replicas$/.test(m.__name__ ?? '') && workload)
+        found.push({ at, of: workload, what: `${kind} ${workload} scaled from ${a} to ${b} replicas`, run });
+      else if (m.configmap) found.push({ at, of: m.configmap, what: `ConfigMap ${m.configmap} edited`, run });
+      else if (m.secret) found.push({ at, of: m.secret, what: `Secret ${m.secret} edited`, run });
+    }
+  }
+  return found;
+}
+
+/** New pods of a container whose resource limit differs from the one the pods before them ran with. */
+function limitChanges(run: RecordedRun, from: Timestamp, step: number): Change[] {
+  const groups = new Map<string, Array<{ at: Timestamp; v: number; container: string; resource: string }>>();
+  for (const s of seriesOf(run)) {
+    const points = pointsOf(s);
+    const { container, resource } = s.metric;
+    if (!points.length || !container || !resource) continue;
+    const key = `${container}\u0000${resource}`;
+    groups.set(key, [...(groups.get(key) ?? []), { at: points[0].t, v: points[0].v, container, resource }]);
+  }
+  const found: Change[] = [];
+  for (const pods of groups.values()) {
+    pods.sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1));
+    const first = pods.find((p) => p.at.epochMicros > from.epochMicros + BigInt(step) * 1_000_000n && p.v !== pods[0].v && !pods[0].at.isAfter(from));
+    if (!first) continue;
+    const name = first.resource === 'cpu' ? 'CPU limit' : first.resource === 'memory' ? 'memory limit' : `${first.resource} limit`;
+    const value = (v: number): string => (first.resource === 'cpu' ? quantity(v, 'cores') : first.resource === 'memory' ? quantity(v, 'bytes') : String(v));
+    found.push({ at: first.at, of: first.container, what: `${first.container}'s ${name} ${value(pods[0].v)} → ${value(first.v)} (new pods)`, run });
+  }
+  return found;
+}

@@ -1,0 +1,160 @@
+import { Timestamp } from '@svc/platform';
+import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
+import { podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, routeOf, SERVER_HISTOGRAMS } from '../explainers/labels';
+import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
+import { pointsOf, SeriesOut, seriesOf } from '../series-reading';
+import type { Unit } from './format';
+import type { Signal } from './parse';
+
+/** What an answer is about: a label value that names a service, job or container. */
+export interface Subject {
+  label: string;
+  value: string;
+}
+
+/** A series read for an answer: its labels and its points over time. */
+export interface Line {
+  labels: Record<string, string>;
+  points: Array<{ t: Timestamp; v: number }>;
+}
+
+/** One signal of a subject, read: its name as the answer says it, the run, the series and their unit. */
+export interface SignalRead {
+  signal: Signal;
+  /** `p99 latency`, `error ratio`, … */
+  name: string;
+  run: RecordedRun;
+  lines: Line[];
+  unit: Unit;
+}
+
+/** What the data cannot give for a signal, and the run that showed it. */
+export interface SignalMissing {
+  cannot: string;
+  /** Null when nothing was read to know it. */
+  run: RecordedRun | null;
+}
+
+export const SIGNAL_NAMES: Record<Signal, string> = {
+  rate: 'request rate',
+  errors: 'error ratio',
+  latency: 'latency',
+  down: 'number of scrape targets down',
+  restarts: 'number of container restarts per 5 minutes',
+  cpu: 'CPU use',
+  memory: 'memory use',
+};
+
+export const STEP_SECONDS = 60;
+
+/**
+ * Reads the signals of `subject` from `from` to `until` (a step a minute), each a run: which
+ * metrics name the subject (one read for all signals), then each signal from the metric its
+ * instrumentation exposes: requests and their outcomes from the request counters, latency at a
+ * percentile from the server histograms, targets down from `up`, restarts from
+ * kube-state-metrics, CPU and memory from the process or its containers. Split by route when
+ * `byRoute`. A signal no metric of the subject gives is returned as what cannot be answered.
+ */
+export async function readSignals(
+  session: InvestigationSession,
+  source: SourceBrief,
+  subject: Subject,
+  signals: Signal[],
+  range: { from: Timestamp; until: Timestamp; byRoute: boolean; percentile: number | null },
+): Promise<Array<SignalRead | SignalMissing>> {
+  const { from, until } = range;
+  const selector = `${subject.label}=${quote(subject.value)}`;
+  const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
+  const listed = needsMetrics
+    ? await session.runTool({
+        tool: 'prometheus.label_values',
+        integrationId: source.integrationId,
+        arguments: { label: '__name__', match: [`{${selector}}`], start: from.toISOString(), end: until.toISOString() },
+        purpose: `Which metrics ${subject.value} has`,
+      })
+    : null;
+  const metrics = listed?.outcome === 'succeeded' ? ((listed.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
+  const counter = REQUEST_RATES.find((m) => metrics.includes(m));
+  const histogram = SERVER_HISTOGRAMS.split('|').find((m) => metrics.includes(m));
+  const byRoute = range.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : '';
+  const read = (query: string, purpose: string): Promise<RecordedRun> =>
+    session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
+      purpose,
+    });
+  const plain = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
+  const percentile = range.percentile ?? 0.99;
+  const p = `p${Math.round(percentile * 1000) / 10}`;
+  const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
+  const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+  const out: Array<SignalRead | SignalMissing> = [];
+  for (const signal of signals) {
+    if ((signal === 'rate' || signal === 'errors') && !counter) {
+      out.push({ cannot: `no request counter (${REQUEST_RATES.join(', ')}) names ${subject.value}, so its ${SIGNAL_NAMES[signal]} is unknown`, run: listed });
+      continue;
+    }
+    if (signal === 'latency' && !histogram) {
+      out.push({ cannot: `no latency histogram (${SERVER_HISTOGRAMS.split('|').join(', ')}) names ${subject.value}, so its latency is unknown`, run: listed });
+      continue;
+    }
+    if (signal === 'rate') {
+      const run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${subject.value}`);
+      out.push({ signal, name: SIGNAL_NAMES.rate, run, lines: plain(run), unit: 'rps' });
+    } else if (signal === 'errors') {
+      const run = await read(
+        `sum by (${OUTCOME_LABELS.join(', ')}${byRoute}) (rate(${counter}{${selector}}[5m]))`,
+        `The requests of ${subject.value} by outcome`,
+      );
+      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: failureRatios(seriesOf(run), range.byRoute), unit: 'ratio' });
+    } else if (signal === 'latency') {
+      const run = await read(
+        `histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`,
+        `The ${p} latency of ${subject.value}`,
+      );
+      out.push({ signal, name: `${p} latency`, run, lines: plain(run), unit: 'seconds' });
+    } else if (signal === 'down') {
+      const run = await read(`sum(1 - up{${selector}})`, `How many scrape targets of ${subject.value} were down`);
+      out.push({ signal, name: SIGNAL_NAMES.down, run, lines: plain(run), unit: 'count' });
+    } else if (signal === 'restarts') {
+      if (!pods) {
+        out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so its restarts are unknown`, run: listed });
+        continue;
+      }
+      const run = await read(`sum(increase(kube_pod_container_status_restarts_total{${pods}}[5m]))`, `How often the containers of ${subject.value} restarted`);
+      out.push({ signal, name: SIGNAL_NAMES.restarts, run, lines: plain(run), unit: 'count' });
+    } else {
+      const query =
+        signal === 'cpu'
+          ? `sum(rate(process_cpu_seconds_total{${selector}}[5m]))${pods ? ` or sum(rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))` : ''}`
+          : `sum(process_resident_memory_bytes{${selector}})${pods ? ` or sum(container_memory_working_set_bytes{${pods}, container!=""})` : ''}`;
+      const run = await read(query, `The ${SIGNAL_NAMES[signal]} of ${subject.value}`);
+      out.push({ signal, name: SIGNAL_NAMES[signal], run, lines: plain(run), unit: signal === 'cpu' ? 'cores' : 'bytes' });
+    }
+  }
+  return out;
+}
+
+/** Failure ratios over time from request rates split by outcome (and by route when asked). */
+function failureRatios(series: SeriesOut[], byRoute: boolean): Line[] {
+  const groups = new Map<string, { labels: Record<string, string>; all: Map<bigint, number>; failed: Map<bigint, number> }>();
+  for (const s of series) {
+    const route = byRoute ? (routeOf(s.metric) ?? '') : '';
+    const group = groups.get(route) ?? {
+      labels: byRoute ? Object.fromEntries(ROUTE_LABELS.filter((l) => s.metric[l]).map((l) => [l, s.metric[l]])) : {},
+      all: new Map(),
+      failed: new Map(),
+    };
+    groups.set(route, group);
+    const fails = failedOutcome(s.metric) === true;
+    for (const p of pointsOf(s)) {
+      group.all.set(p.t.epochMicros, (group.all.get(p.t.epochMicros) ?? 0) + p.v);
+      if (fails) group.failed.set(p.t.epochMicros, (group.failed.get(p.t.epochMicros) ?? 0) + p.v);
+    }
+  }
+  return [...groups.values()].map((g) => ({
+    labels: g.labels,
+    points: [...g.all.entries()].filter(([, v]) => v > 0).map(([t, v]) => ({ t: Timestamp.fromEpochMicros(t), v: (g.failed.get(t) ?? 0) / v })),
+  }));
+}

@@ -1,0 +1,196 @@
+import { Timestamp } from '@svc/platform';
+import { alertsOwnSeries, episodeStart } from '../onset';
+import { changeOf, Point } from '../ranking/change-points';
+import type { InvestigationSession, SourceBrief } from '../reasoner';
+import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
+import type { AnswerWriter } from './answer';
+import { clock, quantity, Unit } from './format';
+import type { Signal } from './parse';
+import { readSignals, STEP_SECONDS, Subject } from './signal-reads';
+
+/** How far back a `when` question reads from the incident's first alert: enough for a usual level before it. */
+const LOOKBACK = 90n * MINUTE;
+/** The samples up to this long before the first alert are the usual level (a fault begins minutes before it pages). */
+const BASELINE_BEFORE_ALERT = 20n * MINUTE;
+/** The change that paged holds this long after the first alert. */
+const HELD_AFTER_ALERT = 5n * MINUTE;
+
+/** The smallest difference that counts as a change, by unit: half a request a second, a point of errors, 20 ms, a twentieth of a core, 16 MiB, one. */
+export function minimumMove(unit: Unit): number {
+  return { rps: 0.5, ratio: 0.01, seconds: 0.02, cores: 0.05, bytes: 16 * 1024 * 1024, count: 0.5 }[unit];
+}
+
+/** What a `when` question needs of its turn. */
+export interface WhenQuestion {
+  session: InvestigationSession;
+  source: SourceBrief;
+  answer: AnswerWriter;
+  /** The signal asked about, or null for the incident's own condition. */
+  signal: Signal | null;
+  percentile: number | null;
+}
+
+/**
+ * When something started and whether it still holds. With a signal named ("when did the errors
+ * start?", "is it still slow?", "since when is inventory down?"), the subject's signal is read
+ * from well before the incident's first alert to now, and its change from its usual level dated
+ * (see changeOf): when it began, the level before and reached, and whether it still holds now or
+ * when it went back. With none named, the incident's alerting rule is read: when its condition
+ * began to hold in the episode that paged, and whether it still holds.
+ */
+export async function answerWhen(q: WhenQuestion, subject: Subject | null): Promise<void> {
+  const { session, answer } = q;
+  const until = session.window.until;
+  const firstAlert = session.alerts.map((a) => a.startsAt).sort((a, b) => (a.isAfter(b) ? 1 : -1))[0] ?? until;
+  const earliest = shift(firstAlert, -LOOKBACK);
+  const from = earliest.isAfter(session.window.from) ? earliest : session.window.from;
+  if (!q.signal || !subject) {
+    await conditionEpisode(q, from, until, firstAlert);
+    return;
+  }
+  const [read] = await readSignals(session, q.source, subject, [q.signal], { from, until, byRoute: false, percentile: q.percentile });
+  if ('cannot' in read) {
+    answer.cannot(read.cannot, read.run);
+    return;
+  }
+  const line = read.lines.find((l) => l.points.length);
+  if (!line) {
+    answer.cannot(`no series for the ${read.name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`, read.run);
+    return;
+  }
+  const points: Point[] = line.points.map((p) => ({ t: p.t.epochMicros, v: p.v }));
+  const baselineUntil = shift(firstAlert, -BASELINE_BEFORE_ALERT).epochMicros;
+  const of = `The ${read.name} of ${subject.value}`;
+  const usual = points.filter((p) => p.t < baselineUntil).map((p) => p.v);
+  const change = events(q.signal, points, baselineUntil, usual) ?? levelChange(q.signal, points, baselineUntil, firstAlert, until, read.unit);
+  if (!change) {
+    answer.record(
+      session,
+      `${of} did not move from its usual level${usual.length ? ` (about ${quantity(median(usual), read.unit)})` : ''} between ${clock(from, until)} and ${clock(until, until)}`,
+      read.run,
+    );
+    return;
+  }
+  const began = clock(Timestamp.fromEpochMicros(change.at), until);
+  // Whether it still holds: the last sample counts an event, or is out of the usual level by half the move at least.
+  const out = (p: Point): boolean =>
+    change.events ? p.v >= minimumMove('count') : Math.abs(p.v - change.before) >= Math.abs(change.after - change.before) / 2;
+  const last = points[points.length - 1];
+  const step = BigInt(STEP_SECONDS) * 1_000_000n;
+  const holds = out(last) && until.epochMicros - last.t <= 2n * step;
+  const lastOut = [...points].reverse().find(out)!;
+  const back = points.find((p) => p.t > lastOut.t);
+  const at = (t: bigint): string => clock(Timestamp.fromEpochMicros(t), until);
+  if (change.events) {
+    const [what, still, none] =
+      q.signal === 'down'
+        ? [`Scrape targets of ${subject.value} went down at ${began} (as many as ${count(change.after)} at once)`, 'are still down', 'are up again']
+        : [
+            `The containers of ${subject.value} began restarting at ${began} (as many as ${count(change.after)} restarts in 5 minutes)`,
+            'still restart',
+            'have not restarted',
+          ];
+    answer.record(
+      session,
+      holds
+        ? `${what}, and ${still} at ${at(last.t)} (${q.signal === 'down' ? `${count(last.v)} down` : `${count(last.v)} restart${count(last.v) === '1' ? '' : 's'} in the last 5 minutes`})`
+        : `${what}; the last at ${at(lastOut.t)}, and they ${none} since`,
+      read.run,
+    );
+    return;
+  }
+  const moved = `${change.after >= change.before ? 'rose' : 'fell'} from ${quantity(change.before, read.unit)} to ${quantity(change.after, read.unit)} at ${began}`;
+  answer.record(
+    session,
+    holds
+      ? `${of} ${moved}, and is still at ${quantity(last.v, read.unit)} at ${at(last.t)}`
+      : `${of} ${moved}${back ? `, and went back to ${quantity(back.v, read.unit)} at ${at(back.t)}` : ''}; it no longer holds at ${clock(until, until)}`,
+    read.run,
+  );
+}
+
+/** A dated change from a usual level: when it began, the level before and the level reached. */
+interface Dated {
+  at: bigint;
+  before: number;
+  after: number;
+  /** Counted events (restarts, targets down): `after` is the most counted at once. */
+  events?: boolean;
+}
+
+/**
+ * Events counted per window (restarts, targets down) are quiet as usual: they began with the first
+ * window after the usual samples that counts one. Null for other signals, or when they were not quiet before.
+ */
+function events(signal: Signal, points: Point[], baselineUntil: bigint, usual: number[]): Dated | null {
+  if (signal !== 'restarts' && signal !== 'down') return null;
+  if (usual.length < 5 || median(usual) >= minimumMove('count')) return null;
+  const later = points.filter((p) => p.t >= baselineUntil);
+  const first = later.find((p) => p.v >= minimumMove('count'));
+  if (!first) return null;
+  return { at: first.t, before: median(usual), after: Math.max(...later.filter((p) => p.t >= first.t).map((p) => p.v)), events: true };
+}
+
+/** A level that moved: the change that held when the incident's first alert fired, else the one that holds now (see changeOf). */
+function levelChange(signal: Signal, points: Point[], baselineUntil: bigint, firstAlert: Timestamp, until: Timestamp, unit: Unit): Dated | null {
+  const options = { baselineUntil, worse: signal === 'rate' ? ('either' as const) : ('up' as const), minimumDelta: minimumMove(unit) };
+  const change =
+    changeOf(points, { ...options, heldAt: shift(firstAlert, HELD_AFTER_ALERT).epochMicros }) ?? changeOf(points, { ...options, heldAt: until.epochMicros });
+  return change && { at: change.at, before: change.before, after: change.after };
+}
+
+/** When the condition of the incident's alerting rule began to hold in the episode that paged, and whether it still holds. */
+async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timestamp, firstAlert: Timestamp): Promise<void> {
+  const { session, answer } = q;
+  const alertname = session.alerts.map((a) => a.labels.alertname).find((n) => !!n);
+  if (!alertname) {
+    answer.limit('scope', "The question names no signal, and the incident's alerts name no rule whose condition could be read", []);
+    return;
+  }
+  const rules = await session.runTool({
+    tool: 'prometheus.alert_rules',
+    integrationId: q.source.integrationId,
+    arguments: { name: alertname },
+    purpose: `The condition the ${alertname} rule checks`,
+  });
+  const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string }> } | null)?.rules?.[0] : undefined;
+  if (!rule?.query) {
+    answer.cannot(`Prometheus has no alerting rule named ${alertname}, so when its condition held is unknown`, rules);
+    return;
+  }
+  const range = await session.runTool({
+    tool: 'prometheus.query_range',
+    integrationId: q.source.integrationId,
+    arguments: { query: rule.query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
+    purpose: `When ${alertname}'s condition held`,
+  });
+  const times = alertsOwnSeries(
+    seriesOf(range),
+    session.alerts.map((a) => a.labels),
+  ).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros));
+  const step = BigInt(STEP_SECONDS) * 1_000_000n;
+  const start = episodeStart(times, step, shift(firstAlert, MINUTE).epochMicros) ?? episodeStart(times, step, until.epochMicros);
+  if (start === null) {
+    answer.cannot(`the condition of ${alertname} did not hold from ${clock(from, until)} to ${clock(until, until)}`, [rules, range]);
+    return;
+  }
+  const last = times.reduce((max, t) => (t > max ? t : max), start);
+  const began = clock(Timestamp.fromEpochMicros(start), until);
+  const holds = until.epochMicros - last <= 2n * step;
+  answer.record(
+    session,
+    holds
+      ? `The condition of ${alertname} (the incident's alert) has held since ${began}, and still holds at ${clock(until, until)}`
+      : `The condition of ${alertname} (the incident's alert) held from ${began} to ${clock(Timestamp.fromEpochMicros(last), until)}, and no longer holds at ${clock(until, until)}`,
+    [rules, range],
+  );
+}
+
+/** Events counted over a window, as whole events (Prometheus extrapolates an increase to the window's edges). */
+const count = (v: number): string => String(Math.max(1, Math.round(v)));
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
