@@ -363,31 +363,9 @@ export async function investigatePage(
   options: RunOptions,
 ): Promise<Investigated> {
   const log = options.log ?? (() => undefined);
-  const integrations: string[] = [];
+  const delivered = await deliverPage(api, name, prometheusUrl, page, others, options.baseUrl);
   try {
-    const am = await created(api, { type: 'alertmanager', name: `Alertmanager (${name})` });
-    integrations.push(am.id);
-    const prom = await created(api, { type: 'prometheus', name: `Prometheus (${name})`, config: { baseUrl: prometheusUrl } });
-    integrations.push(prom.id);
-    const verified = await api.post(`/api/v1/integrations/${prom.id}/verify`);
-    if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
-      throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
-
-    let incidentId: string | undefined;
-    for (const payload of notifications(page, others)) {
-      const res = await fetch(`${options.baseUrl}/webhooks/v1/integrations/${am.id}/alert-events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${am.webhookSecret}` },
-        body: JSON.stringify(payload),
-      });
-      const answer = (await res.json()) as { incidentIds?: string[] };
-      if (res.status !== 202 && res.status !== 200) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(answer)}`);
-      incidentId = answer.incidentIds?.[0] ?? incidentId;
-    }
-    if (!incidentId) throw new Error('no incident was opened');
-    // The alerts the investigated incident holds (earlier episodes of a flapping alert opened others).
-    const events = (await api.get(`/api/v1/incidents/${incidentId}/alert-events?limit=200`)).body as { items?: Array<{ labels: Record<string, string> }> };
-    const alerts = [...new Set((events.items ?? []).map((e) => e.labels.alertname))];
+    const { incidentId, alerts } = delivered;
     log(`${name}: ${page.rule.alert} fired at ${iso(page.firedAt)}; incident ${incidentId}`);
 
     const began = Date.now();
@@ -411,7 +389,64 @@ export async function investigatePage(
     }
     return { ended, seconds: (Date.now() - began) / 1000, alerts };
   } finally {
+    await delivered.disable();
+  }
+}
+
+/** An incident opened by a page delivered as Alertmanager would, with the integrations that read it. */
+export interface DeliveredPage {
+  incidentId: string;
+  /** The alert names the incident holds. */
+  alerts: string[];
+  /** Disables the integrations created for it. */
+  disable(): Promise<void>;
+}
+
+/**
+ * Creates an Alertmanager and a Prometheus integration (reading `prometheusUrl`, verified), and
+ * delivers `page` and the `others` to the webhook as Alertmanager would: the incident they open.
+ */
+export async function deliverPage(
+  api: ApiClient,
+  name: string,
+  prometheusUrl: string,
+  page: DerivedAlert,
+  others: DerivedAlert[],
+  baseUrl: string,
+): Promise<DeliveredPage> {
+  const integrations: string[] = [];
+  const disable = async (): Promise<void> => {
     for (const id of integrations) await api.post(`/api/v1/integrations/${id}/disable`).catch(() => undefined);
+  };
+  try {
+    const am = await created(api, { type: 'alertmanager', name: `Alertmanager (${name})` });
+    integrations.push(am.id);
+    const prom = await created(api, { type: 'prometheus', name: `Prometheus (${name})`, config: { baseUrl: prometheusUrl } });
+    integrations.push(prom.id);
+    const verified = await api.post(`/api/v1/integrations/${prom.id}/verify`);
+    if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
+      throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
+
+    let incidentId: string | undefined;
+    for (const payload of notifications(page, others)) {
+      const res = await fetch(`${baseUrl}/webhooks/v1/integrations/${am.id}/alert-events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${am.webhookSecret}` },
+        body: JSON.stringify(payload),
+      });
+      const answer = (await res.json()) as { incidentIds?: string[] };
+      if (res.status !== 202 && res.status !== 200) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(answer)}`);
+      incidentId = answer.incidentIds?.[0] ?? incidentId;
+    }
+    if (!incidentId) throw new Error('no incident was opened');
+    // The alerts the investigated incident holds (earlier episodes of a flapping alert opened others).
+    const events = (await api.get(`/api/v1/incidents/${incidentId}/alert-events?limit=200`)).body as { items?: Array<{ labels: Record<string, string> }> };
+    const alerts = [...new Set((events.items ?? []).map((e) => e.labels.alertname))];
+
+    return { incidentId, alerts, disable };
+  } catch (error) {
+    await disable();
+    throw error;
   }
 }
 

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverPage, DeliveredPage, deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import { SCENARIOS } from '../../eval/scenarios';
+import { useBootstrappedApi } from '../support/factories';
+import { until } from '../support/until';
+import { startWorker, TestWorker } from '../support/worker';
+
+const ORG = { 'x-svc-organization': 'acme' };
+
+/**
+ * A conversation about an incident through the API, answered by the worker's built-in reasoner
+ * from a real Prometheus with three hours of backfilled data: search 3.3.0 answers /api/search
+ * four times slower. Each follow-up gets its own answer, built on the turns before it, every
+ * statement citing a run of its turn.
+ */
+describe('questions about an incident in a conversation, through the API', () => {
+  const ctx = useBootstrappedApi();
+  let worker: TestWorker;
+  let staged: StagedPrometheus;
+  let delivered: DeliveredPage;
+
+  beforeAll(async () => {
+    worker = await startWorker();
+    const scenario = SCENARIOS.find((s) => s.name === 'search-slow-version-chronic-alert')!;
+    staged = await stagePrometheus(scenario);
+    const [page] = await deriveAlerts(staged.prometheus.url, scenario.rule, staged.start, staged.end);
+    delivered = await deliverPage(ctx.admin, scenario.name, staged.prometheus.url, page, [], ctx.api.baseUrl);
+  }, 240_000);
+
+  afterAll(async () => {
+    await delivered?.disable();
+    await worker?.close();
+    await staged?.stop();
+  });
+
+  const turnEnded = (conversationId: string, turn: number) =>
+    until(
+      async () => {
+        const res = await ctx.admin.get(`/api/v1/conversations/${conversationId}/turns?limit=200`, { headers: ORG });
+        const found = res.body.turns.find((t: { turn: number }) => t.turn === turn);
+        return found && ['concluded', 'partial', 'failed', 'needs_input'].includes(found.status) ? found : undefined;
+      },
+      60_000,
+      `turn ${turn} to end`,
+    );
+
+  /** The turn's investigation, with every finding citing runs of its own that succeeded. */
+  const cited = async (investigationId: string) => {
+    const read = (await ctx.admin.get(`/api/v1/investigations/${investigationId}`)).body;
+    const succeeded = new Set(read.runs.filter((r: { outcome: string }) => r.outcome === 'succeeded').map((r: { ordinal: number }) => r.ordinal));
+    expect(read.findings.length).toBeGreaterThan(0);
+    for (const f of read.findings) {
+      expect(f.runRefs.length).toBeGreaterThan(0);
+      for (const n of f.runRefs) expect(succeeded.has(n)).toBe(true);
+    }
+    return read;
+  };
+
+  it('answers each follow-up as asked, carrying the version and the service from turn to turn', async () => {
+    const opened = await ctx.admin.post('/api/v1/conversations', {
+      subject: 'Search latency',
+      incidentId: delivered.incidentId,
+      message: 'is the regression limited to /api/search or are other routes slower too since 3.3.0?',
+    });
+    expect(opened.status).toBe(201);
+    const id = opened.body.id;
+
+    const split = await turnEnded(id, 1);
+    expect(split.status).toBe('concluded');
+    expect(split.answer).toMatch(
+      /^Only \/api\/search of search has a higher p99 latency since 3\.3\.0 started \(.*UTC\); the other routes are about the same \[#\d+, #\d+\]/,
+    );
+    expect((await cited(split.investigationId)).conclusionStatus).toBe('answer_only');
+
+    await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'which pods run it, and on which nodes?' });
+    const pods = await turnEnded(id, 2);
+    expect(pods.answer).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at \d\d:\d\d UTC, on 2 node\(s\): /);
+    await cited(pods.investigationId);
+
+    await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'when did it start?' });
+    const began = await turnEnded(id, 3);
+    // "it" is the slowness the conversation asked about: the latency, dated from its usual level.
+    expect(began.answer).toMatch(/^The p99 latency of search rose from \d+ ms to \d+(\.\d+)? s at \d\d:\d\d UTC, and is still at .* \[#\d+\]$/);
+    await cited(began.investigationId);
+
+    await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'what changed before that?' });
+    const changed = await turnEnded(id, 4);
+    expect(changed.answer).toContain('| search 3.2.1 → 3.3.0 (a new version) |');
+    await cited(changed.investigationId);
+
+    // The assistant's answers are the conversation's messages, in turn order.
+    const thread = (await ctx.admin.get(`/api/v1/conversations/${id}`)).body.messages;
+    expect(thread.filter((m: { role: string }) => m.role === 'assistant').map((m: { text: string }) => m.text)).toEqual(
+      [split, pods, began, changed].map((t) => t.answer),
+    );
+  }, 180_000);
+});
