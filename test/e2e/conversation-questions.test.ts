@@ -94,4 +94,41 @@ describe('questions about an incident in a conversation, through the API', () =>
       [split, pods, began, changed].map((t) => t.answer),
     );
   }, 180_000);
+
+  it('reuses the reads of an earlier turn that the same window answers, recorded as runs of the new turn', async () => {
+    // A fixed window (the message's), as a resolved incident's is: the same reads read the same data.
+    const window = { windowFrom: new Date((staged.end - 3600) * 1000).toISOString(), windowUntil: new Date(staged.end * 1000).toISOString() };
+    const opened = await ctx.admin.post('/api/v1/conversations', {
+      subject: 'Search traffic',
+      incidentId: delivered.incidentId,
+      message: 'what is the request rate of search?',
+      ...window,
+    });
+    const first = await turnEnded(opened.body.id, 1);
+    expect(first.answer).toMatch(/^The request rate of search averaged \d+(\.\d+)? req\/s /);
+    await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'and the p99 latency of search?', ...window });
+    const second = await turnEnded(opened.body.id, 2);
+    expect(second.answer).toMatch(/^The p99 latency of search averaged \d+(\.\d+)? (ms|s) /);
+
+    const before = (await ctx.admin.get(`/api/v1/investigations/${first.investigationId}`)).body.runs;
+    const runs = (await ctx.admin.get(`/api/v1/investigations/${second.investigationId}`)).body.runs;
+    // Which services exist, and which metrics search has: read once, by turn 1.
+    const reused = runs.filter((r: { summary: string }) => r.summary.startsWith('Reused from turn 1 '));
+    expect(reused.map((r: { tool: string; arguments: { label: string } }) => `${r.tool} ${r.arguments.label}`)).toEqual([
+      'prometheus.label_values job',
+      'prometheus.label_values service',
+      'prometheus.label_values container',
+      'prometheus.label_values __name__',
+    ]);
+    for (const r of reused) {
+      const original = before.find(
+        (b: { tool: string; arguments: unknown }) => b.tool === r.tool && JSON.stringify(b.arguments) === JSON.stringify(r.arguments),
+      );
+      expect(r.summary).toBe(`Reused from turn 1 (run #${original.ordinal}), which made the same read: ${original.summary}`);
+      expect(r.output).toEqual(original.output);
+    }
+    // The latency is a read of its own.
+    const latency = runs.find((r: { arguments: { query?: string } }) => r.arguments.query?.startsWith('histogram_quantile'));
+    expect(latency.summary).not.toMatch(/^Reused/);
+  }, 120_000);
 });

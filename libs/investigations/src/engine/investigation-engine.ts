@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { IncidentsService } from '@svc/incidents';
 import { IntegrationsService, ReadableDataSource } from '@svc/integrations';
 import { PolicyService } from '@svc/organizations';
@@ -231,6 +231,16 @@ export class InvestigationEngine {
     const sources = await this.selectSources(investigation, incident?.integrationId ?? null);
     const budgets = (await this.policies.get(organizationId)).investigationBudgets;
     const earlierRuns = await this.runs.find(organizationId, { where: { investigationId: investigation.id }, order: { ordinal: 'ASC' } });
+    // A conversation turn may reuse the reads of the earlier turns it sees, the latest first (see RecordingSession.reusable).
+    const turnOf = new Map((investigation.conversation?.turns ?? []).map((t) => [t.investigationId, t.turn]));
+    const conversationRuns = turnOf.size
+      ? (
+          await this.runs.find(organizationId, {
+            where: { investigationId: In([...turnOf.keys()]), outcome: 'succeeded' },
+            order: { startedAt: 'DESC', ordinal: 'DESC' },
+          })
+        ).map((run) => ({ turn: turnOf.get(run.investigationId)!, run }))
+      : [];
     return new RecordingSession(
       {
         organizationId,
@@ -255,6 +265,7 @@ export class InvestigationEngine {
         budgets,
         startedAt: investigation.startedAt ?? Timestamp.now(),
         earlierRuns,
+        conversationRuns,
       },
       this.dataSource,
       this.activity,

@@ -45,6 +45,8 @@ export interface SessionSetup {
   startedAt: Timestamp;
   /** Runs already recorded (by an earlier attempt), in ordinal order. */
   earlierRuns: ToolRun[];
+  /** For a conversation turn: the runs that succeeded in the earlier turns it sees, with their turn numbers. */
+  conversationRuns?: Array<{ turn: number; run: ToolRun }>;
 }
 
 const MAX_ERROR = 4096;
@@ -66,8 +68,19 @@ function recorded(run: ToolRun): RecordedRun {
   };
 }
 
+/** A value as JSON with every object's keys sorted: PostgreSQL's jsonb keeps keys in an order of its own. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+
 const sameCall = (run: RecordedRun, call: ToolCall): boolean =>
-  run.tool === call.tool && run.integrationId === (call.integrationId ?? null) && JSON.stringify(run.arguments) === JSON.stringify(call.arguments);
+  run.tool === call.tool && run.integrationId === (call.integrationId ?? null) && canonical(run.arguments) === canonical(call.arguments);
+
+/** Arguments that give a read its time range themselves; without them a tool reads the investigation's window. */
+const TIME_ARGUMENTS = ['start', 'end', 'time'];
 
 /**
  * The engine's side of a reasoner's session: every tool call becomes a numbered tool run with
@@ -196,6 +209,7 @@ export class RecordingSession implements InvestigationSession {
     const refusal = this.refusalOf(call);
     if (refusal) return this.recordRefused(call, refusal);
     const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);
+    const reused = this.reusable(call);
     const ordinal = await this.write(async (manager) => {
       const next = await this.nextOrdinal(manager);
       await this.repositories.toolRuns.insertRunning(
@@ -221,11 +235,20 @@ export class RecordingSession implements InvestigationSession {
       return next;
     });
 
-    const result: ToolResult = source
-      ? await this.catalog.run(call.tool, call.arguments, { connection: source.connection, window: this.window, signal: this.signal })
-      : call.tool === WINDOW_INCIDENTS_TOOL.name
-        ? runWindowIncidentsTool(this.setup.windowIncidents, this.window)
-        : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
+    const result: ToolResult = reused
+      ? {
+          outcome: 'succeeded',
+          summary: `Reused from turn ${reused.turn} (run #${reused.run.ordinal}), which made the same read: ${reused.run.summary ?? ''}`,
+          output: reused.run.output,
+          truncated: reused.run.truncated,
+          sources: reused.run.sources,
+          ...(reused.run.windowFrom && reused.run.windowUntil ? { window: { from: reused.run.windowFrom, until: reused.run.windowUntil } } : {}),
+        }
+      : source
+        ? await this.catalog.run(call.tool, call.arguments, { connection: source.connection, window: this.window, signal: this.signal })
+        : call.tool === WINDOW_INCIDENTS_TOOL.name
+          ? runWindowIncidentsTool(this.setup.windowIncidents, this.window)
+          : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
     if (this.stopReason === 'wall_clock' && result.outcome === 'failed') result.error = 'Stopped: the wall-clock budget ran out during this run';
     const run: RecordedRun = {
       ordinal,
@@ -245,6 +268,25 @@ export class RecordingSession implements InvestigationSession {
     this.runs.push(run);
     this.checkStillRunning();
     return run;
+  }
+
+  /**
+   * A read an earlier turn of the conversation made already, whose answer still holds: the same
+   * tool, integration and arguments, and either a time range of its own in the arguments (the
+   * same range reads the same data) or the same window as this turn's (the tool read the window).
+   */
+  private reusable(call: ToolCall): { turn: number; run: ToolRun } | undefined {
+    const ownRange = TIME_ARGUMENTS.some((k) => call.arguments[k] !== undefined);
+    return this.setup.conversationRuns?.find(
+      ({ run }) =>
+        run.outcome === 'succeeded' &&
+        sameCall(recorded(run), call) &&
+        (ownRange ||
+          (!!run.windowFrom &&
+            !!run.windowUntil &&
+            run.windowFrom.epochMicros === this.window.from.epochMicros &&
+            run.windowUntil.epochMicros === this.window.until.epochMicros)),
+    );
   }
 
   private refusalOf(call: ToolCall): string | null {
