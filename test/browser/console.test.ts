@@ -412,6 +412,37 @@ describe('the web console in a real browser', () => {
     await expect(page.getByLabel('Message', { exact: true }).isVisible()).resolves.toBe(true);
   }, 120_000);
 
+  it("asks about an incident from its page, and shows the answer's table with its citations jumping to the runs", async () => {
+    const incidentId = await (await checkoutAlert('asked about')).send();
+    const { page } = await signedInPage();
+    await page.goto(`/incidents/${incidentId}`);
+    await page.getByRole('heading', { name: 'Ask about this incident' }).waitFor();
+    await page.getByLabel('Question about this incident').fill('which pods run checkout, and which version?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.waitForURL(/\/conversations\/[0-9a-f-]{36}$/);
+    const answer = page.locator('.bubble.assistant').first();
+    await answer.locator('table').waitFor({ timeout: 90_000 });
+    // The breakdown is a table, not Markdown source; the statement cites its run.
+    await expect(answer.locator('th').allTextContents()).resolves.toEqual(['pod', 'node', 'version']);
+    await expect(answer.locator('.answer').textContent()).resolves.toMatch(/^1 pod\(s\) of checkout at \d\d:\d\d UTC \[#\d+\]/);
+    await expect(answer.textContent()).resolves.not.toContain('|---|');
+    await expectAccessible(page);
+    const citation = answer.getByRole('link', { name: /^Tool run \d+$/ });
+    const ordinal = (await citation.textContent())!.slice(1);
+    await citation.click();
+    await page.waitForURL(new RegExp(`/investigations/[0-9a-f-]{36}#run-${ordinal}$`));
+    await page.locator(`#run-${ordinal}`).waitFor();
+    await expect(page.locator(`#run-${ordinal}`).textContent()).resolves.toMatch(new RegExp(`^#${ordinal} prometheus\\.query`));
+    await expect(page.locator(`#run-${ordinal}`).evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
+
+    // The incident's page lists the conversation.
+    await page.goto(`/incidents/${incidentId}`);
+    await page
+      .getByRole('list', { name: 'Conversations about this incident' })
+      .getByRole('link', { name: 'Checkout is failing requests (asked about)' })
+      .waitFor();
+  }, 120_000);
+
   it('corrects one postmortem field with If-Match, and the correction survives regeneration', async () => {
     const alert = await checkoutAlert('postmortem');
     const incidentId = await alert.send();

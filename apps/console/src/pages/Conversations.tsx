@@ -1,9 +1,12 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { api, currentOrganization } from '../api/client';
 import { Link, navigate } from '../router';
 import { useCan } from '../session';
 import { ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
 import { useInvestigationStream } from './Investigation';
+
+/** The Markdown renderer of answers, a chunk of its own loaded when a conversation is shown. */
+const AnswerText = lazy(() => import('../answer').then((m) => ({ default: m.AnswerText })));
 
 /** Conversations, newest first, and opening one with a first question. */
 export function ConversationsPage() {
@@ -106,7 +109,13 @@ export function ConversationPage({ id }: { id: string }) {
                   <div>
                     <strong>{question ? `${m.authorName} asks you:` : m.authorName}</strong> <small>{time(m.createdAt)}</small>
                   </div>
-                  {m.text}
+                  {m.role === 'assistant' ? (
+                    <Suspense fallback={<p className="asked">{m.text}</p>}>
+                      <AnswerText text={m.text} investigationId={m.investigationId} />
+                    </Suspense>
+                  ) : (
+                    <p className="asked">{m.text}</p>
+                  )}
                   {m.investigationId && m.role === 'assistant' ? (
                     <div>
                       <Link to={`/investigations/${m.investigationId}`}>How this was answered</Link>

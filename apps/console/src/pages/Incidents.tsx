@@ -134,6 +134,7 @@ export function IncidentPage({ id }: { id: string }) {
             {i.status === 'resolved' ? <Link to={`/incidents/${id}/postmortem`}>Postmortem</Link> : null}
           </p>
           <ErrorMessage message={openError} />
+          <AskAboutIncident incidentId={id} title={i.title} />
           <section aria-labelledby="investigations-heading">
             <h2 id="investigations-heading">Investigations</h2>
             <Show loaded={investigations} empty={(d) => d.items.length === 0}>
@@ -181,5 +182,58 @@ export function IncidentPage({ id }: { id: string }) {
         </>
       )}
     </Show>
+  );
+}
+
+/** Questions about an incident: its conversations, and a new one asked from here. */
+function AskAboutIncident({ incidentId, title }: { incidentId: string; title: string }) {
+  const can = useCan();
+  const [conversations] = useLoad(() => api.GET('/api/v1/conversations', { params: { query: { incidentId, limit: 20 } } }), [incidentId], 10_000);
+  const [question, setQuestion] = useState('');
+  const [error, busy, run] = useAction();
+  const ask = async (event: FormEvent) => {
+    event.preventDefault();
+    let created: string | undefined;
+    const ok = await run(async () => {
+      const answer = await api.POST('/api/v1/conversations', { body: { subject: title.slice(0, 512), incidentId, message: question } });
+      created = answer.data?.id;
+      return answer;
+    });
+    if (ok && created) navigate(`/conversations/${created}`);
+  };
+  return (
+    <section aria-labelledby="ask-heading">
+      <h2 id="ask-heading">Ask about this incident</h2>
+      {can('conversations:write') ? (
+        <form onSubmit={ask}>
+          <label>
+            Question about this incident
+            <textarea
+              value={question}
+              onChange={(e) => setQuestion(e.target.value)}
+              required
+              maxLength={8192}
+              rows={2}
+              placeholder="When did it start? What changed? Which pods run the new version?"
+            />
+          </label>
+          <button type="submit" disabled={busy}>
+            Ask
+          </button>
+          <ErrorMessage message={error} />
+        </form>
+      ) : null}
+      <Show loaded={conversations} empty={(d) => d.items.length === 0}>
+        {(d) => (
+          <ul aria-label="Conversations about this incident">
+            {d.items.map((c) => (
+              <li key={c.id}>
+                <Link to={`/conversations/${c.id}`}>{c.subject}</Link> · last activity {time(c.lastActivityAt)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Show>
+    </section>
   );
 }

@@ -124,6 +124,16 @@ export function InvestigationPage({ id }: { id: string }) {
   }, [connection, reload]);
   const [cancelError, cancelling, runCancel] = useAction();
   const [plotted, setPlotted] = useState<number | null>(null);
+  // Arrived from a citation elsewhere (`#run-4`): the run, once the runs are shown.
+  const shownRuns = detail.state === 'ready' ? (detail.data.runs?.length ?? 0) : 0;
+  const arrivedAt = useRef<string | null>(null);
+  useEffect(() => {
+    const target = location.hash.startsWith('#run-') ? document.getElementById(location.hash.slice(1)) : null;
+    if (!target || arrivedAt.current === location.hash) return;
+    arrivedAt.current = location.hash;
+    target.scrollIntoView();
+    target.focus();
+  }, [shownRuns]);
 
   return (
     <Show loaded={detail}>
