@@ -1,5 +1,5 @@
-import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
-import type { Conclusion } from '@svc/investigations';
+import { BuiltInReasoner, checkConclusion, unshownNumbers } from '@svc/investigations/engine';
+import type { Conclusion, RecordedRun } from '@svc/investigations';
 import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Scenario, SCENARIOS } from './scenarios';
@@ -249,6 +249,8 @@ interface Scored {
   case: QuestionCase;
   correct: boolean;
   cited: boolean;
+  /** The measured numbers of the answer that no run it cites shows (see unshownNumbers). */
+  unshown: string[];
   answer: string;
   why: string;
 }
@@ -279,7 +281,34 @@ async function instant(prometheusUrl: string, query: string, at: number): Promis
   return v === undefined ? null : Number(v);
 }
 
-async function scoreCase(c: QuestionCase, scenario: Scenario, staged: StagedPrometheus, conclusion: Conclusion, until: number): Promise<Scored> {
+/**
+ * The numbers of an answer that its cited runs do not show: each statement, with the table under
+ * it, against the runs its `[#n]` cites.
+ */
+function unshownIn(answer: string, runs: readonly RecordedRun[]): string[] {
+  const blocks: Array<{ text: string; cited: number[] }> = [];
+  for (const line of answer.split('\n')) {
+    const refs = /\[(#\d+(?:, #\d+)*)\]\.?$/.exec(line);
+    if (refs) blocks.push({ text: line, cited: refs[1].split(', ').map((r) => Number(r.slice(1))) });
+    else if (blocks.length) blocks[blocks.length - 1].text += `\n${line}`;
+    else blocks.push({ text: line, cited: [] });
+  }
+  return blocks.flatMap((b) =>
+    unshownNumbers(
+      b.text,
+      runs.filter((r) => b.cited.includes(r.ordinal)),
+    ),
+  );
+}
+
+async function scoreCase(
+  c: QuestionCase,
+  scenario: Scenario,
+  staged: StagedPrometheus,
+  conclusion: Conclusion,
+  until: number,
+  runs: readonly RecordedRun[],
+): Promise<Scored> {
   const answer = conclusion.question ?? conclusion.summary;
   // Every line that states a number cites a run ([#n]); a question back to the person states none of its own.
   const cited =
@@ -289,7 +318,9 @@ async function scoreCase(c: QuestionCase, scenario: Scenario, staged: StagedProm
       .filter((l) => /\d/.test(l.replace(/\d\d:\d\d UTC|#\d+/g, '')) && !l.startsWith('|'))
       .every((l) => /\[#\d+(, #\d+)*\]/.test(l));
   const { correct, why } = await judge(c.expect, scenario, staged, conclusion, answer, until);
-  return { case: c, correct, cited, answer, why };
+  // A question back to the person states no number of its own.
+  const unshown = conclusion.question !== undefined ? [] : unshownIn(answer, runs);
+  return { case: c, correct, cited, unshown, answer, why };
 }
 
 /** Whether an answer holds what `e` expects, and what was expected. */
@@ -373,21 +404,24 @@ async function main(): Promise<void> {
           answers.push(earlier.conclusion.question ?? earlier.conclusion.summary);
         }
         const { session, conclusion } = await ask(c.message, c.earlier ?? [], answers);
-        const scored = await scoreCase(c, scenario, staged, conclusion, Number(session.window.until.epochMicros / 1000n) / 1000);
+        const scored = await scoreCase(c, scenario, staged, conclusion, Number(session.window.until.epochMicros / 1000n) / 1000, session.runs);
         results.push(scored);
-        if (process.argv.includes('--verbose') || !scored.correct || !scored.cited)
+        if (process.argv.includes('--verbose') || !scored.correct || !scored.cited || scored.unshown.length)
           console.log(
-            `${scored.correct ? 'ok  ' : 'MISS'} ${scored.cited ? '' : '(uncited) '}[${c.split}] ${c.message}\n     ${(process.argv.includes('--verbose') ? scored.answer : scored.answer.split('\n')[0]).replace(/\n/g, '\n     ')}\n     ${scored.correct ? '' : scored.why}`,
+            `${scored.correct ? 'ok  ' : 'MISS'} ${scored.cited ? '' : '(uncited) '}${scored.unshown.length ? `(not shown by its runs: ${scored.unshown.join(', ')}) ` : ''}[${c.split}] ${c.message}\n     ${(process.argv.includes('--verbose') ? scored.answer : scored.answer.split('\n')[0]).replace(/\n/g, '\n     ')}\n     ${scored.correct ? '' : scored.why}`,
           );
       }
     } finally {
       await staged.stop();
     }
   }
-  console.log('\n| split | questions | correct | cited |\n|---|---:|---:|---:|');
+  console.log('\n| split | questions | correct | cited | numbers shown by the cited runs |\n|---|---:|---:|---:|---:|');
   for (const s of ['dev', 'holdout'] as const) {
     const r = results.filter((x) => x.case.split === s);
-    if (r.length) console.log(`| ${s} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} |`);
+    if (r.length)
+      console.log(
+        `| ${s} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
+      );
   }
 }
 

@@ -6,3 +6,5 @@ export type { LanguageModelConnection } from '../reasoning/language-model-provid
 // The reasoner every installation runs without a model, and the check every conclusion passes before it is stored.
 export { BuiltInReasoner } from '../reasoning/built-in-reasoner';
 export { checkConclusion } from './conclusion-check';
+// The rule every stated number is held to: a cited run shows it (the conversation evaluation scores answers by it).
+export { unshownNumbers } from '../reasoning/stated-numbers';

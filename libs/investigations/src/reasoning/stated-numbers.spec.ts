@@ -33,10 +33,16 @@ describe('statedNumbers', () => {
     const text = 'At 05:01 UTC on 2026-11-27, 3 pods of checkout 2.15.0 failed 7.7% of requests at 41.2 req/s, p99 1.95 s, 412 ms, 0.3 cores, 768 MiB [#12].';
     expect(statedNumbers(text).map((n) => n.text)).toEqual(['7.7%', '41.2 req/s', '1.95 s', '412 ms', '0.3 cores', '768 MiB']);
     expect(statedNumbers('the ratio was 0.077').map((n) => n.text)).toEqual(['0.077']);
+    expect(statedNumbers('a new build 0.6 min before the condition, 12 min before the first alert, 1.5 hours in')).toEqual([]);
   });
 });
 
 describe('unshownNumbers', () => {
+  it('accepts a number in the query a cited run ran, as a threshold quoted back', () => {
+    const rule = { ...errors, arguments: { query: 'sum(rate(errors[5m])) / sum(rate(requests[5m])) > 0.05' } } as RecordedRun;
+    expect(unshownNumbers('the alert fires above 0.05, and 5%', [rule])).toEqual([]);
+  });
+
   it('accepts a number a cited run shows, rounded or in another unit, and a mean within a series', () => {
     expect(unshownNumbers('errors rose from 0.08% to 7.7%', [errors])).toEqual([]);
     expect(unshownNumbers('a mean of 3.9%', [errors])).toEqual([]);
@@ -44,6 +50,8 @@ describe('unshownNumbers', () => {
 
   it('names the numbers no cited run shows, and counts no failed run', () => {
     expect(unshownNumbers('errors rose to 12% at 41.2 req/s', [errors])).toEqual(['12%', '41.2 req/s']);
+    // The digits of a sample's time are no measurement.
+    expect(unshownNumbers('errors rose to 27%', [errors])).toEqual(['27%']);
     expect(unshownNumbers('errors rose to 7.7%', [run(errors.output, 'failed')])).toEqual(['7.7%']);
     expect(unshownNumbers('errors rose to 7.7%', [])).toEqual(['7.7%']);
   });

@@ -3,7 +3,8 @@ import type { RecordedRun } from './reasoner';
 /**
  * The numbers a reasoner states, checked against the runs it cites: a measured number (one with
  * a unit, or with decimals) must be one a cited run shows. Counts and list numbers (integers
- * without a unit), times of day, dates, versions and run ordinals are not measured numbers.
+ * without a unit), times of day, dates, spans between times (`12 min`), versions and run
+ * ordinals are not measured numbers.
  */
 
 /** A measured number as written, and the values it may stand for in a run: as written, and in base units. */
@@ -40,14 +41,18 @@ const UNITS: Record<string, number> = {
 };
 
 // A number not inside a word, a version, a time, a date, an ordinal or a path; then its unit, if any.
-const NUMBER = /(?<![\w.#:/-])(\d+(?:\.\d+)?)(?:\s?(%|ms|req\/s|rps|cores?|[KMGT]i?B|bytes?|B|seconds?|secs?|sec|s))?(?![\w.:/-]*\d)(?![\w%])/gi;
+const NUMBER =
+  /(?<![\w.#:/-])(\d+(?:\.\d+)?)(?:\s?(%|ms|req\/s|rps|cores?|[KMGT]i?B|bytes?|B|seconds?|secs?|sec|s|minutes?|mins?|min|hours?|hrs?|h|days?))?(?![\w.:/-]*\d)(?![\w%])/gi;
+
+/** Spans between times (`12 min before`): derived from times the runs show, not measured. */
+const SPANS = /^(minutes?|mins?|hours?|hrs?|h|days?)$/i;
 
 /** The measured numbers of a text. */
 export function statedNumbers(text: string): StatedNumber[] {
   const found: StatedNumber[] = [];
   for (const m of text.matchAll(NUMBER)) {
     const [, digits, unit] = m;
-    if (!unit && !digits.includes('.')) continue;
+    if ((!unit && !digits.includes('.')) || (unit && SPANS.test(unit))) continue;
     const raw = Number(digits);
     const rounding = 0.5 * 10 ** -(digits.split('.')[1]?.length ?? 0);
     const scale = unit ? (UNITS[unit.toLowerCase()] ?? 1) : 1;
@@ -57,16 +62,23 @@ export function statedNumbers(text: string): StatedNumber[] {
   return found;
 }
 
+/** Times in a run's text: their digits are no measurement (a sample at 05:27 shows no 27%). */
+const TIMESTAMPS = /\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?|\d\d:\d\d(?::\d\d(?:\.\d+)?)?/g;
+
 /** Relative slack for numbers written to three significant digits. */
 const RELATIVE = 0.02;
 
-/** What a run shows: every number in its output, and the range of each series' values. */
+/**
+ * What a run shows: every number in its output and in the query it ran (a threshold of the
+ * expression it read, quoted back), and the range of each series' values.
+ */
 function shown(run: RecordedRun): { numbers: number[]; ranges: Array<[number, number]> } {
   const numbers: number[] = [];
   const ranges: Array<[number, number]> = [];
   const visit = (value: unknown): void => {
     if (typeof value === 'number' && Number.isFinite(value)) numbers.push(value);
-    else if (typeof value === 'string' && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(value.trim())) numbers.push(Number(value));
+    else if (typeof value === 'string')
+      numbers.push(...[...value.replace(TIMESTAMPS, ' ').matchAll(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi)].map((m) => Number(m[0])));
     else if (Array.isArray(value)) value.forEach(visit);
     else if (value && typeof value === 'object') {
       const series = value as { values?: unknown };
@@ -78,6 +90,7 @@ function shown(run: RecordedRun): { numbers: number[]; ranges: Array<[number, nu
     }
   };
   visit(run.output);
+  visit(run.arguments);
   return { numbers, ranges };
 }
 

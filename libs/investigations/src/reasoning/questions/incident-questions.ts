@@ -291,7 +291,7 @@ export class IncidentQuestions {
           : asked.length && changed.every((r) => asked.includes(r))
             ? `Only ${changed.join(', ')} of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
             : `The ${name} of ${subject.value} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
-      this.answer.record(session, statement, split?.run ? [run, split.run] : run, table);
+      this.answer.record(session, statement, [run, ...(read.also ? [read.also] : []), ...(split?.run ? [split.run] : [])], table);
       return;
     }
     const whole = summarise(withPoints.flatMap((s) => s.points));
@@ -299,7 +299,7 @@ export class IncidentQuestions {
       split && whole.before !== null && whole.after !== null
         ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
         : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
-    this.answer.record(session, statement, split?.run ? [run, split.run] : run);
+    this.answer.record(session, statement, [run, ...(read.also ? [read.also] : []), ...(split?.run ? [split.run] : [])]);
   }
 
   /** Which pods of `subject` run where, and which version each runs, at `until`. */

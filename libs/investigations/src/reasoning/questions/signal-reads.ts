@@ -1,8 +1,8 @@
-import { Timestamp } from '@svc/platform';
 import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
 import { podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, routeOf, SERVER_HISTOGRAMS } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { pointsOf, SeriesOut, seriesOf } from '../series-reading';
+import type { Timestamp } from '@svc/platform';
 import type { Unit } from './format';
 import type { Signal } from './parse';
 
@@ -23,9 +23,12 @@ export interface SignalRead {
   signal: Signal;
   /** `p99 latency`, `error ratio`, … */
   name: string;
+  /** The run whose series are `lines`. */
   run: RecordedRun;
   lines: Line[];
   unit: Unit;
+  /** A run it rests on too (the outcomes that told which requests failed). */
+  also?: RecordedRun;
 }
 
 /** What the data cannot give for a signal, and the run that showed it. */
@@ -103,11 +106,21 @@ export async function readSignals(
       const run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${subject.value}`);
       out.push({ signal, name: SIGNAL_NAMES.rate, run, lines: plain(run), unit: 'rps' });
     } else if (signal === 'errors') {
-      const run = await read(
-        `sum by (${OUTCOME_LABELS.join(', ')}${byRoute}) (rate(${counter}{${selector}}[5m]))`,
-        `The requests of ${subject.value} by outcome`,
+      // Which outcomes fail, then their share read as a ratio: the number the answer states is one the run shows.
+      const outcomes = await read(
+        `sum by (${OUTCOME_LABELS.join(', ')}) (rate(${counter}{${selector}}[5m]))`,
+        `Which outcomes the requests of ${subject.value} have, to tell the failed ones`,
       );
-      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: failureRatios(seriesOf(run), range.byRoute), unit: 'ratio' });
+      const failing = failingOutcomes(seriesOf(outcomes));
+      if (failing === null) {
+        out.push({ cannot: `no label of ${subject.value}'s requests says which failed, so its error ratio is unknown`, run: outcomes });
+        continue;
+      }
+      const by = range.byRoute ? ` by (${ROUTE_LABELS.join(', ')})` : '';
+      const total = `sum${by} (rate(${counter}{${selector}}[5m]))`;
+      const failed = failing.length ? `sum${by} (${failing.map((m) => `rate(${counter}{${selector}, ${m}}[5m])`).join(' or ')})` : null;
+      const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${subject.value} that failed`);
+      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: plain(run), unit: 'ratio', also: outcomes });
     } else if (signal === 'latency') {
       const run = await read(
         `histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`,
@@ -136,25 +149,24 @@ export async function readSignals(
   return out;
 }
 
-/** Failure ratios over time from request rates split by outcome (and by route when asked). */
-function failureRatios(series: SeriesOut[], byRoute: boolean): Line[] {
-  const groups = new Map<string, { labels: Record<string, string>; all: Map<bigint, number>; failed: Map<bigint, number> }>();
-  for (const s of series) {
-    const route = byRoute ? (routeOf(s.metric) ?? '') : '';
-    const group = groups.get(route) ?? {
-      labels: byRoute ? Object.fromEntries(ROUTE_LABELS.filter((l) => s.metric[l]).map((l) => [l, s.metric[l]])) : {},
-      all: new Map(),
-      failed: new Map(),
-    };
-    groups.set(route, group);
-    const fails = failedOutcome(s.metric) === true;
-    for (const p of pointsOf(s)) {
-      group.all.set(p.t.epochMicros, (group.all.get(p.t.epochMicros) ?? 0) + p.v);
-      if (fails) group.failed.set(p.t.epochMicros, (group.failed.get(p.t.epochMicros) ?? 0) + p.v);
-    }
-  }
-  return [...groups.values()].map((g) => ({
-    labels: g.labels,
-    points: [...g.all.entries()].filter(([, v]) => v > 0).map(([t, v]) => ({ t: Timestamp.fromEpochMicros(t), v: (g.failed.get(t) ?? 0) / v })),
-  }));
+/** More failing outcomes than this are read with the outcome labels' patterns instead of each combination. */
+const MAX_FAILING = 20;
+
+/**
+ * The label matchers of the failed requests, one per combination of outcome labels that failed
+ * (see failedOutcome): every outcome label the series carry, set to the combination's value or
+ * to none, so that each request series matches one combination at most. Empty when none failed;
+ * null when no series carries an outcome label.
+ */
+function failingOutcomes(series: SeriesOut[]): string[] | null {
+  const present = OUTCOME_LABELS.filter((l) => series.some((s) => s.metric[l]));
+  if (!present.length) return null;
+  const failed = series.filter((s) => failedOutcome(s.metric) === true);
+  const matchers = [...new Set(failed.map((s) => present.map((l) => `${l}=${quote(s.metric[l] ?? '')}`).join(', ')))];
+  if (matchers.length <= MAX_FAILING) return matchers;
+  // Many failing outcomes: one pattern per label, of the values that failed.
+  return present
+    .map((l) => [l, [...new Set(failed.map((s) => s.metric[l]).filter((v): v is string => !!v))]] as const)
+    .filter(([, values]) => values.length)
+    .map(([l, values]) => `${l}=~${quote(values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))}`);
 }

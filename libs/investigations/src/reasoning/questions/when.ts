@@ -53,9 +53,10 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
     answer.cannot(read.cannot, read.run);
     return;
   }
+  const cited = [read.run, ...(read.also ? [read.also] : [])];
   const line = read.lines.find((l) => l.points.length);
   if (!line) {
-    answer.cannot(`no series for the ${read.name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`, read.run);
+    answer.cannot(`no series for the ${read.name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`, cited);
     return;
   }
   const points: Point[] = line.points.map((p) => ({ t: p.t.epochMicros, v: p.v }));
@@ -67,7 +68,7 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
     answer.record(
       session,
       `${of} did not move from its usual level${usual.length ? ` (about ${quantity(median(usual), read.unit)})` : ''} between ${clock(from, until)} and ${clock(until, until)}`,
-      read.run,
+      cited,
     );
     return;
   }
@@ -95,7 +96,7 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
       holds
         ? `${what}, and ${still} at ${at(last.t)} (${q.signal === 'down' ? `${count(last.v)} down` : `${count(last.v)} restart${count(last.v) === '1' ? '' : 's'} in the last 5 minutes`})`
         : `${what}; the last at ${at(lastOut.t)}, and they ${none} since`,
-      read.run,
+      cited,
     );
     return;
   }
@@ -105,7 +106,7 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
     holds
       ? `${of} ${moved}, and is still at ${quantity(last.v, read.unit)} at ${at(last.t)}`
       : `${of} ${moved}${back ? `, and went back to ${quantity(back.v, read.unit)} at ${at(back.t)}` : ''}; it no longer holds at ${clock(until, until)}`,
-    read.run,
+    cited,
   );
 }
 
