@@ -1,5 +1,5 @@
 import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
-import { podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, routeOf, SERVER_HISTOGRAMS } from '../explainers/labels';
+import { podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { pointsOf, SeriesOut, seriesOf } from '../series-reading';
 import type { Timestamp } from '@svc/platform';
