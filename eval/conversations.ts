@@ -243,6 +243,9 @@ const CASES: QuestionCase[] = [
   { scenario: 'ledger-volume-full-chronic-mount', split: 'dev', message: 'is ledger still failing?', expect: { contains: ['still'] } },
   { scenario: 'checkout-memory-limit-lowered', split: 'dev', message: 'what changed?', expect: { contains: ['checkout', 'memory limit'] } },
   { scenario: 'inventory-liveness-unexplained', split: 'dev', message: 'is catalog-sync related to inventory?', expect: { contains: ['share'] } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'what does checkout depend on?', expect: { contains: ['checkout calls inventory, payments'] } },
+  { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'who calls payments?', expect: { contains: ['checkout calls payments'] } },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'which routes does search serve?', expect: { contains: ['| /api/search |', '| /api/suggest |'] } },
 ];
 
 interface Scored {

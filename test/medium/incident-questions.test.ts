@@ -127,6 +127,18 @@ describe('questions about an incident, answered as asked', () => {
     expect(unknown.question).toMatch(/^I could not find "billing"/);
   }, 60_000);
 
+  it('lists what a service calls and what calls it, the routes it serves, and reads the signals of a pod named whole', async () => {
+    const { conclusion: calls } = await ask('what does frontend call?');
+    expect(calls.summary).toMatch(/^frontend calls cart; nothing the series show calls frontend \[#\d+\]$/);
+    const { conclusion: routes } = await ask('which routes does search serve?');
+    expect(routes.summary).toMatch(/^search serves 2 routes at \d\d:\d\d UTC, the busiest first \[#\d+\]/);
+    expect(routes.summary).toMatch(/\| \/api\/search \| \d+(\.\d+)? req\/s \|\n\| \/api\/suggest \| \d+(\.\d+)? req\/s \|/);
+    const { conclusion: pods } = await ask('which pods run 3.3.0?');
+    const pod = /\| (search-[a-z0-9]+-[a-z0-9]+) \|/.exec(pods.summary)![1];
+    const { conclusion: cpu } = await ask(`how much cpu does ${pod} use?`);
+    expect(cpu.summary).toMatch(new RegExp(`^The CPU use of ${pod} averaged \\d+(\\.\\d+)? cores? from `));
+  }, 60_000);
+
   it('answers what to do with the proposed actions, how to verify them and the runs they rest on', async () => {
     const { conclusion } = await ask('what should we do?');
     expect(conclusion.summary).toMatch(

@@ -2,7 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import { Timestamp } from '@svc/platform';
 import type { Conclusion, StoppedBy } from '../../conclusion.types';
 import { detectionScopeOf, EXPORTER_JOBS, podMatchersOf, quote, routeOf, workloadOfPod } from '../explainers/labels';
-import { readCallPairs } from '../graph/call-graph';
+import { CallPair, readCallPairs } from '../graph/call-graph';
 import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
@@ -22,7 +22,9 @@ const DEFAULT_RANGE_MINUTES = 60;
 const MOVED = 1.5;
 const MAX_ROWS = 12;
 /** Labels whose values name the subjects a question may be about: services and jobs, and containers (a batch job without a scrape target). */
-const SUBJECT_LABELS = ['job', 'service', 'container'];
+const SUBJECT_LABELS = ['job', 'service', 'container', 'pod'];
+/** Labels whose values a word names only whole: "checkout" is no one pod of checkout. */
+const WHOLE_ONLY = new Set(['pod']);
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 
@@ -60,14 +62,19 @@ export class IncidentQuestions {
       return this.answer.conclusion(session, null);
     }
     // Two services may be related through calls to a peer no job names (a database, a partner's API): the calls are read first.
+    const listsPeers = this.asked.kind === 'which' && this.asked.listings.includes('peers');
     const calls =
-      this.asked.kind === 'related'
+      this.asked.kind === 'related' || listsPeers
         ? await readCallPairs(prometheusReader(session, source), until.toISOString(), 'Which services call which, to relate the services the question names')
         : null;
     const peers = calls ? [...new Set(calls.pairs.flatMap((p) => [p.caller, p.callee]))].map((value) => ({ label: 'peer', value })) : [];
-    const subjects = await this.subjects(session, source, peers, calls ? 2 : 1);
+    const subjects = await this.subjects(session, source, peers, this.asked.kind === 'related' ? 2 : 1);
     if ('ask' in subjects) return subjects.ask;
     const found = subjects.found;
+    if (calls && listsPeers) {
+      for (const subject of found.slice(0, 2)) this.peers(session, subject, calls);
+      return this.answer.conclusion(session, null);
+    }
     if (calls) {
       const incident = this.incidentSubject(session);
       const pair = [...found, ...(incident && !found.some((f) => f.value === incident.value) ? [incident] : [])];
@@ -85,7 +92,9 @@ export class IncidentQuestions {
     const from = shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE);
     for (const subject of found.slice(0, 2)) {
       session.beginTurn();
-      if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
+      if (this.asked.kind === 'which' && this.asked.listings.length === 1 && this.asked.listings[0] === 'routes')
+        await this.routes(session, source, subject, until);
+      else if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
       else await this.signals(session, source, subject, from, until);
     }
     return this.answer.conclusion(session, null);
@@ -143,13 +152,13 @@ export class IncidentQuestions {
     const match = (ws: string[]): Subject[] => {
       const found = ws.flatMap((w) => {
         const exact = catalog.filter((s) => s.value.toLowerCase() === w);
-        return exact.length ? exact : catalog.filter((s) => names(w, s.value));
+        return exact.length ? exact : catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value));
       });
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
     };
     const named = match(words);
-    const unresolved = words.filter((w) => !catalog.some((s) => names(w, s.value)));
+    const unresolved = words.filter((w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? s.value.toLowerCase() === w : names(w, s.value))));
     // Enough named to answer (a relation needs two): the names not found are said; else they are asked about.
     if (named.length >= needs || (named.length && !unresolved.length)) {
       if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
@@ -164,7 +173,7 @@ export class IncidentQuestions {
     if (!unresolved.length || (this.asked.refers && !named.length)) return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
     // The candidates, the closest to the names asked about first (a typo finds its service), exporters left out.
     const closeness = (value: string): number => Math.min(...unresolved.map((w) => distance(w, value.toLowerCase()) / Math.max(w.length, value.length)));
-    const services = [...new Set(catalog.map((s) => s.value))]
+    const services = [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label)).map((s) => s.value))]
       .filter((v) => !EXPORTER_JOBS.test(v))
       .sort((a, b) => closeness(a) - closeness(b))
       .slice(0, 10);
@@ -270,6 +279,8 @@ export class IncidentQuestions {
           : b >= a * MOVED && b - a > minimumMove(unit)
             ? 'down'
             : 'about the same';
+    if (this.asked.byRoute && withPoints.every((l) => routeOf(l.labels) === undefined))
+      this.answer.cannot(`no series of the ${name} of ${subject.value} labels its route, so the split by route is unknown`, run);
     if (this.asked.byRoute && withPoints.length > 1) {
       const rows = withPoints
         .map((s) => ({ route: routeOf(s.labels) ?? '(no route)', ...summarise(s.points) }))
@@ -300,6 +311,55 @@ export class IncidentQuestions {
         ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
         : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, ...(read.also ? [read.also] : []), ...(split?.run ? [split.run] : [])]);
+  }
+
+  /** What `subject` calls and what calls it, from the caller → callee pairs read. */
+  private peers(session: InvestigationSession, subject: Subject, calls: { pairs: CallPair[]; run: RecordedRun }): void {
+    const x = subject.value;
+    if (!calls.pairs.length) {
+      this.answer.cannot(`no series pairs callers and callees, so what ${x} calls and what calls it is unknown`, calls.run);
+      return;
+    }
+    const callees = [...new Set(calls.pairs.filter((p) => p.caller === x).map((p) => p.callee))].sort();
+    const callers = [...new Set(calls.pairs.filter((p) => p.callee === x).map((p) => p.caller))].sort();
+    this.answer.record(
+      session,
+      !callees.length && !callers.length
+        ? `No call of ${x} or to it shows in the series that pair callers and callees`
+        : [
+            callees.length ? `${x} calls ${callees.join(', ')}` : `${x} calls nothing the series show`,
+            callers.length ? `${callers.join(', ')} call${callers.length === 1 ? 's' : ''} ${x}` : `nothing the series show calls ${x}`,
+          ].join('; '),
+      calls.run,
+    );
+  }
+
+  /** The routes `subject` serves, with their request rates at `until`. */
+  private async routes(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const [read] = await readSignals(session, source, subject, ['rate'], {
+      from: shift(until, -5n * MINUTE),
+      until,
+      byRoute: true,
+      percentile: null,
+    });
+    if ('cannot' in read) {
+      this.answer.cannot(read.cannot, read.run);
+      return;
+    }
+    const rows = read.lines
+      .map((l) => ({ route: routeOf(l.labels), rate: l.points.at(-1)?.v }))
+      .filter((r): r is { route: string; rate: number } => r.route !== undefined && r.rate !== undefined)
+      .sort((a, b) => b.rate - a.rate);
+    if (!rows.length) {
+      this.answer.cannot(`no request series of ${subject.value} labels its route, so its routes are unknown`, read.run);
+      return;
+    }
+    this.answer.record(
+      session,
+      `${subject.value} serves ${rows.length} route${rows.length === 1 ? '' : 's'} at ${clock(until, until)}, the busiest first`,
+      read.run,
+      ['| route | request rate |', '|---|---:|', ...rows.slice(0, MAX_ROWS).map((r) => `| ${r.route} | ${quantity(r.rate, 'rps')} |`)].join('\n'),
+    );
   }
 
   /** Which pods of `subject` run where, and which version each runs, at `until`. */

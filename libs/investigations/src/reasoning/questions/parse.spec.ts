@@ -73,6 +73,13 @@ describe('parseQuestion', () => {
     expect(parseQuestion('how much memory does orders use?').kind).toBe('signals');
   });
 
+  it('reads a listing of what a service calls or what calls it apart from a relation of two', () => {
+    expect(parseQuestion('what does checkout depend on?')).toMatchObject({ kind: 'which', listings: ['peers'], words: ['checkout'] });
+    expect(parseQuestion('who calls inventory?')).toMatchObject({ kind: 'which', listings: ['peers'], words: ['inventory'] });
+    expect(parseQuestion('does checkout depend on partner-bank?').kind).toBe('related');
+    expect(parseQuestion('which routes does search serve?')).toMatchObject({ kind: 'which', listings: ['routes'] });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

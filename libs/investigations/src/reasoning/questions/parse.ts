@@ -10,7 +10,7 @@
 export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory';
 
 /** What a `which` question lists. */
-export type Listing = 'pods' | 'nodes' | 'versions' | 'routes';
+export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
 
 /**
  * The kind of a question: its signals over a range (`signals`), a listing (`which`), when
@@ -54,15 +54,22 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
 ];
 
+/** Words of the calls between services: what a service calls, what calls it. */
+const CALLS = /\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
+
 const LISTINGS: Array<[Listing, RegExp]> = [
   ['pods', /\b(pods?|replicas?|instances?|containers?)\b/],
   ['nodes', /\b(nodes?|hosts?|machines?)\b/],
   ['versions', /\b(versions?|builds?|images?|releases?)\b/],
   ['routes', /\b(routes?|endpoints?|paths?|urls?|handlers?)\b/],
+  ['peers', CALLS],
 ];
 
 const ASKS_WHICH =
   /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are)\b[^?.!]*\b(run|running|scheduled)\b/;
+/** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
+const ASKS_PEERS =
+  /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
 const ASKS_WHEN =
   /\b(when (did|does|do|was|were|is|are|has|have)|since when|what time|how long (has|have|did|is|are|was|were)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
@@ -120,7 +127,7 @@ export function parseQuestion(whole: string): TypedQuestion {
   const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
   // An error or failure rate is a ratio of errors, not a request rate.
   const signals = SIGNALS.filter(([s, re]) => re.test(s === 'rate' ? text.replace(/\b(error|failure|success) ?rates?\b/g, '') : text)).map(([s]) => s);
-  const asksWhich = ASKS_WHICH.test(text);
+  const asksWhich = ASKS_WHICH.test(text) || ASKS_PEERS.test(text);
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
   // "why ..." asks for the cause, whatever signal it names ("why is search slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
@@ -128,19 +135,21 @@ export function parseQuestion(whole: string): TypedQuestion {
     ? 'actions'
     : /\bwhy\b/.test(text)
       ? 'cause'
-      : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
-        ? 'related'
-        : ASKS_CHANGES.test(text)
-          ? 'changes'
-          : ASKS_WHEN.test(text)
-            ? 'when'
-            : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
-              ? 'which'
-              : signals.length
-                ? 'signals'
-                : ASKS_CAUSE.test(text)
-                  ? 'cause'
-                  : 'unknown';
+      : ASKS_PEERS.test(text) && !signals.length
+        ? 'which'
+        : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
+          ? 'related'
+          : ASKS_CHANGES.test(text)
+            ? 'changes'
+            : ASKS_WHEN.test(text)
+              ? 'when'
+              : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+                ? 'which'
+                : signals.length
+                  ? 'signals'
+                  : ASKS_CAUSE.test(text)
+                    ? 'cause'
+                    : 'unknown';
   const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
   return {
     kind,

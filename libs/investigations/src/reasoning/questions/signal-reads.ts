@@ -91,7 +91,11 @@ export async function readSignals(
   const percentile = range.percentile ?? 0.99;
   const p = `p${Math.round(percentile * 1000) / 10}`;
   const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
-  const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+  // A pod named is that pod; a service's pods are named after it.
+  const pods =
+    subject.label === 'pod'
+      ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
+      : podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of signals) {
     if ((signal === 'rate' || signal === 'errors') && !counter) {
