@@ -137,6 +137,14 @@ describe('questions about an incident, answered as asked', () => {
     const pod = /\| (search-[a-z0-9]+-[a-z0-9]+) \|/.exec(pods.summary)![1];
     const { conclusion: cpu } = await ask(`how much cpu does ${pod} use?`);
     expect(cpu.summary).toMatch(new RegExp(`^The CPU use of ${pod} averaged \\d+(\\.\\d+)? cores? from `));
+    // A node by its host name: the CPU and memory its processes use.
+    const node = /\| search-[a-z0-9]+-[a-z0-9]+ \| (ip-[0-9-]+)\./.exec(pods.summary)![1];
+    const { conclusion: busy } = await ask(`how much cpu and memory is ${node} using?`);
+    expect(busy.summary).toMatch(
+      new RegExp(
+        `^The CPU use of ${node}\\.[a-z0-9.-]+ averaged \\d+(\\.\\d+)? cores? from .*\\nThe memory use of ${node}\\..* averaged \\d+(\\.\\d+)? GiB from `,
+      ),
+    );
   }, 60_000);
 
   it('answers what to do with the proposed actions, how to verify them and the runs they rest on', async () => {

@@ -22,11 +22,17 @@ const DEFAULT_RANGE_MINUTES = 60;
 const MOVED = 1.5;
 const MAX_ROWS = 12;
 /** Labels whose values name the subjects a question may be about: services and jobs, and containers (a batch job without a scrape target). */
-const SUBJECT_LABELS = ['job', 'service', 'container', 'pod'];
-/** Labels whose values a word names only whole: "checkout" is no one pod of checkout. */
-const WHOLE_ONLY = new Set(['pod']);
+const SUBJECT_LABELS = ['job', 'service', 'container', 'pod', 'node'];
+/** Labels whose values a word names only whole: "checkout" is no one pod of checkout, "eu" no node. */
+const WHOLE_ONLY = new Set(['pod', 'node']);
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
+
+/** Whether a word is a subject's whole name: its value, or a node's host name without its domain (`ip-10-0-2-34`). */
+const whole = (s: Subject, word: string): boolean => {
+  const value = s.value.toLowerCase();
+  return value === word || (s.label === 'node' && value.split('.')[0] === word);
+};
 
 const mean = (values: number[]): number | null => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
 
@@ -151,14 +157,14 @@ export class IncidentQuestions {
     // Each word names the values equal to it, else those it is a part of ("orders" is orders, not orders-worker, when both exist); in the question's order.
     const match = (ws: string[]): Subject[] => {
       const found = ws.flatMap((w) => {
-        const exact = catalog.filter((s) => s.value.toLowerCase() === w);
+        const exact = catalog.filter((s) => whole(s, w));
         return exact.length ? exact : catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value));
       });
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
     };
     const named = match(words);
-    const unresolved = words.filter((w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? s.value.toLowerCase() === w : names(w, s.value))));
+    const unresolved = words.filter((w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))));
     // Enough named to answer (a relation needs two): the names not found are said; else they are asked about.
     if (named.length >= needs || (named.length && !unresolved.length)) {
       if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);

@@ -67,6 +67,14 @@ export async function readSignals(
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
   const selector = `${subject.label}=${quote(subject.value)}`;
+  const read = (query: string, purpose: string): Promise<RecordedRun> =>
+    session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
+      purpose,
+    });
+  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read);
   const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
   const listed = needsMetrics
     ? await session.runTool({
@@ -80,13 +88,6 @@ export async function readSignals(
   const counter = REQUEST_RATES.find((m) => metrics.includes(m));
   const histogram = SERVER_HISTOGRAMS.split('|').find((m) => metrics.includes(m));
   const byRoute = range.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : '';
-  const read = (query: string, purpose: string): Promise<RecordedRun> =>
-    session.runTool({
-      tool: 'prometheus.query_range',
-      integrationId: source.integrationId,
-      arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
-      purpose,
-    });
   const plain = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
   const percentile = range.percentile ?? 0.99;
   const p = `p${Math.round(percentile * 1000) / 10}`;
@@ -173,4 +174,32 @@ function failingOutcomes(series: SeriesOut[]): string[] | null {
     .map((l) => [l, [...new Set(failed.map((s) => s.metric[l]).filter((v): v is string => !!v))]] as const)
     .filter(([, values]) => values.length)
     .map(([l, values]) => `${l}=~${quote(values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))}`);
+}
+
+/**
+ * The signals of a node: the CPU its processes use (node-exporter's busy CPU time) and the memory
+ * in use (total less available), read by the node's name (its `node` label, or an `instance` that
+ * names it, as kube-prometheus relabels it). Requests, latency and restarts are not a node's.
+ */
+async function readNodeSignals(
+  node: string,
+  signals: Signal[],
+  read: (query: string, purpose: string) => Promise<RecordedRun>,
+): Promise<Array<SignalRead | SignalMissing>> {
+  const named = [`node=${quote(node)}`, `instance=~${quote(`${node.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:[0-9]+)?`)}`];
+  const plain = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
+  const out: Array<SignalRead | SignalMissing> = [];
+  for (const signal of signals) {
+    if (signal === 'cpu') {
+      const run = await read(named.map((m) => `sum(rate(node_cpu_seconds_total{mode!="idle", ${m}}[5m]))`).join(' or '), `The CPU use of node ${node}`);
+      out.push({ signal, name: SIGNAL_NAMES.cpu, run, lines: plain(run), unit: 'cores' });
+    } else if (signal === 'memory') {
+      const run = await read(
+        named.map((m) => `(sum(node_memory_MemTotal_bytes{${m}}) - sum(node_memory_MemAvailable_bytes{${m}}))`).join(' or '),
+        `The memory in use on node ${node}`,
+      );
+      out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: plain(run), unit: 'bytes' });
+    } else out.push({ cannot: `the ${SIGNAL_NAMES[signal]} is a service's, not a node's: name the service on node ${node} to read it`, run: null });
+  }
+  return out;
 }
