@@ -7,8 +7,8 @@ import { withContext } from './incident-questions';
 import { parseQuestion } from './parse';
 
 /** A turn asking `message` about an incident whose one alert carries only these labels. */
-function turn(message: string, labels: Record<string, string>): InvestigationSession & { runs: unknown[] } {
-  const base = scripted(() => undefined);
+function turn(message: string, labels: Record<string, string>, collected?: string[]): InvestigationSession & { runs: unknown[] } {
+  const base = scripted(() => undefined, 40, { collected });
   return {
     ...base,
     subject: message,
@@ -28,6 +28,24 @@ describe('questions about an incident that names no service', () => {
     );
     expect(c.limitations.map((l) => l.type)).toEqual(['scope']);
     expect(session.runs).toEqual([]);
+  });
+});
+
+describe('names that do not name one subject', () => {
+  it('asks which is meant when a name is a part of several and the whole of none, and reads no signal', async () => {
+    // Every label's values, as the scripted Prometheus lists them.
+    const session = turn('what is the latency of api?', { alertname: 'Paging', job: 'cart' }, ['orders-api', 'payments-api', 'cart']);
+    const c = await new BuiltInReasoner().investigate(session);
+    expect(c.question).toBe('"api" names 2 services: orders-api, payments-api. Which do you mean?');
+    expect(c.limitations).toEqual([expect.objectContaining({ type: 'scope', statement: 'api names several services' })]);
+    expect(session.runs.every((r) => (r as { tool: string }).tool === 'prometheus.label_values')).toBe(true);
+  });
+
+  it('takes a name that is the whole of one value and a part of others as that one', async () => {
+    const session = turn('what is the latency of orders?', { alertname: 'Paging', job: 'cart' }, ['orders', 'orders-worker', 'cart']);
+    const c = await new BuiltInReasoner().investigate(session);
+    expect(c.question).toBeUndefined();
+    expect(session.runs.map((r) => (r as { purpose: string }).purpose)).toContain('Which metrics orders has');
   });
 });
 

@@ -165,6 +165,19 @@ export class IncidentQuestions {
     };
     const named = match(words);
     const unresolved = words.filter((w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))));
+    // A word that is a part of several names and the whole of none is ambiguous: asked about, never guessed.
+    const ambiguous = words
+      .filter((w) => !catalog.some((s) => whole(s, w)))
+      .map((w) => ({ w, values: [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value)).map((s) => s.value))] }))
+      .filter(({ values }) => values.length > 1);
+    if (ambiguous.length)
+      return {
+        ask: asking(
+          `${ambiguous.map(({ w, values }) => `"${w}" names ${values.length} services: ${values.slice(0, 10).join(', ')}`).join('; ')}. Which do you mean?`,
+          `${ambiguous.map(({ w }) => w).join(', ')} name${ambiguous.length === 1 ? 's' : ''} several services`,
+          runs,
+        ),
+      };
     // Enough named to answer (a relation needs two): the names not found are said; else they are asked about.
     if (named.length >= needs || (named.length && !unresolved.length)) {
       if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
@@ -183,18 +196,12 @@ export class IncidentQuestions {
       .filter((v) => !EXPORTER_JOBS.test(v))
       .sort((a, b) => closeness(a) - closeness(b))
       .slice(0, 10);
-    const ask = `I could not find ${unresolved.map((w) => `"${w}"`).join(', ')} among the services and jobs the sources know. Which of these do you mean: ${services.join(', ') || 'none is listed'}?`;
     return {
-      ask: {
-        question: ask,
-        conclusionStatus: 'inconclusive',
-        summary: ask,
-        impact: { summary: 'Not assessed: the question names nothing the sources know', runRefs: runs },
-        findings: [],
-        hypotheses: [],
-        actions: [],
-        limitations: [{ type: 'scope', statement: `Nothing named ${unresolved.join(', ')} was found in the sources`, runRefs: runs, messageSequences: [] }],
-      },
+      ask: asking(
+        `I could not find ${unresolved.map((w) => `"${w}"`).join(', ')} among the services and jobs the sources know. Which of these do you mean: ${services.join(', ') || 'none is listed'}?`,
+        `Nothing named ${unresolved.join(', ')} was found in the sources`,
+        runs,
+      ),
     };
   }
 
@@ -422,6 +429,20 @@ export class IncidentQuestions {
       this.answer.cannot(`no kube_pod_info names the nodes of ${subject.value}'s pods, so their nodes are unknown`, run);
     this.answer.record(session, statement, run, table);
   }
+}
+
+/** A turn that ends asking the person which subject they mean (`needs_input`), with why as a limitation citing the runs that listed the names. */
+function asking(question: string, why: string, runs: number[]): Conclusion {
+  return {
+    question,
+    conclusionStatus: 'inconclusive',
+    summary: question,
+    impact: { summary: 'Not assessed: the question does not name one subject the sources know', runRefs: runs },
+    findings: [],
+    hypotheses: [],
+    actions: [],
+    limitations: [{ type: 'scope', statement: why, runRefs: runs, messageSequences: [] }],
+  };
 }
 
 const fmt = (v: number | null, unit: Unit): string => (v === null ? '-' : quantity(v, unit));
