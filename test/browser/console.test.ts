@@ -549,5 +549,22 @@ describe('the web console in a real browser', () => {
     await page.getByText('Nothing here yet.').waitFor();
     await page.getByRole('combobox', { name: 'Organization' }).selectOption('acme');
     await page.getByRole('link', { name: billingIncident.body.title, exact: true }).waitFor();
+
+    // Rotating the secret asks first and says what will happen; keeping it changes nothing.
+    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByRole('button', { name: 'Rotate secret of Billing alerts' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate secret of Billing alerts?' });
+    await expect(dialog.textContent()).resolves.toContain('stops working at once');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    expect((await sendAlert({ labels: { alertname: 'BillingSlow' } }, secret, billing.id)).status).toBe(202);
+    await page.getByRole('button', { name: 'Rotate secret of Billing alerts' }).click();
+    await dialog.getByRole('button', { name: 'Rotate the secret' }).click();
+    const rotated = (await page.locator('[data-secret]').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    expect((await sendAlert({ labels: { alertname: 'BillingSlow' } }, secret, billing.id)).status).toBe(401);
+    expect((await sendAlert({ labels: { alertname: 'BillingSlow' } }, rotated, billing.id)).status).toBe(202);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { type DependencyList, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type DependencyList, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { errorText } from './api/client';
 
 /** What an openapi-fetch call resolves to. */
@@ -117,4 +117,55 @@ export function Labels({ labels }: { labels: Record<string, string> }) {
 
 export function Status({ value }: { value: string }) {
   return <span className={`status status-${value}`}>{value.replace(/_/g, ' ')}</span>;
+}
+
+/**
+ * A button for an action that cannot be undone, or that others feel at once: it asks first, in a
+ * modal dialog that says what will happen, and acts only on `confirm`; Escape or "Keep it" leaves
+ * everything as it was.
+ */
+export function ConfirmButton({
+  label,
+  consequence,
+  confirm,
+  onConfirm,
+  className = 'danger',
+  disabled,
+}: {
+  /** The button's text, and the dialog's title with a question mark. */
+  label: string;
+  /** What will happen, in a sentence or two. */
+  consequence: string;
+  /** The confirming button's text ("Rotate the secret"). */
+  confirm: string;
+  onConfirm: () => void;
+  className?: string;
+  disabled?: boolean;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const title = useId();
+  return (
+    <>
+      <button type="button" className={className} disabled={disabled} onClick={() => dialog.current?.showModal()}>
+        {label}
+      </button>
+      <dialog ref={dialog} aria-labelledby={title} className="confirm">
+        <h2 id={title}>{label}?</h2>
+        <p>{consequence}</p>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            dialog.current?.close();
+            onConfirm();
+          }}
+        >
+          {confirm}
+        </button>{' '}
+        <button type="button" className="secondary" autoFocus onClick={() => dialog.current?.close()}>
+          Keep it
+        </button>
+      </dialog>
+    </>
+  );
 }

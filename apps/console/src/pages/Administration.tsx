@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, currentOrganization, organizationPath, type Permission, type Schemas } from '../api/client';
 import { Link } from '../router';
 import { useCan, useSession } from '../session';
-import { ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
 
 const SECTIONS: Array<{ path: string; label: string; read: Permission | null }> = [
   { path: 'integrations', label: 'Integrations', read: 'integrations:read' },
@@ -260,24 +260,34 @@ function Integrations() {
                         </button>
                       ) : null}{' '}
                       {i.webhookUrl ? (
-                        <button type="button" className="secondary" disabled={busy} onClick={() => void rotate(i.id, i.name, i.webhookUrl)}>
-                          Rotate secret of {i.name}
-                        </button>
+                        <ConfirmButton
+                          label={`Rotate secret of ${i.name}`}
+                          consequence={`The current webhook secret of ${i.name} stops working at once: every sender must be given the new one, which is shown once.`}
+                          confirm="Rotate the secret"
+                          className="secondary"
+                          disabled={busy}
+                          onConfirm={() => void rotate(i.id, i.name, i.webhookUrl)}
+                        />
                       ) : null}{' '}
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={busy}
-                        onClick={() =>
-                          void act(() =>
-                            i.enabled
-                              ? api.POST('/api/v1/integrations/{integration}/disable', { params: { path: { integration: i.id } } })
-                              : api.POST('/api/v1/integrations/{integration}/enable', { params: { path: { integration: i.id } } }),
-                          )
-                        }
-                      >
-                        {i.enabled ? 'Disable' : 'Enable'} {i.name}
-                      </button>
+                      {i.enabled ? (
+                        <ConfirmButton
+                          label={`Disable ${i.name}`}
+                          consequence={`${i.name} stops accepting deliveries and is no longer read by investigations, until it is enabled again.`}
+                          confirm="Disable it"
+                          className="secondary"
+                          disabled={busy}
+                          onConfirm={() => void act(() => api.POST('/api/v1/integrations/{integration}/disable', { params: { path: { integration: i.id } } }))}
+                        />
+                      ) : (
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={busy}
+                          onClick={() => void act(() => api.POST('/api/v1/integrations/{integration}/enable', { params: { path: { integration: i.id } } }))}
+                        >
+                          Enable {i.name}
+                        </button>
+                      )}
                     </td>
                   ) : null}
                 </tr>
@@ -390,24 +400,36 @@ function Members() {
                   </td>
                   {write ? (
                     <td>
-                      <button
-                        type="button"
-                        className="secondary"
+                      {m.disabled ? (
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={busy}
+                          onClick={() =>
+                            void act(() => api.PATCH('/api/v1/members/{member}', { params: { path: { member: m.id } }, body: { disabled: false } }))
+                          }
+                        >
+                          Enable {m.name}
+                        </button>
+                      ) : (
+                        <ConfirmButton
+                          label={`Disable ${m.name}`}
+                          consequence={`${m.name}'s account is signed out everywhere and cannot sign in until it is enabled again.`}
+                          confirm="Disable the member"
+                          className="secondary"
+                          disabled={busy}
+                          onConfirm={() =>
+                            void act(() => api.PATCH('/api/v1/members/{member}', { params: { path: { member: m.id } }, body: { disabled: true } }))
+                          }
+                        />
+                      )}{' '}
+                      <ConfirmButton
+                        label={`Remove ${m.name}`}
+                        consequence={`${m.name} loses access to this Organization and every session of theirs ends. This cannot be undone: they would have to be added again.`}
+                        confirm="Remove the member"
                         disabled={busy}
-                        onClick={() =>
-                          void act(() => api.PATCH('/api/v1/members/{member}', { params: { path: { member: m.id } }, body: { disabled: !m.disabled } }))
-                        }
-                      >
-                        {m.disabled ? 'Enable' : 'Disable'} {m.name}
-                      </button>{' '}
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={busy}
-                        onClick={() => void act(() => api.DELETE('/api/v1/members/{member}', { params: { path: { member: m.id } } }))}
-                      >
-                        Remove {m.name}
-                      </button>
+                        onConfirm={() => void act(() => api.DELETE('/api/v1/members/{member}', { params: { path: { member: m.id } } }))}
+                      />
                     </td>
                   ) : null}
                 </tr>
@@ -488,20 +510,19 @@ function Sessions() {
                   <td>{s.address ?? '—'}</td>
                   <td>
                     {s.current ? null : (
-                      <button
-                        type="button"
-                        className="danger"
+                      <ConfirmButton
+                        label={`End session of ${time(s.issuedAt)}`}
+                        consequence="Whoever uses that session is signed out at once."
+                        confirm="End the session"
                         disabled={busy}
-                        onClick={() =>
+                        onConfirm={() =>
                           void run(() =>
                             api.DELETE('/api/v1/sessions/{session}', {
                               params: { path: { session: s.id }, header: { 'X-Svc-Organization': currentOrganization() ?? '' } },
                             }),
                           ).then(reload)
                         }
-                      >
-                        End session of {time(s.issuedAt)}
-                      </button>
+                      />
                     )}
                   </td>
                 </tr>
@@ -563,14 +584,13 @@ function ApiTokens() {
                   {write ? (
                     <td>
                       {t.revokedAt ? null : (
-                        <button
-                          type="button"
-                          className="danger"
+                        <ConfirmButton
+                          label={`Revoke ${t.name}`}
+                          consequence={`Every request with the token ${t.name} is refused from now on. This cannot be undone.`}
+                          confirm="Revoke the token"
                           disabled={busy}
-                          onClick={() => void run(() => api.DELETE('/api/v1/api-tokens/{id}', { params: { path: { id: t.id } } })).then(reload)}
-                        >
-                          Revoke {t.name}
-                        </button>
+                          onConfirm={() => void run(() => api.DELETE('/api/v1/api-tokens/{id}', { params: { path: { id: t.id } } })).then(reload)}
+                        />
                       )}
                     </td>
                   ) : null}

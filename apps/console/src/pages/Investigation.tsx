@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, organizationPath, type Schemas } from '../api/client';
 import { Link } from '../router';
 import { useCan } from '../session';
-import { ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
 import type { Marker } from './SeriesPlot';
 
 const SeriesPlot = lazy(() => import('./SeriesPlot'));
@@ -159,16 +159,15 @@ export function InvestigationPage({ id }: { id: string }) {
               Markdown report
             </a>{' '}
             {can('investigations:cancel') && ['queued', 'investigating'].includes(v.status) ? (
-              <button
-                type="button"
-                className="danger"
+              <ConfirmButton
+                label="Cancel investigation"
+                consequence="The investigation stops where it is and cannot be resumed; what it found so far is kept."
+                confirm="Stop the investigation"
                 disabled={cancelling}
-                onClick={() =>
+                onConfirm={() =>
                   void runCancel(() => api.POST('/api/v1/investigations/{investigation}/cancel', { params: { path: { investigation: id } } })).then(reload)
                 }
-              >
-                Cancel investigation
-              </button>
+              />
             ) : null}
           </p>
           <ErrorMessage message={cancelError} />
