@@ -472,8 +472,19 @@ describe('the web console in a real browser', () => {
     const impact = page.getByRole('heading', { name: /^Impact/ }).locator('..');
     await expect(impact.textContent()).resolves.toContain('Checkout failed one request in eight for twelve minutes.');
     await expect(impact.textContent()).resolves.toContain('corrected by a person');
+    // Reviewing asks first, naming what still needs a person; keeping it changes nothing.
     await page.getByRole('button', { name: 'Mark reviewed' }).click();
+    const review = page.getByRole('dialog', { name: 'Mark reviewed?' });
+    await expect(review.textContent()).resolves.toMatch(/still says? "Needs human input\." The postmortem will be marked reviewed by you at revision 3\./);
+    await expect(review.textContent()).resolves.not.toContain('Impact');
+    await review.getByRole('button', { name: 'Keep it' }).click();
+    expect((await admin.get(`/api/v1/incidents/${incidentId}/postmortem`)).body.status).toBe('draft');
+    await page.getByRole('button', { name: 'Mark reviewed' }).click();
+    await review.getByRole('button', { name: 'Mark it reviewed' }).click();
     await page.getByText('reviewed revision 3').waitFor();
+    // A reviewed postmortem is not regenerated (409): the console does not offer it.
+    await expect(page.getByRole('button', { name: 'Regenerate from the records' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.not.toMatch(/Postmortem: Postmortem/);
   }, 120_000);
 
   it('offers a Viewer no administration and no actions, only what the role may read', async () => {

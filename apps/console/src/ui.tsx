@@ -144,27 +144,36 @@ export function ConfirmButton({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useId();
+  // The dialog's content exists only while it is open: a closed dialog holds no text to find.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open && !dialog.current?.open) dialog.current?.showModal();
+  }, [open]);
   return (
     <>
-      <button type="button" className={className} disabled={disabled} onClick={() => dialog.current?.showModal()}>
+      <button type="button" className={className} disabled={disabled} onClick={() => setOpen(true)}>
         {label}
       </button>
-      <dialog ref={dialog} aria-labelledby={title} className="confirm">
-        <h2 id={title}>{label}?</h2>
-        <p>{consequence}</p>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            dialog.current?.close();
-            onConfirm();
-          }}
-        >
-          {confirm}
-        </button>{' '}
-        <button type="button" className="secondary" autoFocus onClick={() => dialog.current?.close()}>
-          Keep it
-        </button>
+      <dialog ref={dialog} aria-labelledby={title} className="confirm" onClose={() => setOpen(false)}>
+        {open ? (
+          <>
+            <h2 id={title}>{label}?</h2>
+            <p>{consequence}</p>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                dialog.current?.close();
+                onConfirm();
+              }}
+            >
+              {confirm}
+            </button>{' '}
+            <button type="button" className="secondary" autoFocus onClick={() => dialog.current?.close()}>
+              Keep it
+            </button>
+          </>
+        ) : null}
       </dialog>
     </>
   );

@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { api, organizationPath, type Schemas } from '../api/client';
 import { Link } from '../router';
 import { useCan } from '../session';
-import { ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
 
 const NEEDS_INPUT = 'Needs human input.';
 type Postmortem = Schemas['PostmortemView'];
@@ -38,11 +38,31 @@ function Marked({ text }: { text: string }) {
   return <>{out}</>;
 }
 
+/** The fields that still say `Needs human input.`, by their labels, in the document's order. */
+function needingInput(p: Postmortem): string[] {
+  const structured: Array<[keyof Postmortem, string]> = [
+    ['timeline', 'Timeline'],
+    ['rootCauses', 'Root causes'],
+    ['contributingFactors', 'Contributing factors'],
+    ['actionItems', 'Action items'],
+  ];
+  return [...TEXT_FIELDS, ...LIST_FIELDS, ...structured].filter(([field]) => JSON.stringify(p[field] ?? '').includes(NEEDS_INPUT)).map(([, label]) => label);
+}
+
+/** What marking the postmortem reviewed means, naming what still needs a person. */
+function reviewConsequence(p: Postmortem): string {
+  const open = needingInput(p);
+  return `${open.length ? `${open.join(', ')} still ${open.length === 1 ? 'says' : 'say'} "${NEEDS_INPUT}" ` : 'Nothing is left marked as needing human input. '}The postmortem will be marked reviewed by you at revision ${p.revision}.`;
+}
+
 /** The incident's postmortem: the document, corrections (only the corrected field, with If-Match), regenerate and review. */
 export function PostmortemPage({ incidentId }: { incidentId: string }) {
   const can = useCan();
   const path = { params: { path: { incident: incidentId } } };
   const [postmortem, reload] = useLoad(() => api.GET('/api/v1/incidents/{incident}/postmortem', path), [incidentId]);
+  // Regenerating needs the incident resolved (a merge of firing alerts reopens it).
+  const [incident] = useLoad(() => api.GET('/api/v1/incidents/{incident}', path), [incidentId]);
+  const resolved = incident.state === 'ready' && incident.data.status === 'resolved';
   const [error, busy, run] = useAction();
   const write = can('postmortems:write');
   const act = async (work: () => Promise<{ error?: unknown; response: Response }>) => {
@@ -68,7 +88,8 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
       {(p) => (
         <>
           <h1>
-            Postmortem: <Marked text={p.title} />
+            {/^postmortem\b/i.test(p.title) ? null : 'Postmortem: '}
+            <Marked text={p.title} />
           </h1>
           <p>
             <Status value={p.status} /> revision {p.revision} · updated {time(p.updatedAt)} · <Link to={`/incidents/${incidentId}`}>incident</Link> ·{' '}
@@ -78,22 +99,30 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
           </p>
           {write ? (
             <p>
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => void act(() => api.POST('/api/v1/incidents/{incident}/postmortem/regenerate', { ...path, headers: ifMatch(p) }))}
-              >
-                Regenerate from the records
-              </button>{' '}
-              {p.status === 'draft' ? (
+              {p.status === 'draft' && resolved ? (
                 <button
                   type="button"
+                  disabled={busy}
+                  onClick={() => void act(() => api.POST('/api/v1/incidents/{incident}/postmortem/regenerate', { ...path, headers: ifMatch(p) }))}
+                >
+                  Regenerate from the records
+                </button>
+              ) : (
+                <small>
+                  {p.status === 'reviewed'
+                    ? 'A reviewed postmortem is regenerated once a correction returns it to draft.'
+                    : 'Regenerating waits for the incident to be resolved again.'}
+                </small>
+              )}{' '}
+              {p.status === 'draft' ? (
+                <ConfirmButton
+                  label="Mark reviewed"
+                  consequence={reviewConsequence(p)}
+                  confirm="Mark it reviewed"
                   className="secondary"
                   disabled={busy}
-                  onClick={() => void act(() => api.POST('/api/v1/incidents/{incident}/postmortem/review', path))}
-                >
-                  Mark reviewed
-                </button>
+                  onConfirm={() => void act(() => api.POST('/api/v1/incidents/{incident}/postmortem/review', path))}
+                />
               ) : null}
             </p>
           ) : null}
