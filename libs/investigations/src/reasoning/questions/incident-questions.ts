@@ -71,7 +71,13 @@ export class IncidentQuestions {
     const listsPeers = this.asked.kind === 'which' && this.asked.listings.includes('peers');
     const calls =
       this.asked.kind === 'related' || listsPeers
-        ? await readCallPairs(prometheusReader(session, source), until.toISOString(), 'Which services call which, to relate the services the question names')
+        ? await readCallPairs(
+            prometheusReader(session, source),
+            until.toISOString(),
+            listsPeers
+              ? 'Which services call which, to list what the service calls and what calls it'
+              : 'Which services call which, to relate the services the question names',
+          )
         : null;
     const peers = calls ? [...new Set(calls.pairs.flatMap((p) => [p.caller, p.callee]))].map((value) => ({ label: 'peer', value })) : [];
     const subjects = await this.subjects(session, source, peers, this.asked.kind === 'related' ? 2 : 1);

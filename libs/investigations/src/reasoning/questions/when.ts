@@ -79,13 +79,13 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
   const last = points[points.length - 1];
   const step = BigInt(STEP_SECONDS) * 1_000_000n;
   const holds = out(last) && until.epochMicros - last.t <= 2n * step;
-  const lastOut = [...points].reverse().find(out)!;
+  const lastOut = [...points].reverse().find(out) ?? last;
   const back = points.find((p) => p.t > lastOut.t);
   const at = (t: bigint): string => clock(Timestamp.fromEpochMicros(t), until);
   if (change.events) {
     const [what, still, none] =
       q.signal === 'down'
-        ? [`Scrape targets of ${subject.value} went down at ${began} (as many as ${count(change.after)} at once)`, 'are still down', 'are up again']
+        ? [`Scrape targets of ${subject.value} went down at ${began} (as many as ${count(change.after)} at once)`, 'are still down', 'have been up']
         : [
             `The containers of ${subject.value} began restarting at ${began} (as many as ${count(change.after)} restarts in 5 minutes)`,
             'still restart',
