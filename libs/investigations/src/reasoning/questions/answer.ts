@@ -1,6 +1,12 @@
 import type { Conclusion, FindingItem, LimitationItem, StoppedBy } from '../../conclusion.types';
 import type { InvestigationSession, RecordedRun } from '../reasoner';
 
+/** The runs a statement rests on: one, or several, leaving out those that were not made. */
+type Cited = RecordedRun | null | undefined | Array<RecordedRun | null | undefined>;
+
+/** The distinct ordinals of the runs cited, in order. */
+const ordinalsOf = (runs: Cited): number[] => [...new Set((Array.isArray(runs) ? runs : [runs]).flatMap((r) => (r ? [r.ordinal] : [])))].sort((a, b) => a - b);
+
 /**
  * An answer to a question about an incident, written as it is found: each statement with the run
  * it comes from (cited `[#n]` in the text, and a finding citing the run), what the data cannot
@@ -12,8 +18,8 @@ export class AnswerWriter {
   private readonly lines: string[] = [];
 
   /** A statement the runs show (one or several), with a Markdown table of its breakdown. */
-  record(session: InvestigationSession, statement: string, runs: RecordedRun | RecordedRun[], table?: string): void {
-    const cited = [...new Set((Array.isArray(runs) ? runs : [runs]).map((r) => r.ordinal))].sort((a, b) => a - b);
+  record(session: InvestigationSession, statement: string, runs: Cited, table?: string): void {
+    const cited = ordinalsOf(runs);
     this.lines.push(`${statement} [${cited.map((n) => `#${n}`).join(', ')}]${table ? `\n\n${table}\n` : ''}`);
     this.findings.push({
       kind: 'context',
@@ -25,8 +31,8 @@ export class AnswerWriter {
   }
 
   /** What the data cannot answer, said in the answer and as a limitation citing the runs that showed it. */
-  cannot(statement: string, runs: RecordedRun | null | Array<RecordedRun | null>): void {
-    const cited = [...new Set((Array.isArray(runs) ? runs : [runs]).flatMap((r) => (r ? [r.ordinal] : [])))].sort((a, b) => a - b);
+  cannot(statement: string, runs: Cited): void {
+    const cited = ordinalsOf(runs);
     const sentence = statement[0].toUpperCase() + statement.slice(1);
     this.lines.push(`${sentence}${cited.length ? ` [${cited.map((n) => `#${n}`).join(', ')}]` : ''}.`);
     this.limit('missing_telemetry', sentence, cited);

@@ -1,9 +1,10 @@
 import { Timestamp } from '@svc/platform';
 import { quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
+import { earliest, MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
 import { clock, quantity } from './format';
+import { incidentNamespace } from './signal-reads';
 
 /** How far before the incident's first alert a `changes` question looks when it names no range. */
 const BEFORE_ALERT = 60n * MINUTE;
@@ -34,10 +35,10 @@ interface Change {
  */
 export async function answerChanges(session: InvestigationSession, source: SourceBrief, answer: AnswerWriter, rangeMinutes: number | null): Promise<void> {
   const until = session.window.until;
-  const firstAlert = session.alerts.map((a) => a.startsAt).sort((a, b) => (a.isAfter(b) ? 1 : -1))[0] ?? until;
+  const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
   const wanted = rangeMinutes ? shift(until, -BigInt(rangeMinutes) * MINUTE) : shift(firstAlert, -BEFORE_ALERT);
   const from = wanted.isAfter(session.window.from) ? wanted : session.window.from;
-  const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
+  const namespace = incidentNamespace(session);
   const ns = namespace ? `namespace=${quote(namespace)}` : '';
   const inNs = (extra: string): string => `{${[extra, ns].filter(Boolean).join(', ')}}`;
   // About POINTS samples a series: a change is dated to a few seconds in a short range, to a minute in a long one.

@@ -1,11 +1,11 @@
 import { distance } from 'fastest-levenshtein';
 import { Timestamp } from '@svc/platform';
 import type { Conclusion, StoppedBy } from '../../conclusion.types';
-import { detectionScopeOf, EXPORTER_JOBS, podMatchersOf, quote, routeOf, workloadOfPod } from '../explainers/labels';
+import { detectionScopeOf, escape, EXPORTER_JOBS, podMatchersOf, quote, routeOf, workloadOfPod } from '../explainers/labels';
 import { CallPair, readCallPairs } from '../graph/call-graph';
 import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
+import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { answerChanges } from './changes';
@@ -13,7 +13,7 @@ import { clock, quantity, Unit } from './format';
 import type { TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
-import { readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
+import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
 import { answerWhen, minimumMove } from './when';
 
 /** The range read when the question names none. */
@@ -242,12 +242,11 @@ export class IncidentQuestions {
     const inRange = (t: Timestamp | null | undefined): t is Timestamp => !!t && t.isAfter(from) && !t.isAfter(until);
     const version = this.asked.versions[0];
     if (version) {
-      const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\\\$&');
       const run = await session.runTool({
         tool: 'prometheus.query_range',
         integrationId: source.integrationId,
         arguments: {
-          query: `max by (${subject.label}, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}, version=~"v?${escaped}"}) or max by (container, image) (kube_pod_container_info{image=~".*:v?${escaped}", container=${quote(subject.value)}})`,
+          query: `max by (${subject.label}, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}, version=~${quote(`v?${escape(version)}`)}}) or max by (container, image) (kube_pod_container_info{image=~${quote(`.*:v?${escape(version)}`)}, container=${quote(subject.value)}})`,
           start: from.toISOString(),
           end: until.toISOString(),
           step: STEP_SECONDS,
@@ -262,7 +261,7 @@ export class IncidentQuestions {
       this.answer.cannot(`${version} of ${subject.value} did not start within the range read, so there is no before and after it to compare`, run);
       return null;
     }
-    const first = session.alerts.map((a) => a.startsAt).sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
+    const first = earliest(session.alerts.map((a) => a.startsAt));
     return inRange(first) ? { at: first, what: 'the incident began', run: null } : null;
   }
 
@@ -321,7 +320,7 @@ export class IncidentQuestions {
           : asked.length && changed.every((r) => asked.includes(r))
             ? `Only ${changed.join(', ')} of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
             : `The ${name} of ${subject.value} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
-      this.answer.record(session, statement, [run, ...(read.also ? [read.also] : []), ...(split?.run ? [split.run] : [])], table);
+      this.answer.record(session, statement, [run, read.also, split?.run], table);
       return;
     }
     const whole = summarise(withPoints.flatMap((s) => s.points));
@@ -329,7 +328,7 @@ export class IncidentQuestions {
       split && whole.before !== null && whole.after !== null
         ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
         : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
-    this.answer.record(session, statement, [run, ...(read.also ? [read.also] : []), ...(split?.run ? [split.run] : [])]);
+    this.answer.record(session, statement, [run, read.also, split?.run]);
   }
 
   /** What `subject` calls and what calls it, from the caller → callee pairs read. */
@@ -383,7 +382,7 @@ export class IncidentQuestions {
 
   /** Which pods of `subject` run where, and which version each runs, at `until`. */
   private async listing(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
-    const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
+    const namespace = incidentNamespace(session);
     const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
     const workload = [namespace ? `namespace=${quote(namespace)}` : '', `deployment=${quote(subject.value)}`].filter(Boolean).join(', ');
     const run = await session.runTool({

@@ -1,13 +1,13 @@
 import { escape, quote, workloadOfPod } from '../explainers/labels';
 import { CallPair, callPath } from '../graph/call-graph';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { MINUTE, seriesOf, shift } from '../series-reading';
+import { earliest, MINUTE, seriesOf, shift } from '../series-reading';
 
 /** How long before the incident's first alert the pods read ran: a neighbour that began the trouble ran beside them then. */
 const PODS_BEFORE_ALERT = 30n * MINUTE;
 import type { AnswerWriter } from './answer';
 import { clock } from './format';
-import type { Subject } from './signal-reads';
+import { incidentNamespace, type Subject } from './signal-reads';
 
 /**
  * Whether two services are related: a chain of calls from one to the other (the caller → callee
@@ -36,10 +36,10 @@ export async function answerRelated(
     if (both.length) answer.record(session, `${x} and ${y} both call ${both.join(', ')}`, calls.run);
     if (!path && !both.length) answer.record(session, `No call between ${x} and ${y} shows in the series that pair callers and callees`, calls.run);
   }
-  const namespace = session.alerts.find((al) => al.labels.namespace)?.labels.namespace;
+  const namespace = incidentNamespace(session);
   const pods = `pod=~${quote(`(${escape(x)}|${escape(y)})-.+`)}`;
   // The pods that ran from before the incident to now: a rollout may have moved them since.
-  const firstAlert = session.alerts.map((al) => al.startsAt).sort((p, q) => (p.isAfter(q) ? 1 : -1))[0] ?? until;
+  const firstAlert = earliest(session.alerts.map((al) => al.startsAt)) ?? until;
   const since = shift(firstAlert, -PODS_BEFORE_ALERT);
   const from = since.isAfter(session.window.from) ? since : session.window.from;
   const minutes = Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6));

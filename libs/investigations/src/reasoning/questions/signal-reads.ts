@@ -1,7 +1,7 @@
 import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
-import { podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
+import { escape, podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { pointsOf, SeriesOut, seriesOf } from '../series-reading';
+import { anyOf, pointsOf, SeriesOut, seriesOf } from '../series-reading';
 import type { Timestamp } from '@svc/platform';
 import type { Unit } from './format';
 import type { Signal } from './parse';
@@ -50,6 +50,12 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
 
 export const STEP_SECONDS = 60;
 
+/** The namespace the incident's alerts name (the first that names one), if any. */
+export const incidentNamespace = (session: InvestigationSession): string | undefined => session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
+
+/** A read's series as lines, without the samples that are not numbers (a quantile of no requests). */
+const linesOf = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
+
 /**
  * Reads the signals of `subject` from `from` to `until` (a step a minute), each a run: which
  * metrics name the subject (one read for all signals), then each signal from the metric its
@@ -88,10 +94,9 @@ export async function readSignals(
   const counter = REQUEST_RATES.find((m) => metrics.includes(m));
   const histogram = SERVER_HISTOGRAMS.split('|').find((m) => metrics.includes(m));
   const byRoute = range.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : '';
-  const plain = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
   const percentile = range.percentile ?? 0.99;
   const p = `p${Math.round(percentile * 1000) / 10}`;
-  const namespace = session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
+  const namespace = incidentNamespace(session);
   // A pod named is that pod; a service's pods are named after it.
   const pods =
     subject.label === 'pod'
@@ -109,7 +114,7 @@ export async function readSignals(
     }
     if (signal === 'rate') {
       const run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${subject.value}`);
-      out.push({ signal, name: SIGNAL_NAMES.rate, run, lines: plain(run), unit: 'rps' });
+      out.push({ signal, name: SIGNAL_NAMES.rate, run, lines: linesOf(run), unit: 'rps' });
     } else if (signal === 'errors') {
       // Which outcomes fail, then their share read as a ratio: the number the answer states is one the run shows.
       const outcomes = await read(
@@ -125,30 +130,30 @@ export async function readSignals(
       const total = `sum${by} (rate(${counter}{${selector}}[5m]))`;
       const failed = failing.length ? `sum${by} (${failing.map((m) => `rate(${counter}{${selector}, ${m}}[5m])`).join(' or ')})` : null;
       const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${subject.value} that failed`);
-      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: plain(run), unit: 'ratio', also: outcomes });
+      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: linesOf(run), unit: 'ratio', also: outcomes });
     } else if (signal === 'latency') {
       const run = await read(
         `histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`,
         `The ${p} latency of ${subject.value}`,
       );
-      out.push({ signal, name: `${p} latency`, run, lines: plain(run), unit: 'seconds' });
+      out.push({ signal, name: `${p} latency`, run, lines: linesOf(run), unit: 'seconds' });
     } else if (signal === 'down') {
       const run = await read(`sum(1 - up{${selector}})`, `How many scrape targets of ${subject.value} were down`);
-      out.push({ signal, name: SIGNAL_NAMES.down, run, lines: plain(run), unit: 'count' });
+      out.push({ signal, name: SIGNAL_NAMES.down, run, lines: linesOf(run), unit: 'count' });
     } else if (signal === 'restarts') {
       if (!pods) {
         out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so its restarts are unknown`, run: listed });
         continue;
       }
       const run = await read(`sum(increase(kube_pod_container_status_restarts_total{${pods}}[5m]))`, `How often the containers of ${subject.value} restarted`);
-      out.push({ signal, name: SIGNAL_NAMES.restarts, run, lines: plain(run), unit: 'count' });
+      out.push({ signal, name: SIGNAL_NAMES.restarts, run, lines: linesOf(run), unit: 'count' });
     } else {
       const query =
         signal === 'cpu'
           ? `sum(rate(process_cpu_seconds_total{${selector}}[5m]))${pods ? ` or sum(rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))` : ''}`
           : `sum(process_resident_memory_bytes{${selector}})${pods ? ` or sum(container_memory_working_set_bytes{${pods}, container!=""})` : ''}`;
       const run = await read(query, `The ${SIGNAL_NAMES[signal]} of ${subject.value}`);
-      out.push({ signal, name: SIGNAL_NAMES[signal], run, lines: plain(run), unit: signal === 'cpu' ? 'cores' : 'bytes' });
+      out.push({ signal, name: SIGNAL_NAMES[signal], run, lines: linesOf(run), unit: signal === 'cpu' ? 'cores' : 'bytes' });
     }
   }
   return out;
@@ -173,7 +178,7 @@ function failingOutcomes(series: SeriesOut[]): string[] | null {
   return present
     .map((l) => [l, [...new Set(failed.map((s) => s.metric[l]).filter((v): v is string => !!v))]] as const)
     .filter(([, values]) => values.length)
-    .map(([l, values]) => `${l}=~${quote(values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))}`);
+    .map(([l, values]) => `${l}=~${anyOf([...values])}`);
 }
 
 /**
@@ -186,19 +191,18 @@ async function readNodeSignals(
   signals: Signal[],
   read: (query: string, purpose: string) => Promise<RecordedRun>,
 ): Promise<Array<SignalRead | SignalMissing>> {
-  const named = [`node=${quote(node)}`, `instance=~${quote(`${node.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:[0-9]+)?`)}`];
-  const plain = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
+  const named = [`node=${quote(node)}`, `instance=~${quote(`${escape(node)}(:[0-9]+)?`)}`];
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of signals) {
     if (signal === 'cpu') {
       const run = await read(named.map((m) => `sum(rate(node_cpu_seconds_total{mode!="idle", ${m}}[5m]))`).join(' or '), `The CPU use of node ${node}`);
-      out.push({ signal, name: SIGNAL_NAMES.cpu, run, lines: plain(run), unit: 'cores' });
+      out.push({ signal, name: SIGNAL_NAMES.cpu, run, lines: linesOf(run), unit: 'cores' });
     } else if (signal === 'memory') {
       const run = await read(
         named.map((m) => `(sum(node_memory_MemTotal_bytes{${m}}) - sum(node_memory_MemAvailable_bytes{${m}}))`).join(' or '),
         `The memory in use on node ${node}`,
       );
-      out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: plain(run), unit: 'bytes' });
+      out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: linesOf(run), unit: 'bytes' });
     } else out.push({ cannot: `the ${SIGNAL_NAMES[signal]} is a service's, not a node's: name the service on node ${node} to read it`, run: null });
   }
   return out;

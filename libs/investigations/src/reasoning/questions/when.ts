@@ -1,8 +1,8 @@
 import { Timestamp } from '@svc/platform';
 import { alertsOwnSeries, episodeStart } from '../onset';
-import { changeOf, Point } from '../ranking/change-points';
+import { changeOf, median, Point } from '../ranking/change-points';
 import type { InvestigationSession, SourceBrief } from '../reasoner';
-import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
+import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
 import { clock, quantity, Unit } from './format';
 import type { Signal } from './parse';
@@ -41,9 +41,9 @@ export interface WhenQuestion {
 export async function answerWhen(q: WhenQuestion, subject: Subject | null): Promise<void> {
   const { session, answer } = q;
   const until = session.window.until;
-  const firstAlert = session.alerts.map((a) => a.startsAt).sort((a, b) => (a.isAfter(b) ? 1 : -1))[0] ?? until;
-  const earliest = shift(firstAlert, -LOOKBACK);
-  const from = earliest.isAfter(session.window.from) ? earliest : session.window.from;
+  const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
+  const lookback = shift(firstAlert, -LOOKBACK);
+  const from = lookback.isAfter(session.window.from) ? lookback : session.window.from;
   if (!q.signal || !subject) {
     await conditionEpisode(q, from, until, firstAlert);
     return;
@@ -53,7 +53,7 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
     answer.cannot(read.cannot, read.run);
     return;
   }
-  const cited = [read.run, ...(read.also ? [read.also] : [])];
+  const cited = [read.run, read.also];
   const line = read.lines.find((l) => l.points.length);
   if (!line) {
     answer.cannot(`no series for the ${read.name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`, cited);
@@ -189,9 +189,3 @@ async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timesta
 
 /** Events counted over a window, as whole events (Prometheus extrapolates an increase to the window's edges). */
 const count = (v: number): string => String(Math.max(1, Math.round(v)));
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}

@@ -34,7 +34,7 @@ const RELATIVE_FLOOR = 0.05;
 /** MAD to a normal distribution's standard deviation. */
 const MAD_SCALE = 1.4826;
 
-const median = (values: number[]): number => {
+export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
