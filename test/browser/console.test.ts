@@ -66,6 +66,9 @@ class Gate {
   }
 }
 
+/** The browser's own time zone in these tests: not UTC, so a time shown in the wrong zone shows. */
+const BROWSER_ZONE = 'America/New_York';
+
 const ALERT = { labels: { alertname: 'HighErrorRate', job: 'checkout', severity: 'page' }, annotations: { summary: 'Checkout is failing requests' } };
 
 /**
@@ -117,14 +120,25 @@ describe('the web console in a real browser', () => {
     };
   }
   /** A browser context of the running test (closed after it). */
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext({ baseURL: baseUrl, permissions: ['clipboard-read', 'clipboard-write'] });
+  async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+    // A browser away from UTC: every time the console shows must still follow the zone chosen.
+    const context = await browser.newContext({
+      viewport,
+      baseURL: baseUrl,
+      permissions: ['clipboard-read', 'clipboard-write'],
+      timezoneId: BROWSER_ZONE,
+      locale: 'en-US',
+    });
     contexts.push(context);
     return context;
   }
   /** A page of the running test's own, signed in through the form (as the Admin unless told), on the incidents list. */
-  async function signedInPage(email = ADMIN.email, password = ADMIN.password): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await newContext();
+  async function signedInPage(
+    email = ADMIN.email,
+    password = ADMIN.password,
+    viewport?: { width: number; height: number },
+  ): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await newContext(viewport);
     const opened = await context.newPage();
     page = opened;
     await opened.goto('/');
@@ -286,12 +300,213 @@ describe('the web console in a real browser', () => {
     await page.getByLabel('Status').selectOption('open');
     await page.getByRole('link', { name: alert.title, exact: true }).click();
     await page
-      .getByRole('heading', { name: 'Alert timeline' })
+      .getByRole('heading', { name: /^Timeline/ })
       .locator('..')
       .getByText(/HighErrorRate/)
       .waitFor();
     await expectAccessible(page);
   }, 120_000);
+
+  /**
+   * An Organization of the test's own with a webhook integration: `deliver` posts a generic body to
+   * it (202 expected) and returns the incidents it touched.
+   */
+  async function organizationWithAlerts(id: string) {
+    expect((await post('/api/v1/organizations', { id, displayName: id })).status).toBe(201);
+    const integration = await post('/api/v1/integrations', { type: 'generic', name: 'Shop alerts' }, { 'x-svc-organization': id });
+    expect(integration.status).toBe(201);
+    return async (body: object): Promise<string[]> => {
+      const delivered = await new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${integration.body.id}/alert-events`, {
+        body,
+        headers: { 'x-svc-token': integration.body.webhookSecret },
+        origin: false,
+      });
+      expect(delivered.status).toBe(202);
+      return delivered.body.incidentIds;
+    };
+  }
+  const minutesAgo = (minutes: number, now = Date.now()) => new Date(now - minutes * 60_000).toISOString();
+  /** A checkout error alert that began ten minutes ago, grouped with a disk warning firing for three hours. */
+  const shopAlerts = (now: number) => ({
+    groupKey: 'shop',
+    alerts: [
+      {
+        labels: { alertname: 'DiskFilling', severity: 'warning', instance: 'db-1' },
+        annotations: { summary: 'Disk on db-1 fills up' },
+        startsAt: minutesAgo(180, now),
+      },
+      {
+        labels: { alertname: 'CheckoutErrors', severity: 'critical', service: 'checkout', namespace: 'shop' },
+        annotations: { summary: 'Checkout error ratio above 5%' },
+        startsAt: minutesAgo(10, now),
+      },
+    ],
+  });
+  /** `count` incidents, one per alert name, opened from five hours ago backwards a minute apart. */
+  const noiseAlerts = (count: number, now: number) => ({
+    alerts: Array.from({ length: count }, (_, n) => ({
+      labels: { alertname: `Noise${String(n).padStart(3, '0')}`, severity: 'info', job: 'batch' },
+      startsAt: minutesAgo(300 + n, now),
+    })),
+  });
+  /** A time of day ("13:05:09") as a zone's clock shows it. */
+  const clockIn = (iso: string, timeZone: string) =>
+    new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(iso));
+
+  it('lists incidents for triage, each named by its telling alert, with filters, order, zone and pages kept in the URL', async () => {
+    const deliver = await organizationWithAlerts('triage');
+    const now = Date.now();
+    const [shopId] = await deliver(shopAlerts(now));
+    expect(await deliver(noiseAlerts(120, now))).toHaveLength(120);
+    // The title stays the first alert's; the headline is the newest, most severe alert that is not chronic.
+    const shop = await admin.get(`/api/v1/incidents/${shopId}`, { headers: { 'x-svc-organization': 'triage' } });
+    expect(shop.body).toMatchObject({
+      title: 'Disk on db-1 fills up',
+      headline: 'Checkout error ratio above 5%',
+      severity: 'critical',
+      service: 'checkout',
+      namespace: 'shop',
+      alertCount: 2,
+    });
+
+    const { page } = await signedInPage();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('triage');
+    const table = page.getByRole('table', { name: 'Incidents' });
+    const first = table.locator('tbody tr').first();
+    await first.getByRole('link', { name: 'Checkout error ratio above 5%', exact: true }).waitFor();
+    await expect(page.title()).resolves.toBe('Incidents · Incident Investigation');
+    const cells = await first.locator('td').allTextContents();
+    expect(cells[0]).toContain('checkout · namespace shop');
+    expect(cells[1]).toBe('critical');
+    // Times in UTC by default, the zone named; the browser's own zone (New York) once chosen, and remembered.
+    const opened = minutesAgo(180, now);
+    expect(cells[2]).toContain(clockIn(opened, 'UTC'));
+    expect(cells[2]).toMatch(/UTC$/);
+    expect(cells[3]).toMatch(/^3 h( \d+ min)? so far$/);
+    expect(cells[4]).toBe('2');
+    expect(cells[5]).toBe('Not investigated');
+    await page.getByLabel('Times in').selectOption('local');
+    await table.getByRole('columnheader', { name: `Opened (${BROWSER_ZONE})` }).waitFor();
+    await page.reload();
+    await table.getByRole('columnheader', { name: `Opened (${BROWSER_ZONE})` }).waitFor();
+    const local = (await first.locator('td').nth(2).textContent())!;
+    expect(local).toContain(clockIn(opened, BROWSER_ZONE));
+    expect(local).toMatch(/E[SD]T$/);
+    await expectAccessible(page);
+
+    // Filters and order are in the URL, and survive a reload.
+    await page.getByLabel('Status').selectOption('open');
+    await page.waitForURL(/[?&]status=open/);
+    await page.reload();
+    await expect(page.getByLabel('Status').inputValue()).resolves.toBe('open');
+    // Pages of 50: forward by the API's cursor, back by the cursor remembered.
+    const pages = page.getByRole('navigation', { name: 'Pages of incidents' });
+    await pages.getByText('Incidents 1–50').waitFor();
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await pages.getByText('Incidents 51–100').waitFor();
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await pages.getByText('Incidents 101–121').waitFor();
+    await expect(table.locator('tbody tr').count()).resolves.toBe(21);
+    await expect(pages.getByRole('button', { name: 'Next page' }).isDisabled()).resolves.toBe(true);
+    await pages.getByRole('button', { name: 'Previous page' }).click();
+    await pages.getByText('Incidents 51–100').waitFor();
+    await page.goBack();
+    await pages.getByText('Incidents 101–121').waitFor();
+    // Another order starts again from the first page.
+    await page.getByLabel('Order').selectOption('oldest');
+    await first.getByRole('link', { name: 'Noise119 (batch)', exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeNull();
+    expect(new URL(page.url()).searchParams.get('status')).toBe('open');
+
+    // The incident's page: named by its headline, its timeline in the chosen zone, relative to the first alert.
+    await page.goto(`/incidents/${shopId}`);
+    await page.getByRole('heading', { name: 'Checkout error ratio above 5%', level: 1 }).waitFor();
+    await expect(page.title()).resolves.toBe('Checkout error ratio above 5% · Incident Investigation');
+    await page.getByText('First alert: Disk on db-1 fills up').waitFor();
+    const timeline = page
+      .getByRole('heading', { name: `Timeline (${BROWSER_ZONE})` })
+      .locator('..')
+      .locator('li');
+    await expect(timeline.allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^\S.* E[SD]T at the first alert firing DiskFilling: Disk on db-1 fills up/),
+      expect.stringMatching(/2 h 50 min after the first alert firing CheckoutErrors: Checkout error ratio above 5%/),
+    ]);
+    await page.getByText('No investigation yet: open one to find the cause.').waitFor();
+
+    // Merging by picking incidents, after a confirmation that says it cannot be undone.
+    const merge = page.getByRole('heading', { name: 'Merge incidents into this one' }).locator('..');
+    await merge.getByRole('checkbox', { name: /^Noise000 \(batch\)/ }).check();
+    await merge.getByRole('checkbox', { name: /^Noise001 \(batch\)/ }).check();
+    await merge.getByRole('button', { name: 'Merge 2 incidents into this one' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Merge 2 incidents into this one?' });
+    await expect(dialog.textContent()).resolves.toContain('cannot be undone');
+    await dialog.getByRole('button', { name: 'Merge them' }).click();
+    await page.getByText('4 alerts').waitFor();
+    const merged = await admin.get('/api/v1/incidents?status=merged', { headers: { 'x-svc-organization': 'triage' } });
+    // Their alerts moved: a merged incident is named by its title.
+    expect(merged.body.items.map((i: { headline: string }) => i.headline).sort()).toEqual(['Noise000', 'Noise001']);
+    await expectAccessible(page);
+  }, 120_000);
+
+  it('fits every page to a phone (390 px) and a desktop, long words and URLs wrapping; screenshots of the main pages', async () => {
+    const deliver = await organizationWithAlerts('phone');
+    const org = { 'x-svc-organization': 'phone' };
+    const now = Date.now();
+    const [shopId] = await deliver(shopAlerts(now));
+    await deliver(noiseAlerts(3, now));
+    const late = { labels: { alertname: 'BatchLate', job: 'batch' }, startsAt: minutesAgo(90, now) };
+    const [resolvedId] = await deliver({ alerts: [late] });
+    await deliver({ alerts: [{ ...late, status: 'resolved', endsAt: minutesAgo(60, now) }] });
+    const unbroken = `https://grafana.example.org/d/${'checkout-errors-'.repeat(20)}`;
+    expect((await post(`/api/v1/incidents/${resolvedId}/postmortem`, { impact: `Batch ran late; see ${unbroken}` }, org)).status).toBe(201);
+    const investigation = await post('/api/v1/investigations', { incidentId: shopId }, org);
+    expect(investigation.status).toBe(201);
+    await investigationEnded(admin, investigation.body.id, { headers: org, timeoutMs: 90_000 });
+    const conversation = await post('/api/v1/conversations', { subject: `Why ${'averyveryverylongword'.repeat(8)}?`, message: 'what happened?' }, org);
+    expect(conversation.status).toBe(201);
+
+    const paths = [
+      '/incidents',
+      `/incidents/${shopId}`,
+      `/incidents/${resolvedId}/postmortem`,
+      `/investigations/${investigation.body.id}`,
+      '/conversations',
+      `/conversations/${conversation.body.id}`,
+      ...['integrations', 'members', 'sessions', 'api-tokens', 'policy', 'relays', 'deliveries', 'audit'].map((section) => `/admin/${section}`),
+    ];
+    const shots = process.env.CONSOLE_SCREENSHOTS;
+    for (const width of [390, 1440]) {
+      const { page } = await signedInPage(ADMIN.email, ADMIN.password, { width, height: 900 });
+      await page.getByRole('combobox', { name: 'Organization' }).selectOption('phone');
+      await page.getByRole('link', { name: 'Checkout error ratio above 5%' }).waitFor();
+      const wide: string[] = [];
+      for (const path of paths) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Loading/ })
+          .waitFor({ state: 'detached' });
+        // The page scrolls sideways when the document is wider than the window.
+        const overflow = await page.evaluate(() => {
+          const { documentElement } = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+          return documentElement.scrollWidth - documentElement.clientWidth;
+        });
+        if (overflow > 0) wide.push(`${path}: ${overflow} px too wide`);
+        if (shots && ['/incidents', `/incidents/${shopId}`, `/investigations/${investigation.body.id}`].includes(path)) {
+          const name = path === '/incidents' ? 'incidents' : path.startsWith('/incidents/') ? 'incident' : 'investigation';
+          await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+        }
+      }
+      expect(wide, `at ${width} px`).toEqual([]);
+      if (width === 390) {
+        await page.goto('/incidents');
+        await page.getByRole('link', { name: 'Checkout error ratio above 5%' }).waitFor();
+        await expectAccessible(page);
+      }
+    }
+  }, 180_000);
 
   it('opens an investigation and watches it conclude live, its citations jumping to the runs', async () => {
     contract.startTally();
@@ -505,7 +720,7 @@ describe('the web console in a real browser', () => {
     expect(created.status).toBe(201);
     const { page: viewer } = await signedInPage('vera@example.com', 'a long enough password');
     await viewer.goto(`/incidents/${incidentId}`);
-    await viewer.getByRole('heading', { name: 'Alert timeline' }).waitFor();
+    await viewer.getByRole('heading', { name: /^Timeline/ }).waitFor();
     await viewer.getByRole('heading', { name: 'Investigations' }).locator('..').getByRole('link').first().waitFor();
     await expect(viewer.getByRole('button').allTextContents()).resolves.toEqual(['Sign out']);
     // What a Viewer may read is there, without a control that would change anything.

@@ -8,6 +8,7 @@ import { PostmortemPage } from './pages/Postmortem';
 import { SignIn } from './pages/SignIn';
 import { Link, match, navigate, useLocation } from './router';
 import { SessionContext, type SessionState, useCan, useSession } from './session';
+import { localZone, setTimeZone, useTimeZone, type ZoneSetting } from './clock';
 import { ErrorMessage } from './ui';
 
 type Boot =
@@ -93,6 +94,8 @@ function Shell() {
   const { session, organizations, organization, switchOrganization, signOut } = useSession();
   const can = useCan();
   const { path } = useLocation();
+  // Every time shown follows the chosen zone: the pages below render again when it changes.
+  const zone = useTimeZone();
   const admin = (['integrations:write', 'members:write', 'policy:write', 'api-tokens:write', 'audit-events:read'] as Permission[]).some(can);
   return (
     <>
@@ -123,6 +126,13 @@ function Shell() {
                   {o.displayName} ({o.membership.role})
                 </option>
               ))}
+            </select>
+          </label>
+          <label>
+            Times in
+            <select value={zone} onChange={(e) => setTimeZone(e.target.value as ZoneSetting)}>
+              <option value="UTC">UTC</option>
+              <option value="local">{localZone()} (this browser)</option>
             </select>
           </label>
           <span>{session.user.name}</span>

@@ -1,5 +1,6 @@
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { withLocalTimes } from './clock';
 import { Link } from './router';
 
 /** `[#2, #5]` citations of runs, as answers write them. */
@@ -11,8 +12,9 @@ const CITATION = /\[(#\d+(?:, #\d+)*)\]/g;
  * Raw HTML in the text is shown as text, never rendered.
  */
 export function AnswerText({ text, investigationId }: { text: string; investigationId?: string | null }) {
+  const timed = withLocalTimes(text);
   const linked = investigationId
-    ? text.replace(
+    ? timed.replace(
         CITATION,
         (_all, refs: string) =>
           `[${refs
@@ -20,7 +22,7 @@ export function AnswerText({ text, investigationId }: { text: string; investigat
             .map((r) => `[${r}](/investigations/${investigationId}#run-${r.slice(1)})`)
             .join(', ')}]`,
       )
-    : text;
+    : timed;
   const components: Components = {
     a: ({ href, children }) => {
       const run = href ? /^\/investigations\/[^#]+#run-(\d+)$/.exec(href) : null;

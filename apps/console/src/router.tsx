@@ -40,3 +40,18 @@ export function Link({ to, ...props }: { to: string } & AnchorHTMLAttributes<HTM
   };
   return <a href={to} onClick={onClick} {...props} />;
 }
+
+/**
+ * The current page's query with `patch` applied (an empty value removes a key), as a new history
+ * entry. A filter that changes starts again from the first page: the cursor goes unless patched.
+ */
+export function updateQuery(patch: Record<string, string | undefined>): void {
+  const query = new URLSearchParams(location.search);
+  if (!('cursor' in patch)) query.delete('cursor');
+  for (const [key, value] of Object.entries(patch)) {
+    if (value) query.set(key, value);
+    else query.delete(key);
+  }
+  const search = query.toString();
+  navigate(`${location.pathname}${search ? `?${search}` : ''}`);
+}

@@ -1,5 +1,6 @@
 import { type DependencyList, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { errorText } from './api/client';
+import { formatTime } from './clock';
 
 /** What an openapi-fetch call resolves to. */
 export interface Answer<T> {
@@ -98,9 +99,14 @@ export function useAction(): [string | null, boolean, (work: () => Promise<Answe
   return [message, busy, run];
 }
 
-export function time(value: string | null | undefined): string {
-  if (!value) return '—';
-  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** An instant from the API in the chosen zone, the zone named (see clock.ts). */
+export const time = (value: string | null | undefined): string => formatTime(value);
+
+/** The page's title in the browser's tab and history: "<what> · Incident Investigation". */
+export function useTitle(what: string | null | undefined): void {
+  useEffect(() => {
+    document.title = what ? `${what} · Incident Investigation` : 'Incident Investigation';
+  }, [what]);
 }
 
 export function Labels({ labels }: { labels: Record<string, string> }) {

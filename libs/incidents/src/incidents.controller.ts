@@ -13,6 +13,7 @@ import {
 import { ListIncidentsQueryDto } from './dto/incident.dto';
 import { AlertEventPage, alertEventView, IncidentPage, IncidentView, incidentView } from './dto/incident.view';
 import { MergeIncidentsDto } from './dto/merge-incidents.dto';
+import type { Incident } from './incident.entity';
 import { IncidentsService } from './incidents.service';
 
 @ApiTags('incidents')
@@ -27,14 +28,15 @@ export class IncidentsController {
   async list(@Query() query: ListIncidentsQueryDto, @CurrentOrganization() organization: OrganizationContext): Promise<IncidentPage> {
     const { limit, cursor, ...filters } = query;
     const page = await this.incidents.list(organization.id, filters, { limit, cursor });
-    return { items: page.items.map(incidentView), next: page.next };
+    return { items: await this.views(organization.id, page.items), next: page.next };
   }
 
   @RequirePermission('incidents:read')
   @Get(':incident')
   @ApiOkResponse({ type: IncidentView })
   async get(@UuidParam('incident') id: string, @CurrentOrganization() organization: OrganizationContext): Promise<IncidentView> {
-    return incidentView(await this.incidents.get(organization.id, id));
+    const [view] = await this.views(organization.id, [await this.incidents.get(organization.id, id)]);
+    return view;
   }
 
   /** The incident's alert events (each lifecycle phase of each alert), in the order they arrived. */
@@ -65,6 +67,12 @@ export class IncidentsController {
     @CurrentOrganization() organization: OrganizationContext,
     @CurrentAuditContext() audit: AuditContext,
   ): Promise<IncidentView> {
-    return incidentView(await this.incidents.merge(organization.id, id, body.incidentIds, audit));
+    const [view] = await this.views(organization.id, [await this.incidents.merge(organization.id, id, body.incidentIds, audit)]);
+    return view;
+  }
+
+  private async views(organizationId: string, incidents: Incident[]): Promise<IncidentView[]> {
+    const triage = await this.incidents.triage(organizationId, incidents);
+    return incidents.map((i) => incidentView(i, triage.get(i.id)!));
   }
 }

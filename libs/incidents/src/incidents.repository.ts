@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Timestamp } from '@svc/platform';
+import type { TriageAlert } from './incident-triage';
 
 /** An incident's alert counts as its stored alert states give them. */
 export interface IncidentAlertCounts {
@@ -50,5 +51,20 @@ export class IncidentsRepository {
       [organizationId, incidentId],
     )) as { alerts: number; firing: number; last_resolution: Timestamp | null }[];
     return { alerts: state.alerts, firing: state.firing, lastResolution: state.last_resolution };
+  }
+
+  /** The latest phase of each alert of the incidents (their labels, annotations and start), by incident. */
+  async latestAlertPhases(organizationId: string, incidentIds: string[]): Promise<Map<string, TriageAlert[]>> {
+    const byIncident = new Map<string, TriageAlert[]>(incidentIds.map((id) => [id, []]));
+    if (incidentIds.length === 0) return byIncident;
+    const rows = (await this.dataSource.query(
+      `SELECT DISTINCT ON (incident_id, fingerprint) incident_id, labels, annotations, starts_at
+         FROM alert_events WHERE organization_id = $1 AND incident_id = ANY($2::uuid[])
+        ORDER BY incident_id, fingerprint, phase_at DESC, received_at DESC`,
+      [organizationId, incidentIds],
+    )) as Array<{ incident_id: string; labels: Record<string, string>; annotations: Record<string, string>; starts_at: Timestamp }>;
+    for (const row of rows)
+      byIncident.get(row.incident_id)?.push({ labels: row.labels, annotations: row.annotations, startsAt: Number(row.starts_at.epochMicros / 1000n) });
+    return byIncident;
   }
 }

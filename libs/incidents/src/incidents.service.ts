@@ -19,9 +19,11 @@ import {
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
 import { AlertPhaseRecord, alertPhaseRecord, IncidentHistory, incidentRecord } from './incident-history';
+import { IncidentTriage, triageOf } from './incident-triage';
 import { IncidentsRepository } from './incidents.repository';
 
 const NEWEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'DESC');
+const OLDEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'ASC');
 const EVENTS_OLDEST_FIRST = byTimeThenId<AlertEvent>('e', 'received_at', (e) => e.receivedAt, 'ASC');
 
 @Injectable()
@@ -106,7 +108,11 @@ export class IncidentsService {
     await repo.update(organizationId, { id: incidentId }, patch);
   }
 
-  async list(organizationId: string, filters: { status?: IncidentStatus; from?: string; until?: string }, page: PageRequest): Promise<Page<Incident>> {
+  async list(
+    organizationId: string,
+    filters: { status?: IncidentStatus; from?: string; until?: string; order?: 'newest' | 'oldest' },
+    page: PageRequest,
+  ): Promise<Page<Incident>> {
     const query = this.incidents.query(organizationId, 'i').andWhere(
       new Brackets((qb) => {
         qb.where('TRUE');
@@ -118,10 +124,19 @@ export class IncidentsService {
     return keysetPage(
       query,
       this.cursors,
-      { scope: organizationId, collection: `incidents?${filters.status ?? ''}&${filters.from ?? ''}&${filters.until ?? ''}` },
-      NEWEST_FIRST,
+      { scope: organizationId, collection: `incidents?${filters.status ?? ''}&${filters.from ?? ''}&${filters.until ?? ''}&${filters.order ?? 'newest'}` },
+      filters.order === 'oldest' ? OLDEST_FIRST : NEWEST_FIRST,
       page,
     );
+  }
+
+  /** Each incident's triage (headline, severity, service, namespace) from its alerts' latest phases. */
+  async triage(organizationId: string, incidents: Incident[]): Promise<Map<string, IncidentTriage>> {
+    const alerts = await this.repository.latestAlertPhases(
+      organizationId,
+      incidents.map((i) => i.id),
+    );
+    return new Map(incidents.map((i) => [i.id, triageOf(alerts.get(i.id) ?? [], i.title)]));
   }
 
   async get(organizationId: string, id: string): Promise<Incident> {

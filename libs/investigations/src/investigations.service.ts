@@ -183,7 +183,7 @@ export class InvestigationsService {
 
   async list(
     organizationId: string,
-    filters: { status?: InvestigationStatus; incidentId?: string },
+    filters: { status?: InvestigationStatus; incidentId?: string; incidentIds?: string[]; kind?: 'investigation' | 'turn' },
     page: PageRequest,
   ): Promise<Page<Investigation> & { total: number }> {
     const filtered = () =>
@@ -192,13 +192,18 @@ export class InvestigationsService {
           qb.where('TRUE');
           if (filters.status) qb.andWhere('i.status = :status', { status: filters.status });
           if (filters.incidentId) qb.andWhere('i.incident_id = :incidentId', { incidentId: filters.incidentId });
+          if (filters.incidentIds) qb.andWhere('i.incident_id IN (:...incidentIds)', { incidentIds: filters.incidentIds });
+          if (filters.kind) qb.andWhere(filters.kind === 'turn' ? 'i.conversation IS NOT NULL' : 'i.conversation IS NULL');
         }),
       );
     const [result, total] = await Promise.all([
       keysetPage(
         filtered(),
         this.cursors,
-        { scope: organizationId, collection: `investigations?${filters.status ?? ''}&${filters.incidentId ?? ''}` },
+        {
+          scope: organizationId,
+          collection: `investigations?${filters.status ?? ''}&${filters.incidentId ?? ''}&${filters.incidentIds?.join(',') ?? ''}&${filters.kind ?? ''}`,
+        },
         NEWEST_FIRST,
         page,
       ),

@@ -2174,6 +2174,13 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description The summary of its most severe, newest alert that is not chronic (the title is its first alert's) */
+            headline: string;
+            /** @description The highest `severity` (or `priority`) label among its alerts */
+            severity: string | null;
+            /** @description The service the headline's alert names (service, app, job, deployment, container labels) */
+            service: string | null;
+            namespace: string | null;
         };
         IncidentPage: {
             items: components["schemas"]["IncidentView"][];
@@ -6453,6 +6460,8 @@ export interface operations {
                 from?: string;
                 /** @description Opened before */
                 until?: string;
+                /** @description By when they opened */
+                order?: "newest" | "oldest";
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
@@ -7310,6 +7319,10 @@ export interface operations {
             query?: {
                 status?: "queued" | "investigating" | "needs_input" | "partial" | "concluded" | "cancelled" | "failed";
                 incidentId?: string;
+                /** @description Comma-separated incident ids, up to 100: the investigations of any of them */
+                incidentIds?: string;
+                /** @description investigation: opened on an incident; turn: a conversation turn */
+                kind?: "investigation" | "turn";
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
@@ -11457,6 +11470,8 @@ export interface operations {
                 from?: string;
                 /** @description Opened before */
                 until?: string;
+                /** @description By when they opened */
+                order?: "newest" | "oldest";
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
@@ -11828,6 +11843,10 @@ export interface operations {
             query?: {
                 status?: "queued" | "investigating" | "needs_input" | "partial" | "concluded" | "cancelled" | "failed";
                 incidentId?: string;
+                /** @description Comma-separated incident ids, up to 100: the investigations of any of them */
+                incidentIds?: string;
+                /** @description investigation: opened on an incident; turn: a conversation turn */
+                kind?: "investigation" | "turn";
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, currentOrganization, organizationPath, type Permission, type Schemas } from '../api/client';
 import { Link } from '../router';
 import { useCan, useSession } from '../session';
-import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 
 const SECTIONS: Array<{ path: string; label: string; read: Permission | null }> = [
   { path: 'integrations', label: 'Integrations', read: 'integrations:read' },
@@ -19,6 +19,7 @@ export function Administration({ path }: { path: string }) {
   const can = useCan();
   const sections = SECTIONS.filter((s) => !s.read || can(s.read));
   const current = sections.find((s) => path === `/admin/${s.path}`) ?? sections[0];
+  useTitle(current ? `${current.label} · Administration` : 'Administration');
   return (
     <>
       <h1>Administration</h1>

@@ -1,17 +1,22 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { api, currentOrganization } from '../api/client';
+import { Pager, useCursor } from '../paging';
 import { Link, navigate } from '../router';
 import { useCan } from '../session';
-import { ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 import { useInvestigationStream } from './Investigation';
+
+const PAGE_SIZE = 50;
 
 /** The Markdown renderer of answers, a chunk of its own loaded when a conversation is shown. */
 const AnswerText = lazy(() => import('../answer').then((m) => ({ default: m.AnswerText })));
 
 /** Conversations, newest first, and opening one with a first question. */
 export function ConversationsPage() {
+  useTitle('Conversations');
   const can = useCan();
-  const [list] = useLoad(() => api.GET('/api/v1/conversations', { params: { query: { limit: 100 } } }), [], 10_000);
+  const cursor = useCursor();
+  const [list] = useLoad(() => api.GET('/api/v1/conversations', { params: { query: { limit: PAGE_SIZE, cursor } } }), [cursor], 10_000);
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
   const [error, busy, run] = useAction();
@@ -49,13 +54,16 @@ export function ConversationsPage() {
       ) : null}
       <Show loaded={list} empty={(d) => d.items.length === 0}>
         {(d) => (
-          <ul>
-            {d.items.map((c) => (
-              <li key={c.id}>
-                <Link to={`/conversations/${c.id}`}>{c.subject}</Link> · {c.source} · last activity {time(c.lastActivityAt)}
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul>
+              {d.items.map((c) => (
+                <li key={c.id}>
+                  <Link to={`/conversations/${c.id}`}>{c.subject}</Link> · {c.source} · last activity {time(c.lastActivityAt)}
+                </li>
+              ))}
+            </ul>
+            <Pager next={d.next} shown={d.items.length} size={PAGE_SIZE} noun="Conversations" />
+          </>
         )}
       </Show>
     </>
@@ -77,6 +85,7 @@ export function ConversationPage({ id }: { id: string }) {
   );
   const [text, setText] = useState('');
   const [error, busy, run] = useAction();
+  useTitle(conversation.state === 'ready' ? conversation.data.subject : 'Conversation');
   const lastTurn = turns.state === 'ready' ? turns.data.turns.at(-1) : undefined;
   const running = lastTurn && ['queued', 'investigating'].includes(lastTurn.status) ? lastTurn : undefined;
   const lastMessage = conversation.state === 'ready' ? conversation.data.messages.at(-1) : undefined;

@@ -1,31 +1,96 @@
-import { type FormEvent, useState } from 'react';
-import { api } from '../api/client';
-import { Link, navigate } from '../router';
+import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
+import { api, type Schemas } from '../api/client';
+import { formatDuration, formatRelative, fromInput, instantOf, toInput, withLocalTimes, zoneLabel } from '../clock';
+import { Pager, useCursor } from '../paging';
+import { Link, navigate, updateQuery, useLocation } from '../router';
 import { useCan } from '../session';
-import { ErrorMessage, Labels, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Labels, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 
-type IncidentStatus = 'open' | 'resolved' | 'merged';
+type Incident = Schemas['IncidentView'];
+type Investigation = Schemas['InvestigationView'];
+type IncidentStatus = Incident['status'];
 
-/** datetime-local value (local time) to an RFC 3339 instant; empty when unset. */
-const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
+const PAGE_SIZE = 50;
 
-/** The incidents, newest first, with status and time filters, refreshed every few seconds. */
+/** How long it lasted: opened to resolved, or to now while open. */
+function duration(i: Incident): string {
+  const opened = instantOf(i.openedAt)?.getTime() ?? Date.now();
+  const ended = instantOf(i.resolvedAt)?.getTime() ?? Date.now();
+  return `${formatDuration(ended - opened)}${i.status === 'open' ? ' so far' : ''}`;
+}
+
+export function Severity({ value }: { value: string | null }) {
+  if (!value) return <span className="empty">—</span>;
+  const level = ['critical', 'emergency', 'fatal', 'page', 'p1', 'sev1', 'high', 'p2', 'sev2', 'error', 'major'].includes(value.toLowerCase())
+    ? 'high'
+    : ['warning', 'warn', 'medium', 'p3', 'sev3'].includes(value.toLowerCase())
+      ? 'medium'
+      : 'low';
+  return <span className={`severity severity-${level}`}>{value}</span>;
+}
+
+/** Where an incident is: its service and namespace, as one line. */
+function place(i: Incident): string {
+  return [i.service, i.namespace ? `namespace ${i.namespace}` : null].filter(Boolean).join(' · ');
+}
+
+/** The newest investigation (not a conversation turn) of each incident on the page, by incident. */
+function useLatestInvestigations(incidentIds: string[]) {
+  const key = incidentIds.join(',');
+  const [loaded] = useLoad(
+    () =>
+      key
+        ? api.GET('/api/v1/investigations', { params: { query: { incidentIds: key, kind: 'investigation', limit: 100 } } })
+        : Promise.resolve({ data: { items: [] as Investigation[], next: null, total: 0 }, response: new Response() }),
+    [key],
+    10_000,
+  );
+  return useMemo(() => {
+    const latest = new Map<string, Investigation>();
+    if (loaded.state === 'ready') for (const v of loaded.data.items) if (v.incidentId && !latest.has(v.incidentId)) latest.set(v.incidentId, v);
+    return latest;
+  }, [loaded]);
+}
+
+/** An investigation's state in a few words and its cause, for a list or the top of a page. */
+function ConclusionLine({ investigation: v }: { investigation: Investigation | undefined }) {
+  if (!v) return <span className="empty">Not investigated</span>;
+  const cause = v.findings.find((f) => f.kind === 'cause')?.statement ?? v.summary;
+  return (
+    <>
+      <Status value={v.conclusionStatus ?? v.status} /> {cause ? <span className="clamp">{withLocalTimes(cause)}</span> : null}
+    </>
+  );
+}
+
+/**
+ * The incidents, newest first, for triage: each named by its most telling alert, with severity,
+ * service, how long it lasted, its alerts and what its investigation concluded. Filters, order and
+ * page are in the URL, so a view can be shared and survives a reload.
+ */
 export function IncidentsPage() {
-  const [status, setStatus] = useState<IncidentStatus | ''>('');
-  const [from, setFrom] = useState('');
-  const [until, setUntil] = useState('');
+  useTitle('Incidents');
+  const { query } = useLocation();
+  const status = (query.get('status') ?? '') as IncidentStatus | '';
+  const from = query.get('from') ?? undefined;
+  const until = query.get('until') ?? undefined;
+  const order = query.get('order') === 'oldest' ? 'oldest' : undefined;
+  const cursor = useCursor();
   const [incidents] = useLoad(
-    () => api.GET('/api/v1/incidents', { params: { query: { status: status || undefined, from: instant(from), until: instant(until), limit: 100 } } }),
-    [status, from, until],
+    () => api.GET('/api/v1/incidents', { params: { query: { status: status || undefined, from, until, order, cursor, limit: PAGE_SIZE } } }),
+    [status, from, until, order, cursor],
     5_000,
   );
+  const ids = incidents.state === 'ready' ? incidents.data.items.map((i) => i.id) : [];
+  const latest = useLatestInvestigations(ids);
+  const zone = zoneLabel();
   return (
     <>
       <h1>Incidents</h1>
       <form className="inline" aria-label="Filter incidents" onSubmit={(e) => e.preventDefault()}>
         <label>
           Status
-          <select value={status} onChange={(e) => setStatus(e.target.value as IncidentStatus | '')}>
+          <select value={status} onChange={(e) => updateQuery({ status: e.target.value })}>
             <option value="">Any</option>
             <option value="open">Open</option>
             <option value="resolved">Resolved</option>
@@ -33,51 +98,123 @@ export function IncidentsPage() {
           </select>
         </label>
         <label>
-          Opened from
-          <input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
+          Opened from ({zone})
+          <input type="datetime-local" value={toInput(from)} onChange={(e) => updateQuery({ from: fromInput(e.target.value) })} />
         </label>
         <label>
-          Opened before
-          <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+          Opened before ({zone})
+          <input type="datetime-local" value={toInput(until)} onChange={(e) => updateQuery({ until: fromInput(e.target.value) })} />
+        </label>
+        <label>
+          Order
+          <select value={order ?? 'newest'} onChange={(e) => updateQuery({ order: e.target.value === 'oldest' ? 'oldest' : undefined })}>
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
         </label>
       </form>
       <Show loaded={incidents} empty={(d) => d.items.length === 0}>
         {(d) => (
-          <table aria-label="Incidents">
-            <thead>
-              <tr>
-                <th scope="col">Incident</th>
-                <th scope="col">Status</th>
-                <th scope="col">Labels</th>
-                <th scope="col">Alerts</th>
-                <th scope="col">Opened</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.items.map((i) => (
-                <tr key={i.id}>
-                  <td>
-                    <Link to={`/incidents/${i.id}`}>{i.title}</Link>
-                  </td>
-                  <td>
-                    <Status value={i.status} />
-                  </td>
-                  <td>
-                    <Labels labels={i.labels} />
-                  </td>
-                  <td>{i.alertCount}</td>
-                  <td>{time(i.openedAt)}</td>
+          <>
+            <table aria-label="Incidents" className="cards">
+              <thead>
+                <tr>
+                  <th scope="col">Incident</th>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Opened ({zone})</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Alerts</th>
+                  <th scope="col">Conclusion</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {d.items.map((i) => (
+                  <tr key={i.id}>
+                    <td data-label="Incident">
+                      <Link to={`/incidents/${i.id}`}>{i.headline}</Link>
+                      <div className="meta">
+                        <Status value={i.status} /> {place(i)}
+                      </div>
+                    </td>
+                    <td data-label="Severity">
+                      <Severity value={i.severity} />
+                    </td>
+                    <td data-label="Opened">{time(i.openedAt)}</td>
+                    <td data-label="Duration">{duration(i)}</td>
+                    <td data-label="Alerts">{i.alertCount}</td>
+                    <td data-label="Conclusion">
+                      <ConclusionLine investigation={latest.get(i.id)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager next={d.next} shown={d.items.length} size={PAGE_SIZE} noun="Incidents" />
+          </>
         )}
       </Show>
     </>
   );
 }
 
-/** One incident: its alert timeline, its investigations, merge, and opening an investigation. */
+type TimelineEntry = { at: string; key: string; what: ReactNode };
+
+/** The incident's alerts' phases and its investigations' steps in time order. */
+function timeline(alerts: Schemas['AlertEventView'][], investigations: Investigation[]): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  for (const a of alerts) {
+    const name = a.labels.alertname ?? a.fingerprint;
+    const summary = a.annotations.summary ? `: ${a.annotations.summary}` : '';
+    if (a.status === 'firing')
+      entries.push({
+        at: a.startsAt,
+        key: `${a.id}-firing`,
+        what: (
+          <>
+            <Status value="firing" /> {name}
+            {summary} <Labels labels={a.labels} />
+          </>
+        ),
+      });
+    else
+      entries.push({
+        at: a.endsAt ?? a.receivedAt,
+        key: `${a.id}-resolved`,
+        what: (
+          <>
+            <Status value="resolved" /> {name}
+          </>
+        ),
+      });
+  }
+  for (const v of investigations) {
+    entries.push({
+      at: v.createdAt,
+      key: `${v.id}-opened`,
+      what: (
+        <>
+          Investigation opened: <Link to={`/investigations/${v.id}`}>{v.subject}</Link>
+        </>
+      ),
+    });
+    if (v.concludedAt)
+      entries.push({
+        at: v.concludedAt,
+        key: `${v.id}-ended`,
+        what: (
+          <>
+            Investigation ended <Status value={v.conclusionStatus ?? v.status} />
+          </>
+        ),
+      });
+  }
+  return entries.sort((a, b) => (instantOf(a.at)?.getTime() ?? 0) - (instantOf(b.at)?.getTime() ?? 0));
+}
+
+/**
+ * One incident: what its newest investigation concluded and the first action it proposes at the
+ * top, then its timeline, its investigations, questions about it, and merging others into it.
+ */
 export function IncidentPage({ id }: { id: string }) {
   const can = useCan();
   const path = { params: { path: { incident: id } } };
@@ -87,10 +224,13 @@ export function IncidentPage({ id }: { id: string }) {
     [id],
     10_000,
   );
-  const [investigations] = useLoad(() => api.GET('/api/v1/investigations', { params: { query: { incidentId: id, limit: 50 } } }), [id], 10_000);
+  const [investigations] = useLoad(
+    () => api.GET('/api/v1/investigations', { params: { query: { incidentId: id, kind: 'investigation', limit: 50 } } }),
+    [id],
+    10_000,
+  );
   const [openError, opening, runOpen] = useAction();
-  const [mergeError, merging, runMerge] = useAction();
-  const [sources, setSources] = useState('');
+  useTitle(incident.state === 'ready' ? incident.data.headline : 'Incident');
 
   const open = async () => {
     let created: string | undefined;
@@ -101,87 +241,151 @@ export function IncidentPage({ id }: { id: string }) {
     });
     if (ok && created) navigate(`/investigations/${created}`);
   };
-  const merge = async (event: FormEvent) => {
-    event.preventDefault();
-    const incidentIds = sources.split(/[\s,]+/).filter(Boolean);
-    if (await runMerge(() => api.POST('/api/v1/incidents/{incident}/merge', { ...path, body: { incidentIds } }))) {
-      setSources('');
-      reloadIncident();
-    }
-  };
 
   return (
     <Show loaded={incident}>
-      {(i) => (
-        <>
-          <h1>{i.title}</h1>
-          <p>
-            <Status value={i.status} /> opened {time(i.openedAt)}
-            {i.resolvedAt ? `, resolved ${time(i.resolvedAt)}` : ''} · <Labels labels={i.labels} />
-            {i.mergedInto ? (
-              <>
-                {' '}
-                · merged into <Link to={`/incidents/${i.mergedInto}`}>{i.mergedInto}</Link>
-              </>
-            ) : null}
-          </p>
-          <p>
-            {can('investigations:open') ? (
-              <button type="button" onClick={() => void open()} disabled={opening}>
-                Open investigation
-              </button>
-            ) : null}{' '}
-            {i.status === 'resolved' ? <Link to={`/incidents/${id}/postmortem`}>Postmortem</Link> : null}
-          </p>
-          <ErrorMessage message={openError} />
-          <AskAboutIncident incidentId={id} title={i.title} />
-          <section aria-labelledby="investigations-heading">
-            <h2 id="investigations-heading">Investigations</h2>
-            <Show loaded={investigations} empty={(d) => d.items.length === 0}>
-              {(d) => (
-                <ul>
-                  {d.items.map((v) => (
-                    <li key={v.id}>
-                      <Link to={`/investigations/${v.id}`}>{v.subject}</Link> <Status value={v.status} /> {time(v.createdAt)}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Show>
-          </section>
-          <section aria-labelledby="alerts-heading">
-            <h2 id="alerts-heading">Alert timeline</h2>
-            <Show loaded={alerts} empty={(d) => d.items.length === 0}>
-              {(d) => (
-                <ol>
-                  {d.items.map((a) => (
-                    <li key={a.id}>
-                      <Status value={a.status} /> {a.annotations.summary ?? a.labels.alertname ?? a.fingerprint} · starts {time(a.startsAt)}
-                      {a.endsAt ? `, ends ${time(a.endsAt)}` : ''} · received {time(a.receivedAt)} <Labels labels={a.labels} />
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </Show>
-          </section>
-          {can('incidents:merge') && i.status !== 'merged' ? (
-            <section aria-labelledby="merge-heading">
-              <h2 id="merge-heading">Merge incidents into this one</h2>
-              <form className="inline" onSubmit={merge}>
-                <label>
-                  Incident ids (comma separated)
-                  <input value={sources} onChange={(e) => setSources(e.target.value)} required size={60} />
-                </label>
-                <button type="submit" disabled={merging}>
-                  Merge
+      {(i) => {
+        const events = alerts.state === 'ready' ? alerts.data.items : [];
+        const runs = investigations.state === 'ready' ? investigations.data.items : [];
+        const firstAlert = events.map((a) => a.startsAt).sort((a, b) => (instantOf(a)?.getTime() ?? 0) - (instantOf(b)?.getTime() ?? 0))[0] ?? i.openedAt;
+        return (
+          <>
+            <h1>{i.headline}</h1>
+            <p className="meta">
+              <Status value={i.status} /> <Severity value={i.severity} /> {place(i)} · opened {time(i.openedAt)}
+              {i.resolvedAt ? `, resolved ${time(i.resolvedAt)}` : ''} · {duration(i)} · {i.alertCount} alert{i.alertCount === 1 ? '' : 's'}
+              {i.mergedInto ? (
+                <>
+                  {' '}
+                  · merged into <Link to={`/incidents/${i.mergedInto}`}>another incident</Link>
+                </>
+              ) : null}
+            </p>
+            {i.title !== i.headline ? <p className="meta">First alert: {i.title}</p> : null}
+            <p>
+              {can('investigations:open') ? (
+                <button type="button" onClick={() => void open()} disabled={opening}>
+                  Open investigation
                 </button>
-              </form>
-              <ErrorMessage message={mergeError} />
+              ) : null}{' '}
+              {i.status === 'resolved' ? <Link to={`/incidents/${id}/postmortem`}>Postmortem</Link> : null}
+            </p>
+            <ErrorMessage message={openError} />
+            <IncidentConclusion investigation={runs[0]} loaded={investigations.state === 'ready'} />
+            <section aria-labelledby="timeline-heading">
+              <h2 id="timeline-heading">Timeline ({zoneLabel()})</h2>
+              <Show loaded={alerts} empty={(d) => d.items.length === 0}>
+                {() => (
+                  <ol className="timeline">
+                    {timeline(events, runs).map((e) => (
+                      <li key={e.key}>
+                        <span className="when">
+                          {time(e.at)} <small>{formatRelative(e.at, firstAlert, 'the first alert')}</small>
+                        </span>{' '}
+                        {e.what}
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </Show>
             </section>
+            <section aria-labelledby="investigations-heading">
+              <h2 id="investigations-heading">Investigations</h2>
+              <Show loaded={investigations} empty={(d) => d.items.length === 0}>
+                {(d) => (
+                  <ul>
+                    {d.items.map((v) => (
+                      <li key={v.id}>
+                        <Link to={`/investigations/${v.id}`}>{v.subject}</Link> <Status value={v.conclusionStatus ?? v.status} /> {time(v.createdAt)}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Show>
+            </section>
+            <AskAboutIncident incidentId={id} title={i.headline} />
+            {can('incidents:merge') && i.status !== 'merged' ? <MergeIncidents target={i} onMerged={reloadIncident} /> : null}
+          </>
+        );
+      }}
+    </Show>
+  );
+}
+
+/** The newest investigation's conclusion, its cause and the first action it proposes. */
+function IncidentConclusion({ investigation: v, loaded }: { investigation: Investigation | undefined; loaded: boolean }) {
+  if (!loaded) return null;
+  const action = v?.actions[0];
+  return (
+    <section aria-labelledby="conclusion-heading" className="conclusion">
+      <h2 id="conclusion-heading">Conclusion</h2>
+      {!v ? (
+        <p className="empty">No investigation yet: open one to find the cause.</p>
+      ) : (
+        <>
+          <p>
+            <ConclusionLine investigation={v} />
+          </p>
+          {v.summary && v.findings.some((f) => f.kind === 'cause') ? <p>{withLocalTimes(v.summary)}</p> : null}
+          {action ? (
+            <p>
+              <strong>Next action:</strong> {action.title} <span className="status">needs confirmation</span> — {withLocalTimes(action.rationale)}
+            </p>
           ) : null}
+          <p>
+            <Link to={`/investigations/${v.id}`}>The investigation, with its evidence</Link>
+          </p>
         </>
       )}
-    </Show>
+    </section>
+  );
+}
+
+/** Merging other incidents into this one, picked from the Organization's incidents that are not merged. */
+function MergeIncidents({ target, onMerged }: { target: Incident; onMerged: () => void }) {
+  const [candidates, reload] = useLoad(() => api.GET('/api/v1/incidents', { params: { query: { limit: 50 } } }), [target.id]);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [error, merging, run] = useAction();
+  const others = candidates.state === 'ready' ? candidates.data.items.filter((c) => c.id !== target.id && c.status !== 'merged') : [];
+  const merge = async () => {
+    if (await run(() => api.POST('/api/v1/incidents/{incident}/merge', { params: { path: { incident: target.id } }, body: { incidentIds: picked } }))) {
+      setPicked([]);
+      reload();
+      onMerged();
+    }
+  };
+  return (
+    <section aria-labelledby="merge-heading">
+      <h2 id="merge-heading">Merge incidents into this one</h2>
+      {others.length === 0 ? (
+        <p className="empty">No other incident to merge.</p>
+      ) : (
+        <fieldset className="pick">
+          <legend>Incidents to merge (the 50 newest that are not merged)</legend>
+          {others.map((c) => (
+            <label key={c.id} className="check">
+              <input
+                type="checkbox"
+                checked={picked.includes(c.id)}
+                onChange={(e) => setPicked((list) => (e.target.checked ? [...list, c.id] : list.filter((x) => x !== c.id)))}
+              />
+              <span>
+                {c.headline} <Severity value={c.severity} /> <Status value={c.status} /> <small>opened {time(c.openedAt)}</small>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <ConfirmButton
+        label={`Merge ${picked.length} incident${picked.length === 1 ? '' : 's'} into this one`}
+        consequence="Their alerts move into this incident and they are marked merged into it; a merge cannot be undone."
+        confirm="Merge them"
+        className="primary"
+        disabled={merging || picked.length === 0}
+        onConfirm={() => void merge()}
+      />
+      <ErrorMessage message={error} />
+    </section>
   );
 }
 

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, organizationPath, type Schemas } from '../api/client';
+import { formatTime, withLocalTimes } from '../clock';
 import { Link } from '../router';
 import { useCan } from '../session';
-import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 import type { Marker } from './SeriesPlot';
 
 const SeriesPlot = lazy(() => import('./SeriesPlot'));
@@ -122,6 +123,7 @@ export function InvestigationPage({ id }: { id: string }) {
   useEffect(() => {
     if (connection === 'live') reload();
   }, [connection, reload]);
+  useTitle(detail.state === 'ready' ? detail.data.subject : 'Investigation');
   const [cancelError, cancelling, runCancel] = useAction();
   const [plotted, setPlotted] = useState<number | null>(null);
   // Arrived from a citation elsewhere (`#run-4`): the run, once the runs are shown.
@@ -192,7 +194,7 @@ export function InvestigationPage({ id }: { id: string }) {
                         </button>
                       </>
                     ) : null}
-                    {r.summary ? <div>{r.summary}</div> : null}
+                    {r.summary ? <div>{withLocalTimes(r.summary)}</div> : null}
                     {r.error ? <div className="error">{r.error}</div> : null}
                   </li>
                 ))}
@@ -207,7 +209,7 @@ export function InvestigationPage({ id }: { id: string }) {
               <ol className="events" aria-label="Event stream" tabIndex={0}>
                 {events.map((e) => (
                   <li key={e.sequence} data-sequence={e.sequence}>
-                    {e.sequence} {e.type} {describe(e)}
+                    {e.sequence} {e.at ? formatTime(e.at) : ''} {e.type} {withLocalTimes(describe(e))}
                   </li>
                 ))}
               </ol>
@@ -239,10 +241,10 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
       {v.summary ? (
         <section aria-labelledby="summary-heading">
           <h2 id="summary-heading">Conclusion</h2>
-          <p>{v.summary}</p>
+          <p>{withLocalTimes(v.summary)}</p>
           {v.impact ? (
             <p>
-              Impact: {v.impact.summary}
+              Impact: {withLocalTimes(v.impact.summary)}
               <RunRefs refs={v.impact.runRefs} />
             </p>
           ) : null}
@@ -254,9 +256,9 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
           <ul>
             {v.findings.map((f, i) => (
               <li key={i}>
-                <Status value={f.kind} /> {f.statement}
+                <Status value={f.kind} /> {withLocalTimes(f.statement)}
                 <RunRefs refs={f.runRefs} />
-                {f.mechanism ? <div>Mechanism: {f.mechanism}</div> : null}
+                {f.mechanism ? <div>Mechanism: {withLocalTimes(f.mechanism)}</div> : null}
               </li>
             ))}
           </ul>
@@ -268,7 +270,7 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
           <ul>
             {v.hypotheses.map((h, i) => (
               <li key={i}>
-                <Status value={h.status} /> {h.statement}
+                <Status value={h.status} /> {withLocalTimes(h.statement)}
                 <RunRefs refs={h.runRefs} />
               </li>
             ))}
@@ -282,7 +284,8 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
           <ul>
             {v.actions.map((a, i) => (
               <li key={i}>
-                <strong>{a.title}</strong> <span className="status">needs confirmation</span> — {a.rationale} Verify: {a.verification}
+                <strong>{a.title}</strong> <span className="status">needs confirmation</span> — {withLocalTimes(a.rationale)} Verify:{' '}
+                {withLocalTimes(a.verification)}
                 <RunRefs refs={a.runRefs} />
               </li>
             ))}
@@ -295,7 +298,7 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
           <ul>
             {v.limitations.map((l, i) => (
               <li key={i}>
-                <Status value={l.type} /> {l.statement}
+                <Status value={l.type} /> {withLocalTimes(l.statement)}
                 <RunRefs refs={l.runRefs} />
               </li>
             ))}

@@ -1,8 +1,9 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { api, organizationPath, type Schemas } from '../api/client';
 import { Link } from '../router';
+import { withLocalTimes } from '../clock';
 import { useCan } from '../session';
-import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad } from '../ui';
+import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 
 const NEEDS_INPUT = 'Needs human input.';
 type Postmortem = Schemas['PostmortemView'];
@@ -24,7 +25,7 @@ const LIST_FIELDS: Array<[ListField, string]> = [
 
 /** Text with every `Needs human input.` highlighted. */
 function Marked({ text }: { text: string }) {
-  const parts = text.split(NEEDS_INPUT);
+  const parts = withLocalTimes(text).split(NEEDS_INPUT);
   const out: ReactNode[] = [];
   parts.forEach((part, i) => {
     if (i)
@@ -63,6 +64,7 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
   // Regenerating needs the incident resolved (a merge of firing alerts reopens it).
   const [incident] = useLoad(() => api.GET('/api/v1/incidents/{incident}', path), [incidentId]);
   const resolved = incident.state === 'ready' && incident.data.status === 'resolved';
+  useTitle(incident.state === 'ready' ? `Postmortem of ${incident.data.headline}` : 'Postmortem');
   const [error, busy, run] = useAction();
   const write = can('postmortems:write');
   const act = async (work: () => Promise<{ error?: unknown; response: Response }>) => {

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, errorText } from '../api/client';
-import { ErrorMessage, Show, useLoad } from '../ui';
+import { ErrorMessage, Show, useLoad, useTitle } from '../ui';
 
 /** Local sign-in, and the OIDC provider's when the deployment configures one. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -25,6 +25,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     }
   };
 
+  useTitle('Sign in');
   const returnTo = location.pathname === '/sign-in' ? '/' : `${location.pathname}${location.search}`;
   return (
     <main className="sign-in">

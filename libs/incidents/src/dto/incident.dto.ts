@@ -17,6 +17,11 @@ class IncidentFilterDto {
   @IsOptional()
   @IsRfc3339()
   until?: string;
+
+  @ApiPropertyOptional({ enum: ['newest', 'oldest'], default: 'newest', description: 'By when they opened' })
+  @IsOptional()
+  @IsIn(['newest', 'oldest'])
+  order?: 'newest' | 'oldest';
 }
 
 export class ListIncidentsQueryDto extends IntersectionType(IncidentFilterDto, ListQueryDto) {}

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { AlertEvent } from '../alert-event.entity';
 import type { Incident } from '../incident.entity';
+import type { IncidentTriage } from '../incident-triage';
 
 export class IncidentView {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -15,6 +16,11 @@ export class IncidentView {
   @ApiProperty({ type: 'integer' }) alertCount!: number;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ description: "The summary of its most severe, newest alert that is not chronic (the title is its first alert's)" }) headline!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The highest `severity` (or `priority`) label among its alerts' }) severity!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The service the headline's alert names (service, app, job, deployment, container labels)" })
+  service!: string | null;
+  @ApiProperty({ type: String, nullable: true }) namespace!: string | null;
 }
 
 export class AlertEventView {
@@ -41,7 +47,7 @@ export class AlertEventPage {
   @ApiProperty({ type: String, nullable: true }) next!: string | null;
 }
 
-export function incidentView(i: Incident): IncidentView {
+export function incidentView(i: Incident, triage: IncidentTriage): IncidentView {
   return {
     id: i.id,
     status: i.status,
@@ -55,6 +61,10 @@ export function incidentView(i: Incident): IncidentView {
     alertCount: i.alertCount,
     createdAt: i.createdAt.toISOString(),
     updatedAt: i.updatedAt.toISOString(),
+    headline: triage.headline,
+    severity: triage.severity,
+    service: triage.service,
+    namespace: triage.namespace,
   };
 }
 

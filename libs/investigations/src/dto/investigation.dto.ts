@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsUUID } from 'class-validator';
 import { ListQueryDto } from '@svc/platform';
 import type { InvestigationStatus } from '../investigation.entity';
 
@@ -21,6 +22,19 @@ class InvestigationFilterDto {
   @IsOptional()
   @IsUUID('all')
   incidentId?: string;
+
+  @ApiPropertyOptional({ type: String, description: 'Comma-separated incident ids, up to 100: the investigations of any of them' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((id) => id.trim()) : value))
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true, message: 'incidentIds must be comma-separated UUIDs' })
+  incidentIds?: string[];
+
+  @ApiPropertyOptional({ enum: ['investigation', 'turn'], description: 'investigation: opened on an incident; turn: a conversation turn' })
+  @IsOptional()
+  @IsIn(['investigation', 'turn'])
+  kind?: 'investigation' | 'turn';
 }
 
 export class ListInvestigationsQueryDto extends IntersectionType(InvestigationFilterDto, ListQueryDto) {}
