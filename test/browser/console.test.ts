@@ -702,6 +702,84 @@ describe('the web console in a real browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.not.toMatch(/Postmortem: Postmortem/);
   }, 120_000);
 
+  it('keeps what was typed when someone saved the postmortem meanwhile, and corrects every field: action items, timeline, root causes', async () => {
+    const alert = await checkoutAlert('conflict');
+    const incidentId = await alert.send();
+    expect(await alert.send('resolved')).toBe(incidentId);
+    const postmortem = `/api/v1/incidents/${incidentId}/postmortem`;
+    expect((await post(postmortem)).status).toBe(201);
+    const { page } = await signedInPage();
+    await page.goto(`/incidents/${incidentId}/postmortem`);
+    await page.getByText('revision 1').waitFor();
+
+    // Typing while someone else saves the same field: the save is refused (412), the typed text stays,
+    // their version is shown beside it, and the merged text is saved over the new revision.
+    await page.getByRole('button', { name: 'Correct impact' }).click();
+    await page.getByRole('textbox', { name: 'Impact' }).fill('Mine: checkout failed for twelve minutes.');
+    expect((await admin.patch(postmortem, { impact: 'Theirs: one request in eight failed.' }, { origin: baseUrl })).body.revision).toBe(2);
+    await page.getByRole('button', { name: 'Save impact' }).click();
+    await page.getByText('What you typed is kept').waitFor();
+    await expect(page.getByRole('textbox', { name: 'Impact' }).inputValue()).resolves.toBe('Mine: checkout failed for twelve minutes.');
+    await expect(page.getByRole('group', { name: 'Impact as saved meanwhile' }).textContent()).resolves.toContain('Theirs: one request in eight failed.');
+    await expectAccessible(page);
+    await page.getByRole('textbox', { name: 'Impact' }).fill('Checkout failed for twelve minutes: one request in eight.');
+    await page.getByRole('button', { name: 'Save impact' }).click();
+    await page.getByText('revision 3').waitFor();
+    expect((await admin.get(postmortem)).body.impact).toBe('Checkout failed for twelve minutes: one request in eight.');
+
+    // An action item with its owner and deadline.
+    await page.getByRole('button', { name: 'Correct action items' }).click();
+    const items = page.getByRole('form', { name: 'Correct action items' });
+    const before = (await admin.get(postmortem)).body.actionItems.length;
+    await items.getByRole('button', { name: 'Add an action item' }).click();
+    const added = items.getByRole('group', { name: `Action item ${before + 1}` });
+    await added.getByLabel('Action').fill('Add a canary stage to checkout deploys');
+    await added.getByLabel('Owner').fill('Dana');
+    await added.getByLabel('Deadline').fill('2026-12-15');
+    await added.getByLabel('How to verify it').fill('A failing build stops at the canary');
+    await items.getByRole('button', { name: 'Save action items' }).click();
+    await page.getByText('revision 4').waitFor();
+    const corrected = (await admin.get(postmortem)).body;
+    expect(corrected.actionItems.at(-1)).toMatchObject({
+      title: 'Add a canary stage to checkout deploys',
+      owner: 'Dana',
+      deadline: '2026-12-15',
+      verification: 'A failing build stops at the canary',
+    });
+    expect(corrected.actionItems).toHaveLength(before + 1);
+
+    // A timeline entry, its time read in the zone chosen (New York, five hours behind UTC in November).
+    await page.getByLabel('Times in').selectOption('local');
+    await page.getByRole('button', { name: 'Correct timeline' }).click();
+    const timeline = page.getByRole('form', { name: 'Correct timeline' });
+    const entries = corrected.timeline.length;
+    await timeline.getByRole('button', { name: 'Add a timeline entry' }).click();
+    const entry = timeline.getByRole('group', { name: `Timeline entry ${entries + 1}` });
+    await entry.getByLabel(`When (${BROWSER_ZONE})`).fill('2026-11-20T05:05');
+    await entry.getByLabel('What happened').fill('Rolled checkout back to 1.0.0');
+    await timeline.getByRole('button', { name: 'Save timeline' }).click();
+    await page.getByText('revision 5').waitFor();
+    const withEntry = (await admin.get(postmortem)).body;
+    expect(withEntry.timeline).toHaveLength(entries + 1);
+    expect(withEntry.timeline).toContainEqual(expect.objectContaining({ at: '2026-11-20T10:05:00.000000Z', description: 'Rolled checkout back to 1.0.0' }));
+    // The entries it had keep their times and sources.
+    expect(
+      withEntry.timeline.filter((t: { description: string }) => t.description !== 'Rolled checkout back to 1.0.0').map((t: { at: string }) => t.at),
+    ).toEqual(corrected.timeline.map((t: { at: string }) => t.at));
+
+    // The root causes, one statement replaced.
+    await page.getByRole('button', { name: 'Correct root causes' }).click();
+    const causes = page.getByRole('form', { name: 'Correct root causes' });
+    if ((await causes.getByRole('group').count()) === 0) await causes.getByRole('button', { name: 'Add a root cause' }).click();
+    await causes.getByRole('group', { name: 'Root cause 1' }).getByLabel('Statement').fill('Version 1.1.0 of checkout failed one request in eight.');
+    await causes.getByRole('button', { name: 'Save root causes' }).click();
+    await page.getByText('revision 6').waitFor();
+    const final = (await admin.get(postmortem)).body;
+    expect(final.rootCauses[0].statement).toBe('Version 1.1.0 of checkout failed one request in eight.');
+    expect(final.correctedFields).toEqual(expect.arrayContaining(['impact', 'actionItems', 'timeline', 'rootCauses']));
+    await expectAccessible(page);
+  }, 120_000);
+
   it('offers a Viewer no administration and no actions, only what the role may read', async () => {
     // An incident with an investigation (ended) and a postmortem reviewed at revision 3, made through the API.
     const alert = await checkoutAlert('viewed');

@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { api, organizationPath, type Schemas } from '../api/client';
+import { api, errorText, organizationPath, type Schemas } from '../api/client';
 import { Link } from '../router';
-import { withLocalTimes } from '../clock';
+import { fromInput, toInput, withLocalTimes, zoneLabel } from '../clock';
 import { useCan } from '../session';
 import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 
@@ -15,6 +15,10 @@ const TEXT_FIELDS: Array<[TextField, string]> = [
   ['impact', 'Impact'],
   ['detection', 'Detection'],
   ['resolution', 'Resolution'],
+];
+const STATEMENT_FIELDS: Array<['rootCauses' | 'contributingFactors', string]> = [
+  ['rootCauses', 'Root causes'],
+  ['contributingFactors', 'Contributing factors'],
 ];
 const LIST_FIELDS: Array<[ListField, string]> = [
   ['whatWentWell', 'What went well'],
@@ -71,6 +75,27 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
     if (await run(work)) reload();
   };
   const ifMatch = (p: Postmortem) => ({ 'If-Match': `"${p.revision}"` });
+  /**
+   * One correction, sent with If-Match naming the revision shown: null when saved; else the
+   * problem, after reading the postmortem again when someone else saved meanwhile (412), so the
+   * field can show their version beside what was typed and the next save names the new revision.
+   */
+  const save = async (p: Postmortem, body: Schemas['CorrectPostmortemDto']): Promise<string | null> => {
+    try {
+      const answer = await api.PATCH('/api/v1/incidents/{incident}/postmortem', { ...path, headers: ifMatch(p), body });
+      if (answer.response.ok) {
+        reload();
+        return null;
+      }
+      if (answer.response.status === 412) {
+        reload();
+        return `${errorText(answer.error, answer.response)}. What you typed is kept: save again to apply it to the new revision.`;
+      }
+      return errorText(answer.error, answer.response);
+    } catch (failure) {
+      return errorText(failure);
+    }
+  };
 
   if (postmortem.state === 'error' && /not found|no postmortem/i.test(postmortem.message))
     return (
@@ -130,106 +155,227 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
           ) : null}
           <ErrorMessage message={error} />
           {TEXT_FIELDS.map(([field, label]) => (
-            <Field
+            <Editable
               key={field}
               label={label}
               corrected={p.correctedFields.includes(field)}
-              text={p[field]}
+              current={p[field]}
               editable={write}
-              multiline={field !== 'title'}
-              onSave={(value) => act(() => api.PATCH('/api/v1/incidents/{incident}/postmortem', { ...path, headers: ifMatch(p), body: { [field]: value } }))}
+              view={(text) => (
+                <p>
+                  <Marked text={text} />
+                </p>
+              )}
+              editor={(draft, set) => (
+                <label>
+                  {label}
+                  {field === 'title' ? (
+                    <input value={draft} onChange={(e) => set(e.target.value)} required maxLength={1024} />
+                  ) : (
+                    <textarea value={draft} onChange={(e) => set(e.target.value)} rows={4} required maxLength={32768} />
+                  )}
+                </label>
+              )}
+              onSave={(value) => save(p, { [field]: value })}
             />
           ))}
           {LIST_FIELDS.map(([field, label]) => (
-            <Field
+            <Editable
               key={field}
               label={label}
               corrected={p.correctedFields.includes(field)}
-              list={p[field]}
+              current={p[field].join('\n')}
               editable={write}
-              multiline
+              view={(text) => <Lines lines={text ? text.split('\n') : []} />}
+              editor={(draft, set) => (
+                <label>
+                  {label} (one entry a line)
+                  <textarea value={draft} onChange={(e) => set(e.target.value)} rows={5} />
+                </label>
+              )}
               onSave={(value) =>
-                act(() =>
-                  api.PATCH('/api/v1/incidents/{incident}/postmortem', {
-                    ...path,
-                    headers: ifMatch(p),
-                    body: {
-                      [field]: value
-                        .split('\n')
-                        .map((l) => l.trim())
-                        .filter(Boolean),
-                    },
-                  }),
-                )
+                save(p, {
+                  [field]: value
+                    .split('\n')
+                    .map((l) => l.trim())
+                    .filter(Boolean),
+                })
               }
             />
           ))}
-          <section aria-labelledby="root-causes">
-            <h2 id="root-causes">Root causes</h2>
-            <ul>
-              {p.rootCauses.map((c, i) => (
-                <li key={i}>
-                  <Marked text={c.statement} />
-                </li>
-              ))}
-            </ul>
-            <h2>Contributing factors</h2>
-            {p.contributingFactors.length ? (
-              <ul>
-                {p.contributingFactors.map((c, i) => (
-                  <li key={i}>
-                    <Marked text={c.statement} />
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="empty">None recorded.</p>
+          {STATEMENT_FIELDS.map(([field, label]) => (
+            <Editable
+              key={field}
+              label={label}
+              corrected={p.correctedFields.includes(field)}
+              current={p[field].map(({ statement, runRefs, investigationId }) => ({ statement, runRefs, investigationId }))}
+              editable={write}
+              view={(entries) => <Lines lines={entries.map((e) => e.statement)} />}
+              editor={(draft, set) => (
+                <Rows
+                  noun={label === 'Root causes' ? 'root cause' : 'contributing factor'}
+                  rows={draft}
+                  set={set}
+                  blank={{ statement: '', runRefs: [], investigationId: null }}
+                  fields={[{ key: 'statement', label: 'Statement', multiline: true }]}
+                />
+              )}
+              onSave={(entries) => save(p, { [field]: entries.map(({ statement, ...rest }) => ({ statement, ...citations(rest) })) })}
+            />
+          ))}
+          <Editable
+            label="Timeline"
+            corrected={p.correctedFields.includes('timeline')}
+            current={p.timeline.map(({ at, description, runRefs, investigationId }) => ({
+              at: toInput(at),
+              original: at,
+              description,
+              runRefs,
+              investigationId,
+            }))}
+            editable={write}
+            view={(entries) =>
+              entries.length ? (
+                <ol>
+                  {entries.map((t, i) => (
+                    <li key={i}>
+                      {time(t.original)} — <Marked text={t.description} />
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <p className="empty">None.</p>
+              )
+            }
+            editor={(draft, set) => (
+              <Rows
+                noun="timeline entry"
+                rows={draft}
+                set={set}
+                blank={{ at: '', original: '', description: '', runRefs: [], investigationId: null }}
+                fields={[
+                  { key: 'at', label: `When (${zoneLabel()})`, type: 'datetime-local' },
+                  { key: 'description', label: 'What happened', multiline: true },
+                ]}
+              />
             )}
-          </section>
-          <section aria-labelledby="timeline">
-            <h2 id="timeline">Timeline</h2>
-            <ol>
-              {p.timeline.map((t, i) => (
-                <li key={i}>
-                  {time(t.at)} — <Marked text={t.description} />
-                </li>
-              ))}
-            </ol>
-          </section>
-          <section aria-labelledby="action-items">
-            <h2 id="action-items">Action items</h2>
-            <ul>
-              {p.actionItems.map((a, i) => (
-                <li key={i}>
-                  <Marked text={a.title} /> · owner <Marked text={a.owner} /> · by <Marked text={a.deadline} />
-                </li>
-              ))}
-            </ul>
-          </section>
+            onSave={(entries) =>
+              save(p, {
+                timeline: entries.map(({ at, original, description, runRefs, investigationId }) => ({
+                  // An entry whose time was not touched keeps it to the microsecond.
+                  at: original && at === toInput(original) ? original : (fromInput(at) ?? at),
+                  description,
+                  ...citations({ runRefs, investigationId }),
+                })),
+              })
+            }
+          />
+          <Editable
+            label="Action items"
+            corrected={p.correctedFields.includes('actionItems')}
+            current={p.actionItems.map(({ title, owner, deadline, verification, runRefs, investigationId }) => ({
+              title,
+              owner,
+              deadline,
+              verification,
+              runRefs,
+              investigationId,
+            }))}
+            editable={write}
+            view={(items) =>
+              items.length ? (
+                <ul>
+                  {items.map((a, i) => (
+                    <li key={i}>
+                      <Marked text={a.title} /> · owner <Marked text={a.owner} /> · by <Marked text={a.deadline} /> · verify: <Marked text={a.verification} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="empty">None.</p>
+              )
+            }
+            editor={(draft, set) => (
+              <Rows
+                noun="action item"
+                rows={draft}
+                set={set}
+                blank={{ title: '', owner: '', deadline: '', verification: '', runRefs: [], investigationId: null }}
+                fields={[
+                  { key: 'title', label: 'Action' },
+                  { key: 'owner', label: 'Owner' },
+                  { key: 'deadline', label: 'Deadline' },
+                  { key: 'verification', label: 'How to verify it', multiline: true },
+                ]}
+              />
+            )}
+            onSave={(items) =>
+              save(p, {
+                actionItems: items.map(({ title, owner, deadline, verification, runRefs, investigationId }) => ({
+                  title,
+                  owner,
+                  deadline,
+                  verification,
+                  ...citations({ runRefs, investigationId }),
+                })),
+              })
+            }
+          />
         </>
       )}
     </Show>
   );
 }
 
-function Field(props: {
+/** An entry's citations as a correction sends them: kept when it has them, none for an entry a person wrote. */
+function citations({ runRefs, investigationId }: { runRefs: number[]; investigationId: string | null }): { runRefs?: number[]; investigationId?: string } {
+  return investigationId ? { runRefs, investigationId } : {};
+}
+
+function Lines({ lines }: { lines: string[] }) {
+  if (!lines.length) return <p className="empty">None.</p>;
+  return (
+    <ul>
+      {lines.map((l, i) => (
+        <li key={i}>
+          <Marked text={l} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A postmortem field shown, and corrected in place. While a person edits, what they typed is
+ * theirs: a failed save keeps it, and when the field changed underneath (someone else saved, so the
+ * save was refused with 412 and the page read the new revision), the other version is shown beside
+ * it, to take or to merge by hand before saving again over the new revision.
+ */
+function Editable<T>(props: {
   label: string;
   corrected: boolean;
-  text?: string;
-  list?: string[];
+  current: T;
   editable: boolean;
-  multiline: boolean;
-  onSave: (value: string) => Promise<void>;
+  view: (value: T) => ReactNode;
+  editor: (draft: T, set: (value: T) => void) => ReactNode;
+  onSave: (value: T) => Promise<string | null>;
 }) {
-  const { label, corrected, text, list, editable, onSave } = props;
+  const { label, corrected, current, editable, view, editor, onSave } = props;
   const [editing, setEditing] = useState(false);
-  const current = text ?? (list ?? []).join('\n');
-  const [value, setValue] = useState(current);
+  const [draft, setDraft] = useState(current);
+  // What the field said when editing began, or when the person last took the other version into account.
+  const [base, setBase] = useState(current);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
   const id = `field-${label.replace(/\W+/g, '-').toLowerCase()}`;
+  const changedMeanwhile = editing && JSON.stringify(base) !== JSON.stringify(current);
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    await onSave(value);
-    setEditing(false);
+    setSaving(true);
+    const failed = await onSave(draft);
+    setSaving(false);
+    setProblem(failed);
+    if (!failed) setEditing(false);
   };
   return (
     <section aria-labelledby={id}>
@@ -237,41 +383,56 @@ function Field(props: {
         {label} {corrected ? <span className="status">corrected by a person</span> : null}
       </h2>
       {editing ? (
-        <form onSubmit={save}>
-          <label>
-            {list ? `${label} (one entry a line)` : label}
-            <textarea value={value} onChange={(e) => setValue(e.target.value)} rows={list ? 5 : 3} required={!list} />
-          </label>
-          <button type="submit">Save {label.toLowerCase()}</button>{' '}
-          <button type="button" className="secondary" onClick={() => setEditing(false)}>
+        <form onSubmit={save} aria-label={`Correct ${label.toLowerCase()}`}>
+          {changedMeanwhile ? (
+            <div className="conflict" role="group" aria-label={`${label} as saved meanwhile`}>
+              <p>
+                <strong>Someone else changed {label.toLowerCase()} while you were editing.</strong> Their version is below; yours is kept in the form. Merge
+                what you need from theirs, then save.
+              </p>
+              {view(current)}
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  setDraft(current);
+                  setBase(current);
+                }}
+              >
+                Use their version
+              </button>{' '}
+              <button type="button" className="secondary" onClick={() => setBase(current)}>
+                Keep mine
+              </button>
+            </div>
+          ) : null}
+          {editor(draft, setDraft)}
+          <ErrorMessage message={problem} />
+          <button type="submit" disabled={saving}>
+            Save {label.toLowerCase()}
+          </button>{' '}
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setEditing(false);
+              setProblem(null);
+            }}
+          >
             Cancel
           </button>
         </form>
       ) : (
         <>
-          {list ? (
-            list.length ? (
-              <ul>
-                {list.map((l, i) => (
-                  <li key={i}>
-                    <Marked text={l} />
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="empty">None.</p>
-            )
-          ) : (
-            <p>
-              <Marked text={current} />
-            </p>
-          )}
+          {view(current)}
           {editable ? (
             <button
               type="button"
               className="secondary"
               onClick={() => {
-                setValue(current);
+                setDraft(current);
+                setBase(current);
+                setProblem(null);
                 setEditing(true);
               }}
             >
@@ -281,5 +442,55 @@ function Field(props: {
         </>
       )}
     </section>
+  );
+}
+
+/** Rows of entries edited in place: each field of each row labelled with its row, rows added and removed. */
+function Rows<R extends Record<string, unknown>>({
+  noun,
+  rows,
+  set,
+  blank,
+  fields,
+}: {
+  noun: string;
+  rows: R[];
+  set: (rows: R[]) => void;
+  blank: R;
+  fields: Array<{ key: keyof R & string; label: string; multiline?: boolean; type?: string }>;
+}) {
+  const update = (index: number, key: string, value: string) => set(rows.map((row, i) => (i === index ? { ...row, [key]: value } : row)));
+  return (
+    <div className="rows">
+      {rows.map((row, index) => (
+        <fieldset key={index} className="row">
+          <legend>
+            {noun[0].toUpperCase() + noun.slice(1)} {index + 1}
+          </legend>
+          {fields.map((f) => (
+            <label key={f.key}>
+              {f.label}
+              {f.multiline ? (
+                <textarea value={String(row[f.key] ?? '')} onChange={(e) => update(index, f.key, e.target.value)} rows={2} required maxLength={8192} />
+              ) : (
+                <input
+                  type={f.type ?? 'text'}
+                  value={String(row[f.key] ?? '')}
+                  onChange={(e) => update(index, f.key, e.target.value)}
+                  required
+                  maxLength={8192}
+                />
+              )}
+            </label>
+          ))}
+          <button type="button" className="secondary" onClick={() => set(rows.filter((_, i) => i !== index))}>
+            Remove {noun} {index + 1}
+          </button>
+        </fieldset>
+      ))}
+      <button type="button" className="secondary" onClick={() => set([...rows, { ...blank }])}>
+        Add {noun === 'action item' ? 'an' : 'a'} {noun}
+      </button>
+    </div>
   );
 }
