@@ -1,3 +1,4 @@
+import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
 import { AdmitAlertBatchByKey1795600000000 } from './1795600000000-AdmitAlertBatchByKey';
 import { AdmitAlertBatch1795500000000 } from './1795500000000-AdmitAlertBatch';
@@ -34,4 +35,5 @@ export const MIGRATIONS: Function[] = [
   AdmitAlertBatch1795500000000,
   AdmitAlertBatchByKey1795600000000,
   ReferenceKeys1795700000000,
+  InvestigationPlot1795800000000,
 ];

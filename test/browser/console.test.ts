@@ -375,6 +375,7 @@ describe('the web console in a real browser', () => {
     const first = table.locator('tbody tr').first();
     await first.getByRole('link', { name: 'Checkout error ratio above 5%', exact: true }).waitFor();
     await expect(page.title()).resolves.toBe('Incidents · Incident Investigation');
+    await first.getByText('Not investigated').waitFor();
     const cells = await first.locator('td').allTextContents();
     expect(cells[0]).toContain('checkout · namespace shop');
     expect(cells[1]).toBe('critical');
@@ -494,10 +495,7 @@ describe('the web console in a real browser', () => {
           return documentElement.scrollWidth - documentElement.clientWidth;
         });
         if (overflow > 0) wide.push(`${path}: ${overflow} px too wide`);
-        if (shots && ['/incidents', `/incidents/${shopId}`, `/investigations/${investigation.body.id}`].includes(path)) {
-          const name = path === '/incidents' ? 'incidents' : path.startsWith('/incidents/') ? 'incident' : 'investigation';
-          await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-        }
+        if (shots && path === '/incidents') await page.screenshot({ path: `${shots}/incidents-${width}.png`, fullPage: true });
       }
       expect(wide, `at ${width} px`).toEqual([]);
       if (width === 390) {
@@ -533,12 +531,32 @@ describe('the web console in a real browser', () => {
     await citation.click();
     expect(new URL(page.url()).hash).toBe(`#run-${ordinal}`);
     await expect(page.locator(`#run-${ordinal}`).textContent()).resolves.toMatch(new RegExp(`^#${ordinal} prometheus\\.`));
-    // The cause's range query is plotted, with the onset and the cause's time marked.
+    // The symptom is plotted (the alert's expression without its comparison, its threshold named),
+    // then the cause's own series; the marked onset is the one the conclusion states.
     await page.locator('.plot canvas').first().waitFor({ timeout: 30_000 });
-    const plotted = Number((await page.getByRole('heading', { name: /^Evidence plot: run #\d+$/ }).textContent())!.split('#')[1]);
-    await expect(page.getByRole('list', { name: 'Marked times' }).textContent()).resolves.toMatch(
-      /Onset \(the incident opened\).*Cause \(the first sample of the series the cause finding cites\)/,
+    const concluded = await admin.get(`/api/v1/investigations/${investigationId}`);
+    const { plot } = concluded.body;
+    expect(plot.symptom).toMatchObject({ comparison: '>', threshold: 1 });
+    expect(concluded.body.runs.find((r: { ordinal: number }) => r.ordinal === plot.symptom.runOrdinal).arguments.query).toBe(
+      'rate(app_http_errors_total[10s])',
     );
+    expect(concluded.body.summary).toContain(`the condition began at ${plot.onsetAt}`);
+    const symptom = page.getByRole('heading', { name: `Symptom: run #${plot.symptom.runOrdinal}` }).locator('..');
+    await expect(symptom.textContent()).resolves.toContain('The alert fires while this is > 1/s (the dotted line).');
+    await page.getByRole('heading', { name: `The cause's own series: run #${plot.cause.runOrdinal}` }).waitFor();
+    const marked = (await page.getByRole('list', { name: 'Marked times' }).textContent())!;
+    expect(marked).toContain(`Onset: the condition began (as the conclusion states): `);
+    expect(marked).toMatch(new RegExp(`Onset: the condition began \\(as the conclusion states\\): [^(]*${clockIn(plot.onsetAt, 'UTC')} UTC`));
+    expect(marked).toContain("The cause's time");
+    // The values behind the chart, as a table in the zone shown, in their unit; the query in Prometheus.
+    await symptom.getByText(`Values of run #${plot.symptom.runOrdinal} as a table`).click();
+    const values = symptom.getByRole('table', { name: `Values of run #${plot.symptom.runOrdinal}` });
+    await expect(values.getByRole('columnheader').first().textContent()).resolves.toBe('Time (UTC)');
+    await expect(values.locator('tbody tr td').nth(1).textContent()).resolves.toMatch(/\/s$|^—$/);
+    const link = await symptom.getByRole('link', { name: 'Open in Prometheus' }).getAttribute('href');
+    expect(link!.startsWith(`${gate.url}/graph?`)).toBe(true);
+    expect(new URL(link!).searchParams.get('g0.expr')).toBe('rate(app_http_errors_total[10s])');
+    const plotted = plot.symptom.runOrdinal;
     const series = await admin.get(`/api/v1/investigations/${investigationId}/runs/${plotted}/series`);
     expect(series.status).toBe(200);
     expect(series.body).toMatchObject({ investigationId, ordinal: plotted, tool: 'prometheus.query_range' });
@@ -563,7 +581,46 @@ describe('the web console in a real browser', () => {
     });
     expect(download.headers.get('content-type')).toContain('text/markdown');
     await expectAccessible(page);
-    if (process.env.CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.CONSOLE_SCREENSHOT, fullPage: true });
+    // The incident's page: the conclusion and its first action at the top, the change it examined on
+    // the timeline; the list row says what was concluded.
+    await page.goto(`/incidents/${incidentId}`);
+    const top = page.getByRole('heading', { name: 'Conclusion' }).locator('..');
+    await top.getByRole('link', { name: 'The investigation, with its evidence' }).waitFor();
+    await expect(top.textContent()).resolves.toMatch(/(verified cause|supported explanation).*Next action: Roll back checkout/s);
+    const timeline = (await page
+      .getByRole('heading', { name: /^Timeline/ })
+      .locator('..')
+      .textContent())!;
+    expect(timeline).toMatch(/change The new build \(version="1\.1\.0"\)/);
+    expect(timeline).toContain('Investigation opened');
+    await page.goto('/incidents');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Checkout is failing requests (investigated)', exact: true }) });
+    await row
+      .getByRole('cell')
+      .last()
+      .getByText(/^(verified cause|supported explanation)$/)
+      .waitFor();
+    // With its plots, the investigation and its incident fit a phone as well as a desktop.
+    // `CONSOLE_SCREENSHOTS=docs/screenshots` refreshes their pictures in docs/.
+    const shots = process.env.CONSOLE_SCREENSHOTS;
+    const pages: Array<[string, string]> = [
+      ['investigation', `/investigations/${investigationId}`],
+      ['incident', `/incidents/${incidentId}`],
+    ];
+    for (const [name, path] of pages)
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        if (name === 'investigation') await page.locator('.plot canvas').nth(1).waitFor();
+        else await page.getByRole('heading', { name: 'Conclusion' }).locator('..').getByRole('link').waitFor();
+        const overflow = await page.evaluate(() => {
+          const { documentElement } = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+          return documentElement.scrollWidth - documentElement.clientWidth;
+        });
+        expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
+        if (shots) await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+      }
   }, 120_000);
 
   it('resumes the live view from the last event after the API process is killed mid-stream', async () => {

@@ -66,6 +66,23 @@ export interface LimitationItem {
   messageSequences: number[];
 }
 
+/**
+ * What the evidence plot shows first: the symptom against its threshold, the cause's own series,
+ * and the times the conclusion states. Run ordinals name runs of the investigation.
+ */
+export interface EvidencePlot {
+  /** The run that read the alert's expression without its comparison (else the condition itself), and the threshold it is compared with. */
+  symptom: { runOrdinal: number; comparison: string | null; threshold: number | null } | null;
+  /** The run that shows the cause's own series, and when the cause happened. */
+  cause: { runOrdinal: number; at: string } | null;
+  /** When the condition began, as the conclusion states it. */
+  onsetAt: string | null;
+  /** When the first of the investigated alerts began. */
+  alertStartsAt: string | null;
+  /** The changes near the onset examined as causes: when, what, and the run that showed each. */
+  changes: Array<{ at: string; summary: string; runOrdinal: number }>;
+}
+
 /** What a reasoner concludes; the engine validates it before it is stored. */
 export interface Conclusion {
   conclusionStatus: ConclusionStatus;
@@ -80,4 +97,6 @@ export interface Conclusion {
    * question as its answer, and the person's next message starts the next turn.
    */
   question?: string;
+  /** What the evidence plot shows first; derived from the cause's verification when a reasoner gives none. */
+  plot?: EvidencePlot | null;
 }

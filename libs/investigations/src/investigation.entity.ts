@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
-import type { ActionItem, ConclusionStatus, FindingItem, HypothesisItem, Impact, LimitationItem, StoppedBy } from './conclusion.types';
+import type { ActionItem, ConclusionStatus, EvidencePlot, FindingItem, HypothesisItem, Impact, LimitationItem, StoppedBy } from './conclusion.types';
 import type { ConversationContext, EndJob } from './turn.types';
 
 export type InvestigationStatus = 'queued' | 'investigating' | 'needs_input' | 'partial' | 'concluded' | 'cancelled' | 'failed';
@@ -76,6 +76,10 @@ export class Investigation extends OrganizationOwnedEntity {
 
   @Column({ type: 'integer', default: 0 })
   lastSequence!: number;
+
+  /** What the evidence plot shows first (set with the conclusion). */
+  @Column({ type: 'jsonb', nullable: true })
+  plot!: EvidencePlot | null;
 
   /** For a conversation turn: the conversation as its reasoner sees it, fixed when the turn starts. */
   @Column({ type: 'jsonb', nullable: true })

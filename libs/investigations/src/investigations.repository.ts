@@ -104,7 +104,7 @@ export class InvestigationsRepository {
     const c = end.conclusion;
     await manager.query(
       `UPDATE investigations SET status = $3, conclusion_status = $4, summary = $5, impact = $6::jsonb, findings = $7::jsonb, hypotheses = $8::jsonb,
-              actions = $9::jsonb, limitations = $10::jsonb, stopped_by = $11, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
+              actions = $9::jsonb, limitations = $10::jsonb, stopped_by = $11, plot = $12::jsonb, concluded_at = clock_timestamp(), updated_at = clock_timestamp()
         WHERE organization_id = $1 AND id = $2`,
       [
         organizationId,
@@ -118,6 +118,7 @@ export class InvestigationsRepository {
         JSON.stringify(c.actions),
         JSON.stringify(c.limitations),
         end.stoppedBy,
+        c.plot ? JSON.stringify(c.plot) : null,
       ],
     );
   }

@@ -2331,6 +2331,42 @@ export interface components {
             inputTokens: number;
             outputTokens: number;
         };
+        PlotSymptomView: {
+            /** @description The run that read the alert's expression without its comparison, else its condition */
+            runOrdinal: number;
+            /** @enum {string|null} */
+            comparison: ">" | ">=" | "<" | "<=" | "==" | "!=" | null;
+            /** @description The number the symptom is compared with */
+            threshold: number | null;
+        };
+        PlotCauseView: {
+            /** @description The run that shows the cause's own series */
+            runOrdinal: number;
+            /** Format: date-time */
+            at: string;
+        };
+        PlotChangeView: {
+            /** Format: date-time */
+            at: string;
+            summary: string;
+            runOrdinal: number;
+        };
+        EvidencePlotView: {
+            symptom: components["schemas"]["PlotSymptomView"] | null;
+            cause: components["schemas"]["PlotCauseView"] | null;
+            /**
+             * Format: date-time
+             * @description When the condition began, as the conclusion states it
+             */
+            onsetAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the first investigated alert began
+             */
+            alertStartsAt: string | null;
+            /** @description Changes near the onset examined as causes */
+            changes: components["schemas"]["PlotChangeView"][];
+        };
         ToolRunView: {
             ordinal: number;
             tool: string;
@@ -2391,6 +2427,8 @@ export interface components {
             concludedAt: string | null;
             /** @description There are actions, and a person must confirm them */
             humanConfirmationRequired: boolean;
+            /** @description What the evidence plot shows first; null until concluded, or when nothing dates the conclusion */
+            plot: components["schemas"]["EvidencePlotView"] | null;
             /** @description Present on the single read */
             runs?: components["schemas"]["ToolRunView"][];
         };

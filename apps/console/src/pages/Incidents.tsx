@@ -45,9 +45,11 @@ function useLatestInvestigations(incidentIds: string[]) {
     [key],
     10_000,
   );
+  // Null until read, so a row does not say "Not investigated" before it knows.
   return useMemo(() => {
+    if (loaded.state !== 'ready') return null;
     const latest = new Map<string, Investigation>();
-    if (loaded.state === 'ready') for (const v of loaded.data.items) if (v.incidentId && !latest.has(v.incidentId)) latest.set(v.incidentId, v);
+    for (const v of loaded.data.items) if (v.incidentId && !latest.has(v.incidentId)) latest.set(v.incidentId, v);
     return latest;
   }, [loaded]);
 }
@@ -142,9 +144,7 @@ export function IncidentsPage() {
                     <td data-label="Opened">{time(i.openedAt)}</td>
                     <td data-label="Duration">{duration(i)}</td>
                     <td data-label="Alerts">{i.alertCount}</td>
-                    <td data-label="Conclusion">
-                      <ConclusionLine investigation={latest.get(i.id)} />
-                    </td>
+                    <td data-label="Conclusion">{latest ? <ConclusionLine investigation={latest.get(i.id)} /> : <span className="empty">…</span>}</td>
                   </tr>
                 ))}
               </tbody>
@@ -159,7 +159,7 @@ export function IncidentsPage() {
 
 type TimelineEntry = { at: string; key: string; what: ReactNode };
 
-/** The incident's alerts' phases and its investigations' steps in time order. */
+/** The incident's alerts' phases, the changes its newest investigation examined, and its investigations' steps, in time order. */
 function timeline(alerts: Schemas['AlertEventView'][], investigations: Investigation[]): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   for (const a of alerts) {
@@ -187,6 +187,17 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
         ),
       });
   }
+  // The changes the newest investigation examined near the onset (a new version, a restart, a configuration edit).
+  for (const [i, change] of (investigations[0]?.plot?.changes ?? []).entries())
+    entries.push({
+      at: change.at,
+      key: `change-${i}`,
+      what: (
+        <>
+          <Status value="change" /> {withLocalTimes(change.summary)}
+        </>
+      ),
+    });
   for (const v of investigations) {
     entries.push({
       at: v.createdAt,
@@ -323,10 +334,15 @@ function IncidentConclusion({ investigation: v, loaded }: { investigation: Inves
         <p className="empty">No investigation yet: open one to find the cause.</p>
       ) : (
         <>
-          <p>
-            <ConclusionLine investigation={v} />
-          </p>
-          {v.summary && v.findings.some((f) => f.kind === 'cause') ? <p>{withLocalTimes(v.summary)}</p> : null}
+          {v.summary ? (
+            <p>
+              <Status value={v.conclusionStatus ?? v.status} /> {withLocalTimes(v.summary)}
+            </p>
+          ) : (
+            <p>
+              <ConclusionLine investigation={v} />
+            </p>
+          )}
           {action ? (
             <p>
               <strong>Next action:</strong> {action.title} <span className="status">needs confirmation</span> — {withLocalTimes(action.rationale)}
@@ -376,14 +392,16 @@ function MergeIncidents({ target, onMerged }: { target: Incident; onMerged: () =
           ))}
         </fieldset>
       )}
-      <ConfirmButton
-        label={`Merge ${picked.length} incident${picked.length === 1 ? '' : 's'} into this one`}
-        consequence="Their alerts move into this incident and they are marked merged into it; a merge cannot be undone."
-        confirm="Merge them"
-        className="primary"
-        disabled={merging || picked.length === 0}
-        onConfirm={() => void merge()}
-      />
+      {others.length === 0 ? null : (
+        <ConfirmButton
+          label={`Merge ${picked.length} incident${picked.length === 1 ? '' : 's'} into this one`}
+          consequence="Their alerts move into this incident and they are marked merged into it; a merge cannot be undone."
+          confirm="Merge them"
+          className="primary"
+          disabled={merging || picked.length === 0}
+          onConfirm={() => void merge()}
+        />
+      )}
       <ErrorMessage message={error} />
     </section>
   );

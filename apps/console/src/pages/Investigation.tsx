@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, organizationPath, type Schemas } from '../api/client';
-import { formatTime, withLocalTimes } from '../clock';
+import { formatRelative, formatTime, instantOf, withLocalTimes, zoneLabel } from '../clock';
 import { Link } from '../router';
 import { useCan } from '../session';
 import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
+import { formatValue, roundedNumbers, unitOf } from '../units';
 import type { Marker } from './SeriesPlot';
 
 const SeriesPlot = lazy(() => import('./SeriesPlot'));
@@ -126,6 +127,7 @@ export function InvestigationPage({ id }: { id: string }) {
   useTitle(detail.state === 'ready' ? detail.data.subject : 'Investigation');
   const [cancelError, cancelling, runCancel] = useAction();
   const [plotted, setPlotted] = useState<number | null>(null);
+  const prometheus = usePrometheusUrls();
   // Arrived from a citation elsewhere (`#run-4`): the run, once the runs are shown.
   const shownRuns = detail.state === 'ready' ? (detail.data.runs?.length ?? 0) : 0;
   const arrivedAt = useRef<string | null>(null);
@@ -175,7 +177,7 @@ export function InvestigationPage({ id }: { id: string }) {
           <ErrorMessage message={cancelError} />
           {v.error ? <ErrorMessage message={v.error} /> : null}
           <Conclusion investigation={v} />
-          <Evidence investigation={v} chosen={plotted} />
+          <Evidence investigation={v} chosen={plotted} prometheus={prometheus} />
           <section aria-labelledby="runs-heading">
             <h2 id="runs-heading">Tool runs</h2>
             {v.runs?.length ? (
@@ -186,7 +188,8 @@ export function InvestigationPage({ id }: { id: string }) {
                       #{r.ordinal} {r.tool}
                     </strong>{' '}
                     <Status value={r.outcome} /> {r.purpose}
-                    {r.tool === RANGE_TOOL && r.outcome === 'succeeded' ? (
+                    <RunQuery run={r} prometheus={prometheus} />
+                    {r.tool === RANGE_TOOL && r.outcome === 'succeeded' && !r.summary?.startsWith('No series') ? (
                       <>
                         {' '}
                         <button type="button" className="secondary" onClick={() => setPlotted(r.ordinal)}>
@@ -194,7 +197,7 @@ export function InvestigationPage({ id }: { id: string }) {
                         </button>
                       </>
                     ) : null}
-                    {r.summary ? <div>{withLocalTimes(r.summary)}</div> : null}
+                    {r.summary ? <div>{roundedNumbers(withLocalTimes(r.summary))}</div> : null}
                     {r.error ? <div className="error">{r.error}</div> : null}
                   </li>
                 ))}
@@ -309,25 +312,123 @@ function Conclusion({ investigation: v }: { investigation: Schemas['Investigatio
   );
 }
 
-/**
- * The plot of one run's series: the run chosen in the list, else, of the range queries the cause
- * finding cites, the one with the most samples, else the first range query that succeeded. The
- * onset (the incident's opening) and the cause's time (the first sample of the cited series that
- * carry a label value the cause names, else of every cited series) are marked.
- */
-function Evidence({ investigation: v, chosen }: { investigation: Schemas['InvestigationView']; chosen: number | null }) {
-  const runs = useMemo(() => (v.runs ?? []).filter((r) => r.tool === RANGE_TOOL && r.outcome === 'succeeded'), [v.runs]);
-  const cause = v.findings.find((f) => f.kind === 'cause');
-  const cited = useMemo(() => runs.filter((r) => cause?.runRefs.includes(r.ordinal)).map((r) => r.ordinal), [runs, cause]);
-  const wanted = chosen ?? (cited.length ? null : (runs[0]?.ordinal ?? null));
-  const ordinals = [...new Set([...cited, ...(wanted ? [wanted] : [])])];
-  const [incident] = useLoad(
-    () =>
-      v.incidentId
-        ? api.GET('/api/v1/incidents/{incident}', { params: { path: { incident: v.incidentId } } })
-        : Promise.resolve({ data: null, response: new Response() }),
-    [v.incidentId],
+type Investigation = Schemas['InvestigationView'];
+type Run = Schemas['ToolRunView'];
+
+const queryOf = (run: Run): string | null => (typeof run.arguments.query === 'string' ? run.arguments.query : null);
+
+/** Where Prometheus shows a run's query over the run's time: its graph for a range query, its table for an instant one. */
+export function prometheusLink(baseUrl: string, run: Run): string | null {
+  const query = queryOf(run);
+  if (!query || !run.tool.startsWith('prometheus.query')) return null;
+  const argument = (name: string) => (typeof run.arguments[name] === 'string' ? (run.arguments[name] as string) : null);
+  const from = argument('start') ?? run.windowFrom;
+  const until = argument('end') ?? argument('time') ?? run.windowUntil;
+  const end = instantOf(until) ?? new Date();
+  const seconds = from && until ? Math.max(60, Math.round((end.getTime() - (instantOf(from)?.getTime() ?? end.getTime() - 3_600_000)) / 1000)) : 3600;
+  const link = new URL('graph', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  const at = end.toISOString().slice(0, 19).replace('T', ' ');
+  link.searchParams.set('g0.expr', query);
+  link.searchParams.set('g0.tab', run.tool === RANGE_TOOL ? '0' : '1');
+  link.searchParams.set('g0.range_input', `${seconds}s`);
+  link.searchParams.set('g0.end_input', at);
+  link.searchParams.set('g0.moment_input', at);
+  return link.toString();
+}
+
+/** The base URLs of the Organization's Prometheus integrations, by id (for "open in Prometheus"). */
+export function usePrometheusUrls(): Map<string, string> {
+  const [loaded] = useLoad(() => api.GET('/api/v1/integrations', { params: { query: { type: 'prometheus', limit: 200 } } }), []);
+  return useMemo(() => {
+    const urls = new Map<string, string>();
+    if (loaded.state === 'ready')
+      for (const i of loaded.data.items) if (typeof i.config.baseUrl === 'string' && i.config.baseUrl) urls.set(i.id, i.config.baseUrl);
+    return urls;
+  }, [loaded]);
+}
+
+/** One run plotted: its query, the chart, its values as a table, and the query in Prometheus. */
+function PlotPanel(props: {
+  id: string;
+  title: string;
+  note?: string;
+  view: Schemas['RunSeriesView'];
+  run: Run | undefined;
+  markers: Marker[];
+  threshold?: number | null;
+  prometheus: Map<string, string>;
+}) {
+  const { id, title, note, view, run, markers, threshold = null, prometheus } = props;
+  const unit = unitOf(view.query);
+  const zone = zoneLabel();
+  const link = run?.integrationId && prometheus.get(run.integrationId) ? prometheusLink(prometheus.get(run.integrationId)!, run) : null;
+  const times = [...new Set(view.series.flatMap((s) => s.times))].sort();
+  return (
+    <div className="panel" id={id} tabIndex={-1}>
+      <h3>{title}</h3>
+      {note ? <p>{note}</p> : null}
+      <p>
+        <code>{view.query}</code> {link ? <a href={link}>Open in Prometheus</a> : null}
+      </p>
+      <Suspense fallback={<p role="status">Loading the chart…</p>}>
+        <SeriesPlot
+          view={view}
+          markers={markers}
+          from={run?.windowFrom ?? null}
+          until={run?.windowUntil ?? null}
+          unit={unit}
+          zone={zone}
+          threshold={threshold}
+        />
+      </Suspense>
+      {view.series.length ? (
+        <details>
+          <summary>Values of run #{view.ordinal} as a table</summary>
+          <div className="table-scroll">
+            <table aria-label={`Values of run #${view.ordinal}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Time ({zone})</th>
+                  {view.series.map((s) => (
+                    <th key={s.name} scope="col">
+                      {s.name}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {times.map((t) => (
+                  <tr key={t}>
+                    <td>{formatTime(t)}</td>
+                    {view.series.map((s) => (
+                      <td key={s.name}>{formatValue(s.values[s.times.indexOf(t)] ?? null, unit)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      ) : null}
+    </div>
   );
+}
+
+/**
+ * The evidence plots. With the conclusion's plot (v.plot): the symptom (the alert's expression
+ * without its comparison) with its threshold drawn, then the cause's own series, both marked with
+ * the onset the conclusion states, the alert's start, the cause's time and the changes examined.
+ * Without one (a conclusion nothing dates), the cause finding's range query with the most samples.
+ * A run picked in the list ("Plot run #n") is shown first, and scrolled to.
+ */
+function Evidence({ investigation: v, chosen, prometheus }: { investigation: Investigation; chosen: number | null; prometheus: Map<string, string> }) {
+  const runs = useMemo(() => (v.runs ?? []).filter((r) => r.tool === RANGE_TOOL && r.outcome === 'succeeded'), [v.runs]);
+  const plot = v.plot;
+  const cause = v.findings.find((f) => f.kind === 'cause');
+  const cited = useMemo(() => (plot ? [] : runs.filter((r) => cause?.runRefs.includes(r.ordinal)).map((r) => r.ordinal)), [plot, runs, cause]);
+  const symptomRun = plot?.symptom?.runOrdinal ?? null;
+  const causeRun = plot?.cause && plot.cause.runOrdinal !== symptomRun ? plot.cause.runOrdinal : null;
+  const ordinals = [...new Set([chosen, symptomRun, causeRun, ...cited].filter((n): n is number => n !== null))];
   const [loaded] = useLoad(async () => {
     const answers = await Promise.all(
       ordinals.map((ordinal) =>
@@ -338,45 +439,135 @@ function Evidence({ investigation: v, chosen }: { investigation: Schemas['Invest
     if (failed) return { error: failed.error, response: failed.response };
     return { data: answers.map((a) => a.data!), response: answers[0]?.response ?? new Response() };
   }, [v.id, ordinals.join(',')]);
+  // A run picked in the list: its panel, once drawn.
+  useEffect(() => {
+    if (chosen !== null && loaded.state === 'ready') document.getElementById(`plot-run-${chosen}`)?.scrollIntoView();
+  }, [chosen, loaded.state]);
   if (!ordinals.length) return null;
+  const alertAt = plot?.alertStartsAt ?? null;
+  const markers: Marker[] = [];
+  if (plot?.onsetAt) markers.push({ label: 'onset', at: plot.onsetAt, color: '#b06000' });
+  if (alertAt) markers.push({ label: 'alert', at: alertAt, color: '#8430ce' });
+  if (plot?.cause) markers.push({ label: 'cause', at: plot.cause.at, color: '#b3261e' });
+  for (const change of plot?.changes ?? []) if (change.at !== plot?.cause?.at) markers.push({ label: 'change', at: change.at, color: '#137333' });
+  const what: Record<string, string> = {
+    onset: 'Onset: the condition began (as the conclusion states)',
+    alert: 'The first alert began',
+    cause: "The cause's time",
+    change: 'A change examined',
+  };
   return (
-    <section aria-labelledby="plot-heading">
+    <section aria-labelledby="evidence-heading">
+      <h2 id="evidence-heading">Evidence</h2>
       <Show loaded={loaded}>
         {(views) => {
-          const samples = (view: Schemas['RunSeriesView']) => view.series.reduce((n, s) => n + s.values.filter((x) => x !== null).length, 0);
-          const citedViews = views.filter((view) => cited.includes(view.ordinal));
-          const view = views.find((x) => x.ordinal === wanted) ?? [...citedViews].sort((a, b) => samples(b) - samples(a))[0];
-          if (!view) return null;
-          const run = runs.find((r) => r.ordinal === view.ordinal);
-          const markers: Marker[] = [];
-          if (incident.state === 'ready' && incident.data) markers.push({ label: 'onset', at: incident.data.openedAt, color: '#b06000' });
-          // The cause's own series (a label value the cause names, like version="1.1.0") when there are some, else every cited one.
-          const citedSeries = citedViews.flatMap((c) => c.series);
-          const named = citedSeries.filter((s) =>
-            Object.entries(s.metric).some(([k, value]) => !['__name__', 'job', 'instance'].includes(k) && cause!.statement.includes(`${k}="${value}"`)),
-          );
-          const causeTimes = (named.length ? named : citedSeries).flatMap((s) => s.times.filter((_, i) => s.values[i] !== null)).sort();
-          if (causeTimes[0]) markers.push({ label: 'cause', at: causeTimes[0], color: '#b3261e' });
+          const byOrdinal = new Map(views.map((view) => [view.ordinal, view]));
+          const runOf = (n: number) => (v.runs ?? []).find((r) => r.ordinal === n);
+          const panels: ReactNode[] = [];
+          if (chosen !== null && chosen !== symptomRun && chosen !== causeRun && byOrdinal.has(chosen))
+            panels.push(
+              <PlotPanel
+                key="chosen"
+                id={`plot-run-${chosen}`}
+                title={`Run #${chosen}`}
+                view={byOrdinal.get(chosen)!}
+                run={runOf(chosen)}
+                markers={markers}
+                prometheus={prometheus}
+              />,
+            );
+          if (symptomRun !== null && byOrdinal.has(symptomRun)) {
+            const { comparison, threshold } = plot!.symptom!;
+            const view = byOrdinal.get(symptomRun)!;
+            panels.push(
+              <PlotPanel
+                key="symptom"
+                id={`plot-run-${symptomRun}`}
+                title={`Symptom: run #${symptomRun}`}
+                note={
+                  threshold !== null && comparison
+                    ? `The alert fires while this is ${comparison} ${formatValue(threshold, unitOf(view.query))} (the dotted line).`
+                    : "The alert's condition: values only while it held."
+                }
+                view={view}
+                run={runOf(symptomRun)}
+                markers={markers}
+                threshold={threshold}
+                prometheus={prometheus}
+              />,
+            );
+          }
+          if (causeRun !== null && byOrdinal.has(causeRun))
+            panels.push(
+              <PlotPanel
+                key="cause"
+                id={`plot-run-${causeRun}`}
+                title={`The cause's own series: run #${causeRun}`}
+                view={byOrdinal.get(causeRun)!}
+                run={runOf(causeRun)}
+                markers={markers}
+                prometheus={prometheus}
+              />,
+            );
+          if (!plot && cited.length) {
+            // A conclusion nothing dates: the cited range query with the most samples, marked at the first sample of the series the cause names.
+            const samples = (view: Schemas['RunSeriesView']) => view.series.reduce((n, x) => n + x.values.filter((y) => y !== null).length, 0);
+            const best = views.filter((x) => cited.includes(x.ordinal)).sort((a, b) => samples(b) - samples(a))[0];
+            const named = best.series.filter((x) =>
+              Object.entries(x.metric).some(([k, value]) => !['__name__', 'job', 'instance'].includes(k) && cause!.statement.includes(`${k}="${value}"`)),
+            );
+            const first = (named.length ? named : best.series).flatMap((x) => x.times.filter((_, i) => x.values[i] !== null)).sort()[0];
+            if (first) markers.push({ label: 'cause', at: first, color: '#b3261e' });
+            panels.push(
+              <PlotPanel
+                key="cited"
+                id={`plot-run-${best.ordinal}`}
+                title={`The cause's evidence: run #${best.ordinal}`}
+                view={best}
+                run={runOf(best.ordinal)}
+                markers={markers}
+                prometheus={prometheus}
+              />,
+            );
+          }
+          const reference = alertAt ?? plot?.onsetAt ?? null;
           return (
             <>
-              <h2 id="plot-heading">Evidence plot: run #{view.ordinal}</h2>
-              <p>
-                <code>{view.query}</code>
-              </p>
-              <Suspense fallback={<p role="status">Loading the chart…</p>}>
-                <SeriesPlot view={view} markers={markers} from={run?.windowFrom ?? null} until={run?.windowUntil ?? null} />
-              </Suspense>
-              <ul aria-label="Marked times">
-                {markers.map((m) => (
-                  <li key={m.label}>
-                    {m.label === 'onset' ? 'Onset (the incident opened)' : 'Cause (the first sample of the series the cause finding cites)'}: {time(m.at)}
-                  </li>
-                ))}
-              </ul>
+              {panels}
+              {markers.length ? (
+                <>
+                  <h3>Marked times ({zoneLabel()})</h3>
+                  <ul aria-label="Marked times">
+                    {markers.map((m, i) => (
+                      <li key={i}>
+                        {what[m.label]}: {formatTime(m.at)}
+                        {reference && m.label !== 'alert' ? ` (${formatRelative(m.at, reference, alertAt ? 'the alert' : 'the onset')})` : ''}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
             </>
           );
         }}
       </Show>
     </section>
+  );
+}
+
+/** A run's query, with a link to it in Prometheus when the run's integration has a base URL. */
+function RunQuery({ run, prometheus }: { run: Run; prometheus: Map<string, string> }) {
+  const query = queryOf(run);
+  if (!query) return null;
+  const link = run.integrationId && prometheus.get(run.integrationId) ? prometheusLink(prometheus.get(run.integrationId)!, run) : null;
+  return (
+    <div className="query">
+      <code>{query}</code>{' '}
+      {link ? (
+        <a href={link} aria-label={`Open in Prometheus (run #${run.ordinal})`}>
+          Open in Prometheus
+        </a>
+      ) : null}
+    </div>
   );
 }

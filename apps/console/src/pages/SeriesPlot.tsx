@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Schemas } from '../api/client';
+import { formatValue, type Unit, unitLabel } from '../units';
 
 export interface Marker {
   label: string;
@@ -10,18 +11,30 @@ export interface Marker {
 }
 
 const COLORS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#b06000', '#007b83'];
+const HEIGHT = 280;
 
 /**
- * The series of one run, plotted with uPlot (loaded only when a plot is shown), with a vertical
- * line at each marker (the onset, the cause's time).
+ * The series of one run, plotted with uPlot (loaded only when a plot is shown): times in the zone
+ * chosen, values in their unit, a vertical line at each marker (the onset, the alert, the cause,
+ * changes) and a horizontal one at the alert's threshold. Its width follows its container.
  */
-export default function SeriesPlot(props: { view: Schemas['RunSeriesView']; markers: Marker[]; from: string | null; until: string | null; width?: number }) {
-  const { view, markers, from, until, width = 900 } = props;
+export default function SeriesPlot(props: {
+  view: Schemas['RunSeriesView'];
+  markers: Marker[];
+  from: string | null;
+  until: string | null;
+  unit: Unit;
+  /** The IANA zone the time axis is drawn in. */
+  zone: string;
+  threshold?: number | null;
+}) {
+  const { view, markers, from, until, unit, zone, threshold = null } = props;
   const target = useRef<HTMLDivElement>(null);
   // Drawn again only when what it shows changes, not on every render of the page.
   const markersKey = JSON.stringify(markers);
   useEffect(() => {
-    if (!target.current || !view.series.length) return;
+    const element = target.current;
+    if (!element || !view.series.length) return;
     const times = [...new Set(view.series.flatMap((s) => s.times))].sort();
     const xs = times.map((t) => Date.parse(t) / 1000);
     const index = new Map(times.map((t, i) => [t, i]));
@@ -30,40 +43,79 @@ export default function SeriesPlot(props: { view: Schemas['RunSeriesView']; mark
       s.times.forEach((t, i) => (column[index.get(t)!] = s.values[i]));
       return column;
     });
-    const drawMarkers = (u: uPlot) => {
+    const scale = devicePixelRatio;
+    const draw = (u: uPlot) => {
       const { ctx } = u;
-      for (const marker of markers) {
+      ctx.save();
+      ctx.font = `${12 * scale}px sans-serif`;
+      if (threshold !== null) {
+        const y = u.valToPos(threshold, 'y', true);
+        ctx.strokeStyle = '#b3261e';
+        ctx.lineWidth = 1.5 * scale;
+        ctx.setLineDash([2 * scale, 3 * scale]);
+        ctx.beginPath();
+        ctx.moveTo(u.bbox.left, y);
+        ctx.lineTo(u.bbox.left + u.bbox.width, y);
+        ctx.stroke();
+        ctx.fillStyle = '#b3261e';
+        ctx.fillText(`threshold ${formatValue(threshold, unit)}`, u.bbox.left + 4 * scale, y - 4 * scale);
+      }
+      markers.forEach((marker, i) => {
         const x = u.valToPos(Date.parse(marker.at) / 1000, 'x', true);
-        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
-        ctx.save();
+        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
         ctx.strokeStyle = marker.color;
-        ctx.lineWidth = 2 * devicePixelRatio;
-        ctx.setLineDash([6, 4]);
+        ctx.lineWidth = 2 * scale;
+        ctx.setLineDash([6 * scale, 4 * scale]);
         ctx.beginPath();
         ctx.moveTo(x, u.bbox.top);
         ctx.lineTo(x, u.bbox.top + u.bbox.height);
         ctx.stroke();
         ctx.fillStyle = marker.color;
-        ctx.font = `${12 * devicePixelRatio}px sans-serif`;
-        ctx.fillText(marker.label, x + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
-        ctx.restore();
-      }
+        // Labels of markers close together are stacked rather than drawn over each other.
+        ctx.fillText(marker.label, x + 4 * scale, u.bbox.top + (14 + 14 * (i % 4)) * scale);
+      });
+      ctx.restore();
     };
     const plot = new uPlot(
       {
-        width,
-        height: 280,
-        // The run's window, so a run with few samples is still shown in its time.
-        scales: from && until ? { x: { time: true, range: [Date.parse(from) / 1000, Date.parse(until) / 1000] } } : { x: { time: true } },
-        series: [{}, ...view.series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: false }))],
-        axes: [{}, {}],
-        hooks: { draw: [drawMarkers] },
+        width: Math.max(element.clientWidth, 280),
+        height: HEIGHT,
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone),
+        scales: {
+          // The run's window, so a run with few samples is still shown in its time.
+          x: from && until ? { time: true, range: [Date.parse(from) / 1000, Date.parse(until) / 1000] } : { time: true },
+          // The threshold is always in view.
+          y: {
+            range: (_u, min, max) => {
+              const low = Math.min(min ?? 0, threshold ?? Infinity, 0);
+              const high = Math.max(max ?? 1, threshold ?? -Infinity);
+              return [low, high === low ? low + 1 : high + (high - low) * 0.08];
+            },
+          },
+        },
+        series: [
+          { value: '{YYYY}-{MM}-{DD} {HH}:{mm}:{ss}' },
+          ...view.series.map((s, i) => ({
+            label: s.name,
+            stroke: COLORS[i % COLORS.length],
+            width: 1.5,
+            spanGaps: false,
+            value: (_u: uPlot, v: number | null) => formatValue(v, unit),
+          })),
+        ],
+        axes: [{}, { label: unitLabel(unit), size: 70, values: (_u, splits) => splits.map((v) => formatValue(v, unit)) }],
+        hooks: { draw: [draw] },
       },
       [xs, ...ys] as uPlot.AlignedData,
-      target.current,
+      element,
     );
-    return () => plot.destroy();
-  }, [view, markersKey, from, until, width]);
+    const resized = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 280), height: HEIGHT }));
+    resized.observe(element);
+    return () => {
+      resized.disconnect();
+      plot.destroy();
+    };
+  }, [view, markersKey, from, until, unit, zone, threshold]);
   if (!view.series.length) return <p className="empty">This run read no time series to plot.</p>;
   return <div ref={target} className="plot" role="img" aria-label={`Plot of run #${view.ordinal}: ${view.series.map((s) => s.name).join(', ')}`} />;
 }

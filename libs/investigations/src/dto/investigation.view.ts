@@ -73,6 +73,33 @@ export class ToolRunView {
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
 }
 
+class PlotSymptomView {
+  @ApiProperty({ type: 'integer', description: "The run that read the alert's expression without its comparison, else its condition" }) runOrdinal!: number;
+  @ApiProperty({ type: String, nullable: true, enum: ['>', '>=', '<', '<=', '==', '!='] }) comparison!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The number the symptom is compared with' }) threshold!: number | null;
+}
+
+class PlotCauseView {
+  @ApiProperty({ type: 'integer', description: "The run that shows the cause's own series" }) runOrdinal!: number;
+  @ApiProperty({ type: String, format: 'date-time' }) at!: string;
+}
+
+class PlotChangeView {
+  @ApiProperty({ type: String, format: 'date-time' }) at!: string;
+  @ApiProperty() summary!: string;
+  @ApiProperty({ type: 'integer' }) runOrdinal!: number;
+}
+
+/** What the evidence plot shows first. */
+export class EvidencePlotView {
+  @ApiProperty({ type: PlotSymptomView, nullable: true }) symptom!: PlotSymptomView | null;
+  @ApiProperty({ type: PlotCauseView, nullable: true }) cause!: PlotCauseView | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the condition began, as the conclusion states it' }) onsetAt!:
+    string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the first investigated alert began' }) alertStartsAt!: string | null;
+  @ApiProperty({ type: [PlotChangeView], description: 'Changes near the onset examined as causes' }) changes!: PlotChangeView[];
+}
+
 export class InvestigationView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: STATUSES }) status!: InvestigationStatus;
@@ -96,6 +123,12 @@ export class InvestigationView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) startedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) concludedAt!: string | null;
   @ApiProperty({ description: 'There are actions, and a person must confirm them' }) humanConfirmationRequired!: boolean;
+  @ApiProperty({
+    type: EvidencePlotView,
+    nullable: true,
+    description: 'What the evidence plot shows first; null until concluded, or when nothing dates the conclusion',
+  })
+  plot!: EvidencePlotView | null;
   @ApiPropertyOptional({ type: [ToolRunView], description: 'Present on the single read' }) runs?: ToolRunView[];
 }
 
@@ -183,6 +216,7 @@ export function investigationView(i: Investigation, runs?: ToolRun[]): Investiga
     startedAt: i.startedAt?.toISOString() ?? null,
     concludedAt: i.concludedAt?.toISOString() ?? null,
     humanConfirmationRequired: i.actions.length > 0,
+    plot: i.plot ?? null,
     ...(runs ? { runs: runs.map(toolRunView) } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { Conclusion, ConclusionStatus, LimitationItem } from '../conclusion.types';
+import type { Conclusion, ConclusionStatus, EvidencePlot, LimitationItem } from '../conclusion.types';
 import { testedAndSupported, verificationGaps, type SucceededRuns } from '../conclusion-verification';
 import type { RecordedRun } from '../reasoning/reasoner';
 
@@ -42,9 +42,39 @@ export function checkConclusion(conclusion: Conclusion, investigationId: string,
   const { status, gaps } = earnedStatus(conclusion, runs);
   return {
     ...conclusion,
+    plot: checkedPlot(conclusion, runs),
     summary: clip(conclusion.summary.trim(), 4096),
     conclusionStatus: status,
     limitations: [...conclusion.limitations, ...gaps],
+  };
+}
+
+/**
+ * The conclusion's evidence plot, keeping only what names a run of this investigation; when the
+ * reasoner gave none, the one its first dated cause gives: the onset and the cause's time, and the
+ * cause's first cited range query.
+ */
+function checkedPlot(conclusion: Conclusion, runs: readonly RecordedRun[]): EvidencePlot | null {
+  const ordinals = new Set(runs.map((r) => r.ordinal));
+  const given = conclusion.plot;
+  if (given)
+    return {
+      symptom: given.symptom && ordinals.has(given.symptom.runOrdinal) ? given.symptom : null,
+      cause: given.cause && ordinals.has(given.cause.runOrdinal) ? given.cause : null,
+      onsetAt: given.onsetAt,
+      alertStartsAt: given.alertStartsAt,
+      changes: given.changes.filter((c) => ordinals.has(c.runOrdinal)),
+    };
+  const dated = conclusion.findings.find((f) => f.kind === 'cause' && f.verification);
+  if (!dated?.verification) return null;
+  const ranges = new Set(runs.filter((r) => r.tool === 'prometheus.query_range' && r.outcome === 'succeeded').map((r) => r.ordinal));
+  const causeRun = dated.runRefs.find((n) => ranges.has(n));
+  return {
+    symptom: null,
+    cause: causeRun !== undefined ? { runOrdinal: causeRun, at: dated.verification.causeAt } : null,
+    onsetAt: dated.verification.onsetAt,
+    alertStartsAt: null,
+    changes: [],
   };
 }
 

@@ -1,5 +1,5 @@
 import { Timestamp } from '@svc/platform';
-import type { ActionItem, CauseVerification, Conclusion, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
+import type { ActionItem, CauseVerification, Conclusion, EvidencePlot, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
 import { BuiltInQuestion } from './built-in-question';
 import { IncidentQuestions } from './questions/incident-questions';
@@ -19,6 +19,7 @@ import {
   stepMicros,
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
+import { splitThreshold, type Threshold } from './threshold';
 import { canRankChanges, rankEntityChanges, Relations } from './ranking/entity-changes';
 import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
 import { level, RankedChange } from './ranking/ranked-changes';
@@ -152,6 +153,8 @@ export class BuiltInReasoner {
   /** The labels of the condition's first series: which replica labels it can be joined on. */
   private conditionLabels: Record<string, string> = {};
   private alertRun: RecordedRun | undefined;
+  /** The alert's expression without its comparison, read over the window, and the threshold it is compared with. */
+  private symptom: { run: RecordedRun; threshold: Threshold } | null = null;
   private tested = new Map<string, { run: RecordedRun; supported: boolean; candidate: Candidate; mechanismRuns: number[] }>();
 
   private question: BuiltInQuestion | IncidentQuestions | null = null;
@@ -284,7 +287,26 @@ export class BuiltInReasoner {
         if (candidate.hypothesis.status === 'supported') break;
       }
     }
+    await this.readSymptom(session, source, alertname);
     return this.conclusion(session, null);
+  }
+
+  /**
+   * The symptom as people look at it: the alert's expression without its comparison, over the
+   * whole window, so it shows its level before the condition held as well as its rise past the
+   * threshold. Read last, for the evidence plot, when the budget leaves a run for it.
+   */
+  private async readSymptom(session: InvestigationSession, source: SourceBrief, alertname: string | undefined): Promise<void> {
+    const threshold = splitThreshold(this.onset?.expression);
+    if (!threshold || session.runs.length >= session.budgets.toolRuns) return;
+    session.beginTurn();
+    const run = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: { query: threshold.symptom },
+      purpose: `The symptom: ${alertname ?? 'the alert'}'s expression without its threshold (${threshold.comparison} ${threshold.value}), before and after the onset`,
+    });
+    if (run.outcome === 'succeeded' && seriesOf(run).length > 0) this.symptom = { run, threshold };
   }
 
   /**
@@ -1169,6 +1191,23 @@ export class BuiltInReasoner {
       : cause.gaps.length === 0
         ? `${event} is the cause: ${timing}.`
         : `${event} preceded the condition (${timing}), but is not verified as its cause: ${cause.candidate.unexplained.length > 0 ? `the data does not show ${cause.candidate.unexplained.join(', nor ')}` : 'its mechanism was not shown'}.`;
+    // The condition's own read (the rule's expression over the window) stands in for the symptom when its threshold could not be split off.
+    const conditionRun = onset.expression ? onset.runs[1] : undefined;
+    const plot: EvidencePlot = {
+      symptom: this.symptom
+        ? { runOrdinal: this.symptom.run.ordinal, comparison: this.symptom.threshold.comparison, threshold: this.symptom.threshold.value }
+        : conditionRun !== undefined
+          ? { runOrdinal: conditionRun, comparison: null, threshold: null }
+          : null,
+      cause: cause ? { runOrdinal: cause.candidate.run.ordinal, at: cause.candidate.at.toISOString() } : null,
+      onsetAt: onset.at.toISOString(),
+      alertStartsAt: (earliest((this.alerts.length ? this.alerts : session.alerts).map((a) => a.startsAt)) ?? incident.openedAt).toISOString(),
+      changes: [...this.tested.values()].map((t) => ({
+        at: t.candidate.at.toISOString(),
+        summary: t.candidate.hypothesis.statement,
+        runOrdinal: t.candidate.run.ordinal,
+      })),
+    };
     return {
       conclusionStatus: !cause ? 'inconclusive' : cause.gaps.length === 0 ? 'verified_cause' : 'supported_explanation',
       summary,
@@ -1177,6 +1216,7 @@ export class BuiltInReasoner {
       hypotheses: this.hypotheses,
       actions,
       limitations,
+      plot,
     };
   }
 }
