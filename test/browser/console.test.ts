@@ -927,5 +927,17 @@ describe('the web console in a real browser', () => {
     expect(rotated).not.toBe(secret);
     expect((await sendAlert({ labels: { alertname: 'BillingSlow' } }, secret, billing.id)).status).toBe(401);
     expect((await sendAlert({ labels: { alertname: 'BillingSlow' } }, rotated, billing.id)).status).toBe(202);
+
+    // The audit log's filters are in the URL: the integration created above is there, and a reload keeps the filter.
+    await page.goto('/admin/audit');
+    await page.getByLabel('Action').fill('integration.create');
+    await page.getByLabel('Action').press('Enter');
+    await page.waitForURL(/[?&]action=integration\.create/);
+    await page.reload();
+    const audit = page.getByRole('table', { name: 'Audit events' });
+    await audit.getByRole('cell', { name: `integration ${billing.id}` }).waitFor();
+    await expect(audit.locator('tbody tr td:nth-child(3)').allTextContents()).resolves.toEqual(expect.arrayContaining(['integration.create']));
+    expect(new Set(await audit.locator('tbody tr td:nth-child(3)').allTextContents())).toEqual(new Set(['integration.create']));
+    await expect(page.getByLabel('Action').inputValue()).resolves.toBe('integration.create');
   }, 120_000);
 });

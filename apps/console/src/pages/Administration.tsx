@@ -1,8 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { api, currentOrganization, organizationPath, type Permission, type Schemas } from '../api/client';
-import { Link } from '../router';
+import { fromInput, toInput, zoneLabel } from '../clock';
+import { Pager, useCursor } from '../paging';
+import { Link, updateQuery, useLocation } from '../router';
 import { useCan, useSession } from '../session';
 import { ConfirmButton, ErrorMessage, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
+
+const PAGE_SIZE = 100;
 
 const SECTIONS: Array<{ path: string; label: string; read: Permission | null }> = [
   { path: 'integrations', label: 'Integrations', read: 'integrations:read' },
@@ -744,7 +748,8 @@ function Relays() {
 
 function Deliveries() {
   const can = useCan();
-  const [list, reload] = useLoad(() => api.GET('/api/v1/webhook-deliveries', { params: { query: { limit: 100 } } }), []);
+  const cursor = useCursor();
+  const [list, reload] = useLoad(() => api.GET('/api/v1/webhook-deliveries', { params: { query: { limit: PAGE_SIZE, cursor } } }), [cursor]);
   const [error, busy, run] = useAction();
   return (
     <>
@@ -752,55 +757,58 @@ function Deliveries() {
       <ErrorMessage message={error} />
       <Show loaded={list} empty={(d) => d.items.length === 0}>
         {(d) => (
-          <table aria-label="Webhook deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Accepted</th>
-                <th scope="col">Incidents</th>
-                {can('webhook-deliveries:replay') ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {d.items.map((w) => (
-                <tr key={w.id}>
-                  <td>
-                    {time(w.receivedAt)}
-                    {w.replayOf ? ' (replay)' : ''}
-                  </td>
-                  <td>
-                    {w.statusCode}
-                    {w.error ? `: ${w.error}` : ''}
-                  </td>
-                  <td>
-                    {w.accepted} new, {w.duplicates} duplicate
-                  </td>
-                  <td>
-                    {w.incidentIds.map((id) => (
-                      <Link key={id} to={`/incidents/${id}`} style={{ marginRight: 8 }}>
-                        {id.slice(-8)}
-                      </Link>
-                    ))}
-                  </td>
-                  {can('webhook-deliveries:replay') ? (
-                    <td>
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={busy}
-                        onClick={() =>
-                          void run(() => api.POST('/api/v1/webhook-deliveries/{delivery}/replay', { params: { path: { delivery: w.id } } })).then(reload)
-                        }
-                      >
-                        Replay delivery of {time(w.receivedAt)}
-                      </button>
-                    </td>
-                  ) : null}
+          <>
+            <table aria-label="Webhook deliveries">
+              <thead>
+                <tr>
+                  <th scope="col">Received</th>
+                  <th scope="col">Answer</th>
+                  <th scope="col">Accepted</th>
+                  <th scope="col">Incidents</th>
+                  {can('webhook-deliveries:replay') ? <th scope="col">Actions</th> : null}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {d.items.map((w) => (
+                  <tr key={w.id}>
+                    <td>
+                      {time(w.receivedAt)}
+                      {w.replayOf ? ' (replay)' : ''}
+                    </td>
+                    <td>
+                      {w.statusCode}
+                      {w.error ? `: ${w.error}` : ''}
+                    </td>
+                    <td>
+                      {w.accepted} new, {w.duplicates} duplicate
+                    </td>
+                    <td>
+                      {w.incidentIds.map((id) => (
+                        <Link key={id} to={`/incidents/${id}`} style={{ marginRight: 8 }}>
+                          {id.slice(-8)}
+                        </Link>
+                      ))}
+                    </td>
+                    {can('webhook-deliveries:replay') ? (
+                      <td>
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={busy}
+                          onClick={() =>
+                            void run(() => api.POST('/api/v1/webhook-deliveries/{delivery}/replay', { params: { path: { delivery: w.id } } })).then(reload)
+                          }
+                        >
+                          Replay delivery of {time(w.receivedAt)}
+                        </button>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager next={d.next} shown={d.items.length} size={PAGE_SIZE} noun="Deliveries" />
+          </>
         )}
       </Show>
     </>
@@ -809,13 +817,16 @@ function Deliveries() {
 
 function Audit() {
   const { organization } = useSession();
-  const [filters, setFilters] = useState({ action: '', outcome: '', from: '', until: '' });
-  const query = Object.fromEntries(
-    Object.entries(filters)
-      .filter(([, v]) => v)
-      .map(([k, v]) => [k, k === 'from' || k === 'until' ? new Date(v).toISOString() : v]),
-  ) as Record<string, string>;
-  const [list] = useLoad(() => api.GET('/api/v1/audit-events', { params: { query: { ...query, limit: 100 } } }), [JSON.stringify(query)]);
+  // The filters and the page are in the URL; times are read in the zone chosen.
+  const { query: search } = useLocation();
+  const cursor = useCursor();
+  const query = Object.fromEntries(['action', 'outcome', 'from', 'until'].flatMap((k) => (search.get(k) ? [[k, search.get(k)!]] : []))) as Record<
+    string,
+    string
+  >;
+  const [action, setAction] = useState(query.action ?? '');
+  const [list] = useLoad(() => api.GET('/api/v1/audit-events', { params: { query: { ...query, cursor, limit: PAGE_SIZE } } }), [JSON.stringify(query), cursor]);
+  const zone = zoneLabel();
   const exportHref = (format: string) => `${organizationPath('/api/v1/audit-events/export')}?${new URLSearchParams({ ...query, format })}`;
   return (
     <>
@@ -823,11 +834,17 @@ function Audit() {
       <form className="inline" aria-label="Filter audit events" onSubmit={(e) => e.preventDefault()}>
         <label>
           Action
-          <input value={filters.action} onChange={(e) => setFilters({ ...filters, action: e.target.value })} placeholder="e.g. integration.create" />
+          <input
+            value={action}
+            onChange={(e) => setAction(e.target.value)}
+            onBlur={() => updateQuery({ action: action.trim() })}
+            onKeyDown={(e) => (e.key === 'Enter' ? updateQuery({ action: action.trim() }) : undefined)}
+            placeholder="e.g. integration.create"
+          />
         </label>
         <label>
           Outcome
-          <select value={filters.outcome} onChange={(e) => setFilters({ ...filters, outcome: e.target.value })}>
+          <select value={query.outcome ?? ''} onChange={(e) => updateQuery({ outcome: e.target.value })}>
             <option value="">Any</option>
             <option value="allowed">allowed</option>
             <option value="denied">denied</option>
@@ -835,12 +852,12 @@ function Audit() {
           </select>
         </label>
         <label>
-          From
-          <input type="datetime-local" value={filters.from} onChange={(e) => setFilters({ ...filters, from: e.target.value })} />
+          From ({zone})
+          <input type="datetime-local" value={toInput(query.from)} onChange={(e) => updateQuery({ from: fromInput(e.target.value) })} />
         </label>
         <label>
-          Before
-          <input type="datetime-local" value={filters.until} onChange={(e) => setFilters({ ...filters, until: e.target.value })} />
+          Before ({zone})
+          <input type="datetime-local" value={toInput(query.until)} onChange={(e) => updateQuery({ until: fromInput(e.target.value) })} />
         </label>
       </form>
       <p>
@@ -855,30 +872,33 @@ function Audit() {
       </p>
       <Show loaded={list} empty={(d) => d.events.length === 0}>
         {(d) => (
-          <table aria-label="Audit events">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.events.map((e) => (
-                <tr key={e.id}>
-                  <td>{time(e.occurredAt)}</td>
-                  <td>{e.actorName ?? e.actorKind}</td>
-                  <td>{e.action}</td>
-                  <td>
-                    {e.targetKind} {e.targetId}
-                  </td>
-                  <td>{e.outcome}</td>
+          <>
+            <table aria-label="Audit events">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Outcome</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {d.events.map((e) => (
+                  <tr key={e.id}>
+                    <td>{time(e.occurredAt)}</td>
+                    <td>{e.actorName ?? e.actorKind}</td>
+                    <td>{e.action}</td>
+                    <td>
+                      {e.targetKind} {e.targetId}
+                    </td>
+                    <td>{e.outcome}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager next={d.next} shown={d.events.length} size={PAGE_SIZE} noun="Events" />
+          </>
         )}
       </Show>
     </>
