@@ -67,6 +67,9 @@ describe('incident triage through the API', () => {
       namespace: 'shop',
       alertCount: 4,
     });
+    // An investigation asks about the headline, not the chronic alert that came first.
+    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: id });
+    expect(opened.body.subject).toBe('What caused "Checkout fails 8% of requests"?');
     // An alert without a summary is named by its alert name and service.
     const [single] = await deliver({ alerts: [{ labels: { alertname: 'QueueBacklog', job: 'mailer' }, startsAt: '2026-11-20T09:00:00Z' }] });
     expect((await ctx.admin.get(`/api/v1/incidents/${single}`)).body).toMatchObject({

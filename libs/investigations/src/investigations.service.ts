@@ -96,6 +96,8 @@ export class InvestigationsService {
   async open(organizationId: string, incidentId: string, context: AuditContext): Promise<Investigation> {
     const openedBy = context.actorKind === 'api_token' ? `token:${context.actorId}` : (context.actorId ?? context.actorKind);
     const incident = await this.incidents.get(organizationId, incidentId);
+    // Named by the alert that tells what is wrong, as the incident list names it.
+    const { headline } = (await this.incidents.triage(organizationId, [incident])).get(incident.id)!;
     const now = Timestamp.now();
     const { from: windowFrom, until: windowUntil } = incidentWindow(incident, now);
     const id = newId();
@@ -104,7 +106,7 @@ export class InvestigationsService {
         id,
         incidentId,
         status: 'queued',
-        subject: `What caused "${incident.title}"?`.slice(0, 1024),
+        subject: `What caused "${headline}"?`.slice(0, 1024),
         windowFrom,
         windowUntil,
         openedBy,

@@ -234,19 +234,17 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
               investigationId,
             }))}
             editable={write}
-            view={(entries) =>
-              entries.length ? (
-                <ol>
-                  {entries.map((t, i) => (
-                    <li key={i}>
-                      {time(t.original)} — <Marked text={t.description} />
-                    </li>
-                  ))}
-                </ol>
-              ) : (
-                <p className="empty">None.</p>
-              )
-            }
+            view={(entries) => (
+              <Listed
+                items={entries}
+                ordered
+                show={(t) => (
+                  <>
+                    {time(t.original)} — <Marked text={t.description} />
+                  </>
+                )}
+              />
+            )}
             editor={(draft, set) => (
               <Rows
                 noun="timeline entry"
@@ -282,19 +280,16 @@ export function PostmortemPage({ incidentId }: { incidentId: string }) {
               investigationId,
             }))}
             editable={write}
-            view={(items) =>
-              items.length ? (
-                <ul>
-                  {items.map((a, i) => (
-                    <li key={i}>
-                      <Marked text={a.title} /> · owner <Marked text={a.owner} /> · by <Marked text={a.deadline} /> · verify: <Marked text={a.verification} />
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="empty">None.</p>
-              )
-            }
+            view={(items) => (
+              <Listed
+                items={items}
+                show={(a) => (
+                  <>
+                    <Marked text={a.title} /> · owner <Marked text={a.owner} /> · by <Marked text={a.deadline} /> · verify: <Marked text={a.verification} />
+                  </>
+                )}
+              />
+            )}
             editor={(draft, set) => (
               <Rows
                 noun="action item"
@@ -332,17 +327,15 @@ function citations({ runRefs, investigationId }: { runRefs: number[]; investigat
   return investigationId ? { runRefs, investigationId } : {};
 }
 
+/** A field's entries as a list, each shown by `show`; "None." when there are none. */
+function Listed<T>({ items, ordered = false, show }: { items: T[]; ordered?: boolean; show: (item: T) => ReactNode }) {
+  if (!items.length) return <p className="empty">None.</p>;
+  const entries = items.map((item, i) => <li key={i}>{show(item)}</li>);
+  return ordered ? <ol>{entries}</ol> : <ul>{entries}</ul>;
+}
+
 function Lines({ lines }: { lines: string[] }) {
-  if (!lines.length) return <p className="empty">None.</p>;
-  return (
-    <ul>
-      {lines.map((l, i) => (
-        <li key={i}>
-          <Marked text={l} />
-        </li>
-      ))}
-    </ul>
-  );
+  return <Listed items={lines} show={(l) => <Marked text={l} />} />;
 }
 
 /**
