@@ -1,9 +1,9 @@
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIST_APPS, ensureBuilt } from '../support/dist';
+import { ensureBuilt, ROOT } from '../support/dist';
 import { until } from '../support/until';
 
 /**
@@ -24,6 +24,7 @@ const UNSHARE = tool('unshare');
 const NSENTER = tool('nsenter');
 const IP = tool('ip');
 const READLINK = tool('readlink');
+const MOUNT = tool('mount');
 
 function namespaceUnavailable(): string | undefined {
   if (!UNSHARE || !NSENTER || !IP || !READLINK) return 'unshare, nsenter (util-linux) and ip (iproute2) are needed';
@@ -54,17 +55,23 @@ class IsolatedLauncher {
     return reported[1];
   }
 
-  static start(env: Record<string, string>): IsolatedLauncher {
+  /**
+   * `checkoutAt`: run the launcher from a view of this checkout at that path (a bind mount in a
+   * mount namespace of its own, so nothing outside sees it), as from a clone made there.
+   */
+  static start(env: Record<string, string>, checkoutAt?: string): IsolatedLauncher {
+    const mount = checkoutAt ? `${MOUNT} --bind ${JSON.stringify(ROOT)} ${JSON.stringify(checkoutAt)} && cd ${JSON.stringify(checkoutAt)} && ` : '';
     const child = spawn(
       UNSHARE!,
       [
+        ...(checkoutAt ? ['--mount'] : []),
         '--net',
         '/bin/sh',
         '-c',
-        `${IP} link set lo up && echo "netns $(${READLINK} /proc/self/ns/net)" && exec "$@"`,
+        `${mount}${IP} link set lo up && echo "netns $(${READLINK} /proc/self/ns/net)" && exec "$@"`,
         'sh',
         process.execPath,
-        join(DIST_APPS, 'launcher/src/main.js'),
+        join(checkoutAt ?? ROOT, 'dist/apps/launcher/src/main.js'),
       ],
       {
         env,
@@ -243,6 +250,50 @@ describe.skipIf(unavailable !== undefined)(`npm start on a machine with nothing 
     expect(launcher.processesLeft()).toEqual([]);
     expect(readFileSync(join(dataDir, 'postgres.log'), 'utf8')).toMatch(/received fast shutdown request[\s\S]*database system is shut down\s*$/);
   }, 180_000);
+
+  it.skipIf(process.getuid?.() !== 0 || !MOUNT)(
+    'run by root from a clone in a folder only root can enter, PostgreSQL runs from binaries and a cluster the postgres user reaches, and the start line says where',
+    async () => {
+      // A fresh machine's /root: 0700, owned by root; the clone and its data directory inside it.
+      const home = mkdtempSync(join(tmpdir(), 'svc-private-home-'));
+      dataDirs.push(home);
+      expect(statSync(home).mode & 0o777).toBe(0o700);
+      const checkout = join(home, 'incident-investigation');
+      mkdirSync(checkout);
+      const dataDir = join(home, 'svc-data');
+      launcher = IsolatedLauncher.start(env(dataDir), checkout);
+      await launcher.whenReady();
+      const started =
+        /started embedded PostgreSQL on 127\.0\.0\.1:5432 \(new cluster in (\S+), outside (\S+) since the postgres user cannot enter (\S+)\)/.exec(
+          launcher.output,
+        );
+      expect(started, launcher.output).not.toBeNull();
+      const [, cluster, outside, closed] = started!;
+      dataDirs.push(cluster);
+      expect([outside, closed]).toEqual([dataDir, home]);
+      expect(cluster.startsWith('/var/lib/incident-investigation/clusters/svc-data-')).toBe(true);
+      expect(statSync(cluster).uid).toBe(Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()));
+      // The server runs from the copy of the binaries, since it cannot enter the clone's node_modules.
+      const pid = Number(readFileSync(join(cluster, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      expect(readlinkSync(`/proc/${pid}/exe`)).toMatch(/^\/var\/lib\/incident-investigation\/postgresql-[^/]+\/bin\/postgres$/);
+      expect((await bootstrapOperator(launcher))?.status).toBe(201);
+      expect(await launcher.stop()).toBe(0);
+
+      // The next start finds the same cluster, with what was written in it.
+      launcher = IsolatedLauncher.start(env(dataDir), checkout);
+      await launcher.whenReady();
+      expect(launcher.output).toContain(`existing cluster in ${cluster}, outside ${dataDir}`);
+      const signIn = await launcher.request('/api/v1/auth/local/sign-in', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'op@example.com', password: 'a long enough password' }),
+      });
+      expect(signIn?.status).toBe(200);
+      expect(await launcher.stop()).toBe(0);
+      expect(launcher.processesLeft()).toEqual([]);
+    },
+    240_000,
+  );
 
   it('without redis-server on the PATH it starts nothing and says how to install Redis or set REDIS_URL', async () => {
     const emptyPath = join(newDataDir(), 'empty-path');

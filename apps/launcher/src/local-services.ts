@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { answers } from './answers';
 import { stopLeftoverServer } from './leftover-server';
-import { EMBEDDED_POSTGRES_HOST, EMBEDDED_POSTGRES_PORT, EmbeddedPostgresServer } from './embedded-postgres';
+import { clusterDirOf, EMBEDDED_POSTGRES_HOST, EMBEDDED_POSTGRES_PORT, EmbeddedPostgresServer } from './embedded-postgres';
 import { findRedisServer, LOCAL_REDIS_HOST, LOCAL_REDIS_PORT, LocalRedisServer, NO_REDIS_MESSAGE } from './local-redis';
 
 /**
@@ -32,7 +32,7 @@ export class LocalServices {
     const dataDir = dataDirectory(env);
     // Servers an earlier launcher left running when it was killed: stopped, then started as usual.
     const leftovers = [
-      !env.DATABASE_URL && (await stopLeftoverServer(join(dataDir, 'postgres', 'postmaster.pid'), join(dataDir, 'postgres'), 'SIGINT')),
+      !env.DATABASE_URL && (await stopLeftoverServer(join(clusterDirOf(dataDir), 'postmaster.pid'), clusterDirOf(dataDir), 'SIGINT')),
       !env.REDIS_URL && (await stopLeftoverServer(join(dataDir, 'redis', 'redis.pid'), join(dataDir, 'redis'), 'SIGTERM')),
     ].filter((pid): pid is number => typeof pid === 'number');
     const needPostgres = !env.DATABASE_URL && !(await answers('localhost', EMBEDDED_POSTGRES_PORT));
@@ -55,7 +55,7 @@ export class LocalServices {
 
     const parts = [
       postgres
-        ? `started embedded PostgreSQL on ${EMBEDDED_POSTGRES_HOST}:${EMBEDDED_POSTGRES_PORT} (${postgres.reused ? 'existing' : 'new'} cluster in ${postgres.clusterDir})`
+        ? `started embedded PostgreSQL on ${EMBEDDED_POSTGRES_HOST}:${EMBEDDED_POSTGRES_PORT} (${postgres.reused ? 'existing' : 'new'} cluster in ${postgres.clusterDir}${postgres.movedBecause ? `, outside ${dataDir} since ${postgres.movedBecause}` : ''})`
         : `PostgreSQL: ${env.DATABASE_URL ? 'DATABASE_URL' : `the one answering on localhost:${EMBEDDED_POSTGRES_PORT}`}`,
       redis
         ? `started redis-server on ${LOCAL_REDIS_HOST}:${LOCAL_REDIS_PORT} (data in ${redis.dir})`
