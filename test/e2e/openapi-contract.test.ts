@@ -43,7 +43,7 @@ describe('the OpenAPI document against real responses', () => {
     expect(doc.paths['/api/v1/organizations/{organization}/members']).toBeUndefined();
     const webhook = doc.paths['/webhooks/v1/integrations/{integration}/alert-events'].post;
     expect(webhook.requestBody.content['application/json'].schema.anyOf).toHaveLength(3);
-    expect(Object.keys(webhook.responses).sort()).toEqual(['200', '202', '400', '401', '413', '415', '503']);
+    expect(Object.keys(webhook.responses).sort()).toEqual(['200', '202', '400', '401', '413', '415', '431', '503']);
     const sources = doc.paths['/api/v1/investigations/{investigation}/sources'].get;
     expect(sources.parameters.find((p: any) => p.name === 'X-Svc-Organization')).toMatchObject({
       in: 'header',

@@ -2821,6 +2821,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -2899,6 +2908,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2989,6 +3007,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -3055,6 +3082,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3199,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -3228,6 +3273,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3327,6 +3381,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -3409,6 +3472,15 @@ export interface operations {
             };
             /** @description Unsupported media type: send application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3507,6 +3579,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -3595,6 +3676,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -3657,6 +3747,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3747,6 +3846,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -3812,6 +3920,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3887,6 +4004,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3994,6 +4120,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4113,6 +4248,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -4209,6 +4353,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +4470,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -4383,6 +4545,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4487,6 +4658,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -4556,6 +4736,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4665,6 +4854,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -4763,6 +4961,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -4832,6 +5039,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4938,6 +5154,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -5017,6 +5242,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The provider's token endpoint could not be reached or failed; retry the connection */
             503: {
                 headers: {
@@ -5088,6 +5322,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5196,6 +5439,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -5272,6 +5524,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5370,6 +5631,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +5750,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -5574,6 +5853,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5680,6 +5968,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -5774,6 +6071,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,6 +6186,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -5955,6 +6270,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -6020,6 +6344,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6119,6 +6452,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -6205,6 +6547,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -6285,6 +6636,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +6751,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -6471,6 +6840,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6559,6 +6937,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -6635,6 +7022,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6721,6 +7117,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6838,6 +7243,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +7486,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Admission pressure or the database unavailable; retry after Retry-After */
             503: {
                 headers: {
@@ -7142,6 +7565,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7224,6 +7656,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7339,6 +7780,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Admission pressure or the database unavailable, as for the webhook */
             503: {
                 headers: {
@@ -7414,6 +7864,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7522,6 +7981,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -7604,6 +8072,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -7680,6 +8157,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7772,6 +8258,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -7848,6 +8343,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7963,6 +8467,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -8051,6 +8564,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -8128,6 +8650,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8225,6 +8756,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -8296,6 +8836,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +8953,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -8480,6 +9038,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8590,6 +9157,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -8669,6 +9245,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +9368,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8905,6 +9499,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -8981,6 +9584,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9100,6 +9712,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -9209,6 +9830,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9335,6 +9965,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -9444,6 +10083,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -9525,6 +10173,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9614,6 +10271,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -9657,6 +10323,15 @@ export interface operations {
             };
             /** @description OIDC sign-in is not configured */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9727,6 +10402,15 @@ export interface operations {
             };
             /** @description OIDC sign-in is not configured */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9821,6 +10505,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -9902,6 +10595,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9990,6 +10692,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The provider's token endpoint could not be reached or failed; retry the connection */
             503: {
                 headers: {
@@ -10064,6 +10775,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +10895,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -10253,6 +10982,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10353,6 +11091,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10465,6 +11212,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -10561,6 +11317,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10669,6 +11434,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -10765,6 +11539,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10873,6 +11656,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -10951,6 +11743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -11019,6 +11820,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11121,6 +11931,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -11209,6 +12028,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -11291,6 +12119,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11399,6 +12236,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -11481,6 +12327,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11572,6 +12427,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -11650,6 +12514,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11738,6 +12611,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11863,6 +12745,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -11941,6 +12832,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12052,6 +12952,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -12136,6 +13045,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -12214,6 +13132,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12308,6 +13235,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -12386,6 +13322,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12503,6 +13448,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -12593,6 +13547,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -12672,6 +13635,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12771,6 +13743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -12845,6 +13826,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12956,6 +13946,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13034,6 +14033,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13146,6 +14154,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13233,6 +14250,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13311,6 +14337,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13432,6 +14467,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13543,6 +14587,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13671,6 +14724,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13782,6 +14844,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13871,6 +14942,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -13950,6 +15030,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,3 +1,4 @@
+import { answerClientErrors } from './client-errors';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { Express, NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
@@ -52,6 +53,8 @@ export function configureHttpApp(app: NestExpressApplication): void {
       ...common(createHttpLogger(logger, { childLogger: false })),
       noStore,
     ]);
+  // What the HTTP parser refuses before routing is answered in the Error shape too.
+  answerClientErrors(app.getHttpServer() as Server);
   app.use(organizationAliasMiddleware);
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
   const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });

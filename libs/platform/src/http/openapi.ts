@@ -1,3 +1,4 @@
+import { maxHeaderSize } from 'node:http';
 import { applyDecorators, type INestApplication, type Type } from '@nestjs/common';
 import { ApiExtension, ApiExtraModels, DocumentBuilder, getSchemaPath, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type {
@@ -69,6 +70,7 @@ const errorResponse = (description: string, retryAfter = false): ResponseObject 
  *  - 413 and 415 on operations that take a body (and every unsafe method, which may send `{}`);
  *  - 503 with `Retry-After`: PostgreSQL or Redis not answering (see unavailableDependency), which
  *    any operation may meet;
+ *  - 431: a request line and headers over Node's `maxHeaderSize` (see answerClientErrors);
  * and the alias paths of the Organization resources (decisions §1), with their own operation ids
  * and the `organization` path parameter.
  */
@@ -90,6 +92,7 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
         responses['415'] ??= errorResponse('Unsupported media type: send application/json');
       }
       responses['503'] ??= errorResponse('Temporarily unavailable (the database is not answering); `Retry-After` says when to try again', true);
+      responses['431'] ??= errorResponse(`Request header fields too large: the request line and headers must fit in ${maxHeaderSize} bytes`);
     }
   }
   const aliases: Record<string, PathItemObject> = {};
