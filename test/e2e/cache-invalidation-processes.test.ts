@@ -8,7 +8,7 @@ import { chatEvent, signChatEvent } from '../support/scripted-chat-provider';
 import { freePort } from '../support/ports';
 import { until } from '../support/until';
 
-/** The contract's bound for an ended session, a removed member or a revoked API token to stop working everywhere. */
+/** The contract's bound for an ended session, a removed member, a changed role or a revoked API token to take effect everywhere. */
 const SESSION_END_BOUND_MS = 1_000;
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
@@ -277,6 +277,31 @@ describe('per-process caches across API processes', () => {
     expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/session')).status).toBe(200);
     clock.advance(SESSION_END_BOUND_MS);
     expect((await getAs(ctx.api.baseUrl, cookie, '/api/v1/session')).status).toBe(401);
+  });
+
+  it("serves a member's new role on another process within the bound, and at once on the one that changed it", async () => {
+    const member = await signedInMember(ctx.api, 'acme', 'editor');
+    const cookie = member.client.cookie!;
+    const roleOn = async (baseUrl: string) => {
+      const answer = await as(baseUrl, cookie).get('/api/v1/permissions', { headers: { 'x-svc-organization': 'acme' } });
+      expect(answer.status).toBe(200);
+      return answer.body.role as string;
+    };
+    // Read, and remembered, by both processes.
+    expect(await roleOn(ctx.api.baseUrl)).toBe('editor');
+    expect(await roleOn(first)).toBe('editor');
+
+    const changed = await as(first, ctx.admin.cookie!).patch(
+      `/api/v1/members/${member.userId}`,
+      { role: 'viewer' },
+      { headers: { 'x-svc-organization': 'acme' } },
+    );
+    expect(changed.status).toBe(200);
+    expect(await roleOn(first)).toBe('viewer');
+    // The test's process has not seen its clock move: it still serves the role it read.
+    expect(await roleOn(ctx.api.baseUrl)).toBe('editor');
+    clock.advance(SESSION_END_BOUND_MS);
+    expect(await roleOn(ctx.api.baseUrl)).toBe('viewer');
   });
 
   it('refuses an API token revoked by another process within the same bound', async () => {

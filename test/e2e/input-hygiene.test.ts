@@ -15,6 +15,14 @@ function nestedArrays(depth: number): string {
 describe('input hygiene on /api/v1', () => {
   const ctx = useBootstrappedApi();
 
+  it('checks who calls before what they send: an unknown query parameter is 401 unsigned, 400 signed in', async () => {
+    const anonymous = await new Client(ctx.api.baseUrl).get('/api/v1/permissions?bogus=1');
+    expect(anonymous.status).toBe(401);
+    const signedIn = await ctx.admin.get('/api/v1/permissions?bogus=1');
+    expect(signedIn.status).toBe(400);
+    expect(signedIn.body).toEqual({ error: 'Unknown query parameter: bogus' });
+  });
+
   it('refuses NUL in a body string, naming the field', async () => {
     const res = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'bad\u0000name' });
     expect(res.status).toBe(400);

@@ -62,7 +62,7 @@ export class MembersService {
   }
 
   async update(organizationId: string, memberRef: string, input: UpdateMemberDto, context: AuditContext): Promise<MemberView> {
-    return this.dataSource.transaction(async (manager) => {
+    const updated = await this.dataSource.transaction(async (manager) => {
       let membership = await this.requireMembership(manager, organizationId, memberRef);
       const before = { role: membership.role };
       if (input.role !== undefined && input.role !== membership.role) {
@@ -90,11 +90,14 @@ export class MembersService {
       }
       return memberView(membership, user);
     });
+    // Once committed, this process stops serving the role it remembered.
+    this.organizations.forgetMembership(organizationId, updated.userId);
+    return updated;
   }
 
   /** Removes the membership and ends every session of that person at once. */
   async remove(organizationId: string, memberRef: string, context: AuditContext): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    const userId = await this.dataSource.transaction(async (manager) => {
       const membership = await this.requireMembership(manager, organizationId, memberRef);
       await this.organizations.removeMember(manager, organizationId, membership);
       const ended = await this.sessions.revokeAllOfUser(manager, membership.userId, 'member_removed');
@@ -104,7 +107,9 @@ export class MembersService {
         targetId: membership.id,
         detail: { userId: membership.userId, role: membership.role, sessionsEnded: ended },
       });
+      return membership.userId;
     });
+    this.organizations.forgetMembership(organizationId, userId);
   }
 
   /** An Admin sets a member's password: all of that person's sessions end. */

@@ -5,6 +5,7 @@ import { AuditService } from '@svc/audit';
 import {
   AuditContext,
   byTimeThenId,
+  Clock,
   ConflictError,
   CursorCodec,
   InjectScopedRepository,
@@ -12,6 +13,7 @@ import {
   newId,
   Page,
   PageRequest,
+  RecentReads,
   Role,
   ScopedRepository,
   Timestamp,
@@ -21,6 +23,12 @@ import { Organization } from './organization.entity';
 import { OrganizationView } from './dto/organization.view';
 
 const OLDEST_FIRST = byTimeThenId<Membership>('m', 'created_at', (m) => m.createdAt, 'ASC');
+/**
+ * A membership read from the database is served from this process's memory for at most this long
+ * (as sessions are): a role change or a removal takes effect in every process within this bound,
+ * and at once in the process that made it.
+ */
+export const MEMBERSHIP_REREAD_MS = 500;
 
 @Injectable()
 export class OrganizationsService {
@@ -30,7 +38,13 @@ export class OrganizationsService {
     private readonly cursors: CursorCodec,
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+    clock: Clock,
+  ) {
+    this.recent = new RecentReads<OrganizationView & { userId: string }>(clock, MEMBERSHIP_REREAD_MS);
+  }
+
+  /** Memberships found, by `<organization> <user>`, read at most MEMBERSHIP_REREAD_MS ago (a missing one is always read again). */
+  private readonly recent: RecentReads<OrganizationView & { userId: string }>;
 
   /** A new Organization with the acting person as its first member, recorded in its audit trail. */
   create(organization: { id: string; displayName: string }, userId: string, role: Role, context: AuditContext): Promise<OrganizationView> {
@@ -63,12 +77,24 @@ export class OrganizationsService {
 
   /** The caller's membership in one Organization, or null when there is none (or no such Organization). */
   async membership(organizationId: string, userId: string): Promise<OrganizationView | null> {
+    const key = `${organizationId} ${userId}`;
+    const remembered = this.recent.get(key);
+    if (remembered) return { id: remembered.id, displayName: remembered.displayName, membership: { ...remembered.membership } };
+    const readAt = this.recent.readStartsAt();
     const row = await this.memberships
       .query(organizationId, 'm')
       .innerJoinAndSelect('m.organization', 'o')
       .andWhere('m.user_id = :userId', { userId })
       .getOne();
-    return row ? { id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } } : null;
+    if (!row) return null;
+    const found = { id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } };
+    this.recent.set(key, { ...found, userId }, readAt);
+    return found;
+  }
+
+  /** Forgets what this process remembers of a user's membership (after its role changed or it was removed). */
+  forgetMembership(organizationId: string, userId: string): void {
+    this.recent.forget((m) => m.id === organizationId && m.userId === userId);
   }
 
   /**

@@ -12,7 +12,7 @@ import { requireJsonBody } from './content-type';
 import { toErrorResponse } from './error-body';
 import { forwardedForHygiene, parseTrustedProxies } from './trusted-proxies';
 import { inputHygiene } from './input-hygiene.middleware';
-import { InputShapeInterceptor } from './input-shape.interceptor';
+import { InputShapeGuard } from './input-shape.guard';
 import { LeanRoutes, PipelineStep } from './lean-routes';
 import { noStore } from './no-store';
 import { organizationAliasMiddleware } from './organization-alias';
@@ -67,7 +67,8 @@ export function configureHttpApp(app: NestExpressApplication): void {
 
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalInterceptors(new InputShapeInterceptor());
+  // After the access guard (an APP_GUARD, registered when the application was created).
+  app.useGlobalGuards(new InputShapeGuard());
   app.enableShutdownHooks();
 
   mountOpenApi(app);
