@@ -52,7 +52,8 @@ export const AUTH_ENTITIES = [User, Session, ApiToken];
     ApiTokensService,
     RequestRateLimit,
     SignInLocksRepository,
-    { provide: APP_GUARD, useClass: AccessGuard },
+    AccessGuard,
+    { provide: APP_GUARD, useExisting: AccessGuard },
   ],
   exports: [SessionsService, Passwords, SignInLocksRepository],
 })

@@ -1,11 +1,38 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, OnModuleInit, Optional } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, OrganizationContext, permissionsOf, RequirePermission } from '@svc/platform';
+import { AuthenticatedRequest, CurrentOrganization, LeanRoutes, OrganizationContext, permissionsOf, RequirePermission, sendJson } from '@svc/platform';
+import { AccessGuard } from './access.guard';
 import { PermissionsView } from './dto/permissions.view';
 
+/**
+ * What the caller may do in the resolved Organization. A console reads it on every page, so
+ * `GET` is also answered as a lean route (ahead of Express's and Nest's routers), after the same
+ * access guard; a request with a query string or a body falls through to this controller.
+ */
 @ApiTags('organizations')
 @Controller('api/v1/permissions')
-export class PermissionsController {
+export class PermissionsController implements OnModuleInit {
+  constructor(
+    private readonly access: AccessGuard,
+    // Absent where no HTTP server runs (the worker loads the module for its services).
+    @Optional() private readonly leanRoutes?: LeanRoutes,
+  ) {}
+
+  onModuleInit(): void {
+    const rule = this.access.ruleOf(PermissionsController.prototype.get);
+    if (!this.leanRoutes) return;
+    this.leanRoutes.register({
+      method: 'GET',
+      pattern: /^\/api\/v1\/permissions$/,
+      template: '/api/v1/permissions',
+      bodiless: true,
+      handle: async (req, res) => {
+        await this.access.admitLean(req, res, rule);
+        sendJson(res, 200, this.get((req as AuthenticatedRequest).organization!));
+      },
+    });
+  }
+
   /** The caller's role in the resolved Organization and every permission it holds. */
   @RequirePermission('organizations:read')
   @Get()

@@ -1,19 +1,43 @@
-import { Controller, Delete, Get, HttpCode, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, OnModuleInit, Optional, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuditContext, CurrentAuditContext, CurrentPrincipal, Principal, SignedIn } from '@svc/platform';
+import { AuditContext, AuthenticatedRequest, CurrentAuditContext, CurrentPrincipal, LeanRoutes, Principal, sendJson, SignedIn } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { CurrentSessionView } from './dto/auth.view';
+import { AccessGuard } from './access.guard';
 import { clearSessionCookie } from './session-cookie.writer';
 import { SessionsService } from './sessions.service';
 
+/**
+ * The caller's session. Reading it is what a console does on every page, so `GET` is also
+ * answered as a lean route (ahead of Express's and Nest's routers), after the same access guard;
+ * a request with a query string or a body falls through to this controller.
+ */
 @ApiTags('sessions')
 @Controller('api/v1/session')
-export class SessionController {
+export class SessionController implements OnModuleInit {
   constructor(
     private readonly sessions: SessionsService,
     private readonly organizations: OrganizationsService,
+    private readonly access: AccessGuard,
+    // Absent where no HTTP server runs (the worker loads the module for its services).
+    @Optional() private readonly leanRoutes?: LeanRoutes,
   ) {}
+
+  onModuleInit(): void {
+    const rule = this.access.ruleOf(SessionController.prototype.current);
+    if (!this.leanRoutes) return;
+    this.leanRoutes.register({
+      method: 'GET',
+      pattern: /^\/api\/v1\/session$/,
+      template: '/api/v1/session',
+      bodiless: true,
+      handle: async (req, res) => {
+        await this.access.admitLean(req, res, rule);
+        sendJson(res, 200, await this.current((req as AuthenticatedRequest).principal!));
+      },
+    });
+  }
 
   /** The current session, its user, the active Organization and the caller's role there. */
   @SignedIn()

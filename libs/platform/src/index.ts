@@ -21,6 +21,7 @@ export * from './http/openapi';
 export * from './http/organization-alias';
 export * from './http/session-cookie';
 export * from './ids';
+export * from './limits/batched-counter';
 export * from './limits/shared-limits';
 export * from './observability/logging.module';
 export * from './observability/metrics';

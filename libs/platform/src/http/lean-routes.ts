@@ -13,6 +13,8 @@ export interface LeanRoute {
   /** The route's template, for the metrics' route label (as Nest's router would give it). */
   template: string;
   handle(req: Request, res: Response, captures: string[]): Promise<void>;
+  /** A route that takes no body: a request that sends one goes to Nest, whose route refuses it. */
+  bodiless?: boolean;
 }
 
 export interface LeanRoutedRequest extends Request {
@@ -73,8 +75,9 @@ export class LeanRoutes {
   private match(req: IncomingMessage): { route: LeanRoute; captures: string[] } | null {
     const url = req.url ?? '';
     if (this.routes.length === 0 || url.includes('?')) return null;
+    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
     for (const route of this.routes) {
-      if (route.method !== req.method) continue;
+      if (route.method !== req.method || (route.bodiless && hasBody)) continue;
       const match = route.pattern.exec(url);
       if (!match) continue;
       try {
