@@ -132,25 +132,33 @@ describe('alert admission survives SIGKILL of the API', () => {
       const child = api!.child;
       let killed = false;
       let scheduled = false;
+      const send = async () => {
+        sent += 1;
+        const seq = sent;
+        const outcome = await deliver(baseUrl, integration, seq);
+        if (outcome.kind === 'error') failed.set(seq, outcome.code);
+        else if (outcome.status === 202) acknowledged.add(seq);
+        else refused.set(seq, outcome.status);
+      };
+      // Deliveries sent just before the kill: under load the senders' own answers may all have
+      // reached the client's buffers already, so these make sure some are in flight when it lands.
+      const last: Promise<void>[] = [];
       const sender = async () => {
         while (!killed && sent < MAX_SEQS) {
-          sent += 1;
-          const seq = sent;
-          const outcome = await deliver(baseUrl, integration, seq);
-          if (outcome.kind === 'error') failed.set(seq, outcome.code);
-          else if (outcome.status === 202) acknowledged.add(seq);
-          else refused.set(seq, outcome.status);
+          await send();
           if (!scheduled && acknowledged.size >= KILL_AFTER) {
             // Mid-stream, at a moment not tied to any one answer: the senders keep going until then.
             scheduled = true;
             setTimeout(() => {
               killed = true;
-              child.kill('SIGKILL');
+              for (let i = 0; i < SENDERS; i++) last.push(send());
+              setTimeout(() => child.kill('SIGKILL'), 2);
             }, KILL_JITTER_MS);
           }
         }
       };
       await Promise.all(Array.from({ length: SENDERS }, sender));
+      await Promise.all(last);
       await exited(child);
       await waitForDeadBackends();
       return { killed, signal: child.signalCode, stored: await stored() };

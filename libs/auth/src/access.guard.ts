@@ -14,11 +14,13 @@ import {
   ForbiddenError,
   InvalidInputError,
   isOrganizationId,
+  LeanRoutes,
   minimumRole,
   OrganizationContext,
   Principal,
   requestOrigin,
   roleAtLeast,
+  sendJson,
   UnauthenticatedError,
   unavailableDependency,
 } from '@svc/platform';
@@ -76,18 +78,25 @@ export class AccessGuard implements CanActivate {
   }
 
   /**
-   * The same checks for a route answered ahead of Nest (a lean route, see LeanRoutes): the rule a
-   * handler declares (read with `ruleOf`), applied to the request and its response.
+   * Answers `GET <path>` (no query, no body) as a lean route, ahead of Nest (see LeanRoutes): the
+   * access rule `handler` declares, applied by these same checks, then `answer`'s value as JSON.
+   * Without `leanRoutes` (a process with no HTTP server) nothing is registered.
    */
-  admitLean(req: ExpressRequest, res: Response, rule: AccessRule): Promise<boolean> {
-    return this.admit(req as Request, rule, new ExecutionContextHost([req, res]));
-  }
-
-  /** The access rule a handler declares (its `@Public`, `@SignedIn` or `@RequirePermission`). */
-  ruleOf(handler: Function): AccessRule {
+  registerLeanRead(leanRoutes: LeanRoutes | undefined, path: string, handler: Function, answer: (req: AuthenticatedRequest) => unknown): void {
+    if (!leanRoutes) return;
+    // The rule the handler's decorator declares, as Nest's route applies it.
     const rule = this.reflector.get<AccessRule | undefined>(ACCESS_METADATA, handler);
     if (!rule) throw new Error(`${handler.name} declares no access rule`);
-    return rule;
+    leanRoutes.register({
+      method: 'GET',
+      pattern: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+      template: path,
+      bodiless: true,
+      handle: async (req: ExpressRequest, res: Response) => {
+        await this.admit(req as Request, rule, new ExecutionContextHost([req, res]));
+        sendJson(res, 200, await answer(req as AuthenticatedRequest));
+      },
+    });
   }
 
   private async admit(req: Request, rule: AccessRule, context: ExecutionContext): Promise<boolean> {

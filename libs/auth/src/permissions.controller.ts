@@ -1,6 +1,6 @@
 import { Controller, Get, OnModuleInit, Optional } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuthenticatedRequest, CurrentOrganization, LeanRoutes, OrganizationContext, permissionsOf, RequirePermission, sendJson } from '@svc/platform';
+import { CurrentOrganization, LeanRoutes, OrganizationContext, permissionsOf, RequirePermission } from '@svc/platform';
 import { AccessGuard } from './access.guard';
 import { PermissionsView } from './dto/permissions.view';
 
@@ -19,18 +19,7 @@ export class PermissionsController implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const rule = this.access.ruleOf(PermissionsController.prototype.get);
-    if (!this.leanRoutes) return;
-    this.leanRoutes.register({
-      method: 'GET',
-      pattern: /^\/api\/v1\/permissions$/,
-      template: '/api/v1/permissions',
-      bodiless: true,
-      handle: async (req, res) => {
-        await this.access.admitLean(req, res, rule);
-        sendJson(res, 200, this.get((req as AuthenticatedRequest).organization!));
-      },
-    });
+    this.access.registerLeanRead(this.leanRoutes, '/api/v1/permissions', PermissionsController.prototype.get, (req) => this.get(req.organization!));
   }
 
   /** The caller's role in the resolved Organization and every permission it holds. */

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, OnModuleInit, Optional, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuditContext, AuthenticatedRequest, CurrentAuditContext, CurrentPrincipal, LeanRoutes, Principal, sendJson, SignedIn } from '@svc/platform';
+import { AuditContext, CurrentAuditContext, CurrentPrincipal, LeanRoutes, Principal, SignedIn } from '@svc/platform';
 import { OrganizationsService } from '@svc/organizations';
 import { CurrentSessionView } from './dto/auth.view';
 import { AccessGuard } from './access.guard';
@@ -25,18 +25,7 @@ export class SessionController implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const rule = this.access.ruleOf(SessionController.prototype.current);
-    if (!this.leanRoutes) return;
-    this.leanRoutes.register({
-      method: 'GET',
-      pattern: /^\/api\/v1\/session$/,
-      template: '/api/v1/session',
-      bodiless: true,
-      handle: async (req, res) => {
-        await this.access.admitLean(req, res, rule);
-        sendJson(res, 200, await this.current((req as AuthenticatedRequest).principal!));
-      },
-    });
+    this.access.registerLeanRead(this.leanRoutes, '/api/v1/session', SessionController.prototype.current, (req) => this.current(req.principal!));
   }
 
   /** The current session, its user, the active Organization and the caller's role there. */
