@@ -363,6 +363,8 @@ function PlotPanel(props: {
   const zone = zoneLabel();
   const link = run?.integrationId && prometheus.get(run.integrationId) ? prometheusLink(prometheus.get(run.integrationId)!, run) : null;
   const times = [...new Set(view.series.flatMap((s) => s.times))].sort();
+  // Each series' values by time, for the table's rows.
+  const columns = view.series.map((s) => new Map(s.times.map((t, i) => [t, s.values[i]])));
   return (
     <div className="panel" id={id} tabIndex={-1}>
       <h3>{title}</h3>
@@ -400,8 +402,8 @@ function PlotPanel(props: {
                 {times.map((t) => (
                   <tr key={t}>
                     <td>{formatTime(t)}</td>
-                    {view.series.map((s) => (
-                      <td key={s.name}>{formatValue(s.values[s.times.indexOf(t)] ?? null, unit)}</td>
+                    {columns.map((column, i) => (
+                      <td key={view.series[i].name}>{formatValue(column.get(t) ?? null, unit)}</td>
                     ))}
                   </tr>
                 ))}
