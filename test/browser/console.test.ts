@@ -149,6 +149,12 @@ describe('the web console in a real browser', () => {
     return { page: opened, context };
   }
   const expectAccessible = async (p: Page) => expect(await seriousViolations(p)).toEqual([]);
+  /** How far the page scrolls sideways: how much wider the document is than the window (0 when it fits). */
+  const horizontalOverflow = (p: Page) =>
+    p.evaluate(() => {
+      const { documentElement } = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+      return documentElement.scrollWidth - documentElement.clientWidth;
+    });
   const shownSequences = (p: Page) => p.locator('[data-sequence]').evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-sequence'))));
   const streamedSequences = async (investigationId: string) => {
     const activity = await admin.get(`/api/v1/investigations/${investigationId}/activity?limit=200`);
@@ -489,11 +495,7 @@ describe('the web console in a real browser', () => {
           .getByRole('status')
           .filter({ hasText: /^Loading/ })
           .waitFor({ state: 'detached' });
-        // The page scrolls sideways when the document is wider than the window.
-        const overflow = await page.evaluate(() => {
-          const { documentElement } = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
-          return documentElement.scrollWidth - documentElement.clientWidth;
-        });
+        const overflow = await horizontalOverflow(page);
         if (overflow > 0) wide.push(`${path}: ${overflow} px too wide`);
         if (shots && path === '/incidents') await page.screenshot({ path: `${shots}/incidents-${width}.png`, fullPage: true });
       }
@@ -614,10 +616,7 @@ describe('the web console in a real browser', () => {
         await page.getByRole('heading', { level: 1 }).waitFor();
         if (name === 'investigation') await page.locator('.plot canvas').nth(1).waitFor();
         else await page.getByRole('heading', { name: 'Conclusion' }).locator('..').getByRole('link').waitFor();
-        const overflow = await page.evaluate(() => {
-          const { documentElement } = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
-          return documentElement.scrollWidth - documentElement.clientWidth;
-        });
+        const overflow = await horizontalOverflow(page);
         expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
         if (shots) await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
       }

@@ -31,8 +31,9 @@ export class LocalServices {
   static async start(env: NodeJS.ProcessEnv = process.env): Promise<LocalServices> {
     const dataDir = dataDirectory(env);
     // Servers an earlier launcher left running when it was killed: stopped, then started as usual.
+    const cluster = env.DATABASE_URL ? undefined : clusterDirOf(dataDir);
     const leftovers = [
-      !env.DATABASE_URL && (await stopLeftoverServer(join(clusterDirOf(dataDir), 'postmaster.pid'), clusterDirOf(dataDir), 'SIGINT')),
+      cluster && (await stopLeftoverServer(join(cluster, 'postmaster.pid'), cluster, 'SIGINT')),
       !env.REDIS_URL && (await stopLeftoverServer(join(dataDir, 'redis', 'redis.pid'), join(dataDir, 'redis'), 'SIGTERM')),
     ].filter((pid): pid is number => typeof pid === 'number');
     const needPostgres = !env.DATABASE_URL && !(await answers('localhost', EMBEDDED_POSTGRES_PORT));

@@ -317,10 +317,14 @@ type Run = Schemas['ToolRunView'];
 
 const queryOf = (run: Run): string | null => (typeof run.arguments.query === 'string' ? run.arguments.query : null);
 
-/** Where Prometheus shows a run's query over the run's time: its graph for a range query, its table for an instant one. */
-export function prometheusLink(baseUrl: string, run: Run): string | null {
+/**
+ * Where Prometheus shows a run's query over the run's time: its graph for a range query, its table
+ * for an instant one; null when the run is not a query or its integration has no base URL.
+ */
+export function prometheusLink(prometheus: Map<string, string>, run: Run): string | null {
   const query = queryOf(run);
-  if (!query || !run.tool.startsWith('prometheus.query')) return null;
+  const baseUrl = run.integrationId ? prometheus.get(run.integrationId) : undefined;
+  if (!query || !baseUrl || !run.tool.startsWith('prometheus.query')) return null;
   const argument = (name: string) => (typeof run.arguments[name] === 'string' ? (run.arguments[name] as string) : null);
   const from = argument('start') ?? run.windowFrom;
   const until = argument('end') ?? argument('time') ?? run.windowUntil;
@@ -361,7 +365,7 @@ function PlotPanel(props: {
   const { id, title, note, view, run, markers, threshold = null, prometheus } = props;
   const unit = unitOf(view.query);
   const zone = zoneLabel();
-  const link = run?.integrationId && prometheus.get(run.integrationId) ? prometheusLink(prometheus.get(run.integrationId)!, run) : null;
+  const link = run ? prometheusLink(prometheus, run) : null;
   const times = [...new Set(view.series.flatMap((s) => s.times))].sort();
   // Each series' values by time, for the table's rows.
   const columns = view.series.map((s) => new Map(s.times.map((t, i) => [t, s.values[i]])));
@@ -561,7 +565,7 @@ function Evidence({ investigation: v, chosen, prometheus }: { investigation: Inv
 function RunQuery({ run, prometheus }: { run: Run; prometheus: Map<string, string> }) {
   const query = queryOf(run);
   if (!query) return null;
-  const link = run.integrationId && prometheus.get(run.integrationId) ? prometheusLink(prometheus.get(run.integrationId)!, run) : null;
+  const link = prometheusLink(prometheus, run);
   return (
     <div className="query">
       <code>{query}</code>{' '}
