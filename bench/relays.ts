@@ -20,13 +20,15 @@ import { apiJson, freePort, percentile, sleep, startApi, stopApi, stopChild } fr
  * instant query (`QUERY`, over a Prometheus scraping itself every second) read by this process as
  * a worker's tool reads it, once through a real relay process (job recorded, announced by NOTIFY,
  * sent by the API process holding the relay's session, run by the relay, answered back) and once
- * directly through the outbound client. Then 100 relay jobs at once.
+ * directly through the outbound client. Then bursts of 100 reads at once each way.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 /** `--relay-reads=N`: sequential reads of each kind (default 300), after a warm-up. */
 const READS = Number(arg('relay-reads') ?? 300);
 /** `--relay-concurrent=N`: relay jobs started at once (default 100). */
 const CONCURRENT = Number(arg('relay-concurrent') ?? 100);
+/** `--relay-rounds=N`: bursts of CONCURRENT reads of each kind (default 5). */
+const ROUNDS = Number(arg('relay-rounds') ?? 5);
 const WARM_UP = 20;
 const QUERY = 'rate(prometheus_http_requests_total[1m])';
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -38,6 +40,8 @@ export interface RelaysContext {
   /** The environment the bench API runs with (database, Redis, queue prefix, secret key). */
   env: Record<string, string>;
   organizationId: string;
+  /** Where the relay and the API serving it write V8 CPU profiles when they stop. */
+  profileDir?: string;
 }
 
 /** The relay side of a worker, in this process: the relay job reader and the outbound client, nothing else. */
@@ -59,9 +63,10 @@ function readerModule(config: ReturnType<typeof loadConfig>) {
 }
 
 /** The relay agent from dist with a configuration file in `dir`; resolves once it logs `message`. */
-async function startRelay(dir: string, config: Record<string, unknown>, message: string): Promise<ChildProcess> {
+async function startRelay(dir: string, config: Record<string, unknown>, message: string, profileDir?: string): Promise<ChildProcess> {
   writeFileSync(join(dir, 'relay.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [join(__dirname, '../apps/relay/src/main.js'), join(dir, 'relay.json')], {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, join(__dirname, '../apps/relay/src/main.js'), join(dir, 'relay.json')], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -109,7 +114,20 @@ const summary = (times: Timed[]) => {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), ok: times.filter((t) => t.ok).length, bytes: times[0]?.bytes ?? 0 };
 };
 
-export async function relaysSection({ cookie, env, organizationId }: RelaysContext): Promise<void> {
+/** CPU time a process has used so far, in ms (Linux: utime + stime from /proc, in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** This process's CPU time so far, in ms. */
+const ownCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+export async function relaysSection({ cookie, env, organizationId, profileDir }: RelaysContext): Promise<void> {
   const port = await freePort();
   const grpcPort = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-relay-'));
@@ -119,7 +137,7 @@ export async function relaysSection({ cookie, env, organizationId }: RelaysConte
   let context: INestApplicationContext | undefined;
   try {
     // An API process serving the relay endpoint (plaintext on loopback), beside the bench's API.
-    api = await startApi({ ...env, SVC_RELAY_GRPC_PORT: String(grpcPort), SVC_RELAY_ALLOW_PLAINTEXT: 'true' }, port);
+    api = await startApi({ ...env, SVC_RELAY_GRPC_PORT: String(grpcPort), SVC_RELAY_ALLOW_PLAINTEXT: 'true' }, port, profileDir);
     prometheus = await startPrometheus();
     const token = (await apiJson<{ token: string }>(port, cookie, 'POST', '/api/v1/relays/bootstrap-tokens', { name: 'bench' })).token;
     const relayConfig = { server: `127.0.0.1:${grpcPort}`, plaintext: true, stateFile: 'state.json', maxConcurrentJobs: CONCURRENT };
@@ -135,6 +153,7 @@ export async function relaysSection({ cookie, env, organizationId }: RelaysConte
       dir,
       { ...relayConfig, integrations: [{ integrationId: integration.id, type: 'prometheus', baseUrl: prometheus.url, capabilities: CAPABILITIES }] },
       'session established',
+      profileDir,
     );
     for (let i = 0; ; i++) {
       const { items } = await apiJson<{ items: { id: string; state: string; capabilities: unknown[] }[] }>(port, cookie, 'GET', '/api/v1/relays');
@@ -198,14 +217,35 @@ export async function relaysSection({ cookie, env, organizationId }: RelaysConte
     const r = summary(relayed);
     const d = summary(directly);
 
+    // Bursts of CONCURRENT reads, ROUNDS of each kind, alternating which goes first; the rate is
+    // all reads over the time their bursts took, the percentiles over every read of every burst.
     const burst = async (read: () => Promise<Timed>) => {
+      const cpuBefore = { relay: cpuMs(relay!.pid), api: cpuMs(api!.pid), reader: ownCpuMs() };
       const started = performance.now();
       const times = await Promise.all(Array.from({ length: CONCURRENT }, () => read()));
       const seconds = (performance.now() - started) / 1000;
-      return { ...summary(times), seconds, perSecond: CONCURRENT / seconds };
+      const cpu = { relay: cpuMs(relay!.pid) - cpuBefore.relay, api: cpuMs(api!.pid) - cpuBefore.api, reader: ownCpuMs() - cpuBefore.reader };
+      return { times, seconds, cpu };
     };
-    const concurrentDirect = await burst(direct);
-    const concurrentRelay = await burst(throughRelay);
+    const bursts = { direct: [] as Awaited<ReturnType<typeof burst>>[], relay: [] as Awaited<ReturnType<typeof burst>>[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) {
+        bursts.direct.push(await burst(direct));
+        bursts.relay.push(await burst(throughRelay));
+      } else {
+        bursts.relay.push(await burst(throughRelay));
+        bursts.direct.push(await burst(direct));
+      }
+    }
+    /** CPU ms per read of one process over the bursts. */
+    const perRead = (done: Awaited<ReturnType<typeof burst>>[], process: 'relay' | 'api' | 'reader') =>
+      done.reduce((sum, b) => sum + b.cpu[process], 0) / (done.length * CONCURRENT);
+    const rate = (done: Awaited<ReturnType<typeof burst>>[]) => {
+      const seconds = done.reduce((sum, b) => sum + b.seconds, 0);
+      return { ...summary(done.flatMap((b) => b.times)), seconds, perSecond: (done.length * CONCURRENT) / seconds };
+    };
+    const concurrentDirect = rate(bursts.direct);
+    const concurrentRelay = rate(bursts.relay);
 
     console.log(
       `\nRelays: the instant query ${QUERY} (${r.bytes} bytes answered) to a local Prometheus, read as a worker's tool reads it,` +
@@ -218,16 +258,28 @@ export async function relaysSection({ cookie, env, organizationId }: RelaysConte
     console.log(
       `\nAdded by the relay: p50 +${(r.p50 - d.p50).toFixed(2)} ms, p99 +${(r.p99 - d.p99).toFixed(2)} ms; ratio relay/direct: p50 ${(r.p50 / d.p50).toFixed(1)}x, p99 ${(r.p99 / d.p99).toFixed(1)}x.`,
     );
-    console.log(`\n${CONCURRENT} reads started at once (the relay runs up to ${CONCURRENT} jobs at once)\n`);
+    console.log(
+      `\n${CONCURRENT} reads started at once (the relay runs up to ${CONCURRENT} jobs at once), ${ROUNDS} times each way, alternating; connections kept alive between bursts\n`,
+    );
     console.log('| read | per second | seconds | p50 ms | p99 ms | succeeded |');
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const [name, c] of [
       ['direct (outbound client)', concurrentDirect],
       ['through the relay', concurrentRelay],
     ] as const) {
-      console.log(`| ${name} | ${c.perSecond.toFixed(0)} | ${c.seconds.toFixed(2)} | ${c.p50.toFixed(2)} | ${c.p99.toFixed(2)} | ${c.ok}/${CONCURRENT} |`);
+      console.log(
+        `| ${name} | ${c.perSecond.toFixed(0)} | ${c.seconds.toFixed(2)} | ${c.p50.toFixed(2)} | ${c.p99.toFixed(2)} | ${c.ok}/${ROUNDS * CONCURRENT} |`,
+      );
     }
-    if (r.ok !== READS || concurrentRelay.ok !== CONCURRENT) console.log('\nSome relay reads failed: see the table.');
+    console.log(
+      `\nAt once, through the relay: ${(concurrentRelay.perSecond / concurrentDirect.perSecond).toFixed(2)} of the direct rate, p99 +${(concurrentRelay.p99 - concurrentDirect.p99).toFixed(2)} ms.`,
+    );
+    console.log(
+      `CPU per read (ms): direct, the reading process ${perRead(bursts.direct, 'reader').toFixed(3)}; through the relay, the reading process ${perRead(bursts.relay, 'reader').toFixed(3)},` +
+        ` the API process holding the session ${perRead(bursts.relay, 'api').toFixed(3)}, the relay ${perRead(bursts.relay, 'relay').toFixed(3)}` +
+        " (PostgreSQL and Prometheus not counted; every process shares this machine's cores).",
+    );
+    if (r.ok !== READS || concurrentRelay.ok !== ROUNDS * CONCURRENT) console.log('\nSome relay reads failed: see the table.');
   } finally {
     await context?.close();
     await stopChild(relay);

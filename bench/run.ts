@@ -32,12 +32,13 @@ const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
  * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`, `chat`): run one section.
  * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`;
- * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`; `chat` takes `--chat-events=N` and `--chat-threads=N`.
+ * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`, `--relay-rounds=N`; `chat` takes `--chat-events=N` and `--chat-threads=N`.
  */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 /**
  * `--profile=DIR`: the API writes a V8 CPU profile there when it stops (open it in Chrome DevTools);
- * so do the streams section's own API processes and the investigations section's worker.
+ * so do the streams section's own API processes, the investigations section's worker, and the relays
+ * section's relay and the API process serving it.
  */
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
 const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'relays' | 'chat'): boolean =>
@@ -471,7 +472,7 @@ async function main(): Promise<void> {
     if (runs('streams')) await streamsSection({ port, cookie, databaseUrl, env, profileDir: PROFILE_DIR, organizationId: 'bench' });
     if (runs('chat')) await chatSection({ port, cookie, databaseUrl, env });
     if (runs('investigations')) await investigationsSection({ port, cookie, databaseUrl, env, apiPid: api.pid!, profileDir: PROFILE_DIR });
-    if (runs('relays')) await relaysSection({ cookie, env, organizationId: 'bench' });
+    if (runs('relays')) await relaysSection({ cookie, env, organizationId: 'bench', profileDir: PROFILE_DIR });
   } finally {
     plain?.close();
     if (api) await stopApi(api);

@@ -1,3 +1,4 @@
+import { RelayJobsPending1795900000000 } from './1795900000000-RelayJobsPending';
 import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
 import { AdmitAlertBatchByKey1795600000000 } from './1795600000000-AdmitAlertBatchByKey';
@@ -36,4 +37,5 @@ export const MIGRATIONS: Function[] = [
   AdmitAlertBatchByKey1795600000000,
   ReferenceKeys1795700000000,
   InvestigationPlot1795800000000,
+  RelayJobsPending1795900000000,
 ];

@@ -151,35 +151,56 @@ describe('RelaysRepository keeps to one Organization', () => {
     expect(await snapshotB()).toEqual(before);
   });
 
-  it('claims, finishes and reads jobs of the Organization only', async () => {
+  it('queues, claims, finishes and takes jobs of the Organization only', async () => {
     const jobId = newId();
-    for (const org of [B, A]) {
-      await dataSource.query(
-        `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status)
-         VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', '{"path":"api/v1/query","query":[],"timeoutMs":1000,"maxBytes":1024}', 'pending')`,
-        [org, jobId, relayId, integrationId],
-      );
-    }
+    const request = { path: 'api/v1/query', query: [['query', 'up']] as [string, string][], timeoutMs: 1000, maxBytes: 1024 };
+    await dataSource.query(
+      `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status)
+       VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', $5, 'pending')`,
+      [B, jobId, relayId, integrationId, JSON.stringify(request)],
+    );
     const before = await snapshotB();
-    expect(await repository.readiness(A, relayId, integrationId, 'prometheus.query', 30)).toMatchObject({ name: 'edge', advertised: true });
-    expect(await repository.readiness(A, relayId, newId(), 'prometheus.query', 30)).toMatchObject({ advertised: false });
-    const claimed = await repository.claimPendingJobs(A, relayId, null);
-    expect(claimed).toEqual([
-      {
-        id: jobId,
-        integrationId,
-        capabilityId: 'prometheus.query',
-        capabilityVersion: 1,
-        request: { path: 'api/v1/query', query: [], timeoutMs: 1000, maxBytes: 1024 },
-      },
+    const job = {
+      organizationId: A,
+      relayId,
+      integrationId,
+      capabilityId: 'prometheus.query',
+      capabilityVersion: 1,
+      source: '/api/v1/query?query=up',
+      request,
+    };
+    const readiness = await repository.queueJobs(
+      [
+        { ...job, id: jobId },
+        // Not offered for this integration, and a relay A does not have: neither is queued.
+        { ...job, id: newId(), integrationId: newId() },
+        { ...job, id: newId(), relayId: newId() },
+      ],
+      30,
+    );
+    expect(readiness).toEqual([
+      { name: 'edge', live: true, lastSeenAt: expect.anything(), advertised: true },
+      { name: 'edge', live: true, lastSeenAt: expect.anything(), advertised: false },
+      undefined,
     ]);
-    expect(await repository.claimPendingJobs(A, relayId, jobId)).toEqual([]);
-    expect(await repository.finishJob(A, jobId, { status: 'succeeded', error: null, resultStatus: 200, body: Buffer.from('{}'), truncated: false })).toBe(true);
+    const claimed = await repository.claimPendingJobs(A, relayId, 10);
+    expect(claimed).toEqual([{ id: jobId, integrationId, capabilityId: 'prometheus.query', capabilityVersion: 1, request }]);
+    expect(await repository.claimPendingJobs(A, relayId, 10)).toEqual([]);
+    // Not finished yet: nothing to take.
+    expect(await repository.takeResults([{ organizationId: A, jobId }])).toEqual([]);
+    expect(
+      await repository.finishJobs([
+        { organizationId: A, jobId, status: 'succeeded', error: null, resultStatus: 200, body: Buffer.from('{}'), truncated: false },
+        { organizationId: A, jobId: newId(), status: 'failed', error: 'no such job' },
+      ]),
+    ).toEqual([true, false]);
     expect(await repository.finishJob(A, jobId, { status: 'timed_out', error: 'late' })).toBe(false);
-    await repository.forgetJobBody(A, jobId);
-    await repository.notifyJob(A, relayId, jobId, 'result');
-    const [row] = await dataSource.query('SELECT status, result_status, result_body FROM relay_jobs WHERE organization_id = $1 AND id = $2', [A, jobId]);
-    expect(row).toEqual({ status: 'succeeded', result_status: 200, result_body: null });
+    expect(await repository.takeResults([{ organizationId: A, jobId }])).toEqual([
+      { organizationId: A, jobId, status: 'succeeded', error: null, resultStatus: 200, body: Buffer.from('{}'), truncated: false },
+    ]);
+    await repository.notifyCancel(A, relayId, jobId);
+    const rows = await dataSource.query('SELECT status, result_status, result_body FROM relay_jobs WHERE organization_id = $1', [A]);
+    expect(rows).toEqual([{ status: 'succeeded', result_status: 200, result_body: null }]);
     expect(await snapshotB()).toEqual(before);
   });
 

@@ -37,6 +37,7 @@ describe("the relay's local policy", () => {
     ]);
   });
   afterAll(async () => {
+    await reader.close();
     system.closeAllConnections();
     await new Promise<void>((resolve) => system.close(() => resolve()));
   });

@@ -1,3 +1,4 @@
+import { Agent } from 'undici';
 import { capabilityDefinition, JobMessage, JobResultMessage } from '@svc/relays/protocol';
 import type { LocalIntegration } from './relay-config';
 
@@ -31,9 +32,16 @@ function target(integration: LocalIntegration, path: string): URL {
  */
 export class LocalReader {
   private readonly integrations: Map<string, LocalIntegration>;
+  /** Kept-alive connections to the local systems (redirects are never followed: a 3xx is the answer). */
+  private readonly agent = new Agent();
 
   constructor(integrations: LocalIntegration[]) {
     this.integrations = new Map(integrations.map((i) => [i.integrationId, i]));
+  }
+
+  /** Closes the kept-alive connections. */
+  async close(): Promise<void> {
+    await this.agent.close();
   }
 
   /** Why the local policy refuses the job, or null. */
@@ -59,38 +67,52 @@ export class LocalReader {
     const integration = this.integrations.get(job.integrationId)!;
     const url = target(integration, job.path);
     for (const { name, value } of job.query ?? []) url.searchParams.append(name, value);
-    const timeout = AbortSignal.timeout(Math.max(1, job.timeoutMs || 30_000));
     const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
+    // One controller ends the request: the job's cancel or its deadline, whichever comes first.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.max(1, job.timeoutMs || 30_000),
+    );
+    const cancel = () => controller.abort();
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
     try {
-      const answer = await fetch(url, {
+      const answer = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
         headers: { ...authorization(integration.credentials), accept: 'application/json' },
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, timeout]),
+        signal: controller.signal,
       });
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
-      const reader = answer.body?.getReader();
-      while (reader) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
         const room = maxBytes - size;
-        if (value.length > room) {
-          chunks.push(Buffer.from(value.subarray(0, room)));
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
           size += room;
           truncated = true;
-          await reader.cancel();
+          answer.body.destroy();
           break;
         }
-        chunks.push(Buffer.from(value));
-        size += value.length;
+        chunks.push(chunk);
+        size += chunk.length;
       }
-      return { jobId: job.jobId, ok: true, status: answer.status, body: Buffer.concat(chunks), truncated, error: '' };
+      return { jobId: job.jobId, ok: true, status: answer.statusCode, body: Buffer.concat(chunks), truncated, error: '' };
     } catch (error) {
       if (signal.aborted) return failure(job.jobId, 'Cancelled');
-      if (timeout.aborted) return failure(job.jobId, `No answer from ${integration.type} within ${job.timeoutMs} ms`);
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      if (timedOut) return failure(job.jobId, `No answer from ${integration.type} within ${job.timeoutMs} ms`);
+      const cause = (error as { code?: string }).code ?? (error as Error).name;
       return failure(job.jobId, `Could not reach ${integration.type} from the relay: ${cause}`);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', cancel);
     }
   }
 }

@@ -8,7 +8,17 @@ import { loadRelayConfig, RelayConfigError } from './relay-config';
  * Exit codes: 0 stopped, 2 bad configuration, 3 registration refused.
  */
 async function main(): Promise<void> {
-  const log = pino({ base: { service: 'relay' }, level: process.env.LOG_LEVEL ?? 'info' });
+  // Written asynchronously: under load, lines go out in batches instead of one write each.
+  const destination = pino.destination({ dest: 1, sync: false });
+  const log = pino({ base: { service: 'relay' }, level: process.env.LOG_LEVEL ?? 'info' }, destination);
+  const exit = (code: number): never => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Standard output is gone: nothing more can be written.
+    }
+    process.exit(code);
+  };
   const path = process.argv[2] ?? process.env.SVC_RELAY_CONFIG;
   if (!path) {
     process.stderr.write('Usage: npm run start:relay -- <config.json>   (or set SVC_RELAY_CONFIG)\n');
@@ -26,7 +36,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'draining');
-    void agent.stop().then(() => process.exit(0));
+    void agent.stop().then(() => exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -37,7 +47,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     log.fatal({ error: (error as Error).message }, 'relay stopped');
     process.stderr.write(`${(error as Error).message}\n`);
-    process.exit(error instanceof RelayFatalError || error instanceof RelayConfigError ? 3 : 1);
+    exit(error instanceof RelayFatalError || error instanceof RelayConfigError ? 3 : 1);
   }
 }
 

@@ -26,6 +26,21 @@ interface Registration {
   credential: string;
 }
 
+/** Resolves once the call takes writes again, or closes. */
+function drained(call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('close', done);
+      call.off('error', done);
+      resolve();
+    };
+    call.on('drain', done);
+    call.on('close', done);
+    call.on('error', done);
+  });
+}
+
 /** Why the relay cannot go on by itself (the operator must act): it exits with this. */
 export class RelayFatalError extends Error {}
 
@@ -199,7 +214,9 @@ export class RelayAgent {
     try {
       const result = await this.reader.run(job, controller.signal);
       this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, ok: result.ok, status: result.status, error: result.error || undefined }, 'job done');
-      if (call.writable) call.write({ result });
+      // Flow control: while the connection does not take the answer, this job keeps its slot, so
+      // no further job starts reading from the local system.
+      if (call.writable && !call.write({ result })) await drained(call);
     } finally {
       this.running.delete(job.jobId);
       this.release();
@@ -242,6 +259,7 @@ export class RelayAgent {
     }
     clearInterval(this.heartbeat);
     this.client.close();
+    await this.reader.close();
     this.log.info('stopped');
   }
 }

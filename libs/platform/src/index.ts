@@ -61,3 +61,4 @@ export * from './outbound';
 export * from './http/input-hygiene';
 export * from './http/is-optional-non-null';
 export * from './text/truncation';
+export * from './database/statement-batcher';

@@ -15,6 +15,7 @@ export interface RelayJobRequest {
 /** One read a relay was asked to run for a tool run. Failed and timed-out jobs are the relay's failures. */
 @Entity('relay_jobs')
 @Index('relay_jobs_created', ['organizationId', 'relayId', 'createdAt', 'id'])
+@Index('relay_jobs_pending', ['organizationId', 'relayId'], { where: `status = 'pending'` })
 export class RelayJob extends OrganizationOwnedEntity {
   @Column({ type: 'uuid' })
   relayId!: string;

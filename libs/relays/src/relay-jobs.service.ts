@@ -1,10 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AppConfig, InjectScopedRepository, newId, NotificationChannel, ScopedRepository } from '@svc/platform';
+import { AppConfig, newId, NotificationChannel, StatementBatcher } from '@svc/platform';
 import { capabilityForPath } from './protocol/capabilities';
-import { RelayJob } from './relay-job.entity';
-import { RELAY_CHANNEL, RelaysRepository } from './relays.repository';
+import { FinishedJob, JobReadiness, NewRelayJob, RELAY_CHANNEL, RelaysRepository } from './relays.repository';
 import { RelaysService } from './relays.service';
 
 /** A read through a relay: what a tool asks for. */
@@ -41,73 +38,72 @@ const RECHECK_MS = 1_000;
  * run and tells the relay to cancel, and the relay's deadline only stops a job whose cancel was lost.
  */
 const RELAY_DEADLINE_GRACE_MS = 5_000;
+/** The most reads queued, or answers taken, by one statement. */
+const JOBS_PER_STATEMENT = 200;
 
 /**
  * Runs reads as relay jobs (the worker's side): the job is recorded and announced with NOTIFY;
  * the API process that holds the relay's session sends it and records the answer; this process
  * hears of it by NOTIFY (or finds it on a periodic look) and returns it. A relay that is offline
- * or does not offer the capability fails the read at once.
+ * or does not offer the capability fails the read at once. Reads made together share their
+ * statements: the jobs are queued by one (which checks each relay and notifies each once), their
+ * answers taken by another.
  */
 @Injectable()
 export class RelayJobsService implements OnApplicationShutdown {
   private channel?: NotificationChannel;
   private readonly waiting = new Map<string, () => void>();
+  /** Reads on their way to becoming jobs: queued together, one statement for those that arrive together. */
+  private readonly queue: StatementBatcher<NewRelayJob, JobReadiness | undefined>;
+  /** Answers being taken: one statement for the jobs woken together. */
+  private readonly results: StatementBatcher<{ organizationId: string; jobId: string }, FinishedJob | undefined>;
 
   constructor(
-    @InjectScopedRepository(RelayJob) private readonly jobs: ScopedRepository<RelayJob>,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: RelaysRepository,
-    private readonly relays: RelaysService,
+    relays: RelaysService,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.queue = new StatementBatcher((jobs) => this.repository.queueJobs(jobs, relays.leaseSeconds), { maxItems: JOBS_PER_STATEMENT, concurrency: 2 });
+    this.results = new StatementBatcher(
+      async (wanted) => {
+        const finished = new Map((await this.repository.takeResults(wanted)).map((job) => [`${job.organizationId}/${job.jobId}`, job]));
+        return wanted.map((w) => finished.get(`${w.organizationId}/${w.jobId}`));
+      },
+      { maxItems: JOBS_PER_STATEMENT, concurrency: 2 },
+    );
+  }
 
   async read(request: RelayReadRequest): Promise<RelayReadAnswer> {
     const capability = capabilityForPath(request.integrationType, request.path);
     if (!capability) throw new RelayReadError(`No relay capability reads ${request.path}`);
-    const ready = await this.repository.readiness(
-      request.organizationId,
-      request.relayId,
-      request.integrationId,
-      capability.capabilityId,
-      this.relays.leaseSeconds,
-    );
-    if (!ready) throw new RelayReadError('The relay this integration is bound to does not exist');
-    if (!ready.live) {
-      throw new RelayReadError(
-        `Relay ${ready.name} is offline (${ready.lastSeenAt ? `last seen ${ready.lastSeenAt.toISOString()}` : 'never connected'}): nothing can be read through it until it reconnects`,
-      );
-    }
-    if (!ready.advertised)
-      throw new RelayReadError(
-        `Relay ${ready.name} does not offer ${capability.capabilityId} for this integration (its local configuration does not allow it)`,
-      );
     if (request.signal.aborted) throw request.signal.reason;
     this.listen();
     const jobId = newId();
     const query = request.query.map(([name, value]) => [name, value] as [string, string]);
-    const source = `/${request.path}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}`;
     let wake: () => void = () => undefined;
     let woken = new Promise<void>((resolve) => (wake = resolve));
     this.waiting.set(jobId, () => wake());
     try {
-      await this.dataSource.transaction(async (manager) => {
-        await this.jobs.withManager(manager).insert(request.organizationId, {
-          id: jobId,
-          relayId: request.relayId,
-          integrationId: request.integrationId,
-          capabilityId: capability.capabilityId,
-          capabilityVersion: capability.capabilityVersion,
-          source,
-          request: { path: request.path, query, timeoutMs: request.timeoutMs + RELAY_DEADLINE_GRACE_MS, maxBytes: request.maxBytes },
-          status: 'pending',
-          error: null,
-          resultStatus: null,
-          resultBody: null,
-          resultTruncated: null,
-          finishedAt: null,
-        });
-        await this.repository.notifyJob(request.organizationId, request.relayId, jobId, 'job', manager);
+      const ready = await this.queue.add({
+        organizationId: request.organizationId,
+        id: jobId,
+        relayId: request.relayId,
+        integrationId: request.integrationId,
+        capabilityId: capability.capabilityId,
+        capabilityVersion: capability.capabilityVersion,
+        source: `/${request.path}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}`,
+        request: { path: request.path, query, timeoutMs: request.timeoutMs + RELAY_DEADLINE_GRACE_MS, maxBytes: request.maxBytes },
       });
+      if (!ready) throw new RelayReadError('The relay this integration is bound to does not exist');
+      if (!ready.live) {
+        throw new RelayReadError(
+          `Relay ${ready.name} is offline (${ready.lastSeenAt ? `last seen ${ready.lastSeenAt.toISOString()}` : 'never connected'}): nothing can be read through it until it reconnects`,
+        );
+      }
+      if (!ready.advertised)
+        throw new RelayReadError(
+          `Relay ${ready.name} does not offer ${capability.capabilityId} for this integration (its local configuration does not allow it)`,
+        );
       const aborted = new Promise<never>((_, reject) => {
         if (request.signal.aborted) reject(request.signal.reason);
         request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
@@ -121,16 +117,15 @@ export class RelayJobsService implements OnApplicationShutdown {
           const timedOut = (reason as Error | undefined)?.name === 'TimeoutError';
           const error = timedOut ? `No answer from relay ${ready.name} within ${request.timeoutMs} ms` : 'Cancelled';
           if (await this.repository.finishJob(request.organizationId, jobId, { status: timedOut ? 'timed_out' : 'cancelled', error })) {
-            await this.repository.notifyJob(request.organizationId, request.relayId, jobId, 'cancel');
+            await this.repository.notifyCancel(request.organizationId, request.relayId, jobId);
           }
           throw reason;
         }
         woken = new Promise<void>((resolve) => (wake = resolve));
-        const job = await this.jobs.findById(request.organizationId, jobId);
-        if (!job || job.status === 'pending' || job.status === 'sent') continue;
-        await this.repository.forgetJobBody(request.organizationId, jobId);
+        const job = await this.results.add({ organizationId: request.organizationId, jobId });
+        if (!job) continue;
         if (job.status === 'succeeded' || (job.status === 'failed' && job.resultStatus !== null)) {
-          return { status: job.resultStatus ?? 0, body: job.resultBody ?? Buffer.alloc(0), complete: !job.resultTruncated };
+          return { status: job.resultStatus ?? 0, body: job.body ?? Buffer.alloc(0), complete: !job.truncated };
         }
         throw new RelayReadError(`Through relay ${ready.name}: ${job.error ?? job.status}`);
       }
@@ -151,8 +146,10 @@ export class RelayJobsService implements OnApplicationShutdown {
       {
         notified: (payload) => {
           try {
-            const message = JSON.parse(payload) as { kind?: string; jobId?: string };
-            if (message.kind === 'result' && message.jobId) this.waiting.get(message.jobId)?.();
+            const message = JSON.parse(payload) as { kind?: string; jobId?: string; jobIds?: unknown };
+            if (message.kind !== 'result') return;
+            if (message.jobId) this.waiting.get(message.jobId)?.();
+            if (Array.isArray(message.jobIds)) for (const jobId of message.jobIds) if (typeof jobId === 'string') this.waiting.get(jobId)?.();
           } catch {
             // Not ours.
           }

@@ -15,6 +15,7 @@ import {
   Page,
   PageRequest,
   ScopedRepository,
+  StatementBatcher,
   Timestamp,
 } from '@svc/platform';
 import { capabilityDefinition } from './protocol/capabilities';
@@ -34,13 +35,17 @@ import { RelayJob } from './relay-job.entity';
 import { hashRelaySecret, mintBootstrapToken, mintRelayCredential, RELAY_CREDENTIAL_FORMAT, BOOTSTRAP_TOKEN_FORMAT } from './relay-secrets';
 import { Relay } from './relay.entity';
 import { RelaySessionConflict } from './relay-session-conflict.entity';
-import { AdvertisedCapability, ClaimedJob, CredentialMatch, RelaysRepository } from './relays.repository';
+import { AdvertisedCapability, ClaimedJob, CredentialMatch, JobOutcome, RelaysRepository } from './relays.repository';
 import type { JobResultMessage } from './protocol/relay-protocol';
 
 const NEWEST_FIRST = byTimeThenId<Relay>('r', 'created_at', (r) => r.createdAt, 'DESC');
 const CONFLICTS_NEWEST_FIRST = byTimeThenId<RelaySessionConflict>('c', 'occurred_at', (c) => c.occurredAt, 'DESC');
 const FAILURES_NEWEST_FIRST = byTimeThenId<RelayJob>('j', 'created_at', (j) => j.createdAt, 'DESC');
 const FAILED: RelayJob['status'][] = ['failed', 'timed_out'];
+/** Outcomes recorded by one statement: its notification names them all, and stays under PostgreSQL's 8,000-byte payload. */
+const OUTCOMES_PER_STATEMENT = 100;
+/** The most answer bytes one statement carries (an answer larger than that goes alone). */
+const OUTCOME_BYTES_PER_STATEMENT = 8 * 1024 * 1024;
 
 /** A session a relay was granted, or why not. */
 export type SessionGrant = { granted: true; sessionId: string } | { granted: false };
@@ -59,6 +64,8 @@ export class RelaysService {
   /** A session not heard from for this long is over (three heartbeats). */
   readonly leaseSeconds: number;
   readonly heartbeatSeconds: number;
+  /** Job outcomes on their way to the database, recorded together. */
+  private readonly outcomes: StatementBatcher<JobOutcome, boolean>;
 
   constructor(
     @InjectScopedRepository(Relay) private readonly relays: ScopedRepository<Relay>,
@@ -73,6 +80,12 @@ export class RelaysService {
   ) {
     this.heartbeatSeconds = config.SVC_RELAY_HEARTBEAT_SECONDS;
     this.leaseSeconds = 3 * config.SVC_RELAY_HEARTBEAT_SECONDS;
+    this.outcomes = new StatementBatcher((outcomes) => this.repository.finishJobs(outcomes), {
+      maxItems: OUTCOMES_PER_STATEMENT,
+      maxWeight: OUTCOME_BYTES_PER_STATEMENT,
+      weight: (o) => o.body?.length ?? 0,
+      concurrency: 2,
+    });
   }
 
   async mintBootstrapToken(organizationId: string, input: CreateBootstrapTokenDto, context: AuditContext): Promise<CreatedBootstrapTokenView> {
@@ -279,30 +292,31 @@ export class RelaysService {
     return this.repository.releaseSession(organizationId, relayId, sessionId);
   }
 
-  /** Takes the relay's pending jobs (or the one named) to send them over its session. */
-  claimJobs(organizationId: string, relayId: string, jobId: string | null): Promise<ClaimedJob[]> {
-    return this.repository.claimPendingJobs(organizationId, relayId, jobId);
+  /** Takes up to `limit` of the relay's pending jobs, oldest first, to send them over its session. */
+  claimJobs(organizationId: string, relayId: string, limit: number): Promise<ClaimedJob[]> {
+    return this.repository.claimPendingJobs(organizationId, relayId, limit);
   }
 
-  /** Records what the relay answered for a job and wakes the process waiting for it. */
-  async recordResult(organizationId: string, relayId: string, result: JobResultMessage): Promise<void> {
+  /**
+   * Records what the relay answered for a job and wakes the process waiting for it. Answers
+   * arriving together (from one relay or many) are recorded in one statement.
+   */
+  async recordResult(organizationId: string, result: JobResultMessage): Promise<void> {
     const answered = result.ok && result.status >= 200 && result.status <= 299;
-    const recorded = await this.repository.finishJob(organizationId, result.jobId, {
+    await this.outcomes.add({
+      organizationId,
+      jobId: result.jobId,
       status: answered ? 'succeeded' : 'failed',
       error: answered ? null : result.ok ? `The system answered HTTP ${result.status}` : (result.error || 'failed').slice(0, 1024),
       resultStatus: result.ok ? result.status : undefined,
       body: result.ok ? Buffer.from(result.body ?? []) : undefined,
       truncated: result.ok ? Boolean(result.truncated) : undefined,
     });
-    if (recorded) await this.repository.notifyJob(organizationId, relayId, result.jobId, 'result');
   }
 
   /** Fails jobs that were sent over a session that ended before the relay answered. */
-  async failJobs(organizationId: string, relayId: string, jobIds: string[], error: string): Promise<void> {
-    for (const jobId of jobIds) {
-      if (await this.repository.finishJob(organizationId, jobId, { status: 'failed', error }))
-        await this.repository.notifyJob(organizationId, relayId, jobId, 'result');
-    }
+  async failJobs(organizationId: string, jobIds: string[], error: string): Promise<void> {
+    await Promise.all(jobIds.map((jobId) => this.outcomes.add({ organizationId, jobId, status: 'failed', error })));
   }
 
   private async require(manager: EntityManager, organizationId: string, relayId: string, lock = false): Promise<Relay> {

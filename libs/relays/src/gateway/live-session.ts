@@ -1,8 +1,13 @@
 import { Logger } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
-import type { RelayMessage, ServerMessage } from '../protocol/relay-protocol';
+import type { JobResultMessage, RelayMessage, ServerMessage } from '../protocol/relay-protocol';
 import type { CredentialMatch } from '../relays.repository';
 import type { RelaysService } from '../relays.service';
+
+/** The most jobs one claim takes. */
+const JOBS_PER_CLAIM = 500;
+/** Answer bytes a session holds while they are recorded before it stops reading from the relay. */
+const RECORDING_BYTES = 64 * 1024 * 1024;
 
 /**
  * One relay's session on this API process: the Connect stream, its heartbeats both ways, what the
@@ -17,6 +22,11 @@ export class LiveSession {
   private ended = false;
   /** Jobs sent over this session and not answered yet. */
   private readonly sent = new Set<string>();
+  /** A claim of pending jobs is running; another was asked for meanwhile. */
+  private claiming = false;
+  private claimAgain = false;
+  /** Answer bytes received and not recorded yet; past RECORDING_BYTES the call stops reading. */
+  private recording = 0;
 
   constructor(
     private readonly call: grpc.ServerDuplexStream<RelayMessage, ServerMessage>,
@@ -35,32 +45,55 @@ export class LiveSession {
     this.write({ welcome: { sessionId: this.sessionId, relayId: this.relay.id, heartbeatSeconds } });
     this.timer = setInterval(() => void this.beat(), heartbeatSeconds * 1000);
     this.timer.unref();
-    void this.sendPending(null);
+    void this.sendPending();
   }
 
-  /** Sends the relay's pending jobs (or the one named) that no other session took. */
-  async sendPending(jobId: string | null): Promise<void> {
+  /**
+   * Sends the relay's pending jobs, as many as are waiting, in claims of up to JOBS_PER_CLAIM. Calls
+   * made while a claim runs are folded into one more claim after it, so a burst of notifications
+   * costs a few statements, not one each.
+   */
+  async sendPending(): Promise<void> {
     if (this.ended) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = true;
     try {
-      for (const job of await this.relays.claimJobs(this.relay.organizationId, this.relay.id, jobId)) {
-        this.sent.add(job.id);
-        this.write({
-          job: {
-            jobId: job.id,
-            integrationId: job.integrationId,
-            capabilityId: job.capabilityId,
-            capabilityVersion: job.capabilityVersion,
-            path: job.request.path,
-            query: job.request.query.map(([name, value]) => ({ name, value })),
-            timeoutMs: job.request.timeoutMs,
-            maxBytes: job.request.maxBytes,
-          },
-        });
-        // Ended while claiming: the job goes back as failed below.
-        if (this.ended) await this.relays.failJobs(this.relay.organizationId, this.relay.id, [job.id], "The relay's session ended before the job was sent");
-      }
+      let full: boolean;
+      do {
+        this.claimAgain = false;
+        const jobs = await this.relays.claimJobs(this.relay.organizationId, this.relay.id, JOBS_PER_CLAIM);
+        full = jobs.length === JOBS_PER_CLAIM;
+        for (const job of jobs) {
+          this.sent.add(job.id);
+          this.write({
+            job: {
+              jobId: job.id,
+              integrationId: job.integrationId,
+              capabilityId: job.capabilityId,
+              capabilityVersion: job.capabilityVersion,
+              path: job.request.path,
+              query: job.request.query.map(([name, value]) => ({ name, value })),
+              timeoutMs: job.request.timeoutMs,
+              maxBytes: job.request.maxBytes,
+            },
+          });
+        }
+        // Ended while claiming: the jobs go back as failed.
+        if (this.ended && jobs.length > 0) {
+          await this.relays.failJobs(
+            this.relay.organizationId,
+            jobs.map((j) => j.id),
+            "The relay's session ended before the job was sent",
+          );
+        }
+      } while ((this.claimAgain || full) && !this.ended);
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: sending jobs failed: ${(error as Error).message}`);
+    } finally {
+      this.claiming = false;
     }
   }
 
@@ -77,7 +110,7 @@ export class LiveSession {
     this.onEnded(this);
     // Released before the call ends, so the relay's next connection finds the registration free.
     try {
-      await this.relays.failJobs(this.relay.organizationId, this.relay.id, [...this.sent], "The relay's session ended before it answered");
+      await this.relays.failJobs(this.relay.organizationId, [...this.sent], "The relay's session ended before it answered");
       this.sent.clear();
       await this.relays.releaseSession(this.relay.organizationId, this.relay.id, this.sessionId);
     } catch (error) {
@@ -114,12 +147,28 @@ export class LiveSession {
         const advertised = await this.relays.advertise(this.relay.organizationId, this.relay.id, message.hello.capabilities ?? []);
         this.logger.log(`Relay ${this.relay.id}: advertises ${advertised.length} capabilities`);
       } else if (message.result) {
-        if (this.sent.delete(message.result.jobId)) await this.relays.recordResult(this.relay.organizationId, this.relay.id, message.result);
+        if (this.sent.delete(message.result.jobId)) await this.record(message.result);
       } else if (message.drain) {
         await this.end(null);
       }
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Records an answer. While more than RECORDING_BYTES of answers wait for the database, the call
+   * stops reading: HTTP/2 flow control then holds the relay's further answers on its side.
+   */
+  private async record(result: JobResultMessage): Promise<void> {
+    const bytes = result.body?.length ?? 0;
+    this.recording += bytes;
+    if (this.recording > RECORDING_BYTES) this.call.pause();
+    try {
+      await this.relays.recordResult(this.relay.organizationId, result);
+    } finally {
+      this.recording -= bytes;
+      if (this.recording <= RECORDING_BYTES && this.call.isPaused()) this.call.resume();
     }
   }
 
@@ -133,6 +182,6 @@ export class LiveSession {
     }
     this.write({ heartbeat: { sentAtMs: Date.now() } });
     // A job whose notification was missed is picked up here.
-    await this.sendPending(null);
+    await this.sendPending();
   }
 }

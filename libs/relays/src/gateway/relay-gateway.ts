@@ -175,7 +175,7 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
     const session = this.sessions.get(message.relayId);
     if (!session) return;
     if (message.kind === 'session') void session.check();
-    else if (message.kind === 'job' && message.jobId) void session.sendPending(message.jobId);
+    else if (message.kind === 'job') void session.sendPending();
     else if (message.kind === 'cancel' && message.jobId) session.cancel(message.jobId);
   }
 
@@ -183,7 +183,7 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private recheckAll(): void {
     for (const session of this.sessions.values()) {
       void session.check();
-      void session.sendPending(null);
+      void session.sendPending();
     }
   }
 }
