@@ -13,7 +13,7 @@ import { ConfigModule, DatabaseModule, loadConfig, LoggingModule, OutboundClient
 import { RelayJobsService, RelaysModule } from '@svc/relays';
 import { MIGRATIONS } from '../migrations';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
-import { apiJson, freePort, percentile, sleep, startApi, stopApi, stopChild } from './support';
+import { apiJson, cpuSeconds, freePort, percentile, postgresCpuSeconds, sleep, startApi, stopApi, stopChild } from './support';
 
 /**
  * Reads through a relay against the same reads made directly, in the same run: a Prometheus
@@ -114,13 +114,6 @@ const summary = (times: Timed[]) => {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), ok: times.filter((t) => t.ok).length, bytes: times[0]?.bytes ?? 0 };
 };
 
-/** CPU time a process has used so far, in ms (Linux: utime + stime from /proc, in clock ticks of 10 ms). */
-function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** This process's CPU time so far, in ms. */
 const ownCpuMs = (): number => {
   const { user, system } = process.cpuUsage();
@@ -220,11 +213,23 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
     // Bursts of CONCURRENT reads, ROUNDS of each kind, alternating which goes first; the rate is
     // all reads over the time their bursts took, the percentiles over every read of every burst.
     const burst = async (read: () => Promise<Timed>) => {
-      const cpuBefore = { relay: cpuMs(relay!.pid), api: cpuMs(api!.pid), reader: ownCpuMs() };
+      const cpuMs = () => ({
+        relay: cpuSeconds(relay!.pid!) * 1000,
+        api: cpuSeconds(api!.pid!) * 1000,
+        reader: ownCpuMs(),
+        postgres: postgresCpuSeconds() * 1000,
+      });
+      const cpuBefore = cpuMs();
       const started = performance.now();
       const times = await Promise.all(Array.from({ length: CONCURRENT }, () => read()));
       const seconds = (performance.now() - started) / 1000;
-      const cpu = { relay: cpuMs(relay!.pid) - cpuBefore.relay, api: cpuMs(api!.pid) - cpuBefore.api, reader: ownCpuMs() - cpuBefore.reader };
+      const cpuAfter = cpuMs();
+      const cpu = {
+        relay: cpuAfter.relay - cpuBefore.relay,
+        api: cpuAfter.api - cpuBefore.api,
+        reader: cpuAfter.reader - cpuBefore.reader,
+        postgres: cpuAfter.postgres - cpuBefore.postgres,
+      };
       return { times, seconds, cpu };
     };
     const bursts = { direct: [] as Awaited<ReturnType<typeof burst>>[], relay: [] as Awaited<ReturnType<typeof burst>>[] };
@@ -238,7 +243,7 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
       }
     }
     /** CPU ms per read of one process over the bursts. */
-    const perRead = (done: Awaited<ReturnType<typeof burst>>[], process: 'relay' | 'api' | 'reader') =>
+    const perRead = (done: Awaited<ReturnType<typeof burst>>[], process: 'relay' | 'api' | 'reader' | 'postgres') =>
       done.reduce((sum, b) => sum + b.cpu[process], 0) / (done.length * CONCURRENT);
     const rate = (done: Awaited<ReturnType<typeof burst>>[]) => {
       const seconds = done.reduce((sum, b) => sum + b.seconds, 0);

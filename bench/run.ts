@@ -9,6 +9,7 @@ import { ensureDatabase, loadConfig, runMigrations } from '@svc/platform';
 import { MIGRATIONS } from '../migrations';
 import { chatSection } from './chat';
 import { investigationsSection } from './investigations';
+import { listingsSection } from './listings';
 import { relaysSection } from './relays';
 import { streamsSection } from './streams';
 import { cpuSeconds, dropQueueKeys, postgresCpuSeconds, deliver, genericIntegration, percentile, rssKiB, settledMemory, startApi, stopApi } from './support';
@@ -30,9 +31,10 @@ const API_PROCESSES_BENCH = Number(process.argv.find((a) => a.startsWith('--api-
 /** `--distinct-groups`: each delivery opens its own incident instead of joining one (diagnostic). */
 const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
- * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`, `chat`): run one section.
+ * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`, `chat`, `listings`): run one section.
  * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`;
- * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`, `--relay-rounds=N`; `chat` takes `--chat-events=N` and `--chat-threads=N`.
+ * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`, `--relay-rounds=N`; `chat` takes `--chat-events=N` and `--chat-threads=N`;
+ * `listings` takes `--listing-rows=N`, `--listing-page=N`, `--listing-reads=N`.
  */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 /**
@@ -41,7 +43,7 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
  * section's relay and the API process serving it.
  */
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
-const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'relays' | 'chat'): boolean =>
+const runs = (section: 'pipeline' | 'export' | 'admission' | 'streams' | 'investigations' | 'relays' | 'chat' | 'listings'): boolean =>
   ONLY === undefined || ONLY === section;
 
 interface Result {
@@ -473,6 +475,7 @@ async function main(): Promise<void> {
     if (runs('chat')) await chatSection({ port, cookie, databaseUrl, env });
     if (runs('investigations')) await investigationsSection({ port, cookie, databaseUrl, env, apiPid: api.pid!, profileDir: PROFILE_DIR });
     if (runs('relays')) await relaysSection({ cookie, env, organizationId: 'bench', profileDir: PROFILE_DIR });
+    if (runs('listings')) await listingsSection({ port, cookie, databaseUrl });
   } finally {
     plain?.close();
     if (api) await stopApi(api);

@@ -12,6 +12,9 @@ export interface IncidentAlertCounts {
 }
 
 /** The statements of merging incidents: moving events between incidents and rebuilding alert state. */
+/** The most alert phases of one incident that its triage reads (its newest). */
+export const TRIAGE_PHASES = 500;
+
 @Injectable()
 export class IncidentsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -53,15 +56,23 @@ export class IncidentsRepository {
     return { alerts: state.alerts, firing: state.firing, lastResolution: state.last_resolution };
   }
 
-  /** The latest phase of each alert of the incidents (their labels, annotations and start), by incident. */
+  /**
+   * The latest phase of each alert of the incidents (their labels, annotations and start), by
+   * incident, among each incident's newest TRIAGE_PHASES phases: a listing page costs the same
+   * whether its incidents hold ten alerts or a million.
+   */
   async latestAlertPhases(organizationId: string, incidentIds: string[]): Promise<Map<string, TriageAlert[]>> {
     const byIncident = new Map<string, TriageAlert[]>(incidentIds.map((id) => [id, []]));
     if (incidentIds.length === 0) return byIncident;
     const rows = (await this.dataSource.query(
-      `SELECT DISTINCT ON (incident_id, fingerprint) incident_id, labels, annotations, starts_at
-         FROM alert_events WHERE organization_id = $1 AND incident_id = ANY($2::uuid[])
-        ORDER BY incident_id, fingerprint, phase_at DESC, received_at DESC`,
-      [organizationId, incidentIds],
+      `SELECT DISTINCT ON (i.id, e.fingerprint) i.id AS incident_id, e.labels, e.annotations, e.starts_at
+         FROM unnest($2::uuid[]) AS i(id)
+         CROSS JOIN LATERAL (
+           SELECT fingerprint, labels, annotations, starts_at, phase_at, received_at FROM alert_events
+            WHERE organization_id = $1 AND incident_id = i.id
+            ORDER BY received_at DESC, id DESC LIMIT $3) e
+        ORDER BY i.id, e.fingerprint, e.phase_at DESC, e.received_at DESC`,
+      [organizationId, incidentIds, TRIAGE_PHASES],
     )) as Array<{ incident_id: string; labels: Record<string, string>; annotations: Record<string, string>; starts_at: Timestamp }>;
     for (const row of rows)
       byIncident.get(row.incident_id)?.push({ labels: row.labels, annotations: row.annotations, startsAt: Number(row.starts_at.epochMicros / 1000n) });
