@@ -8,7 +8,8 @@ import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTick
  * Investigation throughput of one worker process with the built-in reasoner against a local
  * Prometheus (scraping itself every second, with one alerting rule that fires). In the same run,
  * the floor: the same Prometheus requests the tool runs recorded, replayed straight from this
- * process with the worker's concurrency.
+ * process with the worker's concurrency; then as many investigations again with two worker
+ * processes, for the rate a second worker adds.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 /** `--investigations=N` (default 100). */
@@ -81,10 +82,68 @@ async function commits(db: Client): Promise<number> {
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
+/** INVESTIGATIONS incidents of RULE, one per delivery, each in its own group (`prefix` keeps batches apart). */
+async function openIncidents(port: number, cookie: string, alerts: { id: string; secret: string }, prometheusUrl: string, prefix: string): Promise<string[]> {
+  const incidents: string[] = [];
+  for (let i = 0; i < INVESTIGATIONS; i++) {
+    const [incidentId] = await deliver(port, alerts, {
+      groupKey: `bench-investigations/${prefix}/${i}`,
+      alerts: [
+        {
+          labels: { alertname: RULE, job: JOB, instance: new URL(prometheusUrl).host, severity: 'info', n: `${prefix}-${i}` },
+          annotations: { summary: `Bench incident ${prefix} ${i}` },
+          startsAt: new Date().toISOString(),
+        },
+      ],
+    });
+    incidents.push(incidentId);
+  }
+  if (new Set(incidents).size !== INVESTIGATIONS) throw new Error(`expected ${INVESTIGATIONS} incidents, got ${new Set(incidents).size}`);
+  return incidents;
+}
+
+/** Opens an investigation of each incident, back to back, and polls every 50 ms until all have ended. */
+async function investigateAll(
+  port: number,
+  cookie: string,
+  db: Client,
+  incidents: string[],
+  workers: Awaited<ReturnType<typeof startWorker>>[],
+): Promise<{ ids: string[]; polls: number; opened: number }> {
+  const ids: string[] = [];
+  for (const incidentId of incidents) ids.push((await apiJson<{ id: string }>(port, cookie, 'POST', '/api/v1/investigations', { incidentId }, [201])).id);
+  const opened = performance.now();
+  const deadline = Date.now() + 120_000;
+  let polls = 0;
+  for (;;) {
+    polls += 1;
+    const [{ n }] = (
+      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM investigations WHERE id = ANY($1) AND status = ANY($2)', [ids, END_STATUSES])
+    ).rows;
+    if (n === ids.length) return { ids, polls, opened };
+    for (const worker of workers)
+      if (worker.child.exitCode !== null) throw new Error(`a worker exited with ${worker.child.exitCode}:\n${worker.output().slice(-4000)}`);
+    if (Date.now() > deadline) throw new Error(`only ${n} of ${ids.length} investigations ended within 120 s`);
+    await sleep(50);
+  }
+}
+
+/** Seconds from the first investigation created to the last concluded. */
+async function wallSecondsOf(db: Client, ids: string[]): Promise<number> {
+  const [{ wall_ms: wallMs }] = (
+    await db.query<{ wall_ms: string }>(
+      'SELECT EXTRACT(EPOCH FROM max(concluded_at) - min(created_at)) * 1000 AS wall_ms FROM investigations WHERE id = ANY($1)',
+      [ids],
+    )
+  ).rows;
+  return Number(wallMs) / 1000;
+}
+
 export async function investigationsSection(ctx: InvestigationsContext): Promise<void> {
   const { port, cookie, databaseUrl, env, apiPid, profileDir } = ctx;
   let prometheus: MonitoringProcess | undefined;
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let workers: Awaited<ReturnType<typeof startWorker>>[] = [];
   const db = new Client({ connectionString: databaseUrl, application_name: 'bench-investigations' });
   try {
     await db.connect();
@@ -114,22 +173,7 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     if (verified.lastVerification.outcome !== 'succeeded')
       throw new Error(`verifying the Prometheus integration: ${JSON.stringify(verified.lastVerification)}`);
     const alerts = await genericIntegration(port, cookie, 'Bench investigations');
-    const incidents: string[] = [];
-    for (let i = 0; i < INVESTIGATIONS; i++) {
-      const [incidentId] = await deliver(port, alerts, {
-        groupKey: `bench-investigations/${i}`,
-        alerts: [
-          {
-            labels: { alertname: RULE, job: JOB, instance: new URL(prometheus.url).host, severity: 'info', n: String(i) },
-            annotations: { summary: `Bench incident ${i}` },
-            startsAt: new Date().toISOString(),
-          },
-        ],
-      });
-      incidents.push(incidentId);
-    }
-    if (new Set(incidents).size !== INVESTIGATIONS) throw new Error(`expected ${INVESTIGATIONS} incidents, got ${new Set(incidents).size}`);
-
+    const incidents = await openIncidents(port, cookie, alerts, prometheus.url, 'one-worker');
     worker = await startWorker(env, profileDir);
     // Whatever an earlier section left in the outbox is relayed first; let it settle.
     await sleep(1000);
@@ -138,24 +182,8 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     const cpuBefore = { worker: cpuSeconds(pids.worker), api: cpuSeconds(pids.api), prometheus: cpuSeconds(pids.prometheus) };
     const machineBefore = machineTicks();
     const commitsBefore = await commits(db);
-    let polls = 0;
     const started = performance.now();
-    const ids: string[] = [];
-    for (const incidentId of incidents) ids.push((await apiJson<{ id: string }>(port, cookie, 'POST', '/api/v1/investigations', { incidentId }, [201])).id);
-    const opened = performance.now();
-    const deadline = Date.now() + 120_000;
-    let ended = 0;
-    while (ended < ids.length) {
-      polls += 1;
-      const [{ n }] = (
-        await db.query<{ n: number }>('SELECT count(*)::int AS n FROM investigations WHERE id = ANY($1) AND status = ANY($2)', [ids, END_STATUSES])
-      ).rows;
-      ended = n;
-      if (ended === ids.length) break;
-      if (worker.child.exitCode !== null) throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output().slice(-4000)}`);
-      if (Date.now() > deadline) throw new Error(`only ${ended} of ${ids.length} investigations ended within 120 s`);
-      await sleep(50);
-    }
+    const { ids, polls, opened } = await investigateAll(port, cookie, db, incidents, [worker]);
     const polledSeconds = (performance.now() - started) / 1000;
     const cpuShare = (name: keyof typeof pids): number => (cpuSeconds(pids[name]) - cpuBefore[name]) / polledSeconds;
     const cpu = { worker: cpuShare('worker'), api: cpuShare('api'), prometheus: cpuShare('prometheus') };
@@ -187,13 +215,7 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
       queued_ms: Number(r.queued_ms),
       tool_ms: Number(r.tool_ms),
     }));
-    const [{ wall_ms: wallMs }] = (
-      await db.query<{ wall_ms: string }>(
-        'SELECT EXTRACT(EPOCH FROM max(concluded_at) - min(created_at)) * 1000 AS wall_ms FROM investigations WHERE id = ANY($1)',
-        [ids],
-      )
-    ).rows;
-    const wallSeconds = Number(wallMs) / 1000;
+    const wallSeconds = await wallSecondsOf(db, ids);
 
     // The floor: every Prometheus request the runs recorded, replayed from here, one investigation's
     // requests in sequence, WORKER_CONCURRENCY investigations at a time.
@@ -277,8 +299,23 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     console.log(
       `Final status: ${[...byStatus].map(([k, n]) => `${n} ${k}`).join(', ')}.${errors.length ? ` Errors: ${errors.join(' | ')}` : ''} (All ended ${fmt(polledSeconds, 2)} s after the first POST, as seen by polling every 50 ms.)`,
     );
+
+    // Two worker processes on the same queue and PostgreSQL: the rate the second one adds.
+    const more = await openIncidents(port, cookie, alerts, prometheus.url, 'two-workers');
+    workers = [await startWorker(env), await startWorker(env)];
+    await sleep(1000);
+    const two = await investigateAll(port, cookie, db, more, workers);
+    const twoPerSecond = INVESTIGATIONS / (await wallSecondsOf(db, two.ids));
+    const [{ ended }] = (
+      await db.query<{ ended: number }>(`SELECT count(*) FILTER (WHERE status = 'concluded')::int AS ended FROM investigations WHERE id = ANY($1)`, [two.ids])
+    ).rows;
+    console.log(
+      `Two worker processes on the same queue: ${fmt(twoPerSecond, 2)} investigations/s (one: ${fmt(perSecond, 2)}), ${fmt(twoPerSecond / perSecond, 2)}x;` +
+        ` ${ended} of ${INVESTIGATIONS} concluded; both share this machine's ${cpus().length} CPUs with the API, PostgreSQL and Prometheus.`,
+    );
   } finally {
     await stopChild(worker?.child);
+    for (const w of workers) await stopChild(w.child);
     await prometheus?.stop();
     await db.end().catch(() => undefined);
   }
