@@ -2,7 +2,19 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
-import { apiJson, cpuSeconds, deliver, freePort, genericIntegration, machineTicks, percentile, sleep, startWorker, stopChild } from './support';
+import {
+  apiJson,
+  cpuSeconds,
+  deliver,
+  freePort,
+  genericIntegration,
+  machineTicks,
+  percentile,
+  postgresCpuSeconds,
+  sleep,
+  startWorker,
+  stopChild,
+} from './support';
 
 /**
  * Investigation throughput of one worker process with the built-in reasoner against a local
@@ -181,6 +193,7 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     const pids = { worker: worker.child.pid!, api: apiPid, prometheus: prometheus.pid! };
     const cpuBefore = { worker: cpuSeconds(pids.worker), api: cpuSeconds(pids.api), prometheus: cpuSeconds(pids.prometheus) };
     const machineBefore = machineTicks();
+    const postgresBefore = postgresCpuSeconds();
     const commitsBefore = await commits(db);
     const started = performance.now();
     const { ids, polls, opened } = await investigateAll(port, cookie, db, incidents, [worker]);
@@ -188,6 +201,7 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     const cpuShare = (name: keyof typeof pids): number => (cpuSeconds(pids[name]) - cpuBefore[name]) / polledSeconds;
     const cpu = { worker: cpuShare('worker'), api: cpuShare('api'), prometheus: cpuShare('prometheus') };
     const machineAfter = machineTicks();
+    const postgresMsEach = ((postgresCpuSeconds() - postgresBefore) * 1000) / INVESTIGATIONS;
     const machineShare = (machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total);
     // A backend reports its transaction counts when it exits or, idle, within about a second.
     await stopChild(worker.child);
@@ -290,7 +304,7 @@ export async function investigationsSection(ctx: InvestigationsContext): Promise
     console.log(
       `\nTool runs per investigation: mean ${fmt(meanRuns, 2)}, min ${Math.min(...toolRuns)}, max ${Math.max(...toolRuns)} (failed runs: ${rows.reduce((a, r) => a + r.failed_runs, 0)});` +
         ` activity events per investigation: mean ${fmt(rows.reduce((a, r) => a + r.events, 0) / rows.length, 1)};` +
-        ` database transactions per investigation: ${fmt(transactions / INVESTIGATIONS, 1)} (committed in the bench database during the run, the API's POSTs included, this process's polling not); Prometheus requests per investigation: mean ${fmt(lanes.reduce((a, l) => a + l.length, 0) / Math.max(1, lanes.length), 1)}.`,
+        ` database transactions per investigation: ${fmt(transactions / INVESTIGATIONS, 1)} (committed in the bench database during the run, the API's POSTs included, this process's polling not), PostgreSQL CPU per investigation ${fmt(postgresMsEach, 1)} ms; Prometheus requests per investigation: mean ${fmt(lanes.reduce((a, l) => a + l.length, 0) / Math.max(1, lanes.length), 1)}.`,
     );
     console.log(
       `CPU from the first POST until all ended: worker ${fmt(cpu.worker * 100, 0)}% of one core, API ${fmt(cpu.api * 100, 0)}%, Prometheus ${fmt(cpu.prometheus * 100, 0)}%;` +

@@ -281,8 +281,8 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
     );
     console.log(
       `CPU per read (ms): direct, the reading process ${perRead(bursts.direct, 'reader').toFixed(3)}; through the relay, the reading process ${perRead(bursts.relay, 'reader').toFixed(3)},` +
-        ` the API process holding the session ${perRead(bursts.relay, 'api').toFixed(3)}, the relay ${perRead(bursts.relay, 'relay').toFixed(3)}` +
-        " (PostgreSQL and Prometheus not counted; every process shares this machine's cores).",
+        ` the API process holding the session ${perRead(bursts.relay, 'api').toFixed(3)}, the relay ${perRead(bursts.relay, 'relay').toFixed(3)},` +
+        ` PostgreSQL ${perRead(bursts.relay, 'postgres').toFixed(3)} (direct: ${perRead(bursts.direct, 'postgres').toFixed(3)}); Prometheus not counted; every process shares this machine's cores.`,
     );
     if (r.ok !== READS || concurrentRelay.ok !== ROUNDS * CONCURRENT) console.log('\nSome relay reads failed: see the table.');
   } finally {

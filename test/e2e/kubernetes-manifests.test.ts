@@ -508,34 +508,35 @@ describe.skipIf(!KUBECTL)(`Kubernetes manifests under deploy/kubernetes${KUBECTL
         for (const name of ['svc-api', 'svc-worker']) expect(workload(objects, name).object.spec.replicas, `${name} replicas`).toBeUndefined();
       });
 
-      it('reads the queue depth of the queue the code uses, under the configured prefix, per worker concurrency', () => {
+      it('reads the queue depth of the queue the code uses from the API’s svc_queue_jobs, per worker concurrency', () => {
         const objects = objectsOf(target);
-        const worker = workload(objects, 'svc-worker');
-        const workerEnv = environment(objects, worker.pod.containers[0]).env;
-        const prefix = workerEnv.SVC_QUEUE_PREFIX;
         const concurrency = /const CONCURRENCY = (\d+);/.exec(source('libs/investigations/src/engine/investigation.processor.ts'))?.[1];
         expect(concurrency).toBeDefined();
-
-        const exporter = workload(objects, 'svc-queue-exporter');
-        const container = exporter.pod.containers[0];
-        const { env, problems } = environment(objects, container);
-        if (!target.supplied?.includes('svc-datastores')) expect(problems).toEqual([]);
-        const keys = env.REDIS_EXPORTER_CHECK_SINGLE_KEYS.split(',');
-        expect(keys.sort()).toEqual([`${prefix}:${INVESTIGATIONS_QUEUE}:active`, `${prefix}:${INVESTIGATIONS_QUEUE}:wait`]);
-        // The exporter reads the Redis the service uses.
-        const redisRef = (c: IContainer, name: string) => c.env?.find((v) => v.name === name)?.valueFrom?.secretKeyRef;
-        expect(redisRef(container, 'REDIS_ADDR')).toEqual(redisRef(worker.pod.containers[0], 'REDIS_URL'));
+        // The gauge the API exports, and the states the query adds are ones it sets.
+        const metrics = source('libs/platform/src/queue/queue-metrics.ts');
+        expect(metrics).toContain(`name: 'svc_queue_jobs'`);
+        for (const state of ['outbox', 'waiting', 'active']) expect(metrics).toMatch(new RegExp(`\\b${state}: `));
 
         const [trigger] = named(objects, 'ScaledObject', 'svc-worker')!.spec.triggers;
         expect(trigger.type).toBe('prometheus');
-        const query: string = trigger.metadata.query;
-        const metric = `${env.REDIS_EXPORTER_NAMESPACE}_key_size`;
-        expect(query).toContain(`${metric}{key=~"${prefix}:${INVESTIGATIONS_QUEUE}:(wait|active)"}`);
-        expect(query).toContain(`or 0 * max(${env.REDIS_EXPORTER_NAMESPACE}_up)`);
+        // Every API replica reports the same figures: the max of each state across them, added up.
+        expect(trigger.metadata.query).toBe(`sum(max by (state) (svc_queue_jobs{queue="${INVESTIGATIONS_QUEUE}",state=~"outbox|waiting|active"}))`);
         expect(trigger.metadata.threshold).toBe(concurrency);
+        // No result (no API pod scraped, the queues unreadable) is an error, for which KEDA holds the fallback replicas.
         expect(trigger.metadata.ignoreNullValues).toBe('false');
-        const scrape = exporter.object.spec.template.metadata.annotations;
-        expect(Number(scrape['prometheus.io/port'])).toBe(container.ports!.find((p) => p.name === 'metrics')?.containerPort);
+      });
+
+      it('has Prometheus scrape /metrics on the API pods, at the port the API listens on', () => {
+        const objects = objectsOf(target);
+        const api = workload(objects, 'svc-api');
+        const container = api.pod.containers.find((c) => c.name === 'api')!;
+        const port = Number(environment(objects, container).env.PORT);
+        expect(container.ports!.find((p) => p.name === 'http')?.containerPort).toBe(port);
+        expect(api.object.spec.template.metadata.annotations).toMatchObject({
+          'prometheus.io/scrape': 'true',
+          'prometheus.io/port': String(port),
+          'prometheus.io/path': '/metrics',
+        });
       });
 
       it('keeps a PodDisruptionBudget over the API pods and one over the worker pods', () => {
@@ -573,7 +574,7 @@ describe.skipIf(!KUBECTL)(`Kubernetes manifests under deploy/kubernetes${KUBECTL
 
           for (const [policyName, store, clients] of [
             ['svc-postgres', 'svc-postgres', ['svc-api', 'svc-worker']],
-            ['svc-redis', 'svc-redis', ['svc-api', 'svc-worker', 'svc-queue-exporter']],
+            ['svc-redis', 'svc-redis', ['svc-api', 'svc-worker']],
           ] as const) {
             const policy = named(objects, 'NetworkPolicy', policyName)!;
             const guarded = workloads(objects).filter((w) => selects(policy.spec.podSelector.matchLabels, w.labels));
@@ -621,6 +622,18 @@ describe.skipIf(!KUBECTL)(`Kubernetes manifests under deploy/kubernetes${KUBECTL
       }
     });
   }
+
+  it('renders no queue exporter: the worker autoscaler reads the API’s own /metrics', () => {
+    for (const target of TARGETS) {
+      const exporters = objectsOf(target).filter(
+        (o) => o.metadata.name === 'svc-queue-exporter' || o.metadata.labels?.['app.kubernetes.io/component'] === 'queue-exporter',
+      );
+      expect(
+        exporters.map((o) => `${o.kind}/${o.metadata.name}`),
+        target.name,
+      ).toEqual([]);
+    }
+  });
 
   it('ships placeholders in every Secret, never a value that could be a real credential', () => {
     const credentialFree = (text: string) => {

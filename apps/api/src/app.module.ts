@@ -18,6 +18,7 @@ import { MIGRATIONS } from '../../../migrations';
     DatabaseModule.forRoot({ migrations: MIGRATIONS, applicationName: 'svc-api' }),
     ClockModule,
     QueueModule.forRoot(),
+    QueueModule.forMetrics(),
     PaginationModule,
     ObservabilityModule,
     AuditModule,

@@ -9,6 +9,7 @@ import { Outbox } from './outbox';
 import { OutboxMessage } from './outbox-message.entity';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
+import { QueueMetrics } from './queue-metrics';
 
 @Global()
 @Module({})
@@ -46,6 +47,15 @@ export class QueueModule {
       imports: [BullModule.registerQueue({ name: queue })],
       providers: [{ provide: `svc:jobs:${queue}`, useValue: new JobDeclaration(queue, jobs) }],
       exports: [BullModule],
+    };
+  }
+
+  /** For the API: the depth of every declared queue on /metrics (`svc_queue_jobs`), which the worker autoscaler reads. */
+  static forMetrics(): DynamicModule {
+    return {
+      module: class QueueMetricsModule {},
+      imports: [DiscoveryModule],
+      providers: [QueueMetrics],
     };
   }
 
