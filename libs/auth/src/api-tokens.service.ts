@@ -76,11 +76,11 @@ export class ApiTokensService {
     private readonly cursors: CursorCodec,
     clock: Clock,
   ) {
-    this.recent = new RecentReads<ApiToken>(clock, TOKEN_REREAD_MS);
+    this.recent = new RecentReads<ApiToken | null>(clock, TOKEN_REREAD_MS);
   }
 
   /** Live tokens by hash (base64), read at most TOKEN_REREAD_MS ago. */
-  private readonly recent: RecentReads<ApiToken>;
+  private readonly recent: RecentReads<ApiToken | null>;
 
   async mint(organizationId: string, minterRole: Role, input: CreateApiTokenDto, context: AuditContext): Promise<CreatedApiTokenView> {
     if (!(await this.policies.get(organizationId)).apiTokensAllowed) throw new ConflictError("API tokens are switched off by this Organization's Policy");
@@ -127,7 +127,7 @@ export class ApiTokensService {
 
   /** Revokes a token; revoking a revoked one changes nothing. */
   async revoke(organizationId: string, id: string, context: AuditContext): Promise<void> {
-    this.recent.forget((t) => t.id === id);
+    this.recent.forget((t) => t?.id === id);
     await this.dataSource.transaction(async (manager) => {
       const tokens = this.tokens.withManager(manager);
       const token = await tokens.findById(organizationId, id);
@@ -153,13 +153,18 @@ export class ApiTokensService {
     const tokenHash = hash(value);
     const key = tokenHash.toString('base64');
     const now = Timestamp.now();
-    let token = this.recent.get(key) ?? null;
-    if (!token || !now.isBefore(token.expiresAt)) {
-      const readAt = this.recent.readStartsAt();
-      // The token's hash is globally unique; this lookup is the one read that precedes knowing the Organization.
-      token = await this.repository.findOneBy({ tokenHash });
-      if (token && !token.revokedAt && now.isBefore(token.expiresAt)) this.recent.set(key, token, readAt);
-    }
+    const remembered = this.recent.get(key);
+    if (remembered && !now.isBefore(remembered.expiresAt)) this.recent.forget((t) => t === remembered);
+    // The token's hash is globally unique; this lookup is the one read that precedes knowing the
+    // Organization. Requests arriving while it is read share the read.
+    const token =
+      remembered && now.isBefore(remembered.expiresAt)
+        ? remembered
+        : await this.recent.through(
+            key,
+            () => this.repository.findOneBy({ tokenHash }),
+            (read) => read !== null && !read.revokedAt && now.isBefore(read.expiresAt),
+          );
     if (!token || token.revokedAt || !now.isBefore(token.expiresAt)) throw rejected();
     if (!(await this.policies.get(token.organizationId)).apiTokensAllowed) throw rejected();
     if (!token.lastUsedAt || token.lastUsedAt.secondsUntil(now) >= TOUCH_EVERY_SECONDS) {

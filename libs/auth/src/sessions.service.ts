@@ -101,14 +101,18 @@ export class SessionsService {
     const hash = hashToken(token);
     const key = hash.toString('base64');
     const now = Timestamp.now();
-    let session = this.recent.get(key);
     // Only a live session is remembered, and it is re-read before it is refused: a refusal always
-    // comes from the database, never from memory.
-    if (!session || !this.liveAt(session, now)) {
-      const readAt = this.recent.readStartsAt();
-      session = await this.read(hash);
-      if (this.liveAt(session, now)) this.recent.set(key, session, readAt);
-    }
+    // comes from the database, never from memory. Requests arriving while it is read share the read.
+    const remembered = this.recent.get(key);
+    if (remembered && !this.liveAt(remembered, now)) this.recent.forget((s) => s === remembered);
+    const session =
+      remembered && this.liveAt(remembered, now)
+        ? remembered
+        : await this.recent.through(
+            key,
+            () => this.read(hash),
+            (read) => this.liveAt(read, now),
+          );
     if (session.revokedAt) throw new UnauthenticatedError('session_revoked', 'This session was ended; sign in again');
     if (session.user.disabledAt) throw new UnauthenticatedError('session_revoked', 'This account is disabled');
     if (!this.liveAt(session, now)) throw new UnauthenticatedError('session_expired', 'This session has expired; sign in again');

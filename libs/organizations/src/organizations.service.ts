@@ -40,11 +40,11 @@ export class OrganizationsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     clock: Clock,
   ) {
-    this.recent = new RecentReads<OrganizationView & { userId: string }>(clock, MEMBERSHIP_REREAD_MS);
+    this.recent = new RecentReads<(OrganizationView & { userId: string }) | null>(clock, MEMBERSHIP_REREAD_MS);
   }
 
   /** Memberships found, by `<organization> <user>`, read at most MEMBERSHIP_REREAD_MS ago (a missing one is always read again). */
-  private readonly recent: RecentReads<OrganizationView & { userId: string }>;
+  private readonly recent: RecentReads<(OrganizationView & { userId: string }) | null>;
 
   /** A new Organization with the acting person as its first member, recorded in its audit trail. */
   create(organization: { id: string; displayName: string }, userId: string, role: Role, context: AuditContext): Promise<OrganizationView> {
@@ -77,24 +77,24 @@ export class OrganizationsService {
 
   /** The caller's membership in one Organization, or null when there is none (or no such Organization). */
   async membership(organizationId: string, userId: string): Promise<OrganizationView | null> {
-    const key = `${organizationId} ${userId}`;
-    const remembered = this.recent.get(key);
-    if (remembered) return { id: remembered.id, displayName: remembered.displayName, membership: { ...remembered.membership } };
-    const readAt = this.recent.readStartsAt();
-    const row = await this.memberships
-      .query(organizationId, 'm')
-      .innerJoinAndSelect('m.organization', 'o')
-      .andWhere('m.user_id = :userId', { userId })
-      .getOne();
-    if (!row) return null;
-    const found = { id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role } };
-    this.recent.set(key, { ...found, userId }, readAt);
-    return found;
+    const found = await this.recent.through(
+      `${organizationId} ${userId}`,
+      async () => {
+        const row = await this.memberships
+          .query(organizationId, 'm')
+          .innerJoinAndSelect('m.organization', 'o')
+          .andWhere('m.user_id = :userId', { userId })
+          .getOne();
+        return row ? { id: row.organizationId, displayName: row.organization!.displayName, membership: { id: row.id, role: row.role }, userId } : null;
+      },
+      (value) => value !== null,
+    );
+    return found && { id: found.id, displayName: found.displayName, membership: { ...found.membership } };
   }
 
   /** Forgets what this process remembers of a user's membership (after its role changed or it was removed). */
   forgetMembership(organizationId: string, userId: string): void {
-    this.recent.forget((m) => m.id === organizationId && m.userId === userId);
+    this.recent.forget((m) => m !== null && m.id === organizationId && m.userId === userId);
   }
 
   /**
