@@ -491,10 +491,17 @@ describe('the web console in a real browser', () => {
       for (const path of paths) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1 }).waitFor();
-        await page
-          .getByRole('status')
-          .filter({ hasText: /^Loading/ })
-          .waitFor({ state: 'detached' });
+        // Every panel of the page has loaded (several may be loading at once).
+        await expect
+          .poll(
+            () =>
+              page
+                .getByRole('status')
+                .filter({ hasText: /^Loading/ })
+                .count(),
+            { timeout: 15_000 },
+          )
+          .toBe(0);
         const overflow = await horizontalOverflow(page);
         if (overflow > 0) wide.push(`${path}: ${overflow} px too wide`);
         if (shots && path === '/incidents') await page.screenshot({ path: `${shots}/incidents-${width}.png`, fullPage: true });

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Clock, configureHttpApp, loadConfig } from '@svc/platform';
 import { createTestDatabase } from './databases';
+import { ensureBuilt } from './dist';
 
 export const PUBLIC_URL = 'http://console.test:8080';
 export const PUBLIC_ORIGIN = 'http://console.test:8080';
@@ -42,6 +43,11 @@ export interface StartApiOptions {
 let overriddenSettings: Record<string, string | undefined> = {};
 
 export async function startApi(options: StartApiOptions = {}): Promise<TestApi> {
+  // The compiled service that worker, relay and launcher processes run from is built (or waited
+  // for) now, before this API listens: the build blocks this process's event loop, and a blocked
+  // in-process server would let its idle keep-alive connections time out under a client's next
+  // request (ECONNRESET).
+  ensureBuilt();
   const database = await createTestDatabase();
   const env: Record<string, string> = {
     DATABASE_URL: options.databaseVia ? database.url.replace(/@[^/]+\//, `@${options.databaseVia}/`) : database.url,
