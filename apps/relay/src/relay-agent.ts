@@ -29,15 +29,12 @@ interface Registration {
 /** Resolves once the call takes writes again, or closes. */
 function drained(call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>): Promise<void> {
   return new Promise<void>((resolve) => {
+    const events = ['drain', 'close', 'error', 'status'] as const;
     const done = () => {
-      call.off('drain', done);
-      call.off('close', done);
-      call.off('error', done);
+      for (const event of events) call.off(event, done);
       resolve();
     };
-    call.on('drain', done);
-    call.on('close', done);
-    call.on('error', done);
+    for (const event of events) call.on(event, done);
   });
 }
 
