@@ -59,4 +59,17 @@ describe('OutboxRepository', () => {
     const [a] = await dataSource.query(`SELECT attempts, last_error, dispatched_at IS NOT NULL AS dispatched FROM outbox_messages WHERE id = $1`, [aMessage]);
     expect(a).toEqual({ attempts: 1, last_error: 'E', dispatched: true });
   });
+
+  it('counts the messages not yet relayed by queue, every Organization’s, up to the cap', async () => {
+    const [{ pending }] = (await dataSource.query(`SELECT count(*)::int AS pending FROM outbox_messages WHERE dispatched_at IS NULL AND queue = 'q'`)) as {
+      pending: number;
+    }[];
+    await repository.insert(A, { id: newId(), queue: 'depth', jobName: 'j', payload: {} });
+    await repository.insert(B, { id: newId(), queue: 'depth', jobName: 'j', payload: {} });
+    const counts = await repository.pendingCountsAcrossOrganizations(1_000);
+    expect(counts.get('depth')).toBe(2);
+    expect(counts.get('q') ?? 0).toBe(pending);
+    const capped = await repository.pendingCountsAcrossOrganizations(1);
+    expect([...capped.values()].reduce((sum, n) => sum + n, 0)).toBe(1);
+  });
 });

@@ -59,6 +59,15 @@ export class OutboxRepository {
     await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, queue]);
   }
 
+  /** Messages not yet relayed, by queue, across Organizations (a depth for /metrics): at most `cap` are counted. */
+  async pendingCountsAcrossOrganizations(cap: number, manager: EntityManager = this.dataSource.manager): Promise<Map<string, number>> {
+    const rows = (await manager.query(
+      'SELECT queue, count(*)::int AS jobs FROM (SELECT queue FROM outbox_messages WHERE dispatched_at IS NULL LIMIT $1) pending GROUP BY queue',
+      [cap],
+    )) as { queue: string; jobs: number }[];
+    return new Map(rows.map((r) => [r.queue, r.jobs]));
+  }
+
   /** Across Organizations: claims up to `limit` undispatched messages, oldest first, skipping those another relay holds. */
   async claimPendingAcrossOrganizations(limit: number, manager: EntityManager = this.dataSource.manager): Promise<PendingOutboxMessage[]> {
     return (await manager.query(

@@ -1,12 +1,11 @@
 import { getQueueToken } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { Gauge } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { Metrics } from '../observability/metrics';
 import { JobDeclaration } from './job-declaration';
+import { OutboxRepository } from './outbox.repository';
 
 /** The most committed-but-not-queued messages a scrape counts (the count is exact below it). */
 const OUTBOX_COUNT_CAP = 100_000;
@@ -26,7 +25,7 @@ export class QueueMetrics implements OnApplicationBootstrap {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly moduleRef: ModuleRef,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
     metrics: Metrics,
   ) {
     const read = () => this.read();
@@ -53,13 +52,10 @@ export class QueueMetrics implements OnApplicationBootstrap {
   private async read(): Promise<Map<string, Record<string, number>>> {
     const depths = new Map<string, Record<string, number>>();
     try {
-      const outbox = (await this.dataSource.query(
-        `SELECT queue, count(*)::int AS jobs FROM (SELECT queue FROM outbox_messages WHERE dispatched_at IS NULL LIMIT $1) pending GROUP BY queue`,
-        [OUTBOX_COUNT_CAP],
-      )) as { queue: string; jobs: number }[];
+      const outbox = await this.outbox.pendingCountsAcrossOrganizations(OUTBOX_COUNT_CAP);
       const counts = await Promise.all([...this.queues].map(async ([name, queue]) => [name, await queue.getJobCounts()] as const));
       for (const [name, c] of counts) {
-        depths.set(name, { outbox: outbox.find((o) => o.queue === name)?.jobs ?? 0, waiting: c.waiting, active: c.active, delayed: c.delayed });
+        depths.set(name, { outbox: outbox.get(name) ?? 0, waiting: c.waiting, active: c.active, delayed: c.delayed });
       }
     } catch (error) {
       this.logger.warn(`Queue depths could not be read: ${(error as Error).message}`);
