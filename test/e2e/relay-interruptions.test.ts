@@ -189,15 +189,16 @@ describe('relay jobs interrupted', () => {
     await connected();
     const before = silent.requests.length;
     const verifies = [0, 1].map(() => ctx.admin.post(`/api/v1/integrations/${integrationId}/verify`));
-    // Both jobs are with the relay: the second waits for a slot, and only the first has reached the local system.
-    await relay!.logged('job received', 2);
+    // Both jobs are with the relay: the second waits for a slot (only a waiting job's arrival is
+    // logged at the default level), and only the first has reached the local system.
+    await relay!.logged('job received', 1);
     expect(
       relay!
         .output()
         .split('\n')
         .filter((line) => line.includes('job received'))
         .map((line) => JSON.parse(line).waiting),
-    ).toEqual([false, true]);
+    ).toEqual([true]);
     await until(() => silent.requests.length > before, 20_000, 'the first request');
     expect(silent.requests.length).toBe(before + 1);
     const buildinfo = JSON.stringify({ status: 'success', data: { version: '3.0.0' } });

@@ -206,7 +206,10 @@ export class RelayAgent {
   private async runJob(call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>, job: JobMessage): Promise<void> {
     const controller = new AbortController();
     this.running.set(job.jobId, controller);
-    this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, waiting: this.active >= this.config.maxConcurrentJobs }, 'job received');
+    // A job that waits for a slot is logged on arrival; one that runs at once only at debug level
+    // ("job done" follows it either way), so a busy relay writes one line per job.
+    const waiting = this.active >= this.config.maxConcurrentJobs;
+    this.log[waiting ? 'info' : 'debug']({ jobId: job.jobId, capabilityId: job.capabilityId, waiting }, 'job received');
     await this.slot();
     try {
       const result = await this.reader.run(job, controller.signal);
