@@ -1,3 +1,4 @@
+import { ChangeEvents1796000000000 } from './1796000000000-ChangeEvents';
 import { RelayJobsPending1795900000000 } from './1795900000000-RelayJobsPending';
 import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
@@ -38,4 +39,5 @@ export const MIGRATIONS: Function[] = [
   ReferenceKeys1795700000000,
   InvestigationPlot1795800000000,
   RelayJobsPending1795900000000,
+  ChangeEvents1796000000000,
 ];

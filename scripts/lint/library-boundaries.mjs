@@ -21,8 +21,9 @@ export const LIBRARY_DEPENDENCIES = {
   relays: ['platform', 'audit'],
   integrations: ['platform', 'audit', 'relays'],
   incidents: ['platform', 'audit'],
-  alerts: ['platform', 'audit', 'integrations', 'incidents'],
-  investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents', 'relays'],
+  changes: ['platform', 'audit', 'incidents'],
+  alerts: ['platform', 'audit', 'integrations', 'incidents', 'changes'],
+  investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents', 'relays', 'changes'],
   conversations: ['platform', 'audit', 'incidents', 'investigations', 'integrations'],
   postmortems: ['platform', 'audit', 'incidents', 'investigations'],
 };

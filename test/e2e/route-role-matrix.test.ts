@@ -40,6 +40,7 @@ const EXPECTED_MINIMUM: Record<string, Role> = {
   'integrations:write': 'admin',
   'webhook-deliveries:read': 'viewer',
   'webhook-deliveries:replay': 'admin',
+  'changes:read': 'viewer',
   'incidents:read': 'viewer',
   'incidents:merge': 'editor',
   'investigations:read': 'viewer',

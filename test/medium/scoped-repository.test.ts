@@ -121,6 +121,7 @@ const SINGLE_COLUMN_KEYS = [
       ['api_tokens', 'CASCADE'],
       // An Organization with audit events cannot be deleted.
       ['audit_events', 'RESTRICT'],
+      ['change_events', 'CASCADE'],
       // Their key to the incident holds the Organization only while incident_id is set.
       ['conversations', 'CASCADE'],
       ['incidents', 'CASCADE'],
@@ -160,6 +161,10 @@ const UNKEYED_ID_COLUMNS: Record<string, string> = {
   'alert_events.integration_id': HISTORY_OF_INTEGRATION,
   'incidents.integration_id': HISTORY_OF_INTEGRATION,
   'webhook_deliveries.integration_id': HISTORY_OF_INTEGRATION,
+  'change_events.integration_id': HISTORY_OF_INTEGRATION,
+  'change_events.delivery_id':
+    'The delivery that brought the change first, recorded in the same transaction by the alerts library, which owns deliveries and ' +
+    'depends on the changes library (not the other way round). Deliveries are never deleted.',
   'investigation_sources.integration_id': EVIDENCE_OF_INTEGRATION,
   'tool_runs.integration_id': EVIDENCE_OF_INTEGRATION,
   'relay_capabilities.integration_id':
@@ -173,6 +178,8 @@ const UNKEYED_ID_COLUMNS: Record<string, string> = {
   'relays.session_id': 'The live session the gateway drew an id for when the relay connected, not a row.',
   'tool_runs.hypothesis_id': 'The id the reasoner gave a hypothesis while it ran, not a row.',
   'chat_events.event_id': "The chat provider's event id, which its retries repeat: a record of another system.",
+  'change_events.external_id':
+    "The sender's id of the change (a GitHub deployment status, a GitLab deployment), which its retries repeat: a record of another system.",
   'conversation_messages.author_id': "Who wrote it: a user id, `token:<id>`, the chat provider's user id, or `service` for an answer; kept as written.",
   'audit_events.actor_id': AUDIT_TRAIL,
   'audit_events.target_id': AUDIT_TRAIL,

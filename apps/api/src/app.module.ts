@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AlertsModule } from '@svc/alerts';
+import { ChangesModule } from '@svc/changes';
 import { AuditModule } from '@svc/audit';
 import { AuthModule, OidcModule } from '@svc/auth';
 import { ConversationsModule } from '@svc/conversations';
@@ -27,6 +28,7 @@ import { MIGRATIONS } from '../../../migrations';
     IntegrationsModule,
     IncidentsModule,
     AlertsModule,
+    ChangesModule,
     InvestigationsModule,
     ConversationsModule,
     PostmortemsModule,

@@ -30,6 +30,16 @@ export interface AlertPhaseRecord {
   receivedAt: Timestamp;
 }
 
+/** What an incident's alerts name (IncidentsService.alertScope). */
+export interface IncidentAlertScope {
+  incident: IncidentRecord;
+  /** When its earliest alert began firing (its opening when none did). */
+  firstAlertAt: Timestamp;
+  /** Every value of a service-naming label (service, app, job, deployment, container…) among its alerts. */
+  services: string[];
+  namespaces: string[];
+}
+
 /** What happened to an incident, as recorded: its alert phases in time order and the incidents merged into it. */
 export interface IncidentHistory {
   incident: IncidentRecord;

@@ -56,6 +56,15 @@ export class IncidentsRepository {
     return { alerts: state.alerts, firing: state.firing, lastResolution: state.last_resolution };
   }
 
+  /** When the earliest alert of the incident began firing; null when it holds no firing phase. */
+  async firstAlertStart(organizationId: string, incidentId: string, manager: EntityManager = this.dataSource.manager): Promise<Timestamp | null> {
+    const [row] = (await manager.query(
+      `SELECT min(starts_at) AS first FROM alert_events WHERE organization_id = $1 AND incident_id = $2 AND status = 'firing'`,
+      [organizationId, incidentId],
+    )) as { first: Timestamp | null }[];
+    return row?.first ?? null;
+  }
+
   /**
    * The latest phase of each alert of the incidents (their labels, annotations and start), by
    * incident, among each incident's newest TRIAGE_PHASES phases: a listing page costs the same

@@ -18,8 +18,8 @@ import {
 } from '@svc/platform';
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
-import { AlertPhaseRecord, alertPhaseRecord, IncidentHistory, incidentRecord } from './incident-history';
-import { IncidentTriage, triageOf } from './incident-triage';
+import { AlertPhaseRecord, alertPhaseRecord, IncidentAlertScope, IncidentHistory, incidentRecord } from './incident-history';
+import { IncidentTriage, NAMESPACE_LABELS, SERVICE_LABELS, triageOf } from './incident-triage';
 import { IncidentsRepository } from './incidents.repository';
 
 const NEWEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'DESC');
@@ -149,6 +149,27 @@ export class IncidentsService {
     await this.get(organizationId, incidentId);
     const query = this.events.query(organizationId, 'e').andWhere('e.incident_id = :incidentId', { incidentId });
     return keysetPage(query, this.cursors, { scope: organizationId, collection: `incidents/${incidentId}/alert-events` }, EVENTS_OLDEST_FIRST, page);
+  }
+
+  /**
+   * What the incident's alerts name, for reading what else happened around it (the changes before
+   * it): when its first alert began, and the services and namespaces their labels name (among
+   * its newest alert phases, as its triage reads them).
+   */
+  async alertScope(organizationId: string, incidentId: string): Promise<IncidentAlertScope> {
+    const incident = await this.get(organizationId, incidentId);
+    const [phases, firstAlertAt] = await Promise.all([
+      this.repository.latestAlertPhases(organizationId, [incidentId]),
+      this.repository.firstAlertStart(organizationId, incidentId),
+    ]);
+    const alerts = phases.get(incidentId) ?? [];
+    const valuesOf = (names: readonly string[]) => [...new Set(alerts.flatMap((a) => names.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))];
+    return {
+      incident: incidentRecord(incident),
+      firstAlertAt: firstAlertAt ?? incident.openedAt,
+      services: valuesOf(SERVICE_LABELS),
+      namespaces: valuesOf(NAMESPACE_LABELS),
+    };
   }
 
   /**

@@ -5,4 +5,4 @@ export * from './incidents.service';
 export type { IncidentStatus } from './incident.entity';
 export * from './incident-admission.repository';
 export * from './incidents.repository';
-export type { AlertPhaseRecord, IncidentHistory, IncidentRecord } from './incident-history';
+export type { AlertPhaseRecord, IncidentAlertScope, IncidentHistory, IncidentRecord } from './incident-history';

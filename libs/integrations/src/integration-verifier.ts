@@ -76,6 +76,10 @@ export class IntegrationVerifier {
     const probe = PROBES[type.id];
     if (type.id === 'chat')
       throw new InvalidInputError('Chat integrations have no probe: an event from the workspace, and the reply in its thread, show the connection works');
+    if (type.webhookFormat === 'changes')
+      throw new InvalidInputError(
+        'Change-event integrations only receive changes: there is no system to contact. Send a test change event to the webhook instead',
+      );
     if (!probe)
       throw new InvalidInputError(
         `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,

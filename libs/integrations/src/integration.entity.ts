@@ -30,6 +30,14 @@ export class Integration extends OrganizationOwnedEntity {
   @Column({ type: 'bytea', nullable: true })
   webhookSecretHash!: Buffer | null;
 
+  /**
+   * The current webhook secret sealed (see CredentialCipher), for types whose senders sign the body
+   * with it (`signedWebhook`: GitHub's X-Hub-Signature-256, Flux's X-Signature) and so need the
+   * secret itself to check the signature; null for the others. Never returned.
+   */
+  @Column({ type: 'bytea', nullable: true })
+  webhookSecretSealed!: Buffer | null;
+
   @TimestampColumn({ nullable: true })
   webhookSecretRotatedAt!: Timestamp | null;
 

@@ -20,13 +20,13 @@ import {
   ScopedRepository,
   Timestamp,
 } from '@svc/platform';
-import { integrationType, IntegrationType } from './catalog/integration-types';
+import { integrationType, IntegrationType, webhookPath } from './catalog/integration-types';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { CreateIntegrationDto, ListIntegrationsQueryDto, UpdateIntegrationDto } from './dto/integration.dto';
 import { CreatedIntegrationView, IntegrationView, RotationResult } from './dto/integration.view';
 import { Integration } from './integration.entity';
 import { WebhookReceiver } from './webhooks/webhook-authenticator';
-import { hashWebhookSecret } from './webhooks/webhook-secret';
+import { hashWebhookSecret, webhookSecretBinding } from './webhooks/webhook-secret';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
 import { authorizationHeader, HttpCredentials, IntegrationVerifier } from './integration-verifier';
 
@@ -129,6 +129,7 @@ export class IntegrationsService {
         config,
         credentialsSealed: input.credentials ? this.cipher.encrypt(input.credentials, id) : null,
         webhookSecretHash: webhookSecret ? hashWebhookSecret(webhookSecret) : null,
+        webhookSecretSealed: webhookSecret && type.signedWebhook ? this.sealWebhookSecret(webhookSecret, id) : null,
         webhookSecretRotatedAt: webhookSecret ? now : null,
         lastVerifiedAt: null,
         lastVerifyOutcome: null,
@@ -267,16 +268,19 @@ export class IntegrationsService {
   async rotateWebhookSecret(organizationId: string, id: string, context: AuditContext): Promise<RotationResult> {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.require(manager, organizationId, id, true);
-      if (!integrationType(current.type)!.webhookFormat)
-        throw new InvalidInputError(`${current.type} integrations receive no webhooks: there is no secret to rotate`);
+      const type = integrationType(current.type)!;
+      if (!type.webhookFormat) throw new InvalidInputError(`${current.type} integrations receive no webhooks: there is no secret to rotate`);
       const webhookSecret = mintWebhookSecret();
-      await this.integrations
-        .withManager(manager)
-        .update(
-          organizationId,
-          { id },
-          { webhookSecretHash: hashWebhookSecret(webhookSecret), webhookSecretRotatedAt: Timestamp.now(), updatedAt: Timestamp.now() },
-        );
+      await this.integrations.withManager(manager).update(
+        organizationId,
+        { id },
+        {
+          webhookSecretHash: hashWebhookSecret(webhookSecret),
+          webhookSecretSealed: type.signedWebhook ? this.sealWebhookSecret(webhookSecret, id) : null,
+          webhookSecretRotatedAt: Timestamp.now(),
+          updatedAt: Timestamp.now(),
+        },
+      );
       await this.audit.record(manager, organizationId, context, { action: 'integration.rotate_webhook_secret', targetKind: 'integration', targetId: id });
       return { webhookSecret, effect: 'The previous secret stopped working immediately.' };
     });
@@ -371,6 +375,10 @@ export class IntegrationsService {
     return found;
   }
 
+  private sealWebhookSecret(secret: string, integrationId: string): Buffer {
+    return this.cipher.encrypt(secret, webhookSecretBinding(integrationId));
+  }
+
   private view(i: Integration): IntegrationView {
     const type: IntegrationType | undefined = integrationType(i.type);
     return {
@@ -380,7 +388,9 @@ export class IntegrationsService {
       enabled: i.enabled,
       config: i.config,
       hasCredentials: i.credentialsSealed !== null,
-      webhookUrl: type?.webhookFormat ? `${this.config.SVC_PUBLIC_URL.replace(/\/$/, '')}/webhooks/v1/integrations/${i.id}/alert-events` : null,
+      webhookUrl: type?.webhookFormat
+        ? `${this.config.SVC_PUBLIC_URL.replace(/\/$/, '')}/webhooks/v1/integrations/${i.id}/${webhookPath(type.webhookFormat)}`
+        : null,
       webhookSecretRotatedAt: i.webhookSecretRotatedAt?.toISOString() ?? null,
       lastVerification: i.lastVerifiedAt ? { at: i.lastVerifiedAt.toISOString(), outcome: i.lastVerifyOutcome!, detail: i.lastVerifyDetail } : null,
       createdAt: i.createdAt.toISOString(),

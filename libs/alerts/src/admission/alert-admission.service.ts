@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge, Histogram } from 'prom-client';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ALERT_BATCH_UNPLACED, AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
-import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
-import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, Metrics, newId, Timestamp, UnauthenticatedError } from '@svc/platform';
+import { WebhookReceiver } from '@svc/integrations';
+import { isNestedDeeperThan, MAX_JSON_DEPTH, Metrics, newId, Timestamp } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryAdmission, DeliveryRecordsRepository } from './delivery-records.repository';
+import { AdmissionPressure, ReceivedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
 
 export interface DeliveryResponse {
   deliveryId: string;
@@ -18,12 +18,6 @@ export interface DeliveryResponse {
 /** Admitted (202, or 200 for an exact retry), or refused for its content (400) and recorded all the same. */
 export type AdmissionOutcome =
   { kind: 'admitted'; status: 200 | 202; response: DeliveryResponse } | { kind: 'refused'; status: 400; deliveryId: string; error: string };
-
-export interface ReceivedDelivery {
-  headers: Record<string, string>;
-  body: string | null;
-  replayOf?: string;
-}
 
 /**
  * Batches committing at once per API process; deliveries arriving meanwhile wait for the next
@@ -56,20 +50,6 @@ interface PendingAdmission {
   reject: (error: unknown) => void;
 }
 
-interface RecordedDelivery {
-  receiver: WebhookReceiver;
-  id: string;
-  delivery: ReceivedDelivery;
-  statusCode: number;
-  result: AdmissionResult;
-  error: string | null;
-}
-
-/** The same 401 as for any other credential failure (the webhook controller's). */
-function staleCredential(): UnauthenticatedError {
-  return new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
-}
-
 /** Most repairs listed in a delivery's record; the count says how many there were in all. */
 const REPAIRS_SHOWN = 20;
 
@@ -80,12 +60,6 @@ function repairNote(repairs: string[]): string {
   return `Accepted with ${repairs.length} value(s) repaired: ${shown}${more}`;
 }
 
-export class AdmissionPressure extends DomainError {
-  constructor(message: string) {
-    super('unavailable', message, { retryAfterSeconds: 1 });
-  }
-}
-
 /**
  * Turns an authenticated delivery into alert events and incidents, and records the delivery, in
  * one transaction: when the sender gets 202 (or 200 for an exact retry), everything is committed.
@@ -93,26 +67,17 @@ export class AdmissionPressure extends DomainError {
 @Injectable()
 export class AlertAdmissionService {
   private readonly logger = new Logger(AlertAdmissionService.name);
-  private inFlight = 0;
   private readonly waiting: PendingAdmission[] = [];
   private batchesRunning = 0;
-  /** In-flight webhook requests past which senders are told to back off (decisions §8). */
-  private readonly maxInFlight: number;
-  /** How long an admission waits for a database connection before answering 503. */
-  private readonly connectionWaitMs: number;
   /** Deliveries per batch statement, by what became of it: how much batching carries, and how often it falls back. */
   private readonly batchDeliveries: Histogram<'outcome'>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly gate: WebhookAdmissionGate,
     private readonly incidentAdmission: IncidentAdmissionService,
-    private readonly webhooks: WebhookAuthenticator,
     private readonly deliveryRecords: DeliveryRecordsRepository,
-    config: AppConfig,
     metrics: Metrics,
   ) {
-    this.maxInFlight = config.SVC_ADMISSION_MAX_IN_FLIGHT;
-    this.connectionWaitMs = config.SVC_ADMISSION_CONNECTION_WAIT_MS;
     this.batchDeliveries = new Histogram({
       name: 'alert_admission_batch_deliveries',
       help: 'Webhook deliveries per admission batch (one statement), by outcome: admitted, stale, unplaced, failed (then one by one), unavailable',
@@ -132,41 +97,6 @@ export class AlertAdmissionService {
   }
 
   /**
-   * Counts a whole webhook request (authentication, reading, admission) against SVC_ADMISSION_MAX_IN_FLIGHT;
-   * past it the sender is told to back off before any work is done.
-   */
-  async inFlightSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inFlight >= this.maxInFlight) throw new AdmissionPressure('Too many deliveries in flight; retry shortly');
-    this.inFlight += 1;
-    try {
-      return await work();
-    } finally {
-      this.inFlight -= 1;
-    }
-  }
-
-  /**
-   * The integration a delivery is for: from this process's cache when it knows the secret, else
-   * read under the same connection budget as admission itself. Either way the transaction that
-   * admits the delivery confirms the secret is still current (see `confirmCredentials`).
-   */
-  async authenticate(integrationId: string, secret: string | undefined): Promise<WebhookReceiver | null> {
-    return (
-      this.webhooks.fromCache(integrationId, secret) ??
-      this.withConnection((manager) => this.webhooks.authenticate(integrationId, secret, manager), { transaction: false })
-    );
-  }
-
-  /** Records a delivery refused before admission (400, 413, 415), so it shows in the deliveries list. */
-  async recordRefusal(receiver: WebhookReceiver, delivery: ReceivedDelivery, statusCode: number, error: string): Promise<string> {
-    const id = newId();
-    await this.withConnection((manager) =>
-      this.insertDeliveries(manager, [{ receiver, id, delivery, statusCode, result: { accepted: 0, duplicates: 0, incidentIds: [] }, error }]),
-    );
-    return id;
-  }
-
-  /**
    * Admits, or refuses for the content (400, recorded); AdmissionPressure (503) when it cannot take
    * it now. Deliveries that arrive while earlier ones are being committed wait and are admitted
    * together, in one transaction: the commit, not the request, is the unit of cost.
@@ -177,7 +107,7 @@ export class AlertAdmissionService {
       kind: 'refused',
       status: 400,
       error,
-      deliveryId: await this.recordRefusal(receiver, delivery, 400, error),
+      deliveryId: await this.gate.recordRefusal(receiver, delivery, 400, error),
     });
     let json: unknown;
     try {
@@ -186,6 +116,8 @@ export class AlertAdmissionService {
       return refuse('Malformed JSON body');
     }
     if (isNestedDeeperThan(json)) return refuse(`Invalid input: body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    // Change-event integrations never reach here: their route and replay go to ChangeAdmissionService.
+    if (receiver.format === 'changes') throw new Error('A change-event delivery is not admitted as alerts');
     const parsed = parsePayload(receiver.format, json, receivedAt);
     if (!parsed.ok) return refuse(parsed.error);
     const input: AdmissionInput = {
@@ -232,7 +164,7 @@ export class AlertAdmissionService {
    */
   private async admitBatch(batch: PendingAdmission[], giveUpPlace: () => void): Promise<void> {
     try {
-      const admissions = await this.withConnection((manager) => this.admitTogether(manager, batch), { transaction: false, errors: 'raw' });
+      const admissions = await this.gate.withConnection((manager) => this.admitTogether(manager, batch), { transaction: false, errors: 'raw' });
       const stale = batch.filter((_, i) => admissions[i]?.statusCode === 401);
       if (stale.length > 0) {
         this.observeBatch('stale', batch);
@@ -276,7 +208,7 @@ export class AlertAdmissionService {
   private async admitAlone(pending: PendingAdmission): Promise<void> {
     try {
       pending.resolve(
-        await this.withConnection(async (manager) => {
+        await this.gate.withConnection(async (manager) => {
           if ((await this.confirmCredentials(manager, [pending])).stale.length > 0) throw staleCredential();
           const result = await this.incidentAdmission.admit(manager, pending.receiver.organizationId, pending.input);
           const [outcome] = await this.recordAdmitted(manager, [pending], [result]);
@@ -320,7 +252,7 @@ export class AlertAdmissionService {
    * it commits, so what it decided holds at the commit.
    */
   private async confirmCredentials(manager: EntityManager, batch: PendingAdmission[]): Promise<{ current: PendingAdmission[]; stale: PendingAdmission[] }> {
-    const still = await this.webhooks.stillCurrent(
+    const still = await this.gate.stillCurrent(
       manager,
       batch.map((p) => p.receiver),
     );
@@ -334,7 +266,7 @@ export class AlertAdmissionService {
       const status: 200 | 202 = result.accepted === 0 && result.duplicates > 0 ? 200 : 202;
       return { kind: 'admitted' as const, status, response: { deliveryId: pending.input.deliveryId, ...result } };
     });
-    await this.insertDeliveries(
+    await this.gate.insertDeliveries(
       manager,
       batch.map((pending, i) => ({
         receiver: pending.receiver,
@@ -346,71 +278,5 @@ export class AlertAdmissionService {
       })),
     );
     return outcomes;
-  }
-
-  /**
-   * A transaction on a connection obtained within SVC_ADMISSION_CONNECTION_WAIT_MS; otherwise, or when the
-   * database is unreachable, 503 with Retry-After: never a 500, never a hang. With `errors: 'raw'`,
-   * a failure inside the work is thrown as it is, for the caller to decide.
-   */
-  private async withConnection<T>(
-    work: (manager: EntityManager) => Promise<T>,
-    options: { transaction?: boolean; errors?: 'pressure' | 'raw' } = {},
-  ): Promise<T> {
-    const transaction = options.transaction ?? true;
-    const runner: QueryRunner = this.dataSource.createQueryRunner();
-    let timer: NodeJS.Timeout | undefined;
-    const connected = runner.connect();
-    try {
-      await Promise.race([
-        connected,
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new AdmissionPressure('No database connection available; retry shortly')), this.connectionWaitMs);
-        }),
-      ]);
-    } catch (error) {
-      // A connection that arrives late goes straight back to the pool.
-      void connected.then(
-        () => runner.release(),
-        () => undefined,
-      );
-      if (error instanceof AdmissionPressure) throw error;
-      this.logger.warn({ err: error }, 'Database unreachable during admission');
-      throw new AdmissionPressure('The database is unreachable; retry shortly');
-    } finally {
-      clearTimeout(timer);
-    }
-    try {
-      if (transaction) await runner.startTransaction();
-      const result = await work(runner.manager);
-      if (transaction) await runner.commitTransaction();
-      return result;
-    } catch (error) {
-      if (transaction) await runner.rollbackTransaction().catch(() => undefined);
-      if (error instanceof DomainError || options.errors === 'raw') throw error;
-      this.logger.error({ err: error }, 'Admission failed; the sender will retry');
-      throw new AdmissionPressure('The delivery could not be admitted now; retry shortly');
-    } finally {
-      await runner.release();
-    }
-  }
-
-  private async insertDeliveries(manager: EntityManager, rows: RecordedDelivery[]): Promise<void> {
-    await this.deliveryRecords.insertAcrossOrganizations(
-      rows.map((r) => ({
-        organizationId: r.receiver.organizationId,
-        id: r.id,
-        integrationId: r.receiver.integrationId,
-        statusCode: r.statusCode,
-        accepted: r.result.accepted,
-        duplicates: r.result.duplicates,
-        incidentIds: r.result.incidentIds,
-        error: r.error,
-        headers: r.delivery.headers,
-        body: r.delivery.body,
-        replayOf: r.delivery.replayOf ?? null,
-      })),
-      manager,
-    );
   }
 }

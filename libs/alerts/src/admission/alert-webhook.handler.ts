@@ -1,42 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig, DomainError, isUuid, LeanRoutes, PayloadTooLarge, readLimitedBody, sendJson, UnauthenticatedError } from '@svc/platform';
-import { AlertAdmissionService, ReceivedDelivery } from './alert-admission.service';
-
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-svc-token', 'cookie', 'proxy-authorization']);
-
-function presentedSecret(req: Request): string | undefined {
-  const token = req.headers['x-svc-token'];
-  if (typeof token === 'string' && token.length > 0) return token;
-  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-}
-
-function recordableHeaders(req: Request): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(req.headers)
-      .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
-      .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
-  );
-}
-
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/**
- * A body as text that PostgreSQL can store (NUL replaced by U+FFFD, invalid UTF-8 decoded with
- * replacement), and why it is refused when it is: not UTF-8, or a raw NUL (a control character
- * JSON never allows, inside a string or out). NUL written as the escape `\u0000` is JSON and is
- * left to the parser.
- */
-function readText(raw: Buffer): { recordable: string; problem?: string } {
-  let text: string;
-  try {
-    text = STRICT_UTF8.decode(raw);
-  } catch {
-    return { recordable: raw.toString('utf8').replaceAll('\u0000', '\ufffd'), problem: 'Malformed body: not valid UTF-8' };
-  }
-  if (text.includes('\u0000')) return { recordable: text.replaceAll('\u0000', '\ufffd'), problem: 'Malformed JSON body: a raw NUL character' };
-  return { recordable: text };
-}
+import { AlertAdmissionService } from './alert-admission.service';
+import { ReceivedDelivery, WebhookAdmissionGate } from './webhook-admission-gate';
+import { presentedSecret, readText, recordableHeaders } from './webhook-request';
 
 /**
  * Receives an alert webhook delivery (decisions §8). Authentication comes first, from the headers
@@ -49,6 +16,7 @@ function readText(raw: Buffer): { recordable: string; problem?: string } {
 export class AlertWebhookHandler implements OnModuleInit {
   constructor(
     private readonly admission: AlertAdmissionService,
+    private readonly gate: WebhookAdmissionGate,
     private readonly config: AppConfig,
     private readonly leanRoutes: LeanRoutes,
   ) {}
@@ -63,30 +31,31 @@ export class AlertWebhookHandler implements OnModuleInit {
   }
 
   receive(integrationId: string, req: Request, res: Response): Promise<void> {
-    return this.admission.inFlightSlot(() => this.receiveNow(integrationId, req, res));
+    return this.gate.inFlightSlot(() => this.receiveNow(integrationId, req, res));
   }
 
   private async receiveNow(integrationId: string, req: Request, res: Response): Promise<void> {
-    const receiver = isUuid(integrationId) ? await this.admission.authenticate(integrationId, presentedSecret(req)) : null;
-    if (!receiver) throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
+    const receiver = isUuid(integrationId) ? await this.gate.authenticate(integrationId, presentedSecret(req)) : null;
+    // A change-event integration's secret authenticates only its own route.
+    if (!receiver || receiver.format === 'changes') throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
     const delivery: ReceivedDelivery = { headers: recordableHeaders(req), body: null };
 
     if (!req.is(['application/json', 'application/*+json'])) {
-      await this.admission.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
+      await this.gate.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
       throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
     }
     let raw: Buffer;
     try {
       raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
     } catch (error) {
-      if (error instanceof PayloadTooLarge) await this.admission.recordRefusal(receiver, delivery, 413, error.recordedAs);
+      if (error instanceof PayloadTooLarge) await this.gate.recordRefusal(receiver, delivery, 413, error.recordedAs);
       throw error;
     }
     const text = readText(raw);
     delivery.body = text.recordable;
     if (text.problem) {
       // Refused for good (400) and recorded: a 503 here made senders retry a poison message forever.
-      await this.admission.recordRefusal(receiver, delivery, 400, text.problem);
+      await this.gate.recordRefusal(receiver, delivery, 400, text.problem);
       throw new DomainError('invalid_input', text.problem);
     }
     const outcome = await this.admission.admit(receiver, delivery);

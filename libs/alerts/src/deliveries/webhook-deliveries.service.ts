@@ -5,6 +5,7 @@ import { AuditService } from '@svc/audit';
 import { IntegrationsService } from '@svc/integrations';
 import { AuditContext, ConflictError, NotFoundError, PageRequest } from '@svc/platform';
 import { AlertAdmissionService } from '../admission/alert-admission.service';
+import { ChangeAdmissionService } from '../admission/change-admission.service';
 import { WebhookDeliveryPage, webhookDeliverySummaryView, WebhookDeliveryView, webhookDeliveryView } from './dto/webhook-delivery.view';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -16,6 +17,7 @@ export class WebhookDeliveriesService {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly integrations: IntegrationsService,
     private readonly admission: AlertAdmissionService,
+    private readonly changeAdmission: ChangeAdmissionService,
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -41,7 +43,8 @@ export class WebhookDeliveriesService {
     if (original.body === null) throw new ConflictError('This delivery was refused unread: there is no body to replay');
     const receiver = await this.integrations.receiverFor(organizationId, original.integrationId);
     if (!receiver.enabled) throw new ConflictError('The integration is disabled: enable it before replaying its deliveries');
-    const outcome = await this.admission.admit(receiver, { headers: original.headers, body: original.body, replayOf: original.id });
+    const delivery = { headers: original.headers, body: original.body, replayOf: original.id };
+    const outcome = receiver.format === 'changes' ? await this.changeAdmission.admit(receiver, delivery) : await this.admission.admit(receiver, delivery);
     const replayId = outcome.kind === 'admitted' ? outcome.response.deliveryId : outcome.deliveryId;
     await this.audit.record(this.dataSource.manager, organizationId, context, {
       action: 'webhook_delivery.replay',

@@ -1,19 +1,29 @@
+/** The alert payload formats, and `changes`: change events in any of their formats (deploys, configuration, flags). */
+export type WebhookFormat = 'alertmanager' | 'grafana' | 'generic' | 'changes';
+
+/** The path below /webhooks/v1/integrations/{integration}/ that an integration's webhook receives on. */
+export function webhookPath(format: WebhookFormat): 'alert-events' | 'change-events' {
+  return format === 'changes' ? 'change-events' : 'alert-events';
+}
+
 /** JSON Schema (draft 2020-12 subset) of an integration's config or credentials. */
 export type JsonSchema = Record<string, unknown>;
 
-export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat';
+export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
   displayName: string;
   /** What the integration can do: receive alert webhooks, answer queries, … */
   capabilities: string[];
-  /** Alert payload format of its webhook, when it receives one. */
-  webhookFormat: 'alertmanager' | 'grafana' | 'generic' | null;
+  /** What its webhook receives: alerts in one of the alert payload formats, or change events (`changes`); null for none. */
+  webhookFormat: WebhookFormat | null;
   /** How it is connected: `manual` (create it with its config) or `oauth` (connect flow). */
   connect: 'manual' | 'oauth';
   configSchema: JsonSchema;
   credentialsSchema: JsonSchema | null;
+  /** Its senders may sign the body with the webhook secret (HMAC) instead of presenting it: the secret is kept sealed as well as hashed. */
+  signedWebhook?: boolean;
   /** Created only with credentials (and they cannot be removed). */
   credentialsRequired?: boolean;
 }
@@ -79,6 +89,16 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     webhookFormat: 'generic',
     connect: 'manual',
     configSchema: { type: 'object', properties: { groupingLabels }, additionalProperties: false },
+    credentialsSchema: null,
+  },
+  {
+    id: 'changes',
+    displayName: 'Change events (deploys, configuration, feature flags)',
+    capabilities: ['change-webhook'],
+    webhookFormat: 'changes',
+    signedWebhook: true,
+    connect: 'manual',
+    configSchema: { type: 'object', properties: {}, additionalProperties: false },
     credentialsSchema: null,
   },
   {

@@ -17,7 +17,12 @@ export class IntegrationView {
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ type: 'object', additionalProperties: true }) config!: Record<string, unknown>;
   @ApiProperty({ description: 'Credentials are stored (never returned)' }) hasCredentials!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Where the type receives alerts; null for types that do not' }) webhookUrl!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Where the integration receives its webhook (alert events, or change events for a changes integration); null for types that receive none',
+  })
+  webhookUrl!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) webhookSecretRotatedAt!: string | null;
   @ApiProperty({ type: LastVerificationView, nullable: true, description: 'The last verify, null before the first' }) lastVerification!: {
     at: string;

@@ -1,16 +1,16 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { AppConfig, NotificationChannel } from '@svc/platform';
-import { integrationType } from '../catalog/integration-types';
+import { AppConfig, CredentialCipher, NotificationChannel } from '@svc/platform';
+import { integrationType, WebhookFormat } from '../catalog/integration-types';
 import { WebhookCredentialRow, WebhookCredentialsRepository } from './webhook-credentials.repository';
-import { hashWebhookSecret } from './webhook-secret';
+import { hashWebhookSecret, webhookSecretBinding } from './webhook-secret';
 
 /** What the webhook route needs to know about the integration a delivery authenticated as. */
 export interface WebhookReceiver {
   organizationId: string;
   integrationId: string;
-  format: 'alertmanager' | 'grafana' | 'generic';
+  format: WebhookFormat;
   groupingLabels: string[] | null;
   /**
    * The hash of the secret the delivery presented, when it came over the webhook: admission
@@ -49,6 +49,7 @@ export class WebhookAuthenticator implements OnApplicationShutdown {
   constructor(
     config: AppConfig,
     private readonly credentials: WebhookCredentialsRepository,
+    private readonly cipher: CredentialCipher,
   ) {
     this.changes = new NotificationChannel(config.DATABASE_URL, INTEGRATION_CHANGED_CHANNEL, {
       notified: (integrationId) => {
@@ -95,6 +96,28 @@ export class WebhookAuthenticator implements OnApplicationShutdown {
   }
 
   /**
+   * The integration a signed webhook delivery is for, when `signedWith` holds for its current
+   * secret (the sender signed the body with it: GitHub's X-Hub-Signature-256, Flux's X-Signature)
+   * and it is enabled; null otherwise, alike for every failure. Only types with `signedWebhook`
+   * keep the secret to check a signature with. The receiver carries the secret's hash, which
+   * admission confirms like a presented secret's.
+   */
+  async authenticateSigned(integrationId: string, signedWith: (secret: string) => boolean, manager?: EntityManager): Promise<WebhookReceiver | null> {
+    this.changes.start();
+    const generation = this.generation;
+    const row = this.cache.get(integrationId) ?? (await this.credentials.findByIdAcrossOrganizations(integrationId, manager));
+    if (row && !this.cache.has(integrationId) && this.changes.listening && generation === this.generation) {
+      if (this.cache.size >= MAX_CACHED) this.cache.clear();
+      this.cache.set(integrationId, row);
+    }
+    const secret = row?.secretSealed ? this.unseal(integrationId, row.secretSealed) : undefined;
+    // Checked even when there is no secret, so timing does not tell the cases apart.
+    const signed = signedWith(secret ?? randomBytes(32).toString('base64url'));
+    if (!row || secret === undefined || !signed) return null;
+    return this.receiverOf(integrationId, row, hashWebhookSecret(secret));
+  }
+
+  /**
    * Which of the receivers' credentials are still current, read and locked in the admitting
    * transaction (see WebhookCredentialsRepository.lockCurrentSecretsAcrossOrganizations). A
    * receiver without a credential (a replay) is not the webhook's to judge and counts as current.
@@ -111,6 +134,14 @@ export class WebhookAuthenticator implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.changes.stop();
+  }
+
+  private unseal(integrationId: string, sealed: Buffer): string | undefined {
+    try {
+      return this.cipher.decrypt<string>(sealed, webhookSecretBinding(integrationId));
+    } catch {
+      return undefined;
+    }
   }
 
   private receiverOf(integrationId: string, row: WebhookCredentialRow, presented: Buffer): WebhookReceiver | null {

@@ -8,6 +8,8 @@ export interface WebhookCredentialRow {
   type: string;
   enabled: boolean;
   secretHash: Buffer | null;
+  /** The secret sealed, for types whose senders sign with it; null for the others. */
+  secretSealed: Buffer | null;
   config: Record<string, unknown>;
 }
 
@@ -22,11 +24,26 @@ export class WebhookCredentialsRepository {
 
   /** The integration a webhook URL names, in any Organization (by id alone); undefined when there is none. */
   async findByIdAcrossOrganizations(integrationId: string, manager: EntityManager = this.dataSource.manager): Promise<WebhookCredentialRow | undefined> {
-    const [found] = (await manager.query('SELECT organization_id, type, enabled, webhook_secret_hash, config FROM integrations WHERE id = $1', [
-      integrationId,
-    ])) as { organization_id: string; type: string; enabled: boolean; webhook_secret_hash: Buffer | null; config: Record<string, unknown> }[];
+    const [found] = (await manager.query(
+      'SELECT organization_id, type, enabled, webhook_secret_hash, webhook_secret_sealed, config FROM integrations WHERE id = $1',
+      [integrationId],
+    )) as {
+      organization_id: string;
+      type: string;
+      enabled: boolean;
+      webhook_secret_hash: Buffer | null;
+      webhook_secret_sealed: Buffer | null;
+      config: Record<string, unknown>;
+    }[];
     return (
-      found && { organizationId: found.organization_id, type: found.type, enabled: found.enabled, secretHash: found.webhook_secret_hash, config: found.config }
+      found && {
+        organizationId: found.organization_id,
+        type: found.type,
+        enabled: found.enabled,
+        secretHash: found.webhook_secret_hash,
+        secretSealed: found.webhook_secret_sealed,
+        config: found.config,
+      }
     );
   }
 

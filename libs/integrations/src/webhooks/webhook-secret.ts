@@ -4,3 +4,8 @@ import { createHash } from 'node:crypto';
 export function hashWebhookSecret(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
+
+/** What a sealed webhook secret is bound to (CredentialCipher's additional data): its integration, apart from its credentials. */
+export function webhookSecretBinding(integrationId: string): string {
+  return `${integrationId}:webhook-secret`;
+}

@@ -20,6 +20,7 @@ export const PERMISSIONS = {
   'integrations:write': 'admin',
   'webhook-deliveries:read': 'viewer',
   'webhook-deliveries:replay': 'admin',
+  'changes:read': 'viewer',
   'incidents:read': 'viewer',
   'incidents:merge': 'editor',
   'investigations:read': 'viewer',

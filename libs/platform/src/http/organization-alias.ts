@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /** Resources that can also be addressed under /api/v1/organizations/{organization}/ (decisions §1). */
-export const ALIASED_RESOURCES = ['integrations', 'incidents', 'investigations', 'conversations', 'relays', 'audit-events'] as const;
+export const ALIASED_RESOURCES = ['integrations', 'incidents', 'investigations', 'conversations', 'relays', 'audit-events', 'changes'] as const;
 
 const ALIAS = new RegExp(`^/api/v1/organizations/([^/?]+)/(${ALIASED_RESOURCES.join('|')})(?=[/?]|$)`);
 

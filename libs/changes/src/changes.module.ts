@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { IncidentsModule } from '@svc/incidents';
+import { ScopedRepositoryModule } from '@svc/platform';
+import { ChangeEvent } from './change-event.entity';
+import { ChangesController, IncidentChangesController } from './changes.controller';
+import { ChangesRepository } from './changes.repository';
+import { ChangesService } from './changes.service';
+
+/** The entities this library owns, for a DataSource built outside Nest (tests, tools). */
+export const CHANGES_ENTITIES = [ChangeEvent];
+
+/** Changes to the Organization's systems, as deploy and configuration tools report them. */
+@Module({
+  imports: [ScopedRepositoryModule.forFeature(CHANGES_ENTITIES), IncidentsModule],
+  controllers: [ChangesController, IncidentChangesController],
+  providers: [ChangesRepository, ChangesService],
+  exports: [ChangesService],
+})
+export class ChangesModule {}

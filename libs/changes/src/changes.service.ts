@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { IncidentsService } from '@svc/incidents';
+import { NotFoundError, PageRequest, Timestamp } from '@svc/platform';
+import { ChangeFilter, ChangesRepository, RecordedChange } from './changes.repository';
+import { ChangePage, changeView, ChangeView, IncidentChangePage } from './dto/change.view';
+import type { ChangeKind, ChangeSource, NormalizedChange } from './formats/normalized-change';
+
+/** How far before an incident's first alert its changes are read: the changes that could have caused it. */
+export const CHANGES_BEFORE_INCIDENT_SECONDS = 3600;
+
+/** Changes: recorded as their deliveries are admitted, read by time and service, and around an incident. */
+@Injectable()
+export class ChangesService {
+  constructor(
+    private readonly repository: ChangesRepository,
+    private readonly incidents: IncidentsService,
+  ) {}
+
+  /**
+   * Records the changes of an admitted delivery in the caller's transaction (the one that records
+   * the delivery): those the integration already brought are duplicates.
+   */
+  record(
+    manager: EntityManager,
+    organizationId: string,
+    delivery: { integrationId: string; deliveryId: string },
+    source: ChangeSource,
+    changes: NormalizedChange[],
+  ): Promise<RecordedChange[]> {
+    return this.repository.record(organizationId, delivery.integrationId, delivery.deliveryId, source, changes, manager);
+  }
+
+  async list(
+    organizationId: string,
+    filter: { from?: string; until?: string; service?: string; kind?: ChangeKind; integrationId?: string },
+    page: PageRequest,
+  ): Promise<ChangePage> {
+    const parsed: ChangeFilter = {
+      ...filter,
+      from: filter.from ? (Timestamp.parse(filter.from) ?? undefined) : undefined,
+      until: filter.until ? (Timestamp.parse(filter.until) ?? undefined) : undefined,
+    };
+    const found = await this.repository.page(organizationId, parsed, page);
+    return { items: found.items.map(changeView), next: found.next };
+  }
+
+  async get(organizationId: string, id: string): Promise<ChangeView> {
+    const change = await this.repository.findById(organizationId, id);
+    if (!change) throw new NotFoundError('Change');
+    return changeView(change);
+  }
+
+  /**
+   * The incident's changes, oldest first: from an hour before its first alert began until it
+   * resolved (still open: until now and on), on the services its alerts name, and those that
+   * name no service.
+   */
+  async aroundIncident(organizationId: string, incidentId: string, page: PageRequest): Promise<IncidentChangePage> {
+    const scope = await this.incidents.alertScope(organizationId, incidentId);
+    const window = { from: scope.firstAlertAt.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: scope.incident.resolvedAt };
+    const found = await this.repository.pageAround(organizationId, window, scope.services, page);
+    return {
+      items: found.items.map(changeView),
+      next: found.next,
+      window: { from: window.from.toISOString(), until: window.until?.toISOString() ?? null },
+      services: scope.services,
+    };
+  }
+}

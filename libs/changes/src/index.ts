@@ -1,0 +1,6 @@
+export * from './changes.module';
+export * from './changes.service';
+export { ChangesRepository } from './changes.repository';
+export type { ChangeFilter, RecordedChange } from './changes.repository';
+export * from './formats/normalized-change';
+export { parseChangeEvent } from './formats/parse-change-event';

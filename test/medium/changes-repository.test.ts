@@ -1,0 +1,116 @@
+import { Test, TestingModule } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGES_ENTITIES, ChangesRepository, NormalizedChange } from '@svc/changes';
+import { AUTH_ENTITIES } from '@svc/auth';
+import { ORGANIZATIONS_ENTITIES } from '@svc/organizations';
+import { CursorCodec, dataSourceOptions, newId, ScopedRepositoryModule, SecretKeys, Timestamp } from '@svc/platform';
+import { createTestDatabase } from '../support/databases';
+import { organizationRows } from '../support/tenancy';
+
+const at = (minute: number, day = 20) => Timestamp.parse(`2026-11-${String(day).padStart(2, '0')}T10:${String(minute).padStart(2, '0')}:00Z`)!;
+
+function change(externalId: string, minute: number, service: string | null = 'checkout', day = 20): NormalizedChange {
+  return {
+    externalId,
+    occurredAt: at(minute, day),
+    service,
+    environment: 'production',
+    kind: 'deploy',
+    summary: `Change ${externalId}`,
+    author: null,
+    versionBefore: null,
+    versionAfter: null,
+    links: [],
+    details: {},
+  };
+}
+
+/**
+ * Each statement of ChangesRepository run for one Organization while another Organization holds
+ * changes of the same integration id, with the same sender ids, at the same instants.
+ */
+describe('ChangesRepository keeps to one Organization', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let moduleRef: TestingModule;
+  let dataSource: DataSource;
+  let repository: ChangesRepository;
+  const integrationId = newId();
+  const theirs = () => organizationRows(dataSource, 'org-b', ['change_events']);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRoot(dataSourceOptions({ url: db.url, entities: [...CHANGES_ENTITIES, ...ORGANIZATIONS_ENTITIES, ...AUTH_ENTITIES] })),
+        ScopedRepositoryModule.forFeature(CHANGES_ENTITIES),
+      ],
+      providers: [ChangesRepository, CursorCodec, { provide: SecretKeys, useValue: new SecretKeys(Buffer.alloc(32, 7)) }],
+    }).compile();
+    dataSource = moduleRef.get(DataSource);
+    repository = moduleRef.get(ChangesRepository);
+    await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
+    // The other Organization first, with the same sender ids and times.
+    for (const organizationId of ['org-b', 'org-a'])
+      await repository.record(organizationId, integrationId, newId(), 'generic', [change('a', 1), change('b', 2), change('c', 3, null), change('early', 0)]);
+  });
+  afterAll(async () => {
+    await moduleRef?.close();
+    await db?.drop();
+  });
+
+  it("record: a sender id is a duplicate only of the same Organization's integration's change", async () => {
+    const fresh = newId();
+    await repository.record('org-b', fresh, newId(), 'generic', [change('x', 1, 'checkout', 10), change('y', 2, 'checkout', 10)]);
+    const before = await theirs();
+    const first = await repository.record('org-a', fresh, newId(), 'generic', [
+      change('x', 1, 'checkout', 10),
+      change('y', 2, 'checkout', 10),
+      change('x', 1, 'checkout', 10),
+    ]);
+    expect(first.map((r) => r.duplicate)).toEqual([false, false, true]);
+    expect(first[0].id).toBe(first[2].id);
+    const again = await repository.record('org-a', fresh, newId(), 'generic', [change('y', 2, 'checkout', 10), change('z', 3, 'checkout', 10)]);
+    expect(again.map((r) => r.duplicate)).toEqual([true, false]);
+    expect(again[0].id).toBe(first[1].id);
+    // The same sender id through another integration is another change.
+    const elsewhere = await repository.record('org-a', newId(), newId(), 'generic', [change('x', 1, 'checkout', 10)]);
+    expect(elsewhere[0]).toMatchObject({ duplicate: false });
+    expect(elsewhere[0].id).not.toBe(first[0].id);
+    expect(await theirs()).toEqual(before);
+  });
+
+  it("page and pageAround: only the Organization's changes, and its cursors only", async () => {
+    const page = await repository.page('org-a', { service: 'CHECKOUT', integrationId }, { limit: 1 });
+    expect(page.items.map((c) => c.externalId)).toEqual(['b']);
+    expect(page.items.every((c) => c.organizationId === 'org-a')).toBe(true);
+    await expect(repository.page('org-b', { service: 'CHECKOUT', integrationId }, { limit: 1, cursor: page.next! })).rejects.toThrow();
+    const around = await repository.pageAround('org-a', { from: at(0), until: at(3) }, ['Checkout'], { limit: 10 });
+    expect(around.items.map((c) => c.externalId)).toEqual(['early', 'a', 'b']);
+    expect(around.items.every((c) => c.organizationId === 'org-a' && c.integrationId === integrationId)).toBe(true);
+    const unscoped = await repository.pageAround('org-a', { from: at(0), until: at(4) }, ['ledger'], { limit: 10 });
+    expect(unscoped.items.filter((c) => c.integrationId === integrationId).map((c) => c.externalId)).toEqual(['c']);
+  });
+
+  it("findById: another Organization's change is not found", async () => {
+    const [ours] = (await repository.page('org-a', { integrationId }, { limit: 1 })).items;
+    const [other] = (await repository.page('org-b', { integrationId }, { limit: 1 })).items;
+    expect((await repository.findById('org-a', ours.id))?.id).toBe(ours.id);
+    expect(await repository.findById('org-a', other.id)).toBeNull();
+  });
+
+  it("deleteBefore: deletes the Organization's old changes in batches, none of another's", async () => {
+    const old = newId();
+    for (const organizationId of ['org-b', 'org-a'])
+      await repository.record(organizationId, old, newId(), 'generic', [change('o1', 1, 'checkout', 1), change('o2', 2, 'checkout', 1)]);
+    const before = await theirs();
+    const cutoff = at(0, 2);
+    expect(await repository.deleteBefore('org-a', cutoff, 1)).toBe(1);
+    expect(await repository.deleteBefore('org-a', cutoff, 5)).toBe(1);
+    expect(await repository.deleteBefore('org-a', cutoff, 5)).toBe(0);
+    expect((await repository.page('org-a', { integrationId: old }, { limit: 10 })).items).toEqual([]);
+    expect((await repository.page('org-a', { integrationId }, { limit: 10 })).items).toHaveLength(4);
+    expect(await theirs()).toEqual(before);
+  });
+});
