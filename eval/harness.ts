@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
 import { until } from '../test/support/until';
-import { Rule, Scenario } from './scenarios';
+import { ReportedChange, Rule, Scenario } from './scenarios';
 import { conventionOf, suiteOf } from './suites';
 
 const run = promisify(execFile);
@@ -331,6 +331,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** A folder to write each ended investigation's single read to, as `<name>.json` (`--dump=dir`). */
   dumpTo?: string;
+  /** Changes to report to a changes integration before the investigation opens. */
+  changes?: ReportedChange[];
 }
 
 async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
@@ -363,7 +365,7 @@ export async function investigatePage(
   options: RunOptions,
 ): Promise<Investigated> {
   const log = options.log ?? (() => undefined);
-  const delivered = await deliverPage(api, name, prometheusUrl, page, others, options.baseUrl);
+  const delivered = await deliverPage(api, name, prometheusUrl, page, others, options.baseUrl, options.changes);
   try {
     const { incidentId, alerts } = delivered;
     log(`${name}: ${page.rule.alert} fired at ${iso(page.firedAt)}; incident ${incidentId}`);
@@ -402,9 +404,25 @@ export interface DeliveredPage {
   disable(): Promise<void>;
 }
 
+/** Reports changes to a new changes integration's webhook in the generic format; returns the integration. */
+async function reportChanges(api: ApiClient, name: string, changes: ReportedChange[], baseUrl: string): Promise<string> {
+  const integration = await created(api, { type: 'changes', name: `Changes (${name})` });
+  const body = {
+    changes: changes.map(({ at, ...change }) => ({ ...change, id: `${name}/${change.id}`, timestamp: new Date(at * 1000).toISOString() })),
+  };
+  const res = await fetch(`${baseUrl}/webhooks/v1/integrations/${integration.id}/change-events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-svc-token': integration.webhookSecret! },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 202 && res.status !== 200) throw new Error(`the change webhook answered ${res.status}: ${await res.text()}`);
+  return integration.id;
+}
+
 /**
- * Creates an Alertmanager and a Prometheus integration (reading `prometheusUrl`, verified), and
- * delivers `page` and the `others` to the webhook as Alertmanager would: the incident they open.
+ * Creates an Alertmanager and a Prometheus integration (reading `prometheusUrl`, verified), reports
+ * the `changes` (when any) to a changes integration, and delivers `page` and the `others` to the
+ * webhook as Alertmanager would: the incident they open.
  */
 export async function deliverPage(
   api: ApiClient,
@@ -413,6 +431,7 @@ export async function deliverPage(
   page: DerivedAlert,
   others: DerivedAlert[],
   baseUrl: string,
+  changes: ReportedChange[] = [],
 ): Promise<DeliveredPage> {
   const integrations: string[] = [];
   const disable = async (): Promise<void> => {
@@ -426,6 +445,7 @@ export async function deliverPage(
     const verified = await api.post(`/api/v1/integrations/${prom.id}/verify`);
     if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
       throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
+    if (changes.length > 0) integrations.push(await reportChanges(api, name, changes, baseUrl));
 
     let incidentId: string | undefined;
     for (const payload of notifications(page, others)) {
@@ -467,7 +487,10 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
     const page = pages[0];
     if (!page) throw new Error(`${scenario.rule.alert} never fired over the data of ${scenario.name}`);
     log(`${scenario.name}: ${scenario.rule.alert} fires ${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data`);
-    const { ended, seconds, alerts } = await investigatePage(api, scenario.name, staged.prometheus.url, page, others.flat(), options);
+    const { ended, seconds, alerts } = await investigatePage(api, scenario.name, staged.prometheus.url, page, others.flat(), {
+      ...options,
+      changes: scenario.changes?.(staged.end),
+    });
     return score(scenario, ended, seconds, alerts);
   } finally {
     await staged.stop();

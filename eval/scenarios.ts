@@ -52,6 +52,11 @@ export interface Scenario {
   rule: Rule;
   /** Other rules; those that fire in the same Alertmanager group (namespace) join the incident. */
   otherRules?: Rule[];
+  /**
+   * Changes the deploy and configuration tools reported (in this service's generic change-event
+   * format, `timestamp` as Unix seconds), delivered to a changes integration before the investigation.
+   */
+  changes?(end: number): ReportedChange[];
   truth: {
     /** Every entry must be named by the first cause (any one of its alternatives, case-insensitive). */
     values: string[][];
@@ -61,6 +66,18 @@ export interface Scenario {
 }
 
 export const MINUTE = 60;
+
+/** A change as a scenario's tools report it (the generic change-event format, with its time in Unix seconds). */
+export interface ReportedChange {
+  id: string;
+  summary: string;
+  kind: 'deploy' | 'config' | 'feature_flag' | 'migration' | 'infrastructure';
+  service: string;
+  at: number;
+  author?: string;
+  versionBefore?: string;
+  versionAfter?: string;
+}
 
 const errorRatio = (job: string, threshold = 0.05): string =>
   `sum by (namespace, job) (rate(http_requests_total{job="${job}", code=~"5.."}[5m])) / sum by (namespace, job) (rate(http_requests_total{job="${job}"}[5m])) > ${threshold}`;
@@ -730,5 +747,99 @@ export const SCENARIOS: Scenario[] = [
     },
     rule: latencyRule('SearchLatencyHigh', 'search', 0.5),
     truth: { values: [['video-transcode'], ['ip-10-0-2-34']], series: /node_cpu_seconds_total|container_cpu_usage_seconds_total/ },
+  },
+  {
+    name: 'billing-timeout-config-change',
+    family: 'configuration',
+    story:
+      "A configuration push lowers billing's timeout for its calls to ledger from 2 s to 150 ms; a fifth of billing's requests fail from the next minute. " +
+      'No version, restart or resource changed: the metrics show only the failures, and the change is known from its report.',
+    redHerrings: [],
+    seed: 122,
+    fast: true,
+    build(end) {
+      const c = shop(end, this.seed, { workloads: ['frontend', 'checkout'] });
+      const at = end - 36 * MINUTE;
+      c.addWorkload({
+        name: 'billing',
+        replicas: 2,
+        version: '3.2.0',
+        rps: 25,
+        routes: [{ method: 'POST', route: '/api/invoices', share: 1, latency: 0.08 }],
+        peers: [{ peer: 'ledger', share: 1, latency: 0.04 }],
+        memoryMiB: 300,
+        memoryLimitMiB: 1024,
+        cpu: 0.2,
+        cpuLimit: 1,
+      });
+      c.workload('billing').effects = failsWithPeer('ledger', at, '504', 0.2, 'timeout');
+      return c;
+    },
+    rule: errorRule('BillingHighErrorRate', 'billing'),
+    changes: (end) => [
+      {
+        id: 'cfg-8841',
+        summary: 'billing: ledger client timeout 2s -> 150ms',
+        kind: 'config',
+        service: 'billing',
+        at: end - 37 * MINUTE,
+        author: 'grace',
+        versionBefore: 'timeout=2s',
+        versionAfter: 'timeout=150ms',
+      },
+    ],
+    truth: { values: [['timeout']], series: /"onset"/ },
+  },
+  {
+    name: 'archive-down-reported-deploy-red-herring',
+    family: 'dependency-down',
+    story:
+      'archive stops answering; statements, which calls it, fails. Twelve minutes earlier a deploy of statements was reported (a new build of its static assets that the metrics do not show), which changed nothing.',
+    redHerrings: ['a statements deploy reported 12 min before, invisible in the metrics'],
+    seed: 123,
+    fast: true,
+    build(end) {
+      const c = shop(end, this.seed, { workloads: ['frontend', 'checkout'] });
+      const at = end - 36 * MINUTE;
+      c.addWorkload({
+        name: 'archive',
+        replicas: 2,
+        version: '5.0.3',
+        rps: 20,
+        routes: [{ method: 'POST', route: '/api/entries', share: 1, latency: 0.03 }],
+        memoryMiB: 400,
+        memoryLimitMiB: 1024,
+        cpu: 0.2,
+        cpuLimit: 1,
+      });
+      c.addWorkload({
+        name: 'statements',
+        replicas: 2,
+        version: '3.2.0',
+        rps: 25,
+        routes: [{ method: 'POST', route: '/api/statements', share: 1, latency: 0.08 }],
+        peers: [{ peer: 'archive', share: 1, latency: 0.04 }],
+        memoryMiB: 300,
+        memoryLimitMiB: 1024,
+        cpu: 0.2,
+        cpuLimit: 1,
+      });
+      c.workload('archive').effects = { down: (t) => t >= at };
+      c.workload('statements').effects = failsWithPeer('archive', at, '503', 0.6, 'connection_refused');
+      return c;
+    },
+    rule: errorRule('StatementsHighErrorRate', 'statements'),
+    changes: (end) => [
+      {
+        id: 'deploy-3301',
+        summary: 'Deployed statements-static 2026.11.27-1 (asset bundle)',
+        kind: 'deploy',
+        service: 'statements',
+        at: end - 48 * MINUTE,
+        author: 'ci-bot',
+        versionAfter: '2026.11.27-1',
+      },
+    ],
+    truth: { values: [['archive']], series: /archive|http_client_requests_total/ },
   },
 ];

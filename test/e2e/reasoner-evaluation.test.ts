@@ -6,9 +6,9 @@ import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
- * Seven of the evaluation's generated incidents (five of the own suite, eval/scenarios.ts; two of
- * conventions-dev, eval/convention-scenarios.ts), each with three hours of
- * kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
+ * Nine of the evaluation's generated incidents (seven of the own suite, eval/scenarios.ts, two of
+ * them with changes reported to a changes integration; two of conventions-dev,
+ * eval/convention-scenarios.ts), each with three hours of kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
  * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner.
  * Only what the reasoner reliably gets right is asserted; `npm run eval` scores them all.
  */
@@ -108,6 +108,23 @@ describe('the reasoner on generated incidents', () => {
     expect(result.top1).toBe(true);
     expect(result.grounded).toBe(true);
     expect(result.conclusionStatus).toBe('verified_cause');
+    expect(result.falseConfidence).toBe(false);
+  }, 120_000);
+  it('names a reported configuration change, which the metrics do not show, as the verified cause', async () => {
+    const result = await investigate('billing-timeout-config-change');
+    expect(result.error).toBeNull();
+    expect(result.conclusionStatus).toBe('verified_cause');
+    expect(result.cause).toContain('billing: ledger client timeout 2s -> 150ms');
+    expect(result.cause).toMatch(/^The configuration change .* by grace at /);
+    expect(result.top1).toBe(true);
+    expect(result.grounded).toBe(true);
+  }, 120_000);
+
+  it('rules out a reported deploy that was in place long before the condition began, and names the dependency that went down', async () => {
+    const result = await investigate('archive-down-reported-deploy-red-herring');
+    expect(result.error).toBeNull();
+    expect(result.cause).toMatch(/^archive, which statements calls, went down/);
+    expect(result.top1).toBe(true);
     expect(result.falseConfidence).toBe(false);
   }, 120_000);
 });

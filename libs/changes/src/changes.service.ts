@@ -52,6 +52,16 @@ export class ChangesService {
   }
 
   /**
+   * The changes of a window, oldest first, on the given services (case aside) and those that name
+   * no service, at most `limit`: what an investigation reads around an onset. With no services,
+   * every change of the window.
+   */
+  async near(organizationId: string, window: { from: Timestamp; until: Timestamp }, services: string[], limit: number): Promise<ChangeView[]> {
+    const found = await this.repository.pageAround(organizationId, window, services, { limit });
+    return found.items.map(changeView);
+  }
+
+  /**
    * The incident's changes, oldest first: from an hour before its first alert began until it
    * resolved (still open: until now and on), on the services its alerts name, and those that
    * name no service.

@@ -4,3 +4,4 @@ export { ChangesRepository } from './changes.repository';
 export type { ChangeFilter, RecordedChange } from './changes.repository';
 export * from './formats/normalized-change';
 export { parseChangeEvent } from './formats/parse-change-event';
+export type { ChangeView } from './dto/change.view';

@@ -19,7 +19,7 @@ describe('parseFluxEvent', () => {
     expect(parsed.repairs).toBeUndefined();
     expect(parsed.changes.map(plain)).toEqual([
       {
-        externalId: 'flux:Kustomization/apps/webapp:main@sha1:07a684d59d1bc9a58e0c0d07ed480812b2b9a29e:Progressing',
+        externalId: 'flux:Kustomization/apps/webapp:main@sha1:07a684d59d1bc9a58e0c0d07ed480812b2b9a29e',
         occurredAt: '2024-07-12T08:56:37.000000Z',
         service: 'webapp',
         environment: 'apps',
@@ -37,12 +37,13 @@ describe('parseFluxEvent', () => {
     ]);
   });
 
-  it('gives Flux repeating an event for the same revision the same id, and a new reason another', () => {
+  it('gives every event of one revision of an object the same id (one rollout is one change), and another revision another', () => {
     const first = onlyChange(parse(event({})));
     const repeated = onlyChange(parse(event({ timestamp: '2024-07-12T09:06:37Z', message: 'Reconciliation finished in 1.2s, next run in 10m0s' })));
     expect(repeated.externalId).toBe(first.externalId);
-    expect(onlyChange(parse(event({ reason: 'ReconciliationSucceeded' }))).externalId).toBe(
-      'flux:Kustomization/apps/webapp:main@sha1:07a684d59d1bc9a58e0c0d07ed480812b2b9a29e:ReconciliationSucceeded',
+    expect(onlyChange(parse(event({ reason: 'ReconciliationSucceeded' }))).externalId).toBe(first.externalId);
+    expect(onlyChange(parse(event({ metadata: { revision: 'main@sha1:1111111111111111111111111111111111111111' } }))).externalId).toBe(
+      'flux:Kustomization/apps/webapp:main@sha1:1111111111111111111111111111111111111111',
     );
   });
 
@@ -58,9 +59,84 @@ describe('parseFluxEvent', () => {
         reportingController: 'helm-controller',
       }),
     );
-    expect(change.externalId).toBe('flux:HelmRelease/monitoring/grafana:8.3.2:UpgradeSucceeded');
+    expect(change.externalId).toBe('flux:HelmRelease/monitoring/grafana:8.3.2');
     expect(change.versionAfter).toBe('8.3.2');
     expect(change.summary).toBe('HelmRelease monitoring/grafana: Helm upgrade succeeded for release monitoring/grafana.v4 with chart grafana@8.3.2');
+  });
+
+  it('reads a HelmRelease UpgradeSucceeded event as a deploy', () => {
+    const parsed = accepted(
+      parse({
+        involvedObject: { kind: 'HelmRelease', namespace: 'podinfo', name: 'podinfo', apiVersion: 'helm.toolkit.fluxcd.io/v2' },
+        severity: 'info',
+        timestamp: '2024-07-12T11:30:00Z',
+        message: 'Helm upgrade succeeded for release podinfo/podinfo.v3 with chart podinfo@6.7.0',
+        reason: 'UpgradeSucceeded',
+        metadata: { revision: '6.7.0' },
+        reportingController: 'helm-controller',
+      }),
+    );
+    expect(parsed.ignored).toBeUndefined();
+    expect(parsed.changes.map(plain)).toEqual([
+      {
+        externalId: 'flux:HelmRelease/podinfo/podinfo:6.7.0',
+        occurredAt: '2024-07-12T11:30:00.000000Z',
+        service: 'podinfo',
+        environment: 'podinfo',
+        kind: 'deploy',
+        summary: 'HelmRelease podinfo/podinfo: Helm upgrade succeeded for release podinfo/podinfo.v3 with chart podinfo@6.7.0',
+        author: null,
+        versionBefore: null,
+        versionAfter: '6.7.0',
+        links: [],
+        details: { reason: 'UpgradeSucceeded', metadata: { revision: '6.7.0' } },
+      },
+    ]);
+  });
+
+  it('ignores a GitRepository NewArtifact event: a source fetched, nothing applied', () => {
+    const newArtifact = {
+      involvedObject: { kind: 'GitRepository', namespace: 'flux-system', name: 'flux-system', apiVersion: 'source.toolkit.fluxcd.io/v1' },
+      severity: 'info',
+      timestamp: '2024-07-12T08:56:30Z',
+      message: "stored artifact for commit 'Merge pull request #42 from acme/retry-payments'",
+      reason: 'NewArtifact',
+      metadata: { revision: 'main@sha1:07a684d59d1bc9a58e0c0d07ed480812b2b9a29e' },
+      reportingController: 'source-controller',
+    };
+    expect(accepted(parse(newArtifact))).toEqual({
+      source: 'flux',
+      changes: [],
+      ignored: 'Flux GitRepository events report fetched sources, not applied changes',
+    });
+    // Whatever its severity.
+    expect(accepted(parse({ ...newArtifact, severity: 'error', reason: 'GitOperationFailed' })).ignored).toBe(
+      'Flux GitRepository events report fetched sources, not applied changes',
+    );
+  });
+
+  it.each<[string, string]>([
+    ['OCIRepository', 'oci://ghcr.io/acme/manifests@sha256:6c2b1f0e'],
+    ['HelmChart', '6.7.0'],
+    ['HelmRepository', 'sha256:5f1e2d3c'],
+    ['Bucket', 'sha256:0a1b2c3d'],
+  ])('ignores a %s event with a revision', (kind, revision) => {
+    const parsed = accepted(
+      parse(event({ involvedObject: { kind, namespace: 'flux-system', name: 'podinfo' }, reason: 'NewArtifact', metadata: { revision } })),
+    );
+    expect(parsed.changes).toEqual([]);
+    expect(parsed.ignored).toBe(`Flux ${kind} events report fetched sources, not applied changes`);
+  });
+
+  it('ignores the events of kinds that apply nothing, naming the kind', () => {
+    const automation = event({
+      involvedObject: { kind: 'ImageUpdateAutomation', namespace: 'flux-system', name: 'podinfo' },
+      reason: 'Succeeded',
+      metadata: { revision: 'main@sha1:1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' },
+    });
+    expect(accepted(parse(automation)).ignored).toBe(
+      'Flux ImageUpdateAutomation events are not applied changes: only Kustomization and HelmRelease events are',
+    );
   });
 
   it('summarizes an event without a message by its revision', () => {

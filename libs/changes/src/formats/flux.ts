@@ -19,11 +19,15 @@ import { ChangeParseResult } from './normalized-change';
 /**
  * Flux notification-controller events, as its `generic` and `generic-hmac` providers post them:
  * `{involvedObject: {kind, namespace, name}, severity, timestamp, message, reason, metadata?, reportingController}`.
- * An `info` event carrying `metadata.revision` reports a revision applied (a Kustomization or
- * HelmRelease reconciled: ReconciliationSucceeded, Progressing, UpgradeSucceeded…) and is a
- * `deploy` change. `error` events report failed reconciliations, and info events without a
- * revision report no new state: both are ignored. The externalId names the object, the revision and
- * the reason, so Flux repeating an event for the same revision counts once.
+ * Only the kinds that apply something to the cluster bring changes (APPLYING_KINDS: Kustomization
+ * and HelmRelease); events of the others are ignored, the sources' (GitRepository NewArtifact,
+ * OCIRepository, HelmChart…) first among them: fetching an artifact changes nothing running. An
+ * `info` event of an applying kind carrying `metadata.revision` reports a revision applied
+ * (ReconciliationSucceeded, Progressing, UpgradeSucceeded…) and is a `deploy` change. `error`
+ * events report failed reconciliations, and info events without a revision report no new state:
+ * both are ignored. The externalId names the object and the revision: one rollout of a revision
+ * is one change, however many events Flux sends for it (`Progressing` with the change set, then
+ * `ReconciliationSucceeded`, and the repeats of either); the first event's details are kept.
  */
 export function parseFluxEvent(body: unknown, receivedAt: Timestamp): ChangeParseResult {
   return runParser('flux', (repairs) => {
@@ -33,6 +37,7 @@ export function parseFluxEvent(body: unknown, receivedAt: Timestamp): ChangePars
     const name = readRequiredString(object, 'name', 'involvedObject');
     const namespace = readOptionalString(object, 'namespace', 'involvedObject');
     const severity = readRequiredString(root, 'severity', '');
+    if (!APPLYING_KINDS.includes(kind)) return ignore(notApplyingReason(kind));
     if (severity === 'error') return ignore('Flux error events report failed reconciliations, not changes');
     if (severity !== 'info') return ignore(`Flux ${shown(severity)} events are not changes`);
 
@@ -44,7 +49,7 @@ export function parseFluxEvent(body: unknown, receivedAt: Timestamp): ChangePars
     const objectName = namespace ? `${namespace}/${name}` : name;
     const message = firstLine(readOptionalString(root, 'message', '') ?? '');
     const draft = {
-      id: `${kind}/${objectName}:${revision}:${reason ?? ''}`,
+      id: `${kind}/${objectName}:${revision}`,
       occurredAt: readInstant(root, 'timestamp', '') ?? receivedAt,
       service: name,
       environment: namespace,
@@ -58,6 +63,16 @@ export function parseFluxEvent(body: unknown, receivedAt: Timestamp): ChangePars
     };
     return { changes: [normalizeChange('flux', draft, '', repairs)] };
   });
+}
+
+/** The Flux kinds whose events report something applied to the cluster. */
+const APPLYING_KINDS = ['Kustomization', 'HelmRelease'];
+/** source-controller's kinds: their events report an artifact fetched, which nothing has applied yet. */
+const SOURCE_KINDS = ['GitRepository', 'OCIRepository', 'HelmRepository', 'HelmChart', 'Bucket'];
+
+function notApplyingReason(kind: string): string {
+  if (SOURCE_KINDS.includes(kind)) return `Flux ${kind} events report fetched sources, not applied changes`;
+  return `Flux ${shown(kind)} events are not applied changes: only Kustomization and HelmRelease events are`;
 }
 
 /**

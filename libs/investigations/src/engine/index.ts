@@ -8,3 +8,5 @@ export { BuiltInReasoner } from '../reasoning/built-in-reasoner';
 export { checkConclusion } from './conclusion-check';
 // The rule every stated number is held to: a cited run shows it (the conversation evaluation scores answers by it).
 export { unshownNumbers } from '../reasoning/stated-numbers';
+export { CHANGES_NEAR_ONSET_TOOL, runChangesNearOnsetTool } from './changes-near-onset.tool';
+export type { ChangeReader } from './changes-near-onset.tool';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChangesModule } from '@svc/changes';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
 import { OutboundClient, OutboundModule } from '@svc/platform';
@@ -12,7 +13,7 @@ import { ReasonerFactory } from './reasoner-factory';
 
 /** The worker's side of investigations: the processor, the engine, the reasoners and the tools. */
 @Module({
-  imports: [InvestigationsModule, IncidentsModule, IntegrationsModule, OrganizationsModule, OutboundModule, RelaysModule],
+  imports: [InvestigationsModule, IncidentsModule, ChangesModule, IntegrationsModule, OrganizationsModule, OutboundModule, RelaysModule],
   providers: [
     InvestigationEngine,
     InvestigationProcessor,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { CHANGES_BEFORE_INCIDENT_SECONDS, ChangesService } from '@svc/changes';
 import { IncidentsService } from '@svc/incidents';
 import { IntegrationsService, ReadableDataSource } from '@svc/integrations';
 import { PolicyService } from '@svc/organizations';
@@ -9,6 +10,7 @@ import { ActivityService } from '../activity.service';
 import type { Conclusion, StoppedBy } from '../conclusion.types';
 import type { ConversationContext } from '../turn.types';
 import { Investigation } from '../investigation.entity';
+import { alertServices } from '../reasoning/recorded-changes';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
@@ -18,6 +20,7 @@ import { heldBy } from './claim';
 import { checkConclusion, InvalidConclusion } from './conclusion-check';
 import { NoLongerOurs, RecordingSession } from './recording-session';
 import { ReasonerFactory } from './reasoner-factory';
+import type { ChangeReader } from './changes-near-onset.tool';
 import type { WindowIncident } from './window-incidents.tool';
 
 /** How often a running investigation checks whether it was cancelled (decisions §6: stop within 2 s). */
@@ -76,6 +79,7 @@ export class InvestigationEngine {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly activity: ActivityService,
     private readonly incidents: IncidentsService,
+    private readonly changes: ChangesService,
     private readonly integrations: IntegrationsService,
     private readonly policies: PolicyService,
     private readonly catalog: ToolCatalog,
@@ -261,6 +265,7 @@ export class InvestigationEngine {
         conversation: investigation.conversation,
         alerts,
         windowIncidents: incident ? [] : await this.windowIncidents(organizationId, investigation),
+        readChanges: await this.changeReader(organizationId, investigation, alerts),
         sources,
         budgets,
         startedAt: investigation.startedAt ?? Timestamp.now(),
@@ -272,6 +277,18 @@ export class InvestigationEngine {
       this.catalog,
       { investigations: this.investigations, toolRuns: this.toolRuns },
     );
+  }
+
+  /**
+   * How the session reads reported changes, offered when a change was recorded around the
+   * investigation's window (from an hour before it) on the services its alerts name or naming
+   * none: otherwise changes.near_onset could only answer that there is none, at the price of a
+   * tool run.
+   */
+  private async changeReader(organizationId: string, investigation: Investigation, alerts: AlertBrief[]): Promise<ChangeReader | null> {
+    const read: ChangeReader = (window, services, limit) => this.changes.near(organizationId, window, services, limit);
+    const around = { from: investigation.windowFrom.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: investigation.windowUntil };
+    return (await read(around, alertServices(alerts), 1)).length > 0 ? read : null;
   }
 
   /** For a question without an incident: the incidents that opened in its window, each with its alerts' latest phases. */

@@ -21,6 +21,7 @@ import type { ConversationContext } from '../turn.types';
 import type { InvestigationsRepository } from '../investigations.repository';
 import type { ToolRunsRepository } from '../tool-runs.repository';
 import { heldBy } from './claim';
+import { ChangeReader, CHANGES_NEAR_ONSET_TOOL, changesNearOnsetRefusal, runChangesNearOnsetTool } from './changes-near-onset.tool';
 import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
 import { runWindowIncidentsTool, WINDOW_INCIDENTS_TOOL, WindowIncident } from './window-incidents.tool';
 
@@ -39,6 +40,8 @@ export interface SessionSetup {
   alerts: AlertBrief[];
   /** Without an incident: the Organization's incidents that opened in the window. */
   windowIncidents: WindowIncident[];
+  /** Reads the changes deploy and configuration tools reported (changes.near_onset); null when none was recorded around the window. */
+  readChanges: ChangeReader | null;
   sources: Array<SourceBrief & { connection: DataSourceConnection }>;
   budgets: Budgets;
   /** When the investigation first started: the wall clock counts from there, across restarts. */
@@ -127,7 +130,11 @@ export class RecordingSession implements InvestigationSession {
     this.runs = setup.earlierRuns.map(recorded);
     this.replayable = this.runs.filter((run) => run.outcome === 'succeeded');
     const types = new Set(setup.sources.map((s) => s.type));
-    this.tools = [setup.incident ? INCIDENT_ALERTS_TOOL : WINDOW_INCIDENTS_TOOL, ...catalog.list().filter((tool) => types.has(tool.integrationType))];
+    this.tools = [
+      setup.incident ? INCIDENT_ALERTS_TOOL : WINDOW_INCIDENTS_TOOL,
+      ...(setup.readChanges ? [CHANGES_NEAR_ONSET_TOOL] : []),
+      ...catalog.list().filter((tool) => types.has(tool.integrationType)),
+    ];
     this.deadline = Number(setup.startedAt.epochMicros / 1000n) + setup.budgets.wallClockSeconds * 1000;
     this.armWallClock();
   }
@@ -248,7 +255,9 @@ export class RecordingSession implements InvestigationSession {
         ? await this.catalog.run(call.tool, call.arguments, { connection: source.connection, window: this.window, signal: this.signal })
         : call.tool === WINDOW_INCIDENTS_TOOL.name
           ? runWindowIncidentsTool(this.setup.windowIncidents, this.window)
-          : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
+          : call.tool === CHANGES_NEAR_ONSET_TOOL.name
+            ? await this.readChanges(call.arguments)
+            : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
     if (this.stopReason === 'wall_clock' && result.outcome === 'failed') result.error = 'Stopped: the wall-clock budget ran out during this run';
     const run: RecordedRun = {
       ordinal,
@@ -268,6 +277,22 @@ export class RecordingSession implements InvestigationSession {
     this.runs.push(run);
     this.checkStillRunning();
     return run;
+  }
+
+  /** changes.near_onset: the recorded changes around the onset; a failed read is a failed run, like any tool's. */
+  private async readChanges(args: Record<string, unknown>): Promise<ToolResult> {
+    try {
+      return await runChangesNearOnsetTool(this.setup.readChanges!, this.alerts, args, this.window);
+    } catch (error) {
+      return {
+        outcome: 'failed',
+        summary: 'The recorded changes could not be read',
+        output: null,
+        truncated: false,
+        sources: [],
+        error: (error as Error).message,
+      };
+    }
   }
 
   /**
@@ -292,6 +317,10 @@ export class RecordingSession implements InvestigationSession {
   private refusalOf(call: ToolCall): string | null {
     if (call.tool === INCIDENT_ALERTS_TOOL.name) return this.incident ? null : `${call.tool} needs an incident, and this investigation has none`;
     if (call.tool === WINDOW_INCIDENTS_TOOL.name) return this.incident ? `${call.tool} is for questions without an incident; read incident.alert_events` : null;
+    if (call.tool === CHANGES_NEAR_ONSET_TOOL.name)
+      return this.setup.readChanges
+        ? changesNearOnsetRefusal(call.arguments)
+        : `${call.tool} has nothing to read: no change was recorded around this investigation's window`;
     const tool = this.tools.find((t) => t.name === call.tool);
     if (!tool) return `Tool ${call.tool} is not available to this investigation; the tools are ${this.tools.map((t) => t.name).join(', ')}`;
     const source = this.setup.sources.find((s) => s.integrationId === call.integrationId);

@@ -29,6 +29,7 @@ import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses, explainersReads } from './explainers/registry';
 import { MetricPresence } from './discovery/metric-presence';
 import type { AlertBrief, IncidentBrief, InvestigationSession, RecordedRun, SourceBrief, ToolCall } from './reasoner';
+import { alertServices, CHANGES_TOOL, describeChange, RecordedChange, recordedChangesOf, undoChange } from './recorded-changes';
 import type { ConversationContext } from '../turn.types';
 
 /**
@@ -53,6 +54,8 @@ interface Candidate {
   subject?: Record<string, string>;
   /** For a cause a detector found: its mechanism's runs and the runs of its causal chain. */
   detected?: DetectedCause;
+  /** For a change a deploy or configuration tool reported: the change. */
+  recorded?: RecordedChange;
 }
 
 /** An alert of the incident other than the one investigated, and why it was not the one. */
@@ -106,11 +109,20 @@ const TARGETS_DOWN = { reads: ['up'], looksFor: 'scrape targets down' };
 const PROCESS_CPU = { reads: ['process_cpu_seconds_total'], looksFor: 'process CPU saturation' };
 const CHANGE_CHECKS = [PROCESS_RESTARTS, CONTAINER_RESTARTS, TARGETS_DOWN, PROCESS_CPU];
 
+/** Reported changes before the onset taken as candidate causes, the closest to it first. */
+const RECORDED_CHANGES_TESTED = 3;
+/** A reported deploy this close to a new build the metrics show is that build. */
+const SAME_ROLLOUT = 10n * MINUTE;
+/** A change reported this soon after the onset may still be its cause (clocks and reports lag), in minutes. */
+const REPORTED_LATE = 2;
+
 /** Ranked changes stated as hypotheses, and how many are tested in order until one is supported. */
 const RANKED_HYPOTHESES = 3;
 const RANKED_TESTED = 2;
 /** The kinds of question a conversation turn answers as asked, from the data; the cause and what to do come from the incident's analysis. */
 const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related']);
+
+const abs = (micros: bigint): bigint => (micros < 0n ? -micros : micros);
 
 /** Points per series of a zoomed query: fine enough to date a change to a few seconds around the onset. */
 const ZOOM_POINTS = 400;
@@ -211,6 +223,11 @@ export class BuiltInReasoner {
         runRefs: [],
         messageSequences: [],
       });
+      // What changed before it can still be shown; without metrics, none can be tested.
+      const reported: Candidate[] = [];
+      await this.reportedChanges(session, reported);
+      for (const c of reported) this.hypotheses.push({ ...c.hypothesis, status: 'inconclusive' });
+      if (reported.length) await session.updateHypotheses(this.hypotheses);
       return this.conclusion(session, null);
     }
     const source = prometheus[0];
@@ -229,6 +246,7 @@ export class BuiltInReasoner {
     // Which metrics the checks below read are collected: a check with none of its metrics reads nothing.
     this.presence = await MetricPresence.read(session, source, [...BUILDS, ...CHANGE_CHECKS.flatMap((c) => c.reads), ...explainersReads()]);
     const candidates = await this.changesNearOnset(session, source, scope);
+    await this.reportedChanges(session, candidates);
     // The detectors of the standard exporters: causes found and dated on the alert's entity and its relations.
     if (this.onset.expression) {
       session.beginTurn();
@@ -812,6 +830,61 @@ export class BuiltInReasoner {
     return candidates;
   }
 
+  /**
+   * The changes deploy and configuration tools reported in the hour before the onset, on the
+   * alerting services and on those naming none: each, the closest to the onset first, is a
+   * candidate cause, tested as a new build is (the condition began after it, and soon after, not
+   * once it had been in place a while). A reported deploy the metrics show as a new build is that
+   * build's candidate, named by its report. Candidates go after the new build, before the
+   * proximate events (restarts, targets down, saturation) whose cause they may be.
+   */
+  private async reportedChanges(session: InvestigationSession, candidates: Candidate[]): Promise<void> {
+    // Offered when a change was recorded around the window: else there is nothing to read.
+    if (!session.tools.some((t) => t.name === CHANGES_TOOL)) return;
+    const onset = this.onset!.at;
+    const run = await session.runTool({
+      tool: CHANGES_TOOL,
+      integrationId: null,
+      arguments: { onset: onset.toISOString(), services: alertServices(this.alerts.length ? this.alerts : session.alerts) },
+      purpose: 'What changed (deploys, configuration, flags, migrations) before the onset?',
+    });
+    const closestFirst = recordedChangesOf(run)
+      .filter((c) => c.minutesBeforeOnset >= -REPORTED_LATE)
+      .reverse()
+      .slice(0, RECORDED_CHANGES_TESTED);
+    const build = candidates.find((c) => c.hypothesis.id === 'h-version');
+    const added: Candidate[] = [];
+    closestFirst.forEach((change, i) => {
+      const at = Timestamp.parse(change.occurredAt)!;
+      const sameRollout = build && (change.kind === 'deploy' || change.kind === 'release') && abs(at.epochMicros - build.at.epochMicros) <= SAME_ROLLOUT;
+      if (build && sameRollout) {
+        build.mechanism += `; reported as ${describeChange(change)} (${change.source})`;
+        build.hypothesis.runRefs = [...build.hypothesis.runRefs, run.ordinal];
+        return;
+      }
+      const what = describeChange(change);
+      const What = what.charAt(0).toUpperCase() + what.slice(1);
+      added.push({
+        at,
+        run,
+        hypothesis: {
+          id: `h-change-${i + 1}`,
+          statement: `${What} at ${change.occurredAt} caused the alert's condition`,
+          status: 'untested',
+          test: `Does the condition hold only after ${change.occurredAt}?`,
+          runRefs: [run.ordinal],
+        },
+        mechanism: `${What} (reported through ${change.source}) came ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
+        action: undoChange(change, this.onset!.expression),
+        unexplained: change.service ? [] : ['which service the change touched (its report names none)'],
+        rolledOutAt: at,
+        recorded: change,
+      });
+    });
+    const after = candidates.findIndex((c) => c.hypothesis.id !== 'h-version');
+    candidates.splice(after < 0 ? candidates.length : after, 0, ...added);
+  }
+
   /** Runs `call` when one of the metrics `check` reads has series in the window; else notes the check as not looked for. */
   private async readCollected(session: InvestigationSession, check: { reads: string[]; looksFor: string }, call: ToolCall): Promise<RecordedRun | undefined> {
     if (this.presence.has(check.reads)) return session.runTool(call);
@@ -867,7 +940,9 @@ export class BuiltInReasoner {
     if (before === 0 && after > 0 && candidate.rolledOutAt) {
       const began = await this.sharpOnset(session, source, candidate);
       if (began && began.epochMicros - candidate.rolledOutAt.epochMicros > QUIET_AFTER_ROLLOUT)
-        candidate.refutedBecause = `the new build served alone from ${candidate.rolledOutAt.toISOString()}, ${minutesBetween(candidate.rolledOutAt, began)} min before the condition began, without it`;
+        candidate.refutedBecause = candidate.recorded
+          ? `the change was in place from ${candidate.rolledOutAt.toISOString()}, ${minutesBetween(candidate.rolledOutAt, began)} min before the condition began, without it`
+          : `the new build served alone from ${candidate.rolledOutAt.toISOString()}, ${minutesBetween(candidate.rolledOutAt, began)} min before the condition began, without it`;
     }
     const supported = before === 0 && after > 0 && !candidate.refutedBecause;
     h.status = supported ? 'supported' : 'refuted';
@@ -1057,6 +1132,10 @@ export class BuiltInReasoner {
    */
   private async testMechanism(session: InvestigationSession, source: SourceBrief, candidate: Candidate): Promise<number[]> {
     const expression = this.onset!.expression;
+    // A reported change is dated by the tool that made it, on the service it names: its timing is
+    // its mechanism, as for a rollout over the whole service (the report, and the precedence test
+    // that found the condition began after it and soon after). One naming no service is not tied to the alert.
+    if (candidate.recorded) return candidate.recorded.service ? [candidate.run.ordinal, ...candidate.hypothesis.runRefs.slice(-1)] : [];
     if (!candidate.buildSelector || !expression) return [];
     const h = candidate.hypothesis;
     const replica = ['pod', 'instance'].find((label) => this.conditionLabels[label] !== undefined);

@@ -1,0 +1,76 @@
+import { SERVICE_LABELS } from '@svc/incidents';
+import type { ActionItem } from '../conclusion.types';
+import type { AlertBrief, RecordedRun } from './reasoner';
+
+/** The tool that reads the changes deploy and configuration tools reported. */
+export const CHANGES_TOOL = 'changes.near_onset';
+
+/** A change as changes.near_onset returns it. */
+export interface RecordedChange {
+  id: string;
+  occurredAt: string;
+  /** Negative after the onset. */
+  minutesBeforeOnset: number;
+  kind: string;
+  service: string | null;
+  environment: string | null;
+  summary: string;
+  author: string | null;
+  versionBefore: string | null;
+  versionAfter: string | null;
+  source: string;
+  links: Array<{ href: string; text: string | null }>;
+}
+
+/** The services the alerts name: every value of a service-naming label (service, app, job, deployment, container…). */
+export function alertServices(alerts: AlertBrief[]): string[] {
+  return [...new Set(alerts.flatMap((a) => SERVICE_LABELS.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))];
+}
+
+/** The changes a changes.near_onset run returned (none for a failed run). */
+export function recordedChangesOf(run: RecordedRun | undefined): RecordedChange[] {
+  if (run?.outcome !== 'succeeded') return [];
+  const changes = (run.output as { changes?: unknown } | null)?.changes;
+  return Array.isArray(changes) ? (changes as RecordedChange[]) : [];
+}
+
+const KIND_TEXT: Record<string, string> = {
+  deploy: 'deploy',
+  config: 'configuration change',
+  feature_flag: 'feature flag change',
+  migration: 'migration',
+  infrastructure: 'infrastructure change',
+  release: 'release',
+  code: 'code change',
+};
+
+/** The change as a sentence names it: `the deploy "Deployed checkout 2.4.1" on checkout by ada`. */
+export function describeChange(c: RecordedChange): string {
+  const kind = KIND_TEXT[c.kind] ?? 'change';
+  return `the ${kind} "${c.summary.slice(0, 200)}"${c.service ? ` on ${c.service}` : ''}${c.author ? ` by ${c.author}` : ''}`;
+}
+
+/** What to do about a change that caused the condition: undo it, in the terms of its kind. */
+export function undoChange(c: RecordedChange, condition: string | null): Omit<ActionItem, 'runRefs'> {
+  const verification = `The alert's expression returns no series after it${condition ? `: ${condition}` : ''}`;
+  const what = `"${c.summary.slice(0, 120)}"`;
+  switch (c.kind) {
+    case 'deploy':
+    case 'release':
+      return {
+        title: `Roll back ${c.service ?? 'the deploy'}${c.versionBefore ? ` to ${c.versionBefore}` : ''}${c.versionAfter ? ` from ${c.versionAfter}` : ''}`,
+        rationale: `The condition began after the deploy ${what} and not before`,
+        verification,
+      };
+    case 'feature_flag':
+      return { title: `Turn the flag change ${what} back`, rationale: 'The condition began after the flag changed and not before', verification };
+    case 'migration':
+      return {
+        title: `Check what the migration ${what} changed, and revert it if it can be`,
+        rationale: 'The condition began after the migration and not before',
+        verification,
+      };
+    default:
+      return { title: `Revert ${describeChange(c).replace(/^the /, 'the ')}`, rationale: 'The condition began after this change and not before', verification };
+  }
+}
