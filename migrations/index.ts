@@ -1,4 +1,5 @@
 import { ChangeEvents1796000000000 } from './1796000000000-ChangeEvents';
+import { ChangeRetention1796100000000 } from './1796100000000-ChangeRetention';
 import { RelayJobsPending1795900000000 } from './1795900000000-RelayJobsPending';
 import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
@@ -40,4 +41,5 @@ export const MIGRATIONS: Function[] = [
   InvestigationPlot1795800000000,
   RelayJobsPending1795900000000,
   ChangeEvents1796000000000,
+  ChangeRetention1796100000000,
 ];

@@ -21,7 +21,7 @@ export const LIBRARY_DEPENDENCIES = {
   relays: ['platform', 'audit'],
   integrations: ['platform', 'audit', 'relays'],
   incidents: ['platform', 'audit'],
-  changes: ['platform', 'audit', 'incidents'],
+  changes: ['platform', 'audit', 'organizations', 'incidents'],
   alerts: ['platform', 'audit', 'integrations', 'incidents', 'changes'],
   investigations: ['platform', 'audit', 'organizations', 'integrations', 'incidents', 'relays', 'changes'],
   conversations: ['platform', 'audit', 'incidents', 'investigations', 'integrations'],

@@ -28,6 +28,7 @@ describe('Policy', () => {
       apiTokensAllowed: true,
       oidcAutoProvision: null,
       investigationBudgets: { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100000 },
+      retention: { changeDays: 90 },
     });
   });
 
@@ -35,11 +36,16 @@ describe('Policy', () => {
     const org = await newOrganization('replaced');
     const res = await ctx.admin.put('/api/v1/policy', POLICY, org);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(POLICY);
-    expect((await ctx.admin.get('/api/v1/policy', org)).body).toEqual(POLICY);
+    // A document without `retention` sets its defaults.
+    const stored = { ...POLICY, retention: { changeDays: 90 } };
+    expect(res.body).toEqual(stored);
+    expect((await ctx.admin.get('/api/v1/policy', org)).body).toEqual(stored);
     const audit = await ctx.admin.get('/api/v1/audit-events?action=policy.update', org);
     expect(audit.body.events).toHaveLength(1);
-    expect(audit.body.events[0].detail.after).toEqual(POLICY);
+    expect(audit.body.events[0].detail.after).toEqual(stored);
+    const kept = await ctx.admin.put('/api/v1/policy', { ...POLICY, retention: { changeDays: 30 } }, org);
+    expect(kept.body.retention).toEqual({ changeDays: 30 });
+    expect((await ctx.admin.get('/api/v1/policy', org)).body.retention).toEqual({ changeDays: 30 });
     expect(audit.body.events[0].detail.before.apiTokensAllowed).toBe(true);
   });
 
@@ -65,6 +71,10 @@ describe('Policy', () => {
       { ...POLICY, extra: true },
       { ...POLICY, sessions: { idleSeconds: 10, absoluteSeconds: 86400 } },
       { ...POLICY, investigationBudgets: { ...POLICY.investigationBudgets, toolRuns: 0 } },
+      { ...POLICY, retention: { changeDays: 0 } },
+      { ...POLICY, retention: { changeDays: 3651 } },
+      { ...POLICY, retention: null },
+      { ...POLICY, retention: {} },
       { ...POLICY, investigationBudgets: { ...POLICY.investigationBudgets, toolRuns: '10' } },
       { ...POLICY, oidcAutoProvision: 'owner' },
       { ...POLICY, sessions: { idleSeconds: 90000, absoluteSeconds: 86400 } },
@@ -73,7 +83,7 @@ describe('Policy', () => {
       const res = await ctx.admin.put('/api/v1/policy', body, org);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await ctx.admin.get('/api/v1/policy', org)).body).toEqual(POLICY);
+    expect((await ctx.admin.get('/api/v1/policy', org)).body).toEqual({ ...POLICY, retention: { changeDays: 90 } });
   });
 
   it('Viewers and Editors read it; only Admins change it', async () => {

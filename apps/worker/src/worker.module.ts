@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '@svc/audit';
 import { AuthModule } from '@svc/auth';
+import { ChangesWorkerModule } from '@svc/changes';
 import { ConversationsWorkerModule } from '@svc/conversations/worker';
 import { IncidentsModule } from '@svc/incidents';
 import { IntegrationsModule } from '@svc/integrations';
@@ -31,6 +32,7 @@ import { MIGRATIONS } from '../../../migrations';
     ConversationsWorkerModule,
     PostmortemsWorkerModule,
     RelaysModule,
+    ChangesWorkerModule,
   ],
 })
 export class WorkerModule {

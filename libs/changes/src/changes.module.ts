@@ -14,6 +14,6 @@ export const CHANGES_ENTITIES = [ChangeEvent];
   imports: [ScopedRepositoryModule.forFeature(CHANGES_ENTITIES), IncidentsModule],
   controllers: [ChangesController, IncidentChangesController],
   providers: [ChangesRepository, ChangesService],
-  exports: [ChangesService],
+  exports: [ChangesService, ChangesRepository],
 })
 export class ChangesModule {}

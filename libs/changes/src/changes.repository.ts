@@ -132,6 +132,14 @@ export class ChangesRepository {
     return this.changes.findById(organizationId, id);
   }
 
+  /** The Organizations that have changes that occurred before `before` (what a retention sweep visits). */
+  async organizationsWithChangesBeforeAcrossOrganizations(before: Timestamp): Promise<string[]> {
+    const rows = (await this.dataSource.query('SELECT DISTINCT organization_id FROM change_events WHERE occurred_at < $1', [before])) as {
+      organization_id: string;
+    }[];
+    return rows.map((r) => r.organization_id);
+  }
+
   /** Deletes up to `limit` of the Organization's changes that occurred before `before`, oldest first; how many it deleted. */
   async deleteBefore(organizationId: string, before: Timestamp, limit: number, manager: EntityManager = this.dataSource.manager): Promise<number> {
     const [, count] = (await manager.query(

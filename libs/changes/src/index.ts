@@ -1,3 +1,4 @@
+export * from './change-retention';
 export * from './changes.module';
 export * from './changes.service';
 export { ChangesRepository } from './changes.repository';

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsInt, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { ROLES, Role } from '@svc/platform';
+import { IsOptionalNonNull, ROLES, Role } from '@svc/platform';
 
 export class SessionPolicyDto {
   @ApiProperty({ minimum: 300, maximum: 30 * 24 * 3600, default: 43200, description: 'Idle lifetime, seconds' })
@@ -49,6 +49,20 @@ export class InvestigationBudgetsDto {
   contextTokens!: number;
 }
 
+/** How long the Organization's records of each kind are kept. */
+export class RetentionPolicyDto {
+  @ApiProperty({
+    minimum: 1,
+    maximum: 3650,
+    default: 90,
+    description: 'Days a change (change events) is kept after it occurred; older ones are deleted by the worker',
+  })
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  changeDays!: number;
+}
+
 /** The whole Policy document: what GET returns and PUT replaces. */
 export class PolicyDto {
   @ApiProperty({ type: SessionPolicyDto })
@@ -71,4 +85,10 @@ export class PolicyDto {
   @ValidateNested()
   @Type(() => InvestigationBudgetsDto)
   investigationBudgets!: InvestigationBudgetsDto;
+
+  @ApiProperty({ type: RetentionPolicyDto, required: false, description: 'Always returned; a PUT without it sets the defaults' })
+  @IsOptionalNonNull()
+  @ValidateNested()
+  @Type(() => RetentionPolicyDto)
+  retention?: RetentionPolicyDto;
 }

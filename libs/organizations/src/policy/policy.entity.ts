@@ -35,6 +35,9 @@ export class Policy {
   @Column({ type: 'integer' })
   investigationContextTokens!: number;
 
+  @Column({ type: 'integer', default: 90 })
+  changeRetentionDays!: number;
+
   @TimestampColumn({ default: () => 'clock_timestamp()' })
   updatedAt!: Timestamp;
 

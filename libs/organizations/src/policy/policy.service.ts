@@ -6,6 +6,9 @@ import { AppConfig, AuditContext, InvalidInputError, Timestamp } from '@svc/plat
 import { PolicyDto } from './policy.dto';
 import { Policy } from './policy.entity';
 
+/** How long changes are kept when the Policy does not say (PagerDuty keeps change events as long). */
+export const DEFAULT_CHANGE_RETENTION_DAYS = 90;
+
 /**
  * Per-Organization settings. An Organization without a stored Policy has the defaults
  * (decisions §2 and §6; session lifetimes from the deployment settings).
@@ -25,6 +28,7 @@ export class PolicyService {
       apiTokensAllowed: true,
       oidcAutoProvision: null,
       investigationBudgets: { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
+      retention: { changeDays: DEFAULT_CHANGE_RETENTION_DAYS },
     };
   }
 
@@ -37,13 +41,14 @@ export class PolicyService {
   update(organizationId: string, policy: PolicyDto, context: AuditContext): Promise<PolicyDto> {
     return this.dataSource.transaction(async (manager) => {
       const previous = await this.replace(manager, organizationId, policy, context.actorId ?? context.actorKind);
+      const after = await this.get(organizationId, manager);
       await this.audit.record(manager, organizationId, context, {
         action: 'policy.update',
         targetKind: 'policy',
         targetId: organizationId,
-        detail: { before: previous, after: policy },
+        detail: { before: previous, after },
       });
-      return this.get(organizationId, manager);
+      return after;
     });
   }
 
@@ -65,6 +70,7 @@ export class PolicyService {
         investigationWallClockSeconds: policy.investigationBudgets.wallClockSeconds,
         investigationStagnationTurns: policy.investigationBudgets.stagnationTurns,
         investigationContextTokens: policy.investigationBudgets.contextTokens,
+        changeRetentionDays: policy.retention?.changeDays ?? DEFAULT_CHANGE_RETENTION_DAYS,
         updatedAt: Timestamp.now(),
         updatedBy: userId,
       },
@@ -86,5 +92,6 @@ function toDto(row: Policy): PolicyDto {
       stagnationTurns: row.investigationStagnationTurns,
       contextTokens: row.investigationContextTokens,
     },
+    retention: { changeDays: row.changeRetentionDays },
   };
 }
