@@ -10,4 +10,4 @@ export * from './tools';
 export * from './investigations.repository';
 export * from './tool-runs.repository';
 export * from './turn.types';
-export type { InvestigationRecord } from './investigation-record';
+export type { CitedChange, InvestigationRecord } from './investigation-record';

@@ -20,9 +20,24 @@ export interface InvestigationRecord {
   concludedAt: Timestamp | null;
   /** The ordinals of its tool runs: what a citation of it may name. */
   runOrdinals: number[];
+  /** The reported changes its findings cite (those of the changes.near_onset runs a finding cites), oldest first. */
+  citedChanges: CitedChange[];
 }
 
-export function investigationRecord(i: Investigation, runOrdinals: number[]): InvestigationRecord {
+/** A change a deploy or configuration tool reported, as an investigation read and cited it. */
+export interface CitedChange {
+  id: string;
+  occurredAt: string;
+  kind: string;
+  service: string | null;
+  summary: string;
+  author: string | null;
+  source: string;
+  /** The run that read it. */
+  runOrdinal: number;
+}
+
+export function investigationRecord(i: Investigation, runOrdinals: number[], citedChanges: CitedChange[] = []): InvestigationRecord {
   return {
     id: i.id,
     incidentId: i.incidentId,
@@ -38,5 +53,6 @@ export function investigationRecord(i: Investigation, runOrdinals: number[]): In
     createdAt: i.createdAt,
     concludedAt: i.concludedAt,
     runOrdinals,
+    citedChanges,
   };
 }

@@ -32,7 +32,8 @@ import {
   runSeriesView,
   sourcesView,
 } from './dto/investigation.view';
-import { InvestigationRecord, investigationRecord } from './investigation-record';
+import { CitedChange, InvestigationRecord, investigationRecord } from './investigation-record';
+import { CHANGES_TOOL, RecordedChange } from './reasoning/recorded-changes';
 import { investigationReport } from './investigation-report';
 import { InvestigationActivity } from './investigation-activity.entity';
 import { InvestigationSource } from './investigation-source.entity';
@@ -305,11 +306,33 @@ export class InvestigationsService {
     const found = await this.investigations.find(organizationId, { where: { incidentId: In(incidentIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
     if (found.length === 0) return [];
     const runs = await this.runs.find(organizationId, { where: { investigationId: In(found.map((i) => i.id)) }, order: { ordinal: 'ASC' } });
-    return found.map((i) =>
-      investigationRecord(
+    return found.map((i) => {
+      const own = runs.filter((r) => r.investigationId === i.id);
+      return investigationRecord(
         i,
-        runs.filter((r) => r.investigationId === i.id).map((r) => r.ordinal),
-      ),
-    );
+        own.map((r) => r.ordinal),
+        citedChanges(i, own),
+      );
+    });
   }
+}
+
+/** The reported changes of the changes.near_onset runs the investigation's findings cite, oldest first, each once. */
+function citedChanges(investigation: Investigation, runs: ToolRun[]): CitedChange[] {
+  const cited = new Set(investigation.findings.flatMap((f) => f.runRefs));
+  const changes = new Map<string, CitedChange>();
+  for (const run of runs.filter((r) => r.tool === CHANGES_TOOL && r.outcome === 'succeeded' && cited.has(r.ordinal)))
+    for (const c of (run.output as { changes?: RecordedChange[] } | null)?.changes ?? [])
+      if (!changes.has(c.id))
+        changes.set(c.id, {
+          id: c.id,
+          occurredAt: c.occurredAt,
+          kind: c.kind,
+          service: c.service,
+          summary: c.summary,
+          author: c.author,
+          source: c.source,
+          runOrdinal: run.ordinal,
+        });
+  return [...changes.values()].sort((a, b) => (a.occurredAt < b.occurredAt ? -1 : a.occurredAt > b.occurredAt ? 1 : 0));
 }

@@ -39,6 +39,52 @@ function phase(n: number, status: 'firing' | 'resolved', when: string): AlertPha
 }
 
 describe('draftFromFacts', () => {
+  it('lists the reported changes the investigations cite on the timeline, each once, citing the run that read it', () => {
+    const change = {
+      id: '0190a000-0000-7000-8000-00000000c001',
+      occurredAt: '2026-11-20T09:52:00.000000Z',
+      kind: 'feature_flag',
+      service: 'checkout',
+      summary: 'Turned checkout.new-pricing on',
+      author: 'ada',
+      source: 'generic',
+      runOrdinal: 3,
+    };
+    const investigation = (id: string): InvestigationRecord => ({
+      id,
+      incidentId: incident.id,
+      status: 'concluded',
+      subject: 'Checkout fails',
+      conclusionStatus: 'verified_cause',
+      summary: 'The flag',
+      impact: null,
+      findings: [],
+      hypotheses: [],
+      actions: [],
+      limitations: [],
+      createdAt: at('2026-11-20T10:06:00Z'),
+      concludedAt: null,
+      runOrdinals: [1, 2, 3],
+      citedChanges: [change],
+    });
+    const first = '0190a000-0000-7000-8000-00000000b001';
+    const doc = draftFromFacts({
+      history: { incident, alertEvents: [phase(1, 'firing', T0)], alertEventTotal: 1, merged: [] },
+      investigations: [investigation(first), investigation('0190a000-0000-7000-8000-00000000b002')],
+    });
+    const changes = doc.timeline.filter((t) => t.source?.kind === 'change');
+    expect(changes).toEqual([
+      {
+        at: '2026-11-20T09:52:00.000000Z',
+        description: 'Change (feature flag of checkout, reported through generic): Turned checkout.new-pricing on, by ada',
+        runRefs: [3],
+        investigationId: first,
+        source: { kind: 'change', id: change.id },
+      },
+    ]);
+    expect(doc.timeline[0].source?.kind).toBe('change');
+  });
+
   it('orders simultaneous entries: the incident opens before its alert fires, the alert resolves before the incident', () => {
     const doc = draftFromFacts({
       history: { incident, alertEvents: [phase(1, 'resolved', T1), phase(1, 'firing', T0)], alertEventTotal: 2, merged: [] },
@@ -87,6 +133,7 @@ describe('draftFromFacts', () => {
       createdAt: at('2026-11-20T10:06:00Z'),
       concludedAt: at('2026-11-20T10:07:00Z'),
       runOrdinals: [1, 2, 3, 4],
+      citedChanges: [],
     });
     const cause = (onsetAt: string, runRefs: number[]): FindingItem => ({
       kind: 'cause',

@@ -26,7 +26,7 @@ export type PostmortemNotes = Partial<Pick<PostmortemDocument, 'impact' | 'resol
 
 const CONCLUSION_RANK: Record<string, number> = { verified_cause: 0, supported_explanation: 1, inconclusive: 2, answer_only: 3 };
 /** Order of simultaneous timeline entries: an incident opens before its alert fires; alerts resolve before the incident does. */
-const RANK = { opened: 0, firing: 1, merged: 2, investigationOpened: 3, investigationEnded: 4, resolved: 5, incidentResolved: 6, more: 7 };
+const RANK = { change: -1, opened: 0, firing: 1, merged: 2, investigationOpened: 3, investigationEnded: 4, resolved: 5, incidentResolved: 6, more: 7 };
 const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
 
 export function clip(text: string, max: number): string {
@@ -122,6 +122,19 @@ function timeline(facts: PostmortemFacts): TimelineEntry[] {
       source: { kind: 'incident', id: m.id },
     });
   }
+  // The reported changes the investigations cite (a deploy, a configuration change before the
+  // onset), each once, citing the run that read it.
+  const changes = new Set<string>();
+  for (const i of facts.investigations)
+    for (const c of i.citedChanges.filter((c) => !changes.has(c.id))) {
+      changes.add(c.id);
+      add(Timestamp.parse(c.occurredAt)!, RANK.change, {
+        description: `Change (${c.kind.replace('_', ' ')}${c.service ? ` of ${c.service}` : ''}, reported through ${c.source}): ${oneLine(c.summary)}${c.author ? `, by ${c.author}` : ''}`,
+        runRefs: [c.runOrdinal],
+        investigationId: i.id,
+        source: { kind: 'change', id: c.id },
+      });
+    }
   for (const i of facts.investigations) {
     add(i.createdAt, RANK.investigationOpened, {
       description: `Investigation opened: ${oneLine(i.subject)}`,

@@ -13,7 +13,7 @@ export type PostmortemStatus = 'draft' | 'reviewed';
 
 /** Where a timeline entry comes from: the record it was read from. */
 export interface FactSource {
-  kind: 'alert_event' | 'incident' | 'investigation';
+  kind: 'alert_event' | 'incident' | 'investigation' | 'change';
   id: string;
 }
 

@@ -3,7 +3,7 @@ import type { Postmortem, PostmortemRevision } from '../postmortem.entity';
 import { DOCUMENT_FIELDS } from '../postmortem.types';
 
 export class FactSourceView {
-  @ApiProperty({ enum: ['alert_event', 'incident', 'investigation'] }) kind!: string;
+  @ApiProperty({ enum: ['alert_event', 'incident', 'investigation', 'change'] }) kind!: string;
   @ApiProperty({ format: 'uuid' }) id!: string;
 }
 
