@@ -197,9 +197,20 @@ async function measuredCosts(databaseUrl: string, work: () => Promise<FixedCount
   }
 }
 
+/** What a bench delivery carries: one alert, or one change (the generic formats of each webhook). */
+type Webhook = 'alert-events' | 'change-events';
+
+function deliveryBody(webhook: Webhook, seq: number): string {
+  if (webhook === 'change-events')
+    return JSON.stringify({ id: `bench-${seq}`, summary: `Deployed bench ${seq}`, kind: 'deploy', service: 'bench', timestamp: '2026-11-22T02:00:00Z' });
+  const labels = { alertname: 'BenchAdmission', service: DISTINCT_GROUPS ? `svc-${seq}` : 'bench', seq: String(seq) };
+  return JSON.stringify({ alerts: [{ labels, startsAt: '2026-11-22T02:00:00Z' }] });
+}
+
 /**
- * Sends `count` unique single-alert deliveries with CONNECTIONS concurrent senders (autocannon,
- * one request in flight per connection). Every answer should be 202: anything else is counted.
+ * Sends `count` unique single-alert (or single-change) deliveries with CONNECTIONS concurrent
+ * senders (autocannon, one request in flight per connection). Every answer should be 202:
+ * anything else is counted.
  */
 async function admissionRun(
   name: string,
@@ -207,6 +218,7 @@ async function admissionRun(
   integration: { id: string; secret: string },
   count: number,
   firstSeq: number,
+  webhook: Webhook = 'alert-events',
 ): Promise<FixedCountResult> {
   let seq = firstSeq;
   const statuses = new Map<number, number>();
@@ -223,11 +235,10 @@ async function admissionRun(
     requests: [
       {
         method: 'POST',
-        path: `/webhooks/v1/integrations/${integration.id}/alert-events`,
+        path: `/webhooks/v1/integrations/${integration.id}/${webhook}`,
         setupRequest: (request) => {
           seq += 1;
-          const labels = { alertname: 'BenchAdmission', service: DISTINCT_GROUPS ? `svc-${seq}` : 'bench', seq: String(seq) };
-          return { ...request, body: JSON.stringify({ alerts: [{ labels, startsAt: '2026-11-22T02:00:00Z' }] }) };
+          return { ...request, body: deliveryBody(webhook, seq) };
         },
         onResponse: (status) => {
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -316,23 +327,24 @@ async function admissionOn(
   databaseUrl: string,
   name: string,
   pid: number,
+  webhook: Webhook = 'alert-events',
 ): Promise<{ id: string; warmUp: FixedCountResult; admission: FixedCountResult }> {
   const created = await fetch(`http://127.0.0.1:${port}/api/v1/integrations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${port}` },
-    body: JSON.stringify({ type: 'generic', name: 'Bench admission' }),
+    body: JSON.stringify({ type: webhook === 'change-events' ? 'changes' : 'generic', name: 'Bench admission' }),
   });
   if (created.status !== 201) throw new Error(`creating the integration failed: ${created.status} ${await created.text()}`);
   const { id, webhookSecret } = (await created.json()) as { id: string; webhookSecret: string };
   const integration = { id, secret: webhookSecret };
 
-  const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0);
+  const warmUp = await admissionRun('warm-up', port, integration, ADMISSION_WARM_UP, 0, webhook);
   // 503 is admission's back-pressure answer (the sender retries); reported, not fatal.
   if (warmUp.failures !== 'none') console.log(`admission warm-up answered other than 202: ${warmUp.failures}`);
   const pids = withChildren(pid);
   const cpuBefore = pids.reduce((sum, p) => sum + cpuSeconds(p), 0);
   const windowStart = process.hrtime.bigint() / 1000n;
-  const admission = await measuredCosts(databaseUrl, () => admissionRun(name, port, integration, DELIVERIES, 1_000_000));
+  const admission = await measuredCosts(databaseUrl, () => admissionRun(name, port, integration, DELIVERIES, 1_000_000, webhook));
   if (PROFILE_DIR) console.log(`profile window of "${name}" (pids ${pids.join(', ')}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
   admission.cpuMsEach = (1000 * (pids.reduce((sum, p) => sum + cpuSeconds(p), 0) - cpuBefore)) / admission.count;
   return { id, warmUp, admission };
@@ -440,6 +452,8 @@ async function main(): Promise<void> {
     }
     if (runs('admission')) {
       const { admission, floor: insert, stored, expected } = await admissionSection(port, cookie, databaseUrl, api.pid!);
+      // Change events on the same API process, beside alerts: one transaction per delivery (its changes and its record).
+      const { admission: changes } = await admissionOn(port, cookie, databaseUrl, 'change-event admission (HTTP, one API process)', api.pid!, 'change-events');
       // The same run against API_PROCESSES_BENCH API processes sharing a port (as SVC_API_PROCESSES starts them).
       const clusterPort = port + 1;
       const cluster = await startApi({ ...env, SVC_API_PROCESSES: String(API_PROCESSES_BENCH) }, clusterPort, PROFILE_DIR, 'api-cluster.js');
@@ -456,14 +470,14 @@ async function main(): Promise<void> {
         await stopApi(cluster);
       }
       console.log(
-        `\nAlert admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
+        `\nAlert and change-event admission, ${CONNECTIONS} concurrent senders, ${DELIVERIES} unique single-alert (single-change) deliveries after ${ADMISSION_WARM_UP} warm-up, loopback` +
           ` (${DISTINCT_GROUPS ? 'one group per delivery' : 'all in one group, so one incident'}); floor: ${CONNECTIONS} pg connections, one autocommitted insert each\n`,
       );
       console.log(
         '| case | per second | p50 ms | p99 ms | ratio admission/floor | API CPU ms per delivery | PostgreSQL CPU ms each | sender CPU ms each | commits each | count | seconds | not 202 |',
       );
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
-      for (const r of [admission, several, insert]) {
+      for (const r of [admission, several, changes, insert]) {
         console.log(
           `| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.perSecond / insert.perSecond).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.postgresMsEach?.toFixed(3)} | ${r.senderMsEach?.toFixed(3)} | ${r.commitsEach?.toFixed(3)} | ${r.count} | ${r.seconds.toFixed(2)} | ${r === insert ? 'n/a' : r.failures} |`,
         );
