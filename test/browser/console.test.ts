@@ -456,6 +456,109 @@ describe('the web console in a real browser', () => {
     await expectAccessible(page);
   }, 120_000);
 
+  it('shows the changes reported around an incident on its timeline, with their author, versions and links, and says when they cannot be read', async () => {
+    const deliver = await organizationWithAlerts('deploys');
+    const org = { 'x-svc-organization': 'deploys' };
+    const integration = await post('/api/v1/integrations', { type: 'changes', name: 'Deploys' }, org);
+    expect(integration.status).toBe(201);
+    const report = async (body: object) => {
+      const delivered = await new Client(baseUrl).request('POST', `/webhooks/v1/integrations/${integration.body.id}/change-events`, {
+        body,
+        headers: { 'x-svc-token': integration.body.webhookSecret },
+        origin: false,
+      });
+      expect(delivered.status).toBe(202);
+      return delivered.body;
+    };
+    const now = Date.now();
+    const deployedAt = minutesAgo(20, now);
+    // A deploy of checkout ten minutes before its alert, and one of another service that is not this incident's.
+    const deploy = {
+      id: 'd-1',
+      summary: 'Deployed checkout 2.4.1',
+      kind: 'deploy',
+      service: 'checkout',
+      environment: 'production',
+      author: 'ada',
+      versionBefore: '2.4.0',
+      versionAfter: '2.4.1',
+      timestamp: deployedAt,
+      links: [{ href: 'https://ci.example.com/1', text: 'Build' }],
+    };
+    expect(await report(deploy)).toMatchObject({ accepted: 1 });
+    expect(await report({ id: 'd-2', summary: 'Deployed search 7.0.0', kind: 'deploy', service: 'search', timestamp: minutesAgo(15, now) })).toMatchObject({
+      accepted: 1,
+    });
+    const [incidentId] = await deliver({
+      alerts: [
+        {
+          labels: { alertname: 'CheckoutErrors', severity: 'critical', service: 'checkout' },
+          annotations: { summary: 'Checkout error ratio above 5%' },
+          startsAt: minutesAgo(10, now),
+        },
+      ],
+    });
+
+    const { page } = await signedInPage();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption('deploys');
+    await page.getByRole('link', { name: 'Checkout error ratio above 5%', exact: true }).waitFor();
+    await page.goto(`/incidents/${incidentId}`);
+    const timeline = page.getByRole('heading', { name: 'Timeline (UTC)' }).locator('..');
+    const entries = timeline.locator('ol > li');
+    // The change before the alert, oldest first, told apart from it: kind, summary, where, who, versions, link.
+    await expect
+      .poll(() => entries.allTextContents(), { timeout: 15_000 })
+      .toEqual([
+        expect.stringMatching(
+          /^\S.* UTC 10 min before the first alert change deploy: Deployed checkout 2\.4\.1checkout · production · by ada · version 2\.4\.0 → 2\.4\.1 · reported through generic · Build$/,
+        ),
+        expect.stringMatching(/ UTC at the first alert firing CheckoutErrors: Checkout error ratio above 5%/),
+      ]);
+    const change = entries.filter({ hasText: 'Deployed checkout 2.4.1' });
+    await expect(change.textContent()).resolves.toContain(`${clockIn(deployedAt, 'UTC')} UTC`);
+    await expect(change.getAttribute('class')).resolves.toBe('change');
+    const build = change.getByRole('link', { name: 'Build', exact: true });
+    await expect(build.getAttribute('href')).resolves.toBe('https://ci.example.com/1');
+    await expect(build.getAttribute('target')).resolves.toBe('_blank');
+    await expect(build.getAttribute('rel')).resolves.toBe('noopener noreferrer');
+    await expect(timeline.textContent()).resolves.not.toContain('Deployed search');
+    await timeline.getByText(/^Changes shown: those reported for checkout \(or naming no service\) from \S.* UTC\.$/).waitFor();
+    await expectAccessible(page);
+
+    // Changes that cannot be read: a note says so, and the alerts are on the timeline as before.
+    const changesPath = /\/api\/v1\/(organizations\/[^/]+\/)?incidents\/[^/]+\/changes/;
+    await page.route(changesPath, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'The database is unavailable' }) }),
+    );
+    await page.reload();
+    await timeline.getByText('The changes around this incident could not be read (The database is unavailable).').waitFor();
+    await expect.poll(() => entries.allTextContents()).toEqual([expect.stringMatching(/firing CheckoutErrors: Checkout error ratio above 5%/)]);
+    await page.getByRole('heading', { name: 'Conclusion' }).waitFor();
+    await page.unroute(changesPath);
+
+    // More changes than a page (203 on inventory): the oldest 200 are shown, and how many were left out is said.
+    const start = now - 50 * 60_000;
+    const inventory = (from: number, count: number) => ({
+      changes: Array.from({ length: count }, (_, n) => ({
+        id: `inv-${from + n}`,
+        summary: `Inventory flag ${from + n}`,
+        kind: 'feature_flag',
+        service: 'inventory',
+        timestamp: new Date(start + (from + n) * 5_000).toISOString(),
+      })),
+    });
+    expect(await report(inventory(0, 100))).toMatchObject({ accepted: 100 });
+    expect(await report(inventory(100, 100))).toMatchObject({ accepted: 100 });
+    expect(await report(inventory(200, 3))).toMatchObject({ accepted: 3 });
+    const [inventoryId] = await deliver({ alerts: [{ labels: { alertname: 'InventoryStale', service: 'inventory' }, startsAt: minutesAgo(10, now) }] });
+    expect(inventoryId).not.toBe(incidentId);
+    await page.goto(`/incidents/${inventoryId}`);
+    await timeline.getByText(/Only the first 200 are shown: 3 later changes were left out\.$/).waitFor();
+    await expect(entries.filter({ hasText: 'Inventory flag' }).count()).resolves.toBe(200);
+    await expect(entries.first().textContent()).resolves.toContain('feature flag: Inventory flag 0');
+    await expect(timeline.textContent()).resolves.not.toContain('Inventory flag 200');
+  }, 120_000);
+
   it('fits every page to a phone (390 px) and a desktop, long words and URLs wrapping; screenshots of the main pages', async () => {
     const deliver = await organizationWithAlerts('phone');
     const org = { 'x-svc-organization': 'phone' };

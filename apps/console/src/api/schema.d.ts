@@ -626,6 +626,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/v1/integrations/{integration}/change-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ChangeWebhook_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -668,6 +684,54 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["WebhookDeliveries_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Changes_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes/{change}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Changes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incidents/{incident}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["IncidentChanges_around"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1346,6 +1410,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{organization}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Changes_list_byOrganizationPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{organization}/changes/{change}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Changes_get_byOrganizationPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{organization}/incidents/{incident}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["IncidentChanges_around_byOrganizationPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{organization}/investigations": {
         parameters: {
             query?: never;
@@ -1736,6 +1848,13 @@ export interface components {
             /** @default 100000 */
             contextTokens: number;
         };
+        RetentionPolicyDto: {
+            /**
+             * @description Days a change (change events) is kept after it occurred; older ones are deleted by the worker
+             * @default 90
+             */
+            changeDays: number;
+        };
         PolicyDto: {
             sessions: components["schemas"]["SessionPolicyDto"];
             /** @default true */
@@ -1746,6 +1865,8 @@ export interface components {
              */
             oidcAutoProvision: "viewer" | "editor" | "admin" | null;
             investigationBudgets: components["schemas"]["InvestigationBudgetsDto"];
+            /** @description Always returned; a PUT without it sets the defaults */
+            retention?: components["schemas"]["RetentionPolicyDto"];
         };
         NewLocalUserDto: {
             /**
@@ -1807,7 +1928,7 @@ export interface components {
         PermissionsView: {
             /** @enum {string} */
             role: "viewer" | "editor" | "admin";
-            permissions: ("organizations:read" | "organizations:create" | "members:read" | "members:write" | "sessions:revoke-others" | "policy:read" | "policy:write" | "api-tokens:read" | "api-tokens:write" | "audit-events:read" | "integrations:read" | "integrations:write" | "webhook-deliveries:read" | "webhook-deliveries:replay" | "incidents:read" | "incidents:merge" | "investigations:read" | "investigations:open" | "investigations:cancel" | "conversations:read" | "conversations:write" | "postmortems:read" | "postmortems:write" | "relays:read" | "relays:write" | "chat:recover")[];
+            permissions: ("organizations:read" | "organizations:create" | "members:read" | "members:write" | "sessions:revoke-others" | "policy:read" | "policy:write" | "api-tokens:read" | "api-tokens:write" | "audit-events:read" | "integrations:read" | "integrations:write" | "webhook-deliveries:read" | "webhook-deliveries:replay" | "changes:read" | "incidents:read" | "incidents:merge" | "investigations:read" | "investigations:open" | "investigations:cancel" | "conversations:read" | "conversations:write" | "postmortems:read" | "postmortems:write" | "relays:read" | "relays:write" | "chat:recover")[];
         };
         MemberView: {
             /**
@@ -1958,7 +2079,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
+            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat";
             name: string;
             enabled: boolean;
             config: {
@@ -1966,7 +2087,7 @@ export interface components {
             };
             /** @description Credentials are stored (never returned) */
             hasCredentials: boolean;
-            /** @description Where the type receives alerts; null for types that do not */
+            /** @description Where the integration receives its webhook (alert events, or change events for a changes integration); null for types that receive none */
             webhookUrl: string | null;
             /** Format: date-time */
             webhookSecretRotatedAt: string | null;
@@ -1983,7 +2104,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
+            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat";
             name: string;
             enabled: boolean;
             config: {
@@ -1991,7 +2112,7 @@ export interface components {
             };
             /** @description Credentials are stored (never returned) */
             hasCredentials: boolean;
-            /** @description Where the type receives alerts; null for types that do not */
+            /** @description Where the integration receives its webhook (alert events, or change events for a changes integration); null for types that receive none */
             webhookUrl: string | null;
             /** Format: date-time */
             webhookSecretRotatedAt: string | null;
@@ -2008,7 +2129,7 @@ export interface components {
         };
         CreateIntegrationDto: {
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
+            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat";
             name: string;
             /** @description Validated against the type's configSchema */
             config?: {
@@ -2226,6 +2347,18 @@ export interface components {
             duplicates: number;
             incidentIds: string[];
         };
+        ChangeDeliveryResponseView: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** @description Changes newly recorded */
+            accepted: number;
+            /** @description Changes the integration had already brought (the same sender id) */
+            duplicates: number;
+            /** @description Every change of the delivery, new or repeated */
+            changeIds: string[];
+            /** @description Why an authentic event held no change (a ping, a push to another branch, a deploy still running) */
+            ignored?: string;
+        };
         WebhookDeliverySummaryView: {
             /** Format: uuid */
             id: string;
@@ -2277,6 +2410,74 @@ export interface components {
             };
             /** @description The body as received; null when it was refused unread */
             body: string | null;
+        };
+        ChangeLinkView: {
+            /** Format: uri */
+            href: string;
+            text: string | null;
+        };
+        ChangeView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The changes integration it came through
+             */
+            integrationId: string;
+            /**
+             * Format: uuid
+             * @description The webhook delivery that brought it first
+             */
+            deliveryId: string;
+            /**
+             * @description The sender's format; kubernetes for a rollout read from kube-state-metrics
+             * @enum {string}
+             */
+            source: "generic" | "pagerduty" | "github" | "gitlab" | "argocd" | "flux" | "kubernetes";
+            /** @description The sender's id of the change, prefixed by its format: a repeated delivery of it is a duplicate */
+            externalId: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: date-time */
+            receivedAt: string;
+            /** @description The service or component changed */
+            service: string | null;
+            environment: string | null;
+            /** @enum {string} */
+            kind: "deploy" | "config" | "feature_flag" | "migration" | "infrastructure" | "release" | "code" | "other";
+            summary: string;
+            /** @description Who made it */
+            author: string | null;
+            versionBefore: string | null;
+            versionAfter: string | null;
+            links: components["schemas"]["ChangeLinkView"][];
+            /** @description The sender's further fields (at most 16 KiB) */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        ChangePage: {
+            items: components["schemas"]["ChangeView"][];
+            next: string | null;
+        };
+        IncidentChangesWindowView: {
+            /**
+             * Format: date-time
+             * @description An hour before the first alert began
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description When the incident resolved; null while it is open
+             */
+            until: string | null;
+        };
+        IncidentChangePage: {
+            items: components["schemas"]["ChangeView"][];
+            next: string | null;
+            window: components["schemas"]["IncidentChangesWindowView"];
+            /** @description The services its alerts name (service, app, job, deployment, container labels); empty: every change of the window */
+            services: string[];
         };
         OpenInvestigationDto: {
             /**
@@ -2631,7 +2832,7 @@ export interface components {
         };
         FactSourceView: {
             /** @enum {string} */
-            kind: "alert_event" | "incident" | "investigation";
+            kind: "alert_event" | "incident" | "investigation" | "change";
             /** Format: uuid */
             id: string;
         };
@@ -5270,7 +5471,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
-                type?: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
+                type?: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat";
                 enabled?: boolean;
             };
             header?: {
@@ -7508,6 +7709,101 @@ export interface operations {
             };
         };
     };
+    ChangeWebhook_receive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A changes integration; an unknown one is the same 401 as a wrong secret */
+                integration: string;
+            };
+            cookie?: never;
+        };
+        /** @description A change event, recognised by its headers or shape (docs/api.md, "Change events"): the generic format, PagerDuty Change Events v2, GitHub deployment_status, release and push (signed with X-Hub-Signature-256), GitLab Deployment and Pipeline hooks (X-Gitlab-Token), Argo CD notifications with the documented template, and Flux notification-controller events (X-Signature with generic-hmac) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Every change in it was already recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeDeliveryResponseView"];
+                };
+            };
+            /** @description The delivery and its changes are committed */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeDeliveryResponseView"];
+                };
+            };
+            /** @description Malformed JSON, not UTF-8, or a body no change-event format reads (the field is named); recorded, never worth retrying */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown or disabled integration, not a changes integration, or a missing or wrong secret or signature (reason credential_rejected) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admission pressure or the database unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     WebhookDeliveries_list: {
         parameters: {
             query?: {
@@ -7790,6 +8086,285 @@ export interface operations {
                 };
             };
             /** @description Admission pressure or the database unavailable, as for the webhook */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Changes_list: {
+        parameters: {
+            query?: {
+                /** @description Occurred at or after */
+                from?: string;
+                /** @description Occurred before */
+                until?: string;
+                /** @description The service changed (without regard to case) */
+                service?: string;
+                kind?: "deploy" | "config" | "feature_flag" | "migration" | "infrastructure" | "release" | "code" | "other";
+                /** @description The changes integration it came through */
+                integrationId?: string;
+                limit?: number;
+                /** @description The `next` value of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Changes_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                change: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or another Organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    IncidentChanges_around: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next` value of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                incident: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentChangePage"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or another Organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10720,7 +11295,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
-                type?: "alertmanager" | "grafana" | "generic" | "prometheus" | "chat";
+                type?: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat";
                 enabled?: boolean;
             };
             header?: {
@@ -12727,6 +13302,292 @@ export interface operations {
             };
             /** @description Unsupported media type: send application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Changes_list_byOrganizationPath: {
+        parameters: {
+            query?: {
+                /** @description Occurred at or after */
+                from?: string;
+                /** @description Occurred before */
+                until?: string;
+                /** @description The service changed (without regard to case) */
+                service?: string;
+                kind?: "deploy" | "config" | "feature_flag" | "migration" | "infrastructure" | "release" | "code" | "other";
+                /** @description The changes integration it came through */
+                integrationId?: string;
+                limit?: number;
+                /** @description The `next` value of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                /** @description The Organization of the request (an alias path: the same operation as the flat path) */
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Changes_get_byOrganizationPath: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                /** @description The Organization of the request (an alias path: the same operation as the flat path) */
+                organization: string;
+                change: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or another Organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    IncidentChanges_around_byOrganizationPath: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next` value of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                /** @description The Organization of the request (an alias path: the same operation as the flat path) */
+                organization: string;
+                incident: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentChangePage"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or another Organization’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

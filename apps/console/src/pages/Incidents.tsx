@@ -4,13 +4,18 @@ import { formatDuration, formatRelative, fromInput, instantOf, toInput, withLoca
 import { Pager, useCursor } from '../paging';
 import { Link, navigate, updateQuery, useLocation } from '../router';
 import { useCan } from '../session';
-import { ConfirmButton, ErrorMessage, Labels, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
+import { type Answer, ConfirmButton, ErrorMessage, Labels, type Loaded, Show, Status, time, useAction, useLoad, useTitle } from '../ui';
 
 type Incident = Schemas['IncidentView'];
 type Investigation = Schemas['InvestigationView'];
 type IncidentStatus = Incident['status'];
+type Change = Schemas['ChangeView'];
 
 const PAGE_SIZE = 50;
+/** The changes of an incident shown on its timeline: the oldest of its window. */
+const CHANGES_SHOWN = 200;
+/** Further pages of changes read only to count those left out (beyond them: "more than"). */
+const CHANGES_COUNTED_PAGES = 5;
 
 /** How long it lasted: opened to resolved, or to now while open. */
 function duration(i: Incident): string {
@@ -157,11 +162,101 @@ export function IncidentsPage() {
   );
 }
 
-type TimelineEntry = { at: string; key: string; what: ReactNode };
+type TimelineEntry = { at: string; key: string; what: ReactNode; className?: string };
 
-/** The incident's alerts' phases, the changes its newest investigation examined, and its investigations' steps, in time order. */
-function timeline(alerts: Schemas['AlertEventView'][], investigations: Investigation[]): TimelineEntry[] {
+/** An incident's changes (the first page) and how many of its window were left out. */
+type IncidentChanges = Schemas['IncidentChangePage'] & {
+  /** Changes of the window after those shown, as far as they were counted. */
+  leftOut: number;
+  /** More were left out than `leftOut` counts. */
+  uncounted: boolean;
+};
+
+/** The changes around an incident (the oldest 200 of its window), and a count of those after them. */
+async function readIncidentChanges(incident: string): Promise<Answer<IncidentChanges>> {
+  const read = (cursor?: string) =>
+    api.GET('/api/v1/incidents/{incident}/changes', { params: { path: { incident }, query: { limit: CHANGES_SHOWN, cursor } } });
+  const first = await read();
+  if (!first.data) return { error: first.error, response: first.response };
+  let leftOut = 0;
+  let cursor = first.data.next;
+  for (let page = 0; cursor && page < CHANGES_COUNTED_PAGES; page++) {
+    const more = await read(cursor);
+    if (!more.data) break;
+    leftOut += more.data.items.length;
+    cursor = more.data.next;
+  }
+  return { data: { ...first.data, leftOut, uncounted: cursor !== null }, response: first.response };
+}
+
+/** A change's kind as people say it. */
+const CHANGE_KINDS: Record<Change['kind'], string> = {
+  deploy: 'deploy',
+  config: 'configuration',
+  feature_flag: 'feature flag',
+  migration: 'migration',
+  infrastructure: 'infrastructure',
+  release: 'release',
+  code: 'code',
+  other: 'other',
+};
+
+/** Only web links are followed (the API gives no others). */
+const isWebLink = (href: string) => /^https?:\/\//i.test(href);
+
+/** A change on the timeline: its kind and summary, then where, who, which versions, and its links. */
+function ChangeEntry({ change: c, examined }: { change: Change; examined: boolean }) {
+  const version =
+    c.versionBefore && c.versionAfter
+      ? `version ${c.versionBefore} → ${c.versionAfter}`
+      : c.versionAfter
+        ? `to version ${c.versionAfter}`
+        : c.versionBefore
+          ? `from version ${c.versionBefore}`
+          : null;
+  const facts = [c.service, c.environment, c.author ? `by ${c.author}` : null, version, `reported through ${c.source}`].filter(Boolean);
+  const links = c.links.filter((l) => isWebLink(l.href));
+  return (
+    <>
+      <Status value="change" /> <span className="change-kind">{CHANGE_KINDS[c.kind] ?? c.kind}</span>: {withLocalTimes(c.summary)}
+      <div className="meta">
+        {facts.join(' · ')}
+        {examined ? ' · examined as a possible cause by the newest investigation' : ''}
+        {links.length ? (
+          <>
+            {' · '}
+            {links.map((l, i) => (
+              <span key={`${i}-${l.href}`}>
+                {i ? ', ' : ''}
+                <a href={l.href} target="_blank" rel="noopener noreferrer">
+                  {l.text ?? l.href}
+                </a>
+              </span>
+            ))}
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+/**
+ * The incident's alerts' phases, the changes reported around it, the other changes its newest
+ * investigation examined, and its investigations' steps, in time order.
+ */
+function timeline(alerts: Schemas['AlertEventView'][], investigations: Investigation[], changes: Change[]): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
+  const instant = (at: string) => instantOf(at)?.getTime() ?? 0;
+  const examined = investigations[0]?.plot?.changes ?? [];
+  const examinedAt = new Set(examined.map((c) => instant(c.at)));
+  for (const c of changes)
+    entries.push({
+      at: c.occurredAt,
+      key: `change-${c.id}`,
+      className: 'change',
+      what: <ChangeEntry change={c} examined={examinedAt.has(instant(c.occurredAt))} />,
+    });
+  const reportedAt = new Set(changes.map((c) => instant(c.occurredAt)));
   for (const a of alerts) {
     const name = a.labels.alertname ?? a.fingerprint;
     const summary = a.annotations.summary ? `: ${a.annotations.summary}` : '';
@@ -187,17 +282,21 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
         ),
       });
   }
-  // The changes the newest investigation examined near the onset (a new version, a restart, a configuration edit).
-  for (const [i, change] of (investigations[0]?.plot?.changes ?? []).entries())
+  // The changes the newest investigation examined near the onset (a new version, a restart, a configuration edit),
+  // but for those reported at the same instant, shown above with what their report says.
+  for (const [i, change] of examined.entries()) {
+    if (reportedAt.has(instant(change.at))) continue;
     entries.push({
       at: change.at,
-      key: `change-${i}`,
+      key: `examined-${i}`,
+      className: 'change',
       what: (
         <>
           <Status value="change" /> {withLocalTimes(change.summary)}
         </>
       ),
     });
+  }
   for (const v of investigations) {
     entries.push({
       at: v.createdAt,
@@ -219,7 +318,27 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
         ),
       });
   }
-  return entries.sort((a, b) => (instantOf(a.at)?.getTime() ?? 0) - (instantOf(b.at)?.getTime() ?? 0));
+  return entries.sort((a, b) => instant(a.at) - instant(b.at));
+}
+
+/** What the timeline says of the incident's changes: which were chosen, those left out, or that they could not be read. */
+function ChangesNote({ loaded }: { loaded: Loaded<IncidentChanges> }) {
+  if (loaded.state === 'loading') return null;
+  if (loaded.state === 'error') return <p className="meta">The changes around this incident could not be read ({loaded.message}).</p>;
+  const { items, next, window, services, leftOut, uncounted } = loaded.data;
+  const which = `for ${services.length ? `${services.join(', ')} (or naming no service)` : 'any service'} from ${time(window.from)}${window.until ? ` to ${time(window.until)}` : ''}`;
+  const left =
+    next === null
+      ? ''
+      : leftOut === 0
+        ? ` Only the first ${items.length} are shown: later ones were left out.`
+        : ` Only the first ${items.length} are shown: ${uncounted ? 'more than ' : ''}${leftOut} later change${leftOut === 1 && !uncounted ? ' was' : 's were'} left out.`;
+  return (
+    <>
+      {loaded.stale ? <p className="meta">The changes could not be read again ({loaded.stale}): those shown may be out of date.</p> : null}
+      <p className="meta">{items.length ? `Changes shown: those reported ${which}.${left}` : `No change was reported ${which}.`}</p>
+    </>
+  );
 }
 
 /**
@@ -240,6 +359,8 @@ export function IncidentPage({ id }: { id: string }) {
     [id],
     10_000,
   );
+  // Changes are shown beside the alerts; when they cannot be read, the rest of the page is the same.
+  const [changes] = useLoad(() => readIncidentChanges(id), [id], 10_000);
   const [openError, opening, runOpen] = useAction();
   useTitle(incident.state === 'ready' ? incident.data.headline : 'Incident');
 
@@ -258,6 +379,7 @@ export function IncidentPage({ id }: { id: string }) {
       {(i) => {
         const events = alerts.state === 'ready' ? alerts.data.items : [];
         const runs = investigations.state === 'ready' ? investigations.data.items : [];
+        const reported = changes.state === 'ready' ? changes.data.items : [];
         const firstAlert = events.map((a) => a.startsAt).sort((a, b) => (instantOf(a)?.getTime() ?? 0) - (instantOf(b)?.getTime() ?? 0))[0] ?? i.openedAt;
         return (
           <>
@@ -285,11 +407,11 @@ export function IncidentPage({ id }: { id: string }) {
             <IncidentConclusion investigation={runs[0]} loaded={investigations.state === 'ready'} />
             <section aria-labelledby="timeline-heading">
               <h2 id="timeline-heading">Timeline ({zoneLabel()})</h2>
-              <Show loaded={alerts} empty={(d) => d.items.length === 0}>
+              <Show loaded={alerts} empty={(d) => d.items.length === 0 && reported.length === 0}>
                 {() => (
                   <ol className="timeline">
-                    {timeline(events, runs).map((e) => (
-                      <li key={e.key}>
+                    {timeline(events, runs, reported).map((e) => (
+                      <li key={e.key} className={e.className}>
                         <span className="when">
                           {time(e.at)} <small>{formatRelative(e.at, firstAlert, 'the first alert')}</small>
                         </span>{' '}
@@ -299,6 +421,7 @@ export function IncidentPage({ id }: { id: string }) {
                   </ol>
                 )}
               </Show>
+              <ChangesNote loaded={changes} />
             </section>
             <section aria-labelledby="investigations-heading">
               <h2 id="investigations-heading">Investigations</h2>

@@ -454,8 +454,11 @@ function Evidence({ investigation: v, chosen, prometheus }: { investigation: Inv
   const markers: Marker[] = [];
   if (plot?.onsetAt) markers.push({ label: 'onset', at: plot.onsetAt, color: '#b06000' });
   if (alertAt) markers.push({ label: 'alert', at: alertAt, color: '#8430ce' });
-  if (plot?.cause) markers.push({ label: 'cause', at: plot.cause.at, color: '#b3261e' });
-  for (const change of plot?.changes ?? []) if (change.at !== plot?.cause?.at) markers.push({ label: 'change', at: change.at, color: '#137333' });
+  // A change that is the cause is drawn once, as the cause, with the change's summary.
+  const causeChange = plot?.cause ? plot.changes.find((c) => c.at === plot.cause!.at) : undefined;
+  if (plot?.cause) markers.push({ label: 'cause', at: plot.cause.at, color: '#b3261e', detail: causeChange ? withLocalTimes(causeChange.summary) : undefined });
+  for (const change of plot?.changes ?? [])
+    if (change.at !== plot?.cause?.at) markers.push({ label: 'change', at: change.at, color: '#137333', detail: withLocalTimes(change.summary) });
   const what: Record<string, string> = {
     onset: 'Onset: the condition began (as the conclusion states)',
     alert: 'The first alert began',
@@ -546,7 +549,8 @@ function Evidence({ investigation: v, chosen, prometheus }: { investigation: Inv
                   <ul aria-label="Marked times">
                     {markers.map((m, i) => (
                       <li key={i}>
-                        {what[m.label]}: {formatTime(m.at)}
+                        {what[m.label]}
+                        {m.detail ? ` (${m.detail})` : ''}: {formatTime(m.at)}
                         {reference && m.label !== 'alert' ? ` (${formatRelative(m.at, reference, alertAt ? 'the alert' : 'the onset')})` : ''}
                       </li>
                     ))}

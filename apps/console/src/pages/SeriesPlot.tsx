@@ -8,7 +8,12 @@ export interface Marker {
   label: string;
   at: string;
   color: string;
+  /** What happened then (a change's summary), drawn after the label, cut to fit. */
+  detail?: string;
 }
+
+/** The longest detail drawn beside a marker's line (the list of marked times has it whole). */
+const DETAIL_DRAWN = 48;
 
 const COLORS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#b06000', '#007b83'];
 const HEIGHT = 280;
@@ -71,8 +76,13 @@ export default function SeriesPlot(props: {
         ctx.lineTo(x, u.bbox.top + u.bbox.height);
         ctx.stroke();
         ctx.fillStyle = marker.color;
+        const detail = marker.detail && marker.detail.length > DETAIL_DRAWN ? `${marker.detail.slice(0, DETAIL_DRAWN - 1)}…` : marker.detail;
+        const text = detail ? `${marker.label}: ${detail}` : marker.label;
+        // A label that would leave the plot on the right is drawn to the left of its line.
+        const width = ctx.measureText(text).width;
+        const left = x + 4 * scale + width > u.bbox.left + u.bbox.width ? Math.max(u.bbox.left, x - 4 * scale - width) : x + 4 * scale;
         // Labels of markers close together are stacked rather than drawn over each other.
-        ctx.fillText(marker.label, x + 4 * scale, u.bbox.top + (14 + 14 * (i % 4)) * scale);
+        ctx.fillText(text, left, u.bbox.top + (14 + 14 * (i % 4)) * scale);
       });
       ctx.restore();
     };
