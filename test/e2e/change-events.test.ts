@@ -327,6 +327,19 @@ describe('change events', () => {
     expect(change.links).toEqual([{ href: 'https://ci.example.com/ok', text: null }]);
     expect(JSON.stringify(change.details).length).toBeLessThan(16 * 1024);
     expect((await ctx.admin.get(`/api/v1/webhook-deliveries/${res.body.deliveryId}`)).body.error).toMatch(/repaired/);
+    // NUL written as JSON escapes, which PostgreSQL cannot store in text or jsonb, anywhere in the body.
+    const nul = await post(changes, {
+      id: 'nul\u0000id',
+      summary: 'a\u0000b',
+      service: 's\u0000',
+      author: '\ud800',
+      links: [{ href: 'https://ci.example.com/\u0000', text: 't\u0000' }],
+      details: { 'k\u0000': ['v\u0000', { deep: '\u0000' }] },
+    });
+    expect(nul.status).toBe(202);
+    const stored = (await ctx.admin.get(`/api/v1/changes/${nul.body.changeIds[0]}`)).body;
+    expect(stored.summary).toBe('a\ufffdb');
+    expect(JSON.stringify(stored)).not.toContain('\\u0000');
   });
 
   it('authenticates each route only with its own kind of integration, and every failure is the same 401', async () => {

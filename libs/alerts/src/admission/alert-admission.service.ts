@@ -3,7 +3,7 @@ import { Gauge, Histogram } from 'prom-client';
 import { EntityManager } from 'typeorm';
 import { ALERT_BATCH_UNPLACED, AdmissionInput, AdmissionResult, DEFAULT_GROUPING_LABELS, IncidentAdmissionService } from '@svc/incidents';
 import { WebhookReceiver } from '@svc/integrations';
-import { isNestedDeeperThan, MAX_JSON_DEPTH, Metrics, newId, Timestamp } from '@svc/platform';
+import { Metrics, newId, Timestamp } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryAdmission, DeliveryRecordsRepository } from './delivery-records.repository';
 import { AdmissionPressure, ReceivedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
@@ -109,13 +109,9 @@ export class AlertAdmissionService {
       error,
       deliveryId: await this.gate.recordRefusal(receiver, delivery, 400, error),
     });
-    let json: unknown;
-    try {
-      json = JSON.parse(delivery.body ?? '');
-    } catch {
-      return refuse('Malformed JSON body');
-    }
-    if (isNestedDeeperThan(json)) return refuse(`Invalid input: body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    const body = this.gate.parseJson(delivery);
+    if (!body.ok) return refuse(body.error);
+    const json = body.json;
     // Change-event integrations never reach here: their route and replay go to ChangeAdmissionService.
     if (receiver.format === 'changes') throw new Error('A change-event delivery is not admitted as alerts');
     const parsed = parsePayload(receiver.format, json, receivedAt);

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig, DomainError, isUuid, LeanRoutes, PayloadTooLarge, readLimitedBody, sendJson, UnauthenticatedError } from '@svc/platform';
+import { DomainError, isUuid, LeanRoutes, sendJson, UnauthenticatedError } from '@svc/platform';
 import { AlertAdmissionService } from './alert-admission.service';
 import { ReceivedDelivery, WebhookAdmissionGate } from './webhook-admission-gate';
-import { presentedSecret, readText, recordableHeaders } from './webhook-request';
+import { presentedSecret, recordableHeaders } from './webhook-request';
 
 /**
  * Receives an alert webhook delivery (decisions §8). Authentication comes first, from the headers
@@ -17,7 +17,6 @@ export class AlertWebhookHandler implements OnModuleInit {
   constructor(
     private readonly admission: AlertAdmissionService,
     private readonly gate: WebhookAdmissionGate,
-    private readonly config: AppConfig,
     private readonly leanRoutes: LeanRoutes,
   ) {}
 
@@ -39,25 +38,7 @@ export class AlertWebhookHandler implements OnModuleInit {
     // A change-event integration's secret authenticates only its own route.
     if (!receiver || receiver.format === 'changes') throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
     const delivery: ReceivedDelivery = { headers: recordableHeaders(req), body: null };
-
-    if (!req.is(['application/json', 'application/*+json'])) {
-      await this.gate.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
-      throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
-    }
-    let raw: Buffer;
-    try {
-      raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
-    } catch (error) {
-      if (error instanceof PayloadTooLarge) await this.gate.recordRefusal(receiver, delivery, 413, error.recordedAs);
-      throw error;
-    }
-    const text = readText(raw);
-    delivery.body = text.recordable;
-    if (text.problem) {
-      // Refused for good (400) and recorded: a 503 here made senders retry a poison message forever.
-      await this.gate.recordRefusal(receiver, delivery, 400, text.problem);
-      throw new DomainError('invalid_input', text.problem);
-    }
+    await this.gate.acceptBody(receiver, req, delivery);
     const outcome = await this.admission.admit(receiver, delivery);
     if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);
     sendJson(res, outcome.status, outcome.response);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChangesService, parseChangeEvent } from '@svc/changes';
 import { WebhookReceiver } from '@svc/integrations';
-import { isNestedDeeperThan, MAX_JSON_DEPTH, newId, Timestamp } from '@svc/platform';
+import { newId, Timestamp } from '@svc/platform';
 import { ReceivedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
 
 /** The answer to an admitted change-event delivery. */
@@ -55,14 +55,9 @@ export class ChangeAdmissionService {
       error,
       deliveryId: await this.gate.recordRefusal(receiver, delivery, 400, error),
     });
-    let json: unknown;
-    try {
-      json = JSON.parse(delivery.body ?? '');
-    } catch {
-      return refuse('Malformed JSON body');
-    }
-    if (isNestedDeeperThan(json)) return refuse(`Invalid input: body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-    const result = parseChangeEvent(delivery.headers, json, receivedAt);
+    const body = this.gate.parseJson(delivery);
+    if (!body.ok) return refuse(body.error);
+    const result = parseChangeEvent(delivery.headers, body.json, receivedAt);
     if (!result.ok) return refuse(result.error);
     const { parsed } = result;
     const deliveryId = newId();

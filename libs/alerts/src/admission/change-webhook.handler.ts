@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { WebhookReceiver } from '@svc/integrations';
-import { AppConfig, DomainError, isUuid, LeanRoutes, PayloadTooLarge, readLimitedBody, sendJson, UnauthenticatedError } from '@svc/platform';
+import { DomainError, isUuid, LeanRoutes, sendJson, UnauthenticatedError } from '@svc/platform';
 import { ChangeAdmissionService } from './change-admission.service';
 import { ReceivedDelivery, WebhookAdmissionGate } from './webhook-admission-gate';
-import { presentedSecret, presentedSignature, readText, recordableHeaders, signedWith } from './webhook-request';
+import { presentedSecret, presentedSignature, recordableHeaders, signedWith } from './webhook-request';
 
 function rejected(): UnauthenticatedError {
   return new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');
@@ -29,7 +29,6 @@ export class ChangeWebhookHandler implements OnModuleInit {
   constructor(
     private readonly admission: ChangeAdmissionService,
     private readonly gate: WebhookAdmissionGate,
-    private readonly config: AppConfig,
     private readonly leanRoutes: LeanRoutes,
   ) {}
 
@@ -53,7 +52,7 @@ export class ChangeWebhookHandler implements OnModuleInit {
     let receiver: WebhookReceiver | null;
     let raw: Buffer | undefined;
     if (signature) {
-      raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
+      raw = await this.gate.readBody(req);
       const body = raw;
       receiver = isUuid(integrationId) ? await this.gate.authenticateSigned(integrationId, (s) => signedWith(signature, body, s)) : null;
     } else {
@@ -61,25 +60,7 @@ export class ChangeWebhookHandler implements OnModuleInit {
     }
     // An alert integration's secret authenticates only its own route.
     if (!receiver || receiver.format !== 'changes') throw rejected();
-
-    if (!req.is(['application/json', 'application/*+json'])) {
-      await this.gate.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
-      throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
-    }
-    if (!raw) {
-      try {
-        raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
-      } catch (error) {
-        if (error instanceof PayloadTooLarge) await this.gate.recordRefusal(receiver, delivery, 413, error.recordedAs);
-        throw error;
-      }
-    }
-    const text = readText(raw);
-    delivery.body = text.recordable;
-    if (text.problem) {
-      await this.gate.recordRefusal(receiver, delivery, 400, text.problem);
-      throw new DomainError('invalid_input', text.problem);
-    }
+    await this.gate.acceptBody(receiver, req, delivery, raw);
     const outcome = await this.admission.admit(receiver, delivery);
     if (outcome.kind === 'refused') throw new DomainError('invalid_input', outcome.error);
     sendJson(res, outcome.status, outcome.response);

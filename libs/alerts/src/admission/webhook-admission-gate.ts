@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
-import { AppConfig, DomainError, newId, UnauthenticatedError } from '@svc/platform';
+import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, PayloadTooLarge, readLimitedBody, UnauthenticatedError } from '@svc/platform';
 import { DeliveryRecordsRepository } from './delivery-records.repository';
+import { readText } from './webhook-request';
 
 /** A delivery as it arrived (headers without credentials, the body as text), or a stored one replayed. */
 export interface ReceivedDelivery {
@@ -47,6 +49,7 @@ export class WebhookAdmissionGate {
   private readonly maxInFlight: number;
   /** How long an admission waits for a database connection before answering 503. */
   private readonly connectionWaitMs: number;
+  private readonly bodyLimit: number;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -56,6 +59,52 @@ export class WebhookAdmissionGate {
   ) {
     this.maxInFlight = config.SVC_ADMISSION_MAX_IN_FLIGHT;
     this.connectionWaitMs = config.SVC_ADMISSION_CONNECTION_WAIT_MS;
+    this.bodyLimit = config.SVC_JSON_BODY_LIMIT;
+  }
+
+  /** The request's body, up to SVC_JSON_BODY_LIMIT (PayloadTooLarge past it, before the rest is read). */
+  readBody(req: Request): Promise<Buffer> {
+    return readLimitedBody(req, this.bodyLimit);
+  }
+
+  /**
+   * An authenticated delivery's body as text, into `delivery.body`, or its refusal, recorded:
+   * not JSON (415), over the limit (413), not UTF-8 or with a raw NUL (400: refused for good, as
+   * a 503 made senders retry a poison message forever). `raw` when the body was read already
+   * (a signed delivery is read before it is authenticated).
+   */
+  async acceptBody(receiver: WebhookReceiver, req: Request, delivery: ReceivedDelivery, raw?: Buffer): Promise<void> {
+    if (!req.is(['application/json', 'application/*+json'])) {
+      await this.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
+      throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
+    }
+    let body = raw;
+    if (!body) {
+      try {
+        body = await this.readBody(req);
+      } catch (error) {
+        if (error instanceof PayloadTooLarge) await this.recordRefusal(receiver, delivery, 413, error.recordedAs);
+        throw error;
+      }
+    }
+    const text = readText(body);
+    delivery.body = text.recordable;
+    if (text.problem) {
+      await this.recordRefusal(receiver, delivery, 400, text.problem);
+      throw new DomainError('invalid_input', text.problem);
+    }
+  }
+
+  /** The delivery's body as JSON, or why it is not (a 400 the caller records): malformed, or nested too deep. */
+  parseJson(delivery: ReceivedDelivery): { ok: true; json: unknown } | { ok: false; error: string } {
+    let json: unknown;
+    try {
+      json = JSON.parse(delivery.body ?? '');
+    } catch {
+      return { ok: false, error: 'Malformed JSON body' };
+    }
+    if (isNestedDeeperThan(json)) return { ok: false, error: `Invalid input: body is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    return { ok: true, json };
   }
 
   /**
