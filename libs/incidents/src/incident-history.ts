@@ -37,7 +37,6 @@ export interface IncidentAlertScope {
   firstAlertAt: Timestamp;
   /** Every value of a service-naming label (service, app, job, deployment, container…) among its alerts. */
   services: string[];
-  namespaces: string[];
 }
 
 /** What happened to an incident, as recorded: its alert phases in time order and the incidents merged into it. */

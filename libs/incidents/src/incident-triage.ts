@@ -54,7 +54,7 @@ const SEVERITY_RANK: Record<string, number> = {
 
 /** The labels that name a workload, in the order people name services by. */
 export const SERVICE_LABELS = ['service', 'app_kubernetes_io_name', 'app', 'job', 'deployment', 'statefulset', 'daemonset', 'container', 'workload'];
-export const NAMESPACE_LABELS = ['namespace', 'exported_namespace', 'kubernetes_namespace'];
+const NAMESPACE_LABELS = ['namespace', 'exported_namespace', 'kubernetes_namespace'];
 
 const severityOf = (alert: TriageAlert): string | null => alert.labels.severity ?? alert.labels.priority ?? null;
 const rank = (severity: string | null): number => (severity ? (SEVERITY_RANK[severity.toLowerCase()] ?? 0) : -1);

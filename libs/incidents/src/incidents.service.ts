@@ -19,7 +19,7 @@ import {
 import { AlertEvent } from './alert-event.entity';
 import { Incident, IncidentStatus } from './incident.entity';
 import { AlertPhaseRecord, alertPhaseRecord, IncidentAlertScope, IncidentHistory, incidentRecord } from './incident-history';
-import { IncidentTriage, NAMESPACE_LABELS, SERVICE_LABELS, triageOf } from './incident-triage';
+import { IncidentTriage, SERVICE_LABELS, triageOf } from './incident-triage';
 import { IncidentsRepository } from './incidents.repository';
 
 const NEWEST_FIRST = byTimeThenId<Incident>('i', 'opened_at', (i) => i.openedAt, 'DESC');
@@ -153,8 +153,8 @@ export class IncidentsService {
 
   /**
    * What the incident's alerts name, for reading what else happened around it (the changes before
-   * it): when its first alert began, and the services and namespaces their labels name (among
-   * its newest alert phases, as its triage reads them).
+   * it): when its first alert began, and the services their labels name (among its newest alert
+   * phases, as its triage reads them).
    */
   async alertScope(organizationId: string, incidentId: string): Promise<IncidentAlertScope> {
     const incident = await this.get(organizationId, incidentId);
@@ -163,12 +163,10 @@ export class IncidentsService {
       this.repository.firstAlertStart(organizationId, incidentId),
     ]);
     const alerts = phases.get(incidentId) ?? [];
-    const valuesOf = (names: readonly string[]) => [...new Set(alerts.flatMap((a) => names.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))];
     return {
       incident: incidentRecord(incident),
       firstAlertAt: firstAlertAt ?? incident.openedAt,
-      services: valuesOf(SERVICE_LABELS),
-      namespaces: valuesOf(NAMESPACE_LABELS),
+      services: [...new Set(alerts.flatMap((a) => SERVICE_LABELS.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))],
     };
   }
 

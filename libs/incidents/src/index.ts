@@ -6,4 +6,4 @@ export type { IncidentStatus } from './incident.entity';
 export * from './incident-admission.repository';
 export * from './incidents.repository';
 export type { AlertPhaseRecord, IncidentAlertScope, IncidentHistory, IncidentRecord } from './incident-history';
-export { NAMESPACE_LABELS, SERVICE_LABELS } from './incident-triage';
+export { SERVICE_LABELS } from './incident-triage';

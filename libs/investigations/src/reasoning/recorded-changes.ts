@@ -71,6 +71,6 @@ export function undoChange(c: RecordedChange, condition: string | null): Omit<Ac
         verification,
       };
     default:
-      return { title: `Revert ${describeChange(c).replace(/^the /, 'the ')}`, rationale: 'The condition began after this change and not before', verification };
+      return { title: `Revert ${describeChange(c)}`, rationale: 'The condition began after this change and not before', verification };
   }
 }
