@@ -279,19 +279,16 @@ export class RecordingSession implements InvestigationSession {
     return run;
   }
 
-  /** changes.near_onset: the recorded changes around the onset; a failed read is a failed run, like any tool's. */
+  /**
+   * changes.near_onset: the recorded changes around the onset. A failed read is a failed run, like
+   * any tool's, whose error says what failed without the database's own message.
+   */
   private async readChanges(args: Record<string, unknown>): Promise<ToolResult> {
     try {
       return await runChangesNearOnsetTool(this.setup.readChanges!, this.alerts, args, this.window);
-    } catch (error) {
-      return {
-        outcome: 'failed',
-        summary: 'The recorded changes could not be read',
-        output: null,
-        truncated: false,
-        sources: [],
-        error: (error as Error).message,
-      };
+    } catch {
+      const error = 'The recorded changes could not be read: the service database did not answer';
+      return { outcome: 'failed', summary: error, output: null, truncated: false, sources: [], error };
     }
   }
 
