@@ -66,6 +66,8 @@ class SseClient {
   status = 0;
   headers!: Headers;
   private readonly abort = new AbortController();
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private closedByClient = false;
   private waiters: (() => void)[] = [];
   finished!: Promise<void>;
 
@@ -88,11 +90,11 @@ class SseClient {
     let pending = '';
     try {
       if (!res.body) return;
-      const reader = res.body.getReader();
+      const reader = (this.reader = res.body.getReader());
       for (;;) {
         const { value, done } = await reader.read();
         if (done) {
-          this.endedCleanly = true;
+          this.endedCleanly = !this.closedByClient;
           break;
         }
         const chunk = decoder.decode(value, { stream: true });
@@ -149,8 +151,16 @@ class SseClient {
     return this.frames.map((f) => Number(f.id));
   }
 
+  /**
+   * Aborts the request and cancels the body reader. The cancel is what settles a pending read for
+   * certain: when the abort lands after the server completed the body but before fetch closed the
+   * body stream (the server ends the stream right after `concluded`), Node's fetch leaves the
+   * stream open and the read pending for ever.
+   */
   close(): void {
+    this.closedByClient = true;
     this.abort.abort();
+    this.reader?.cancel().catch(() => undefined);
   }
 }
 
