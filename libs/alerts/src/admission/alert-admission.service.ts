@@ -6,7 +6,7 @@ import { WebhookReceiver } from '@svc/integrations';
 import { Metrics, newId, Timestamp } from '@svc/platform';
 import { parsePayload } from '../payloads/parse-payload';
 import { DeliveryAdmission, DeliveryRecordsRepository } from './delivery-records.repository';
-import { AdmissionPressure, ReceivedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
+import { AdmissionPressure, ReceivedDelivery, RefusedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
 
 export interface DeliveryResponse {
   deliveryId: string;
@@ -16,8 +16,7 @@ export interface DeliveryResponse {
 }
 
 /** Admitted (202, or 200 for an exact retry), or refused for its content (400) and recorded all the same. */
-export type AdmissionOutcome =
-  { kind: 'admitted'; status: 200 | 202; response: DeliveryResponse } | { kind: 'refused'; status: 400; deliveryId: string; error: string };
+export type AdmissionOutcome = { kind: 'admitted'; status: 200 | 202; response: DeliveryResponse } | RefusedDelivery;
 
 /**
  * Batches committing at once per API process; deliveries arriving meanwhile wait for the next
@@ -103,19 +102,13 @@ export class AlertAdmissionService {
    */
   async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<AdmissionOutcome> {
     const receivedAt = Timestamp.now();
-    const refuse = async (error: string): Promise<AdmissionOutcome> => ({
-      kind: 'refused',
-      status: 400,
-      error,
-      deliveryId: await this.gate.recordRefusal(receiver, delivery, 400, error),
-    });
     const body = this.gate.parseJson(delivery);
-    if (!body.ok) return refuse(body.error);
+    if (!body.ok) return this.gate.refuse(receiver, delivery, body.error);
     const json = body.json;
     // Change-event integrations never reach here: their route and replay go to ChangeAdmissionService.
     if (receiver.format === 'changes') throw new Error('A change-event delivery is not admitted as alerts');
     const parsed = parsePayload(receiver.format, json, receivedAt);
-    if (!parsed.ok) return refuse(parsed.error);
+    if (!parsed.ok) return this.gate.refuse(receiver, delivery, parsed.error);
     const input: AdmissionInput = {
       integrationId: receiver.integrationId,
       groupingLabels: receiver.groupingLabels ?? DEFAULT_GROUPING_LABELS,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChangesService, parseChangeEvent } from '@svc/changes';
 import { WebhookReceiver } from '@svc/integrations';
 import { newId, Timestamp } from '@svc/platform';
-import { ReceivedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
+import { ReceivedDelivery, RefusedDelivery, staleCredential, WebhookAdmissionGate } from './webhook-admission-gate';
 
 /** The answer to an admitted change-event delivery. */
 export interface ChangeDeliveryResponse {
@@ -17,8 +17,7 @@ export interface ChangeDeliveryResponse {
   ignored?: string;
 }
 
-export type ChangeAdmissionOutcome =
-  { kind: 'admitted'; status: 200 | 202; response: ChangeDeliveryResponse } | { kind: 'refused'; status: 400; deliveryId: string; error: string };
+export type ChangeAdmissionOutcome = { kind: 'admitted'; status: 200 | 202; response: ChangeDeliveryResponse } | RefusedDelivery;
 
 /** Most repairs listed in a delivery's record; the count says how many there were in all. */
 const REPAIRS_SHOWN = 20;
@@ -49,16 +48,10 @@ export class ChangeAdmissionService {
 
   async admit(receiver: WebhookReceiver, delivery: ReceivedDelivery): Promise<ChangeAdmissionOutcome> {
     const receivedAt = Timestamp.now();
-    const refuse = async (error: string): Promise<ChangeAdmissionOutcome> => ({
-      kind: 'refused',
-      status: 400,
-      error,
-      deliveryId: await this.gate.recordRefusal(receiver, delivery, 400, error),
-    });
     const body = this.gate.parseJson(delivery);
-    if (!body.ok) return refuse(body.error);
+    if (!body.ok) return this.gate.refuse(receiver, delivery, body.error);
     const result = parseChangeEvent(delivery.headers, body.json, receivedAt);
-    if (!result.ok) return refuse(result.error);
+    if (!result.ok) return this.gate.refuse(receiver, delivery, result.error);
     const { parsed } = result;
     const deliveryId = newId();
     return this.gate.withConnection(async (manager) => {

@@ -24,6 +24,14 @@ export interface RecordedDelivery {
   error: string | null;
 }
 
+/** A delivery refused for its content: answered 400 and recorded all the same. */
+export interface RefusedDelivery {
+  kind: 'refused';
+  status: 400;
+  deliveryId: string;
+  error: string;
+}
+
 export class AdmissionPressure extends DomainError {
   constructor(message: string) {
     super('unavailable', message, { retryAfterSeconds: 1 });
@@ -154,6 +162,11 @@ export class WebhookAdmissionGate {
       this.insertDeliveries(manager, [{ receiver, id, delivery, statusCode, result: { accepted: 0, duplicates: 0, incidentIds: [] }, error }]),
     );
     return id;
+  }
+
+  /** Refuses a delivery for its content (400; `error` names why), recorded like every authenticated delivery. */
+  async refuse(receiver: WebhookReceiver, delivery: ReceivedDelivery, error: string): Promise<RefusedDelivery> {
+    return { kind: 'refused', status: 400, error, deliveryId: await this.recordRefusal(receiver, delivery, 400, error) };
   }
 
   /**

@@ -1,5 +1,16 @@
 import type { AdmittedAlert } from '@svc/incidents';
-import { isUnsafeText, longerThan, replaceUnsafeText, Timestamp, truncateWithMarker } from '@svc/platform';
+import {
+  childPath,
+  indexPath,
+  isAbsent,
+  isObject,
+  isUnsafeText,
+  type JsonObject,
+  longerThan,
+  replaceUnsafeText,
+  Timestamp,
+  truncateWithMarker,
+} from '@svc/platform';
 import { fingerprintOf } from './fingerprint';
 
 /**
@@ -67,34 +78,13 @@ export function runParser(parse: (repairs: string[]) => ParsedDelivery): ParseRe
   }
 }
 
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const SHOWN_KEY_LENGTH = 64;
-
-/** `alerts[2]` + `labels` → `alerts[2].labels`; odd or long keys are quoted and shortened. */
-export function childPath(parent: string, key: string): string {
-  if (IDENTIFIER.test(key) && key.length <= SHOWN_KEY_LENGTH) return parent ? `${parent}.${key}` : key;
-  const shown = key.length > SHOWN_KEY_LENGTH ? `${key.slice(0, SHOWN_KEY_LENGTH)}…` : key;
-  return `${parent}[${JSON.stringify(shown)}]`;
-}
-
-export function indexPath(parent: string, index: number): string {
-  return `${parent}[${index}]`;
-}
+/** The JSON helpers the change-event parsers share too, from `@svc/platform`; re-exported for the format parsers. */
+export { childPath, indexPath, isObject };
+export type { JsonObject };
 
 /** The name of an object for messages: the top level of a single generic alert is the body itself. */
 function objectName(path: string): string {
   return path || 'body';
-}
-
-/** JSON null counts as absent for optional properties (Grafana sends `"values": null`, for one). */
-function isAbsent(value: unknown): value is undefined | null {
-  return value === undefined || value === null;
 }
 
 /** Code points in `text`. */

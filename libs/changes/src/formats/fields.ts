@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { capText, isUnsafeText, longerThan, replaceUnsafeText, Timestamp, truncateWithMarker } from '@svc/platform';
+import {
+  capText,
+  childPath,
+  indexPath,
+  isAbsent,
+  isObject,
+  isUnsafeText,
+  type JsonObject,
+  longerThan,
+  replaceUnsafeText,
+  Timestamp,
+  truncateWithMarker,
+} from '@svc/platform';
 import { CHANGE_LIMITS, ChangeKind, ChangeLink, ChangeParseResult, NormalizedChange, ParsedChanges } from './normalized-change';
 
 /**
@@ -11,8 +23,6 @@ import { CHANGE_LIMITS, ChangeKind, ChangeLink, ChangeParseResult, NormalizedCha
 
 /** The format a change came in, and the prefix of its externalId. */
 export type ChangeFormat = ParsedChanges['source'];
-
-export type JsonObject = Record<string, unknown>;
 
 /** What a format parser returns: changes, or none and why. `runParser` adds the source and the repairs. */
 export interface ParsedBody {
@@ -65,28 +75,9 @@ export function shown(text: string): string {
 // Paths and objects
 // ---------------------------------------------------------------------------------------------
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const SHOWN_KEY_LENGTH = 64;
-
-/** `payload` + `summary` → `payload.summary`; odd or long keys are quoted and shortened. */
-export function childPath(parent: string, key: string): string {
-  if (IDENTIFIER.test(key) && key.length <= SHOWN_KEY_LENGTH) return parent ? `${parent}.${key}` : key;
-  const shortened = key.length > SHOWN_KEY_LENGTH ? `${key.slice(0, SHOWN_KEY_LENGTH)}…` : key;
-  return `${parent}[${JSON.stringify(shortened)}]`;
-}
-
-export function indexPath(parent: string, index: number): string {
-  return `${parent}[${index}]`;
-}
-
-/** JSON null counts as absent for optional fields (senders write `"environment_url": null`). */
-function isAbsent(value: unknown): value is undefined | null {
-  return value === undefined || value === null;
-}
+/** The JSON helpers the alert payload parsers share too, from `@svc/platform`; re-exported for the format parsers. */
+export { childPath, indexPath, isObject };
+export type { JsonObject };
 
 export function readObject(value: unknown, path: string): JsonObject {
   if (!isObject(value)) fail(`${path || 'body'} must be a JSON object`);
