@@ -333,6 +333,8 @@ export interface RunOptions {
   dumpTo?: string;
   /** Changes to report to a changes integration before the investigation opens. */
   changes?: ReportedChange[];
+  /** Work on the incident once its investigation ended, while its integrations and Prometheus still serve it (a test's second look). */
+  afterwards?: (incidentId: string) => Promise<void>;
 }
 
 async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
@@ -389,6 +391,7 @@ export async function investigatePage(
       mkdirSync(options.dumpTo, { recursive: true });
       writeFileSync(join(options.dumpTo, `${name}.json`), `${JSON.stringify(ended, null, 2)}\n`);
     }
+    await options.afterwards?.(incidentId);
     return { ended, seconds: (Date.now() - began) / 1000, alerts };
   } finally {
     await delivered.disable();

@@ -1,5 +1,6 @@
 import { ChangeEvents1796000000000 } from './1796000000000-ChangeEvents';
 import { ChangeRetention1796100000000 } from './1796100000000-ChangeRetention';
+import { ObservedChanges1796200000000 } from './1796200000000-ObservedChanges';
 import { RelayJobsPending1795900000000 } from './1795900000000-RelayJobsPending';
 import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
@@ -42,4 +43,5 @@ export const MIGRATIONS: Function[] = [
   RelayJobsPending1795900000000,
   ChangeEvents1796000000000,
   ChangeRetention1796100000000,
+  ObservedChanges1796200000000,
 ];

@@ -152,6 +152,7 @@ describe('change events', () => {
       id: first.body.changeIds[0],
       integrationId: changes.id,
       deliveryId: first.body.deliveryId,
+      investigationId: null,
       source: 'generic',
       externalId: 'generic:rel-1001',
       occurredAt: '2026-11-20T10:00:00.000000Z',

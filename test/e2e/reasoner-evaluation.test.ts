@@ -25,25 +25,58 @@ describe('the reasoner on generated incidents', () => {
     await worker?.close();
   });
 
-  const investigate = (name: string): Promise<ScenarioResult> =>
+  /** The changes on the incident's timeline that no delivery brought: rollouts investigations saw. */
+  const observedOn = async (incidentId: string): Promise<any[]> =>
+    (await ctx.admin.get(`/api/v1/incidents/${incidentId}/changes`)).body.items.filter((c: any) => c.deliveryId === null);
+
+  const investigate = (name: string, afterwards?: (incidentId: string) => Promise<void>): Promise<ScenarioResult> =>
     runScenario(
       ctx.admin,
       ALL_SCENARIOS.find((s) => s.name === name)!,
       {
         baseUrl: ctx.api.baseUrl,
         ended: (id) => investigationEnded(ctx.admin, id, { timeoutMs: 60_000 }),
+        afterwards,
       },
     );
 
-  it('names the bad version of a rollout as the cause, citing the runs that read the builds', async () => {
-    const result = await investigate('checkout-bad-version');
+  it('names the bad version of a rollout as the cause, citing the runs that read the builds, and puts the rollout on the timeline once', async () => {
+    let timeline: { first: any[]; second: any; again: any[] } | undefined;
+    const result = await investigate('checkout-bad-version', async (incidentId) => {
+      // Investigated again while Prometheus still serves it: the same rollout is the same change.
+      const first = await observedOn(incidentId);
+      const again = await ctx.admin.post('/api/v1/investigations', { incidentId });
+      expect(again.status).toBe(201);
+      timeline = { first, second: await investigationEnded(ctx.admin, again.body.id, { timeoutMs: 60_000 }), again: await observedOn(incidentId) };
+    });
     expect(result.status).toBe('concluded');
     expect(result.conclusionStatus).toBe('verified_cause');
     expect(result.cause).toContain('2.15.0');
     expect(result.top1).toBe(true);
     expect(result.grounded).toBe(true);
     expect(result.falseConfidence).toBe(false);
-  }, 120_000);
+
+    // The rollout no deploy tool reported is on the incident's timeline, seen by the first investigation.
+    const { first, second, again } = timeline!;
+    expect(first).toEqual([
+      expect.objectContaining({
+        source: 'prometheus',
+        kind: 'deploy',
+        service: 'checkout',
+        versionAfter: expect.stringContaining('2.15.0'),
+        versionBefore: expect.any(String),
+        investigationId: result.investigationId,
+        integrationId: expect.any(String),
+      }),
+    ]);
+    expect(first[0].summary).toMatch(/^checkout started .*2\.15\.0.* \(was .*\), seen in its \*_build_info series$/);
+    expect((await ctx.admin.get(`/api/v1/changes/${first[0].id}`)).body.externalId).toBe(`prometheus:shop/checkout:${first[0].versionAfter}`);
+    // The second investigation names the new build as the cause again, not a report of itself, and records nothing new.
+    expect(second.status).toBe('concluded');
+    expect(second.findings.find((f: any) => f.kind === 'cause')?.statement).toContain('2.15.0');
+    expect(JSON.stringify([second.findings, second.hypotheses])).not.toMatch(/reported as|earlier investigation/);
+    expect(again).toEqual(first);
+  }, 180_000);
 
   it('names the ConfigMap edit behind a crash loop as the verified cause', async () => {
     const result = await investigate('cart-config-crashloop');

@@ -2,7 +2,7 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGES_ENTITIES, ChangesRepository, NormalizedChange } from '@svc/changes';
+import { ChangeOrigin, CHANGES_ENTITIES, ChangesRepository, NormalizedChange } from '@svc/changes';
 import { AUTH_ENTITIES } from '@svc/auth';
 import { ORGANIZATIONS_ENTITIES } from '@svc/organizations';
 import { CursorCodec, dataSourceOptions, newId, ScopedRepositoryModule, SecretKeys, Timestamp } from '@svc/platform';
@@ -10,6 +10,9 @@ import { createTestDatabase } from '../support/databases';
 import { organizationRows } from '../support/tenancy';
 
 const at = (minute: number, day = 20) => Timestamp.parse(`2026-11-${String(day).padStart(2, '0')}T10:${String(minute).padStart(2, '0')}:00Z`)!;
+
+/** A delivery through the changes integration `integrationId`. */
+const delivered = (integrationId: string): ChangeOrigin => ({ integrationId, deliveryId: newId(), investigationId: null });
 
 function change(externalId: string, minute: number, service: string | null = 'checkout', day = 20): NormalizedChange {
   return {
@@ -53,7 +56,7 @@ describe('ChangesRepository keeps to one Organization', () => {
     await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
     // The other Organization first, with the same sender ids and times.
     for (const organizationId of ['org-b', 'org-a'])
-      await repository.record(organizationId, integrationId, newId(), 'generic', [change('a', 1), change('b', 2), change('c', 3, null), change('early', 0)]);
+      await repository.record(organizationId, delivered(integrationId), 'generic', [change('a', 1), change('b', 2), change('c', 3, null), change('early', 0)]);
   });
   afterAll(async () => {
     await moduleRef?.close();
@@ -62,20 +65,20 @@ describe('ChangesRepository keeps to one Organization', () => {
 
   it("record: a sender id is a duplicate only of the same Organization's integration's change", async () => {
     const fresh = newId();
-    await repository.record('org-b', fresh, newId(), 'generic', [change('x', 1, 'checkout', 10), change('y', 2, 'checkout', 10)]);
+    await repository.record('org-b', delivered(fresh), 'generic', [change('x', 1, 'checkout', 10), change('y', 2, 'checkout', 10)]);
     const before = await theirs();
-    const first = await repository.record('org-a', fresh, newId(), 'generic', [
+    const first = await repository.record('org-a', delivered(fresh), 'generic', [
       change('x', 1, 'checkout', 10),
       change('y', 2, 'checkout', 10),
       change('x', 1, 'checkout', 10),
     ]);
     expect(first.map((r) => r.duplicate)).toEqual([false, false, true]);
     expect(first[0].id).toBe(first[2].id);
-    const again = await repository.record('org-a', fresh, newId(), 'generic', [change('y', 2, 'checkout', 10), change('z', 3, 'checkout', 10)]);
+    const again = await repository.record('org-a', delivered(fresh), 'generic', [change('y', 2, 'checkout', 10), change('z', 3, 'checkout', 10)]);
     expect(again.map((r) => r.duplicate)).toEqual([true, false]);
     expect(again[0].id).toBe(first[1].id);
     // The same sender id through another integration is another change.
-    const elsewhere = await repository.record('org-a', newId(), newId(), 'generic', [change('x', 1, 'checkout', 10)]);
+    const elsewhere = await repository.record('org-a', delivered(newId()), 'generic', [change('x', 1, 'checkout', 10)]);
     expect(elsewhere[0]).toMatchObject({ duplicate: false });
     expect(elsewhere[0].id).not.toBe(first[0].id);
     expect(await theirs()).toEqual(before);
@@ -103,7 +106,7 @@ describe('ChangesRepository keeps to one Organization', () => {
   it("deleteBefore: deletes the Organization's old changes in batches, none of another's", async () => {
     const old = newId();
     for (const organizationId of ['org-b', 'org-a'])
-      await repository.record(organizationId, old, newId(), 'generic', [change('o1', 1, 'checkout', 1), change('o2', 2, 'checkout', 1)]);
+      await repository.record(organizationId, delivered(old), 'generic', [change('o1', 1, 'checkout', 1), change('o2', 2, 'checkout', 1)]);
     const before = await theirs();
     const cutoff = at(0, 2);
     expect(await repository.deleteBefore('org-a', cutoff, 1)).toBe(1);

@@ -164,6 +164,8 @@ class InMemorySession implements InvestigationSession {
   async updateHypotheses(hypotheses: HypothesisItem[]): Promise<void> {
     this.hypothesisSnapshots.push(hypotheses);
   }
+
+  async noteRollout(): Promise<void> {}
 }
 
 /** A conclusion that a run with this ordinal verifies (a run made with hypothesisId h1). */

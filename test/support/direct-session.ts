@@ -123,6 +123,7 @@ export function directSession(
     async updateHypotheses(h: HypothesisItem[]) {
       session.hypotheses = h;
     },
+    async noteRollout() {},
   };
   return session;
 }

@@ -44,6 +44,7 @@ export function scripted(
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
+    noteRollout: async () => undefined,
     runTool: async (call) => {
       if (call.tool !== 'prometheus.label_values')
         return recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] });

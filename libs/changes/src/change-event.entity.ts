@@ -12,13 +12,20 @@ import type { ChangeKind, ChangeLink, ChangeSource } from './formats/normalized-
 @Index('change_events_occurred', ['organizationId', 'occurredAt', 'id'])
 @Index('change_events_service', ['organizationId', 'serviceKey', 'occurredAt'])
 export class ChangeEvent extends OrganizationOwnedEntity {
-  /** The `changes` integration it came through (kept as history when the integration is deleted). */
+  /**
+   * The `changes` integration it came through, or the Prometheus integration a rollout was read
+   * from (kept as history when the integration is deleted).
+   */
   @Column({ type: 'uuid' })
   integrationId!: string;
 
-  /** The webhook delivery that brought it (recorded by the alerts library, in the same transaction). */
-  @Column({ type: 'uuid' })
-  deliveryId!: string;
+  /** The webhook delivery that brought it (recorded by the alerts library, in the same transaction); null for a rollout observed. */
+  @Column({ type: 'uuid', nullable: true })
+  deliveryId!: string | null;
+
+  /** The investigation that saw the rollout in the metrics; null for a reported change. */
+  @Column({ type: 'uuid', nullable: true })
+  investigationId!: string | null;
 
   @Column({ type: 'text' })
   source!: ChangeSource;

@@ -19,6 +19,10 @@ export interface ChangeFilter {
   integrationId?: string;
 }
 
+/** What brought a change: a delivery through a changes integration, or an investigation that saw it through a Prometheus integration. */
+export type ChangeOrigin =
+  { integrationId: string; deliveryId: string; investigationId: null } | { integrationId: string; deliveryId: null; investigationId: string };
+
 /** A change as recorded: its id, and whether this delivery brought it first or repeated it. */
 export interface RecordedChange {
   id: string;
@@ -42,8 +46,7 @@ export class ChangesRepository {
    */
   async record(
     organizationId: string,
-    integrationId: string,
-    deliveryId: string,
+    origin: ChangeOrigin,
     source: ChangeSource,
     changes: NormalizedChange[],
     manager: EntityManager = this.dataSource.manager,
@@ -51,9 +54,9 @@ export class ChangesRepository {
     if (changes.length === 0) return [];
     const distinct = [...new Map(changes.map((c) => [c.externalId, c])).values()];
     const inserted = (await manager.query(
-      `INSERT INTO change_events (organization_id, id, integration_id, delivery_id, source, external_id, occurred_at, service, service_key,
-                                  environment, kind, summary, author, version_before, version_after, links, details)
-       SELECT $1, c.id, $2, $3, $4, c.external_id, c.occurred_at, c.service, lower(c.service), c.environment, c.kind, c.summary, c.author,
+      `INSERT INTO change_events (organization_id, id, integration_id, delivery_id, investigation_id, source, external_id, occurred_at, service,
+                                  service_key, environment, kind, summary, author, version_before, version_after, links, details)
+       SELECT $1, c.id, $2, $3, $17, $4, c.external_id, c.occurred_at, c.service, lower(c.service), c.environment, c.kind, c.summary, c.author,
               c.version_before, c.version_after, c.links, c.details
          FROM unnest($5::uuid[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
                      $14::text[], $15::jsonb[], $16::jsonb[])
@@ -62,8 +65,8 @@ export class ChangesRepository {
        RETURNING external_id`,
       [
         organizationId,
-        integrationId,
-        deliveryId,
+        origin.integrationId,
+        origin.deliveryId,
         source,
         distinct.map(() => newId()),
         distinct.map((c) => c.externalId),
@@ -77,6 +80,7 @@ export class ChangesRepository {
         distinct.map((c) => c.versionAfter),
         distinct.map((c) => JSON.stringify(c.links)),
         distinct.map((c) => JSON.stringify(c.details)),
+        origin.investigationId,
       ],
     )) as { external_id: string }[];
     const fresh = new Set(inserted.map((r) => r.external_id));
@@ -84,7 +88,7 @@ export class ChangesRepository {
       (
         (await manager.query('SELECT id, external_id FROM change_events WHERE organization_id = $1 AND integration_id = $2 AND external_id = ANY($3)', [
           organizationId,
-          integrationId,
+          origin.integrationId,
           distinct.map((c) => c.externalId),
         ])) as { id: string; external_id: string }[]
       ).map((r) => [r.external_id, r.id]),

@@ -4,7 +4,7 @@ import { IncidentsService } from '@svc/incidents';
 import { NotFoundError, PageRequest, Timestamp } from '@svc/platform';
 import { ChangeFilter, ChangesRepository, RecordedChange } from './changes.repository';
 import { ChangePage, changeView, ChangeView, IncidentChangePage } from './dto/change.view';
-import type { ChangeKind, ChangeSource, NormalizedChange } from './formats/normalized-change';
+import type { ChangeKind, ChangeSource, NormalizedChange, ObservedChangeSource } from './formats/normalized-change';
 
 /** How far before an incident's first alert its changes are read: the changes that could have caused it. */
 export const CHANGES_BEFORE_INCIDENT_SECONDS = 3600;
@@ -28,7 +28,27 @@ export class ChangesService {
     source: ChangeSource,
     changes: NormalizedChange[],
   ): Promise<RecordedChange[]> {
-    return this.repository.record(organizationId, delivery.integrationId, delivery.deliveryId, source, changes, manager);
+    return this.repository.record(organizationId, { ...delivery, investigationId: null }, source, changes, manager);
+  }
+
+  /**
+   * Records a rollout an investigation saw in the metrics read through a Prometheus integration,
+   * so that the incident's timeline holds it beside the reported changes. Seen again (by another
+   * investigation, or again by this one), it is the same change: the external id names the
+   * program and its version.
+   */
+  async recordObserved(
+    organizationId: string,
+    observation: { integrationId: string; investigationId: string; source: ObservedChangeSource },
+    change: NormalizedChange,
+  ): Promise<RecordedChange> {
+    const [recorded] = await this.repository.record(
+      organizationId,
+      { integrationId: observation.integrationId, deliveryId: null, investigationId: observation.investigationId },
+      observation.source,
+      [change],
+    );
+    return recorded;
   }
 
   async list(

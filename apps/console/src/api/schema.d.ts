@@ -2421,19 +2421,24 @@ export interface components {
             id: string;
             /**
              * Format: uuid
-             * @description The changes integration it came through
+             * @description The changes integration it came through, or the Prometheus integration a rollout was read from
              */
             integrationId: string;
             /**
              * Format: uuid
-             * @description The webhook delivery that brought it first
+             * @description The webhook delivery that brought it first; null for a rollout observed
              */
-            deliveryId: string;
+            deliveryId: string | null;
             /**
-             * @description The sender's format; kubernetes for a rollout read from kube-state-metrics
+             * Format: uuid
+             * @description The investigation that saw the rollout in the metrics (source kubernetes or prometheus); null for a reported change
+             */
+            investigationId: string | null;
+            /**
+             * @description The sender's format; kubernetes for a rollout read from kube-state-metrics, prometheus for a new version read from a *_build_info series
              * @enum {string}
              */
-            source: "generic" | "pagerduty" | "github" | "gitlab" | "argocd" | "flux" | "kubernetes";
+            source: "generic" | "pagerduty" | "github" | "gitlab" | "argocd" | "flux" | "kubernetes" | "prometheus";
             /** @description The sender's id of the change, prefixed by its format: a repeated delivery of it is a duplicate */
             externalId: string;
             /** Format: date-time */

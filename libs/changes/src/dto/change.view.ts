@@ -9,9 +9,22 @@ export class ChangeLinkView {
 
 export class ChangeView {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid', description: 'The changes integration it came through' }) integrationId!: string;
-  @ApiProperty({ format: 'uuid', description: 'The webhook delivery that brought it first' }) deliveryId!: string;
-  @ApiProperty({ enum: CHANGE_SOURCES, description: "The sender's format; kubernetes for a rollout read from kube-state-metrics" }) source!: string;
+  @ApiProperty({ format: 'uuid', description: 'The changes integration it came through, or the Prometheus integration a rollout was read from' })
+  integrationId!: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The webhook delivery that brought it first; null for a rollout observed' })
+  deliveryId!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The investigation that saw the rollout in the metrics (source kubernetes or prometheus); null for a reported change',
+  })
+  investigationId!: string | null;
+  @ApiProperty({
+    enum: CHANGE_SOURCES,
+    description: "The sender's format; kubernetes for a rollout read from kube-state-metrics, prometheus for a new version read from a *_build_info series",
+  })
+  source!: string;
   @ApiProperty({ description: "The sender's id of the change, prefixed by its format: a repeated delivery of it is a duplicate" }) externalId!: string;
   @ApiProperty({ type: String, format: 'date-time' }) occurredAt!: string;
   @ApiProperty({ type: String, format: 'date-time' }) receivedAt!: string;
@@ -51,6 +64,7 @@ export function changeView(c: ChangeEvent): ChangeView {
     id: c.id,
     integrationId: c.integrationId,
     deliveryId: c.deliveryId,
+    investigationId: c.investigationId,
     source: c.source,
     externalId: c.externalId,
     occurredAt: c.occurredAt.toISOString(),

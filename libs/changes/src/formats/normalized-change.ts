@@ -10,9 +10,17 @@ import type { Timestamp } from '@svc/platform';
 export const CHANGE_KINDS = ['deploy', 'config', 'feature_flag', 'migration', 'infrastructure', 'release', 'code', 'other'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
-/** Which sender's format a change came in (`kubernetes`: a rollout the service saw in kube-state-metrics). */
-export const CHANGE_SOURCES = ['generic', 'pagerduty', 'github', 'gitlab', 'argocd', 'flux', 'kubernetes'] as const;
+/**
+ * Which sender's format a change came in, or where the service saw it itself: `kubernetes`, a
+ * rollout read from kube-state-metrics (a container's new image); `prometheus`, a new version read
+ * from a program's own `*_build_info` series.
+ */
+export const CHANGE_SOURCES = ['generic', 'pagerduty', 'github', 'gitlab', 'argocd', 'flux', 'kubernetes', 'prometheus'] as const;
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
+
+/** The sources of changes the service observed in metrics rather than received. */
+export const OBSERVED_CHANGE_SOURCES = ['kubernetes', 'prometheus'] as const;
+export type ObservedChangeSource = (typeof OBSERVED_CHANGE_SOURCES)[number];
 
 export interface ChangeLink {
   /** http or https only. */
@@ -45,7 +53,7 @@ export interface NormalizedChange {
 }
 
 export interface ParsedChanges {
-  source: Exclude<ChangeSource, 'kubernetes'>;
+  source: Exclude<ChangeSource, ObservedChangeSource>;
   /** Zero or more (zero: the event is not a change, and `ignored` says why). */
   changes: NormalizedChange[];
   /** Why an authentic event holds no change (a GitHub ping, a push to another branch, a deploy still running). */

@@ -11,7 +11,7 @@ import type { Conclusion, StoppedBy } from '../conclusion.types';
 import type { ConversationContext } from '../turn.types';
 import { Investigation } from '../investigation.entity';
 import { alertServices } from '../reasoning/recorded-changes';
-import { AlertBrief, BudgetExhausted, InvestigationCancelled, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
+import { AlertBrief, BudgetExhausted, InvestigationCancelled, ObservedRollout, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
 import { ToolCatalog } from '../tools/tool-catalog';
 import { InvestigationsRepository } from '../investigations.repository';
@@ -21,6 +21,7 @@ import { checkConclusion, InvalidConclusion } from './conclusion-check';
 import { NoLongerOurs, RecordingSession } from './recording-session';
 import { ReasonerFactory } from './reasoner-factory';
 import type { ChangeReader } from './changes-near-onset.tool';
+import { observedChange } from './observed-rollout';
 import type { WindowIncident } from './window-incidents.tool';
 
 /** How often a running investigation checks whether it was cancelled (decisions §6: stop within 2 s). */
@@ -266,6 +267,7 @@ export class InvestigationEngine {
         alerts,
         windowIncidents: incident ? [] : await this.windowIncidents(organizationId, investigation),
         readChanges: await this.changeReader(organizationId, investigation, alerts),
+        recordRollout: (rollout) => this.recordRollout(organizationId, investigation.id, rollout),
         sources,
         budgets,
         startedAt: investigation.startedAt ?? Timestamp.now(),
@@ -289,6 +291,19 @@ export class InvestigationEngine {
     const read: ChangeReader = (window, services, limit) => this.changes.near(organizationId, window, services, limit);
     const around = { from: investigation.windowFrom.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: investigation.windowUntil };
     return (await read(around, alertServices(alerts), 1)).length > 0 ? read : null;
+  }
+
+  /** Records a rollout seen in the metrics as a change; a failure is logged, and the investigation goes on. */
+  private async recordRollout(organizationId: string, investigationId: string, rollout: ObservedRollout & { integrationId: string }): Promise<void> {
+    try {
+      await this.changes.recordObserved(
+        organizationId,
+        { integrationId: rollout.integrationId, investigationId, source: rollout.seenIn },
+        observedChange(rollout, investigationId),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error, investigationId }, 'A rollout seen in the metrics could not be recorded as a change');
+    }
   }
 
   /** For a question without an incident: the incidents that opened in its window, each with its alerts' latest phases. */

@@ -9,6 +9,7 @@ import {
   IncidentBrief,
   InvestigationCancelled,
   InvestigationSession,
+  ObservedRollout,
   RecordedRun,
   SessionTool,
   SourceBrief,
@@ -22,6 +23,7 @@ import type { InvestigationsRepository } from '../investigations.repository';
 import type { ToolRunsRepository } from '../tool-runs.repository';
 import { heldBy } from './claim';
 import { ChangeReader, CHANGES_NEAR_ONSET_TOOL, changesNearOnsetRefusal, runChangesNearOnsetTool } from './changes-near-onset.tool';
+import type { RolloutRecorder } from './observed-rollout';
 import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
 import { runWindowIncidentsTool, WINDOW_INCIDENTS_TOOL, WindowIncident } from './window-incidents.tool';
 
@@ -42,6 +44,8 @@ export interface SessionSetup {
   windowIncidents: WindowIncident[];
   /** Reads the changes deploy and configuration tools reported (changes.near_onset); null when none was recorded around the window. */
   readChanges: ChangeReader | null;
+  /** Records a rollout a reasoner saw in the metrics as a change. */
+  recordRollout: RolloutRecorder;
   sources: Array<SourceBrief & { connection: DataSourceConnection }>;
   budgets: Budgets;
   /** When the investigation first started: the wall clock counts from there, across restarts. */
@@ -204,6 +208,14 @@ export class RecordingSession implements InvestigationSession {
       await this.repositories.investigations.storeHypotheses(this.setup.organizationId, this.investigationId, hypotheses, manager);
       await this.activity.append(manager, this.setup.organizationId, this.investigationId, 'hypothesis.updated', { hypotheses });
     });
+  }
+
+  /** Only a rollout a succeeded read of one of the session's sources showed is recorded. */
+  async noteRollout(rollout: ObservedRollout): Promise<void> {
+    const read = this.runs.find((run) => run.ordinal === rollout.run.ordinal);
+    const integrationId = read?.integrationId;
+    if (read?.outcome !== 'succeeded' || !integrationId || !this.setup.sources.some((s) => s.integrationId === integrationId)) return;
+    await this.setup.recordRollout({ ...rollout, integrationId });
   }
 
   async runTool(call: ToolCall): Promise<RecordedRun> {

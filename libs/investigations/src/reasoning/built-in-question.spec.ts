@@ -56,6 +56,7 @@ function questionSession(subject: string): InvestigationSession & { runs: Record
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
+    noteRollout: async () => undefined,
     runTool: async (call) => {
       const { output, summary } = answer(call);
       return recordRun(runs, call, output, summary);

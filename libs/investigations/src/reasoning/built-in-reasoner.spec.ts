@@ -130,6 +130,7 @@ function scriptedSession(
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
+    noteRollout: async () => undefined,
     runTool: async (call) => recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : answer(call)),
   };
 }

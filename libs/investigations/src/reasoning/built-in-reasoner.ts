@@ -28,8 +28,8 @@ import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTE
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses, explainersReads } from './explainers/registry';
 import { MetricPresence } from './discovery/metric-presence';
-import type { AlertBrief, IncidentBrief, InvestigationSession, RecordedRun, SourceBrief, ToolCall } from './reasoner';
-import { alertServices, CHANGES_TOOL, describeChange, RecordedChange, recordedChangesOf, undoChange } from './recorded-changes';
+import type { AlertBrief, IncidentBrief, InvestigationSession, ObservedRollout, RecordedRun, SourceBrief, ToolCall } from './reasoner';
+import { alertServices, CHANGES_TOOL, describeChange, isObserved, RecordedChange, recordedChangesOf, undoChange } from './recorded-changes';
 import type { ConversationContext } from '../turn.types';
 
 /**
@@ -56,6 +56,8 @@ interface Candidate {
   detected?: DetectedCause;
   /** For a change a deploy or configuration tool reported: the change. */
   recorded?: RecordedChange;
+  /** For a new version: the rollout as the metrics showed it, recorded as a change unless a deploy tool reported it. */
+  observed?: ObservedRollout;
 }
 
 /** An alert of the incident other than the one investigated, and why it was not the one. */
@@ -96,6 +98,8 @@ const buildLabels = (metric: Record<string, string>): Array<[string, string]> =>
     .filter(([k]) => (metric.__name__ === CONTAINER_INFO ? CONTAINER_BUILD_LABELS.has(k) : !REPLICA_LABELS.has(k)))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const buildKey = (metric: Record<string, string>): string => JSON.stringify([metric.__name__, metric.job, buildLabels(metric)]);
+/** A version as build labels name it: the one value that changed (`2.4.1`, an image), else `label=value` pairs. */
+const versionText = (labels: Array<[string, string]>): string => (labels.length === 1 ? labels[0][1] : labels.map(([k, v]) => `${k}=${v}`).join(', '));
 const matchers = (labels: Array<[string, string]>): string => labels.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
 /** A new version that served alone longer than this before the condition began did not start it. */
 const QUIET_AFTER_ROLLOUT = 2n * MINUTE;
@@ -247,6 +251,9 @@ export class BuiltInReasoner {
     this.presence = await MetricPresence.read(session, source, [...BUILDS, ...CHANGE_CHECKS.flatMap((c) => c.reads), ...explainersReads()]);
     const candidates = await this.changesNearOnset(session, source, scope);
     await this.reportedChanges(session, candidates);
+    // A new version no deploy tool reported goes on the incident's timeline as a change seen in the metrics.
+    const rollout = candidates.find((c) => c.hypothesis.id === 'h-version')?.observed;
+    if (rollout) await session.noteRollout(rollout);
     // The detectors of the standard exporters: causes found and dated on the alert's entity and its relations.
     if (this.onset.expression) {
       session.beginTurn();
@@ -696,6 +703,7 @@ export class BuiltInReasoner {
       const changed = buildLabels(s.metric).filter(([k, v]) => predecessor?.s.metric[k] !== v);
       const version = matchers(changed.length ? changed : buildLabels(s.metric)) || s.metric.__name__;
       const program = s.metric.__name__ === CONTAINER_INFO ? s.metric.container : s.metric.job;
+      const named = changed.length ? changed : buildLabels(s.metric);
       candidates.push({
         at,
         run: builds,
@@ -715,6 +723,19 @@ export class BuiltInReasoner {
         unexplained: [],
         buildSelector: buildSelector(s.metric),
         rolledOutAt,
+        observed:
+          program && named.length
+            ? {
+                run: builds,
+                at,
+                seenIn: s.metric.__name__ === CONTAINER_INFO ? 'kubernetes' : 'prometheus',
+                program,
+                namespace: s.metric.namespace ?? null,
+                versionBefore: predecessor ? versionText(named.map(([k]) => [k, predecessor.s.metric[k] ?? ''])) : null,
+                versionAfter: versionText(named),
+                labels: s.metric,
+              }
+            : undefined,
       });
     }
 
@@ -857,7 +878,10 @@ export class BuiltInReasoner {
     closestFirst.forEach((change, i) => {
       const at = Timestamp.parse(change.occurredAt)!;
       const sameRollout = build && (change.kind === 'deploy' || change.kind === 'release') && abs(at.epochMicros - build.at.epochMicros) <= SAME_ROLLOUT;
+      // The rollout an earlier investigation recorded from these metrics is the new build itself.
+      if (build && sameRollout && isObserved(change)) return;
       if (build && sameRollout) {
+        build.observed = undefined;
         build.mechanism += `; reported as ${describeChange(change)} (${change.source})`;
         build.hypothesis.runRefs = [...build.hypothesis.runRefs, run.ordinal];
         return;
@@ -874,7 +898,7 @@ export class BuiltInReasoner {
           test: `Does the condition hold only after ${change.occurredAt}?`,
           runRefs: [run.ordinal],
         },
-        mechanism: `${What} (reported through ${change.source}) came ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
+        mechanism: `${What} (${isObserved(change) ? `seen in ${change.source === 'kubernetes' ? 'kube-state-metrics' : 'its build series'} by an earlier investigation` : `reported through ${change.source}`}) came ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
         action: undoChange(change, this.onset!.expression),
         unexplained: change.service ? [] : ['which service the change touched (its report names none)'],
         rolledOutAt: at,

@@ -55,6 +55,27 @@ export interface RecordedRun {
   window: ToolWindow | null;
 }
 
+/**
+ * A new version a reasoner saw start in the metrics of a Prometheus integration: recorded as a
+ * change (see InvestigationSession.noteRollout), so the incident's timeline holds it beside the
+ * changes that deploy tools reported.
+ */
+export interface ObservedRollout {
+  /** The run whose series showed it (a prometheus.query_range over an integration). */
+  run: RecordedRun;
+  /** When the new version started (its first replica). */
+  at: Timestamp;
+  /** `kubernetes`: a container's new image in kube_pod_container_info; `prometheus`: a program's own *_build_info. */
+  seenIn: 'kubernetes' | 'prometheus';
+  /** The program: the container, or the job of the build series. */
+  program: string;
+  namespace: string | null;
+  versionBefore: string | null;
+  versionAfter: string;
+  /** The labels of the series that showed the new version. */
+  labels: Record<string, string>;
+}
+
 export interface Budgets {
   toolRuns: number;
   reasonerTurns: number;
@@ -116,6 +137,11 @@ export interface InvestigationSession {
   progress(message: string): Promise<void>;
   /** The running hypotheses (shown by `.../hypotheses` and listed as `hypothesis.updated` activity). */
   updateHypotheses(hypotheses: HypothesisItem[]): Promise<void>;
+  /**
+   * Records a rollout seen in the metrics as a change of the Organization (once per program and
+   * version, whoever sees it again). A failure to record it is logged, never the investigation's.
+   */
+  noteRollout(rollout: ObservedRollout): Promise<void>;
 }
 
 /** One reasoner instance works one investigation. */

@@ -27,6 +27,9 @@ export function alertServices(alerts: AlertBrief[]): string[] {
   return [...new Set(alerts.flatMap((a) => SERVICE_LABELS.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))];
 }
 
+/** A rollout an investigation saw in the metrics and recorded, rather than a change a tool reported. */
+export const isObserved = (c: RecordedChange): boolean => c.source === 'kubernetes' || c.source === 'prometheus';
+
 /** The changes a changes.near_onset run returned (none for a failed run). */
 export function recordedChangesOf(run: RecordedRun | undefined): RecordedChange[] {
   if (run?.outcome !== 'succeeded') return [];
