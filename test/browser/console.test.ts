@@ -522,7 +522,7 @@ describe('the web console in a real browser', () => {
     await expect(build.getAttribute('target')).resolves.toBe('_blank');
     await expect(build.getAttribute('rel')).resolves.toBe('noopener noreferrer');
     await expect(timeline.textContent()).resolves.not.toContain('Deployed search');
-    await timeline.getByText(/^Changes shown: those reported for checkout \(or naming no service\) from \S.* UTC\.$/).waitFor();
+    await timeline.getByText(/^Changes shown: those recorded for checkout \(or naming no service\) from \S.* UTC\.$/).waitFor();
     await expectAccessible(page);
 
     // Changes that cannot be read: a note says so, and the alerts are on the timeline as before.
@@ -703,8 +703,14 @@ describe('the web console in a real browser', () => {
       .getByRole('heading', { name: /^Timeline/ })
       .locator('..')
       .textContent())!;
-    expect(timeline).toMatch(/change The new build \(version="1\.1\.0"\)/);
     expect(timeline).toContain('Investigation opened');
+    // The new build the investigation examined is the rollout it recorded: one change of the timeline, linked to it.
+    expect(timeline).toMatch(
+      /change deploy: checkout started 1\.1\.0 \(was 1\.0\.0\), seen in its \*_build_info seriescheckout · version 1\.0\.0 → 1\.1\.0 · seen in its build series by an investigation · examined as a possible cause by the newest investigation/,
+    );
+    expect(timeline).not.toContain('The new build');
+    const seenBy = page.getByRole('link', { name: 'seen in its build series by an investigation', exact: true });
+    await expect(seenBy.getAttribute('href')).resolves.toMatch(new RegExp(`/investigations/${investigationId}$`));
     await page.goto('/incidents');
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Checkout is failing requests (investigated)', exact: true }) });
     await row

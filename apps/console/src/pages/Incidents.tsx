@@ -214,13 +214,24 @@ function ChangeEntry({ change: c, examined }: { change: Change; examined: boolea
         : c.versionBefore
           ? `from version ${c.versionBefore}`
           : null;
-  const facts = [c.service, c.environment, c.author ? `by ${c.author}` : null, version, `reported through ${c.source}`].filter(Boolean);
+  // A rollout an investigation saw in the metrics was not reported: it links to the investigation that saw it.
+  const facts = [c.service, c.environment, c.author ? `by ${c.author}` : null, version, c.investigationId ? null : `reported through ${c.source}`].filter(
+    Boolean,
+  );
   const links = c.links.filter((l) => isWebLink(l.href));
   return (
     <>
       <Status value="change" /> <span className="change-kind">{CHANGE_KINDS[c.kind] ?? c.kind}</span>: {withLocalTimes(c.summary)}
       <div className="meta">
         {facts.join(' · ')}
+        {c.investigationId ? (
+          <>
+            {' · '}
+            <Link to={`/investigations/${c.investigationId}`}>
+              seen in {c.source === 'kubernetes' ? 'kube-state-metrics' : 'its build series'} by an investigation
+            </Link>
+          </>
+        ) : null}
         {examined ? ' · examined as a possible cause by the newest investigation' : ''}
         {links.length ? (
           <>
@@ -336,7 +347,7 @@ function ChangesNote({ loaded }: { loaded: Loaded<IncidentChanges> }) {
   return (
     <>
       {loaded.stale ? <p className="meta">The changes could not be read again ({loaded.stale}): those shown may be out of date.</p> : null}
-      <p className="meta">{items.length ? `Changes shown: those reported ${which}.${left}` : `No change was reported ${which}.`}</p>
+      <p className="meta">{items.length ? `Changes shown: those recorded ${which}.${left}` : `No change was recorded ${which}.`}</p>
     </>
   );
 }
