@@ -165,6 +165,9 @@ const UNKEYED_ID_COLUMNS: Record<string, string> = {
   'change_events.delivery_id':
     'The delivery that brought the change first, recorded in the same transaction by the alerts library, which owns deliveries and ' +
     'depends on the changes library (not the other way round). Deliveries are never deleted.',
+  'change_events.investigation_id':
+    'The investigation that saw the rollout in the metrics. The investigations library, which owns investigations, depends on the changes ' +
+    'library (not the other way round), and a change stays on the timeline after its investigation is deleted with its incident.',
   'investigation_sources.integration_id': EVIDENCE_OF_INTEGRATION,
   'tool_runs.integration_id': EVIDENCE_OF_INTEGRATION,
   'relay_capabilities.integration_id':
