@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,6 +208,8 @@ export function notifications(page: DerivedAlert, others: DerivedAlert[]): unkno
 /** What a scenario's run produced, scored. */
 export interface ScenarioResult {
   scenario: Scenario;
+  /** The Organization the scenario ran in (each has its own); absent for a result that never reached one. */
+  organizationId?: string;
   investigationId: string | null;
   status: string;
   conclusionStatus: string | null;
@@ -326,15 +328,21 @@ export function score(scenario: Scenario, investigation: InvestigationRead, seco
 export interface RunOptions {
   /** The API's base URL (the webhook route is not under the client's session). */
   baseUrl: string;
-  /** Waits for the investigation to end and returns its single read (default: polls GET /investigations/{id}). */
-  ended?: (id: string) => Promise<InvestigationRead>;
+  /**
+   * Waits for the investigation to end and returns its single read (default: polls GET
+   * /investigations/{id}); runScenario names the scenario's own Organization.
+   */
+  ended?: (id: string, organizationId?: string) => Promise<InvestigationRead>;
   log?: (line: string) => void;
   /** A folder to write each ended investigation's single read to, as `<name>.json` (`--dump=dir`). */
   dumpTo?: string;
   /** Changes to report to a changes integration before the investigation opens. */
   changes?: ReportedChange[];
-  /** Work on the incident once its investigation ended, while its integrations and Prometheus still serve it (a test's second look). */
-  afterwards?: (incidentId: string) => Promise<void>;
+  /**
+   * Work on the incident once its investigation ended, while its integrations and Prometheus still
+   * serve it (a test's second look); runScenario names the scenario's own Organization.
+   */
+  afterwards?: (incidentId: string, organizationId?: string) => Promise<void>;
 }
 
 async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
@@ -480,6 +488,7 @@ export async function deliverPage(
  */
 export async function runScenario(api: ApiClient, scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
   const log = options.log ?? (() => undefined);
+  const tenant = await ownOrganization(api, scenario.name);
   const staged = await stagePrometheus(scenario);
   try {
     log(`${scenario.name}: ${staged.series} series in ${staged.prometheus.url}`);
@@ -490,14 +499,32 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
     const page = pages[0];
     if (!page) throw new Error(`${scenario.rule.alert} never fired over the data of ${scenario.name}`);
     log(`${scenario.name}: ${scenario.rule.alert} fires ${Math.round((staged.end - page.firedAt) / 60)} min before the end of the data`);
-    const { ended, seconds, alerts } = await investigatePage(api, scenario.name, staged.prometheus.url, page, others.flat(), {
+    const { ended, seconds, alerts } = await investigatePage(tenant.api, scenario.name, staged.prometheus.url, page, others.flat(), {
       ...options,
+      ended: options.ended && ((id) => options.ended!(id, tenant.id)),
+      afterwards: options.afterwards && ((incidentId) => options.afterwards!(incidentId, tenant.id)),
       changes: scenario.changes?.(staged.end),
     });
-    return score(scenario, ended, seconds, alerts);
+    return { ...score(scenario, ended, seconds, alerts), organizationId: tenant.id };
   } finally {
     await staged.stop();
   }
+}
+
+/** The resources an Organization's alias paths (`/api/v1/organizations/{organization}/…`) answer for. */
+const ALIASED = /^\/api\/v1\/(?=(integrations|incidents|investigations|changes)(\/|\?|$))/;
+
+/**
+ * A new Organization for one scenario, and a client that addresses it: what a scenario's
+ * investigation records (changes, rollouts, calls between services) is read by no other
+ * scenario, as no tenant reads another's. The caller becomes its Admin.
+ */
+async function ownOrganization(api: ApiClient, scenario: string): Promise<{ id: string; api: ApiClient }> {
+  const id = `eval-${randomBytes(6).toString('hex')}`;
+  const res = await api.post('/api/v1/organizations', { id, displayName: `Evaluation: ${scenario}`.slice(0, 256) });
+  if (res.status !== 201) throw new Error(`creating the scenario's Organization answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const aliased = (path: string) => path.replace(ALIASED, `/api/v1/organizations/${id}/`);
+  return { id, api: { get: (path) => api.get(aliased(path)), post: (path, body) => api.post(aliased(path), body) } };
 }
 
 const yes = (b: boolean): string => (b ? 'yes' : 'no');

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ChangesService } from '@svc/changes';
 import { Client } from '../support/api';
 import { useBootstrappedApi } from '../support/factories';
 import { until } from '../support/until';
@@ -7,7 +10,10 @@ import { startInProcessWorker } from '../support/worker';
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 
-/** Changes are kept per the Policy's `retention.changeDays` (default 90) and deleted by the worker. */
+/**
+ * Changes are kept per the Policy's `retention.changeDays` (default 90) and deleted by the
+ * worker, with the calls between services no investigation saw for as long.
+ */
 describe('change retention', () => {
   const ctx = useBootstrappedApi();
   let worker: { close: () => Promise<void> } | undefined;
@@ -47,9 +53,20 @@ describe('change retention', () => {
       { id: 'ancient', days: 100 },
     ]);
 
+    // Calls between services, as investigations record them: one last seen 40 days ago in each.
+    const changes = ctx.api.app.get(ChangesService, { strict: false });
+    for (const organizationId of ['acme', 'keeper'])
+      await changes.recordCalls(organizationId, { integrationId: randomUUID(), investigationId: randomUUID() }, [
+        { caller: 'checkout', callee: 'ledger' },
+        { caller: 'checkout', callee: 'fraud' },
+      ]);
+    await ctx.api.app.get(DataSource).query(`UPDATE service_calls SET last_seen_at = now() - interval '40 days' WHERE callee_key = 'ledger'`);
+
     worker = await startInProcessWorker();
     await until(async () => (await listed(acme)).length === 1 && (await listed(keeper)).length === 1, 30_000, 'the retention sweep');
     expect(await listed(acme)).toEqual(['generic:recent']);
     expect(await listed(keeper)).toEqual(['generic:old']);
+    expect(await changes.dependenciesOf('acme', ['checkout'])).toEqual(['fraud']);
+    expect(await changes.dependenciesOf('keeper', ['checkout'])).toEqual(['fraud', 'ledger']);
   });
 });

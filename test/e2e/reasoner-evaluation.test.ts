@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, ScenarioResult } from '../../eval/harness';
 import { ALL_SCENARIOS } from '../../eval/suites';
+import { Client } from '../support/api';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
@@ -9,7 +10,8 @@ import { startWorker, TestWorker } from '../support/worker';
  * Nine of the evaluation's generated incidents (seven of the own suite, eval/scenarios.ts, two of
  * them with changes reported to a changes integration; two of conventions-dev,
  * eval/convention-scenarios.ts), each with three hours of kube-prometheus data backfilled into a real Prometheus, its alerts delivered to the webhook as
- * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner.
+ * Alertmanager would, and an investigation worked by the real worker with the built-in reasoner,
+ * each scenario in an Organization of its own.
  * Only what the reasoner reliably gets right is asserted; `npm run eval` scores them all.
  */
 describe('the reasoner on generated incidents', () => {
@@ -25,29 +27,36 @@ describe('the reasoner on generated incidents', () => {
     await worker?.close();
   });
 
-  /** The changes on the incident's timeline that no delivery brought: rollouts investigations saw. */
-  const observedOn = async (incidentId: string): Promise<any[]> =>
-    (await ctx.admin.get(`/api/v1/incidents/${incidentId}/changes`)).body.items.filter((c: any) => c.deliveryId === null);
+  /** Each scenario runs in an Organization of its own (see runScenario): requests name it. */
+  const inOrganization = (organizationId: string | undefined) => ({ headers: { 'x-svc-organization': organizationId! } });
 
-  const investigate = (name: string, afterwards?: (incidentId: string) => Promise<void>): Promise<ScenarioResult> =>
+  /** The changes on the incident's timeline that no delivery brought: rollouts investigations saw. */
+  const observedOn = async (incidentId: string, organizationId: string | undefined): Promise<any[]> =>
+    (await ctx.admin.get(`/api/v1/incidents/${incidentId}/changes`, inOrganization(organizationId))).body.items.filter((c: any) => c.deliveryId === null);
+
+  const investigate = (name: string, afterwards?: (incidentId: string, organizationId?: string) => Promise<void>): Promise<ScenarioResult> =>
     runScenario(
       ctx.admin,
       ALL_SCENARIOS.find((s) => s.name === name)!,
       {
         baseUrl: ctx.api.baseUrl,
-        ended: (id) => investigationEnded(ctx.admin, id, { timeoutMs: 60_000 }),
+        ended: (id, organizationId) => investigationEnded(ctx.admin, id, { timeoutMs: 60_000, ...inOrganization(organizationId) }),
         afterwards,
       },
     );
 
   it('names the bad version of a rollout as the cause, citing the runs that read the builds, and puts the rollout on the timeline once', async () => {
     let timeline: { first: any[]; second: any; again: any[] } | undefined;
-    const result = await investigate('checkout-bad-version', async (incidentId) => {
+    const result = await investigate('checkout-bad-version', async (incidentId, organizationId) => {
       // Investigated again while Prometheus still serves it: the same rollout is the same change.
-      const first = await observedOn(incidentId);
-      const again = await ctx.admin.post('/api/v1/investigations', { incidentId });
+      const first = await observedOn(incidentId, organizationId);
+      const again = await ctx.admin.post('/api/v1/investigations', { incidentId }, inOrganization(organizationId));
       expect(again.status).toBe(201);
-      timeline = { first, second: await investigationEnded(ctx.admin, again.body.id, { timeoutMs: 60_000 }), again: await observedOn(incidentId) };
+      timeline = {
+        first,
+        second: await investigationEnded(ctx.admin, again.body.id, { timeoutMs: 60_000, ...inOrganization(organizationId) }),
+        again: await observedOn(incidentId, organizationId),
+      };
     });
     expect(result.status).toBe('concluded');
     expect(result.conclusionStatus).toBe('verified_cause');
@@ -70,7 +79,9 @@ describe('the reasoner on generated incidents', () => {
       }),
     ]);
     expect(first[0].summary).toMatch(/^checkout started .*2\.15\.0.* \(was .*\), seen in its \*_build_info series$/);
-    expect((await ctx.admin.get(`/api/v1/changes/${first[0].id}`)).body.externalId).toBe(`prometheus:shop/checkout:${first[0].versionAfter}`);
+    expect((await ctx.admin.get(`/api/v1/changes/${first[0].id}`, inOrganization(result.organizationId))).body.externalId).toBe(
+      `prometheus:shop/checkout:${first[0].versionAfter}`,
+    );
     // The second investigation names the new build as the cause again, not a report of itself, and records nothing new.
     expect(second.status).toBe('concluded');
     expect(second.findings.find((f: any) => f.kind === 'cause')?.statement).toContain('2.15.0');
@@ -153,11 +164,44 @@ describe('the reasoner on generated incidents', () => {
     expect(result.grounded).toBe(true);
   }, 120_000);
 
-  it('rules out a reported deploy that was in place long before the condition began, and names the dependency that went down', async () => {
-    const result = await investigate('archive-down-reported-deploy-red-herring');
+  it('rules out a reported deploy that was in place long before the condition began, names the dependency that went down, and reads its changes from then on', async () => {
+    let after: { view: any; reported: any; second: any } | undefined;
+    const result = await investigate('archive-down-reported-deploy-red-herring', async (incidentId, organizationId) => {
+      // The investigation saw statements call archive: the incident's changes include archive's.
+      const view = (await ctx.admin.get(`/api/v1/incidents/${incidentId}/changes`, inOrganization(organizationId))).body;
+      const deploys = await ctx.admin.post('/api/v1/integrations', { type: 'changes', name: 'Archive deploys' }, inOrganization(organizationId));
+      const firstAlertAt = Date.parse(view.window.from) + 3600_000;
+      const reported = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${deploys.body.id}/change-events`, {
+        body: {
+          id: 'archive-config-77',
+          summary: 'archive: storage quota 2 TiB -> 200 GiB',
+          kind: 'config',
+          service: 'Archive',
+          timestamp: new Date(firstAlertAt - 20 * 60_000).toISOString(),
+        },
+        headers: { 'x-svc-token': deploys.body.webhookSecret },
+        origin: false,
+      });
+      expect(reported.status).toBe(202);
+      const again = await ctx.admin.post('/api/v1/investigations', { incidentId }, inOrganization(organizationId));
+      const second = await investigationEnded(ctx.admin, again.body.id, { timeoutMs: 60_000, ...inOrganization(organizationId) });
+      after = { view: (await ctx.admin.get(`/api/v1/incidents/${incidentId}/changes`, inOrganization(organizationId))).body, reported: reported.body, second };
+      expect(view.dependencies).toEqual(['archive']);
+    });
     expect(result.error).toBeNull();
     expect(result.cause).toMatch(/^archive, which statements calls, went down/);
     expect(result.top1).toBe(true);
     expect(result.falseConfidence).toBe(false);
-  }, 120_000);
+
+    const { view, reported, second } = after!;
+    expect(view.services).toEqual(['statements']);
+    expect(view.dependencies).toEqual(['archive']);
+    expect(view.items.map((c: any) => c.id)).toContain(reported.changeIds[0]);
+    // The next investigation reads what statements calls too, and weighs archive's change as a candidate.
+    const read = second.runs.find((r: any) => r.tool === 'changes.near_onset');
+    expect(read.summary).toMatch(/ on statements, what they call \(archive\) or naming no service /);
+    expect(second.hypotheses.map((h: any) => h.statement)).toContainEqual(
+      expect.stringMatching(/^The configuration change "archive: storage quota 2 TiB -> 200 GiB" on Archive at /),
+    );
+  }, 180_000);
 });

@@ -2,7 +2,7 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeOrigin, CHANGES_ENTITIES, ChangesRepository, NormalizedChange } from '@svc/changes';
+import { ChangeOrigin, CHANGES_ENTITIES, ChangesRepository, DEPENDENCY_DEPTH, MAX_DEPENDENCIES, NormalizedChange, ServiceCallsRepository } from '@svc/changes';
 import { AUTH_ENTITIES } from '@svc/auth';
 import { ORGANIZATIONS_ENTITIES } from '@svc/organizations';
 import { CursorCodec, dataSourceOptions, newId, ScopedRepositoryModule, SecretKeys, Timestamp } from '@svc/platform';
@@ -39,6 +39,7 @@ describe('ChangesRepository keeps to one Organization', () => {
   let moduleRef: TestingModule;
   let dataSource: DataSource;
   let repository: ChangesRepository;
+  let calls: ServiceCallsRepository;
   const integrationId = newId();
   const theirs = () => organizationRows(dataSource, 'org-b', ['change_events']);
 
@@ -49,10 +50,11 @@ describe('ChangesRepository keeps to one Organization', () => {
         TypeOrmModule.forRoot(dataSourceOptions({ url: db.url, entities: [...CHANGES_ENTITIES, ...ORGANIZATIONS_ENTITIES, ...AUTH_ENTITIES] })),
         ScopedRepositoryModule.forFeature(CHANGES_ENTITIES),
       ],
-      providers: [ChangesRepository, CursorCodec, { provide: SecretKeys, useValue: new SecretKeys(Buffer.alloc(32, 7)) }],
+      providers: [ChangesRepository, ServiceCallsRepository, CursorCodec, { provide: SecretKeys, useValue: new SecretKeys(Buffer.alloc(32, 7)) }],
     }).compile();
     dataSource = moduleRef.get(DataSource);
     repository = moduleRef.get(ChangesRepository);
+    calls = moduleRef.get(ServiceCallsRepository);
     await dataSource.query(`INSERT INTO organizations (id, display_name) VALUES ('org-a', 'A'), ('org-b', 'B')`);
     // The other Organization first, with the same sender ids and times.
     for (const organizationId of ['org-b', 'org-a'])
@@ -115,5 +117,68 @@ describe('ChangesRepository keeps to one Organization', () => {
     expect((await repository.page('org-a', { integrationId: old }, { limit: 10 })).items).toEqual([]);
     expect((await repository.page('org-a', { integrationId }, { limit: 10 })).items).toHaveLength(4);
     expect(await theirs()).toEqual(before);
+  });
+
+  describe('service calls', () => {
+    const seen = (caller: string, callee: string) => ({ caller, callee });
+    const theirCalls = () => organizationRows(dataSource, 'org-b', ['service_calls']);
+
+    it("dependenciesOf follows the Organization's calls, nearest first, without regard to case, through cycles, to a bounded depth", async () => {
+      // The other Organization sees checkout call what ours does not.
+      await calls.record('org-b', { integrationId, investigationId: newId() }, [seen('checkout', 'fraud'), seen('fraud', 'ledger')]);
+      const before = await theirCalls();
+      await calls.record('org-a', { integrationId, investigationId: newId() }, [
+        seen('Checkout', 'Payments'),
+        seen('checkout', 'inventory'),
+        seen('payments', 'ledger'),
+        seen('ledger', 'checkout'), // a cycle back to the start
+        seen('ledger', 'archive'),
+        seen('archive', 'cold-storage'), // a fourth call away
+        seen('inventory', 'inventory'), // a service calling itself is no dependency
+        seen('', 'nothing'),
+      ]);
+      expect(DEPENDENCY_DEPTH).toBe(3);
+      expect(await calls.dependenciesOf('org-a', ['CHECKOUT'])).toEqual(['inventory', 'Payments', 'ledger', 'archive']);
+      // Each named as the series that showed it as called wrote it.
+      expect(await calls.dependenciesOf('org-a', ['ledger'])).toEqual(['archive', 'checkout', 'cold-storage', 'inventory', 'Payments']);
+      expect(await calls.dependenciesOf('org-a', ['cold-storage'])).toEqual([]);
+      expect(await calls.dependenciesOf('org-a', [])).toEqual([]);
+      expect(await calls.dependenciesOf('org-b', ['checkout'])).toEqual(['fraud', 'ledger']);
+      expect(await theirCalls()).toEqual(before);
+    });
+
+    it('a call seen again is one call, named as last seen, and the list is bounded', async () => {
+      const investigationId = newId();
+      await calls.record('org-a', { integrationId, investigationId: newId() }, [seen('cart', 'stock')]);
+      await calls.record('org-a', { integrationId, investigationId }, [seen('Cart', 'STOCK')]);
+      const rows = (await dataSource.query(
+        `SELECT caller, callee, investigation_id FROM service_calls WHERE organization_id = 'org-a' AND callee_key = 'stock'`,
+      )) as {
+        caller: string;
+        callee: string;
+        investigation_id: string;
+      }[];
+      expect(rows).toEqual([{ caller: 'Cart', callee: 'STOCK', investigation_id: investigationId }]);
+      await calls.record(
+        'org-a',
+        { integrationId, investigationId },
+        Array.from({ length: MAX_DEPENDENCIES + 5 }, (_, i) => seen('gateway', `backend-${String(i).padStart(3, '0')}`)),
+      );
+      const many = await calls.dependenciesOf('org-a', ['gateway']);
+      expect(many).toHaveLength(MAX_DEPENDENCIES);
+      expect(many[0]).toBe('backend-000');
+    });
+
+    it("deleteSeenBefore forgets the Organization's calls not seen since, none of another's", async () => {
+      for (const organizationId of ['org-b', 'org-a'])
+        await calls.record(organizationId, { integrationId, investigationId: newId() }, [seen('billing', 'tax'), seen('billing', 'mail')]);
+      await dataSource.query(`UPDATE service_calls SET last_seen_at = '2026-01-01T00:00:00Z' WHERE organization_id = 'org-a' AND callee_key = 'tax'`);
+      const before = await theirCalls();
+      expect(await calls.organizationsWithCallsSeenBeforeAcrossOrganizations(at(0))).toEqual(['org-a']);
+      expect(await calls.deleteSeenBefore('org-a', at(0))).toBe(1);
+      expect(await calls.dependenciesOf('org-a', ['billing'])).toEqual(['mail']);
+      expect(await calls.dependenciesOf('org-b', ['billing'])).toEqual(['mail', 'tax']);
+      expect(await theirCalls()).toEqual(before);
+    });
   });
 });

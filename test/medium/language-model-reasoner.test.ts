@@ -166,6 +166,8 @@ class InMemorySession implements InvestigationSession {
   }
 
   async noteRollout(): Promise<void> {}
+
+  async noteCalls(): Promise<void> {}
 }
 
 /** A conclusion that a run with this ordinal verifies (a run made with hypothesisId h1). */

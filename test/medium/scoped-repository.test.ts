@@ -131,6 +131,7 @@ const SINGLE_COLUMN_KEYS = [
       ['policies', 'CASCADE'],
       ['relay_bootstrap_tokens', 'CASCADE'],
       ['relays', 'CASCADE'],
+      ['service_calls', 'CASCADE'],
       ['webhook_deliveries', 'CASCADE'],
     ] as const
   ).map(([child, onDelete]) => ({ child, column: 'organization_id', parent: 'organizations', onDelete })),
@@ -168,6 +169,10 @@ const UNKEYED_ID_COLUMNS: Record<string, string> = {
   'change_events.investigation_id':
     'The investigation that saw the rollout in the metrics. The investigations library, which owns investigations, depends on the changes ' +
     'library (not the other way round), and a change stays on the timeline after its investigation is deleted with its incident.',
+  'service_calls.integration_id': 'The Prometheus integration whose series showed the call last; the call stays known after the integration is deleted.',
+  'service_calls.investigation_id':
+    'The investigation that saw the call last. The investigations library, which owns investigations, depends on the changes library ' +
+    '(not the other way round), and a call stays known after its investigation is deleted with its incident.',
   'investigation_sources.integration_id': EVIDENCE_OF_INTEGRATION,
   'tool_runs.integration_id': EVIDENCE_OF_INTEGRATION,
   'relay_capabilities.integration_id':

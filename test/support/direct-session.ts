@@ -124,6 +124,7 @@ export function directSession(
       session.hypotheses = h;
     },
     async noteRollout() {},
+    async noteCalls() {},
   };
   return session;
 }

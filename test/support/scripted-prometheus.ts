@@ -45,6 +45,7 @@ export function scripted(
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
     noteRollout: async () => undefined,
+    noteCalls: async () => undefined,
     runTool: async (call) => {
       if (call.tool !== 'prometheus.label_values')
         return recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] });

@@ -3,6 +3,7 @@ import { OrganizationsModule, PolicyService } from '@svc/organizations';
 import { Timestamp } from '@svc/platform';
 import { ChangesModule } from './changes.module';
 import { ChangesRepository } from './changes.repository';
+import { ServiceCallsRepository } from './service-calls.repository';
 
 /** How often the worker deletes the changes past their Organization's retention. */
 const SWEEP_EVERY_MS = 60 * 60_000;
@@ -13,7 +14,7 @@ const MIN_RETENTION_DAYS = 1;
 
 /**
  * Deletes changes older than their Organization's Policy keeps them (`retention.changeDays`,
- * default 90), in batches of DELETE_BATCH, when the worker starts and every hour. Several
+ * default 90), and forgets the calls between services no investigation saw for as long, in batches of DELETE_BATCH, when the worker starts and every hour. Several
  * workers may sweep at once: the deletes are idempotent, and each Organization's loop ends when
  * a batch finds less than a full batch to delete.
  */
@@ -25,6 +26,7 @@ export class ChangeRetention implements OnApplicationBootstrap, OnApplicationShu
 
   constructor(
     private readonly repository: ChangesRepository,
+    private readonly calls: ServiceCallsRepository,
     private readonly policies: PolicyService,
   ) {}
 
@@ -50,11 +52,19 @@ export class ChangeRetention implements OnApplicationBootstrap, OnApplicationShu
   /** One sweep over every Organization with changes due; how many it deleted. */
   async sweep(): Promise<number> {
     const now = Timestamp.now();
-    const organizations = await this.repository.organizationsWithChangesBeforeAcrossOrganizations(now.plusSeconds(-MIN_RETENTION_DAYS * 86_400));
+    const due = now.plusSeconds(-MIN_RETENTION_DAYS * 86_400);
+    const organizations = [
+      ...new Set([
+        ...(await this.repository.organizationsWithChangesBeforeAcrossOrganizations(due)),
+        ...(await this.calls.organizationsWithCallsSeenBeforeAcrossOrganizations(due)),
+      ]),
+    ];
     let deleted = 0;
     for (const organizationId of organizations) {
       const days = (await this.policies.get(organizationId)).retention?.changeDays ?? 90;
       const before = now.plusSeconds(-days * 86_400);
+      // Calls between services not seen for as long are forgotten with the changes they tied to incidents.
+      await this.calls.deleteSeenBefore(organizationId, before);
       for (;;) {
         const count = await this.repository.deleteBefore(organizationId, before, DELETE_BATCH);
         deleted += count;

@@ -4,6 +4,7 @@ import { IncidentsService } from '@svc/incidents';
 import { NotFoundError, PageRequest, Timestamp } from '@svc/platform';
 import { ChangeFilter, ChangesRepository, RecordedChange } from './changes.repository';
 import { ChangePage, changeView, ChangeView, IncidentChangePage } from './dto/change.view';
+import { ServiceCallsRepository, ServicePair } from './service-calls.repository';
 import type { ChangeKind, ChangeSource, NormalizedChange, ObservedChangeSource } from './formats/normalized-change';
 
 /** How far before an incident's first alert its changes are read: the changes that could have caused it. */
@@ -14,6 +15,7 @@ export const CHANGES_BEFORE_INCIDENT_SECONDS = 3600;
 export class ChangesService {
   constructor(
     private readonly repository: ChangesRepository,
+    private readonly calls: ServiceCallsRepository,
     private readonly incidents: IncidentsService,
   ) {}
 
@@ -72,6 +74,19 @@ export class ChangesService {
   }
 
   /**
+   * Records calls between services that an investigation saw in the series of a Prometheus
+   * integration: what an alerting service calls is where its incident's changes may also lie.
+   */
+  recordCalls(organizationId: string, origin: { integrationId: string; investigationId: string }, pairs: ServicePair[]): Promise<void> {
+    return this.calls.record(organizationId, origin, pairs);
+  }
+
+  /** What the services call, directly or not, as investigations saw it (see ServiceCallsRepository.dependenciesOf). */
+  dependenciesOf(organizationId: string, services: string[]): Promise<string[]> {
+    return this.calls.dependenciesOf(organizationId, services);
+  }
+
+  /**
    * The changes of a window, oldest first, on the given services (case aside) and those that name
    * no service, at most `limit`: what an investigation reads around an onset. With no services,
    * every change of the window.
@@ -83,18 +98,20 @@ export class ChangesService {
 
   /**
    * The incident's changes, oldest first: from an hour before its first alert began until it
-   * resolved (still open: until now and on), on the services its alerts name, and those that
-   * name no service.
+   * resolved (still open: until now and on), on the services its alerts name and what they call
+   * as investigations saw it, and those that name no service.
    */
   async aroundIncident(organizationId: string, incidentId: string, page: PageRequest): Promise<IncidentChangePage> {
     const scope = await this.incidents.alertScope(organizationId, incidentId);
+    const dependencies = await this.calls.dependenciesOf(organizationId, scope.services);
     const window = { from: scope.firstAlertAt.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: scope.incident.resolvedAt };
-    const found = await this.repository.pageAround(organizationId, window, scope.services, page);
+    const found = await this.repository.pageAround(organizationId, window, [...scope.services, ...dependencies], page);
     return {
       items: found.items.map(changeView),
       next: found.next,
       window: { from: window.from.toISOString(), until: window.until?.toISOString() ?? null },
       services: scope.services,
+      dependencies,
     };
   }
 }

@@ -6,3 +6,5 @@ export type { ChangeFilter, ChangeOrigin, RecordedChange } from './changes.repos
 export * from './formats/normalized-change';
 export { parseChangeEvent } from './formats/parse-change-event';
 export type { ChangeView } from './dto/change.view';
+export { ServiceCallsRepository, DEPENDENCY_DEPTH, MAX_DEPENDENCIES } from './service-calls.repository';
+export type { ServicePair } from './service-calls.repository';

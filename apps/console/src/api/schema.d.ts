@@ -2483,6 +2483,8 @@ export interface components {
             window: components["schemas"]["IncidentChangesWindowView"];
             /** @description The services its alerts name (service, app, job, deployment, container labels); empty: every change of the window */
             services: string[];
+            /** @description What those services call, directly or through up to three calls, as investigations saw it in the metrics (nearest first, at most 50): their changes are included too */
+            dependencies: string[];
         };
         OpenInvestigationDto: {
             /**

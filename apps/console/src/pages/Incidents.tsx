@@ -336,8 +336,9 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
 function ChangesNote({ loaded }: { loaded: Loaded<IncidentChanges> }) {
   if (loaded.state === 'loading') return null;
   if (loaded.state === 'error') return <p className="meta">The changes around this incident could not be read ({loaded.message}).</p>;
-  const { items, next, window, services, leftOut, uncounted } = loaded.data;
-  const which = `for ${services.length ? `${services.join(', ')} (or naming no service)` : 'any service'} from ${time(window.from)}${window.until ? ` to ${time(window.until)}` : ''}`;
+  const { items, next, window, services, dependencies, leftOut, uncounted } = loaded.data;
+  const called = dependencies.length ? `, what ${services.length === 1 ? 'it calls' : 'they call'} (${dependencies.join(', ')})` : '';
+  const which = `for ${services.length ? `${services.join(', ')}${called} (or naming no service)` : 'any service'} from ${time(window.from)}${window.until ? ` to ${time(window.until)}` : ''}`;
   const left =
     next === null
       ? ''

@@ -49,7 +49,7 @@ export class IncidentChangesWindowView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the incident resolved; null while it is open' }) until!: string | null;
 }
 
-/** An incident's changes: those of its window on the services its alerts name (and those naming no service), oldest first. */
+/** An incident's changes: those of its window on the services its alerts name and their dependencies (and those naming no service), oldest first. */
 export class IncidentChangePage extends ChangePage {
   @ApiProperty({ type: IncidentChangesWindowView }) window!: IncidentChangesWindowView;
   @ApiProperty({
@@ -57,6 +57,12 @@ export class IncidentChangePage extends ChangePage {
     description: 'The services its alerts name (service, app, job, deployment, container labels); empty: every change of the window',
   })
   services!: string[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'What those services call, directly or through up to three calls, as investigations saw it in the metrics (nearest first, at most 50): their changes are included too',
+  })
+  dependencies!: string[];
 }
 
 export function changeView(c: ChangeEvent): ChangeView {

@@ -5,8 +5,13 @@ import { alertServices, CHANGES_TOOL } from '../reasoning/recorded-changes';
 import { ArgumentsValidator } from '../tools/arguments-validator';
 import type { ToolResult, ToolWindow } from '../tools/tool.types';
 
-/** How the session reads recorded changes (the changes library, wired by the engine). */
-export type ChangeReader = (window: ToolWindow, services: string[], limit: number) => Promise<ChangeView[]>;
+/** How the session reads recorded changes and the calls between services (the changes library, wired by the engine). */
+export interface ChangeReader {
+  /** The changes of the window on the services (and those naming none), oldest first, at most `limit`. */
+  near(window: ToolWindow, services: string[], limit: number): Promise<ChangeView[]>;
+  /** What the services call, directly or not, as investigations saw it. */
+  dependenciesOf(services: string[]): Promise<string[]>;
+}
 
 const MINUTE_MICROS = 60_000_000n;
 const DEFAULT_BEFORE_MINUTES = 60;
@@ -19,7 +24,8 @@ export const CHANGES_NEAR_ONSET_TOOL: SessionTool = {
   name: CHANGES_TOOL,
   description:
     'Changes that deploy, configuration, feature-flag, migration and infrastructure tools reported (GitHub, GitLab, Argo CD, Flux, PagerDuty change events and the generic format), ' +
-    "oldest first, from beforeMinutes before the onset to afterMinutes after it, on the given services (default: those the incident's alerts name) and those naming no service. " +
+    "oldest first, from beforeMinutes before the onset to afterMinutes after it, on the given services (default: those the incident's alerts name), on what they call (directly or not, " +
+    'as call graphs read by investigations showed it: listed in dependencies, and each such change has onDependency true) and those naming no service. ' +
     'Each has when it happened, its kind, service, environment, summary, author, versions before and after, and links. A change shortly before the onset on the alerting service ' +
     'or one it depends on is a candidate cause: test whether the condition began only after it.',
   integrationType: null,
@@ -66,10 +72,16 @@ export async function runChangesNearOnsetTool(
     from: Timestamp.fromEpochMicros(onset.epochMicros - BigInt(before) * MINUTE_MICROS),
     until: Timestamp.fromEpochMicros(onset.epochMicros + BigInt(after) * MINUTE_MICROS + 1n),
   };
-  const changes = await read(range, services, MAX_CHANGES_NEAR_ONSET + 1);
+  const dependencies = await read.dependenciesOf(services);
+  const changes = await read.near(range, [...services, ...dependencies], MAX_CHANGES_NEAR_ONSET + 1);
+  const own = new Set(services.map((s) => s.toLowerCase()));
+  const onDependency = (c: ChangeView) => c.service !== null && !own.has(c.service.toLowerCase());
   const shown = changes.slice(0, MAX_CHANGES_NEAR_ONSET);
   const minutesBefore = (c: ChangeView) => Number((onset.epochMicros - Timestamp.parse(c.occurredAt)!.epochMicros) / 1_000_000n) / 60;
-  const scope = services.length ? `on ${services.slice(0, 5).join(', ')}${services.length > 5 ? ', …' : ''} or naming no service` : 'on any service';
+  const list = (names: string[]) => `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  const scope = services.length
+    ? `on ${list(services)}${dependencies.length ? `, what they call (${list(dependencies)})` : ''} or naming no service`
+    : 'on any service';
   const latestBefore = [...shown].reverse().find((c) => minutesBefore(c) >= 0);
   return {
     outcome: 'succeeded',
@@ -83,12 +95,14 @@ export async function runChangesNearOnsetTool(
     output: {
       onset: onset.toISOString(),
       services,
+      dependencies,
       changes: shown.map((c) => ({
         id: c.id,
         occurredAt: c.occurredAt,
         minutesBeforeOnset: Math.round(minutesBefore(c) * 10) / 10,
         kind: c.kind,
         service: c.service,
+        onDependency: onDependency(c),
         environment: c.environment,
         summary: c.summary,
         author: c.author,

@@ -268,6 +268,7 @@ export class InvestigationEngine {
         windowIncidents: incident ? [] : await this.windowIncidents(organizationId, investigation),
         readChanges: await this.changeReader(organizationId, investigation, alerts),
         recordRollout: (rollout) => this.recordRollout(organizationId, investigation.id, rollout),
+        recordCalls: (integrationId, pairs) => this.recordCalls(organizationId, investigation.id, integrationId, pairs),
         sources,
         budgets,
         startedAt: investigation.startedAt ?? Timestamp.now(),
@@ -283,14 +284,18 @@ export class InvestigationEngine {
 
   /**
    * How the session reads reported changes, offered when a change was recorded around the
-   * investigation's window (from an hour before it) on the services its alerts name or naming
-   * none: otherwise changes.near_onset could only answer that there is none, at the price of a
+   * investigation's window (from an hour before it) on the services its alerts name, what they
+   * call, or naming none: otherwise changes.near_onset could only answer that there is none, at the price of a
    * tool run.
    */
   private async changeReader(organizationId: string, investigation: Investigation, alerts: AlertBrief[]): Promise<ChangeReader | null> {
-    const read: ChangeReader = (window, services, limit) => this.changes.near(organizationId, window, services, limit);
+    const read: ChangeReader = {
+      near: (window, services, limit) => this.changes.near(organizationId, window, services, limit),
+      dependenciesOf: (services) => this.changes.dependenciesOf(organizationId, services),
+    };
     const around = { from: investigation.windowFrom.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: investigation.windowUntil };
-    return (await read(around, alertServices(alerts), 1)).length > 0 ? read : null;
+    const services = alertServices(alerts);
+    return (await read.near(around, [...services, ...(await read.dependenciesOf(services))], 1)).length > 0 ? read : null;
   }
 
   /** Records a rollout seen in the metrics as a change; a failure is logged, and the investigation goes on. */
@@ -303,6 +308,20 @@ export class InvestigationEngine {
       );
     } catch (error) {
       this.logger.warn({ err: error, investigationId }, 'A rollout seen in the metrics could not be recorded as a change');
+    }
+  }
+
+  /** Records calls between services seen in the metrics; a failure is logged, and the investigation goes on. */
+  private async recordCalls(
+    organizationId: string,
+    investigationId: string,
+    integrationId: string,
+    pairs: ReadonlyArray<{ caller: string; callee: string }>,
+  ): Promise<void> {
+    try {
+      await this.changes.recordCalls(organizationId, { integrationId, investigationId }, [...pairs]);
+    } catch (error) {
+      this.logger.warn({ err: error, investigationId }, 'Calls between services seen in the metrics could not be recorded');
     }
   }
 

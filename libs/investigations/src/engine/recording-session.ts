@@ -46,6 +46,8 @@ export interface SessionSetup {
   readChanges: ChangeReader | null;
   /** Records a rollout a reasoner saw in the metrics as a change. */
   recordRollout: RolloutRecorder;
+  /** Records calls between services a reasoner saw in the series of an integration. */
+  recordCalls: (integrationId: string, pairs: ReadonlyArray<{ caller: string; callee: string }>) => Promise<void>;
   sources: Array<SourceBrief & { connection: DataSourceConnection }>;
   budgets: Budgets;
   /** When the investigation first started: the wall clock counts from there, across restarts. */
@@ -212,10 +214,21 @@ export class RecordingSession implements InvestigationSession {
 
   /** Only a rollout a succeeded read of one of the session's sources showed is recorded. */
   async noteRollout(rollout: ObservedRollout): Promise<void> {
-    const read = this.runs.find((run) => run.ordinal === rollout.run.ordinal);
+    const integrationId = this.sourceRead(rollout.run);
+    if (integrationId) await this.setup.recordRollout({ ...rollout, integrationId });
+  }
+
+  /** Only calls a succeeded read of one of the session's sources showed are recorded. */
+  async noteCalls(run: RecordedRun, pairs: ReadonlyArray<{ caller: string; callee: string }>): Promise<void> {
+    const integrationId = this.sourceRead(run);
+    if (integrationId && pairs.length) await this.setup.recordCalls(integrationId, pairs);
+  }
+
+  /** The integration a recorded run of this session read successfully, if it is one of its sources. */
+  private sourceRead(run: RecordedRun): string | null {
+    const read = this.runs.find((r) => r.ordinal === run.ordinal);
     const integrationId = read?.integrationId;
-    if (read?.outcome !== 'succeeded' || !integrationId || !this.setup.sources.some((s) => s.integrationId === integrationId)) return;
-    await this.setup.recordRollout({ ...rollout, integrationId });
+    return read?.outcome === 'succeeded' && integrationId && this.setup.sources.some((s) => s.integrationId === integrationId) ? integrationId : null;
   }
 
   async runTool(call: ToolCall): Promise<RecordedRun> {

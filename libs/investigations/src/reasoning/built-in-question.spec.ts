@@ -57,6 +57,7 @@ function questionSession(subject: string): InvestigationSession & { runs: Record
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
     noteRollout: async () => undefined,
+    noteCalls: async () => undefined,
     runTool: async (call) => {
       const { output, summary } = answer(call);
       return recordRun(runs, call, output, summary);

@@ -131,6 +131,7 @@ function scriptedSession(
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
     noteRollout: async () => undefined,
+    noteCalls: async () => undefined,
     runTool: async (call) => recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : answer(call)),
   };
 }

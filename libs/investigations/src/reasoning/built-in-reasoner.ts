@@ -853,7 +853,7 @@ export class BuiltInReasoner {
 
   /**
    * The changes deploy and configuration tools reported in the hour before the onset, on the
-   * alerting services and on those naming none: each, the closest to the onset first, is a
+   * alerting services, on what they call (as investigations saw it) and on those naming none: each, the closest to the onset first, is a
    * candidate cause, tested as a new build is (the condition began after it, and soon after, not
    * once it had been in place a while). A reported deploy the metrics show as a new build is that
    * build's candidate, named by its report. Candidates go after the new build, before the
@@ -898,9 +898,14 @@ export class BuiltInReasoner {
           test: `Does the condition hold only after ${change.occurredAt}?`,
           runRefs: [run.ordinal],
         },
-        mechanism: `${What} (${isObserved(change) ? `seen in ${change.source === 'kubernetes' ? 'kube-state-metrics' : 'its build series'} by an earlier investigation` : `reported through ${change.source}`}) came ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
+        mechanism: `${What} (${isObserved(change) ? `seen in ${change.source === 'kubernetes' ? 'kube-state-metrics' : 'its build series'} by an earlier investigation` : `reported through ${change.source}`})${change.onDependency ? ', on a service the alerting services call,' : ''} came ${minutesBetween(at, onset)} min before the condition began; the condition did not hold before it`,
         action: undoChange(change, this.onset!.expression),
-        unexplained: change.service ? [] : ['which service the change touched (its report names none)'],
+        // On a dependency, the calls tie it to the alert, but no read shows the change's effect on them.
+        unexplained: !change.service
+          ? ['which service the change touched (its report names none)']
+          : change.onDependency
+            ? [`whether the change on ${change.service} is what the calls to it from the alerting services suffer from (no run here reads those calls)`]
+            : [],
         rolledOutAt: at,
         recorded: change,
       });

@@ -142,6 +142,12 @@ export interface InvestigationSession {
    * version, whoever sees it again). A failure to record it is logged, never the investigation's.
    */
   noteRollout(rollout: ObservedRollout): Promise<void>;
+  /**
+   * Records the calls between services that the series of a run showed (caller → callee), so that
+   * later investigations and the incident's changes include what an alerting service calls. A
+   * failure to record them is logged, never the investigation's.
+   */
+  noteCalls(run: RecordedRun, pairs: ReadonlyArray<{ caller: string; callee: string }>): Promise<void>;
 }
 
 /** One reasoner instance works one investigation. */

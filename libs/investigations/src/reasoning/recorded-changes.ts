@@ -13,6 +13,8 @@ export interface RecordedChange {
   minutesBeforeOnset: number;
   kind: string;
   service: string | null;
+  /** On a service the alerting services call (directly or not), not on one of them. */
+  onDependency?: boolean;
   environment: string | null;
   summary: string;
   author: string | null;

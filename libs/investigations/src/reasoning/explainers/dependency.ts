@@ -108,6 +108,12 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause:
       }
     }
   }
+  // The peers the job's own calls name (not the probes and datastores read with them) are what it calls: kept for later investigations.
+  const called = new Set(series.filter((s) => !PROBES.holds(s.metric) && !DATABASE_CONNECTIONS.holds(s.metric)).map((s) => peerOf(s.metric)));
+  await ctx.session.noteCalls(
+    run,
+    [...byPeer.keys()].filter((peer) => called.has(peer)).map((peer) => ({ caller: job, callee: peer })),
+  );
   let best: { peer: string; at: Timestamp; usual: number; reached: number; outcome: string } | null = null;
   for (const [peer, { total, failed, outcomes }] of byPeer) {
     const times = [...total.keys()].sort();

@@ -49,6 +49,8 @@ export async function locateLostTime(
   const topology = await discoverCalls(read, shift(onset, MINUTE).toISOString(), entity);
   const graph = topology.latencies.length ? await readCallGraph(read, topology.latencies, onset, session.window.until) : null;
   const pairs = [...topology.pairs, ...(graph?.edges ?? [])];
+  // What calls what is kept for later investigations and for the incident's changes: a dependency's change is a candidate too.
+  await session.noteCalls(topology.run, pairs);
   const called = dependenciesOf(pairs, entity.names);
   const dependencies = [...called, ...topology.nodes.filter((n) => !called.includes(n))];
   const dependents = dependentsOf(pairs, entity.names).filter((s) => !called.includes(s));
