@@ -133,6 +133,27 @@ describe('the investigation engine', () => {
     expect(done.impact.runRefs).toEqual([1]);
   });
 
+  it('with no Prometheus, lists the changes reported before the alert as untested hypotheses, and says none could be tested', async () => {
+    const org = { headers: { 'x-svc-organization': 'unmeasured' } };
+    await ctx.admin.post('/api/v1/organizations', { id: 'unmeasured', displayName: 'Unmeasured' });
+    const hook = (await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Alerts' }, org)).body;
+    const deploys = (await ctx.admin.post('/api/v1/integrations', { type: 'changes', name: 'Deploys' }, org)).body;
+    const reported = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${deploys.id}/change-events`, {
+      body: { id: 'probe-7', summary: 'Deployed probe 7', kind: 'deploy', service: 'probe', timestamp: new Date(Date.now() - 10 * 60_000).toISOString() },
+      headers: { 'x-svc-token': deploys.webhookSecret },
+      origin: false,
+    });
+    expect(reported.status).toBe(202);
+    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: await incident({ id: hook.id, secret: hook.webhookSecret }) }, org);
+    const done = await investigationEnded(ctx.admin, opened.body.id, org);
+    expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'inconclusive' });
+    expect(done.runs.map((r: { tool: string }) => r.tool)).toEqual(['incident.alert_events', 'changes.near_onset']);
+    expect(done.hypotheses).toEqual([
+      expect.objectContaining({ status: 'inconclusive', statement: expect.stringMatching(/^The deploy "Deployed probe 7" on probe at /) }),
+    ]);
+    expect(done.summary).toMatch(/\. 1 change\(s\) near the onset were found, and none could be tested\.$/);
+  });
+
   it('stops at the tool-run budget with a partial conclusion saying so', async () => {
     await withBudgets({ toolRuns: 2 }, async () => {
       const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);

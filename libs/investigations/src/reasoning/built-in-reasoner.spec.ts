@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
 import { BuiltInReasoner, saturationStart } from './built-in-reasoner';
 import { recordRun } from '../../../../test/support/scripted-prometheus';
-import type { InvestigationSession, RecordedRun, ToolCall } from './reasoner';
+import type { InvestigationSession, ObservedRollout, RecordedRun, ToolCall } from './reasoner';
 
 const at = (i: number): string => new Date(Date.UTC(2026, 10, 22, 2, 0, i * 15)).toISOString();
 const series = (values: number[]) => ({ metric: { job: 'api' }, values: values.map((v, i) => [at(i), String(v)] as [string, unknown]) });
@@ -55,8 +55,9 @@ function scriptedSession(
     traffic?: Series[];
     probes?: Series[];
   } = {},
-): InvestigationSession & { runs: RecordedRun[] } {
+): InvestigationSession & { runs: RecordedRun[]; rollouts: ObservedRollout[] } {
   const runs: RecordedRun[] = [];
+  const rollouts: ObservedRollout[] = [];
   const errors: Series = { metric: { job: 'api', ...(errorsOn ? { instance: errorsOn } : {}) }, values: points(30, 40) };
   const answer = (call: ToolCall): unknown => {
     const query = String(call.arguments.query ?? '');
@@ -126,11 +127,14 @@ function scriptedSession(
     budgets: { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
     signal: new AbortController().signal,
     runs,
+    rollouts,
     beginTurn: () => undefined,
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
-    noteRollout: async () => undefined,
+    noteRollout: async (rollout) => {
+      rollouts.push(rollout);
+    },
     noteCalls: async () => undefined,
     runTool: async (call) => recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : answer(call)),
   };
@@ -164,6 +168,48 @@ describe('BuiltInReasoner', () => {
       unexplained: [],
     });
     expect(conclusion.limitations).toEqual([]);
+  });
+
+  it('hands the new version back as a rollout seen in its build series, with the version it replaced', async () => {
+    const session = scriptedSession(rollout());
+    await new BuiltInReasoner().investigate(session);
+    const builds = session.runs.find((r) => String(r.arguments.query).includes('_build_info'))!;
+    expect(session.rollouts).toEqual([
+      {
+        run: builds,
+        at: Timestamp.parse(T(28))!,
+        seenIn: 'prometheus',
+        program: 'api',
+        namespace: null,
+        versionBefore: '1.0',
+        versionAfter: '1.1',
+        labels: { __name__: 'app_build_info', job: 'api', instance: 'api-0', version: '1.1' },
+      },
+    ]);
+  });
+
+  it("hands a container's new image back as a rollout seen in kube-state-metrics", async () => {
+    const image = (tag: string, from: number, to: number): Series => ({
+      metric: { __name__: 'kube_pod_container_info', namespace: 'shop', pod: `api-${tag}`, container: 'api', image: `registry.example.com/api:${tag}` },
+      values: points(from, to),
+    });
+    const session = scriptedSession([image('1.0', 15, 29), image('1.1', 29, 45)]);
+    await new BuiltInReasoner().investigate(session);
+    expect(session.rollouts).toEqual([
+      expect.objectContaining({
+        seenIn: 'kubernetes',
+        program: 'api',
+        namespace: 'shop',
+        versionBefore: 'registry.example.com/api:1.0',
+        versionAfter: 'registry.example.com/api:1.1',
+      }),
+    ]);
+  });
+
+  it('hands back no rollout when the build read shows none', async () => {
+    const session = scriptedSession([{ metric: { __name__: 'app_build_info', job: 'api', instance: 'api-0', version: '1.0' }, values: points(0, 45) }]);
+    await new BuiltInReasoner().investigate(session);
+    expect(session.rollouts).toEqual([]);
   });
 
   it('rules out a new version that served alone for minutes before the condition began, saying so', async () => {

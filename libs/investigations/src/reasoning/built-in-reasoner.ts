@@ -1294,8 +1294,15 @@ export class BuiltInReasoner {
     const timing = cause
       ? `the condition began at ${onset.at.toISOString()}, ${minutesBetween(cause.candidate.at, onset.at)} min after it, and did not hold before it`
       : '';
+    // Without metrics to test them against (no Prometheus), reported changes are listed, not examined.
+    const tested = this.hypotheses.filter((h) => h.status !== 'inconclusive' && h.status !== 'untested').length;
+    const found = this.hypotheses.length
+      ? tested > 0
+        ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.`
+        : `${this.hypotheses.length} change(s) near the onset were found, and none could be tested.`
+      : 'No change near the onset (new build, restart, target down) was found in the metrics.';
     const summary = !cause
-      ? `The condition began at ${onset.at.toISOString()}. ${this.hypotheses.length ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.` : 'No change near the onset (new build, restart, target down) was found in the metrics.'}`
+      ? `The condition began at ${onset.at.toISOString()}. ${found}`
       : cause.gaps.length === 0
         ? `${event} is the cause: ${timing}.`
         : `${event} preceded the condition (${timing}), but is not verified as its cause: ${cause.candidate.unexplained.length > 0 ? `the data does not show ${cause.candidate.unexplained.join(', nor ')}` : 'its mechanism was not shown'}.`;
