@@ -451,11 +451,16 @@ describe('change events', () => {
     expect(res.status).toBe(200);
     expect(res.body.window).toEqual({ from: '2026-11-21T11:00:00.000000Z', until: '2026-11-21T12:30:00.000000Z' });
     expect(res.body.services).toEqual(['storefront']);
+    expect(res.body.dependencies).toEqual([]);
     expect(res.body.items.map((c: { summary: string }) => c.summary)).toEqual(['Deploy before', 'Cluster upgrade', 'Rollback during']);
+    expect(res.body).toMatchObject({ total: 3, totalCapped: false });
     const alias = await ctx.admin.get(`/api/v1/organizations/acme/incidents/${incidentId}/changes?limit=2`);
     expect(alias.body.items.map((c: { summary: string }) => c.summary)).toEqual(['Deploy before', 'Cluster upgrade']);
+    // The count is of every page, whichever page is read.
+    expect(alias.body).toMatchObject({ total: 3, totalCapped: false });
     const rest = await ctx.admin.get(`/api/v1/incidents/${incidentId}/changes?limit=2&cursor=${encodeURIComponent(alias.body.next)}`);
     expect(rest.body.items.map((c: { summary: string }) => c.summary)).toEqual(['Rollback during']);
+    expect(rest.body).toMatchObject({ total: 3, totalCapped: false });
     expect((await ctx.admin.get('/api/v1/incidents/0190a000-0000-7000-8000-000000000000/changes')).status).toBe(404);
   });
 

@@ -124,12 +124,28 @@ export class ChangesRepository {
    * configuration). With no services, every change of the window.
    */
   pageAround(organizationId: string, window: { from: Timestamp; until: Timestamp | null }, services: string[], page: PageRequest): Promise<Page<ChangeEvent>> {
+    const { query, keys } = this.around(organizationId, window, services);
+    const collection = `changes-around?${window.from.toISOString()}&${window.until?.toISOString() ?? ''}&${keys.join(',')}`;
+    return keysetPage(query, this.cursors, { scope: organizationId, collection }, OLDEST_FIRST, page);
+  }
+
+  /** How many changes pageAround pages through, counted up to `cap` (`cap + 1`: more than `cap`). */
+  async countAround(organizationId: string, window: { from: Timestamp; until: Timestamp | null }, services: string[], cap: number): Promise<number> {
+    const [sql, parameters] = this.around(organizationId, window, services)
+      .query.select('1')
+      .limit(cap + 1)
+      .getQueryAndParameters();
+    const [row] = (await this.dataSource.query(`SELECT count(*)::int AS count FROM (${sql}) AS matched`, parameters)) as { count: number }[];
+    return row.count;
+  }
+
+  /** The changes of a window on the services (without regard to case) and those naming none; every change of it without services. */
+  private around(organizationId: string, window: { from: Timestamp; until: Timestamp | null }, services: string[]) {
     const keys = [...new Set(services.map((s) => s.toLowerCase()))];
     const query = this.changes.query(organizationId, 'c').andWhere('c.occurred_at >= :from', { from: window.from });
     if (window.until) query.andWhere('c.occurred_at < :until', { until: window.until });
     if (keys.length > 0) query.andWhere(new Brackets((qb) => qb.where('c.service_key IS NULL').orWhere('c.service_key = ANY(:keys)', { keys })));
-    const collection = `changes-around?${window.from.toISOString()}&${window.until?.toISOString() ?? ''}&${keys.join(',')}`;
-    return keysetPage(query, this.cursors, { scope: organizationId, collection }, OLDEST_FIRST, page);
+    return { query, keys };
   }
 
   findById(organizationId: string, id: string): Promise<ChangeEvent | null> {

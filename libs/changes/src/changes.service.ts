@@ -9,6 +9,8 @@ import type { ChangeKind, ChangeSource, NormalizedChange, ObservedChangeSource }
 
 /** How far before an incident's first alert its changes are read: the changes that could have caused it. */
 export const CHANGES_BEFORE_INCIDENT_SECONDS = 3600;
+/** An incident's changes are counted up to this many: a timeline says how many it leaves out. */
+export const INCIDENT_CHANGES_COUNTED = 10_000;
 
 /** Changes: recorded as their deliveries are admitted, read by time and service, and around an incident. */
 @Injectable()
@@ -105,10 +107,16 @@ export class ChangesService {
     const scope = await this.incidents.alertScope(organizationId, incidentId);
     const dependencies = await this.calls.dependenciesOf(organizationId, scope.services);
     const window = { from: scope.firstAlertAt.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: scope.incident.resolvedAt };
-    const found = await this.repository.pageAround(organizationId, window, [...scope.services, ...dependencies], page);
+    const services = [...scope.services, ...dependencies];
+    const [found, total] = await Promise.all([
+      this.repository.pageAround(organizationId, window, services, page),
+      this.repository.countAround(organizationId, window, services, INCIDENT_CHANGES_COUNTED),
+    ]);
     return {
       items: found.items.map(changeView),
       next: found.next,
+      total: Math.min(total, INCIDENT_CHANGES_COUNTED),
+      totalCapped: total > INCIDENT_CHANGES_COUNTED,
       window: { from: window.from.toISOString(), until: window.until?.toISOString() ?? null },
       services: scope.services,
       dependencies,

@@ -2485,6 +2485,10 @@ export interface components {
             services: string[];
             /** @description What those services call, directly or through up to three calls, as investigations saw it in the metrics (nearest first, at most 50): their changes are included too */
             dependencies: string[];
+            /** @description How many changes these pages hold in all (every page, not this one), counted up to 10,000 */
+            total: number;
+            /** @description True when there are more than `total` (the count stopped at 10,000) */
+            totalCapped: boolean;
         };
         OpenInvestigationDto: {
             /**

@@ -14,8 +14,6 @@ type Change = Schemas['ChangeView'];
 const PAGE_SIZE = 50;
 /** The changes of an incident shown on its timeline: the oldest of its window. */
 const CHANGES_SHOWN = 200;
-/** Further pages of changes read only to count those left out (beyond them: "more than"). */
-const CHANGES_COUNTED_PAGES = 5;
 
 /** How long it lasted: opened to resolved, or to now while open. */
 function duration(i: Incident): string {
@@ -165,28 +163,11 @@ export function IncidentsPage() {
 type TimelineEntry = { at: string; key: string; what: ReactNode; className?: string };
 
 /** An incident's changes (the first page) and how many of its window were left out. */
-type IncidentChanges = Schemas['IncidentChangePage'] & {
-  /** Changes of the window after those shown, as far as they were counted. */
-  leftOut: number;
-  /** More were left out than `leftOut` counts. */
-  uncounted: boolean;
-};
+type IncidentChanges = Schemas['IncidentChangePage'];
 
-/** The changes around an incident (the oldest 200 of its window), and a count of those after them. */
-async function readIncidentChanges(incident: string): Promise<Answer<IncidentChanges>> {
-  const read = (cursor?: string) =>
-    api.GET('/api/v1/incidents/{incident}/changes', { params: { path: { incident }, query: { limit: CHANGES_SHOWN, cursor } } });
-  const first = await read();
-  if (!first.data) return { error: first.error, response: first.response };
-  let leftOut = 0;
-  let cursor = first.data.next;
-  for (let page = 0; cursor && page < CHANGES_COUNTED_PAGES; page++) {
-    const more = await read(cursor);
-    if (!more.data) break;
-    leftOut += more.data.items.length;
-    cursor = more.data.next;
-  }
-  return { data: { ...first.data, leftOut, uncounted: cursor !== null }, response: first.response };
+/** The changes around an incident: the oldest 200 of its window, with the count of them all. */
+function readIncidentChanges(incident: string): Promise<Answer<IncidentChanges>> {
+  return api.GET('/api/v1/incidents/{incident}/changes', { params: { path: { incident }, query: { limit: CHANGES_SHOWN } } });
 }
 
 /** A change's kind as people say it. */
@@ -336,7 +317,8 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
 function ChangesNote({ loaded }: { loaded: Loaded<IncidentChanges> }) {
   if (loaded.state === 'loading') return null;
   if (loaded.state === 'error') return <p className="meta">The changes around this incident could not be read ({loaded.message}).</p>;
-  const { items, next, window, services, dependencies, leftOut, uncounted } = loaded.data;
+  const { items, next, window, services, dependencies, total, totalCapped } = loaded.data;
+  const leftOut = total - items.length;
   const called = dependencies.length ? `, what ${services.length === 1 ? 'it calls' : 'they call'} (${dependencies.join(', ')})` : '';
   const which = `for ${services.length ? `${services.join(', ')}${called} (or naming no service)` : 'any service'} from ${time(window.from)}${window.until ? ` to ${time(window.until)}` : ''}`;
   const left =
@@ -344,7 +326,7 @@ function ChangesNote({ loaded }: { loaded: Loaded<IncidentChanges> }) {
       ? ''
       : leftOut === 0
         ? ` Only the first ${items.length} are shown: later ones were left out.`
-        : ` Only the first ${items.length} are shown: ${uncounted ? 'more than ' : ''}${leftOut} later change${leftOut === 1 && !uncounted ? ' was' : 's were'} left out.`;
+        : ` Only the first ${items.length} are shown: ${totalCapped ? 'more than ' : ''}${leftOut} later change${leftOut === 1 && !totalCapped ? ' was' : 's were'} left out.`;
   return (
     <>
       {loaded.stale ? <p className="meta">The changes could not be read again ({loaded.stale}): those shown may be out of date.</p> : null}

@@ -63,6 +63,10 @@ export class IncidentChangePage extends ChangePage {
       'What those services call, directly or through up to three calls, as investigations saw it in the metrics (nearest first, at most 50): their changes are included too',
   })
   dependencies!: string[];
+  @ApiProperty({ description: 'How many changes these pages hold in all (every page, not this one), counted up to 10,000', minimum: 0, maximum: 10_000 })
+  total!: number;
+  @ApiProperty({ description: 'True when there are more than `total` (the count stopped at 10,000)' })
+  totalCapped!: boolean;
 }
 
 export function changeView(c: ChangeEvent): ChangeView {
