@@ -14,9 +14,10 @@ const MIN_RETENTION_DAYS = 1;
 
 /**
  * Deletes changes older than their Organization's Policy keeps them (`retention.changeDays`,
- * default 90), and forgets the calls between services no investigation saw for as long, in batches of DELETE_BATCH, when the worker starts and every hour. Several
- * workers may sweep at once: the deletes are idempotent, and each Organization's loop ends when
- * a batch finds less than a full batch to delete.
+ * default 90), in batches of DELETE_BATCH, and forgets the calls between services no
+ * investigation saw for as long, when the worker starts and every hour. Several workers may
+ * sweep at once: the deletes are idempotent, and each Organization's loop ends when a batch finds
+ * less than a full batch to delete.
  */
 @Injectable()
 export class ChangeRetention implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -701,9 +701,10 @@ export class BuiltInReasoner {
       const replicas = started.filter((x) => buildKey(x.s.metric) === buildKey(s.metric)).map((x) => x.at);
       const rolledOutAt = replicas.reduce<Timestamp | null>((max, t) => (!max || t.isAfter(max) ? t : max), null);
       const changed = buildLabels(s.metric).filter(([k, v]) => predecessor?.s.metric[k] !== v);
-      const version = matchers(changed.length ? changed : buildLabels(s.metric)) || s.metric.__name__;
-      const program = s.metric.__name__ === CONTAINER_INFO ? s.metric.container : s.metric.job;
+      // The labels that name the new version: those that changed, else all of the build's.
       const named = changed.length ? changed : buildLabels(s.metric);
+      const version = matchers(named) || s.metric.__name__;
+      const program = s.metric.__name__ === CONTAINER_INFO ? s.metric.container : s.metric.job;
       candidates.push({
         at,
         run: builds,
