@@ -704,13 +704,18 @@ describe('the web console in a real browser', () => {
       .locator('..')
       .textContent())!;
     expect(timeline).toContain('Investigation opened');
-    // The new build the investigation examined is the rollout it recorded: one change of the timeline, linked to it.
+    // The new build the investigation examined is the rollout recorded from the metrics (by it, or by an earlier
+    // investigation of the same build in this file): one change of the timeline, linked to the investigation that saw it.
     expect(timeline).toMatch(
       /change deploy: checkout started 1\.1\.0 \(was 1\.0\.0\), seen in its \*_build_info seriescheckout · version 1\.0\.0 → 1\.1\.0 · seen in its build series by an investigation · examined as a possible cause by the newest investigation/,
     );
     expect(timeline).not.toContain('The new build');
     const seenBy = page.getByRole('link', { name: 'seen in its build series by an investigation', exact: true });
-    await expect(seenBy.getAttribute('href')).resolves.toMatch(new RegExp(`/investigations/${investigationId}$`));
+    const seer = /\/investigations\/([0-9a-f-]{36})$/.exec((await seenBy.getAttribute('href')) ?? '');
+    expect(seer).not.toBeNull();
+    expect((await admin.get(`/api/v1/investigations/${seer![1]}`)).body.plot.changes).toEqual([
+      expect.objectContaining({ summary: expect.stringContaining('version="1.1.0"'), changeId: expect.any(String) }),
+    ]);
     await page.goto('/incidents');
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Checkout is failing requests (investigated)', exact: true }) });
     await row

@@ -165,7 +165,9 @@ class InMemorySession implements InvestigationSession {
     this.hypothesisSnapshots.push(hypotheses);
   }
 
-  async noteRollout(): Promise<void> {}
+  async noteRollout(): Promise<string | null> {
+    return null;
+  }
 
   async noteCalls(): Promise<void> {}
 }

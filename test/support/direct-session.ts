@@ -123,7 +123,9 @@ export function directSession(
     async updateHypotheses(h: HypothesisItem[]) {
       session.hypotheses = h;
     },
-    async noteRollout() {},
+    async noteRollout() {
+      return null;
+    },
     async noteCalls() {},
   };
   return session;

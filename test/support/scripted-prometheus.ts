@@ -44,7 +44,7 @@ export function scripted(
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
-    noteRollout: async () => undefined,
+    noteRollout: async () => null,
     noteCalls: async () => undefined,
     runTool: async (call) => {
       if (call.tool !== 'prometheus.label_values')

@@ -79,8 +79,11 @@ export interface EvidencePlot {
   onsetAt: string | null;
   /** When the first of the investigated alerts began. */
   alertStartsAt: string | null;
-  /** The changes near the onset examined as causes: when, what, and the run that showed each. */
-  changes: Array<{ at: string; summary: string; runOrdinal: number }>;
+  /**
+   * The changes near the onset examined as causes: when, what, the run that showed each, and the
+   * recorded change it is (a reported change, or a rollout recorded from the metrics), when it is one.
+   */
+  changes: Array<{ at: string; summary: string; runOrdinal: number; changeId?: string | null }>;
 }
 
 /** What a reasoner concludes; the engine validates it before it is stored. */

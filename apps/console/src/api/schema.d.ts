@@ -2562,6 +2562,11 @@ export interface components {
             at: string;
             summary: string;
             runOrdinal: number;
+            /**
+             * Format: uuid
+             * @description The recorded change it is (GET /changes/{change}): a reported change, or a rollout recorded from the metrics; null for one only the metrics show
+             */
+            changeId: string | null;
         };
         EvidencePlotView: {
             symptom: components["schemas"]["PlotSymptomView"] | null;

@@ -240,14 +240,18 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
   const entries: TimelineEntry[] = [];
   const instant = (at: string) => instantOf(at)?.getTime() ?? 0;
   const examined = investigations[0]?.plot?.changes ?? [];
-  const examinedAt = new Set(examined.map((c) => instant(c.at)));
+  // An examined change is a recorded one when it names it (or, in plots that name none, when it is at the same instant).
+  const examinedIds = new Set(examined.map((c) => c.changeId).filter(Boolean));
+  const examinedAt = new Set(examined.filter((c) => !c.changeId).map((c) => instant(c.at)));
+  const isExamined = (c: Change) => examinedIds.has(c.id) || examinedAt.has(instant(c.occurredAt));
   for (const c of changes)
     entries.push({
       at: c.occurredAt,
       key: `change-${c.id}`,
       className: 'change',
-      what: <ChangeEntry change={c} examined={examinedAt.has(instant(c.occurredAt))} />,
+      what: <ChangeEntry change={c} examined={isExamined(c)} />,
     });
+  const reportedIds = new Set(changes.map((c) => c.id));
   const reportedAt = new Set(changes.map((c) => instant(c.occurredAt)));
   for (const a of alerts) {
     const name = a.labels.alertname ?? a.fingerprint;
@@ -275,9 +279,9 @@ function timeline(alerts: Schemas['AlertEventView'][], investigations: Investiga
       });
   }
   // The changes the newest investigation examined near the onset (a new version, a restart, a configuration edit),
-  // but for those reported at the same instant, shown above with what their report says.
+  // but for those recorded (reported, or a rollout recorded from the metrics), shown above with what their record says.
   for (const [i, change] of examined.entries()) {
-    if (reportedAt.has(instant(change.at))) continue;
+    if (change.changeId ? reportedIds.has(change.changeId) : reportedAt.has(instant(change.at))) continue;
     entries.push({
       at: change.at,
       key: `examined-${i}`,

@@ -88,6 +88,14 @@ class PlotChangeView {
   @ApiProperty({ type: String, format: 'date-time' }) at!: string;
   @ApiProperty() summary!: string;
   @ApiProperty({ type: 'integer' }) runOrdinal!: number;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'The recorded change it is (GET /changes/{change}): a reported change, or a rollout recorded from the metrics; null for one only the metrics show',
+  })
+  changeId!: string | null;
 }
 
 /** What the evidence plot shows first. */
@@ -216,7 +224,8 @@ export function investigationView(i: Investigation, runs?: ToolRun[]): Investiga
     startedAt: i.startedAt?.toISOString() ?? null,
     concludedAt: i.concludedAt?.toISOString() ?? null,
     humanConfirmationRequired: i.actions.length > 0,
-    plot: i.plot ?? null,
+    // Plots stored before changes named their recorded change have none.
+    plot: i.plot ? { ...i.plot, changes: i.plot.changes.map((c) => ({ ...c, changeId: c.changeId ?? null })) } : null,
     ...(runs ? { runs: runs.map(toolRunView) } : {}),
   };
 }

@@ -63,7 +63,7 @@ function checkedPlot(conclusion: Conclusion, runs: readonly RecordedRun[]): Evid
       cause: given.cause && ordinals.has(given.cause.runOrdinal) ? given.cause : null,
       onsetAt: given.onsetAt,
       alertStartsAt: given.alertStartsAt,
-      changes: given.changes.filter((c) => ordinals.has(c.runOrdinal)),
+      changes: given.changes.filter((c) => ordinals.has(c.runOrdinal)).map((c) => ({ ...c, changeId: c.changeId ?? null })),
     };
   const dated = conclusion.findings.find((f) => f.kind === 'cause' && f.verification);
   if (!dated?.verification) return null;

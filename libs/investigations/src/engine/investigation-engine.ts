@@ -298,16 +298,18 @@ export class InvestigationEngine {
     return (await read.near(around, [...services, ...(await read.dependenciesOf(services))], 1)).length > 0 ? read : null;
   }
 
-  /** Records a rollout seen in the metrics as a change; a failure is logged, and the investigation goes on. */
-  private async recordRollout(organizationId: string, investigationId: string, rollout: ObservedRollout & { integrationId: string }): Promise<void> {
+  /** Records a rollout seen in the metrics as a change, and answers its id; a failure is logged (null), and the investigation goes on. */
+  private async recordRollout(organizationId: string, investigationId: string, rollout: ObservedRollout & { integrationId: string }): Promise<string | null> {
     try {
-      await this.changes.recordObserved(
+      const recorded = await this.changes.recordObserved(
         organizationId,
         { integrationId: rollout.integrationId, investigationId, source: rollout.seenIn },
         observedChange(rollout, investigationId),
       );
+      return recorded.id;
     } catch (error) {
       this.logger.warn({ err: error, investigationId }, 'A rollout seen in the metrics could not be recorded as a change');
+      return null;
     }
   }
 

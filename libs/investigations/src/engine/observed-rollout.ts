@@ -2,7 +2,7 @@ import type { NormalizedChange } from '@svc/changes';
 import type { ObservedRollout } from '../reasoning/reasoner';
 
 /** How the session records a rollout seen in the metrics (the changes library, wired by the engine). */
-export type RolloutRecorder = (rollout: ObservedRollout & { integrationId: string }) => Promise<void>;
+export type RolloutRecorder = (rollout: ObservedRollout & { integrationId: string }) => Promise<string | null>;
 
 const WHERE: Record<ObservedRollout['seenIn'], string> = {
   kubernetes: 'kube_pod_container_info',

@@ -213,9 +213,9 @@ export class RecordingSession implements InvestigationSession {
   }
 
   /** Only a rollout a succeeded read of one of the session's sources showed is recorded. */
-  async noteRollout(rollout: ObservedRollout): Promise<void> {
+  async noteRollout(rollout: ObservedRollout): Promise<string | null> {
     const integrationId = this.sourceRead(rollout.run);
-    if (integrationId) await this.setup.recordRollout({ ...rollout, integrationId });
+    return integrationId ? this.setup.recordRollout({ ...rollout, integrationId }) : null;
   }
 
   /** Only calls a succeeded read of one of the session's sources showed are recorded. */

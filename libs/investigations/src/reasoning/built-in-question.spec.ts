@@ -56,7 +56,7 @@ function questionSession(subject: string): InvestigationSession & { runs: Record
     recordUsage: async () => undefined,
     progress: async () => undefined,
     updateHypotheses: async () => undefined,
-    noteRollout: async () => undefined,
+    noteRollout: async () => null,
     noteCalls: async () => undefined,
     runTool: async (call) => {
       const { output, summary } = answer(call);

@@ -134,6 +134,7 @@ function scriptedSession(
     updateHypotheses: async () => undefined,
     noteRollout: async (rollout) => {
       rollouts.push(rollout);
+      return null;
     },
     noteCalls: async () => undefined,
     runTool: async (call) => recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : answer(call)),

@@ -58,6 +58,8 @@ interface Candidate {
   recorded?: RecordedChange;
   /** For a new version: the rollout as the metrics showed it, recorded as a change unless a deploy tool reported it. */
   observed?: ObservedRollout;
+  /** The recorded change it is: the reported change, the report of a new build, or the rollout recorded from the metrics. */
+  changeId?: string;
 }
 
 /** An alert of the incident other than the one investigated, and why it was not the one. */
@@ -252,8 +254,8 @@ export class BuiltInReasoner {
     const candidates = await this.changesNearOnset(session, source, scope);
     await this.reportedChanges(session, candidates);
     // A new version no deploy tool reported goes on the incident's timeline as a change seen in the metrics.
-    const rollout = candidates.find((c) => c.hypothesis.id === 'h-version')?.observed;
-    if (rollout) await session.noteRollout(rollout);
+    const build = candidates.find((c) => c.hypothesis.id === 'h-version');
+    if (build?.observed) build.changeId = (await session.noteRollout(build.observed)) ?? undefined;
     // The detectors of the standard exporters: causes found and dated on the alert's entity and its relations.
     if (this.onset.expression) {
       session.beginTurn();
@@ -880,8 +882,13 @@ export class BuiltInReasoner {
       const at = Timestamp.parse(change.occurredAt)!;
       const sameRollout = build && (change.kind === 'deploy' || change.kind === 'release') && abs(at.epochMicros - build.at.epochMicros) <= SAME_ROLLOUT;
       // The rollout an earlier investigation recorded from these metrics is the new build itself.
-      if (build && sameRollout && isObserved(change)) return;
+      if (build && sameRollout && isObserved(change)) {
+        build.changeId ??= change.id;
+        build.observed = undefined;
+        return;
+      }
       if (build && sameRollout) {
+        build.changeId ??= change.id;
         build.observed = undefined;
         build.mechanism += `; reported as ${describeChange(change)} (${change.source})`;
         build.hypothesis.runRefs = [...build.hypothesis.runRefs, run.ordinal];
@@ -909,6 +916,7 @@ export class BuiltInReasoner {
             : [],
         rolledOutAt: at,
         recorded: change,
+        changeId: change.id,
       });
     });
     const after = candidates.findIndex((c) => c.hypothesis.id !== 'h-version');
@@ -1322,6 +1330,7 @@ export class BuiltInReasoner {
         at: t.candidate.at.toISOString(),
         summary: t.candidate.hypothesis.statement,
         runOrdinal: t.candidate.run.ordinal,
+        changeId: t.candidate.changeId ?? null,
       })),
     };
     return {

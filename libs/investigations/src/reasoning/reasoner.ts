@@ -139,9 +139,10 @@ export interface InvestigationSession {
   updateHypotheses(hypotheses: HypothesisItem[]): Promise<void>;
   /**
    * Records a rollout seen in the metrics as a change of the Organization (once per program and
-   * version, whoever sees it again). A failure to record it is logged, never the investigation's.
+   * version, whoever sees it again), and answers its id. A failure to record it is logged, never
+   * the investigation's: null then.
    */
-  noteRollout(rollout: ObservedRollout): Promise<void>;
+  noteRollout(rollout: ObservedRollout): Promise<string | null>;
   /**
    * Records the calls between services that the series of a run showed (caller → callee), so that
    * later investigations and the incident's changes include what an alerting service calls. A
