@@ -3,6 +3,7 @@ import { Timestamp } from '@svc/platform';
 import { BuiltInReasoner, saturationStart } from './built-in-reasoner';
 import { recordRun } from '../../../../test/support/scripted-prometheus';
 import type { InvestigationSession, ObservedRollout, RecordedRun, ToolCall } from './reasoner';
+import type { RecordedChange } from './recorded-changes';
 
 const at = (i: number): string => new Date(Date.UTC(2026, 10, 22, 2, 0, i * 15)).toISOString();
 const series = (values: number[]) => ({ metric: { job: 'api' }, values: values.map((v, i) => [at(i), String(v)] as [string, unknown]) });
@@ -45,6 +46,7 @@ function scriptedSession(
     cpu = [] as Series[],
     traffic = [] as Series[],
     probes = [] as Series[],
+    recorded = null as RecordedChange[] | null,
   }: {
     errorsOn?: string | null;
     restarts?: Series[];
@@ -54,6 +56,8 @@ function scriptedSession(
     cpu?: Series[];
     traffic?: Series[];
     probes?: Series[];
+    /** The changes changes.near_onset answers (offered only when given). */
+    recorded?: RecordedChange[] | null;
   } = {},
 ): InvestigationSession & { runs: RecordedRun[]; rollouts: ObservedRollout[] } {
   const runs: RecordedRun[] = [];
@@ -123,7 +127,7 @@ function scriptedSession(
       },
     ],
     sources: [{ integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' }],
-    tools: [],
+    tools: recorded ? [{ name: 'changes.near_onset', description: '', integrationType: null, argumentsSchema: { type: 'object' } }] : [],
     budgets: { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
     signal: new AbortController().signal,
     runs,
@@ -137,7 +141,8 @@ function scriptedSession(
       return null;
     },
     noteCalls: async () => undefined,
-    runTool: async (call) => recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : answer(call)),
+    runTool: async (call) =>
+      recordRun(runs, call, call.tool === 'incident.alert_events' ? [] : call.tool === 'changes.near_onset' ? { changes: recorded ?? [] } : answer(call)),
   };
 }
 
@@ -205,6 +210,44 @@ describe('BuiltInReasoner', () => {
         versionAfter: 'registry.example.com/api:1.1',
       }),
     ]);
+  });
+
+  it("takes the rollout an earlier investigation recorded for the new build itself, and a dependency's deploy beside it for a change of its own", async () => {
+    const change = (id: string, minute: number, fields: Partial<RecordedChange>): RecordedChange => ({
+      id,
+      occurredAt: T(minute),
+      minutesBeforeOnset: 30 - minute,
+      kind: 'deploy',
+      service: 'api',
+      environment: null,
+      summary: `Change ${id}`,
+      author: null,
+      versionBefore: null,
+      versionAfter: null,
+      source: 'generic',
+      links: [],
+      ...fields,
+    });
+    const session = scriptedSession(rollout(), {
+      recorded: [
+        change('0190a000-0000-7000-8000-00000000000a', 27, {
+          source: 'prometheus',
+          versionBefore: '1.0',
+          versionAfter: '1.1',
+          summary: 'api started 1.1 (was 1.0), seen in its *_build_info series',
+        }),
+        change('0190a000-0000-7000-8000-00000000000b', 28, { service: 'ledger', onDependency: true, summary: 'Deployed ledger 7' }),
+      ],
+    });
+    const conclusion = await new BuiltInReasoner().investigate(session);
+    // Not recorded again, not a report of itself: the build names the recorded rollout.
+    expect(session.rollouts).toEqual([]);
+    const build = conclusion.hypotheses.find((h) => h.id === 'h-version')!;
+    expect(conclusion.plot?.changes.find((c) => c.summary === build.statement)?.changeId).toBe('0190a000-0000-7000-8000-00000000000a');
+    expect(JSON.stringify(conclusion)).not.toMatch(/reported as|earlier investigation/);
+    // The dependency's deploy near the build is not taken for its report.
+    expect(conclusion.hypotheses.map((h) => h.statement)).toContainEqual(expect.stringMatching(/^The deploy "Deployed ledger 7" on ledger at /));
+    expect(conclusion.plot?.changes.map((c) => c.changeId)).toContain('0190a000-0000-7000-8000-00000000000b');
   });
 
   it('hands back no rollout when the build read shows none', async () => {

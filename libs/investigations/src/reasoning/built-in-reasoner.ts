@@ -872,21 +872,33 @@ export class BuiltInReasoner {
       arguments: { onset: onset.toISOString(), services: alertServices(this.alerts.length ? this.alerts : session.alerts) },
       purpose: 'What changed (deploys, configuration, flags, migrations) before the onset?',
     });
-    const closestFirst = recordedChangesOf(run)
-      .filter((c) => c.minutesBeforeOnset >= -REPORTED_LATE)
+    const recorded = recordedChangesOf(run).filter((c) => c.minutesBeforeOnset >= -REPORTED_LATE);
+    const build = candidates.find((c) => c.hypothesis.id === 'h-version');
+    // The rollout an earlier investigation recorded from these metrics (the same program and version) is the new build itself.
+    const seen = build?.observed;
+    const itself =
+      seen &&
+      recorded.find(
+        (c) => isObserved(c) && c.service?.toLowerCase() === seen.program.slice(0, 256).toLowerCase() && c.versionAfter === seen.versionAfter.slice(0, 256),
+      );
+    if (build && itself) {
+      build.changeId = itself.id;
+      build.observed = undefined;
+    }
+    const closestFirst = recorded
+      .filter((c) => c !== itself)
       .reverse()
       .slice(0, RECORDED_CHANGES_TESTED);
-    const build = candidates.find((c) => c.hypothesis.id === 'h-version');
     const added: Candidate[] = [];
     closestFirst.forEach((change, i) => {
       const at = Timestamp.parse(change.occurredAt)!;
-      const sameRollout = build && (change.kind === 'deploy' || change.kind === 'release') && abs(at.epochMicros - build.at.epochMicros) <= SAME_ROLLOUT;
-      // The rollout an earlier investigation recorded from these metrics is the new build itself.
-      if (build && sameRollout && isObserved(change)) {
-        build.changeId ??= change.id;
-        build.observed = undefined;
-        return;
-      }
+      // A deploy reported on the alerting services (or naming none) near the new build is its report; a dependency's is a change of its own.
+      const sameRollout =
+        build &&
+        !change.onDependency &&
+        !isObserved(change) &&
+        (change.kind === 'deploy' || change.kind === 'release') &&
+        abs(at.epochMicros - build.at.epochMicros) <= SAME_ROLLOUT;
       if (build && sameRollout) {
         build.changeId ??= change.id;
         build.observed = undefined;
