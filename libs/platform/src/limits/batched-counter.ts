@@ -3,9 +3,11 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 /** A key's count as this process knows it: the shared total last read, what it admitted since, and when the window ends. */
 interface KeyState {
   known: number;
+  /** Admitted here, not yet sent to Redis. */
   pending: number;
+  /** Admitted here and being added to Redis by the flush in flight (not in `known` until it answers). */
+  flushing: number;
   endsAt: number;
-  flushing: boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export class BatchedCounter {
     const at = this.now();
     const state = this.keys.get(key);
     if (state && state.endsAt > at) {
-      if (state.known + state.pending >= this.points) return (state.endsAt - at) / 1000;
+      if (state.known + state.flushing + state.pending >= this.points) return (state.endsAt - at) / 1000;
       state.pending += 1;
       this.schedule();
       return null;
@@ -40,11 +42,11 @@ export class BatchedCounter {
     // A new window for this key here: counted in Redis, which says where the shared count stands.
     try {
       const counted = await this.limiter.consume(key, 1);
-      this.keys.set(key, { known: counted.consumedPoints, pending: 0, endsAt: this.now() + counted.msBeforeNext, flushing: false });
+      this.keys.set(key, { known: counted.consumedPoints, pending: 0, flushing: 0, endsAt: this.now() + counted.msBeforeNext });
       return null;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      this.keys.set(key, { known: rejection.consumedPoints, pending: 0, endsAt: this.now() + rejection.msBeforeNext, flushing: false });
+      this.keys.set(key, { known: rejection.consumedPoints, pending: 0, flushing: 0, endsAt: this.now() + rejection.msBeforeNext });
       return rejection.msBeforeNext / 1000;
     }
   }
@@ -65,10 +67,11 @@ export class BatchedCounter {
         this.keys.delete(key);
         continue;
       }
-      if (state.pending === 0 || state.flushing) continue;
+      if (state.pending === 0 || state.flushing > 0) continue;
+      // Still counted while in flight: until Redis answers, `known` does not hold them.
       const points = state.pending;
       state.pending = 0;
-      state.flushing = true;
+      state.flushing = points;
       work.push(
         this.limiter
           .consume(key, points)
@@ -82,7 +85,7 @@ export class BatchedCounter {
             },
           )
           .then((result) => {
-            state.flushing = false;
+            state.flushing = 0;
             if (result) {
               state.known = result.consumed;
               state.endsAt = this.now() + result.msBeforeNext;
