@@ -79,7 +79,7 @@ export class ChangesService {
    * Records calls between services that an investigation saw in the series of a Prometheus
    * integration: what an alerting service calls is where its incident's changes may also lie.
    */
-  recordCalls(organizationId: string, origin: { integrationId: string; investigationId: string }, pairs: ServicePair[]): Promise<void> {
+  recordCalls(organizationId: string, origin: { integrationId: string; investigationId: string }, pairs: ReadonlyArray<ServicePair>): Promise<void> {
     return this.calls.record(organizationId, origin, pairs);
   }
 

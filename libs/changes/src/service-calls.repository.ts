@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { newId, Timestamp } from '@svc/platform';
+import { CHANGE_LIMITS } from './formats/normalized-change';
 
 /** A call between two services, by name as a series wrote them. */
 export interface ServicePair {
@@ -20,7 +21,7 @@ export class ServiceCallsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Records the pairs seen (a pair seen before is seen again: its time and investigation move on). */
-  async record(organizationId: string, origin: { integrationId: string; investigationId: string }, pairs: ServicePair[]): Promise<void> {
+  async record(organizationId: string, origin: { integrationId: string; investigationId: string }, pairs: ReadonlyArray<ServicePair>): Promise<void> {
     const distinct = [
       ...new Map(
         pairs
@@ -41,8 +42,8 @@ export class ServiceCallsRepository {
         origin.integrationId,
         origin.investigationId,
         distinct.map(() => newId()),
-        distinct.map((p) => p.caller.slice(0, 256)),
-        distinct.map((p) => p.callee.slice(0, 256)),
+        distinct.map((p) => p.caller.slice(0, CHANGE_LIMITS.maxNameLength)),
+        distinct.map((p) => p.callee.slice(0, CHANGE_LIMITS.maxNameLength)),
       ],
     );
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { CHANGES_BEFORE_INCIDENT_SECONDS, ChangesService } from '@svc/changes';
+import { CHANGES_BEFORE_INCIDENT_SECONDS, ChangesService, ServicePair } from '@svc/changes';
 import { IncidentsService } from '@svc/incidents';
 import { IntegrationsService, ReadableDataSource } from '@svc/integrations';
 import { PolicyService } from '@svc/organizations';
@@ -314,14 +314,9 @@ export class InvestigationEngine {
   }
 
   /** Records calls between services seen in the metrics; a failure is logged, and the investigation goes on. */
-  private async recordCalls(
-    organizationId: string,
-    investigationId: string,
-    integrationId: string,
-    pairs: ReadonlyArray<{ caller: string; callee: string }>,
-  ): Promise<void> {
+  private async recordCalls(organizationId: string, investigationId: string, integrationId: string, pairs: ReadonlyArray<ServicePair>): Promise<void> {
     try {
-      await this.changes.recordCalls(organizationId, { integrationId, investigationId }, [...pairs]);
+      await this.changes.recordCalls(organizationId, { integrationId, investigationId }, pairs);
     } catch (error) {
       this.logger.warn({ err: error, investigationId }, 'Calls between services seen in the metrics could not be recorded');
     }

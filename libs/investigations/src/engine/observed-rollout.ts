@@ -1,4 +1,4 @@
-import type { NormalizedChange } from '@svc/changes';
+import { CHANGE_LIMITS, NormalizedChange } from '@svc/changes';
 import type { ObservedRollout } from '../reasoning/reasoner';
 
 /** How the session records a rollout seen in the metrics (the changes library, wired by the engine). */
@@ -17,19 +17,19 @@ const WHERE: Record<ObservedRollout['seenIn'], string> = {
 export function observedChange(rollout: ObservedRollout, investigationId: string): NormalizedChange {
   const program = rollout.namespace ? `${rollout.namespace}/${rollout.program}` : rollout.program;
   return {
-    externalId: `${rollout.seenIn}:${program}:${rollout.versionAfter}`.slice(0, 512),
+    externalId: `${rollout.seenIn}:${program}:${rollout.versionAfter}`.slice(0, CHANGE_LIMITS.maxExternalIdLength),
     occurredAt: rollout.at,
-    service: rollout.program.slice(0, 256),
+    service: rollout.program.slice(0, CHANGE_LIMITS.maxNameLength),
     environment: null,
     kind: 'deploy',
     summary:
       `${rollout.program} started ${rollout.versionAfter}${rollout.versionBefore ? ` (was ${rollout.versionBefore})` : ''}, seen in ${WHERE[rollout.seenIn]}`.slice(
         0,
-        1024,
+        CHANGE_LIMITS.maxSummaryLength,
       ),
     author: null,
-    versionBefore: rollout.versionBefore?.slice(0, 256) ?? null,
-    versionAfter: rollout.versionAfter.slice(0, 256),
+    versionBefore: rollout.versionBefore?.slice(0, CHANGE_LIMITS.maxVersionLength) ?? null,
+    versionAfter: rollout.versionAfter.slice(0, CHANGE_LIMITS.maxVersionLength),
     links: [],
     details: { namespace: rollout.namespace, labels: rollout.labels, investigationId, toolRunOrdinal: rollout.run.ordinal },
   };

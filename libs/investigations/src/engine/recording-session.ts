@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import type { ServicePair } from '@svc/changes';
 import { newId, Timestamp } from '@svc/platform';
 import { ActivityService } from '../activity.service';
 import type { HypothesisItem } from '../conclusion.types';
@@ -47,7 +48,7 @@ export interface SessionSetup {
   /** Records a rollout a reasoner saw in the metrics as a change. */
   recordRollout: RolloutRecorder;
   /** Records calls between services a reasoner saw in the series of an integration. */
-  recordCalls: (integrationId: string, pairs: ReadonlyArray<{ caller: string; callee: string }>) => Promise<void>;
+  recordCalls: (integrationId: string, pairs: ReadonlyArray<ServicePair>) => Promise<void>;
   sources: Array<SourceBrief & { connection: DataSourceConnection }>;
   budgets: Budgets;
   /** When the investigation first started: the wall clock counts from there, across restarts. */
@@ -219,7 +220,7 @@ export class RecordingSession implements InvestigationSession {
   }
 
   /** Only calls a succeeded read of one of the session's sources showed are recorded. */
-  async noteCalls(run: RecordedRun, pairs: ReadonlyArray<{ caller: string; callee: string }>): Promise<void> {
+  async noteCalls(run: RecordedRun, pairs: ReadonlyArray<ServicePair>): Promise<void> {
     const integrationId = this.sourceRead(run);
     if (integrationId && pairs.length) await this.setup.recordCalls(integrationId, pairs);
   }

@@ -1,3 +1,4 @@
+import { CHANGE_LIMITS } from '@svc/changes';
 import { Timestamp } from '@svc/platform';
 import type { ActionItem, CauseVerification, Conclusion, EvidencePlot, FindingItem, HypothesisItem, LimitationItem, StoppedBy } from '../conclusion.types';
 import { verificationGaps } from '../conclusion-verification';
@@ -879,7 +880,10 @@ export class BuiltInReasoner {
     const itself =
       seen &&
       recorded.find(
-        (c) => isObserved(c) && c.service?.toLowerCase() === seen.program.slice(0, 256).toLowerCase() && c.versionAfter === seen.versionAfter.slice(0, 256),
+        (c) =>
+          isObserved(c) &&
+          c.service?.toLowerCase() === seen.program.slice(0, CHANGE_LIMITS.maxNameLength).toLowerCase() &&
+          c.versionAfter === seen.versionAfter.slice(0, CHANGE_LIMITS.maxVersionLength),
       );
     if (build && itself) {
       build.changeId = itself.id;

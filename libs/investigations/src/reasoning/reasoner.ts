@@ -1,3 +1,4 @@
+import type { ServicePair } from '@svc/changes';
 import type { AdmittedAlert } from '@svc/incidents';
 import type { Timestamp } from '@svc/platform';
 import type { Conclusion, HypothesisItem, StoppedBy } from '../conclusion.types';
@@ -148,7 +149,7 @@ export interface InvestigationSession {
    * later investigations and the incident's changes include what an alerting service calls. A
    * failure to record them is logged, never the investigation's.
    */
-  noteCalls(run: RecordedRun, pairs: ReadonlyArray<{ caller: string; callee: string }>): Promise<void>;
+  noteCalls(run: RecordedRun, pairs: ReadonlyArray<ServicePair>): Promise<void>;
 }
 
 /** One reasoner instance works one investigation. */
