@@ -29,11 +29,11 @@ export default defineConfig({
   resolve: {
     alias: [
       {
-        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems|relays|changes)$/,
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems|relays|changes|datastores)$/,
         replacement: `${resolve(__dirname, 'libs')}/$1/src`,
       },
       {
-        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems|relays|changes)\/(.*)$/,
+        find: /^@svc\/(platform|auth|organizations|audit|integrations|incidents|alerts|investigations|conversations|postmortems|relays|changes|datastores)\/(.*)$/,
         replacement: `${resolve(__dirname, 'libs')}/$1/src/$2`,
       },
     ],

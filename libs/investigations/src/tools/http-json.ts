@@ -10,7 +10,7 @@ import type { DataSourceType, ToolContext } from './tool.types';
  */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-export const PRODUCT_NAMES: Record<DataSourceType, string> = { prometheus: 'Prometheus', alertmanager: 'Alertmanager' };
+export const PRODUCT_NAMES: Record<DataSourceType, string> = { prometheus: 'Prometheus', alertmanager: 'Alertmanager', postgresql: 'PostgreSQL' };
 
 export interface JsonAnswer {
   body: unknown;

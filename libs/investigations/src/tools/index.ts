@@ -12,3 +12,4 @@ export * from './prometheus/prometheus-query.tool';
 export * from './prometheus/prometheus-series.tool';
 export * from './prometheus/prometheus-targets.tool';
 export * from './arguments-validator';
+export * from './postgresql/postgresql.tools';

@@ -6,6 +6,7 @@ import { prometheusQueryRangeTool } from './prometheus/prometheus-query-range.to
 import { prometheusQueryTool } from './prometheus/prometheus-query.tool';
 import { prometheusSeriesTool } from './prometheus/prometheus-series.tool';
 import { prometheusTargetsTool } from './prometheus/prometheus-targets.tool';
+import { POSTGRESQL_TOOLS } from './postgresql/postgresql.tools';
 import type { ToolDefinition } from './tool.types';
 
 /** Every tool of this release, in the order a reasoner is shown them. */
@@ -18,4 +19,5 @@ export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
   prometheusTargetsTool,
   alertmanagerAlertsTool,
   alertmanagerSilencesTool,
+  ...POSTGRESQL_TOOLS,
 ];

@@ -1,3 +1,4 @@
+import { DatastoreClient } from '@svc/datastores';
 import { AppConfig, OutboundClient } from '@svc/platform';
 import { ArgumentsValidator } from './arguments-validator';
 import { PRODUCT_NAMES } from './http-json';
@@ -26,6 +27,8 @@ export interface ToolCatalogOptions {
   outbound?: OutboundClient;
   /** How tools read integrations bound to a relay (the worker gives its relay job service). */
   relay?: RelayReader;
+  /** How tools read datastores; by default one under the `outbound` client's policy. */
+  datastores?: DatastoreClient;
 }
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -40,6 +43,7 @@ export class ToolCatalog {
   readonly outputCapBytes: number;
   private readonly outbound: OutboundClient;
   private readonly relay?: RelayReader;
+  private readonly datastores: DatastoreClient;
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly validator = new ArgumentsValidator();
 
@@ -48,6 +52,7 @@ export class ToolCatalog {
     this.outputCapBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
     this.outbound = options.outbound ?? new OutboundClient(new AppConfig());
     this.relay = options.relay;
+    this.datastores = options.datastores ?? new DatastoreClient(this.outbound);
     if (!(this.timeoutMs > 0)) throw new Error('ToolCatalog: timeoutMs must be positive');
     if (!(this.outputCapBytes >= MIN_OUTPUT_CAP_BYTES)) throw new Error(`ToolCatalog: outputCapBytes must be at least ${MIN_OUTPUT_CAP_BYTES}`);
     for (const definition of definitions) {
@@ -110,7 +115,14 @@ export class ToolCatalog {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     const running = Promise.resolve().then(() =>
-      definition.run(args as Record<string, unknown>, { ...context, signal, outbound: this.outbound, relay: this.relay, timeoutMs: this.timeoutMs }),
+      definition.run(args as Record<string, unknown>, {
+        ...context,
+        signal,
+        outbound: this.outbound,
+        relay: this.relay,
+        datastores: this.datastores,
+        timeoutMs: this.timeoutMs,
+      }),
     );
     running.catch(() => undefined);
     aborted.catch(() => undefined);

@@ -1,13 +1,20 @@
+import type { DatastoreClient, DatastoreEndpoint } from '@svc/datastores';
 import type { OutboundClient, Timestamp } from '@svc/platform';
 
 /** The integration types whose data the investigation tools read. */
-export type DataSourceType = 'prometheus' | 'alertmanager';
+export type DataSourceType = 'prometheus' | 'alertmanager' | 'postgresql';
 
-/** Where a tool reads from: an integration's HTTP API, with its credentials already turned into headers. */
+/**
+ * Where a tool reads from: an integration's HTTP API, with its credentials already turned into
+ * headers, or a datastore's endpoint with its credentials.
+ */
 export interface DataSourceConnection {
   integrationId: string;
   type: DataSourceType;
+  /** The HTTP API (empty for a datastore). */
   baseUrl: string;
+  /** A datastore's address and sign-in (never echoed into results). */
+  endpoint?: DatastoreEndpoint;
   /** Sent with every request (authorization and the like); never echoed into results. */
   headers: Record<string, string>;
   /** Set when the integration is reached through a relay (baseUrl and headers are then the relay's, not here). */
@@ -47,6 +54,8 @@ export interface ToolContext {
   outbound?: OutboundClient;
   /** How reads of relay-bound integrations are made; the catalog sets it. */
   relay?: RelayReader;
+  /** How datastores are read (under the outbound policy); the catalog sets it. */
+  datastores?: DatastoreClient;
   /** The catalog's per-run timeout, which a relay is given for its own request. */
   timeoutMs?: number;
 }

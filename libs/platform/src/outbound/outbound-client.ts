@@ -226,6 +226,16 @@ export class OutboundClient {
     }
   }
 
+  /**
+   * The addresses a connection to `hostname`:`port` may be made to (all allowed by the policy),
+   * for clients that open their own connections (datastores): connect to one of these, not to the
+   * name, so that a DNS answer that changes between the check and the connection cannot redirect
+   * it. Throws OutboundError (`refused` or `unresolved`).
+   */
+  async allowedAddresses(hostname: string, port: number): Promise<string[]> {
+    return this.checkedAddresses(hostname.replace(/^\[|\]$/g, ''), port);
+  }
+
   /** Ends every connection now (at shutdown: a request still waiting on a silent server does not hold the process). */
   async close(): Promise<void> {
     await this.agent.destroy();

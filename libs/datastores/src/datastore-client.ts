@@ -1,0 +1,85 @@
+import { OutboundClient, OutboundError } from '@svc/platform';
+import { DATASTORE_NAMES, DatastoreEndpoint, DatastoreFailure, DatastoreKind, DEFAULT_SESSION_LIMITS, SessionLimits } from './datastore.types';
+import type { DatastoreVerification } from './datastore-verification';
+import { POSTGRESQL_READS, PostgresqlSession, readPostgresql, verifyPostgresql } from './postgresql';
+import type { PostgresqlRead } from './postgresql';
+
+/** The reads of each kind of datastore, by name: what a tool or a relay job may ask for. */
+export const DATASTORE_READS: Record<DatastoreKind, readonly string[]> = {
+  postgresql: Object.keys(POSTGRESQL_READS),
+  mysql: [],
+  redis: [],
+};
+
+export interface DatastoreClientOptions {
+  limits?: Partial<SessionLimits>;
+  /** Extra trusted certificate authorities (PEM) for `verify-full`. */
+  ca?: string;
+}
+
+/**
+ * The one way to a datastore: the host is resolved and every address checked by the outbound
+ * policy (decisions §13), the session opened to a checked address with the read-only settings
+ * and timeouts of its kind, one named read run, the session closed. Nothing is kept open between
+ * reads: an investigation reads a datastore a few times, and a held connection would count
+ * against the very limit a connection incident is about.
+ */
+export class DatastoreClient {
+  private readonly limits: SessionLimits;
+
+  constructor(
+    private readonly outbound: OutboundClient,
+    private readonly options: DatastoreClientOptions = {},
+  ) {
+    this.limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
+  }
+
+  /** Runs the named read; throws DatastoreFailure saying why it could not (an abort is rethrown as is). */
+  async read(endpoint: DatastoreEndpoint, read: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (!DATASTORE_READS[endpoint.kind]?.includes(read))
+      throw new DatastoreFailure(`${DATASTORE_NAMES[endpoint.kind] ?? endpoint.kind} has no read named ${read}`);
+    return this.withSession(endpoint, signal, (session) => readPostgresql(session, read as PostgresqlRead, args));
+  }
+
+  /** Connects, signs in and reads what the account may do. */
+  async verify(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<DatastoreVerification> {
+    try {
+      return await this.withSession(endpoint, signal, (session) => verifyPostgresql(session));
+    } catch (error) {
+      if (error instanceof DatastoreFailure) return { outcome: 'failed', detail: error.message };
+      throw error;
+    }
+  }
+
+  /** A session for `work` (the tests use it to show what a session refuses), closed after it. */
+  async withSession<T>(endpoint: DatastoreEndpoint, signal: AbortSignal, work: (session: PostgresqlSession) => Promise<T>): Promise<T> {
+    const session = await this.open(endpoint, signal);
+    try {
+      return await work(session);
+    } finally {
+      await session.close();
+    }
+  }
+
+  private async open(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<PostgresqlSession> {
+    let addresses: string[];
+    try {
+      addresses = await this.outbound.allowedAddresses(endpoint.host, endpoint.port);
+    } catch (error) {
+      if (error instanceof OutboundError) throw new DatastoreFailure(error.kind === 'refused' ? `Refused: ${error.message}` : error.message);
+      throw error;
+    }
+    let failure: unknown;
+    for (const address of addresses) {
+      if (signal.aborted) throw signal.reason;
+      try {
+        return await PostgresqlSession.open(endpoint, address, this.limits, signal, this.options.ca);
+      } catch (error) {
+        failure = error;
+        if (!(error instanceof DatastoreFailure) || !/connection refused|no answer in time/.test(error.message)) break;
+      }
+    }
+    if (signal.aborted) throw signal.reason;
+    throw failure;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './datastore.types';
+export * from './datastore-verification';
+export * from './datastore-client';
+export * from './postgresql';

@@ -1,0 +1,3 @@
+export * from './postgresql-session';
+export * from './postgresql-reads';
+export * from './postgresql-verify';
