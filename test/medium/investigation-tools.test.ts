@@ -152,6 +152,13 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         'prometheus.targets',
         'alertmanager.alerts',
         'alertmanager.silences',
+        'postgresql.activity',
+        'postgresql.locks',
+        'postgresql.connections',
+        'postgresql.statements',
+        'postgresql.replication',
+        'postgresql.maintenance',
+        'postgresql.sizes',
       ]);
       expect(catalog.list('alertmanager').map((t) => t.name)).toEqual(['alertmanager.alerts', 'alertmanager.silences']);
       for (const tool of catalog.list()) {

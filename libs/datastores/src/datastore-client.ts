@@ -1,5 +1,13 @@
 import { OutboundClient, OutboundError } from '@svc/platform';
-import { DATASTORE_NAMES, DatastoreEndpoint, DatastoreFailure, DatastoreKind, DEFAULT_SESSION_LIMITS, SessionLimits } from './datastore.types';
+import {
+  DATASTORE_NAMES,
+  DatastoreEndpoint,
+  DatastoreFailure,
+  DatastoreFailureKind,
+  DatastoreKind,
+  DEFAULT_SESSION_LIMITS,
+  SessionLimits,
+} from './datastore.types';
 import type { DatastoreVerification } from './datastore-verification';
 import { POSTGRESQL_READS, PostgresqlSession, readPostgresql, verifyPostgresql } from './postgresql';
 import type { PostgresqlRead } from './postgresql';
@@ -41,12 +49,12 @@ export class DatastoreClient {
     return this.withSession(endpoint, signal, (session) => readPostgresql(session, read as PostgresqlRead, args));
   }
 
-  /** Connects, signs in and reads what the account may do. */
-  async verify(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<DatastoreVerification> {
+  /** Connects, signs in and reads what the account may do; a failure says where it failed (`failure`). */
+  async verify(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<DatastoreVerification & { failure?: DatastoreFailureKind }> {
     try {
       return await this.withSession(endpoint, signal, (session) => verifyPostgresql(session));
     } catch (error) {
-      if (error instanceof DatastoreFailure) return { outcome: 'failed', detail: error.message };
+      if (error instanceof DatastoreFailure) return { outcome: 'failed', detail: error.message, failure: error.kind };
       throw error;
     }
   }
@@ -66,7 +74,10 @@ export class DatastoreClient {
     try {
       addresses = await this.outbound.allowedAddresses(endpoint.host, endpoint.port);
     } catch (error) {
-      if (error instanceof OutboundError) throw new DatastoreFailure(error.kind === 'refused' ? `Refused: ${error.message}` : error.message);
+      if (error instanceof OutboundError)
+        throw error.kind === 'refused'
+          ? new DatastoreFailure(`Refused: ${error.message}`, 'refused')
+          : new DatastoreFailure(`Could not connect to ${endpoint.host}:${endpoint.port}: ${error.message}`, 'unresolved');
       throw error;
     }
     let failure: unknown;
@@ -76,7 +87,7 @@ export class DatastoreClient {
         return await PostgresqlSession.open(endpoint, address, this.limits, signal, this.options.ca);
       } catch (error) {
         failure = error;
-        if (!(error instanceof DatastoreFailure) || !/connection refused|no answer in time/.test(error.message)) break;
+        if (!(error instanceof DatastoreFailure) || error.kind !== 'unreachable') break;
       }
     }
     if (signal.aborted) throw signal.reason;

@@ -39,9 +39,20 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { connectTimeoutMs: 5_000, 
 /** The application name every session announces, so the datastore's own views tell it apart. */
 export const SESSION_APPLICATION_NAME = 'incident-investigation';
 
+/**
+ * Where it failed: `refused` by the outbound policy (nothing was sent), `unresolved` (the host
+ * name does not resolve), `unreachable` (no
+ * connection, or no answer of the datastore's protocol in time), `rejected` by the datastore
+ * (sign-in, database, TLS, no connection slot), or `read` (the session was open; a read failed).
+ */
+export type DatastoreFailureKind = 'refused' | 'unresolved' | 'unreachable' | 'rejected' | 'read';
+
 /** A problem with the datastore or the read, in words fit for a tool run (never the credentials). */
 export class DatastoreFailure extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: DatastoreFailureKind = 'read',
+  ) {
     super(message);
     this.name = 'DatastoreFailure';
   }

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { capText, DEFAULT_READ_CAP_BYTES, InvalidInputError, OutboundClient, OutboundError, upstreamErrorMessage } from '@svc/platform';
+import { DATASTORE_NAMES, DatastoreClient } from '@svc/datastores';
+import { DatastoreCredentials, datastoreEndpoint } from './catalog/datastore-endpoint';
 import { IntegrationType } from './catalog/integration-types';
 
 export type HttpCredentials = { bearerToken: string } | { username: string; password: string };
+/** What an integration's credentials hold: HTTP credentials, or a datastore's sign-in. */
+export type StoredCredentials = HttpCredentials | DatastoreCredentials;
 
 /** A read through a relay: the answer's status and (capped) body. */
 export type RelayRead = (path: string, signal: AbortSignal) => Promise<{ status: number; body: Buffer; complete: boolean }>;
@@ -26,10 +30,10 @@ const PROBES: Record<string, { path: string; read: (body: unknown) => unknown; p
   grafana: { path: 'api/health', product: 'Grafana', read: (b) => (b as { version?: unknown }).version },
 };
 
-export function authorizationHeader(credentials: HttpCredentials | null): Record<string, string> {
+export function authorizationHeader(credentials: StoredCredentials | null): Record<string, string> {
   if (!credentials) return {};
   if ('bearerToken' in credentials) return { authorization: `Bearer ${credentials.bearerToken}` };
-  return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
+  return { authorization: `Basic ${Buffer.from(`${credentials.username ?? ''}:${credentials.password ?? ''}`).toString('base64')}` };
 }
 
 /** A version string as shown: printable ASCII without spaces, cut to VERIFY_VERSION_MAX_LENGTH, or nothing. */
@@ -54,12 +58,15 @@ function parseJson(body: Buffer): unknown {
  */
 @Injectable()
 export class IntegrationVerifier {
-  constructor(private readonly outbound: OutboundClient) {}
+  constructor(
+    private readonly outbound: OutboundClient,
+    private readonly datastores: DatastoreClient,
+  ) {}
 
   async verify(
     type: IntegrationType,
     config: Record<string, unknown>,
-    credentials: HttpCredentials | null,
+    credentials: StoredCredentials | null,
     /** For an integration bound to a relay: reads `path` through it. */
     throughRelay?: RelayRead,
   ): Promise<VerifyResult> {
@@ -70,7 +77,7 @@ export class IntegrationVerifier {
   private async probe(
     type: IntegrationType,
     config: Record<string, unknown>,
-    credentials: HttpCredentials | null,
+    credentials: StoredCredentials | null,
     throughRelay: RelayRead | undefined,
   ): Promise<VerifyResult> {
     const probe = PROBES[type.id];
@@ -80,6 +87,7 @@ export class IntegrationVerifier {
       throw new InvalidInputError(
         'Change-event integrations only receive changes: there is no system to contact. Send a test change event to the webhook instead',
       );
+    if (type.datastore) return this.verifyDatastore(type, config, credentials);
     if (!probe)
       throw new InvalidInputError(
         `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,
@@ -120,6 +128,25 @@ export class IntegrationVerifier {
         detail: `Could not connect to ${origin}: no HTTP answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not HTTP)`,
       };
     }
+  }
+
+  /**
+   * Connects, signs in and reads what the account may do (the datastores library's verify). As
+   * for HTTP systems, a failure to reach the datastore reads the same and is answered at the
+   * deadline whatever happened; a sign-in, database or TLS refusal is the datastore's own answer.
+   */
+  private async verifyDatastore(type: IntegrationType, config: Record<string, unknown>, credentials: StoredCredentials | null): Promise<VerifyResult> {
+    const kind = type.datastore!;
+    const endpoint = datastoreEndpoint(kind, config, credentials as DatastoreCredentials | null);
+    const deadline = AbortSignal.timeout(TIMEOUT_MS);
+    const result = await this.datastores.verify(endpoint, deadline).catch(() => ({ outcome: 'failed' as const, detail: '', failure: 'unreachable' as const }));
+    if (result.failure !== 'unreachable') return { outcome: result.outcome, detail: result.detail };
+    if (!deadline.aborted) await new Promise((resolve) => deadline.addEventListener('abort', resolve, { once: true }));
+    const name = DATASTORE_NAMES[kind];
+    return {
+      outcome: 'failed',
+      detail: `Could not connect to ${endpoint.host}:${endpoint.port}: no ${name} answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not ${name})`,
+    };
   }
 
   private async verifyThroughRelay(probe: (typeof PROBES)[string], read: RelayRead): Promise<VerifyResult> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChatConnectService } from './connect/chat-connect.service';
-import { OutboundModule, ScopedRepositoryModule } from '@svc/platform';
+import { DatastoreClient } from '@svc/datastores';
+import { OutboundClient, OutboundModule, ScopedRepositoryModule } from '@svc/platform';
 import { RelaysModule } from '@svc/relays';
 import { IntegrationSchemaValidator } from './catalog/schema-validator';
 import { Integration } from './integration.entity';
@@ -20,6 +21,7 @@ import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.rep
     IntegrationsService,
     IntegrationSchemaValidator,
     IntegrationVerifier,
+    { provide: DatastoreClient, useFactory: (outbound: OutboundClient) => new DatastoreClient(outbound), inject: [OutboundClient] },
     WebhookCredentialsRepository,
     WebhookAuthenticator,
     ChatSigningKeys,

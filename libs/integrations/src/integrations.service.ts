@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
+import { DatastoreEndpoint, DatastoreKind } from '@svc/datastores';
 import { RelayJobsService, RelaysService } from '@svc/relays';
 import {
   AppConfig,
@@ -28,17 +29,25 @@ import { Integration } from './integration.entity';
 import { WebhookReceiver } from './webhooks/webhook-authenticator';
 import { hashWebhookSecret, webhookSecretBinding } from './webhooks/webhook-secret';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
-import { authorizationHeader, HttpCredentials, IntegrationVerifier } from './integration-verifier';
+import { authorizationHeader, IntegrationVerifier, StoredCredentials } from './integration-verifier';
+import { DatastoreCredentials, datastoreEndpoint, servicesOf } from './catalog/datastore-endpoint';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
 
-/** An enabled integration whose HTTP API can be read, with its credentials as request headers. */
+/**
+ * An enabled integration whose HTTP API can be read, with its credentials as request headers, or
+ * a datastore, with its endpoint and sign-in.
+ */
 export interface ReadableDataSource {
   organizationId: string;
   integrationId: string;
-  type: 'prometheus' | 'alertmanager';
+  type: 'prometheus' | 'alertmanager' | DatastoreKind;
   name: string;
   baseUrl: string;
+  /** A datastore's address and sign-in: for the code that reads it, never for a response. */
+  endpoint?: DatastoreEndpoint;
+  /** The services a datastore says it serves (config.services); empty otherwise. */
+  services: string[];
   /** The relay that reads it instead (its configuration holds the URL and credentials); baseUrl is empty then. */
   relayId: string | null;
   /** Authorization headers from the stored credentials: for the code that calls the system, never for a response. */
@@ -115,7 +124,7 @@ export class IntegrationsService {
     this.schemas.config(type, config);
     if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
     else if (type.credentialsRequired) throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
-    await this.checkDestination(config);
+    await this.checkDestination(config, type);
     await this.checkRelay(organizationId, config);
     const id = newId();
     const webhookSecret = type.webhookFormat ? mintWebhookSecret() : undefined;
@@ -167,7 +176,8 @@ export class IntegrationsService {
 
   async update(organizationId: string, id: string, input: UpdateIntegrationDto, context: AuditContext): Promise<IntegrationView> {
     if (input.config) {
-      await this.checkDestination(input.config);
+      const found = await this.require(this.dataSource.manager, organizationId, id);
+      await this.checkDestination(input.config, integrationType(found.type)!);
       await this.checkRelay(organizationId, input.config);
     }
     return this.dataSource.transaction(async (manager) => {
@@ -294,15 +304,34 @@ export class IntegrationsService {
     return { organizationId, integrationId, format, groupingLabels: groupingLabelsOf(found.config), enabled: found.enabled };
   }
 
-  /** The Organization's enabled integrations that can be read as data sources (those with a base URL). */
+  /** The Organization's enabled integrations that can be read as data sources (those with a base URL or a relay, and datastores). */
   async readableDataSources(organizationId: string): Promise<ReadableDataSource[]> {
     const found = await this.integrations.find(organizationId, { where: { enabled: true }, order: { createdAt: 'ASC' } });
     return found.flatMap((i): ReadableDataSource[] => {
+      const datastore = integrationType(i.type)?.datastore;
+      if (datastore) {
+        const endpoint = datastoreEndpoint(datastore, i.config, this.credentialsOf(i) as DatastoreCredentials | null);
+        const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
+        return [
+          {
+            organizationId,
+            integrationId: i.id,
+            type: datastore,
+            name: i.name,
+            baseUrl: '',
+            endpoint,
+            services: servicesOf(i.config),
+            relayId: null,
+            headers: {},
+            verifiedAt,
+          },
+        ];
+      }
       const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
       const relayId = typeof i.config.relayId === 'string' ? i.config.relayId : null;
       if ((i.type !== 'prometheus' && i.type !== 'alertmanager') || (!baseUrl && !relayId)) return [];
       const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
-      if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', relayId, headers: {}, verifiedAt }];
+      if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', services: [], relayId, headers: {}, verifiedAt }];
       return [
         {
           organizationId,
@@ -310,6 +339,7 @@ export class IntegrationsService {
           type: i.type,
           name: i.name,
           baseUrl: baseUrl!,
+          services: [],
           relayId: null,
           headers: authorizationHeader(this.credentialsOf(i)),
           verifiedAt,
@@ -346,12 +376,17 @@ export class IntegrationsService {
    * Checked again at every connection (DNS may change); a host that does not resolve now is
    * accepted, verify reports it.
    */
-  private async checkDestination(config: Record<string, unknown>): Promise<void> {
+  private async checkDestination(config: Record<string, unknown>, type: IntegrationType): Promise<void> {
     for (const field of ['baseUrl', 'apiBaseUrl']) {
       const url = config[field];
       if (typeof url !== 'string') continue;
       const refusal = await this.outbound.refusal(url);
       if (refusal) throw new InvalidInputError(`config.${field}: ${refusal.message}`);
+    }
+    if (type.datastore && typeof config.host === 'string') {
+      const endpoint = datastoreEndpoint(type.datastore, config, null);
+      const refusal = await this.outbound.refusalOf(endpoint.host, endpoint.port);
+      if (refusal) throw new InvalidInputError(`config.host: ${refusal.message}`);
     }
   }
 
@@ -363,8 +398,8 @@ export class IntegrationsService {
   }
 
   /** The decrypted credentials, for the code that talks to the system (never for a response). */
-  credentialsOf(integration: Integration): HttpCredentials | null {
-    return integration.credentialsSealed ? this.cipher.decrypt<HttpCredentials>(integration.credentialsSealed, integration.id) : null;
+  credentialsOf(integration: Integration): StoredCredentials | null {
+    return integration.credentialsSealed ? this.cipher.decrypt<StoredCredentials>(integration.credentialsSealed, integration.id) : null;
   }
 
   private async require(manager: EntityManager, organizationId: string, id: string, lock = false): Promise<Integration> {

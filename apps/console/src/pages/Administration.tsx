@@ -142,6 +142,15 @@ function SchemaFields({
                 <option value="true">yes</option>
                 <option value="false">no</option>
               </select>
+            ) : schema.enum ? (
+              <select value={values[name] ?? ''} onChange={(e) => onChange(name, e.target.value)}>
+                <option value="">(default)</option>
+                {schema.enum.map((option) => (
+                  <option key={String(option)} value={String(option)}>
+                    {String(option)}
+                  </option>
+                ))}
+              </select>
             ) : (
               <input
                 type={/password|token|secret/i.test(name) ? 'password' : type === 'integer' || type === 'number' ? 'number' : 'text'}

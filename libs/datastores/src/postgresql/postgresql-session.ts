@@ -44,7 +44,8 @@ export class PostgresqlSession {
     } catch (error) {
       signal.removeEventListener('abort', abort);
       await client.end().catch(() => undefined);
-      throw new DatastoreFailure(connectFailure(endpoint, error));
+      const failure = connectFailure(endpoint, error);
+      throw new DatastoreFailure(failure.message, failure.kind);
     }
     return new PostgresqlSession(client);
   }
@@ -84,18 +85,21 @@ interface PgError {
 }
 
 /** Why a connection failed, without the password or anything the server sent beyond its error. */
-function connectFailure(endpoint: DatastoreEndpoint, error: unknown): string {
+function connectFailure(endpoint: DatastoreEndpoint, error: unknown): { message: string; kind: 'unreachable' | 'rejected' } {
   const e = error as PgError;
   const where = `${endpoint.host}:${endpoint.port}`;
-  if (e.code === '28P01' || e.code === '28000') return `PostgreSQL at ${where} refused the sign-in of ${endpoint.username ?? 'the user'}: ${e.message}`;
-  if (e.code === '3D000') return `PostgreSQL at ${where}: ${e.message}`;
-  if (e.code === '53300') return `PostgreSQL at ${where} has no connection slot left: ${e.message}`;
-  if (e.code === 'ECONNREFUSED') return `Could not connect to ${where}: connection refused`;
+  const rejected = (message: string) => ({ message, kind: 'rejected' as const });
+  if (e.code === '28P01' || e.code === '28000')
+    return rejected(`PostgreSQL at ${where} refused the sign-in of ${endpoint.username ?? 'the user'}: ${e.message}`);
+  if (e.code === '3D000') return rejected(`PostgreSQL at ${where}: ${e.message}`);
+  if (e.code === '53300') return rejected(`PostgreSQL at ${where} has no connection slot left: ${e.message}`);
   if (/does not support SSL/i.test(e.message ?? ''))
-    return `PostgreSQL at ${where} does not accept TLS connections; set config.tls to "disable" to connect in plain text`;
-  if (/self[- ]signed|certificate|altnames/i.test(e.message ?? '')) return `PostgreSQL at ${where}: TLS certificate not trusted (${e.message})`;
-  if (/timeout/i.test(e.message ?? '')) return `Could not connect to ${where}: no answer in time`;
-  return `Could not connect to PostgreSQL at ${where}: ${e.code ?? e.message ?? String(error)}`;
+    return rejected(`PostgreSQL at ${where} does not accept TLS connections; set config.tls to "disable" to connect in plain text`);
+  if (/self[- ]signed|certificate|altnames/i.test(e.message ?? '')) return rejected(`PostgreSQL at ${where}: TLS certificate not trusted (${e.message})`);
+  if (e.code === 'ECONNREFUSED') return { message: `Could not connect to ${where}: connection refused`, kind: 'unreachable' };
+  if (/timeout/i.test(e.message ?? '')) return { message: `Could not connect to ${where}: no answer in time`, kind: 'unreachable' };
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return rejected(`PostgreSQL at ${where}: ${e.message} (${e.code})`);
+  return { message: `Could not connect to PostgreSQL at ${where}: ${e.code ?? e.message ?? String(error)}`, kind: 'unreachable' };
 }
 
 function queryFailure(error: unknown): string {

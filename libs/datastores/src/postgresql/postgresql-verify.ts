@@ -23,7 +23,7 @@ interface Account {
 export async function verifyPostgresql(session: PostgresqlSession): Promise<DatastoreVerification> {
   const account = await session.readOnly(async (query) => {
     const [row] = await query<Account>(
-      `SELECT current_setting('server_version') AS version, current_user AS user, current_database() AS database,
+      `SELECT split_part(current_setting('server_version'), ' ', 1) AS version, current_user AS user, current_database() AS database,
               r.rolsuper AS superuser, r.rolcreaterole AS "createRole", r.rolreplication AS replication,
               r.rolsuper OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE') AS "readAllStats",
               (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

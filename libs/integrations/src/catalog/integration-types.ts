@@ -1,3 +1,5 @@
+import type { DatastoreKind } from '@svc/datastores';
+
 /** The alert payload formats, and `changes`: change events in any of their formats (deploys, configuration, flags). */
 export type WebhookFormat = 'alertmanager' | 'grafana' | 'generic' | 'changes';
 
@@ -9,7 +11,7 @@ export function webhookPath(format: WebhookFormat): 'alert-events' | 'change-eve
 /** JSON Schema (draft 2020-12 subset) of an integration's config or credentials. */
 export type JsonSchema = Record<string, unknown>;
 
-export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes';
+export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
@@ -26,6 +28,8 @@ export interface IntegrationType {
   signedWebhook?: boolean;
   /** Created only with credentials (and they cannot be removed). */
   credentialsRequired?: boolean;
+  /** A datastore read over its own protocol (config.host and config.port), not over HTTP. */
+  datastore?: DatastoreKind;
 }
 
 const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
@@ -52,6 +56,35 @@ const httpCredentials: JsonSchema = {
       additionalProperties: false,
     },
   ],
+};
+
+/** The services a datastore serves, so that investigations of them read it even when no metric links the two. */
+const services = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 256 },
+  maxItems: 64,
+  uniqueItems: true,
+  description: 'The services this datastore serves (as their alerts name them in a service, app or job label)',
+};
+const tls = {
+  type: 'string',
+  enum: ['disable', 'require', 'verify-full'],
+  description:
+    'disable: plain text; require: encrypted, certificate not checked; verify-full (default): encrypted, certificate and host name checked against the trusted authorities',
+};
+const datastoreHost = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|[0-9A-Fa-f:.]+)$',
+  description: 'Host name or IP address (checked by the outbound policy at every connection)',
+};
+const port = { type: 'integer', minimum: 1, maximum: 65535 };
+const signIn: JsonSchema = {
+  type: 'object',
+  properties: { username: { type: 'string', minLength: 1, maxLength: 256 }, password: { type: 'string', minLength: 1, maxLength: 8192 } },
+  required: ['username'],
+  additionalProperties: false,
 };
 
 /** The catalog: every type this release supports. */
@@ -145,6 +178,33 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
       required: ['signingSecret', 'botToken'],
       additionalProperties: false,
     },
+  },
+  {
+    id: 'postgresql',
+    displayName: 'PostgreSQL',
+    capabilities: ['sessions', 'locks', 'connections', 'statements', 'replication', 'maintenance', 'sizes'],
+    webhookFormat: null,
+    connect: 'manual',
+    datastore: 'postgresql',
+    credentialsRequired: true,
+    configSchema: {
+      type: 'object',
+      properties: {
+        host: datastoreHost,
+        port: { ...port, description: 'Default 5432' },
+        database: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 63,
+          description: 'The database to connect to (default postgres); tables and statements are read in it',
+        },
+        tls,
+        services,
+      },
+      required: ['host'],
+      additionalProperties: false,
+    },
+    credentialsSchema: signIn,
   },
 ];
 

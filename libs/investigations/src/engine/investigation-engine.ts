@@ -13,6 +13,7 @@ import { Investigation } from '../investigation.entity';
 import { alertServices } from '../reasoning/recorded-changes';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, ObservedRollout, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
+import { PRODUCT_NAMES } from '../tools/http-json';
 import { ToolCatalog } from '../tools/tool-catalog';
 import { InvestigationsRepository } from '../investigations.repository';
 import { ToolRunsRepository } from '../tool-runs.repository';
@@ -233,7 +234,8 @@ export class InvestigationEngine {
       }
     }
     const alerts = [...latest.values()].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1));
-    const sources = await this.selectSources(investigation, incident?.integrationId ?? null);
+    const incidentServices = new Set([...alertServices(alerts), ...Object.values(incident?.labels ?? {})].map((name) => name.toLowerCase()));
+    const sources = await this.selectSources(investigation, incident?.integrationId ?? null, incidentServices);
     const budgets = (await this.policies.get(organizationId)).investigationBudgets;
     const earlierRuns = await this.runs.find(organizationId, { where: { investigationId: investigation.id }, order: { ordinal: 'ASC' } });
     // A conversation turn may reuse the reads of the earlier turns it sees, the latest first (see RecordingSession.reusable).
@@ -358,15 +360,29 @@ export class InvestigationEngine {
 
   /**
    * The Organization's readable integrations, ranked: the Alertmanager the incident came from,
-   * then Prometheus servers (verified ones first), then other Alertmanagers. Stored once; a
-   * resumed attempt keeps the first selection.
+   * then Prometheus servers (verified ones first), then other Alertmanagers, then datastores
+   * (those serving the incident's service first). Stored once; a resumed attempt keeps the first
+   * selection.
    */
   private async selectSources(
     investigation: Investigation,
     incidentIntegrationId: string | null,
-  ): Promise<Array<SourceBrief & { connection: ReadableDataSource & { type: 'prometheus' | 'alertmanager' } }>> {
+    incidentServices: ReadonlySet<string>,
+  ): Promise<Array<SourceBrief & { connection: ReadableDataSource }>> {
     const readable = await this.integrations.readableDataSources(investigation.organizationId);
-    const score = (s: ReadableDataSource): number => (s.integrationId === incidentIntegrationId ? 0 : s.type === 'prometheus' ? (s.verifiedAt ? 1 : 2) : 3);
+    const servesIncident = (s: ReadableDataSource) => s.services.some((name) => incidentServices.has(name.toLowerCase()));
+    const score = (s: ReadableDataSource): number =>
+      s.integrationId === incidentIntegrationId
+        ? 0
+        : s.type === 'prometheus'
+          ? s.verifiedAt
+            ? 1
+            : 2
+          : s.type === 'alertmanager'
+            ? 3
+            : servesIncident(s)
+              ? 4
+              : 5;
     const ranked = [...readable]
       .sort((a, b) => score(a) - score(b))
       .map((s, i) => ({
@@ -375,12 +391,15 @@ export class InvestigationEngine {
         name: s.name,
         rank: i + 1,
         connection: s,
+        ...(s.endpoint ? { services: s.services } : {}),
         reason:
           s.integrationId === incidentIntegrationId
             ? `${s.name}: the Alertmanager the incident's alerts came from (its alerts and silences)`
             : s.type === 'prometheus'
               ? `${s.name}: Prometheus metrics, alerting rules and targets${s.verifiedAt ? `, verified ${s.verifiedAt.toISOString()}` : ''}`
-              : `${s.name}: Alertmanager alerts and silences of the Organization`,
+              : s.type === 'alertmanager'
+                ? `${s.name}: Alertmanager alerts and silences of the Organization`
+                : `${s.name}: ${PRODUCT_NAMES[s.type]} sessions, locks and connections${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
       }));
     await this.dataSource.transaction(async (manager) => {
       for (const s of ranked) {

@@ -24,6 +24,8 @@ export interface SourceBrief {
   name: string;
   rank: number;
   reason: string;
+  /** The services a datastore serves, as its integration names them (empty when it names none). */
+  services?: string[];
 }
 
 /** A tool as a reasoner sees it; `integrationType` null for tools over the service's own data. */

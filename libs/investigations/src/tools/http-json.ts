@@ -1,4 +1,5 @@
 import { DEFAULT_READ_CAP_BYTES, OutboundAnswer, OutboundError, upstreamErrorMessage } from '@svc/platform';
+import { DATASTORE_NAMES } from '@svc/datastores';
 import { ToolFailure } from './tool-failure';
 import type { DataSourceType, ToolContext } from './tool.types';
 
@@ -10,7 +11,7 @@ import type { DataSourceType, ToolContext } from './tool.types';
  */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-export const PRODUCT_NAMES: Record<DataSourceType, string> = { prometheus: 'Prometheus', alertmanager: 'Alertmanager', postgresql: 'PostgreSQL' };
+export const PRODUCT_NAMES: Record<DataSourceType, string> = { prometheus: 'Prometheus', alertmanager: 'Alertmanager', ...DATASTORE_NAMES };
 
 export interface JsonAnswer {
   body: unknown;

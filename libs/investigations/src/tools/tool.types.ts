@@ -1,8 +1,8 @@
-import type { DatastoreClient, DatastoreEndpoint } from '@svc/datastores';
+import type { DatastoreClient, DatastoreEndpoint, DatastoreKind } from '@svc/datastores';
 import type { OutboundClient, Timestamp } from '@svc/platform';
 
 /** The integration types whose data the investigation tools read. */
-export type DataSourceType = 'prometheus' | 'alertmanager' | 'postgresql';
+export type DataSourceType = 'prometheus' | 'alertmanager' | DatastoreKind;
 
 /**
  * Where a tool reads from: an integration's HTTP API, with its credentials already turned into

@@ -216,9 +216,13 @@ export class OutboundClient {
     } catch {
       return null;
     }
-    const port = Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80);
+    return this.refusalOf(parsed.hostname, Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80));
+  }
+
+  /** The same for a host and port that are not a URL (a datastore's). */
+  async refusalOf(hostname: string, port: number): Promise<OutboundRefusal | null> {
     try {
-      await this.checkedAddresses(parsed.hostname.replace(/^\[|\]$/g, ''), port);
+      await this.checkedAddresses(hostname.replace(/^\[|\]$/g, ''), port);
       return null;
     } catch (error) {
       if (error instanceof OutboundError && error.kind === 'refused') return { message: error.message };

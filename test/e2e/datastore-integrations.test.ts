@@ -1,0 +1,208 @@
+import { Client as PgClient } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/api';
+import { ensureBuilt } from '../support/dist';
+import { useBootstrappedApi } from '../support/factories';
+import { investigationEnded } from '../support/investigations';
+import { PostgresServer } from '../support/postgres-server';
+import { answer, offeredToolsOf, ScriptedModelServer, toolResultsOf, userTextOf } from '../support/scripted-model-server';
+import { until } from '../support/until';
+import { startWorker, TestWorker } from '../support/worker';
+
+const ACME = { headers: { 'x-svc-organization': 'acme' } };
+const GLOBEX = { headers: { 'x-svc-organization': 'globex' } };
+
+/**
+ * PostgreSQL integrations through the public API and the real worker: created with sealed
+ * credentials and checked against the outbound policy, verified against a real server (a private
+ * cluster, apart from the service's own database), offered to a language model as tools of the
+ * investigations of their Organization only, and read when the model asks, while a real
+ * transaction holds a row lock that the alerting service waits for.
+ */
+describe('PostgreSQL integrations', () => {
+  const ctx = useBootstrappedApi();
+  let server: PostgresServer;
+  let model: ScriptedModelServer;
+  let worker: TestWorker;
+  let generic: { id: string; secret: string };
+  let pgId: string;
+  const held: PgClient[] = [];
+
+  const config = (extra: Record<string, unknown> = {}) => ({ host: '127.0.0.1', port: server.port, database: 'shop', tls: 'disable', ...extra });
+  const credentials = { username: 'investigator', password: 'monitor-secret' };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await PostgresServer.start();
+    await server.admin(
+      `CREATE ROLE shop LOGIN PASSWORD 'shop-secret'; CREATE ROLE investigator LOGIN PASSWORD 'monitor-secret'; GRANT pg_monitor TO investigator;`,
+    );
+    await server.admin('CREATE DATABASE shop OWNER shop');
+    await server.admin(`SET ROLE shop; CREATE TABLE orders (id int PRIMARY KEY, status text); INSERT INTO orders VALUES (1, 'new');`, 'shop');
+    model = await ScriptedModelServer.start();
+    worker = await startWorker({
+      SVC_LLM_PROVIDER: 'openai-compatible',
+      SVC_LLM_BASE_URL: model.baseUrl,
+      SVC_LLM_API_KEY: 'sk-e2e-datastores',
+      SVC_LLM_MODEL: 'm',
+    });
+    expect((await ctx.admin.post('/api/v1/organizations', { id: 'globex', displayName: 'Globex' })).status).toBe(201);
+    const g = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Checkout alerts' }, ACME);
+    generic = { id: g.body.id, secret: g.body.webhookSecret };
+    const created = await ctx.admin.post(
+      '/api/v1/integrations',
+      { type: 'postgresql', name: 'Shop database', config: config({ services: ['checkout'] }), credentials },
+      ACME,
+    );
+    expect(created.status).toBe(201);
+    pgId = created.body.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(held.map((c) => c.end().catch(() => undefined)));
+    await worker?.close();
+    await model?.close();
+    await server?.stop();
+  });
+
+  it('lists the type with its schemas, and refuses a config or credentials that do not fit, in the error shape', async () => {
+    const types = await ctx.admin.get('/api/v1/integration-types', ACME);
+    const postgresql = types.body.items.find((t: { id: string }) => t.id === 'postgresql');
+    expect(postgresql).toMatchObject({ id: 'postgresql', displayName: 'PostgreSQL', webhookFormat: null, connect: 'manual' });
+    expect(postgresql.configSchema.required).toEqual(['host']);
+    expect(Object.keys(postgresql.configSchema.properties)).toEqual(['host', 'port', 'database', 'tls', 'services']);
+
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ type: 'postgresql', name: 'No sign-in', config: config() }, /postgresql integrations need credentials/],
+      [{ type: 'postgresql', name: 'No host', config: { port: 5433 }, credentials }, /config must have required property 'host'/],
+      [{ type: 'postgresql', name: 'Bad TLS', config: config({ tls: 'prefer' }), credentials }, /config\.tls must be equal to one of the allowed values/],
+      [{ type: 'postgresql', name: 'Bad port', config: config({ port: 70000 }), credentials }, /config\.port must be <= 65535/],
+      [{ type: 'postgresql', name: 'URL', config: { host: 'postgres://db:5432/x' }, credentials }, /config\.host must match pattern/],
+      [{ type: 'postgresql', name: 'Token', config: config(), credentials: { bearerToken: 'x' } }, /credentials must have required property 'username'/],
+      [
+        { type: 'postgresql', name: 'Our own', config: config({ port: 5432 }), credentials },
+        /^config\.host: The outbound policy refuses 127\.0\.0\.1 .*port 5432: it is this service's own PostgreSQL/,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await ctx.admin.post('/api/v1/integrations', body, ACME);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(res.body.error).toMatch(message);
+    }
+  });
+
+  it('verifies a read-only account against the real server, and keeps its password sealed', async () => {
+    const created = await ctx.admin.get(`/api/v1/integrations/${pgId}`, ACME);
+    expect(created.body).toMatchObject({ type: 'postgresql', hasCredentials: true, webhookUrl: null, config: config({ services: ['checkout'] }) });
+    expect(JSON.stringify(created.body)).not.toContain('monitor-secret');
+
+    const verified = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`, {}, ACME);
+    expect(verified.status).toBe(200);
+    expect(verified.body.lastVerification).toMatchObject({ outcome: 'succeeded' });
+    expect(verified.body.lastVerification.detail).toMatch(/^PostgreSQL \S+ as investigator \(database shop\): read-only \(writes to none of the 1 tables\)/);
+
+    const superuser = await ctx.admin.post(
+      '/api/v1/integrations',
+      { type: 'postgresql', name: 'As superuser', config: config(), credentials: { username: 'postgres', password: PostgresServer.SUPERUSER_PASSWORD } },
+      ACME,
+    );
+    const refused = await ctx.admin.post(`/api/v1/integrations/${superuser.body.id}/verify`, {}, ACME);
+    expect(refused.body.lastVerification).toMatchObject({ outcome: 'failed', detail: expect.stringContaining('the account is a superuser') });
+    expect((await ctx.admin.delete(`/api/v1/integrations/${superuser.body.id}`, ACME)).status).toBe(204);
+
+    // Another Organization neither sees nor verifies it.
+    expect((await ctx.admin.get(`/api/v1/integrations/${created.body.id}`, GLOBEX)).status).toBe(404);
+    expect((await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`, {}, GLOBEX)).status).toBe(404);
+  });
+
+  it("offers the model the datastore's tools and reads the lock the alerting service waits for; another Organization's investigation is offered none", async () => {
+    // The batch job holds a row lock that checkout waits for.
+    const batch = server.client({ user: 'shop', password: 'shop-secret', database: 'shop', application: 'nightly-batch' });
+    const checkout = server.client({ user: 'shop', password: 'shop-secret', database: 'shop', application: 'checkout' });
+    held.push(batch, checkout);
+    await Promise.all([batch.connect(), checkout.connect()]);
+    await batch.query('BEGIN');
+    await batch.query(`UPDATE orders SET status = 'archived' WHERE id = 1`);
+    const waiting = checkout.query(`UPDATE orders SET status = 'paid' WHERE id = 1`);
+    waiting.catch(() => undefined);
+    await until(lockWaits, 10_000, 'checkout to wait for the lock');
+
+    model.script(
+      answer.tools([{ name: 'postgresql__locks', input: { integrationId: pgId, purpose: 'Who holds the lock checkout waits for?' } }]),
+      answer.conclude({
+        conclusionStatus: 'inconclusive',
+        summary: 'A lock wait was found; the cause is not verified here.',
+        impact: { summary: 'Checkout waits.', runRefs: [1] },
+        findings: [],
+        hypotheses: [],
+        actions: [],
+        limitations: [],
+      }),
+    );
+    const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'CheckoutLatencyHigh', service: 'checkout' }, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
+      headers: { 'x-svc-token': generic.secret },
+      origin: false,
+    });
+    expect(alert.status).toBe(202);
+    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, ACME);
+    expect(opened.status).toBe(201);
+    const done = await investigationEnded(ctx.admin, opened.body.id, { headers: ACME['headers'], timeoutMs: 30_000 });
+
+    expect(done.status).toBe('concluded');
+    expect(done.runs).toHaveLength(1);
+    expect(done.runs[0]).toMatchObject({ tool: 'postgresql.locks', integrationId: pgId, outcome: 'succeeded', sources: ['pg_stat_activity', 'pg_locks'] });
+    expect(done.runs[0].summary).toMatch(/^1 session waiting for a lock\. Root blocker: pid \d+ \(nightly-batch, shop from 127\.0\.0\.1\) blocks 1 session/);
+    const offered = offeredToolsOf(model.requests[0]);
+    expect(offered.postgresql__locks.parameters.properties.integrationId.enum).toEqual([pgId]);
+    expect(Object.keys(offered)).toEqual(expect.arrayContaining(['postgresql__activity', 'postgresql__connections', 'postgresql__statements']));
+    expect(userTextOf(model.requests[0])).toContain('Shop database');
+    expect(toolResultsOf(model.requests[1])[0].text).toContain('"application":"nightly-batch"');
+
+    const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
+    expect(sources.body.sources).toEqual([
+      expect.objectContaining({ integrationId: pgId, rank: 1, reason: 'Shop database: PostgreSQL sessions, locks and connections (serves checkout)' }),
+    ]);
+
+    await batch.query('ROLLBACK');
+    await waiting;
+
+    // Globex's investigation: no PostgreSQL source, no PostgreSQL tool.
+    model.script(
+      answer.conclude({
+        conclusionStatus: 'inconclusive',
+        summary: 'Nothing to read.',
+        impact: { summary: 'Unknown.', runRefs: [] },
+        findings: [],
+        hypotheses: [],
+        actions: [],
+        limitations: [],
+      }),
+    );
+    const asked = model.requests.length;
+    const theirIntegration = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Globex alerts' }, GLOBEX);
+    const theirAlert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${theirIntegration.body.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'CheckoutLatencyHigh', service: 'checkout' } }] },
+      headers: { 'x-svc-token': theirIntegration.body.webhookSecret },
+      origin: false,
+    });
+    const theirs = await ctx.admin.post('/api/v1/investigations', { incidentId: theirAlert.body.incidentIds[0] }, GLOBEX);
+    expect(theirs.status).toBe(201);
+    await investigationEnded(ctx.admin, theirs.body.id, { headers: GLOBEX['headers'], timeoutMs: 30_000 });
+    expect(Object.keys(offeredToolsOf(model.requests[asked])).filter((name) => name.startsWith('postgresql__'))).toEqual([]);
+    expect(userTextOf(model.requests[asked])).not.toContain(pgId);
+  });
+
+  /** Sessions of the private server waiting for a lock, seen by its superuser. */
+  async function lockWaits(): Promise<number | false> {
+    const client = server.client();
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
+      return rows[0].n > 0 ? rows[0].n : false;
+    } finally {
+      await client.end();
+    }
+  }
+});
