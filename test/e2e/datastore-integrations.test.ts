@@ -4,7 +4,9 @@ import { Client } from '../support/api';
 import { ensureBuilt } from '../support/dist';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
+import Redis from 'ioredis';
 import { PostgresServer } from '../support/postgres-server';
+import { RedisServer } from '../support/redis-server';
 import { answer, offeredToolsOf, ScriptedModelServer, toolResultsOf, userTextOf } from '../support/scripted-model-server';
 import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
@@ -162,7 +164,11 @@ describe('PostgreSQL integrations', () => {
 
     const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
     expect(sources.body.sources).toEqual([
-      expect.objectContaining({ integrationId: pgId, rank: 1, reason: 'Shop database: PostgreSQL sessions, locks and connections (serves checkout)' }),
+      expect.objectContaining({
+        integrationId: pgId,
+        rank: 1,
+        reason: 'Shop database: PostgreSQL sessions, locks, connections and statements (serves checkout)',
+      }),
     ]);
 
     await batch.query('ROLLBACK');
@@ -192,6 +198,77 @@ describe('PostgreSQL integrations', () => {
     await investigationEnded(ctx.admin, theirs.body.id, { headers: GLOBEX['headers'], timeoutMs: 30_000 });
     expect(Object.keys(offeredToolsOf(model.requests[asked])).filter((name) => name.startsWith('postgresql__'))).toEqual([]);
     expect(userTextOf(model.requests[asked])).not.toContain(pgId);
+  });
+
+  it('verifies a Redis ACL user and reads its clients when the model asks', async () => {
+    const redis = await RedisServer.start();
+    const admin = new Redis(redis.url);
+    try {
+      await admin.call(
+        'ACL',
+        'SETUSER',
+        'investigator',
+        'on',
+        '>monitor-secret',
+        '-@all',
+        '+ping',
+        '+info',
+        '+client|list',
+        '+client|setname',
+        '+acl|whoami',
+        '+multi',
+        '+discard',
+      );
+      const created = await ctx.admin.post(
+        '/api/v1/integrations',
+        { type: 'redis', name: 'Session cache', config: { host: '127.0.0.1', port: redis.port, tls: 'disable', services: ['checkout'] }, credentials },
+        ACME,
+      );
+      expect(created.status).toBe(201);
+      const verified = await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`, {}, ACME);
+      expect(verified.body.lastVerification).toMatchObject({
+        outcome: 'succeeded',
+        detail: expect.stringMatching(/^Redis \S+ as investigator: read-only \(SET refused\); cannot run SLOWLOG GET, LATENCY LATEST$/),
+      });
+      const own = await ctx.admin.post('/api/v1/integrations', { type: 'redis', name: 'Ours', config: { host: '127.0.0.1', tls: 'disable' } }, ACME);
+      expect(own.status).toBe(400);
+      expect(own.body.error).toMatch(/config\.host: .*port 6379: it is this service's own Redis/);
+
+      model.script(
+        answer.tools([{ name: 'redis__clients', input: { integrationId: created.body.id, purpose: 'Who is connected to the session cache?' } }]),
+        answer.conclude({
+          conclusionStatus: 'inconclusive',
+          summary: 'Read the cache clients.',
+          impact: { summary: 'Unknown.', runRefs: [1] },
+          findings: [],
+          hypotheses: [],
+          actions: [],
+          limitations: [],
+        }),
+      );
+      const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+        body: { alerts: [{ labels: { alertname: 'CheckoutSessionsLost', service: 'checkout' } }] },
+        headers: { 'x-svc-token': generic.secret },
+        origin: false,
+      });
+      const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, ACME);
+      const done = await investigationEnded(ctx.admin, opened.body.id, { headers: ACME['headers'], timeoutMs: 30_000 });
+      expect(done.runs[0]).toMatchObject({ tool: 'redis.clients', integrationId: created.body.id, outcome: 'succeeded', sources: ['CLIENT LIST'] });
+      expect(done.runs[0].summary).toMatch(/^1 client, 0 blocked; by name: \(unnamed\) 1\./);
+      const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
+      expect(sources.body.sources).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            integrationId: created.body.id,
+            reason: 'Session cache: Redis memory and evictions, clients, slow log and latency (serves checkout)',
+          }),
+        ]),
+      );
+      expect((await ctx.admin.delete(`/api/v1/integrations/${created.body.id}`, ACME)).status).toBe(204);
+    } finally {
+      admin.disconnect();
+      await redis.kill();
+    }
   });
 
   /** Sessions of the private server waiting for a lock, seen by its superuser. */

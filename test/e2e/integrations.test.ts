@@ -21,7 +21,16 @@ describe('integrations', () => {
   it("publishes the catalog with each type's capabilities and schemas", async () => {
     const res = await ctx.admin.get('/api/v1/integration-types');
     expect(res.status).toBe(200);
-    expect(res.body.items.map((t: { id: string }) => t.id)).toEqual(['alertmanager', 'grafana', 'generic', 'changes', 'prometheus', 'chat', 'postgresql']);
+    expect(res.body.items.map((t: { id: string }) => t.id)).toEqual([
+      'alertmanager',
+      'grafana',
+      'generic',
+      'changes',
+      'prometheus',
+      'chat',
+      'postgresql',
+      'redis',
+    ]);
     expect(res.body.items.find((t: { id: string }) => t.id === 'changes')).toMatchObject({
       capabilities: ['change-webhook'],
       webhookFormat: 'changes',

@@ -159,6 +159,10 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         'postgresql.replication',
         'postgresql.maintenance',
         'postgresql.sizes',
+        'redis.info',
+        'redis.slowlog',
+        'redis.latency',
+        'redis.clients',
       ]);
       expect(catalog.list('alertmanager').map((t) => t.name)).toEqual(['alertmanager.alerts', 'alertmanager.silences']);
       for (const tool of catalog.list()) {

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DatastoreClient, DatastoreEndpoint } from '@svc/datastores';
+import { DatastoreClient, DatastoreEndpoint, PostgresqlSession } from '@svc/datastores';
 import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '@svc/investigations/tools';
 import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
 import { PostgresServer } from '../support/postgres-server';
@@ -262,8 +262,10 @@ describe('PostgreSQL tools against a real server', () => {
     const superuser = endpoint({ username: 'postgres', password: PostgresServer.SUPERUSER_PASSWORD });
     const signal = new AbortController().signal;
     for (const sql of [`INSERT INTO orders VALUES (5000, 'x')`, `UPDATE orders SET status = 'x'`, `CREATE TABLE scratch (id int)`]) {
-      await expect(datastores.withSession(superuser, signal, (s) => s.statement(sql))).rejects.toThrow(/read-only transaction/);
-      await expect(datastores.withSession(superuser, signal, (s) => s.readOnly((query) => query(sql)))).rejects.toThrow(/read-only transaction/);
+      await expect(datastores.withSession(superuser, signal, (s: PostgresqlSession) => s.statement(sql))).rejects.toThrow(/read-only transaction/);
+      await expect(datastores.withSession(superuser, signal, (s: PostgresqlSession) => s.readOnly((query) => query(sql)))).rejects.toThrow(
+        /read-only transaction/,
+      );
     }
     const rows = await server.client({ database: 'shop' });
     await rows.connect();
@@ -298,7 +300,11 @@ describe('PostgreSQL tools against a real server', () => {
     expect(wrongPassword.detail).not.toContain('not-it');
 
     const tls = await datastores.verify(endpoint({ tls: 'require' }), signal);
-    expect(tls).toEqual({ outcome: 'failed', detail: expect.stringContaining('does not accept TLS connections; set config.tls to "disable"') });
+    expect(tls).toEqual({
+      outcome: 'failed',
+      failure: 'rejected',
+      detail: expect.stringContaining('does not accept TLS connections; set config.tls to "disable"'),
+    });
   });
 
   it("refuses the service's own PostgreSQL and addresses the outbound policy denies", async () => {

@@ -8,15 +8,23 @@ import {
   DEFAULT_SESSION_LIMITS,
   SessionLimits,
 } from './datastore.types';
+import type { DatastoreDriver, DatastoreSession } from './datastore-driver';
 import type { DatastoreVerification } from './datastore-verification';
-import { POSTGRESQL_READS, PostgresqlSession, readPostgresql, verifyPostgresql } from './postgresql';
-import type { PostgresqlRead } from './postgresql';
+import { POSTGRESQL_DRIVER } from './postgresql';
+import { REDIS_DRIVER } from './redis';
+
+/** Every kind of datastore this release reads. */
+const DRIVERS: Partial<Record<DatastoreKind, DatastoreDriver>> = {
+  // Each driver's reads take its own session; the client hands each the session its driver opened.
+  postgresql: POSTGRESQL_DRIVER as unknown as DatastoreDriver,
+  redis: REDIS_DRIVER as unknown as DatastoreDriver,
+};
 
 /** The reads of each kind of datastore, by name: what a tool or a relay job may ask for. */
 export const DATASTORE_READS: Record<DatastoreKind, readonly string[]> = {
-  postgresql: Object.keys(POSTGRESQL_READS),
-  mysql: [],
-  redis: [],
+  postgresql: Object.keys(DRIVERS.postgresql?.reads ?? {}),
+  mysql: Object.keys(DRIVERS.mysql?.reads ?? {}),
+  redis: Object.keys(DRIVERS.redis?.reads ?? {}),
 };
 
 export interface DatastoreClientOptions {
@@ -44,15 +52,16 @@ export class DatastoreClient {
 
   /** Runs the named read; throws DatastoreFailure saying why it could not (an abort is rethrown as is). */
   async read(endpoint: DatastoreEndpoint, read: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    if (!DATASTORE_READS[endpoint.kind]?.includes(read))
+    const run = DRIVERS[endpoint.kind]?.reads[read];
+    if (!run || !Object.hasOwn(DRIVERS[endpoint.kind]!.reads, read))
       throw new DatastoreFailure(`${DATASTORE_NAMES[endpoint.kind] ?? endpoint.kind} has no read named ${read}`);
-    return this.withSession(endpoint, signal, (session) => readPostgresql(session, read as PostgresqlRead, args));
+    return this.withSession(endpoint, signal, (session) => run(session, args));
   }
 
   /** Connects, signs in and reads what the account may do; a failure says where it failed (`failure`). */
   async verify(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<DatastoreVerification & { failure?: DatastoreFailureKind }> {
     try {
-      return await this.withSession(endpoint, signal, (session) => verifyPostgresql(session));
+      return await this.withSession(endpoint, signal, (session) => this.driver(endpoint).verify(session));
     } catch (error) {
       if (error instanceof DatastoreFailure) return { outcome: 'failed', detail: error.message, failure: error.kind };
       throw error;
@@ -60,8 +69,12 @@ export class DatastoreClient {
   }
 
   /** A session for `work` (the tests use it to show what a session refuses), closed after it. */
-  async withSession<T>(endpoint: DatastoreEndpoint, signal: AbortSignal, work: (session: PostgresqlSession) => Promise<T>): Promise<T> {
-    const session = await this.open(endpoint, signal);
+  async withSession<T, S extends DatastoreSession = DatastoreSession>(
+    endpoint: DatastoreEndpoint,
+    signal: AbortSignal,
+    work: (session: S) => Promise<T>,
+  ): Promise<T> {
+    const session = (await this.open(endpoint, signal)) as S;
     try {
       return await work(session);
     } finally {
@@ -69,7 +82,14 @@ export class DatastoreClient {
     }
   }
 
-  private async open(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<PostgresqlSession> {
+  private driver(endpoint: DatastoreEndpoint): DatastoreDriver {
+    const driver = DRIVERS[endpoint.kind];
+    if (!driver) throw new DatastoreFailure(`${endpoint.kind} datastores are not read by this release`);
+    return driver;
+  }
+
+  private async open(endpoint: DatastoreEndpoint, signal: AbortSignal): Promise<DatastoreSession> {
+    const driver = this.driver(endpoint);
     let addresses: string[];
     try {
       addresses = await this.outbound.allowedAddresses(endpoint.host, endpoint.port);
@@ -84,7 +104,7 @@ export class DatastoreClient {
     for (const address of addresses) {
       if (signal.aborted) throw signal.reason;
       try {
-        return await PostgresqlSession.open(endpoint, address, this.limits, signal, this.options.ca);
+        return await driver.open(endpoint, address, this.limits, signal, this.options.ca);
       } catch (error) {
         failure = error;
         if (!(error instanceof DatastoreFailure) || error.kind !== 'unreachable') break;

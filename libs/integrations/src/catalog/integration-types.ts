@@ -11,7 +11,7 @@ export function webhookPath(format: WebhookFormat): 'alert-events' | 'change-eve
 /** JSON Schema (draft 2020-12 subset) of an integration's config or credentials. */
 export type JsonSchema = Record<string, unknown>;
 
-export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql';
+export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'redis';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
@@ -205,6 +205,34 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
       additionalProperties: false,
     },
     credentialsSchema: signIn,
+  },
+  {
+    id: 'redis',
+    displayName: 'Redis',
+    capabilities: ['memory', 'evictions', 'clients', 'slow-log', 'latency'],
+    webhookFormat: null,
+    connect: 'manual',
+    datastore: 'redis',
+    configSchema: {
+      type: 'object',
+      properties: { host: datastoreHost, port: { ...port, description: 'Default 6379' }, tls, services },
+      required: ['host'],
+      additionalProperties: false,
+    },
+    credentialsSchema: {
+      type: 'object',
+      properties: {
+        username: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 256,
+          description: "An ACL user (Redis 6 and later); without it, the password is the default user's",
+        },
+        password: { type: 'string', minLength: 1, maxLength: 8192 },
+      },
+      required: ['password'],
+      additionalProperties: false,
+    },
   },
 ];
 

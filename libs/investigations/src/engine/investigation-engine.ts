@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { CHANGES_BEFORE_INCIDENT_SECONDS, ChangesService, ServicePair } from '@svc/changes';
 import { IncidentsService } from '@svc/incidents';
+import type { DatastoreKind } from '@svc/datastores';
 import { IntegrationsService, ReadableDataSource } from '@svc/integrations';
 import { PolicyService } from '@svc/organizations';
 import { InjectScopedRepository, newId, ScopedRepository, Timestamp } from '@svc/platform';
@@ -29,6 +30,13 @@ import type { WindowIncident } from './window-incidents.tool';
 const CANCEL_POLL_MS = 500;
 /** Time a reasoner gets to write its best conclusion after a budget stopped it. */
 const CONCLUDE_EARLY_SECONDS = 30;
+/** What an investigation reads of each kind of datastore, as a source's reason says it. */
+const DATASTORE_READ_TEXT: Record<DatastoreKind, string> = {
+  postgresql: 'sessions, locks, connections and statements',
+  mysql: 'connections, lock waits and statements',
+  redis: 'memory and evictions, clients, slow log and latency',
+};
+
 const MAX_ALERTS = 200;
 /** Incidents (and alerts of each) a question without an incident reads from its window. */
 const MAX_WINDOW_INCIDENTS = 50;
@@ -399,7 +407,7 @@ export class InvestigationEngine {
               ? `${s.name}: Prometheus metrics, alerting rules and targets${s.verifiedAt ? `, verified ${s.verifiedAt.toISOString()}` : ''}`
               : s.type === 'alertmanager'
                 ? `${s.name}: Alertmanager alerts and silences of the Organization`
-                : `${s.name}: ${PRODUCT_NAMES[s.type]} sessions, locks and connections${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
+                : `${s.name}: ${PRODUCT_NAMES[s.type]} ${DATASTORE_READ_TEXT[s.type as DatastoreKind]}${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
       }));
     await this.dataSource.transaction(async (manager) => {
       for (const s of ranked) {

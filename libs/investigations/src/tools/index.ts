@@ -13,3 +13,4 @@ export * from './prometheus/prometheus-series.tool';
 export * from './prometheus/prometheus-targets.tool';
 export * from './arguments-validator';
 export * from './postgresql/postgresql.tools';
+export * from './redis/redis.tools';

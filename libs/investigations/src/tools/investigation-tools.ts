@@ -7,6 +7,7 @@ import { prometheusQueryTool } from './prometheus/prometheus-query.tool';
 import { prometheusSeriesTool } from './prometheus/prometheus-series.tool';
 import { prometheusTargetsTool } from './prometheus/prometheus-targets.tool';
 import { POSTGRESQL_TOOLS } from './postgresql/postgresql.tools';
+import { REDIS_TOOLS } from './redis/redis.tools';
 import type { ToolDefinition } from './tool.types';
 
 /** Every tool of this release, in the order a reasoner is shown them. */
@@ -20,4 +21,5 @@ export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
   alertmanagerAlertsTool,
   alertmanagerSilencesTool,
   ...POSTGRESQL_TOOLS,
+  ...REDIS_TOOLS,
 ];
