@@ -6,6 +6,7 @@ import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import Redis from 'ioredis';
 import { PostgresServer } from '../support/postgres-server';
+import { MariadbServer } from '../support/mariadb-server';
 import { RedisServer } from '../support/redis-server';
 import { answer, offeredToolsOf, ScriptedModelServer, toolResultsOf, userTextOf } from '../support/scripted-model-server';
 import { until } from '../support/until';
@@ -268,6 +269,76 @@ describe('PostgreSQL integrations', () => {
     } finally {
       admin.disconnect();
       await redis.kill();
+    }
+  });
+
+  it('verifies a RabbitMQ monitoring user through the management API, and refuses an administrator as more than the tools need', async () => {
+    const user = `investigator-${Date.now()}`;
+    const admin = { authorization: `Basic ${Buffer.from('guest:guest').toString('base64')}`, 'content-type': 'application/json' };
+    const created = await fetch(`http://127.0.0.1:15672/api/users/${user}`, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ password: 'monitor-secret', tags: 'monitoring' }),
+    });
+    expect(created.status).toBe(201);
+    try {
+      const monitoring = await ctx.admin.post(
+        '/api/v1/integrations',
+        {
+          type: 'rabbitmq',
+          name: 'Order queues',
+          config: { baseUrl: 'http://127.0.0.1:15672', services: ['checkout'] },
+          credentials: { username: user, password: 'monitor-secret' },
+        },
+        ACME,
+      );
+      expect(monitoring.status).toBe(201);
+      const verified = await ctx.admin.post(`/api/v1/integrations/${monitoring.body.id}/verify`, {}, ACME);
+      expect(verified.body.lastVerification).toMatchObject({
+        outcome: 'succeeded',
+        detail: expect.stringMatching(new RegExp(`^RabbitMQ \\d+\\.\\d+\\.\\d+ as ${user} \\(monitoring\\): sees every connection`)),
+      });
+      const guest = await ctx.admin.post(
+        '/api/v1/integrations',
+        { type: 'rabbitmq', name: 'As guest', config: { baseUrl: 'http://127.0.0.1:15672' }, credentials: { username: 'guest', password: 'guest' } },
+        ACME,
+      );
+      const refused = await ctx.admin.post(`/api/v1/integrations/${guest.body.id}/verify`, {}, ACME);
+      expect(refused.body.lastVerification).toMatchObject({ outcome: 'failed', detail: expect.stringContaining('as guest: the account is an administrator') });
+      const missing = await ctx.admin.post(
+        '/api/v1/integrations',
+        { type: 'rabbitmq', name: 'Nowhere', config: {}, credentials: { username: user, password: 'x' } },
+        ACME,
+      );
+      expect(missing.status).toBe(400);
+      for (const id of [monitoring.body.id, guest.body.id]) expect((await ctx.admin.delete(`/api/v1/integrations/${id}`, ACME)).status).toBe(204);
+    } finally {
+      await fetch(`http://127.0.0.1:15672/api/users/${user}`, { method: 'DELETE', headers: admin });
+    }
+  });
+
+  it('verifies a MariaDB monitoring account, and refuses root as more than the tools need', async () => {
+    const mariadb = await MariadbServer.start();
+    try {
+      await mariadb.admin(`CREATE USER 'investigator'@'%' IDENTIFIED BY 'monitor-secret'`);
+      await mariadb.admin(`GRANT PROCESS, SLAVE MONITOR ON *.* TO 'investigator'@'%'`);
+      const config = { host: '127.0.0.1', port: mariadb.port, tls: 'disable', services: ['checkout'] };
+      const monitoring = await ctx.admin.post('/api/v1/integrations', { type: 'mysql', name: 'Orders database', config, credentials }, ACME);
+      expect(monitoring.status).toBe(201);
+      const verified = await ctx.admin.post(`/api/v1/integrations/${monitoring.body.id}/verify`, {}, ACME);
+      expect(verified.body.lastVerification).toMatchObject({ outcome: 'succeeded', detail: expect.stringMatching(/^MariaDB \S+ as investigator.*read-only/) });
+      const root = await ctx.admin.post('/api/v1/integrations', { type: 'mysql', name: 'As root', config, credentials: { username: 'root' } }, ACME);
+      const refused = await ctx.admin.post(`/api/v1/integrations/${root.body.id}/verify`, {}, ACME);
+      expect(refused.body.lastVerification).toMatchObject({ outcome: 'failed', detail: expect.stringContaining('ALL PRIVILEGES') });
+      const withDatabase = await ctx.admin.post(
+        '/api/v1/integrations',
+        { type: 'mysql', name: 'Database', config: { ...config, database: 'shop' }, credentials },
+        ACME,
+      );
+      expect(withDatabase.status).toBe(400);
+      for (const id of [monitoring.body.id, root.body.id]) expect((await ctx.admin.delete(`/api/v1/integrations/${id}`, ACME)).status).toBe(204);
+    } finally {
+      await mariadb.stop();
     }
   });
 

@@ -29,7 +29,9 @@ describe('integrations', () => {
       'prometheus',
       'chat',
       'postgresql',
+      'mysql',
       'redis',
+      'rabbitmq',
     ]);
     expect(res.body.items.find((t: { id: string }) => t.id === 'changes')).toMatchObject({
       capabilities: ['change-webhook'],

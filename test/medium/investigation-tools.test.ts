@@ -159,10 +159,18 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         'postgresql.replication',
         'postgresql.maintenance',
         'postgresql.sizes',
+        'mysql.processlist',
+        'mysql.lock_waits',
+        'mysql.connections',
+        'mysql.statements',
+        'mysql.replication',
         'redis.info',
         'redis.slowlog',
         'redis.latency',
         'redis.clients',
+        'rabbitmq.overview',
+        'rabbitmq.queues',
+        'rabbitmq.connections',
       ]);
       expect(catalog.list('alertmanager').map((t) => t.name)).toEqual(['alertmanager.alerts', 'alertmanager.silences']);
       for (const tool of catalog.list()) {

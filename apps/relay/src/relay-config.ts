@@ -14,7 +14,7 @@ const integration = z
   .object({
     /** The control plane's id of the integration this system serves (config.relayId names this relay there). */
     integrationId: uuid,
-    type: z.enum(['prometheus', 'alertmanager']),
+    type: z.enum(['prometheus', 'alertmanager', 'rabbitmq']),
     /** Where the system answers, inside this network. Never sent to the control plane. */
     baseUrl: z.string().regex(/^https?:\/\//, 'must be an http(s) URL'),
     /** Sent to the system only; never to the control plane. */

@@ -10,6 +10,7 @@ import {
 } from './datastore.types';
 import type { DatastoreDriver, DatastoreSession } from './datastore-driver';
 import type { DatastoreVerification } from './datastore-verification';
+import { MYSQL_DRIVER } from './mysql';
 import { POSTGRESQL_DRIVER } from './postgresql';
 import { REDIS_DRIVER } from './redis';
 
@@ -17,6 +18,7 @@ import { REDIS_DRIVER } from './redis';
 const DRIVERS: Partial<Record<DatastoreKind, DatastoreDriver>> = {
   // Each driver's reads take its own session; the client hands each the session its driver opened.
   postgresql: POSTGRESQL_DRIVER as unknown as DatastoreDriver,
+  mysql: MYSQL_DRIVER as unknown as DatastoreDriver,
   redis: REDIS_DRIVER as unknown as DatastoreDriver,
 };
 

@@ -3,4 +3,5 @@ export * from './datastore-verification';
 export * from './datastore-client';
 export * from './datastore-driver';
 export * from './postgresql';
+export * from './mysql';
 export * from './redis';

@@ -23,8 +23,48 @@ export const VERIFY_VERSION_MAX_LENGTH = 64;
 /** The longest detail verify reports and stores (it names the path asked, which the integration's baseUrl chooses). */
 export const VERIFY_DETAIL_MAX_LENGTH = 1024;
 
+/** What an account check found: a reason to fail, or a note for the detail. */
+type AccountFinding = { excess: string } | { note: string };
+
+interface Probe {
+  path: string;
+  read: (body: unknown) => unknown;
+  product: string;
+  /** A second read, of what the account may do (for systems the tools must only read). */
+  account?: { path: string; judge: (body: unknown) => AccountFinding | undefined };
+}
+
+/**
+ * RabbitMQ's management tags: `administrator` may change users, policies and queues, and
+ * `policymaker` and `management` may manage their virtual hosts; `monitoring` sees every
+ * connection and node, and the queues of the virtual hosts it may access. Virtual host
+ * permissions are not visible to a non-administrator, so they are named, not checked.
+ */
+function judgeRabbitmqAccount(body: unknown): AccountFinding | undefined {
+  const me = body as { name?: unknown; tags?: unknown };
+  if (typeof me?.name !== 'string') return undefined;
+  const tags = Array.isArray(me.tags) ? me.tags.map(String) : typeof me.tags === 'string' ? me.tags.split(',').filter(Boolean) : [];
+  if (tags.includes('administrator'))
+    return {
+      excess: `as ${me.name}: the account is an administrator (it could change users, policies and queues); the tools only read, so give them a user tagged monitoring`,
+    };
+  if (!tags.includes('monitoring'))
+    return {
+      note: `as ${me.name} (tags: ${tags.join(', ') || 'none'}): sees only the virtual hosts it has permissions on; tag it monitoring to see every queue and connection`,
+    };
+  return {
+    note: `as ${me.name} (monitoring): sees every connection, and the queues of the virtual hosts it may access (permissions "^$" "^$" "^$" grant access and nothing else)`,
+  };
+}
+
 /** What verify asks of each type, and how to read the answer. */
-const PROBES: Record<string, { path: string; read: (body: unknown) => unknown; product: string }> = {
+const PROBES: Record<string, Probe> = {
+  rabbitmq: {
+    path: 'api/overview',
+    product: 'RabbitMQ',
+    read: (b) => (b as { rabbitmq_version?: unknown }).rabbitmq_version,
+    account: { path: 'api/whoami', judge: judgeRabbitmqAccount },
+  },
   prometheus: { path: 'api/v1/status/buildinfo', product: 'Prometheus', read: (b) => (b as { data?: { version?: unknown } }).data?.version },
   alertmanager: { path: 'api/v2/status', product: 'Alertmanager', read: (b) => (b as { versionInfo?: { version?: unknown } }).versionInfo?.version },
   grafana: { path: 'api/health', product: 'Grafana', read: (b) => (b as { version?: unknown }).version },
@@ -48,6 +88,15 @@ function parseJson(body: Buffer): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The verify result once the product and version are known, with what the account check found (an unreadable account answer is said, not guessed). */
+function withAccount(probe: Probe, version: string, body: unknown, through: string): VerifyResult {
+  const found = probe.account!.judge(body);
+  const who = `${probe.product} ${version}${through}`;
+  if (!found) return { outcome: 'succeeded', detail: `${who}: could not read what the account may do at /${probe.account!.path}` };
+  if ('excess' in found) return { outcome: 'failed', detail: `${who} ${found.excess}` };
+  return { outcome: 'succeeded', detail: `${who} ${found.note}` };
 }
 
 /**
@@ -115,7 +164,14 @@ export class IntegrationVerifier {
         };
       const version = versionOf(probe.read(parseJson(answer.body)));
       if (!version) return { outcome: 'failed', detail: `The answer at ${answer.url.pathname} is not ${probe.product}'s` };
-      return { outcome: 'succeeded', detail: `${probe.product} ${version}` };
+      if (!probe.account) return { outcome: 'succeeded', detail: `${probe.product} ${version}` };
+      const account = await this.outbound.get({
+        url: new URL(probe.account.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`),
+        headers: { accept: 'application/json', ...authorizationHeader(credentials) },
+        signal: deadline,
+        maxBytes: DEFAULT_READ_CAP_BYTES,
+      });
+      return withAccount(probe, version, account.status >= 200 && account.status <= 299 && account.complete ? parseJson(account.body) : undefined, '');
     } catch (error) {
       if (error instanceof OutboundError && (error.kind === 'refused' || error.kind === 'redirect')) return { outcome: 'failed', detail: error.message };
       if (error instanceof OutboundError && error.kind === 'unresolved')
@@ -149,7 +205,7 @@ export class IntegrationVerifier {
     };
   }
 
-  private async verifyThroughRelay(probe: (typeof PROBES)[string], read: RelayRead): Promise<VerifyResult> {
+  private async verifyThroughRelay(probe: Probe, read: RelayRead): Promise<VerifyResult> {
     let answer: { status: number; body: Buffer; complete: boolean };
     try {
       answer = await read(probe.path, AbortSignal.timeout(TIMEOUT_MS));
@@ -166,6 +222,9 @@ export class IntegrationVerifier {
     }
     const version = answer.complete ? versionOf(probe.read(parseJson(answer.body))) : undefined;
     if (!version) return { outcome: 'failed', detail: `The answer at /${probe.path} is not ${probe.product}'s` };
-    return { outcome: 'succeeded', detail: `${probe.product} ${version} (through the relay)` };
+    if (!probe.account) return { outcome: 'succeeded', detail: `${probe.product} ${version} (through the relay)` };
+    const account = await read(probe.account.path, AbortSignal.timeout(TIMEOUT_MS)).catch(() => undefined);
+    const body = account && account.status >= 200 && account.status <= 299 && account.complete ? parseJson(account.body) : undefined;
+    return withAccount(probe, version, body, ' (through the relay)');
   }
 }

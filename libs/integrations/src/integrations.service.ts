@@ -41,12 +41,12 @@ const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.creat
 export interface ReadableDataSource {
   organizationId: string;
   integrationId: string;
-  type: 'prometheus' | 'alertmanager' | DatastoreKind;
+  type: 'prometheus' | 'alertmanager' | 'rabbitmq' | DatastoreKind;
   name: string;
   baseUrl: string;
   /** A datastore's address and sign-in: for the code that reads it, never for a response. */
   endpoint?: DatastoreEndpoint;
-  /** The services a datastore says it serves (config.services); empty otherwise. */
+  /** The services a datastore or broker says it serves (config.services); empty otherwise. */
   services: string[];
   /** The relay that reads it instead (its configuration holds the URL and credentials); baseUrl is empty then. */
   relayId: string | null;
@@ -93,7 +93,8 @@ function checkBinding(type: IntegrationType, config: Record<string, unknown>): v
   const direct = config.baseUrl !== undefined;
   const relayed = config.relayId !== undefined;
   if (direct && relayed) throw new InvalidInputError(BOTH_BINDINGS);
-  if (type.id === 'prometheus' && !direct && !relayed) throw new InvalidInputError('Invalid input: config.baseUrl or config.relayId is required (one of them)');
+  if ((type.id === 'prometheus' || type.id === 'rabbitmq') && !direct && !relayed)
+    throw new InvalidInputError('Invalid input: config.baseUrl or config.relayId is required (one of them)');
 }
 
 function mintWebhookSecret(): string {
@@ -329,9 +330,10 @@ export class IntegrationsService {
       }
       const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
       const relayId = typeof i.config.relayId === 'string' ? i.config.relayId : null;
-      if ((i.type !== 'prometheus' && i.type !== 'alertmanager') || (!baseUrl && !relayId)) return [];
+      if ((i.type !== 'prometheus' && i.type !== 'alertmanager' && i.type !== 'rabbitmq') || (!baseUrl && !relayId)) return [];
       const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
-      if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', services: [], relayId, headers: {}, verifiedAt }];
+      const services = servicesOf(i.config);
+      if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', services, relayId, headers: {}, verifiedAt }];
       return [
         {
           organizationId,
@@ -339,7 +341,7 @@ export class IntegrationsService {
           type: i.type,
           name: i.name,
           baseUrl: baseUrl!,
-          services: [],
+          services,
           relayId: null,
           headers: authorizationHeader(this.credentialsOf(i)),
           verifiedAt,

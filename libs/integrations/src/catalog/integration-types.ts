@@ -11,7 +11,7 @@ export function webhookPath(format: WebhookFormat): 'alert-events' | 'change-eve
 /** JSON Schema (draft 2020-12 subset) of an integration's config or credentials. */
 export type JsonSchema = Record<string, unknown>;
 
-export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'redis';
+export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'mysql' | 'redis' | 'rabbitmq';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
@@ -207,6 +207,23 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     credentialsSchema: signIn,
   },
   {
+    id: 'mysql',
+    displayName: 'MySQL or MariaDB',
+    capabilities: ['connections', 'lock-waits', 'statements', 'replication'],
+    webhookFormat: null,
+    connect: 'manual',
+    datastore: 'mysql',
+    credentialsRequired: true,
+    configSchema: {
+      type: 'object',
+      // No database: every read is server-wide, and an account may only choose a database it has a privilege on.
+      properties: { host: datastoreHost, port: { ...port, description: 'Default 3306' }, tls, services },
+      required: ['host'],
+      additionalProperties: false,
+    },
+    credentialsSchema: signIn,
+  },
+  {
     id: 'redis',
     displayName: 'Redis',
     capabilities: ['memory', 'evictions', 'clients', 'slow-log', 'latency'],
@@ -233,6 +250,28 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
       required: ['password'],
       additionalProperties: false,
     },
+  },
+  {
+    id: 'rabbitmq',
+    displayName: 'RabbitMQ',
+    capabilities: ['queues', 'connections', 'alarms'],
+    webhookFormat: null,
+    connect: 'manual',
+    credentialsRequired: true,
+    configSchema: {
+      type: 'object',
+      properties: {
+        baseUrl: { ...httpUrl, description: 'The management HTTP API (the management plugin), e.g. http://rabbitmq:15672' },
+        relayId,
+        services,
+      },
+      oneOf: [
+        { properties: { baseUrl: httpUrl }, required: ['baseUrl'] },
+        { properties: { relayId }, required: ['relayId'] },
+      ],
+      additionalProperties: false,
+    },
+    credentialsSchema: httpCredentials,
   },
 ];
 

@@ -31,7 +31,8 @@ const CANCEL_POLL_MS = 500;
 /** Time a reasoner gets to write its best conclusion after a budget stopped it. */
 const CONCLUDE_EARLY_SECONDS = 30;
 /** What an investigation reads of each kind of datastore, as a source's reason says it. */
-const DATASTORE_READ_TEXT: Record<DatastoreKind, string> = {
+const DATASTORE_READ_TEXT: Record<DatastoreKind | 'rabbitmq', string> = {
+  rabbitmq: 'queues, consumers, connections and alarms',
   postgresql: 'sessions, locks, connections and statements',
   mysql: 'connections, lock waits and statements',
   redis: 'memory and evictions, clients, slow log and latency',
@@ -399,7 +400,7 @@ export class InvestigationEngine {
         name: s.name,
         rank: i + 1,
         connection: s,
-        ...(s.endpoint ? { services: s.services } : {}),
+        ...(s.services.length ? { services: s.services } : {}),
         reason:
           s.integrationId === incidentIntegrationId
             ? `${s.name}: the Alertmanager the incident's alerts came from (its alerts and silences)`
@@ -407,7 +408,7 @@ export class InvestigationEngine {
               ? `${s.name}: Prometheus metrics, alerting rules and targets${s.verifiedAt ? `, verified ${s.verifiedAt.toISOString()}` : ''}`
               : s.type === 'alertmanager'
                 ? `${s.name}: Alertmanager alerts and silences of the Organization`
-                : `${s.name}: ${PRODUCT_NAMES[s.type]} ${DATASTORE_READ_TEXT[s.type as DatastoreKind]}${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
+                : `${s.name}: ${PRODUCT_NAMES[s.type]} ${DATASTORE_READ_TEXT[s.type as DatastoreKind | 'rabbitmq']}${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
       }));
     await this.dataSource.transaction(async (manager) => {
       for (const s of ranked) {

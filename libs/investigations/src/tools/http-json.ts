@@ -11,7 +11,12 @@ import type { DataSourceType, ToolContext } from './tool.types';
  */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-export const PRODUCT_NAMES: Record<DataSourceType, string> = { prometheus: 'Prometheus', alertmanager: 'Alertmanager', ...DATASTORE_NAMES };
+export const PRODUCT_NAMES: Record<DataSourceType, string> = {
+  prometheus: 'Prometheus',
+  alertmanager: 'Alertmanager',
+  rabbitmq: 'RabbitMQ',
+  ...DATASTORE_NAMES,
+};
 
 export interface JsonAnswer {
   body: unknown;

@@ -13,4 +13,6 @@ export * from './prometheus/prometheus-series.tool';
 export * from './prometheus/prometheus-targets.tool';
 export * from './arguments-validator';
 export * from './postgresql/postgresql.tools';
+export * from './mysql/mysql.tools';
 export * from './redis/redis.tools';
+export * from './rabbitmq/rabbitmq.tools';

@@ -6,7 +6,9 @@ import { prometheusQueryRangeTool } from './prometheus/prometheus-query-range.to
 import { prometheusQueryTool } from './prometheus/prometheus-query.tool';
 import { prometheusSeriesTool } from './prometheus/prometheus-series.tool';
 import { prometheusTargetsTool } from './prometheus/prometheus-targets.tool';
+import { MYSQL_TOOLS } from './mysql/mysql.tools';
 import { POSTGRESQL_TOOLS } from './postgresql/postgresql.tools';
+import { RABBITMQ_TOOLS } from './rabbitmq/rabbitmq.tools';
 import { REDIS_TOOLS } from './redis/redis.tools';
 import type { ToolDefinition } from './tool.types';
 
@@ -21,5 +23,7 @@ export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
   alertmanagerAlertsTool,
   alertmanagerSilencesTool,
   ...POSTGRESQL_TOOLS,
+  ...MYSQL_TOOLS,
   ...REDIS_TOOLS,
+  ...RABBITMQ_TOOLS,
 ];

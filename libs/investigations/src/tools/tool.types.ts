@@ -2,7 +2,7 @@ import type { DatastoreClient, DatastoreEndpoint, DatastoreKind } from '@svc/dat
 import type { OutboundClient, Timestamp } from '@svc/platform';
 
 /** The integration types whose data the investigation tools read. */
-export type DataSourceType = 'prometheus' | 'alertmanager' | DatastoreKind;
+export type DataSourceType = 'prometheus' | 'alertmanager' | 'rabbitmq' | DatastoreKind;
 
 /**
  * Where a tool reads from: an integration's HTTP API, with its credentials already turned into

@@ -7,7 +7,7 @@
 export interface CapabilityDefinition {
   capabilityId: string;
   capabilityVersion: number;
-  integrationType: 'prometheus' | 'alertmanager';
+  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq';
   /** Paths (relative to the system's base URL, no leading slash) this capability reads. */
   paths: RegExp;
 }
@@ -23,6 +23,9 @@ export const CAPABILITIES: readonly CapabilityDefinition[] = [
   { capabilityId: 'alertmanager.alerts', capabilityVersion: 1, integrationType: 'alertmanager', paths: /^api\/v2\/alerts$/ },
   { capabilityId: 'alertmanager.silences', capabilityVersion: 1, integrationType: 'alertmanager', paths: /^api\/v2\/silences$/ },
   { capabilityId: 'alertmanager.status', capabilityVersion: 1, integrationType: 'alertmanager', paths: /^api\/v2\/status$/ },
+  { capabilityId: 'rabbitmq.overview', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/(overview|nodes|whoami)$/ },
+  { capabilityId: 'rabbitmq.queues', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/queues$/ },
+  { capabilityId: 'rabbitmq.connections', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/connections$/ },
 ];
 
 export function capabilityDefinition(capabilityId: string, capabilityVersion?: number): CapabilityDefinition | undefined {
