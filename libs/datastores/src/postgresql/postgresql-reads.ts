@@ -27,10 +27,10 @@ export interface PgSession {
 const SESSION_COLUMNS = `
   a.pid, a.usename AS "user", a.datname AS database, coalesce(a.application_name, '') AS application,
   host(a.client_addr) AS client, a.state, a.wait_event_type AS "waitEventType", a.wait_event AS "waitEvent",
-  to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "backendStart",
-  to_char(a.xact_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "transactionStart",
-  to_char(a.query_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "queryStart",
-  to_char(a.state_change AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "stateChange",
+  to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "backendStart",
+  to_char(a.xact_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "transactionStart",
+  to_char(a.query_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "queryStart",
+  to_char(a.state_change AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "stateChange",
   round(extract(epoch FROM now() - a.xact_start)::numeric, 1)::float8 AS "transactionSeconds",
   round(extract(epoch FROM now() - a.state_change)::numeric, 1)::float8 AS "stateSeconds",
   left(a.query, ${MAX_STATEMENT_LENGTH}) AS query`;

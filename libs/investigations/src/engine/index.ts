@@ -10,3 +10,8 @@ export { checkConclusion } from './conclusion-check';
 export { unshownNumbers } from '../reasoning/stated-numbers';
 export { CHANGES_NEAR_ONSET_TOOL, runChangesNearOnsetTool } from './changes-near-onset.tool';
 export type { ChangeReader } from './changes-near-onset.tool';
+// The cause detectors and what they are given, for tests that run one against real systems.
+export { explainCauses } from '../reasoning/explainers/registry';
+export { datastoreLocksExplainer } from '../reasoning/explainers/datastore-locks';
+export { detectionScopeOf } from '../reasoning/explainers/labels';
+export { MetricPresence } from '../reasoning/discovery/metric-presence';

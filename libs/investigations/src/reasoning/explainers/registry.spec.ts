@@ -141,11 +141,25 @@ describe('explainCauses', () => {
     expect(all).toEqual(['queue', 'surge']);
   });
 
+  it('runs an explainer that reads no metric (a datastore) whatever Prometheus collects, and never lists it as not looked for', async () => {
+    const ran: string[] = [];
+    const direct: Explainer = { ...reading('direct', ran), reads: [] };
+    const found = await explainCauses(
+      scripted(() => undefined, 40, { collected: ['other_total'] }),
+      source,
+      scope,
+      [direct, reading('queue', ran)],
+    );
+    expect(ran).toEqual(['direct']);
+    expect(found.notLookedFor).toEqual(['queue']);
+  });
+
   it('orders the built-in explainers from the alert entity outwards, liveness restarts last', () => {
     expect(EXPLAINERS.map((e) => e.name)).toEqual([
       'queue consumers',
       'crash loop',
       'dependency',
+      'datastore lock waits',
       'connection pool',
       'traffic surge',
       'nodes and volumes',

@@ -5,6 +5,7 @@ import { connectionPoolExplainer } from './connection-pool';
 import { ExplainerContext } from './context';
 import { cpuThrottlingExplainer } from './cpu-throttling';
 import { crashLoopExplainer } from './crash-loop';
+import { datastoreLocksExplainer } from './datastore-locks';
 import { dependencyExplainer } from './dependency';
 import type { DetectedCause, DetectionScope, Explainer } from './explainer';
 import { livenessExplainer } from './liveness';
@@ -15,14 +16,15 @@ import { trafficSurgeExplainer } from './traffic-surge';
 /**
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
  * blackbox, postgres and queue exporters, client-side HTTP and gRPC metrics), in order of how
- * directly they read the alert's entity: its queue, its pods' containers, its calls to peers, its
- * own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come last: a
+ * directly they read the alert's entity: its queue, its pods' containers, its calls to peers, the
+ * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come last: a
  * probe that failed asks why among the causes found before.
  */
 export const EXPLAINERS: readonly Explainer[] = [
   queueConsumersExplainer,
   crashLoopExplainer,
   dependencyExplainer,
+  datastoreLocksExplainer,
   connectionPoolExplainer,
   trafficSurgeExplainer,
   nodeAndVolumesExplainer,
@@ -61,12 +63,15 @@ export async function explainCauses(
 ): Promise<ExplainedCauses> {
   const ctx = new ExplainerContext(session, source, scope);
   const applicable = explainers.filter((e) => e.appliesTo(scope));
-  const collected = presence ?? (applicable.length ? await MetricPresence.read(session, source, explainersReads(applicable)) : MetricPresence.UNKNOWN);
-  const notLookedFor = applicable.filter((e) => !collected.has(e.reads)).map((e) => e.name);
+  const reads = explainersReads(applicable);
+  const collected = presence ?? (reads.length ? await MetricPresence.read(session, source, reads) : MetricPresence.UNKNOWN);
+  // An explainer that reads no metric (it reads a datastore) is never left out for want of series.
+  const looksFor = (e: Explainer) => e.reads.length === 0 || collected.has(e.reads);
+  const notLookedFor = applicable.filter((e) => !looksFor(e)).map((e) => e.name);
   const limitation = presence ? null : collected.notLookedFor(notLookedFor);
   if (limitation) ctx.limitations.push(limitation);
   const found: DetectedCause[] = [];
-  for (const explainer of applicable.filter((e) => collected.has(e.reads))) {
+  for (const explainer of applicable.filter(looksFor)) {
     if (!ctx.canRead(2 + found.filter((c) => !c.refuted).length)) break;
     const explained = await explainer.explain(ctx, found);
     if (!explained) continue;

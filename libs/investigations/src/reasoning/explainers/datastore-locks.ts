@@ -1,0 +1,116 @@
+import { SERVICE_LABELS } from '@svc/incidents';
+import { Timestamp } from '@svc/platform';
+import type { RecordedRun, SourceBrief } from '../reasoner';
+import type { ExplainerContext } from './context';
+import type { DetectedCause, DetectionScope, Explainer } from './explainer';
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a lock tool's output, shaped by its read
+
+/** The lock reads of each datastore kind, and how their rows name a session. */
+const LOCK_READS: Record<string, { tool: string; product: string }> = {
+  postgresql: { tool: 'postgresql.locks', product: 'PostgreSQL' },
+  mysql: { tool: 'mysql.lock_waits', product: 'MySQL' },
+};
+
+/** The services the alert names (service, app, job, … labels), lower case. */
+function alertServices(scope: DetectionScope): string[] {
+  const named = SERVICE_LABELS.map((name) => scope.labels[name]).filter((v): v is string => Boolean(v));
+  return [...new Set([...named, ...(scope.workload ? [scope.workload] : [])].map((s) => s.toLowerCase()))];
+}
+
+/**
+ * The datastores that serve the alerting service: those whose integration names it among the
+ * services it serves; or, when no datastore names any service, the only one there is (a mapping
+ * nobody wrote is not a reason to look away from the only database).
+ */
+export function datastoresServing(sources: readonly SourceBrief[], scope: DetectionScope, kinds: readonly string[]): SourceBrief[] {
+  const stores = sources.filter((s) => kinds.includes(s.type));
+  const services = alertServices(scope);
+  const serving = stores.filter((s) => (s.services ?? []).some((name) => services.includes(name.toLowerCase())));
+  if (serving.length) return serving;
+  return stores.length === 1 && !(stores[0].services ?? []).length ? stores : [];
+}
+
+/** The name a waiting or blocking session goes by: its application (PostgreSQL), program or user (MySQL). */
+const nameOf = (row: Row): string => row.application || row.program || row.user || 'no application name';
+const sessionOf = (row: Row): string => (row.pid !== undefined ? `pid ${row.pid}` : `thread ${row.thread}`);
+const parse = (value: unknown): Timestamp | null => {
+  if (typeof value !== 'string') return null;
+  try {
+    return Timestamp.parse(value);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A transaction holding locks that the alerting service's sessions wait for, read in the
+ * datastore itself (PostgreSQL's pg_blocking_pids, InnoDB's lock waits): the root blocker whose
+ * transaction began near the onset (or, when it began earlier, whose waiters began waiting near
+ * it). The mechanism is verified when the waiting sessions are the alerting service's (their
+ * application, program or user names it); otherwise who waits is left unexplained.
+ */
+async function lockCause(ctx: ExplainerContext, source: SourceBrief): Promise<DetectedCause | null> {
+  const read = LOCK_READS[source.type];
+  const run: RecordedRun = await ctx.session.runTool({
+    tool: read.tool,
+    integrationId: source.integrationId,
+    arguments: {},
+    purpose: `Does a transaction in ${source.name} hold locks that ${ctx.who} waits for?`,
+  });
+  const output = run.outcome === 'succeeded' ? (run.output as Row) : null;
+  const blocker = (output?.blockers as Row[] | undefined)?.[0];
+  if (!blocker || !blocker.blocksSessions) return null;
+  const waits = ((output!.waits as Row[]) ?? []).filter((w) => (w.rootBlockers as unknown[]).includes(blocker.pid ?? blocker.thread));
+  const began = parse(blocker.transactionStart ?? blocker.transactionStarted);
+  const firstWait = waits
+    .map((w) => parse(w.waitStarted ?? w.queryStart))
+    .filter((t): t is Timestamp => t !== null)
+    .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
+  const at = ctx.near(began) ? began : ctx.near(firstWait ?? null) ? firstWait! : null;
+  if (!at) return null;
+
+  const waiting = [...new Set(waits.map(nameOf))];
+  const services = alertServices(ctx.scope);
+  const theirs = waits.filter((w) => services.some((s) => nameOf(w).toLowerCase().includes(s)));
+  const holder = `${sessionOf(blocker)} (${nameOf(blocker)}${blocker.user && blocker.user !== nameOf(blocker) ? `, user ${blocker.user}` : ''})`;
+  const since = began ? ` from ${began.toISOString()}` : '';
+  const what = blocker.query ? `; its last statement: ${String(blocker.query).slice(0, 200)}` : '';
+  return {
+    id: `h-lock-${source.integrationId.slice(-6)}`,
+    statement: `A transaction of ${holder} in ${source.name} held locks${since} that ${blocker.blocksSessions} session(s) of ${waiting.join(', ')} waited for, and caused the alert's condition`,
+    at,
+    run,
+    mechanism:
+      `${read.product} showed ${blocker.blocksSessions} session(s) of ${waiting.join(', ')} waiting for locks behind ${holder}, ` +
+      `whose transaction${since} was ${blocker.state ?? blocker.command ?? 'open'}${what}`,
+    mechanismRuns: theirs.length ? [run.ordinal] : [],
+    chainRuns: [],
+    unexplained: [
+      ...(theirs.length ? [] : [`whether the waiting sessions (${waiting.join(', ')}) are ${ctx.who}'s`]),
+      `why ${nameOf(blocker)} kept its transaction open`,
+    ],
+    action: {
+      title: `End the transaction of ${holder} in ${source.name}, then find why ${nameOf(blocker)} holds transactions open`,
+      rationale: `Its locks held the sessions of ${waiting.join(', ')} waiting since just before the condition began`,
+      verification: `${read.tool} shows no session waiting behind it and the alert resolves`,
+    },
+  };
+}
+
+/** Lock waits in the datastores that serve the alerting service (PostgreSQL, MySQL and MariaDB), read in the datastore itself. */
+export const datastoreLocksExplainer: Explainer = {
+  name: 'datastore lock waits',
+  // Read in the datastore, not in Prometheus: no metric has to exist.
+  reads: [],
+  appliesTo: () => true,
+  async explain(ctx) {
+    const causes: DetectedCause[] = [];
+    for (const source of datastoresServing(ctx.session.sources, ctx.scope, Object.keys(LOCK_READS))) {
+      if (!ctx.canRead(1)) break;
+      const cause = await lockCause(ctx, source);
+      if (cause) causes.push(cause);
+    }
+    return causes.length ? causes : null;
+  },
+};
