@@ -1,6 +1,7 @@
 import { DatastoreFailure } from '@svc/datastores';
+import { firstOf } from './series-name';
 import { ToolFailure } from './tool-failure';
-import type { ToolContext } from './tool.types';
+import type { ToolContext, ToolDefinition } from './tool.types';
 
 /**
  * Runs one named read of the connection's datastore (the datastores library opens a read-only
@@ -41,4 +42,65 @@ export function byteSize(bytes: number | null | undefined): string {
     unit += 1;
   }
   return `${unit === 0 ? value : Math.round(value * 10) / 10} ${units[unit]}`;
+}
+
+/** A row of a datastore read's output (the reads shape them; the tools only summarise). */
+export type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rows of statistics views and server replies, shaped by the reads
+
+/** The arguments of a tool that takes none. */
+export const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false };
+
+/** The arguments of the statement tools (PostgreSQL's pg_stat_statements, MySQL's statement digests). */
+export const STATEMENT_ARGUMENTS = {
+  type: 'object',
+  properties: {
+    orderBy: { type: 'string', enum: ['total_time', 'mean_time', 'calls'], description: 'Order of the list (default total_time)' },
+    limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many statements (default 10)' },
+  },
+  additionalProperties: false,
+};
+
+/** The arguments of the session tools: which open transactions to list. */
+export const TRANSACTION_ARGUMENTS = {
+  type: 'object',
+  properties: {
+    minTransactionSeconds: {
+      type: 'number',
+      minimum: 0,
+      maximum: 31_536_000,
+      description: 'List only transactions open at least this long (default 0: every open transaction, longest first)',
+    },
+  },
+  additionalProperties: false,
+};
+
+/** "checkout 3, batch 2": the first groups of a count by something, for summaries. */
+export const top = (groups: Array<Row & { count: number }>, key: string, limit = 3): string =>
+  firstOf(
+    groups.map((g) => `${g[key]} ${g.count}`),
+    limit,
+  );
+
+/**
+ * A tool over one named read of a datastore: the read's output is the run's output, `summarize`
+ * says what it shows, and `sources` (or what `sourcesOf` makes of the output) what was read.
+ */
+export function datastoreTool<A extends Record<string, unknown>>(spec: {
+  name: string;
+  integrationType: ToolDefinition['integrationType'];
+  description: string;
+  argumentsSchema: Record<string, unknown>;
+  read: string;
+  sources: string[];
+  summarize(output: Row, args: A): string;
+  sourcesOf?(output: Row): string[];
+}): ToolDefinition<A> {
+  const { read, sources, summarize, sourcesOf, ...descriptor } = spec;
+  return {
+    ...descriptor,
+    async run(args, context) {
+      const output = await readDatastore<Row>(context, read, args, sources);
+      return { outcome: 'succeeded', summary: summarize(output, args), output, truncated: false, sources: sourcesOf?.(output) ?? sources };
+    },
+  };
 }
