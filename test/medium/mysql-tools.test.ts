@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DatastoreClient, DatastoreEndpoint, MysqlSession } from '@svc/datastores';
-import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '@svc/investigations/tools';
-import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
+import { ToolCatalog, ToolResult } from '@svc/investigations/tools';
+import { AppConfig, OutboundClient } from '@svc/platform';
 import { MariadbServer } from '../support/mariadb-server';
+import { datastoreTools } from '../support/datastore-tools';
 import { until } from '../support/until';
 
 type Output = Record<string, any>;
@@ -28,31 +29,21 @@ const INNODB_POLL_MS = 150;
 describe('MySQL tools against a real MariaDB', () => {
   const MAX_CONNECTIONS = 20;
   let server: MariadbServer;
-  let catalog: ToolCatalog;
-  let datastores: DatastoreClient;
   const held: Connection[] = [];
 
-  const endpoint = (overrides: Partial<DatastoreEndpoint> = {}): DatastoreEndpoint => ({
-    kind: 'mysql',
-    host: '127.0.0.1',
-    port: server.port,
-    database: 'shop',
-    tls: 'disable',
-    username: 'investigator',
-    password: 'monitor-secret',
-    ...overrides,
-  });
-  const context = (overrides: Partial<DatastoreEndpoint> = {}, signal = new AbortController().signal): ToolContext => {
-    const connection: DataSourceConnection = {
-      integrationId: '0190a0b0-0000-7000-8000-0000000000d2',
-      type: 'mysql',
-      baseUrl: '',
-      headers: {},
-      endpoint: endpoint(overrides),
-    };
-    return { connection, window: { from: Timestamp.now().plusSeconds(-600), until: Timestamp.now() }, signal };
-  };
-  const run = (tool: string, args: Record<string, unknown> = {}, overrides: Partial<DatastoreEndpoint> = {}) => catalog.run(tool, args, context(overrides));
+  const { datastores, endpoint, context, run } = datastoreTools(
+    '0190a0b0-0000-7000-8000-0000000000d2',
+    () => ({
+      kind: 'mysql',
+      host: '127.0.0.1',
+      port: server.port,
+      database: 'shop',
+      tls: 'disable',
+      username: 'investigator',
+      password: 'monitor-secret',
+    }),
+    { statementTimeoutMs: 5_000, lockTimeoutMs: 500 },
+  );
   const watcher = { username: 'watcher', password: 'watcher-secret' };
 
   /** A connection of `user` (password `<user>-secret`) announcing `program`, kept until the test ends. */
@@ -96,9 +87,6 @@ describe('MySQL tools against a real MariaDB', () => {
       CREATE USER 'operator'@'%' IDENTIFIED BY 'operator-secret';
       GRANT maintainer TO 'operator'@'%';`);
     // The default outbound policy, as the processes have it: this private server is none of the service's own dependencies.
-    const outbound = new OutboundClient(new AppConfig());
-    datastores = new DatastoreClient(outbound, { limits: { statementTimeoutMs: 5_000, lockTimeoutMs: 500 } });
-    catalog = new ToolCatalog(undefined, { outbound, datastores });
   });
 
   afterEach(async () => {

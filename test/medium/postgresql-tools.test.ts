@@ -1,9 +1,10 @@
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DatastoreClient, DatastoreEndpoint, PostgresqlSession } from '@svc/datastores';
-import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '@svc/investigations/tools';
-import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
+import { DatastoreClient, PostgresqlSession } from '@svc/datastores';
+import { ToolCatalog, ToolResult } from '@svc/investigations/tools';
+import { AppConfig, OutboundClient } from '@svc/platform';
 import { PostgresServer } from '../support/postgres-server';
+import { datastoreTools } from '../support/datastore-tools';
 import { until } from '../support/until';
 
 type Output = Record<string, any>;
@@ -19,31 +20,21 @@ describe('PostgreSQL tools against a real server', () => {
   const MAX_CONNECTIONS = 20;
   const RESERVED = 3;
   let server: PostgresServer;
-  let catalog: ToolCatalog;
-  let datastores: DatastoreClient;
   const held: Client[] = [];
 
-  const endpoint = (overrides: Partial<DatastoreEndpoint> = {}): DatastoreEndpoint => ({
-    kind: 'postgresql',
-    host: '127.0.0.1',
-    port: server.port,
-    database: 'shop',
-    tls: 'disable',
-    username: 'investigator',
-    password: 'monitor-secret',
-    ...overrides,
-  });
-  const context = (overrides: Partial<DatastoreEndpoint> = {}, signal = new AbortController().signal): ToolContext => {
-    const connection: DataSourceConnection = {
-      integrationId: '0190a0b0-0000-7000-8000-0000000000d1',
-      type: 'postgresql',
-      baseUrl: '',
-      headers: {},
-      endpoint: endpoint(overrides),
-    };
-    return { connection, window: { from: Timestamp.now().plusSeconds(-600), until: Timestamp.now() }, signal };
-  };
-  const run = (tool: string, args: Record<string, unknown> = {}, overrides: Partial<DatastoreEndpoint> = {}) => catalog.run(tool, args, context(overrides));
+  const { datastores, endpoint, context, run } = datastoreTools(
+    '0190a0b0-0000-7000-8000-0000000000d1',
+    () => ({
+      kind: 'postgresql',
+      host: '127.0.0.1',
+      port: server.port,
+      database: 'shop',
+      tls: 'disable',
+      username: 'investigator',
+      password: 'monitor-secret',
+    }),
+    { statementTimeoutMs: 5_000, lockTimeoutMs: 500 },
+  );
 
   /** A connected session of the shop's application `application`, kept until the test ends. */
   const session = async (application: string): Promise<Client> => {
@@ -76,10 +67,6 @@ describe('PostgreSQL tools against a real server', () => {
        GRANT INSERT ON orders TO writer;`,
       'shop',
     );
-    // Every address of this host on 5432 is the service's own PostgreSQL in the tests; this server is apart.
-    const outbound = new OutboundClient(new AppConfig());
-    datastores = new DatastoreClient(outbound, { limits: { statementTimeoutMs: 5_000, lockTimeoutMs: 500 } });
-    catalog = new ToolCatalog(undefined, { outbound, datastores });
   });
 
   afterEach(async () => {

@@ -1,9 +1,9 @@
 import Redis from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DatastoreClient, DatastoreEndpoint, RedisSession } from '@svc/datastores';
-import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '@svc/investigations/tools';
-import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
+import { RedisSession } from '@svc/datastores';
+import { ToolResult } from '@svc/investigations/tools';
 import { RedisServer } from '../support/redis-server';
+import { datastoreTools } from '../support/datastore-tools';
 import { until } from '../support/until';
 
 type Output = Record<string, any>;
@@ -20,30 +20,16 @@ const MONITOR_ACL = '+ping +info +slowlog|get +slowlog|len +latency|latest +clie
 describe('Redis tools against a real server', () => {
   let server: RedisServer;
   let admin: Redis;
-  let catalog: ToolCatalog;
-  let datastores: DatastoreClient;
   const held: Redis[] = [];
 
-  const endpoint = (overrides: Partial<DatastoreEndpoint> = {}): DatastoreEndpoint => ({
+  const { datastores, endpoint, run } = datastoreTools('0190a0b0-0000-7000-8000-0000000000e1', () => ({
     kind: 'redis',
     host: '127.0.0.1',
     port: server.port,
     tls: 'disable',
     username: 'investigator',
     password: 'monitor-secret',
-    ...overrides,
-  });
-  const context = (overrides: Partial<DatastoreEndpoint> = {}): ToolContext => {
-    const connection: DataSourceConnection = {
-      integrationId: '0190a0b0-0000-7000-8000-0000000000e1',
-      type: 'redis',
-      baseUrl: '',
-      headers: {},
-      endpoint: endpoint(overrides),
-    };
-    return { connection, window: { from: Timestamp.now().plusSeconds(-600), until: Timestamp.now() }, signal: new AbortController().signal };
-  };
-  const run = (tool: string, args: Record<string, unknown> = {}, overrides: Partial<DatastoreEndpoint> = {}) => catalog.run(tool, args, context(overrides));
+  }));
   const client = async (name?: string): Promise<Redis> => {
     const c = new Redis(server.url, { lazyConnect: true, connectionName: name, maxRetriesPerRequest: 0 });
     c.on('error', () => undefined);
@@ -57,9 +43,6 @@ describe('Redis tools against a real server', () => {
     admin = new Redis(server.url);
     await admin.call('ACL', 'SETUSER', 'investigator', 'on', '>monitor-secret', '-@all', ...MONITOR_ACL.split(' '));
     await admin.call('ACL', 'SETUSER', 'cache-writer', 'on', '>writer-secret', '~*', '+@all');
-    const outbound = new OutboundClient(new AppConfig());
-    datastores = new DatastoreClient(outbound);
-    catalog = new ToolCatalog(undefined, { outbound, datastores });
   });
 
   afterEach(async () => {

@@ -26,9 +26,14 @@ export class MariadbServer {
     const dir = mkdtempSync(join(tmpdir(), 'svc-datastore-mariadb-'));
     if (userInfo().uid === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'mysql']).toString()), Number(execFileSync('id', ['-g', 'mysql']).toString()));
     const data = join(dir, 'data');
-    execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=mysql', '--auth-root-authentication-method=normal', '--skip-test-db'], {
-      stdio: 'ignore',
-    });
+    try {
+      execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=mysql', '--auth-root-authentication-method=normal', '--skip-test-db'], {
+        stdio: 'pipe',
+      });
+    } catch (error) {
+      const e = error as { stdout?: Buffer; stderr?: Buffer; message: string };
+      throw new Error(`mariadb-install-db failed: ${e.message}\n${e.stdout?.toString().slice(-2000) ?? ''}\n${e.stderr?.toString().slice(-2000) ?? ''}`);
+    }
     const port = await freePort();
     const args = [
       '--no-defaults',

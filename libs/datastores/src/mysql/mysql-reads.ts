@@ -1,4 +1,5 @@
 import { MAX_ROWS, MAX_STATEMENT_LENGTH } from '../datastore.types';
+import { countBy, named } from '../grouping';
 import type { MysqlQuery, MysqlServer, MysqlSession } from './mysql-session';
 
 type Query = MysqlQuery;
@@ -152,15 +153,6 @@ async function clientConnections(query: Query, options: { includeSelf?: boolean 
   });
   return { connections, transactions: trx, visibility: trx === null ? ('own' as const) : ('all' as const) };
 }
-
-function countBy<T>(items: T[], key: (item: T) => string): Array<{ key: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  return [...counts.entries()].map(([k, count]) => ({ key: k, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
-}
-
-const named = (label: string) => (groups: Array<{ key: string; count: number }>) =>
-  groups.slice(0, MAX_ROWS).map(({ key, count }) => ({ [label]: key, count }));
 
 const groups = (connections: MysqlConnection[]) => ({
   byCommand: named('command')(countBy(connections, (c) => c.command)),

@@ -1,4 +1,5 @@
 import { MAX_ROWS, MAX_STATEMENT_LENGTH } from '../datastore.types';
+import { countBy, named } from '../grouping';
 import type { PostgresqlSession } from './postgresql-session';
 
 type Query = <R>(sql: string, params?: unknown[]) => Promise<R[]>;
@@ -45,15 +46,6 @@ async function visibility(query: Query): Promise<'all' | 'own'> {
   );
   return row?.all ? 'all' : 'own';
 }
-
-function countBy<T>(items: T[], key: (item: T) => string): Array<{ key: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  return [...counts.entries()].map(([k, count]) => ({ key: k, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
-}
-
-const named = (label: string) => (groups: Array<{ key: string; count: number }>) =>
-  groups.slice(0, MAX_ROWS).map(({ key, count }) => ({ [label]: key, count }));
 
 /** Sessions by state, application, client and user; the longest transactions and the sessions idle in one. */
 async function activity(query: Query, args: { minTransactionSeconds?: number }) {
