@@ -32,7 +32,9 @@ export class MariadbServer {
       });
     } catch (error) {
       const e = error as { stdout?: Buffer; stderr?: Buffer; message: string };
-      throw new Error(`mariadb-install-db failed: ${e.message}\n${e.stdout?.toString().slice(-2000) ?? ''}\n${e.stderr?.toString().slice(-2000) ?? ''}`);
+      throw new Error(`mariadb-install-db failed: ${e.message}\n${e.stdout?.toString().slice(-2000) ?? ''}\n${e.stderr?.toString().slice(-2000) ?? ''}`, {
+        cause: error,
+      });
     }
     const port = await freePort();
     const args = [
