@@ -72,12 +72,12 @@ describe('PostgreSQL integrations', () => {
     const types = await ctx.admin.get('/api/v1/integration-types', ACME);
     const postgresql = types.body.items.find((t: { id: string }) => t.id === 'postgresql');
     expect(postgresql).toMatchObject({ id: 'postgresql', displayName: 'PostgreSQL', webhookFormat: null, connect: 'manual' });
-    expect(postgresql.configSchema.required).toEqual(['host']);
-    expect(Object.keys(postgresql.configSchema.properties)).toEqual(['host', 'port', 'database', 'tls', 'services']);
+    expect(postgresql.configSchema.oneOf.map((o: { required: string[] }) => o.required)).toEqual([['host'], ['relayId']]);
+    expect(Object.keys(postgresql.configSchema.properties)).toEqual(['host', 'port', 'database', 'tls', 'services', 'relayId']);
 
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ type: 'postgresql', name: 'No sign-in', config: config() }, /postgresql integrations need credentials/],
-      [{ type: 'postgresql', name: 'No host', config: { port: 5433 }, credentials }, /config must have required property 'host'/],
+      [{ type: 'postgresql', name: 'No host', config: { port: 5433 }, credentials }, /config\.host or config\.relayId is required \(one of them\)/],
       [{ type: 'postgresql', name: 'Bad TLS', config: config({ tls: 'prefer' }), credentials }, /config\.tls must be equal to one of the allowed values/],
       [{ type: 'postgresql', name: 'Bad port', config: config({ port: 70000 }), credentials }, /config\.port must be <= 65535/],
       [{ type: 'postgresql', name: 'URL', config: { host: 'postgres://db:5432/x' }, credentials }, /config\.host must match pattern/],

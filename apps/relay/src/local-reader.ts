@@ -1,6 +1,9 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { Agent } from 'undici';
-import { capabilityDefinition, JobMessage, JobResultMessage } from '@svc/relays/protocol';
-import type { LocalIntegration } from './relay-config';
+import { DatastoreClient, DatastoreFailure, DEFAULT_PORTS } from '@svc/datastores';
+import { capabilityDefinition, isRelayDatastore, JobMessage, JobResultMessage } from '@svc/relays/protocol';
+import type { LocalDatastore, LocalHttpIntegration, LocalIntegration } from './relay-config';
 
 /** The most a job may ask to read, whatever it says. */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -9,18 +12,18 @@ function failure(jobId: string, error: string): JobResultMessage {
   return { jobId, ok: false, status: 0, body: Buffer.alloc(0), truncated: false, error: error.slice(0, 1024) };
 }
 
-function authorization(credentials: LocalIntegration['credentials']): Record<string, string> {
+function authorization(credentials: LocalHttpIntegration['credentials']): Record<string, string> {
   if (!credentials) return {};
   if ('bearerToken' in credentials) return { authorization: `Bearer ${credentials.bearerToken}` };
   return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
 }
 
 /** The integration's base URL as a directory, so that a job's path reads below it. */
-function base(integration: LocalIntegration): URL {
+function base(integration: LocalHttpIntegration): URL {
   return new URL(integration.baseUrl.endsWith('/') ? integration.baseUrl : `${integration.baseUrl}/`);
 }
 
-function target(integration: LocalIntegration, path: string): URL {
+function target(integration: LocalHttpIntegration, path: string): URL {
   return new URL(path, base(integration));
 }
 
@@ -34,6 +37,8 @@ export class LocalReader {
   private readonly integrations: Map<string, LocalIntegration>;
   /** Kept-alive connections to the local systems (redirects are never followed: a 3xx is the answer). */
   private readonly agent = new Agent();
+  /** Datastores of this network, read in the same read-only sessions as the control plane's; any address the relay can reach. */
+  private readonly datastores = new DatastoreClient(async (host) => (isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address)));
 
   constructor(integrations: LocalIntegration[]) {
     this.integrations = new Map(integrations.map((i) => [i.integrationId, i]));
@@ -54,9 +59,11 @@ export class LocalReader {
     if (!definition || definition.integrationType !== integration.type)
       return `Refused: this relay does not know ${job.capabilityId} version ${job.capabilityVersion}`;
     if (!definition.paths.test(job.path)) return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
+    if (isRelayDatastore(integration.type)) return null; // a named read, not a URL path
     // The path as the URL resolves it: dot segments (`..`, `%2e%2e`), `?` and `#` would make a
     // path the table allows read another one.
-    if (target(integration, job.path).pathname !== `${base(integration).pathname}${job.path}`)
+    const http = integration as LocalHttpIntegration;
+    if (target(http, job.path).pathname !== `${base(http).pathname}${job.path}`)
       return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
     return null;
   }
@@ -64,7 +71,9 @@ export class LocalReader {
   async run(job: JobMessage, signal: AbortSignal): Promise<JobResultMessage> {
     const refused = this.refusal(job);
     if (refused) return failure(job.jobId, refused);
-    const integration = this.integrations.get(job.integrationId)!;
+    const configured = this.integrations.get(job.integrationId)!;
+    if (isRelayDatastore(configured.type)) return this.readDatastore(job, configured as LocalDatastore, signal);
+    const integration = configured as LocalHttpIntegration;
     const url = target(integration, job.path);
     for (const { name, value } of job.query ?? []) url.searchParams.append(name, value);
     const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
@@ -113,6 +122,37 @@ export class LocalReader {
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  /**
+   * A named read of a datastore of this network (or `verify`: what the account may do), in the
+   * datastores library's read-only session; the answer is the read's JSON, capped like any answer.
+   */
+  private async readDatastore(job: JobMessage, integration: LocalDatastore, signal: AbortSignal): Promise<JobResultMessage> {
+    const endpoint = {
+      kind: integration.type,
+      host: integration.host,
+      port: integration.port ?? DEFAULT_PORTS[integration.type],
+      database: integration.database,
+      tls: integration.tls,
+      username: integration.credentials?.username,
+      password: integration.credentials?.password,
+    };
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, job.timeoutMs || 30_000))]);
+    try {
+      const encoded = (job.query ?? []).find((p) => p.name === 'arguments')?.value;
+      const args = encoded ? (JSON.parse(encoded) as Record<string, unknown>) : {};
+      const output = job.path === 'verify' ? await this.datastores.verify(endpoint, deadline) : await this.datastores.read(endpoint, job.path, args, deadline);
+      const body = Buffer.from(JSON.stringify(output));
+      const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
+      return { jobId: job.jobId, ok: true, status: 200, body: body.subarray(0, maxBytes), truncated: body.length > maxBytes, error: '' };
+    } catch (error) {
+      if (signal.aborted) return failure(job.jobId, 'Cancelled');
+      if (deadline.aborted) return failure(job.jobId, `No answer from ${integration.type} within ${job.timeoutMs} ms`);
+      if (error instanceof DatastoreFailure) return failure(job.jobId, error.message);
+      if (error instanceof SyntaxError) return failure(job.jobId, "The read's arguments are not JSON");
+      return failure(job.jobId, `Could not read ${integration.type} from the relay: ${(error as Error).message}`);
     }
   }
 }

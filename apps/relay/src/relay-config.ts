@@ -10,7 +10,7 @@ const credentials = z.union([
   z.object({ username: z.string().min(1), password: z.string().min(1) }).strict(),
 ]);
 
-const integration = z
+const httpIntegration = z
   .object({
     /** The control plane's id of the integration this system serves (config.relayId names this relay there). */
     integrationId: uuid,
@@ -23,6 +23,27 @@ const integration = z
     capabilities: z.array(z.string()).min(1),
   })
   .strict();
+
+/** A datastore the relay reads next to it, with the same read-only sessions as the control plane's. */
+const datastoreIntegration = z
+  .object({
+    integrationId: uuid,
+    type: z.enum(['postgresql', 'mysql', 'redis']),
+    /** Where the datastore answers, inside this network. Never sent to the control plane. */
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65535).optional(),
+    database: z.string().min(1).optional(),
+    tls: z.enum(['disable', 'require', 'verify-full']).default('verify-full'),
+    /** Sent to the datastore only; never to the control plane. */
+    credentials: z
+      .object({ username: z.string().min(1).optional(), password: z.string().min(1).optional() })
+      .strict()
+      .optional(),
+    capabilities: z.array(z.string()).min(1),
+  })
+  .strict();
+
+const integration = z.union([httpIntegration, datastoreIntegration]);
 
 const schema = z
   .object({
@@ -46,6 +67,8 @@ const schema = z
 
 export type RelayConfig = z.infer<typeof schema> & { stateFile: string; caFile?: string };
 export type LocalIntegration = z.infer<typeof integration>;
+export type LocalHttpIntegration = z.infer<typeof httpIntegration>;
+export type LocalDatastore = z.infer<typeof datastoreIntegration>;
 
 export class RelayConfigError extends Error {}
 

@@ -29,6 +29,9 @@ export const DATASTORE_READS: Record<DatastoreKind, readonly string[]> = {
   redis: Object.keys(DRIVERS.redis?.reads ?? {}),
 };
 
+/** The addresses a connection to `host`:`port` may be made to (throws OutboundError when none may). */
+export type AddressResolver = (host: string, port: number) => Promise<string[]>;
+
 export interface DatastoreClientOptions {
   limits?: Partial<SessionLimits>;
   /** Extra trusted certificate authorities (PEM) for `verify-full`. */
@@ -45,11 +48,18 @@ export interface DatastoreClientOptions {
 export class DatastoreClient {
   private readonly limits: SessionLimits;
 
+  private readonly resolve: AddressResolver;
+
+  /**
+   * `addresses`: the outbound client of the control plane (its policy decides), or, in a relay,
+   * a resolver of the relay's own network.
+   */
   constructor(
-    private readonly outbound: OutboundClient,
+    addresses: OutboundClient | AddressResolver,
     private readonly options: DatastoreClientOptions = {},
   ) {
     this.limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
+    this.resolve = addresses instanceof OutboundClient ? (host, port) => addresses.allowedAddresses(host, port) : addresses;
   }
 
   /** Runs the named read; throws DatastoreFailure saying why it could not (an abort is rethrown as is). */
@@ -94,14 +104,14 @@ export class DatastoreClient {
     const driver = this.driver(endpoint);
     let addresses: string[];
     try {
-      addresses = await this.outbound.allowedAddresses(endpoint.host, endpoint.port);
+      addresses = await this.resolve(endpoint.host, endpoint.port);
     } catch (error) {
-      if (error instanceof OutboundError)
-        throw error.kind === 'refused'
-          ? new DatastoreFailure(`Refused: ${error.message}`, 'refused')
-          : new DatastoreFailure(`Could not connect to ${endpoint.host}:${endpoint.port}: ${error.message}`, 'unresolved');
-      throw error;
+      if (error instanceof OutboundError && error.kind === 'refused') throw new DatastoreFailure(`Refused: ${error.message}`, 'refused');
+      const why = error instanceof OutboundError ? error.message : `${endpoint.host} does not resolve`;
+      throw new DatastoreFailure(`Could not connect to ${endpoint.host}:${endpoint.port}: ${why}`, 'unresolved');
     }
+    if (addresses.length === 0)
+      throw new DatastoreFailure(`Could not connect to ${endpoint.host}:${endpoint.port}: ${endpoint.host} does not resolve`, 'unresolved');
     let failure: unknown;
     for (const address of addresses) {
       if (signal.aborted) throw signal.reason;

@@ -136,6 +136,7 @@ export class IntegrationVerifier {
       throw new InvalidInputError(
         'Change-event integrations only receive changes: there is no system to contact. Send a test change event to the webhook instead',
       );
+    if (type.datastore && throughRelay) return this.verifyDatastoreThroughRelay(type, throughRelay);
     if (type.datastore) return this.verifyDatastore(type, config, credentials);
     if (!probe)
       throw new InvalidInputError(
@@ -203,6 +204,21 @@ export class IntegrationVerifier {
       outcome: 'failed',
       detail: `Could not connect to ${endpoint.host}:${endpoint.port}: no ${name} answer within ${TIMEOUT_MS / 1000} s (refused, reset, filtered or not ${name})`,
     };
+  }
+
+  /** The relay connects, signs in and reads what the account may do, next to the datastore; its answer is the verification. */
+  private async verifyDatastoreThroughRelay(type: IntegrationType, read: RelayRead): Promise<VerifyResult> {
+    let answer: { status: number; body: Buffer; complete: boolean };
+    try {
+      answer = await read('verify', AbortSignal.timeout(TIMEOUT_MS));
+    } catch (error) {
+      if ((error as Error)?.name === 'TimeoutError') return { outcome: 'failed', detail: `No answer through the relay within ${TIMEOUT_MS / 1000} s` };
+      return { outcome: 'failed', detail: (error as Error).message };
+    }
+    const found = answer.complete ? (parseJson(answer.body) as { outcome?: unknown; detail?: unknown } | undefined) : undefined;
+    if ((found?.outcome !== 'succeeded' && found?.outcome !== 'failed') || typeof found.detail !== 'string')
+      return { outcome: 'failed', detail: `The relay's answer is not a ${type.displayName} verification` };
+    return { outcome: found.outcome, detail: `${found.detail} (through the relay)` };
   }
 
   private async verifyThroughRelay(probe: Probe, read: RelayRead): Promise<VerifyResult> {

@@ -90,11 +90,17 @@ const BOTH_BINDINGS =
 function checkBinding(type: IntegrationType, config: Record<string, unknown>): void {
   const properties = (type.configSchema.properties ?? {}) as Record<string, unknown>;
   if (!('relayId' in properties)) return;
-  const direct = config.baseUrl !== undefined;
+  const field = type.datastore ? 'host' : 'baseUrl';
+  const direct = config[field] !== undefined;
   const relayed = config.relayId !== undefined;
-  if (direct && relayed) throw new InvalidInputError(BOTH_BINDINGS);
-  if ((type.id === 'prometheus' || type.id === 'rabbitmq') && !direct && !relayed)
-    throw new InvalidInputError('Invalid input: config.baseUrl or config.relayId is required (one of them)');
+  if (direct && relayed)
+    throw new InvalidInputError(
+      type.datastore
+        ? 'Invalid input: config.host and config.relayId: set one of them, not both (a relay-bound datastore is reached at the address in the relay configuration)'
+        : BOTH_BINDINGS,
+    );
+  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.datastore) && !direct && !relayed)
+    throw new InvalidInputError(`Invalid input: config.${field} or config.relayId is required (one of them)`);
 }
 
 function mintWebhookSecret(): string {
@@ -124,7 +130,7 @@ export class IntegrationsService {
     checkBinding(type, config);
     this.schemas.config(type, config);
     if (input.credentials !== undefined) this.schemas.credentials(type, input.credentials);
-    else if (type.credentialsRequired) throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
+    else if (type.credentialsRequired && !config.relayId) throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
     await this.checkDestination(config, type);
     await this.checkRelay(organizationId, config);
     const id = newId();
@@ -191,7 +197,8 @@ export class IntegrationsService {
         this.schemas.config(type, input.config);
         patch.config = input.config;
       }
-      if (input.credentials === null && type.credentialsRequired) throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
+      if (input.credentials === null && type.credentialsRequired && !(input.config ?? current.config).relayId)
+        throw new InvalidInputError(`Invalid input: ${type.id} integrations need credentials`);
       if (input.credentials === null) patch.credentialsSealed = null;
       else if (input.credentials !== undefined) {
         this.schemas.credentials(type, input.credentials);
@@ -310,6 +317,22 @@ export class IntegrationsService {
     const found = await this.integrations.find(organizationId, { where: { enabled: true }, order: { createdAt: 'ASC' } });
     return found.flatMap((i): ReadableDataSource[] => {
       const datastore = integrationType(i.type)?.datastore;
+      if (datastore && typeof i.config.relayId === 'string') {
+        const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
+        return [
+          {
+            organizationId,
+            integrationId: i.id,
+            type: datastore,
+            name: i.name,
+            baseUrl: '',
+            services: servicesOf(i.config),
+            relayId: i.config.relayId,
+            headers: {},
+            verifiedAt,
+          },
+        ];
+      }
       if (datastore) {
         const endpoint = datastoreEndpoint(datastore, i.config, this.credentialsOf(i) as DatastoreCredentials | null);
         const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;

@@ -80,6 +80,16 @@ const datastoreHost = {
   description: 'Host name or IP address (checked by the outbound policy at every connection)',
 };
 const port = { type: 'integer', minimum: 1, maximum: 65535 };
+const relayDatastore = {
+  ...relayId,
+  description:
+    "The relay that reads the datastore, instead of host: the relay's configuration holds its address and sign-in (credentials are then not stored here)",
+};
+/** A datastore is reached directly (host) or through a relay (relayId): exactly one. */
+const DIRECT_OR_RELAYED = [
+  { properties: { host: datastoreHost }, required: ['host'] },
+  { properties: { relayId }, required: ['relayId'] },
+];
 const signIn: JsonSchema = {
   type: 'object',
   properties: { username: { type: 'string', minLength: 1, maxLength: 256 }, password: { type: 'string', minLength: 1, maxLength: 8192 } },
@@ -200,8 +210,9 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
         },
         tls,
         services,
+        relayId: relayDatastore,
       },
-      required: ['host'],
+      oneOf: DIRECT_OR_RELAYED,
       additionalProperties: false,
     },
     credentialsSchema: signIn,
@@ -217,8 +228,8 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     configSchema: {
       type: 'object',
       // No database: every read is server-wide, and an account may only choose a database it has a privilege on.
-      properties: { host: datastoreHost, port: { ...port, description: 'Default 3306' }, tls, services },
-      required: ['host'],
+      properties: { host: datastoreHost, port: { ...port, description: 'Default 3306' }, tls, services, relayId: relayDatastore },
+      oneOf: DIRECT_OR_RELAYED,
       additionalProperties: false,
     },
     credentialsSchema: signIn,
@@ -232,8 +243,8 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
     datastore: 'redis',
     configSchema: {
       type: 'object',
-      properties: { host: datastoreHost, port: { ...port, description: 'Default 6379' }, tls, services },
-      required: ['host'],
+      properties: { host: datastoreHost, port: { ...port, description: 'Default 6379' }, tls, services, relayId: relayDatastore },
+      oneOf: DIRECT_OR_RELAYED,
       additionalProperties: false,
     },
     credentialsSchema: {

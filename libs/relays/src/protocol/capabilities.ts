@@ -1,16 +1,39 @@
 /**
- * What a relay can be asked to do: one capability per kind of read of an integration's HTTP API.
- * A capability names the paths it may read; the relay checks a job's path against this table and
- * against its own configuration before it connects to anything, and the control plane sends a job
- * only for a capability the relay advertised for that integration.
+ * What a relay can be asked to do: one capability per kind of read of an integration's HTTP API,
+ * or per named read of a datastore (its path is the read's name, its one query parameter
+ * `arguments` the read's arguments as JSON). A capability names the paths it may read; the relay
+ * checks a job's path against this table and against its own configuration before it connects to
+ * anything, and the control plane sends a job only for a capability the relay advertised for that
+ * integration.
  */
 export interface CapabilityDefinition {
   capabilityId: string;
   capabilityVersion: number;
-  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq';
+  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq' | RelayDatastoreType;
   /** Paths (relative to the system's base URL, no leading slash) this capability reads. */
   paths: RegExp;
 }
+
+/** The datastores a relay reads next to them, with the named reads of each (the datastores library's, by the same names). */
+export const RELAY_DATASTORE_READS = {
+  postgresql: ['activity', 'locks', 'connections', 'statements', 'replication', 'maintenance', 'sizes', 'verify'],
+  mysql: ['processlist', 'lock_waits', 'connections', 'statements', 'replication', 'verify'],
+  redis: ['info', 'slowlog', 'latency', 'clients', 'verify'],
+} as const;
+
+export type RelayDatastoreType = keyof typeof RELAY_DATASTORE_READS;
+
+export const isRelayDatastore = (type: string): type is RelayDatastoreType => Object.hasOwn(RELAY_DATASTORE_READS, type);
+
+/** One capability per datastore read, named as its tool is (`postgresql.locks`); `verify` reads what the account may do. */
+const DATASTORE_CAPABILITIES: CapabilityDefinition[] = Object.entries(RELAY_DATASTORE_READS).flatMap(([type, reads]) =>
+  reads.map((read) => ({
+    capabilityId: `${type}.${read}`,
+    capabilityVersion: 1,
+    integrationType: type as RelayDatastoreType,
+    paths: new RegExp(`^${read}$`),
+  })),
+);
 
 export const CAPABILITIES: readonly CapabilityDefinition[] = [
   { capabilityId: 'prometheus.query', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/query$/ },
@@ -26,6 +49,7 @@ export const CAPABILITIES: readonly CapabilityDefinition[] = [
   { capabilityId: 'rabbitmq.overview', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/(overview|nodes|whoami)$/ },
   { capabilityId: 'rabbitmq.queues', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/queues$/ },
   { capabilityId: 'rabbitmq.connections', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/connections$/ },
+  ...DATASTORE_CAPABILITIES,
 ];
 
 export function capabilityDefinition(capabilityId: string, capabilityVersion?: number): CapabilityDefinition | undefined {
