@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '@svc/investigations';
 import { DatastoreClient, DatastoreEndpoint } from '@svc/datastores';
-import { datastoreLocksExplainer, detectionScopeOf, explainCauses, MetricPresence } from '@svc/investigations/engine';
+import { datastoreConnectionsExplainer, datastoreLocksExplainer, detectionScopeOf, explainCauses, MetricPresence } from '@svc/investigations/engine';
 import { DataSourceConnection, ToolCatalog } from '@svc/investigations/tools';
 import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
 import { PostgresServer } from '../support/postgres-server';
@@ -90,16 +90,25 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
     return { pid, startedAt: Timestamp.parse(at)! };
   }
 
-  const explain = (services: string[], alert: Record<string, string>, onset: Timestamp) => {
+  const explain = (services: string[], alert: Record<string, string>, onset: Timestamp, explainer = datastoreLocksExplainer) => {
     const s = session(services, { from: onset.plusSeconds(-1800), until: onset.plusSeconds(300) });
-    return explainCauses(s, PROMETHEUS, detectionScopeOf([alert], onset, true), [datastoreLocksExplainer], MetricPresence.UNKNOWN).then((found) => ({
-      found,
-      runs: s.runs,
-    }));
+    return explainCauses(s, PROMETHEUS, detectionScopeOf([alert], onset, true), [explainer], MetricPresence.UNKNOWN).then((found) => ({ found, runs: s.runs }));
+  };
+
+  /** When the last of the connections now open was opened, as the database says. */
+  const lastOpened = async (): Promise<Timestamp> => {
+    const admin = server.client();
+    await admin.connect();
+    const { rows } = await admin.query(
+      `SELECT to_char(max(backend_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+    );
+    await admin.end();
+    return Timestamp.parse(rows[0].at)!;
   };
 
   beforeAll(async () => {
-    server = await PostgresServer.start();
+    // Ten connection slots for ordinary users: 12, less the 2 kept for superusers.
+    server = await PostgresServer.start({ max_connections: 12, superuser_reserved_connections: 2 });
     await server.admin(
       `CREATE ROLE shop LOGIN PASSWORD 'shop-secret'; CREATE ROLE investigator LOGIN PASSWORD 'monitor-secret'; GRANT pg_monitor TO investigator;`,
     );
@@ -158,5 +167,49 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
     expect(runs).toEqual([]);
     expect(found.causes).toEqual([]);
     expect(found.notLookedFor).toEqual([]);
+  });
+
+  it('names the application that took the connections the alerting service needed, dated by its last one', async () => {
+    await connect('checkout');
+    for (let i = 0; i < 8; i++) await connect('report-batch');
+    const filled = await lastOpened();
+    const { found, runs } = await explain(
+      ['checkout'],
+      { alertname: 'CheckoutErrors', service: 'checkout' },
+      filled.plusSeconds(20),
+      datastoreConnectionsExplainer,
+    );
+
+    expect(runs.map((r) => r.tool)).toEqual(['postgresql.connections']);
+    expect(found.causes).toHaveLength(1);
+    const [cause] = found.causes;
+    expect(cause.at.toISOString()).toBe(filled.toISOString());
+    expect(cause.statement).toBe(
+      `report-batch took 8 of the 10 connections in use (max_connections 12, 0 left) of Shop database, the last at ${filled.toISOString()}, and caused the alert's condition`,
+    );
+    expect(cause.mechanismRuns).toEqual([runs[0].ordinal]);
+    expect(cause.unexplained).toEqual(['why report-batch opened 8 connections']);
+  });
+
+  it('leaves the mechanism open when the alerting service holds the connections itself, and finds nothing with slots to spare', async () => {
+    for (let i = 0; i < 8; i++) await connect('checkout');
+    const own = await explain(
+      ['checkout'],
+      { alertname: 'CheckoutErrors', service: 'checkout' },
+      (await lastOpened()).plusSeconds(20),
+      datastoreConnectionsExplainer,
+    );
+    expect(own.found.causes[0].mechanismRuns).toEqual([]);
+    expect(own.found.causes[0].unexplained[0]).toBe('why checkout, the alerting service itself, opened so many connections');
+
+    await Promise.all(held.splice(0, 6).map((c) => c.end()));
+    const spare = await explain(
+      ['checkout'],
+      { alertname: 'CheckoutErrors', service: 'checkout' },
+      (await lastOpened()).plusSeconds(20),
+      datastoreConnectionsExplainer,
+    );
+    expect(spare.runs.map((r) => r.tool)).toEqual(['postgresql.connections']);
+    expect(spare.found.causes).toEqual([]);
   });
 });

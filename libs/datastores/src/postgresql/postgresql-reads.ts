@@ -131,6 +131,14 @@ async function connections(query: Query) {
     `SELECT coalesce(a.application_name, '') AS application, a.usename AS "user", host(a.client_addr) AS client, a.state, a.datname AS database
        FROM pg_stat_activity a WHERE a.backend_type = 'client backend'`,
   );
+  // When each application's connections were opened (this session left out): who filled the slots, and when.
+  const opened = await query<{ application: string; count: number; firstConnectedAt: string; lastConnectedAt: string }>(
+    `SELECT coalesce(a.application_name, '') AS application, count(*)::int AS count,
+            to_char(min(a.backend_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "firstConnectedAt",
+            to_char(max(a.backend_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "lastConnectedAt"
+       FROM pg_stat_activity a WHERE a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()
+      GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_ROWS}`,
+  );
   const roleLimits = await query<{ user: string; limit: number; used: number }>(
     `SELECT r.rolname AS "user", r.rolconnlimit AS limit, count(a.pid)::int AS used
        FROM pg_roles r LEFT JOIN pg_stat_activity a ON a.usename = r.rolname
@@ -151,6 +159,8 @@ async function connections(query: Query) {
     byClient: named('client')(countBy(sessions, (s) => s.client ?? 'local')),
     byState: named('state')(countBy(sessions, (s) => s.state ?? 'unknown')),
     byDatabase: named('database')(countBy(sessions, (s) => s.database ?? 'unknown')),
+    /** Per application (this session left out): its connections and when the first and the last of them were opened. */
+    openedByApplication: opened.map((o) => ({ ...o, application: o.application || '(none)' })),
     roleLimits,
   };
 }

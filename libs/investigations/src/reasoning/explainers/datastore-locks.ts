@@ -13,7 +13,7 @@ const LOCK_READS: Record<string, { tool: string; product: string }> = {
 };
 
 /** The services the alert names (service, app, job, … labels), lower case. */
-function alertServices(scope: DetectionScope): string[] {
+export function alertServicesOf(scope: DetectionScope): string[] {
   const named = SERVICE_LABELS.map((name) => scope.labels[name]).filter((v): v is string => Boolean(v));
   return [...new Set([...named, ...(scope.workload ? [scope.workload] : [])].map((s) => s.toLowerCase()))];
 }
@@ -25,7 +25,7 @@ function alertServices(scope: DetectionScope): string[] {
  */
 export function datastoresServing(sources: readonly SourceBrief[], scope: DetectionScope, kinds: readonly string[]): SourceBrief[] {
   const stores = sources.filter((s) => kinds.includes(s.type));
-  const services = alertServices(scope);
+  const services = alertServicesOf(scope);
   const serving = stores.filter((s) => (s.services ?? []).some((name) => services.includes(name.toLowerCase())));
   if (serving.length) return serving;
   return stores.length === 1 && !(stores[0].services ?? []).length ? stores : [];
@@ -71,7 +71,7 @@ async function lockCause(ctx: ExplainerContext, source: SourceBrief): Promise<De
   if (!at) return null;
 
   const waiting = [...new Set(waits.map(nameOf))];
-  const services = alertServices(ctx.scope);
+  const services = alertServicesOf(ctx.scope);
   const theirs = waits.filter((w) => services.some((s) => nameOf(w).toLowerCase().includes(s)));
   const holder = `${sessionOf(blocker)} (${nameOf(blocker)}${blocker.user && blocker.user !== nameOf(blocker) ? `, user ${blocker.user}` : ''})`;
   const since = began ? ` from ${began.toISOString()}` : '';

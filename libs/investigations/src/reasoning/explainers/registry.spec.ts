@@ -160,6 +160,7 @@ describe('explainCauses', () => {
       'crash loop',
       'dependency',
       'datastore lock waits',
+      'datastore connections',
       'connection pool',
       'traffic surge',
       'nodes and volumes',

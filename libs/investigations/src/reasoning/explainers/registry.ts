@@ -5,6 +5,7 @@ import { connectionPoolExplainer } from './connection-pool';
 import { ExplainerContext } from './context';
 import { cpuThrottlingExplainer } from './cpu-throttling';
 import { crashLoopExplainer } from './crash-loop';
+import { datastoreConnectionsExplainer } from './datastore-connections';
 import { datastoreLocksExplainer } from './datastore-locks';
 import { dependencyExplainer } from './dependency';
 import type { DetectedCause, DetectionScope, Explainer } from './explainer';
@@ -25,6 +26,7 @@ export const EXPLAINERS: readonly Explainer[] = [
   crashLoopExplainer,
   dependencyExplainer,
   datastoreLocksExplainer,
+  datastoreConnectionsExplainer,
   connectionPoolExplainer,
   trafficSurgeExplainer,
   nodeAndVolumesExplainer,

@@ -1,0 +1,73 @@
+import { Timestamp } from '@svc/platform';
+import type { SourceBrief } from '../reasoner';
+import type { ExplainerContext } from './context';
+import { alertServicesOf, datastoresServing } from './datastore-locks';
+import type { DetectedCause, Explainer } from './explainer';
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- postgresql.connections' output, shaped by its read
+
+/** Connections in use from which a database counts as exhausted: no slot left, or this share of those ordinary users may take. */
+const EXHAUSTED_SHARE = 0.9;
+/** The application holding at least this share of the connections is the one that took them. */
+const HOLDER_SHARE = 0.5;
+
+/**
+ * A PostgreSQL database that serves the alerting service with its connections exhausted, read in
+ * the database itself: the application holding most of them (at least half), dated by when it
+ * opened its last one (the database filled up then, at the latest). The mechanism is verified
+ * when that application is not the alerting service: its connections left none for the service.
+ */
+async function connectionsCause(ctx: ExplainerContext, source: SourceBrief): Promise<DetectedCause | null> {
+  const run = await ctx.session.runTool({
+    tool: 'postgresql.connections',
+    integrationId: source.integrationId,
+    arguments: {},
+    purpose: `Were the connections of ${source.name} exhausted, and by whom?`,
+  });
+  const output = run.outcome === 'succeeded' ? (run.output as Row) : null;
+  if (!output) return null;
+  const ordinary = output.maxConnections - output.reservedForSuperusers;
+  if (!(output.slotsLeft <= 0 || output.clientConnections >= ordinary * EXHAUSTED_SHARE)) return null;
+  const holder = (output.openedByApplication as Row[])[0];
+  if (!holder || holder.count < output.clientConnections * HOLDER_SHARE) return null;
+  const at = Timestamp.parse(holder.lastConnectedAt);
+  if (!ctx.near(at)) return null;
+  const services = alertServicesOf(ctx.scope);
+  const alertingOwn = services.some((s) => String(holder.application).toLowerCase().includes(s));
+  const share = `${holder.count} of the ${output.clientConnections} connections in use (max_connections ${output.maxConnections}, ${output.slotsLeft} left)`;
+  return {
+    id: `h-connections-${source.integrationId.slice(-6)}`,
+    statement: `${holder.application} took ${share} of ${source.name}, the last at ${at.toISOString()}, and caused the alert's condition`,
+    at,
+    run,
+    mechanism: `PostgreSQL showed ${holder.application} holding ${share}, opened from ${holder.firstConnectedAt} to ${holder.lastConnectedAt}`,
+    mechanismRuns: alertingOwn ? [] : [run.ordinal],
+    chainRuns: [],
+    unexplained: [
+      ...(alertingOwn ? [`why ${holder.application}, the alerting service itself, opened so many connections`] : []),
+      `why ${holder.application} opened ${holder.count} connections`,
+    ],
+    action: {
+      title: `Bound the connections of ${holder.application} to ${source.name} (its pool size or a role CONNECTION LIMIT), and end the idle ones`,
+      rationale: `It held most of the database's connections from just before the condition began`,
+      verification: 'postgresql.connections shows slots left and the alert resolves',
+    },
+  };
+}
+
+/** Connections exhausted in the PostgreSQL databases that serve the alerting service, and by whom. */
+export const datastoreConnectionsExplainer: Explainer = {
+  name: 'datastore connections',
+  // Read in the database, not in Prometheus: no metric has to exist.
+  reads: [],
+  appliesTo: () => true,
+  async explain(ctx) {
+    const causes: DetectedCause[] = [];
+    for (const source of datastoresServing(ctx.session.sources, ctx.scope, ['postgresql'])) {
+      if (!ctx.canRead(1)) break;
+      const cause = await connectionsCause(ctx, source);
+      if (cause) causes.push(cause);
+    }
+    return causes.length ? causes : null;
+  },
+};
