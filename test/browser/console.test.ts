@@ -699,6 +699,8 @@ describe('the web console in a real browser', () => {
     const top = page.getByRole('heading', { name: 'Conclusion' }).locator('..');
     await top.getByRole('link', { name: 'The investigation, with its evidence' }).waitFor();
     await expect(top.textContent()).resolves.toMatch(/(verified cause|supported explanation).*Next action: Roll back checkout/s);
+    // The incident's recorded changes load after its investigations: until they answer, the timeline shows the examined build as the investigation stated it.
+    await page.getByRole('link', { name: 'seen in its build series by an investigation', exact: true }).waitFor();
     const timeline = (await page
       .getByRole('heading', { name: /^Timeline/ })
       .locator('..')

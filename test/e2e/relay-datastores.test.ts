@@ -43,11 +43,7 @@ describe('datastore reads through a relay', () => {
   beforeAll(async () => {
     ensureBuilt();
     server = await PostgresServer.start();
-    await server.admin(
-      `CREATE ROLE shop LOGIN PASSWORD 'shop-secret'; CREATE ROLE investigator LOGIN PASSWORD 'monitor-secret'; GRANT pg_monitor TO investigator;`,
-    );
-    await server.admin('CREATE DATABASE shop OWNER shop');
-    await server.admin(`SET ROLE shop; CREATE TABLE orders (id int PRIMARY KEY, status text); INSERT INTO orders VALUES (1, 'new');`, 'shop');
+    await server.createShop();
     model = await ScriptedModelServer.start();
     worker = await startWorker({
       SVC_LLM_PROVIDER: 'openai-compatible',

@@ -109,11 +109,7 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
   beforeAll(async () => {
     // Ten connection slots for ordinary users: 12, less the 2 kept for superusers.
     server = await PostgresServer.start({ max_connections: 12, superuser_reserved_connections: 2 });
-    await server.admin(
-      `CREATE ROLE shop LOGIN PASSWORD 'shop-secret'; CREATE ROLE investigator LOGIN PASSWORD 'monitor-secret'; GRANT pg_monitor TO investigator;`,
-    );
-    await server.admin('CREATE DATABASE shop OWNER shop');
-    await server.admin(`SET ROLE shop; CREATE TABLE orders (id int PRIMARY KEY, status text); INSERT INTO orders VALUES (1, 'new');`, 'shop');
+    await server.createShop();
     const outbound = new OutboundClient(new AppConfig());
     catalog = new ToolCatalog(undefined, { outbound, datastores: new DatastoreClient(outbound) });
   });

@@ -87,6 +87,19 @@ export class PostgresServer {
     return client;
   }
 
+  /**
+   * The shop the datastore tests read: an application role `shop` (password `shop-secret`) owning
+   * database `shop` with one order row, and a monitoring role `investigator` (`monitor-secret`,
+   * pg_monitor), the account the integrations sign in with.
+   */
+  async createShop(): Promise<void> {
+    await this.admin(
+      `CREATE ROLE shop LOGIN PASSWORD 'shop-secret'; CREATE ROLE investigator LOGIN PASSWORD 'monitor-secret'; GRANT pg_monitor TO investigator;`,
+    );
+    await this.admin('CREATE DATABASE shop OWNER shop');
+    await this.admin(`SET ROLE shop; CREATE TABLE orders (id int PRIMARY KEY, status text); INSERT INTO orders VALUES (1, 'new');`, 'shop');
+  }
+
   /** Runs statements as the superuser. */
   async admin(sql: string, database = 'postgres'): Promise<void> {
     const client = this.client({ database });

@@ -317,45 +317,16 @@ export class IntegrationsService {
     const found = await this.integrations.find(organizationId, { where: { enabled: true }, order: { createdAt: 'ASC' } });
     return found.flatMap((i): ReadableDataSource[] => {
       const datastore = integrationType(i.type)?.datastore;
-      if (datastore && typeof i.config.relayId === 'string') {
-        const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
-        return [
-          {
-            organizationId,
-            integrationId: i.id,
-            type: datastore,
-            name: i.name,
-            baseUrl: '',
-            services: servicesOf(i.config),
-            relayId: i.config.relayId,
-            headers: {},
-            verifiedAt,
-          },
-        ];
-      }
-      if (datastore) {
-        const endpoint = datastoreEndpoint(datastore, i.config, this.credentialsOf(i) as DatastoreCredentials | null);
-        const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
-        return [
-          {
-            organizationId,
-            integrationId: i.id,
-            type: datastore,
-            name: i.name,
-            baseUrl: '',
-            endpoint,
-            services: servicesOf(i.config),
-            relayId: null,
-            headers: {},
-            verifiedAt,
-          },
-        ];
-      }
-      const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
       const relayId = typeof i.config.relayId === 'string' ? i.config.relayId : null;
-      if ((i.type !== 'prometheus' && i.type !== 'alertmanager' && i.type !== 'rabbitmq') || (!baseUrl && !relayId)) return [];
       const verifiedAt = i.lastVerifyOutcome === 'succeeded' ? i.lastVerifiedAt : null;
       const services = servicesOf(i.config);
+      if (datastore) {
+        // Bound to a relay, the datastore's address and sign-in are in the relay's configuration, not here.
+        const endpoint = relayId ? undefined : datastoreEndpoint(datastore, i.config, this.credentialsOf(i) as DatastoreCredentials | null);
+        return [{ organizationId, integrationId: i.id, type: datastore, name: i.name, baseUrl: '', endpoint, services, relayId, headers: {}, verifiedAt }];
+      }
+      const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
+      if ((i.type !== 'prometheus' && i.type !== 'alertmanager' && i.type !== 'rabbitmq') || (!baseUrl && !relayId)) return [];
       if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', services, relayId, headers: {}, verifiedAt }];
       return [
         {
