@@ -1,5 +1,5 @@
 import { DatastoreFailure } from '@svc/datastores';
-import { MAX_ANSWER_BYTES } from './http-json';
+import { MAX_ANSWER_BYTES, readThroughRelay } from './http-json';
 import { firstOf } from './series-name';
 import { ToolFailure } from './tool-failure';
 import type { ToolContext, ToolDefinition } from './tool.types';
@@ -12,7 +12,7 @@ import type { ToolContext, ToolDefinition } from './tool.types';
  */
 export async function readDatastore<T>(context: ToolContext, read: string, args: Record<string, unknown>, sources: string[]): Promise<T> {
   const { endpoint, relayId } = context.connection;
-  if (relayId) return readThroughRelay<T>(context, read, args, sources);
+  if (relayId) return readDatastoreThroughRelay<T>(context, read, args, sources);
   if (!endpoint || !context.datastores)
     throw new Error('readDatastore: the tool context has no datastore endpoint or client (tools run through the ToolCatalog)');
   try {
@@ -29,26 +29,8 @@ export async function readDatastore<T>(context: ToolContext, read: string, args:
  * configuration holds the address and sign-in): the job's path is the read's name and its one
  * query parameter the arguments as JSON; the answer is the read's output.
  */
-async function readThroughRelay<T>(context: ToolContext, read: string, args: Record<string, unknown>, sources: string[]): Promise<T> {
-  const { relayId, organizationId, integrationId, type } = context.connection;
-  if (!context.relay || !organizationId) throw new Error('readDatastore: the tool context has no relay reader (tools run through the ToolCatalog)');
-  let answer: { status: number; body: Buffer; complete: boolean };
-  try {
-    answer = await context.relay.read({
-      organizationId,
-      relayId: relayId!,
-      integrationId,
-      integrationType: type,
-      path: read,
-      query: [['arguments', JSON.stringify(args)]],
-      signal: context.signal,
-      maxBytes: MAX_ANSWER_BYTES,
-      timeoutMs: context.timeoutMs ?? 15_000,
-    });
-  } catch (error) {
-    if (context.signal.aborted) throw error;
-    throw new ToolFailure((error as Error).message, sources);
-  }
+async function readDatastoreThroughRelay<T>(context: ToolContext, read: string, args: Record<string, unknown>, sources: string[]): Promise<T> {
+  const answer = await readThroughRelay(context, read, [['arguments', JSON.stringify(args)]], sources);
   if (!answer.complete) throw new ToolFailure(`The relay's answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, sources);
   try {
     return JSON.parse(answer.body.toString('utf8')) as T;

@@ -76,14 +76,27 @@ export async function getJson(context: ToolContext, path: string, query: Readonl
  * or one that does not offer the read fails at once, saying so.
  */
 async function getJsonThroughRelay(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]>): Promise<JsonAnswer> {
-  const { relayId, organizationId, integrationId, type } = context.connection;
-  if (!context.relay || !organizationId) throw new Error('getJson: the tool context has no relay reader (tools run through the ToolCatalog)');
-  const product = PRODUCT_NAMES[type];
   const search = new URLSearchParams(query.map(([name, value]) => [name, value] as [string, string])).toString();
   const source = `/${path}${search ? `?${search}` : ''}`;
-  let answer: { status: number; body: Buffer; complete: boolean };
+  const answer = await readThroughRelay(context, path, query, [source]);
+  return readAnswer(PRODUCT_NAMES[context.connection.type], answer.status, answer.body, answer.complete, `/${path}`, source);
+}
+
+/**
+ * One read by the relay the connection is bound to (an HTTP path, or a datastore's named read),
+ * capped as a direct read is: its answer, or a ToolFailure naming `sources` that says why there
+ * is none (an abort is rethrown as is, so the catalog can tell cancellation and timeout apart).
+ */
+export async function readThroughRelay(
+  context: ToolContext,
+  path: string,
+  query: ReadonlyArray<readonly [string, string]>,
+  sources: string[],
+): Promise<{ status: number; body: Buffer; complete: boolean }> {
+  const { relayId, organizationId, integrationId, type } = context.connection;
+  if (!context.relay || !organizationId) throw new Error('readThroughRelay: the tool context has no relay reader (tools run through the ToolCatalog)');
   try {
-    answer = await context.relay.read({
+    return await context.relay.read({
       organizationId,
       relayId: relayId!,
       integrationId,
@@ -96,9 +109,8 @@ async function getJsonThroughRelay(context: ToolContext, path: string, query: Re
     });
   } catch (error) {
     if (context.signal.aborted) throw error;
-    throw new ToolFailure((error as Error).message, [source]);
+    throw new ToolFailure((error as Error).message, sources);
   }
-  return readAnswer(product, answer.status, answer.body, answer.complete, `/${path}`, source);
 }
 
 /** A 2xx complete JSON answer's body, else a ToolFailure naming the status and only a recognised API error's message. */
