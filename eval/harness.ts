@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
 import { until } from '../test/support/until';
+import type { HeldCondition } from './datastore-scenarios';
 import { ReportedChange, Rule, Scenario } from './scenarios';
 import { conventionOf, suiteOf } from './suites';
 
@@ -71,10 +72,16 @@ export async function stageOpenMetrics(name: string, write: (file: string) => Pr
   }
 }
 
-/** Generates the scenario's three hours of data ending now and serves it with the scenario's rules. */
-export async function stagePrometheus(scenario: Scenario, now = Date.now() / 1000): Promise<StagedPrometheus> {
-  const end = Math.floor(now / INTERVAL_SECONDS) * INTERVAL_SECONDS;
-  const cluster = scenario.build(end);
+/** The end of data staged at `now` (Unix seconds): the last evaluation before it. */
+const dataEnd = (now: number): number => Math.floor(now / INTERVAL_SECONDS) * INTERVAL_SECONDS;
+
+/**
+ * Generates the scenario's three hours of data ending now and serves it with the scenario's rules;
+ * a datastore scenario's onset follows `conditionAt`, when its condition began.
+ */
+export async function stagePrometheus(scenario: Scenario, now = Date.now() / 1000, conditionAt?: number): Promise<StagedPrometheus> {
+  const end = dataEnd(now);
+  const cluster = scenario.build(end, conditionAt);
   cluster.emit();
   const staged = await stageOpenMetrics(scenario.name, (file) => cluster.telemetry.writeOpenMetrics(file), [scenario.rule, ...(scenario.otherRules ?? [])]);
   return { ...staged, start: cluster.start, end, series: cluster.telemetry.seriesCount };
@@ -302,7 +309,9 @@ export function score(scenario: Scenario, investigation: InvestigationRead, seco
   const findings = investigation.findings ?? [];
   const citationsExist = citedRuns(investigation).every((r) => ordinals.has(r));
   const cited = new Set(findings.flatMap((f) => [...(f.runRefs ?? []), ...(f.evidenceRefs ?? []).map((e) => e.toolRunOrdinal)]));
-  const readsCause = runs.some((r) => cited.has(r.ordinal) && r.outcome === 'succeeded' && scenario.truth.series.test(JSON.stringify(r.arguments)));
+  const readsCause = runs.some(
+    (r) => cited.has(r.ordinal) && r.outcome === 'succeeded' && scenario.truth.series.test(`${r.tool} ${JSON.stringify(r.arguments)}`),
+  );
   const cause = findings.find((f) => f.kind === 'cause');
   const top1 = !!cause && names(scenario, `${cause.statement} ${cause.mechanism}`);
   const top3 = candidates(investigation)
@@ -338,6 +347,10 @@ export interface RunOptions {
   dumpTo?: string;
   /** Changes to report to a changes integration before the investigation opens. */
   changes?: ReportedChange[];
+  /** Integrations to create beside the Prometheus one (the datastore a scenario's condition is on). */
+  integrations?: Array<HeldCondition['integration']>;
+  /** Conditions a datastore scenario holds, already made (by name); runScenario makes the others itself. */
+  held?: Map<string, Promise<HeldCondition>>;
   /**
    * Work on the incident once its investigation ended, while its integrations and Prometheus still
    * serve it (a test's second look); runScenario names the scenario's own Organization.
@@ -375,7 +388,7 @@ export async function investigatePage(
   options: RunOptions,
 ): Promise<Investigated> {
   const log = options.log ?? (() => undefined);
-  const delivered = await deliverPage(api, name, prometheusUrl, page, others, options.baseUrl, options.changes);
+  const delivered = await deliverPage(api, name, prometheusUrl, page, others, options.baseUrl, options.changes, options.integrations);
   try {
     const { incidentId, alerts } = delivered;
     log(`${name}: ${page.rule.alert} fired at ${iso(page.firedAt)}; incident ${incidentId}`);
@@ -443,6 +456,7 @@ export async function deliverPage(
   others: DerivedAlert[],
   baseUrl: string,
   changes: ReportedChange[] = [],
+  extra: Array<HeldCondition['integration']> = [],
 ): Promise<DeliveredPage> {
   const integrations: string[] = [];
   const disable = async (): Promise<void> => {
@@ -457,6 +471,13 @@ export async function deliverPage(
     if ((verified.body as { lastVerification?: { outcome?: string } }).lastVerification?.outcome !== 'succeeded')
       throw new Error(`verifying Prometheus: ${JSON.stringify(verified.body)}`);
     if (changes.length > 0) integrations.push(await reportChanges(api, name, changes, baseUrl));
+    for (const body of extra) {
+      const { id } = await created(api, body);
+      integrations.push(id);
+      const verified = await api.post(`/api/v1/integrations/${id}/verify`);
+      const outcome = (verified.body as { lastVerification?: { outcome?: string; detail?: string } }).lastVerification;
+      if (outcome?.outcome !== 'succeeded') throw new Error(`verifying ${body.name}: ${JSON.stringify(verified.body)}`);
+    }
 
     let incidentId: string | undefined;
     for (const payload of notifications(page, others)) {
@@ -489,7 +510,18 @@ export async function deliverPage(
 export async function runScenario(api: ApiClient, scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
   const log = options.log ?? (() => undefined);
   const tenant = await ownOrganization(api, scenario.name);
-  const staged = await stagePrometheus(scenario);
+  const held = scenario.datastore ? await (options.held?.get(scenario.name) ?? scenario.datastore.hold()) : undefined;
+  if (held && scenario.datastore) {
+    // The page fires in data that reaches this far past the condition: wait for the clock to get there.
+    const ready = held.at + scenario.datastore.leadSeconds;
+    const wait = Math.max(0, ready - dataEnd(Date.now() / 1000));
+    if (wait > 0) log(`${scenario.name}: the condition on ${held.integration.name} began; the page fires in data ${Math.ceil(wait)} s from now`);
+    await new Promise((resolve) => setTimeout(resolve, (wait + (wait > 0 ? INTERVAL_SECONDS : 0)) * 1000));
+  }
+  const staged = await stagePrometheus(scenario, Date.now() / 1000, held?.at).catch(async (error: unknown) => {
+    await held?.release();
+    throw error;
+  });
   try {
     log(`${scenario.name}: ${staged.series} series in ${staged.prometheus.url}`);
     const derived = await Promise.all(
@@ -504,10 +536,12 @@ export async function runScenario(api: ApiClient, scenario: Scenario, options: R
       ended: options.ended && ((id) => options.ended!(id, tenant.id)),
       afterwards: options.afterwards && ((incidentId) => options.afterwards!(incidentId, tenant.id)),
       changes: scenario.changes?.(staged.end),
+      integrations: held ? [held.integration] : [],
     });
     return { ...score(scenario, ended, seconds, alerts), organizationId: tenant.id };
   } finally {
     await staged.stop();
+    await held?.release();
   }
 }
 

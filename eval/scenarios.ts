@@ -1,5 +1,6 @@
 import { Cluster, Effects, Pod, WorkloadSpec } from './cluster';
 import type { Convention, Missing } from './conventions';
+import type { DatastoreCondition } from './datastore-scenarios';
 import { configMap, consumersOf, hikari, NODES, postgres, probes, rabbitmq, ramp, redis, shop, ShopOptions, volume } from './shop';
 
 /** An alerting rule as Prometheus loads it. */
@@ -30,7 +31,8 @@ export type Family =
 
 export interface Scenario {
   name: string;
-  family: Family;
+  /** What kind of cause (the datastore scenarios add locks held in a database, a family no convention template makes). */
+  family: Family | 'database-locks';
   /** What happened, as a postmortem would say it. */
   story: string;
   redHerrings: string[];
@@ -46,8 +48,13 @@ export interface Scenario {
   convention?: Convention;
   /** Parts of the usual telemetry the scenario's cluster lacks. */
   missing?: Missing[];
-  /** The cluster with its faults; three hours of data ending at `end` (Unix seconds). */
-  build(end: number): Cluster;
+  /**
+   * The cluster with its faults; three hours of data ending at `end` (Unix seconds). A datastore
+   * scenario's onset follows `conditionAt`, when its condition began on the real server.
+   */
+  build(end: number, conditionAt?: number): Cluster;
+  /** A condition made on a real datastore server, that the metrics do not show (eval/datastore-scenarios.ts). */
+  datastore?: DatastoreCondition;
   /** The rule that pages; its alert opens the incident investigated. */
   rule: Rule;
   /** Other rules; those that fire in the same Alertmanager group (namespace) join the incident. */

@@ -1,8 +1,10 @@
 import { CONVENTION_SCENARIOS } from './convention-scenarios';
+import { DATASTORE_SCENARIOS } from './datastore-scenarios';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
- * The evaluation's suites: `own` (the generator's default conventions, eval/scenarios.ts),
+ * The evaluation's suites: `own` (the generator's default conventions, eval/scenarios.ts, and
+ * the incidents whose cause only a datastore shows, eval/datastore-scenarios.ts),
  * `conventions-dev` (other conventions; the reasoner may be tuned on them) and
  * `conventions-holdout` (other conventions; only their totals are ever looked at).
  */
@@ -21,4 +23,4 @@ export function conventionOf(scenario: Scenario): string {
   return scenario.convention ?? 'prometheus-client';
 }
 
-export const ALL_SCENARIOS: Scenario[] = [...SCENARIOS, ...CONVENTION_SCENARIOS];
+export const ALL_SCENARIOS: Scenario[] = [...SCENARIOS, ...DATASTORE_SCENARIOS, ...CONVENTION_SCENARIOS];

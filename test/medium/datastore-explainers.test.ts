@@ -1,16 +1,37 @@
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { InvestigationSession, RecordedRun, SourceBrief } from '@svc/investigations';
+import type { InvestigationSession, RecordedRun, SourceBrief, ToolCall } from '@svc/investigations';
 import { DatastoreClient, DatastoreEndpoint } from '@svc/datastores';
-import { datastoreConnectionsExplainer, datastoreLocksExplainer, detectionScopeOf, explainCauses, MetricPresence } from '@svc/investigations/engine';
+import {
+  brokerQueuesExplainer,
+  datastoreConnectionsExplainer,
+  datastoreLocksExplainer,
+  detectionScopeOf,
+  explainCauses,
+  MetricPresence,
+} from '@svc/investigations/engine';
 import { DataSourceConnection, ToolCatalog } from '@svc/investigations/tools';
 import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
 import { PostgresServer } from '../support/postgres-server';
-import { recordRun } from '../support/scripted-prometheus';
+import { RABBITMQ_MANAGEMENT, RabbitmqVhost } from '../support/rabbitmq-vhost';
+import { recordRun, sessionOf } from '../support/scripted-prometheus';
 import { until } from '../support/until';
 
 const PROMETHEUS: SourceBrief = { integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' };
 const SHOP_DB = '0190a0b0-0000-7000-8000-0000000000d7';
+
+/** Runs `call` on the datastore through the real tool catalog and records it; Prometheus is never asked. */
+async function catalogRun(
+  catalog: ToolCatalog,
+  connection: DataSourceConnection,
+  window: { from: Timestamp; until: Timestamp },
+  call: ToolCall,
+  runs: RecordedRun[],
+): Promise<RecordedRun> {
+  if (call.integrationId !== connection.integrationId) throw new Error(`only the datastore is read here, not ${call.tool}`);
+  const result = await catalog.run(call.tool, call.arguments, { connection, window, signal: new AbortController().signal });
+  return Object.assign(recordRun(runs, call, result.output, result.summary), { outcome: result.outcome, error: result.error ?? null });
+}
 
 /**
  * The built-in reasoner's lock explainer reading a real PostgreSQL through the real tool catalog:
@@ -35,33 +56,17 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
 
   /** A session whose PostgreSQL runs go through the real catalog; Prometheus is never asked. */
   function session(services: string[], window: { from: Timestamp; until: Timestamp }): InvestigationSession & { runs: RecordedRun[] } {
-    const runs: RecordedRun[] = [];
-    const datastore: SourceBrief = { integrationId: SHOP_DB, type: 'postgresql', name: 'Shop database', rank: 2, reason: '', services };
-    const connection: DataSourceConnection = { integrationId: SHOP_DB, type: 'postgresql', baseUrl: '', headers: {}, endpoint: endpoint() };
-    return {
-      investigationId: '0190a000-0000-7000-8000-000000000009',
-      subject: 'What caused it?',
-      window,
-      conversation: null,
-      incident: null,
-      alerts: [],
-      sources: [PROMETHEUS, datastore],
-      tools: [],
-      budgets: { toolRuns: 40, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
-      signal: new AbortController().signal,
-      runs,
-      beginTurn: () => undefined,
-      recordUsage: async () => undefined,
-      progress: async () => undefined,
-      updateHypotheses: async () => undefined,
-      noteRollout: async () => null,
-      noteCalls: async () => undefined,
-      runTool: async (call) => {
-        if (call.integrationId !== SHOP_DB) throw new Error(`only the datastore is read here, not ${call.tool}`);
-        const result = await catalog.run(call.tool, call.arguments, { connection, window, signal: new AbortController().signal });
-        return Object.assign(recordRun(runs, call, result.output, result.summary), { outcome: result.outcome, error: result.error ?? null });
-      },
+    const datastore: SourceBrief = {
+      integrationId: SHOP_DB,
+      type: 'postgresql',
+      name: 'Shop database',
+      rank: 2,
+      reason: '',
+      services,
+      addresses: ['127.0.0.1', `127.0.0.1:${server.port}`],
     };
+    const connection: DataSourceConnection = { integrationId: SHOP_DB, type: 'postgresql', baseUrl: '', headers: {}, endpoint: endpoint() };
+    return sessionOf(window, [PROMETHEUS, datastore], (call, runs) => catalogRun(catalog, connection, window, call, runs));
   }
 
   const connect = async (application: string) => {
@@ -165,6 +170,18 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
     expect(found.notLookedFor).toEqual([]);
   });
 
+  it('reads a datastore that serves other services when the alert names its address', async () => {
+    const { pid } = await lockWait('nightly-batch', 'checkout', 1);
+    const alert = { alertname: 'PostgresLockWaits', instance: `127.0.0.1:${server.port}`, service: 'checkout' };
+    const { found, runs } = await explain(['billing'], alert, Timestamp.now());
+    expect(runs.map((r) => r.tool)).toEqual(['postgresql.locks']);
+    expect(found.causes).toHaveLength(1);
+    expect(found.causes[0].statement).toContain(`A transaction of pid ${pid} (nightly-batch, user shop) in Shop database held locks`);
+
+    const other = await explain(['billing'], { ...alert, instance: '127.0.0.1:1' }, Timestamp.now());
+    expect(other.runs).toEqual([]);
+  });
+
   it('names the application that took the connections the alerting service needed, dated by its last one', async () => {
     await connect('checkout');
     for (let i = 0; i < 8; i++) await connect('report-batch');
@@ -207,5 +224,132 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
     );
     expect(spare.runs.map((r) => r.tool)).toEqual(['postgresql.connections']);
     expect(spare.found.causes).toEqual([]);
+  });
+});
+
+/**
+ * The built-in reasoner's broker queue explainer reading the machine's RabbitMQ through the real
+ * tool catalog (management API): the consumer of a queue goes away while a publisher keeps
+ * publishing, and the explainer is to name the queue, date it by its oldest message and list who is
+ * still connected.
+ */
+describe('the broker queue explainer against a real RabbitMQ', () => {
+  const BROKER = '0190a0b0-0000-7000-8000-0000000000e1';
+  const vhost = new RabbitmqVhost('svc-explainers');
+  const catalog = new ToolCatalog();
+
+  const explain = (services: string[], alert: Record<string, string>, onset: Timestamp) => {
+    const window = { from: onset.plusSeconds(-1800), until: onset.plusSeconds(300) };
+    const broker: SourceBrief = { integrationId: BROKER, type: 'rabbitmq', name: 'Orders broker', rank: 2, reason: '', services };
+    const connection: DataSourceConnection = {
+      integrationId: BROKER,
+      type: 'rabbitmq',
+      baseUrl: RABBITMQ_MANAGEMENT,
+      headers: { authorization: vhost.monitorAuthorization },
+    };
+    const s = sessionOf(window, [PROMETHEUS, broker], (call, runs) => catalogRun(catalog, connection, window, call, runs));
+    return explainCauses(s, PROMETHEUS, detectionScopeOf([alert], onset, false), [brokerQueuesExplainer], MetricPresence.UNKNOWN).then((found) => ({
+      found,
+      runs: s.runs,
+    }));
+  };
+
+  /** `queue`'s consumer (orders-worker) goes away; checkout publishes `count` messages stamped `publishedAt` (Unix seconds) that stay. */
+  async function consumerGone(queue: string, count: number, publishedAt: number): Promise<void> {
+    const worker = await vhost.connect('orders-worker');
+    const consuming = await worker.createChannel();
+    await consuming.assertQueue(queue);
+    await consuming.consume(queue, (message) => message && consuming.ack(message));
+    await worker.close();
+    const publishing = await (await vhost.connect('checkout')).createConfirmChannel();
+    for (let i = 0; i < count; i++) publishing.sendToQueue(queue, Buffer.from(`order ${i}`), { timestamp: publishedAt });
+    await publishing.waitForConfirms();
+    await until(
+      async () => {
+        const read = await catalog.run(
+          'rabbitmq.queues',
+          { vhost: vhost.name, name: queue },
+          {
+            connection: { integrationId: BROKER, type: 'rabbitmq', baseUrl: RABBITMQ_MANAGEMENT, headers: { authorization: vhost.monitorAuthorization } },
+            window: { from: Timestamp.now().plusSeconds(-60), until: Timestamp.now() },
+            signal: new AbortController().signal,
+          },
+        );
+        const q = (read.output as { queues?: Array<{ name: string; messages: number; consumers: number }> } | null)?.queues?.find((x) => x.name === queue);
+        return q?.messages === count && q.consumers === 0;
+      },
+      20_000,
+      `${queue} to show ${count} messages and no consumer`,
+    );
+  }
+
+  beforeAll(() => vhost.create());
+  afterEach(async () => {
+    await vhost.closeConnections();
+    await vhost.deleteQueues();
+  });
+  afterAll(() => vhost.drop());
+
+  it('names the queue the alert names, dated by its oldest message, with who is still connected', async () => {
+    const publishedAt = Math.floor(Date.now() / 1000) - 90;
+    await consumerGone('orders', 12, publishedAt);
+    const { found, runs } = await explain(
+      ['orders'],
+      { alertname: 'OrdersBacklog', queue: 'orders', service: 'orders' },
+      Timestamp.fromEpochMicros(BigInt(publishedAt + 20) * 1_000_000n),
+    );
+
+    expect(runs.map((r) => [r.tool, r.arguments])).toEqual([
+      ['rabbitmq.queues', { name: 'orders' }],
+      ['rabbitmq.connections', { vhost: vhost.name }],
+    ]);
+    expect(found.causes).toHaveLength(1);
+    const [cause] = found.causes;
+    // Dated by the oldest message's publish stamp; its age is read in whole seconds, so the second may differ by one or two.
+    const dated = Number(cause.at.epochMicros / 1_000_000n);
+    expect([publishedAt - 2, publishedAt - 1, publishedAt, publishedAt + 1, publishedAt + 2]).toContain(dated);
+    expect(cause.statement).toBe(
+      `Queue orders (${vhost.name}) in Orders broker lost its consumers and its messages waited from ${cause.at.toISOString()}, and caused the alert's condition`,
+    );
+    expect(cause.mechanism).toMatch(
+      /^RabbitMQ showed 12 messages in orders \(12 ready\) and no consumer.*; its oldest message was published \d+ s before the read/,
+    );
+    expect(cause.mechanism).toContain('; the connections open now: checkout (1)');
+    expect(cause.mechanismRuns).toEqual([runs[0].ordinal]);
+    expect(cause.chainRuns).toEqual([runs[1].ordinal]);
+    expect(cause.unexplained).toEqual(['why the consumers of orders went away']);
+  });
+
+  it('picks, among queues without consumers, the one named after the alerting service when the alert names no queue', async () => {
+    const publishedAt = Math.floor(Date.now() / 1000) - 60;
+    await consumerGone('billing-events', 5, publishedAt);
+    await consumerGone('orders-created', 7, publishedAt);
+    const { found } = await explain(
+      ['orders'],
+      { alertname: 'OrdersProcessingLag', service: 'orders' },
+      Timestamp.fromEpochMicros(BigInt(publishedAt + 20) * 1_000_000n),
+    );
+    expect(found.causes).toHaveLength(1);
+    expect(found.causes[0].statement).toMatch(/^Queue orders-created /);
+  });
+
+  it('finds no cause in messages that began to wait well after the condition began, nor in a broker serving other services', async () => {
+    const publishedAt = Math.floor(Date.now() / 1000) - 30;
+    await consumerGone('orders-late', 3, publishedAt);
+    const late = await explain(
+      ['orders'],
+      { alertname: 'OrdersBacklog', queue: 'orders-late', service: 'orders' },
+      Timestamp.fromEpochMicros(BigInt(publishedAt - 600) * 1_000_000n),
+    );
+    expect(late.runs.map((r) => r.tool)).toEqual(['rabbitmq.queues']);
+    expect(late.found.causes).toEqual([]);
+
+    const elsewhere = await explain(
+      ['billing'],
+      { alertname: 'OrdersBacklog', queue: 'orders-late', service: 'orders' },
+      Timestamp.fromEpochMicros(BigInt(publishedAt + 20) * 1_000_000n),
+    );
+    expect(elsewhere.runs).toEqual([]);
+    expect(elsewhere.found.causes).toEqual([]);
   });
 });

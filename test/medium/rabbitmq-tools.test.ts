@@ -1,26 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import amqp, { ChannelModel } from 'amqplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DataSourceConnection, ToolCatalog, ToolContext, ToolResult } from '@svc/investigations/tools';
 import { Timestamp } from '@svc/platform';
+import { RABBITMQ_MANAGEMENT, RabbitmqVhost } from '../support/rabbitmq-vhost';
 import { until } from '../support/until';
 
 type Output = Record<string, any>;
 const out = (result: ToolResult) => result.output as Output;
-
-const MANAGEMENT = 'http://127.0.0.1:15672';
-const ADMIN = `Basic ${Buffer.from('guest:guest').toString('base64')}`;
-
-/** The management API as the broker's administrator (guest on loopback), for setting up what the test needs. */
-async function manage(method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${MANAGEMENT}/api/${path}`, {
-    method,
-    headers: { authorization: ADMIN, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300 && !(method === 'DELETE' && res.status === 404)) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-}
 
 /**
  * The RabbitMQ tools against the machine's RabbitMQ through its management API, in a virtual
@@ -28,51 +14,24 @@ async function manage(method: string, path: string, body?: unknown): Promise<voi
  * away while publishers kept publishing, connections held by named applications, a memory alarm.
  */
 describe('RabbitMQ tools against a real broker', () => {
-  const suffix = randomBytes(4).toString('hex');
-  const vhost = `svc-tools-${suffix}`;
-  const monitor = { username: `investigator-${suffix}`, password: 'monitor-secret' };
-  const app = { username: `orders-app-${suffix}`, password: 'app-secret' };
+  const vhost = new RabbitmqVhost('svc-tools');
   const catalog = new ToolCatalog();
-  const held: ChannelModel[] = [];
 
   const context = (): ToolContext => {
     const connection: DataSourceConnection = {
       integrationId: '0190a0b0-0000-7000-8000-0000000000f1',
       type: 'rabbitmq',
-      baseUrl: MANAGEMENT,
-      headers: { authorization: `Basic ${Buffer.from(`${monitor.username}:${monitor.password}`).toString('base64')}` },
+      baseUrl: RABBITMQ_MANAGEMENT,
+      headers: { authorization: vhost.monitorAuthorization },
     };
     return { connection, window: { from: Timestamp.now().plusSeconds(-600), until: Timestamp.now() }, signal: new AbortController().signal };
   };
   const run = (tool: string, args: Record<string, unknown> = {}) => catalog.run(tool, args, context());
-  const connect = async (name: string): Promise<ChannelModel> => {
-    const connection = await amqp.connect(
-      { hostname: '127.0.0.1', port: 5672, username: app.username, password: app.password, vhost },
-      { clientProperties: { connection_name: name } },
-    );
-    connection.on('error', () => undefined);
-    held.push(connection);
-    return connection;
-  };
+  const connect = (name: string) => vhost.connect(name);
 
-  beforeAll(async () => {
-    await manage('PUT', `vhosts/${vhost}`);
-    await manage('PUT', `users/${monitor.username}`, { password: monitor.password, tags: 'monitoring' });
-    await manage('PUT', `users/${app.username}`, { password: app.password, tags: '' });
-    await manage('PUT', `permissions/${vhost}/${app.username}`, { configure: '.*', write: '.*', read: '.*' });
-    // Access to the virtual host without any configure, write or read permission: a monitoring user sees its queues then.
-    await manage('PUT', `permissions/${vhost}/${monitor.username}`, { configure: '^$', write: '^$', read: '^$' });
-  });
-
-  afterEach(async () => {
-    await Promise.all(held.splice(0).map((c) => c.close().catch(() => undefined)));
-  });
-
-  afterAll(async () => {
-    await manage('DELETE', `vhosts/${vhost}`);
-    await manage('DELETE', `users/${monitor.username}`);
-    await manage('DELETE', `users/${app.username}`);
-  });
+  beforeAll(() => vhost.create());
+  afterEach(() => vhost.closeConnections());
+  afterAll(() => vhost.drop());
 
   it('names the queue whose consumer went away while messages kept arriving, with its depth and oldest message', async () => {
     const worker = await connect('order-worker');
@@ -81,24 +40,24 @@ describe('RabbitMQ tools against a real broker', () => {
     await consuming.consume('orders', (message) => message && consuming.ack(message));
     const publisher = await connect('checkout');
     const publishing = await publisher.createConfirmChannel();
-    await until(async () => out(await run('rabbitmq.queues', { vhost })).queues?.[0]?.consumers === 1, 20_000, 'the consumer to show');
+    await until(async () => out(await run('rabbitmq.queues', { vhost: vhost.name })).queues?.[0]?.consumers === 1, 20_000, 'the consumer to show');
 
     await worker.close(); // the consumer goes away; checkout keeps publishing
     for (let i = 0; i < 25; i++) publishing.sendToQueue('orders', Buffer.from(`order ${i}`), { timestamp: Math.floor(Date.now() / 1000) - 120 });
     await publishing.waitForConfirms();
     const result = await until(
       async () => {
-        const r = await run('rabbitmq.queues', { vhost });
+        const r = await run('rabbitmq.queues', { vhost: vhost.name });
         return out(r).queues[0]?.messages === 25 && out(r).queues[0]?.consumers === 0 ? r : false;
       },
       20_000,
       'the queue to show 25 messages and no consumer',
     );
     expect(result.outcome).toBe('succeeded');
-    expect(out(result).queues[0]).toMatchObject({ name: 'orders', vhost, ready: 25, unacknowledged: 0, consumers: 0 });
+    expect(out(result).queues[0]).toMatchObject({ name: 'orders', vhost: vhost.name, ready: 25, unacknowledged: 0, consumers: 0 });
     expect(out(result).queues[0].oldestMessageSeconds).toBeGreaterThanOrEqual(120);
     expect(out(result).withoutConsumers).toEqual(['orders']);
-    expect(result.summary).toContain(`1 queue in ${vhost}; the deepest: ${vhost} orders with 25 messages, 0 consumers.`);
+    expect(result.summary).toContain(`1 queue in ${vhost.name}; the deepest: ${vhost.name} orders with 25 messages, 0 consumers.`);
     expect(result.summary).toContain('Messages but no consumer: orders (25).');
     expect(result.sources[0]).toMatch(/^\/api\/queues\?sort=messages&sort_reverse=true&columns=/);
   });
@@ -111,7 +70,7 @@ describe('RabbitMQ tools against a real broker', () => {
     }
     const result = await until(
       async () => {
-        const r = await run('rabbitmq.connections', { vhost });
+        const r = await run('rabbitmq.connections', { vhost: vhost.name });
         return out(r).total === 4 && out(r).connections.every((c: Output) => c.channels > 0) ? r : false;
       },
       20_000,
@@ -121,7 +80,7 @@ describe('RabbitMQ tools against a real broker', () => {
       { connectionName: 'order-worker', connections: 3, channels: 3 },
       { connectionName: 'billing', connections: 1, channels: 2 },
     ]);
-    expect(out(result).byUser).toEqual([{ user: app.username, connections: 4, channels: 5 }]);
+    expect(out(result).byUser).toEqual([{ user: vhost.app.username, connections: 4, channels: 5 }]);
     expect(result.summary).toBe('4 connections; by connection name: order-worker 3, billing 1.');
   });
 
@@ -153,7 +112,7 @@ describe('RabbitMQ tools against a real broker', () => {
 
   it('fails a read with credentials the broker refuses, naming the status only', async () => {
     const wrong = context();
-    wrong.connection.headers = { authorization: `Basic ${Buffer.from(`${monitor.username}:not-it`).toString('base64')}` };
+    wrong.connection.headers = { authorization: `Basic ${Buffer.from(`${vhost.monitor.username}:not-it`).toString('base64')}` };
     const result = await catalog.run('rabbitmq.queues', {}, wrong);
     expect(result.outcome).toBe('failed');
     expect(result.error).toMatch(/^RabbitMQ answered HTTP 401 at \/api\/queues/);

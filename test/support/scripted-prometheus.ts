@@ -27,15 +27,40 @@ export function scripted(
   toolRuns = 40,
   { collected }: { collected?: string[] } = {},
 ): InvestigationSession & { runs: RecordedRun[] } {
+  const window = { from: Timestamp.parse(T(0))!, until: Timestamp.parse(T(45))! };
+  return sessionOf(
+    window,
+    [source],
+    (call, runs) => {
+      if (call.tool !== 'prometheus.label_values')
+        return recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] });
+      // Which metrics are collected: those named, or, when none are, the read fails (then every metric counts as collected).
+      if (!collected) return Object.assign(recordRun(runs, call, null), { outcome: 'failed' as const, error: 'Prometheus did not answer' });
+      return recordRun(runs, call, { label: call.arguments.label, values: collected });
+    },
+    toolRuns,
+  );
+}
+
+/**
+ * An investigation session over `sources` and `window` whose tool runs `answer` makes (recording
+ * each in `runs`, see recordRun), with `toolRuns` runs to spend; nothing else it is told of is kept.
+ */
+export function sessionOf(
+  window: { from: Timestamp; until: Timestamp },
+  sources: SourceBrief[],
+  answer: (call: ToolCall, runs: RecordedRun[]) => RecordedRun | Promise<RecordedRun>,
+  toolRuns = 40,
+): InvestigationSession & { runs: RecordedRun[] } {
   const runs: RecordedRun[] = [];
   return {
     investigationId: '0190a000-0000-7000-8000-000000000002',
     subject: 'What caused it?',
-    window: { from: Timestamp.parse(T(0))!, until: Timestamp.parse(T(45))! },
+    window,
     conversation: null,
     incident: null,
     alerts: [],
-    sources: [source],
+    sources,
     tools: [],
     budgets: { toolRuns, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 },
     signal: new AbortController().signal,
@@ -46,13 +71,7 @@ export function scripted(
     updateHypotheses: async () => undefined,
     noteRollout: async () => null,
     noteCalls: async () => undefined,
-    runTool: async (call) => {
-      if (call.tool !== 'prometheus.label_values')
-        return recordRun(runs, call, { start: call.arguments.start, stepSeconds: 60, series: answer(String(call.arguments.query ?? '')) ?? [] });
-      // Which metrics are collected: those named, or, when none are, the read fails (then every metric counts as collected).
-      if (!collected) return Object.assign(recordRun(runs, call, null), { outcome: 'failed' as const, error: 'Prometheus did not answer' });
-      return recordRun(runs, call, { label: call.arguments.label, values: collected });
-    },
+    runTool: async (call) => answer(call, runs),
   };
 }
 

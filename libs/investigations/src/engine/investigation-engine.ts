@@ -11,6 +11,7 @@ import { ActivityService } from '../activity.service';
 import type { Conclusion, StoppedBy } from '../conclusion.types';
 import type { ConversationContext } from '../turn.types';
 import { Investigation } from '../investigation.entity';
+import { namesDatastore } from '../reasoning/explainers/datastores-serving';
 import { alertServices } from '../reasoning/recorded-changes';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, ObservedRollout, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
@@ -39,6 +40,14 @@ const DATASTORE_READ_TEXT: Record<DatastoreKind | 'rabbitmq', string> = {
 };
 
 const MAX_ALERTS = 200;
+
+/** Where a datastore or broker read directly is reached (host, host:port); none for one read through a relay. */
+function addressesOf(s: ReadableDataSource): string[] {
+  if (s.endpoint) return [s.endpoint.host, `${s.endpoint.host}:${s.endpoint.port}`];
+  if (s.type !== 'rabbitmq' || !s.baseUrl) return [];
+  const url = new URL(s.baseUrl);
+  return url.port ? [url.hostname, url.host] : [url.hostname];
+}
 /** Incidents (and alerts of each) a question without an incident reads from its window. */
 const MAX_WINDOW_INCIDENTS = 50;
 const MAX_WINDOW_ALERTS = 50;
@@ -243,8 +252,12 @@ export class InvestigationEngine {
       }
     }
     const alerts = [...latest.values()].sort((a, b) => (a.startsAt.isAfter(b.startsAt) ? 1 : -1));
-    const incidentServices = new Set([...alertServices(alerts), ...Object.values(incident?.labels ?? {})].map((name) => name.toLowerCase()));
-    const sources = await this.selectSources(investigation, incident?.integrationId ?? null, incidentServices);
+    const incidentServices = new Set(
+      [...alertServices(alerts), ...alertServices(incident ? [{ labels: incident.labels }] : [])].map((name) => name.toLowerCase()),
+    );
+    // Every label value the incident's alerts carry: one may name a datastore's address or name.
+    const labelValues = [...new Set([...alerts, ...(incident ? [incident] : [])].flatMap((a) => Object.values(a.labels)))];
+    const sources = await this.selectSources(investigation, incident?.integrationId ?? null, incidentServices, labelValues);
     const budgets = (await this.policies.get(organizationId)).investigationBudgets;
     const earlierRuns = await this.runs.find(organizationId, { where: { investigationId: investigation.id }, order: { ordinal: 'ASC' } });
     // A conversation turn may reuse the reads of the earlier turns it sees, the latest first (see RecordingSession.reusable).
@@ -377,9 +390,11 @@ export class InvestigationEngine {
     investigation: Investigation,
     incidentIntegrationId: string | null,
     incidentServices: ReadonlySet<string>,
+    labelValues: readonly string[],
   ): Promise<Array<SourceBrief & { connection: ReadableDataSource }>> {
     const readable = await this.integrations.readableDataSources(investigation.organizationId);
-    const servesIncident = (s: ReadableDataSource) => s.services.some((name) => incidentServices.has(name.toLowerCase()));
+    const servesIncident = (s: ReadableDataSource) =>
+      s.services.some((name) => incidentServices.has(name.toLowerCase())) || namesDatastore({ name: s.name, addresses: addressesOf(s) }, labelValues);
     const score = (s: ReadableDataSource): number =>
       s.integrationId === incidentIntegrationId
         ? 0
@@ -401,6 +416,7 @@ export class InvestigationEngine {
         rank: i + 1,
         connection: s,
         ...(s.services.length ? { services: s.services } : {}),
+        ...(addressesOf(s).length ? { addresses: addressesOf(s) } : {}),
         reason:
           s.integrationId === incidentIntegrationId
             ? `${s.name}: the Alertmanager the incident's alerts came from (its alerts and silences)`

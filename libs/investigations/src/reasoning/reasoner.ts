@@ -26,6 +26,8 @@ export interface SourceBrief {
   reason: string;
   /** The services a datastore serves, as its integration names them (empty when it names none). */
   services?: string[];
+  /** Where a datastore or broker read directly is reached (`host`, `host:port`), for matching the addresses alerts name. */
+  addresses?: string[];
 }
 
 /** A tool as a reasoner sees it; `integrationType` null for tools over the service's own data. */

@@ -25,7 +25,7 @@ export interface RecordedChange {
 }
 
 /** The services the alerts name: every value of a service-naming label (service, app, job, deployment, container…). */
-export function alertServices(alerts: AlertBrief[]): string[] {
+export function alertServices(alerts: ReadonlyArray<Pick<AlertBrief, 'labels'>>): string[] {
   return [...new Set(alerts.flatMap((a) => SERVICE_LABELS.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))];
 }
 

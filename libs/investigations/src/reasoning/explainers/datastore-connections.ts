@@ -1,7 +1,7 @@
 import { Timestamp } from '@svc/platform';
 import type { SourceBrief } from '../reasoner';
 import type { ExplainerContext } from './context';
-import { alertServicesOf, datastoresServing } from './datastore-locks';
+import { alertServicesOf, datastoresServing } from './datastores-serving';
 import type { DetectedCause, Explainer } from './explainer';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- postgresql.connections' output, shaped by its read

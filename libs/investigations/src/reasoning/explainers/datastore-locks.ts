@@ -1,8 +1,8 @@
-import { SERVICE_LABELS } from '@svc/incidents';
 import { Timestamp } from '@svc/platform';
 import type { RecordedRun, SourceBrief } from '../reasoner';
 import type { ExplainerContext } from './context';
-import type { DetectedCause, DetectionScope, Explainer } from './explainer';
+import { alertServicesOf, datastoresServing } from './datastores-serving';
+import type { DetectedCause, Explainer } from './explainer';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a lock tool's output, shaped by its read
 
@@ -11,25 +11,6 @@ const LOCK_READS: Record<string, { tool: string; product: string }> = {
   postgresql: { tool: 'postgresql.locks', product: 'PostgreSQL' },
   mysql: { tool: 'mysql.lock_waits', product: 'MySQL' },
 };
-
-/** The services the alert names (service, app, job, … labels), lower case. */
-export function alertServicesOf(scope: DetectionScope): string[] {
-  const named = SERVICE_LABELS.map((name) => scope.labels[name]).filter((v): v is string => Boolean(v));
-  return [...new Set([...named, ...(scope.workload ? [scope.workload] : [])].map((s) => s.toLowerCase()))];
-}
-
-/**
- * The datastores that serve the alerting service: those whose integration names it among the
- * services it serves; or, when no datastore names any service, the only one there is (a mapping
- * nobody wrote is not a reason to look away from the only database).
- */
-export function datastoresServing(sources: readonly SourceBrief[], scope: DetectionScope, kinds: readonly string[]): SourceBrief[] {
-  const stores = sources.filter((s) => kinds.includes(s.type));
-  const services = alertServicesOf(scope);
-  const serving = stores.filter((s) => (s.services ?? []).some((name) => services.includes(name.toLowerCase())));
-  if (serving.length) return serving;
-  return stores.length === 1 && !(stores[0].services ?? []).length ? stores : [];
-}
 
 /** The name a waiting or blocking session goes by: its application (PostgreSQL), program or user (MySQL). */
 const nameOf = (row: Row): string => row.application || row.program || row.user || 'no application name';

@@ -157,6 +157,7 @@ describe('explainCauses', () => {
   it('orders the built-in explainers from the alert entity outwards, liveness restarts last', () => {
     expect(EXPLAINERS.map((e) => e.name)).toEqual([
       'queue consumers',
+      'broker queues without consumers',
       'crash loop',
       'dependency',
       'datastore lock waits',

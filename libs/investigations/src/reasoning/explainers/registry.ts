@@ -2,6 +2,7 @@ import type { LimitationItem } from '../../conclusion.types';
 import { MetricPresence } from '../discovery/metric-presence';
 import type { InvestigationSession, SourceBrief } from '../reasoner';
 import { connectionPoolExplainer } from './connection-pool';
+import { brokerQueuesExplainer } from './broker-queues';
 import { ExplainerContext } from './context';
 import { cpuThrottlingExplainer } from './cpu-throttling';
 import { crashLoopExplainer } from './crash-loop';
@@ -17,12 +18,13 @@ import { trafficSurgeExplainer } from './traffic-surge';
 /**
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
  * blackbox, postgres and queue exporters, client-side HTTP and gRPC metrics), in order of how
- * directly they read the alert's entity: its queue, its pods' containers, its calls to peers, the
+ * directly they read the alert's entity: its queue (in the exporters' series, then in the broker), its pods' containers, its calls to peers, the
  * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come last: a
  * probe that failed asks why among the causes found before.
  */
 export const EXPLAINERS: readonly Explainer[] = [
   queueConsumersExplainer,
+  brokerQueuesExplainer,
   crashLoopExplainer,
   dependencyExplainer,
   datastoreLocksExplainer,
