@@ -2,6 +2,7 @@ import type { Connection } from 'mysql2/promise';
 import type { Client } from 'pg';
 import { MariadbServer } from '../test/support/mariadb-server';
 import { PostgresServer } from '../test/support/postgres-server';
+import { RABBITMQ_MANAGEMENT, RabbitmqVhost } from '../test/support/rabbitmq-vhost';
 import { until } from '../test/support/until';
 import type { Rule, Scenario } from './scenarios';
 import { shop } from './shop';
@@ -216,9 +217,56 @@ const ledgerBackfillLock: DatastoreCondition = {
 };
 
 /**
+ * Checkout publishes orders to a queue that orders-worker consumes and waits for their
+ * confirmation; the worker's connection closes, and the orders wait in the queue while checkout
+ * keeps publishing (a message a second, stamped with its publish time): on the machine's
+ * RabbitMQ, in a virtual host of the scenario's own.
+ */
+const confirmationsUnconsumed: DatastoreCondition = {
+  leadSeconds: 4 * 60,
+  async hold() {
+    const vhost = new RabbitmqVhost('svc-eval');
+    await vhost.create();
+    let publishing: ReturnType<typeof setInterval> | undefined;
+    const release = async (): Promise<void> => {
+      clearInterval(publishing);
+      await vhost.drop();
+    };
+    try {
+      const queue = 'checkout.orders';
+      const worker = await vhost.connect('orders-worker');
+      const consuming = await worker.createChannel();
+      await consuming.assertQueue(queue);
+      await consuming.consume(queue, (message) => message && consuming.ack(message));
+      const publisher = await (await vhost.connect('checkout')).createChannel();
+      const publish = () => publisher.sendToQueue(queue, Buffer.from('order'), { timestamp: Math.floor(Date.now() / 1000) });
+      // Consumed while the worker is there; then it goes, and every order from then on waits.
+      for (let i = 0; i < 5; i++) publish();
+      await worker.close();
+      const at = Math.floor(Date.now() / 1000);
+      publish();
+      publishing = setInterval(publish, 1000);
+      return {
+        at,
+        integration: {
+          type: 'rabbitmq',
+          name: 'orders-broker',
+          config: { baseUrl: RABBITMQ_MANAGEMENT, services: ['checkout'] },
+          credentials: { username: vhost.monitor.username, password: vhost.monitor.password },
+        },
+        release,
+      };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  },
+};
+
+/**
  * Incidents whose cause only a datastore shows: the metrics have the symptom (an alerting
  * service's latency or errors) and nothing of the cause, which is a condition made on a real
- * PostgreSQL or MariaDB server while the investigation runs. The data's onset follows the
+ * PostgreSQL, MariaDB or RabbitMQ server while the investigation runs. The data's onset follows the
  * condition's real start (`build(end, conditionAt)`).
  */
 export const DATASTORE_SCENARIOS: Scenario[] = [
@@ -272,5 +320,22 @@ export const DATASTORE_SCENARIOS: Scenario[] = [
     },
     rule: fastLatencyRule('PaymentsLatencyHigh', 'payments', 1),
     truth: { values: [['ledger_backfill']], series: /mysql\.lock_waits/ },
+  },
+  {
+    name: 'checkout-orders-queue-without-consumers',
+    family: 'scaled-to-zero',
+    story:
+      "orders-worker's connection to RabbitMQ closes; the orders checkout publishes wait in checkout.orders with no consumer, and checkout's requests, which wait for the confirmation, time out. No RabbitMQ exporter runs: metrics show only checkout's errors.",
+    redHerrings: [],
+    seed: 134,
+    datastore: confirmationsUnconsumed,
+    build(end, conditionAt) {
+      const at = onsetOf(end, confirmationsUnconsumed, conditionAt);
+      const c = shop(end, this.seed, { workloads: ['frontend', 'checkout', 'payments', 'inventory', 'orders-worker'] });
+      c.workload('checkout').effects = { errors: (t, _pod, route) => (t >= at && route === '/api/checkout' ? { '504': 0.4 } : undefined) };
+      return c;
+    },
+    rule: fastErrorRule('CheckoutHighErrorRate', 'checkout'),
+    truth: { values: [['checkout.orders'], ['consumer']], series: /rabbitmq\.queues/ },
   },
 ];

@@ -6,7 +6,9 @@ import {
   brokerQueuesExplainer,
   datastoreConnectionsExplainer,
   datastoreLocksExplainer,
+  dependencyExplainer,
   detectionScopeOf,
+  Explainer,
   explainCauses,
   MetricPresence,
 } from '@svc/investigations/engine';
@@ -14,7 +16,7 @@ import { DataSourceConnection, ToolCatalog } from '@svc/investigations/tools';
 import { AppConfig, OutboundClient, Timestamp } from '@svc/platform';
 import { PostgresServer } from '../support/postgres-server';
 import { RABBITMQ_MANAGEMENT, RabbitmqVhost } from '../support/rabbitmq-vhost';
-import { recordRun, sessionOf } from '../support/scripted-prometheus';
+import { recordRun, Series, sessionOf } from '../support/scripted-prometheus';
 import { until } from '../support/until';
 
 const PROMETHEUS: SourceBrief = { integrationId: 'p', type: 'prometheus', name: 'Prometheus', rank: 1, reason: '' };
@@ -54,8 +56,15 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
     password: 'monitor-secret',
   });
 
-  /** A session whose PostgreSQL runs go through the real catalog; Prometheus is never asked. */
-  function session(services: string[], window: { from: Timestamp; until: Timestamp }): InvestigationSession & { runs: RecordedRun[] } {
+  /**
+   * A session whose PostgreSQL runs go through the real catalog; Prometheus answers range queries
+   * from `prometheus` (none by default).
+   */
+  function session(
+    services: string[],
+    window: { from: Timestamp; until: Timestamp },
+    prometheus: (query: string) => Series[] = () => [],
+  ): InvestigationSession & { runs: RecordedRun[] } {
     const datastore: SourceBrief = {
       integrationId: SHOP_DB,
       type: 'postgresql',
@@ -66,7 +75,11 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
       addresses: ['127.0.0.1', `127.0.0.1:${server.port}`],
     };
     const connection: DataSourceConnection = { integrationId: SHOP_DB, type: 'postgresql', baseUrl: '', headers: {}, endpoint: endpoint() };
-    return sessionOf(window, [PROMETHEUS, datastore], (call, runs) => catalogRun(catalog, connection, window, call, runs));
+    return sessionOf(window, [PROMETHEUS, datastore], (call, runs) =>
+      call.integrationId === PROMETHEUS.integrationId
+        ? recordRun(runs, call, { start: call.arguments.start, stepSeconds: 15, series: prometheus(String(call.arguments.query ?? '')) })
+        : catalogRun(catalog, connection, window, call, runs),
+    );
   }
 
   const connect = async (application: string) => {
@@ -95,9 +108,18 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
     return { pid, startedAt: Timestamp.parse(at)! };
   }
 
-  const explain = (services: string[], alert: Record<string, string>, onset: Timestamp, explainer = datastoreLocksExplainer) => {
-    const s = session(services, { from: onset.plusSeconds(-1800), until: onset.plusSeconds(300) });
-    return explainCauses(s, PROMETHEUS, detectionScopeOf([alert], onset, true), [explainer], MetricPresence.UNKNOWN).then((found) => ({ found, runs: s.runs }));
+  const explain = (
+    services: string[],
+    alert: Record<string, string>,
+    onset: Timestamp,
+    explainers: Explainer | Explainer[] = datastoreLocksExplainer,
+    prometheus?: (query: string) => Series[],
+  ) => {
+    const s = session(services, { from: onset.plusSeconds(-1800), until: onset.plusSeconds(300) }, prometheus);
+    return explainCauses(s, PROMETHEUS, detectionScopeOf([alert], onset, true), [explainers].flat(), MetricPresence.UNKNOWN).then((found) => ({
+      found,
+      runs: s.runs,
+    }));
   };
 
   /** When the last of the connections now open was opened, as the database says. */
@@ -180,6 +202,40 @@ describe('the datastore lock explainer against a real PostgreSQL', () => {
 
     const other = await explain(['billing'], { ...alert, instance: '127.0.0.1:1' }, Timestamp.now());
     expect(other.runs).toEqual([]);
+  });
+
+  it("takes over the slow calls to the database that the service's client metrics name, as their cause", async () => {
+    const { pid, startedAt } = await lockWait('nightly-batch', 'checkout');
+    const address = `127.0.0.1:${server.port}`;
+    // checkout's p99 calling the database (OpenTelemetry's server_address) went from 10 ms to 2 s when the lock was taken.
+    const slowCalls = (query: string): Series[] =>
+      query.includes('histogram_quantile') && query.includes('job="checkout"')
+        ? [
+            {
+              metric: { server_address: address },
+              values: Array.from({ length: 89 }, (_, i) => {
+                const at = startedAt.plusSeconds((i - 80) * 15);
+                return [at.toISOString(), at.isBefore(startedAt) ? '0.01' : '2'] as [string, string];
+              }),
+            },
+          ]
+        : [];
+    const alert = { alertname: 'CheckoutLatencyHigh', job: 'checkout' };
+    // The database says it serves billing: only the client metric maps it to checkout.
+    const { found, runs } = await explain(['billing'], alert, startedAt.plusSeconds(20), [dependencyExplainer, datastoreLocksExplainer], slowCalls);
+
+    const [calls, locks] = [runs.find((r) => r.tool === 'prometheus.query_range')!, runs.find((r) => r.tool === 'postgresql.locks')!];
+    expect(found.causes).toHaveLength(1);
+    const [cause] = found.causes;
+    expect(cause.statement).toContain(`A transaction of pid ${pid} (nightly-batch, user shop) in Shop database held locks`);
+    expect(cause.peer).toBe(address);
+    expect(cause.mechanism.startsWith(`checkout's calls to ${address} slowed at `)).toBe(true);
+    expect(cause.mechanism).toContain('; PostgreSQL showed 2 session(s) of checkout waiting for locks');
+    expect(cause.mechanismRuns).toEqual([calls.ordinal, locks.ordinal]);
+
+    // Without the slow calls, the database serving billing is not read at all.
+    const unmapped = await explain(['billing'], alert, startedAt.plusSeconds(20), [dependencyExplainer, datastoreLocksExplainer]);
+    expect(unmapped.runs.map((r) => r.tool)).not.toContain('postgresql.locks');
   });
 
   it('names the application that took the connections the alerting service needed, dated by its last one', async () => {

@@ -13,7 +13,9 @@ export type { ChangeReader } from './changes-near-onset.tool';
 // The cause detectors and what they are given, for tests that run one against real systems.
 export { explainCauses } from '../reasoning/explainers/registry';
 export { datastoreLocksExplainer } from '../reasoning/explainers/datastore-locks';
+export { dependencyExplainer } from '../reasoning/explainers/dependency';
 export { brokerQueuesExplainer } from '../reasoning/explainers/broker-queues';
 export { datastoreConnectionsExplainer } from '../reasoning/explainers/datastore-connections';
 export { detectionScopeOf } from '../reasoning/explainers/labels';
 export { MetricPresence } from '../reasoning/discovery/metric-presence';
+export type { Explainer } from '../reasoning/explainers/explainer';

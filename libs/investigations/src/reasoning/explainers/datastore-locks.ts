@@ -1,8 +1,8 @@
 import { Timestamp } from '@svc/platform';
 import type { RecordedRun, SourceBrief } from '../reasoner';
 import type { ExplainerContext } from './context';
-import { alertServicesOf, datastoresServing } from './datastores-serving';
-import type { DetectedCause, Explainer } from './explainer';
+import { alertServicesOf, continuing, datastoresServing } from './datastores-serving';
+import type { DetectedCause, Explainer, TakeOver } from './explainer';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a lock tool's output, shaped by its read
 
@@ -85,12 +85,12 @@ export const datastoreLocksExplainer: Explainer = {
   // Read in the datastore, not in Prometheus: no metric has to exist.
   reads: [],
   appliesTo: () => true,
-  async explain(ctx) {
-    const causes: DetectedCause[] = [];
-    for (const source of datastoresServing(ctx.session.sources, ctx.scope, Object.keys(LOCK_READS))) {
+  async explain(ctx, found) {
+    const causes: Array<DetectedCause | TakeOver> = [];
+    for (const source of datastoresServing(ctx.session.sources, ctx.scope, Object.keys(LOCK_READS), found)) {
       if (!ctx.canRead(1)) break;
       const cause = await lockCause(ctx, source);
-      if (cause) causes.push(cause);
+      if (cause) causes.push(continuing(cause, source, found));
     }
     return causes.length ? causes : null;
   },

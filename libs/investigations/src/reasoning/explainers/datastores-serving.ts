@@ -1,6 +1,6 @@
 import { SERVICE_LABELS } from '@svc/incidents';
 import type { SourceBrief } from '../reasoner';
-import type { DetectionScope } from './explainer';
+import type { DetectedCause, DetectionScope, TakeOver } from './explainer';
 
 /** The services the alert names (service, app, job, … labels), lower case. */
 export function alertServicesOf(scope: DetectionScope): string[] {
@@ -27,17 +27,50 @@ export function namesDatastore(source: Pick<SourceBrief, 'name' | 'addresses'>, 
 
 /**
  * The datastores that serve the alerting service: those whose integration names it among the
- * services it serves, or that one of the alert's labels names (an address or name, as in
- * `instance="ordersdb:5432"` or `peer="ordersdb"`); or, when no datastore names any service, the
+ * services it serves, that one of the alert's labels names (an address or name, as in
+ * `instance="ordersdb:5432"` or `peer="ordersdb"`), or that a cause `found` before names as the
+ * peer the service's calls slowed or failed on (its client metrics); or, when no datastore names any service, the
  * only one there is (a mapping nobody wrote is not a reason to look away from the only database).
  */
-export function datastoresServing(sources: readonly SourceBrief[], scope: DetectionScope, kinds: readonly string[]): SourceBrief[] {
+export function datastoresServing(
+  sources: readonly SourceBrief[],
+  scope: DetectionScope,
+  kinds: readonly string[],
+  found: readonly DetectedCause[] = [],
+): SourceBrief[] {
   const stores = sources.filter((s) => kinds.includes(s.type));
   const services = alertServicesOf(scope);
   const labelValues = Object.entries(scope.labels)
     .filter(([name]) => name !== 'alertname')
     .map(([, value]) => value);
-  const serving = stores.filter((s) => (s.services ?? []).some((name) => services.includes(name.toLowerCase())) || namesDatastore(s, labelValues));
+  const serving = stores.filter(
+    (s) => (s.services ?? []).some((name) => services.includes(name.toLowerCase())) || namesDatastore(s, labelValues) || peerCauseOf(s, found) !== undefined,
+  );
   if (serving.length) return serving;
   return stores.length === 1 && !(stores[0].services ?? []).length ? stores : [];
+}
+
+/** The cause found before whose peer (a dependency the alerting service's calls slowed or failed on) is this datastore. */
+export function peerCauseOf(source: SourceBrief, found: readonly DetectedCause[]): DetectedCause | undefined {
+  return found.find((c) => c.peer !== undefined && namesDatastore(source, [c.peer]));
+}
+
+/**
+ * A cause read in a datastore, as the explainers return it: when a cause found before is about
+ * the calls to that datastore (they slowed or failed), this one continues its chain and takes it
+ * over; its calls' mechanism becomes the first step of this one's.
+ */
+export function continuing(cause: DetectedCause, source: SourceBrief, found: readonly DetectedCause[]): DetectedCause | TakeOver {
+  const calls = peerCauseOf(source, found);
+  if (!calls) return cause;
+  return {
+    replaces: calls,
+    cause: {
+      ...cause,
+      peer: calls.peer,
+      mechanism: `${calls.mechanism}; ${cause.mechanism}`,
+      mechanismRuns: [...new Set([...calls.mechanismRuns, ...cause.mechanismRuns])],
+      chainRuns: [...new Set([...calls.chainRuns, ...cause.chainRuns])],
+    },
+  };
 }

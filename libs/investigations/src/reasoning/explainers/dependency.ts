@@ -129,7 +129,8 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause:
   }
   if (best) {
     const failing = `${job}'s calls to ${best.peer} began to fail (${best.outcome}) at ${best.at.toISOString()}: ${round(best.usual * 100)}% to ${round(best.reached * 100)}% of them`;
-    return { cause: await whyPeerFails(ctx, best.peer, best.at, failing, run, job), callsSeen: true, run };
+    const cause = await whyPeerFails(ctx, best.peer, best.at, failing, run, job);
+    return { cause: { ...cause, peer: cause.peer ?? best.peer }, callsSeen: true, run };
   }
   const instants = [...new Set(series.flatMap((s) => pointsOf(s).map((p) => p.t.toISOString())))].sort();
   const stopped = [...byPeer]
@@ -149,7 +150,7 @@ async function failingPeer(ctx: ExplainerContext, job: string): Promise<{ cause:
     const failing = `${job}'s calls stopped reaching ${peer} at ${stop.at.toISOString()} (its proxy counted ${round(stop.usual)} per second before, none after)`;
     const cause = await whyPeerFails(ctx, peer, stop.at, failing, run, job, down);
     // Only the peer seen down (or why) tells a peer that stopped answering from a caller that stopped calling.
-    if (cause.id !== 'h-dependency' || cause.mechanismRuns.length > 1) return { cause, callsSeen: true, run };
+    if (cause.id !== 'h-dependency' || cause.mechanismRuns.length > 1) return { cause: { ...cause, peer: cause.peer ?? peer }, callsSeen: true, run };
   }
   return { cause: null, callsSeen: byPeer.size > 0, run };
 }

@@ -24,6 +24,8 @@ export interface DetectedCause {
   refuted?: { because: string; runs: number[] };
   /** The pods whose restarts this cause explains (a restart of one of them is a step of its chain, not a cause of its own). */
   restartedPods?: string[];
+  /** The dependency this cause is about, as the alerting service's calls name it (a peer that slowed or failed). */
+  peer?: string;
 }
 
 /** What the explainers know of the alert investigated. */
@@ -51,8 +53,8 @@ export interface TakeOver {
   replaces: DetectedCause;
 }
 
-/** What an explainer found: nothing, a cause, several (some of them stated and ruled out), or a cause that takes over one found before. */
-export type Explained = DetectedCause | DetectedCause[] | TakeOver | null;
+/** What an explainer found: nothing, a cause, several (some of them stated and ruled out, some taking over one found before), or a cause that takes over one found before. */
+export type Explained = DetectedCause | Array<DetectedCause | TakeOver> | TakeOver | null;
 
 /**
  * One family of causes, read from the standard exporters' series for the alert's entity and its

@@ -79,12 +79,15 @@ export async function explainCauses(
     if (!ctx.canRead(2 + found.filter((c) => !c.refuted).length)) break;
     const explained = await explainer.explain(ctx, found);
     if (!explained) continue;
-    if (Array.isArray(explained)) found.push(...explained);
-    else if ('replaces' in explained) {
-      const replaced = found.indexOf(explained.replaces);
+    for (const item of Array.isArray(explained) ? explained : [explained]) {
+      if (!('replaces' in item)) {
+        found.push(item);
+        continue;
+      }
+      const replaced = found.indexOf(item.replaces);
       if (replaced >= 0) found.splice(replaced, 1);
-      found.push(explained.cause);
-    } else found.push(explained);
+      found.push(item.cause);
+    }
   }
   return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed, notLookedFor };
 }

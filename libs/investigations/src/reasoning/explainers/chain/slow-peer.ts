@@ -22,6 +22,7 @@ function slowDatastore(job: string, slow: { peer: string; jump: NonNullable<Retu
   const at = slow.jump.at.toISOString();
   return {
     id: 'h-slow-dependency',
+    peer: slow.peer,
     statement: `${slow.peer} answered slowly from ${at} and caused the alert's condition`,
     at: slow.jump.at,
     run,
@@ -76,6 +77,7 @@ export async function slowPeer(ctx: ExplainerContext, job: string, hop: number, 
   }
   return {
     id: 'h-slow-dependency',
+    peer: slow.peer,
     statement: `${slow.peer} answered slowly from ${slow.jump.at.toISOString()}${chain.length ? ` (called through ${[job].join(', ')})` : ''} and caused the alert's condition`,
     at: slow.jump.at,
     run,
