@@ -95,62 +95,63 @@ async function waitingSessions(count: () => Promise<number>, expected: number, i
   await until(async () => (await count()) >= expected, 15_000, `${expected} sessions to wait for the lock`, intervalMs);
 }
 
+/**
+ * A condition held on a new orders database (`settings` for its server): `make` opens the
+ * sessions it needs through `connect` (as the orders role, each named by its application) and
+ * answers when the condition began, as PostgreSQL wrote it.
+ */
+async function onOrdersDatabase(
+  settings: Record<string, string | number>,
+  make: (connect: (application: string) => Promise<Client>) => Promise<string>,
+): Promise<HeldCondition> {
+  const server = await ordersDatabase(settings);
+  const sessions: Client[] = [];
+  const connect = async (application: string): Promise<Client> => {
+    const client = server.client({ user: 'orders', password: 'orders-secret', database: 'orders', application });
+    await client.connect();
+    sessions.push(client);
+    return client;
+  };
+  try {
+    const began = await make(connect);
+    return { at: seconds(began), integration: postgresIntegration(server, ['orders']), release: () => closing(server, sessions) };
+  } catch (error) {
+    await closing(server, sessions);
+    throw error;
+  }
+}
+
+/** An instant as PostgreSQL writes it, in UTC and ISO 8601. */
+const utc = (expression: string): string => `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 /** A stock reindex leaves a transaction open holding a stock row that orders' sessions update: they wait, orders answers slowly. */
 const stockReindexLock: DatastoreCondition = {
   leadSeconds: 4 * 60,
-  async hold() {
-    const server = await ordersDatabase();
-    const sessions: Client[] = [];
-    try {
-      const connect = async (application: string): Promise<Client> => {
-        const client = server.client({ user: 'orders', password: 'orders-secret', database: 'orders', application });
-        await client.connect();
-        sessions.push(client);
-        return client;
-      };
+  hold: () =>
+    onOrdersDatabase({}, async (connect) => {
       const reindex = await connect('stock-reindex');
       await reindex.query('BEGIN');
-      const [{ began }] = (await reindex.query(`SELECT to_char(transaction_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS began`)).rows;
+      const [{ began }] = (await reindex.query(`SELECT ${utc('transaction_timestamp()')} AS began`)).rows;
       await reindex.query(`UPDATE stock SET available = available WHERE sku = 'sku-1'`);
       for (let i = 0; i < 3; i++) (await connect('orders')).query(`UPDATE stock SET available = available - 1 WHERE sku = 'sku-1'`).catch(() => undefined);
       const admin = await connect('eval-admin');
       await waitingSessions(async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0].n, 3);
-      return { at: seconds(began), integration: postgresIntegration(server, ['orders']), release: () => closing(server, sessions) };
-    } catch (error) {
-      await closing(server, sessions);
-      throw error;
-    }
-  },
+      return began;
+    }),
 };
 
 /** A reports export opens connections until one is left, which the monitoring account takes: orders fails the requests that need a new one. */
 const exportTakesConnections: DatastoreCondition = {
   leadSeconds: 4 * 60,
-  async hold() {
-    // Ten slots for ordinary users: 12, less the 2 kept for superusers.
-    const server = await ordersDatabase({ max_connections: 12, superuser_reserved_connections: 2 });
-    const sessions: Client[] = [];
-    try {
-      const connect = async (application: string): Promise<Client> => {
-        const client = server.client({ user: 'orders', password: 'orders-secret', database: 'orders', application });
-        await client.connect();
-        sessions.push(client);
-        return client;
-      };
+  // Ten slots for ordinary users: 12, less the 2 kept for superusers.
+  hold: () =>
+    onOrdersDatabase({ max_connections: 12, superuser_reserved_connections: 2 }, async (connect) => {
       // One slot stays free: the integration signs in with it (PostgreSQL 15 reserves slots for superusers only).
-      await connect('orders');
+      const orders = await connect('orders');
       for (let i = 0; i < 8; i++) await connect('reports-export');
-      const [{ last }] = (
-        await sessions[0].query(
-          `SELECT to_char(max(backend_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last FROM pg_stat_activity WHERE backend_type = 'client backend'`,
-        )
-      ).rows;
-      return { at: seconds(last), integration: postgresIntegration(server, ['orders']), release: () => closing(server, sessions) };
-    } catch (error) {
-      await closing(server, sessions);
-      throw error;
-    }
-  },
+      const { rows } = await orders.query(`SELECT ${utc('max(backend_start)')} AS last FROM pg_stat_activity WHERE backend_type = 'client backend'`);
+      return rows[0].last;
+    }),
 };
 
 /** A ledger backfill on a private MariaDB keeps a transaction open on a balance row that payments' sessions update. */
