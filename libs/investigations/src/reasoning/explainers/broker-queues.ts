@@ -1,8 +1,8 @@
 import { Timestamp } from '@svc/platform';
 import type { RecordedRun, SourceBrief } from '../reasoner';
 import type { ExplainerContext } from './context';
-import { alertServicesOf, continuing, datastoresServing } from './datastores-serving';
-import type { DetectedCause, DetectionScope, Explainer, TakeOver } from './explainer';
+import { alertServicesOf, eachDatastore } from './datastores-serving';
+import type { DetectedCause, DetectionScope, Explainer } from './explainer';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rabbitmq.queues' and rabbitmq.connections' output, shaped by their reads
 
@@ -101,12 +101,6 @@ export const brokerQueuesExplainer: Explainer = {
   async explain(ctx, found) {
     // The consumers' metrics already told (the queue consumers explainer).
     if (found.some((c) => c.id === 'h-consumers' || c.id === 'h-scaled-to-zero')) return null;
-    const causes: Array<DetectedCause | TakeOver> = [];
-    for (const source of datastoresServing(ctx.session.sources, ctx.scope, ['rabbitmq'], found)) {
-      if (!ctx.canRead(1)) break;
-      const cause = await queueCause(ctx, source);
-      if (cause) causes.push(continuing(cause, source, found));
-    }
-    return causes.length ? causes : null;
+    return eachDatastore(ctx, found, ['rabbitmq'], (source) => queueCause(ctx, source));
   },
 };

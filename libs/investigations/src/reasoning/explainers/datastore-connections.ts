@@ -1,8 +1,8 @@
 import { Timestamp } from '@svc/platform';
 import type { SourceBrief } from '../reasoner';
 import type { ExplainerContext } from './context';
-import { alertServicesOf, continuing, datastoresServing } from './datastores-serving';
-import type { DetectedCause, Explainer, TakeOver } from './explainer';
+import { alertServicesOf, eachDatastore } from './datastores-serving';
+import type { DetectedCause, Explainer } from './explainer';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- postgresql.connections' output, shaped by its read
 
@@ -62,12 +62,6 @@ export const datastoreConnectionsExplainer: Explainer = {
   reads: [],
   appliesTo: () => true,
   async explain(ctx, found) {
-    const causes: Array<DetectedCause | TakeOver> = [];
-    for (const source of datastoresServing(ctx.session.sources, ctx.scope, ['postgresql'], found)) {
-      if (!ctx.canRead(1)) break;
-      const cause = await connectionsCause(ctx, source);
-      if (cause) causes.push(continuing(cause, source, found));
-    }
-    return causes.length ? causes : null;
+    return eachDatastore(ctx, found, ['postgresql'], (source) => connectionsCause(ctx, source));
   },
 };

@@ -1,8 +1,8 @@
 import { Timestamp } from '@svc/platform';
 import type { RecordedRun, SourceBrief } from '../reasoner';
 import type { ExplainerContext } from './context';
-import { alertServicesOf, continuing, datastoresServing } from './datastores-serving';
-import type { DetectedCause, Explainer, TakeOver } from './explainer';
+import { alertServicesOf, eachDatastore } from './datastores-serving';
+import type { DetectedCause, Explainer } from './explainer';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a lock tool's output, shaped by its read
 
@@ -86,12 +86,6 @@ export const datastoreLocksExplainer: Explainer = {
   reads: [],
   appliesTo: () => true,
   async explain(ctx, found) {
-    const causes: Array<DetectedCause | TakeOver> = [];
-    for (const source of datastoresServing(ctx.session.sources, ctx.scope, Object.keys(LOCK_READS), found)) {
-      if (!ctx.canRead(1)) break;
-      const cause = await lockCause(ctx, source);
-      if (cause) causes.push(continuing(cause, source, found));
-    }
-    return causes.length ? causes : null;
+    return eachDatastore(ctx, found, Object.keys(LOCK_READS), (source) => lockCause(ctx, source));
   },
 };

@@ -1,6 +1,7 @@
 import { SERVICE_LABELS } from '@svc/incidents';
 import type { SourceBrief } from '../reasoner';
-import type { DetectedCause, DetectionScope, TakeOver } from './explainer';
+import type { ExplainerContext } from './context';
+import type { DetectedCause, DetectionScope, Explained, TakeOver } from './explainer';
 
 /** The services the alert names (service, app, job, … labels), lower case. */
 export function alertServicesOf(scope: DetectionScope): string[] {
@@ -73,4 +74,23 @@ export function continuing(cause: DetectedCause, source: SourceBrief, found: rea
       chainRuns: [...new Set([...calls.chainRuns, ...cause.chainRuns])],
     },
   };
+}
+
+/**
+ * Asks `causeIn` of each datastore of `kinds` that serves the alert, while the budget leaves a run:
+ * the causes found, those continuing a dependency's found before taking it over.
+ */
+export async function eachDatastore(
+  ctx: ExplainerContext,
+  found: readonly DetectedCause[],
+  kinds: readonly string[],
+  causeIn: (source: SourceBrief) => Promise<DetectedCause | null>,
+): Promise<Explained> {
+  const causes: Array<DetectedCause | TakeOver> = [];
+  for (const source of datastoresServing(ctx.session.sources, ctx.scope, kinds, found)) {
+    if (!ctx.canRead(1)) break;
+    const cause = await causeIn(source);
+    if (cause) causes.push(continuing(cause, source, found));
+  }
+  return causes.length ? causes : null;
 }
