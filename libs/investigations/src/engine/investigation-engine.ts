@@ -41,6 +41,10 @@ const DATASTORE_READ_TEXT: Record<DatastoreKind | 'rabbitmq', string> = {
 
 const MAX_ALERTS = 200;
 
+/** Incidents (and alerts of each) a question without an incident reads from its window. */
+const MAX_WINDOW_INCIDENTS = 50;
+const MAX_WINDOW_ALERTS = 50;
+
 /** Where a datastore or broker read directly is reached (host, host:port); none for one read through a relay. */
 function addressesOf(s: ReadableDataSource): string[] {
   if (s.endpoint) return [s.endpoint.host, `${s.endpoint.host}:${s.endpoint.port}`];
@@ -48,9 +52,6 @@ function addressesOf(s: ReadableDataSource): string[] {
   const url = new URL(s.baseUrl);
   return url.port ? [url.hostname, url.host] : [url.hostname];
 }
-/** Incidents (and alerts of each) a question without an incident reads from its window. */
-const MAX_WINDOW_INCIDENTS = 50;
-const MAX_WINDOW_ALERTS = 50;
 
 /**
  * A conversation turn's limitations cite the messages that scoped them: the turn's own message

@@ -30,8 +30,9 @@ export function namesDatastore(source: Pick<SourceBrief, 'name' | 'addresses'>, 
  * The datastores that serve the alerting service: those whose integration names it among the
  * services it serves, that one of the alert's labels names (an address or name, as in
  * `instance="ordersdb:5432"` or `peer="ordersdb"`), or that a cause `found` before names as the
- * peer the service's calls slowed or failed on (its client metrics); or, when no datastore names any service, the
- * only one there is (a mapping nobody wrote is not a reason to look away from the only database).
+ * peer the service's calls slowed or failed on (its client metrics); or, when no datastore names
+ * any service, the only one there is (a mapping nobody wrote is not a reason to look away from
+ * the only database).
  */
 export function datastoresServing(
   sources: readonly SourceBrief[],
