@@ -818,7 +818,7 @@ describe('the web console in a real browser', () => {
     await answer.locator('table').waitFor({ timeout: 90_000 });
     // The breakdown is a table, not Markdown source; the statement cites its run.
     await expect(answer.locator('th').allTextContents()).resolves.toEqual(['pod', 'node', 'version']);
-    await expect(answer.locator('.answer').textContent()).resolves.toMatch(/^1 pod\(s\) of checkout at \d\d:\d\d UTC \[#\d+\]/);
+    await expect(answer.locator('.answer').textContent()).resolves.toMatch(/^1 pod\(s\) of checkout at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \[#\d+\]/);
     await expect(answer.textContent()).resolves.not.toContain('|---|');
     await expectAccessible(page);
     const citation = answer.getByRole('link', { name: /^Tool run \d+$/ });

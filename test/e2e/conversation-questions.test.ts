@@ -74,13 +74,15 @@ describe('questions about an incident in a conversation, through the API', () =>
 
     await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'which pods run it, and on which nodes?' });
     const pods = await turnEnded(id, 2);
-    expect(pods.answer).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at \d\d:\d\d UTC, on 2 node\(s\): /);
+    expect(pods.answer).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, on 2 node\(s\): /);
     await cited(pods.investigationId);
 
     await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'when did it start?' });
     const began = await turnEnded(id, 3);
     // "it" is the slowness the conversation asked about: the latency, dated from its usual level.
-    expect(began.answer).toMatch(/^The p99 latency of search rose from \d+ ms to \d+(\.\d+)? s at \d\d:\d\d UTC, and is still at .* \[#\d+\]$/);
+    expect(began.answer).toMatch(
+      /^The p99 latency of search rose from \d+ ms to \d+(\.\d+)? s at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, and is still at .* \[#\d+\]$/,
+    );
     await cited(began.investigationId);
 
     await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'what changed before that?' });

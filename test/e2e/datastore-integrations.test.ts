@@ -115,6 +115,48 @@ describe('PostgreSQL integrations', () => {
     expect((await ctx.admin.post(`/api/v1/integrations/${created.body.id}/verify`, {}, GLOBEX)).status).toBe(404);
   });
 
+  it('ranks first among the sources a datastore that an alert label names, whatever its services say', async () => {
+    const made: string[] = [];
+    try {
+      for (const name of ['ordersdb', 'Reports database']) {
+        const res = await ctx.admin.post('/api/v1/integrations', { type: 'postgresql', name, config: config({ services: ['billing'] }), credentials }, ACME);
+        expect(res.status).toBe(201);
+        made.push(res.body.id);
+      }
+      model.script(
+        answer.conclude({
+          conclusionStatus: 'inconclusive',
+          summary: 'Nothing was read.',
+          impact: { summary: 'Orders answers slowly.', runRefs: [] },
+          findings: [],
+          hypotheses: [],
+          actions: [],
+          limitations: [],
+        }),
+      );
+      const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+        body: {
+          alerts: [{ labels: { alertname: 'OrdersLatencyHigh', service: 'orders', peer: 'ordersdb' }, startsAt: new Date(Date.now() - 60_000).toISOString() }],
+        },
+        headers: { 'x-svc-token': generic.secret },
+        origin: false,
+      });
+      expect(alert.status).toBe(202);
+      const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, ACME);
+      expect(opened.status).toBe(201);
+      await investigationEnded(ctx.admin, opened.body.id, { headers: ACME['headers'], timeoutMs: 30_000 });
+
+      const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
+      const rankOf = (id: string): number => sources.body.sources.find((s: { integrationId: string }) => s.integrationId === id).rank;
+      // Neither serves orders; the label names ordersdb, which goes first, whatever the order of creation.
+      expect(rankOf(made[0])).toBe(1);
+      expect(rankOf(made[1])).toBeGreaterThan(1);
+      expect(rankOf(pgId)).toBeGreaterThan(1);
+    } finally {
+      for (const id of made) await ctx.admin.delete(`/api/v1/integrations/${id}`, ACME);
+    }
+  });
+
   it("offers the model the datastore's tools and reads the lock the alerting service waits for; another Organization's investigation is offered none", async () => {
     // The batch job holds a row lock that checkout waits for.
     const batch = server.client({ user: 'shop', password: 'shop-secret', database: 'shop', application: 'nightly-batch' });
