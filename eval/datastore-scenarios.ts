@@ -64,29 +64,10 @@ async function closing(server: { stop(): Promise<void> }, sessions: Array<{ end(
   await server.stop();
 }
 
-/**
- * An orders database on a private PostgreSQL: `orders` (the application's role and database) with
- * a stock row, and `investigator` (pg_monitor), the account the integration signs in with.
- */
-async function ordersDatabase(settings: Record<string, string | number> = {}): Promise<PostgresServer> {
-  const server = await PostgresServer.start(settings);
-  try {
-    await server.admin(
-      `CREATE ROLE orders LOGIN PASSWORD 'orders-secret'; CREATE ROLE investigator LOGIN PASSWORD 'monitor-secret'; GRANT pg_monitor TO investigator;`,
-    );
-    await server.admin('CREATE DATABASE orders OWNER orders');
-    await server.admin(`SET ROLE orders; CREATE TABLE stock (sku text PRIMARY KEY, available int); INSERT INTO stock VALUES ('sku-1', 40);`, 'orders');
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-  return server;
-}
-
 const postgresIntegration = (server: PostgresServer, services: string[]): HeldCondition['integration'] => ({
   type: 'postgresql',
   name: 'ordersdb',
-  config: { host: '127.0.0.1', port: server.port, database: 'orders', tls: 'disable', services },
+  config: { host: '127.0.0.1', port: server.port, database: 'shop', tls: 'disable', services },
   credentials: { username: 'investigator', password: 'monitor-secret' },
 });
 
@@ -96,23 +77,26 @@ async function waitingSessions(count: () => Promise<number>, expected: number, i
 }
 
 /**
- * A condition held on a new orders database (`settings` for its server): `make` opens the
- * sessions it needs through `connect` (as the orders role, each named by its application) and
- * answers when the condition began, as PostgreSQL wrote it.
+ * A condition held on a private PostgreSQL (`settings` for its server) with the datastore tests'
+ * shop (PostgresServer.createShop: the `shop` role and database with an orders table, and the
+ * `investigator` account the integration signs in with): `make` opens the sessions it needs
+ * through `connect` (as the shop role, each named by its application) and answers when the
+ * condition began, as PostgreSQL wrote it.
  */
-async function onOrdersDatabase(
+async function onShopDatabase(
   settings: Record<string, string | number>,
   make: (connect: (application: string) => Promise<Client>) => Promise<string>,
 ): Promise<HeldCondition> {
-  const server = await ordersDatabase(settings);
+  const server = await PostgresServer.start(settings);
   const sessions: Client[] = [];
   const connect = async (application: string): Promise<Client> => {
-    const client = server.client({ user: 'orders', password: 'orders-secret', database: 'orders', application });
+    const client = server.client({ user: 'shop', password: 'shop-secret', database: 'shop', application });
     await client.connect();
     sessions.push(client);
     return client;
   };
   try {
+    await server.createShop();
     const began = await make(connect);
     return { at: seconds(began), integration: postgresIntegration(server, ['orders']), release: () => closing(server, sessions) };
   } catch (error) {
@@ -124,16 +108,16 @@ async function onOrdersDatabase(
 /** An instant as PostgreSQL writes it, in UTC and ISO 8601. */
 const utc = (expression: string): string => `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** A stock reindex leaves a transaction open holding a stock row that orders' sessions update: they wait, orders answers slowly. */
+/** A stock reindex leaves a transaction open holding an order row that orders' sessions update: they wait, orders answers slowly. */
 const stockReindexLock: DatastoreCondition = {
   leadSeconds: 4 * 60,
   hold: () =>
-    onOrdersDatabase({}, async (connect) => {
+    onShopDatabase({}, async (connect) => {
       const reindex = await connect('stock-reindex');
       await reindex.query('BEGIN');
       const [{ began }] = (await reindex.query(`SELECT ${utc('transaction_timestamp()')} AS began`)).rows;
-      await reindex.query(`UPDATE stock SET available = available WHERE sku = 'sku-1'`);
-      for (let i = 0; i < 3; i++) (await connect('orders')).query(`UPDATE stock SET available = available - 1 WHERE sku = 'sku-1'`).catch(() => undefined);
+      await reindex.query(`UPDATE orders SET status = status WHERE id = 1`);
+      for (let i = 0; i < 3; i++) (await connect('orders')).query(`UPDATE orders SET status = 'paid' WHERE id = 1`).catch(() => undefined);
       const admin = await connect('eval-admin');
       await waitingSessions(async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0].n, 3);
       return began;
@@ -145,7 +129,7 @@ const exportTakesConnections: DatastoreCondition = {
   leadSeconds: 4 * 60,
   // Ten slots for ordinary users: 12, less the 2 kept for superusers.
   hold: () =>
-    onOrdersDatabase({ max_connections: 12, superuser_reserved_connections: 2 }, async (connect) => {
+    onShopDatabase({ max_connections: 12, superuser_reserved_connections: 2 }, async (connect) => {
       // One slot stays free: the integration signs in with it (PostgreSQL 15 reserves slots for superusers only).
       const orders = await connect('orders');
       for (let i = 0; i < 8; i++) await connect('reports-export');
@@ -275,7 +259,7 @@ export const DATASTORE_SCENARIOS: Scenario[] = [
     name: 'orders-stock-row-locked-by-reindex',
     family: 'database-locks',
     story:
-      "A stock reindex job leaves a transaction open holding a stock row in ordersdb; orders' updates of that row wait behind it, and orders' p99 latency goes from 60 ms to seconds. Metrics show only the latency.",
+      "A stock reindex job leaves a transaction open holding an order row in ordersdb; orders' updates of that row wait behind it, and orders' p99 latency goes from 60 ms to seconds. Metrics show only the latency.",
     redHerrings: [],
     seed: 131,
     datastore: stockReindexLock,

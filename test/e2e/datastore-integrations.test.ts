@@ -31,6 +31,28 @@ describe('PostgreSQL integrations', () => {
   let pgId: string;
   const held: PgClient[] = [];
 
+  /**
+   * Delivers one alert with `labels` to `webhook` (a generic integration of `organization`), opens
+   * an investigation of its incident there and waits for it to end: its id and its single read.
+   */
+  async function investigateAlert(
+    labels: Record<string, string>,
+    webhook: { id: string; secret: string } = generic,
+    organization = ACME,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the investigation's single read, as the tests read it
+  ): Promise<{ id: string; done: any }> {
+    const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${webhook.id}/alert-events`, {
+      body: { alerts: [{ labels, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
+      headers: { 'x-svc-token': webhook.secret },
+      origin: false,
+    });
+    expect(alert.status).toBe(202);
+    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, organization);
+    expect(opened.status).toBe(201);
+    const done = await investigationEnded(ctx.admin, opened.body.id, { headers: organization.headers, timeoutMs: 30_000 });
+    return { id: opened.body.id, done };
+  }
+
   const config = (extra: Record<string, unknown> = {}) => ({ host: '127.0.0.1', port: server.port, database: 'shop', tls: 'disable', ...extra });
   const credentials = { username: 'investigator', password: 'monitor-secret' };
 
@@ -134,19 +156,9 @@ describe('PostgreSQL integrations', () => {
           limitations: [],
         }),
       );
-      const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
-        body: {
-          alerts: [{ labels: { alertname: 'OrdersLatencyHigh', service: 'orders', peer: 'ordersdb' }, startsAt: new Date(Date.now() - 60_000).toISOString() }],
-        },
-        headers: { 'x-svc-token': generic.secret },
-        origin: false,
-      });
-      expect(alert.status).toBe(202);
-      const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, ACME);
-      expect(opened.status).toBe(201);
-      await investigationEnded(ctx.admin, opened.body.id, { headers: ACME['headers'], timeoutMs: 30_000 });
+      const { id } = await investigateAlert({ alertname: 'OrdersLatencyHigh', service: 'orders', peer: 'ordersdb' });
 
-      const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
+      const sources = await ctx.admin.get(`/api/v1/investigations/${id}/sources`, ACME);
       const rankOf = (id: string): number => sources.body.sources.find((s: { integrationId: string }) => s.integrationId === id).rank;
       // Neither serves orders; the label names ordersdb, which goes first, whatever the order of creation.
       expect(rankOf(made[0])).toBe(1);
@@ -181,15 +193,7 @@ describe('PostgreSQL integrations', () => {
         limitations: [],
       }),
     );
-    const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: 'CheckoutLatencyHigh', service: 'checkout' }, startsAt: new Date(Date.now() - 60_000).toISOString() }] },
-      headers: { 'x-svc-token': generic.secret },
-      origin: false,
-    });
-    expect(alert.status).toBe(202);
-    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, ACME);
-    expect(opened.status).toBe(201);
-    const done = await investigationEnded(ctx.admin, opened.body.id, { headers: ACME['headers'], timeoutMs: 30_000 });
+    const { id, done } = await investigateAlert({ alertname: 'CheckoutLatencyHigh', service: 'checkout' });
 
     expect(done.status).toBe('concluded');
     expect(done.runs).toHaveLength(1);
@@ -201,7 +205,7 @@ describe('PostgreSQL integrations', () => {
     expect(userTextOf(model.requests[0])).toContain('Shop database');
     expect(toolResultsOf(model.requests[1])[0].text).toContain('"application":"nightly-batch"');
 
-    const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
+    const sources = await ctx.admin.get(`/api/v1/investigations/${id}/sources`, ACME);
     expect(sources.body.sources).toEqual([
       expect.objectContaining({
         integrationId: pgId,
@@ -227,14 +231,11 @@ describe('PostgreSQL integrations', () => {
     );
     const asked = model.requests.length;
     const theirIntegration = await ctx.admin.post('/api/v1/integrations', { type: 'generic', name: 'Globex alerts' }, GLOBEX);
-    const theirAlert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${theirIntegration.body.id}/alert-events`, {
-      body: { alerts: [{ labels: { alertname: 'CheckoutLatencyHigh', service: 'checkout' } }] },
-      headers: { 'x-svc-token': theirIntegration.body.webhookSecret },
-      origin: false,
-    });
-    const theirs = await ctx.admin.post('/api/v1/investigations', { incidentId: theirAlert.body.incidentIds[0] }, GLOBEX);
-    expect(theirs.status).toBe(201);
-    await investigationEnded(ctx.admin, theirs.body.id, { headers: GLOBEX['headers'], timeoutMs: 30_000 });
+    await investigateAlert(
+      { alertname: 'CheckoutLatencyHigh', service: 'checkout' },
+      { id: theirIntegration.body.id, secret: theirIntegration.body.webhookSecret },
+      GLOBEX,
+    );
     expect(Object.keys(offeredToolsOf(model.requests[asked])).filter((name) => name.startsWith('postgresql__'))).toEqual([]);
     expect(userTextOf(model.requests[asked])).not.toContain(pgId);
   });
@@ -285,16 +286,10 @@ describe('PostgreSQL integrations', () => {
           limitations: [],
         }),
       );
-      const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
-        body: { alerts: [{ labels: { alertname: 'CheckoutSessionsLost', service: 'checkout' } }] },
-        headers: { 'x-svc-token': generic.secret },
-        origin: false,
-      });
-      const opened = await ctx.admin.post('/api/v1/investigations', { incidentId: alert.body.incidentIds[0] }, ACME);
-      const done = await investigationEnded(ctx.admin, opened.body.id, { headers: ACME['headers'], timeoutMs: 30_000 });
+      const { id, done } = await investigateAlert({ alertname: 'CheckoutSessionsLost', service: 'checkout' });
       expect(done.runs[0]).toMatchObject({ tool: 'redis.clients', integrationId: created.body.id, outcome: 'succeeded', sources: ['CLIENT LIST'] });
       expect(done.runs[0].summary).toMatch(/^1 client, 0 blocked; by name: \(unnamed\) 1\./);
-      const sources = await ctx.admin.get(`/api/v1/investigations/${opened.body.id}/sources`, ACME);
+      const sources = await ctx.admin.get(`/api/v1/investigations/${id}/sources`, ACME);
       expect(sources.body.sources).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
