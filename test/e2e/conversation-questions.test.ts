@@ -90,11 +90,18 @@ describe('questions about an incident in a conversation, through the API', () =>
     expect(changed.answer).toContain('| search 3.2.1 → 3.3.0 (a new version) |');
     await cited(changed.investigationId);
 
-    // The assistant's answers are the conversation's messages, in turn order.
-    const thread = (await ctx.admin.get(`/api/v1/conversations/${id}`)).body.messages;
-    expect(thread.filter((m: { role: string }) => m.role === 'assistant').map((m: { text: string }) => m.text)).toEqual(
-      [split, pods, began, changed].map((t) => t.answer),
+    // The assistant's answers are the conversation's messages, in turn order (an ended turn's answer
+    // is appended by the step that moves the conversation on, just after its investigation ends).
+    const assistant = (messages: Array<{ role: string; text: string }>) => messages.filter((m) => m.role === 'assistant').map((m) => m.text);
+    const thread = await until(
+      async () => {
+        const messages = (await ctx.admin.get(`/api/v1/conversations/${id}`)).body.messages;
+        return assistant(messages).length >= 4 ? messages : undefined;
+      },
+      10_000,
+      'the fourth answer to be a message',
     );
+    expect(assistant(thread)).toEqual([split, pods, began, changed].map((t) => t.answer));
   }, 180_000);
 
   it('reuses the reads of an earlier turn that the same window answers, recorded as runs of the new turn', async () => {
