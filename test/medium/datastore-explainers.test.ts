@@ -348,15 +348,15 @@ describe('the broker queue explainer against a real RabbitMQ', () => {
 
   it('names the queue the alert names, dated by its oldest message, with who is still connected', async () => {
     const publishedAt = Math.floor(Date.now() / 1000) - 90;
-    await consumerGone('orders', 12, publishedAt);
+    await consumerGone('parcels', 12, publishedAt);
     const { found, runs } = await explain(
-      ['orders'],
-      { alertname: 'OrdersBacklog', queue: 'orders', service: 'orders' },
+      ['parcels'],
+      { alertname: 'OrdersBacklog', queue: 'parcels', service: 'parcels' },
       Timestamp.fromEpochMicros(BigInt(publishedAt + 20) * 1_000_000n),
     );
 
     expect(runs.map((r) => [r.tool, r.arguments])).toEqual([
-      ['rabbitmq.queues', { name: 'orders' }],
+      ['rabbitmq.queues', { name: 'parcels' }],
       ['rabbitmq.connections', { vhost: vhost.name }],
     ]);
     expect(found.causes).toHaveLength(1);
@@ -365,36 +365,36 @@ describe('the broker queue explainer against a real RabbitMQ', () => {
     const dated = Number(cause.at.epochMicros / 1_000_000n);
     expect([publishedAt - 2, publishedAt - 1, publishedAt, publishedAt + 1, publishedAt + 2]).toContain(dated);
     expect(cause.statement).toBe(
-      `Queue orders (${vhost.name}) in Orders broker lost its consumers and its messages waited from ${cause.at.toISOString()}, and caused the alert's condition`,
+      `Queue parcels (${vhost.name}) in Orders broker lost its consumers and its messages waited from ${cause.at.toISOString()}, and caused the alert's condition`,
     );
     expect(cause.mechanism).toMatch(
-      /^RabbitMQ showed 12 messages in orders \(12 ready\) and no consumer.*; its oldest message was published \d+ s before the read/,
+      /^RabbitMQ showed 12 messages in parcels \(12 ready\) and no consumer.*; its oldest message was published \d+ s before the read/,
     );
     expect(cause.mechanism).toContain('; the connections open now: checkout (1)');
     expect(cause.mechanismRuns).toEqual([runs[0].ordinal]);
     expect(cause.chainRuns).toEqual([runs[1].ordinal]);
-    expect(cause.unexplained).toEqual(['why the consumers of orders went away']);
+    expect(cause.unexplained).toEqual(['why the consumers of parcels went away']);
   });
 
   it('picks, among queues without consumers, the one named after the alerting service when the alert names no queue', async () => {
     const publishedAt = Math.floor(Date.now() / 1000) - 60;
     await consumerGone('billing-events', 5, publishedAt);
-    await consumerGone('orders-created', 7, publishedAt);
+    await consumerGone('parcels-created', 7, publishedAt);
     const { found } = await explain(
-      ['orders'],
-      { alertname: 'OrdersProcessingLag', service: 'orders' },
+      ['parcels'],
+      { alertname: 'OrdersProcessingLag', service: 'parcels' },
       Timestamp.fromEpochMicros(BigInt(publishedAt + 20) * 1_000_000n),
     );
     expect(found.causes).toHaveLength(1);
-    expect(found.causes[0].statement).toMatch(/^Queue orders-created /);
+    expect(found.causes[0].statement).toMatch(/^Queue parcels-created /);
   });
 
   it('finds no cause in messages that began to wait well after the condition began, nor in a broker serving other services', async () => {
     const publishedAt = Math.floor(Date.now() / 1000) - 30;
-    await consumerGone('orders-late', 3, publishedAt);
+    await consumerGone('parcels-late', 3, publishedAt);
     const late = await explain(
-      ['orders'],
-      { alertname: 'OrdersBacklog', queue: 'orders-late', service: 'orders' },
+      ['parcels'],
+      { alertname: 'OrdersBacklog', queue: 'parcels-late', service: 'parcels' },
       Timestamp.fromEpochMicros(BigInt(publishedAt - 600) * 1_000_000n),
     );
     expect(late.runs.map((r) => r.tool)).toEqual(['rabbitmq.queues']);
@@ -402,7 +402,7 @@ describe('the broker queue explainer against a real RabbitMQ', () => {
 
     const elsewhere = await explain(
       ['billing'],
-      { alertname: 'OrdersBacklog', queue: 'orders-late', service: 'orders' },
+      { alertname: 'OrdersBacklog', queue: 'parcels-late', service: 'parcels' },
       Timestamp.fromEpochMicros(BigInt(publishedAt + 20) * 1_000_000n),
     );
     expect(elsewhere.runs).toEqual([]);
