@@ -13,7 +13,7 @@ import { ConfigModule, DatabaseModule, loadConfig, LoggingModule, OutboundClient
 import { RelayJobsService, RelaysModule } from '@svc/relays';
 import { MIGRATIONS } from '../migrations';
 import { MonitoringProcess } from '../test/support/monitoring-stack';
-import { apiJson, cpuSeconds, freePort, percentile, postgresCpuSeconds, sleep, startApi, stopApi, stopChild } from './support';
+import { apiJson, commandCpuSeconds, cpuSeconds, freePort, percentile, postgresCpuSeconds, sleep, startApi, stopApi, stopChild } from './support';
 
 /**
  * Reads through a relay against the same reads made directly, in the same run: a Prometheus
@@ -218,6 +218,8 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
         api: cpuSeconds(api!.pid!) * 1000,
         reader: ownCpuMs(),
         postgres: postgresCpuSeconds() * 1000,
+        prometheus: cpuSeconds(prometheus!.pid!) * 1000,
+        redis: commandCpuSeconds('redis-server') * 1000,
       });
       const cpuBefore = cpuMs();
       const started = performance.now();
@@ -229,6 +231,8 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
         api: cpuAfter.api - cpuBefore.api,
         reader: cpuAfter.reader - cpuBefore.reader,
         postgres: cpuAfter.postgres - cpuBefore.postgres,
+        prometheus: cpuAfter.prometheus - cpuBefore.prometheus,
+        redis: cpuAfter.redis - cpuBefore.redis,
       };
       return { times, seconds, cpu };
     };
@@ -243,7 +247,7 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
       }
     }
     /** CPU ms per read of one process over the bursts. */
-    const perRead = (done: Awaited<ReturnType<typeof burst>>[], process: 'relay' | 'api' | 'reader' | 'postgres') =>
+    const perRead = (done: Awaited<ReturnType<typeof burst>>[], process: 'relay' | 'api' | 'reader' | 'postgres' | 'prometheus' | 'redis') =>
       done.reduce((sum, b) => sum + b.cpu[process], 0) / (done.length * CONCURRENT);
     const rate = (done: Awaited<ReturnType<typeof burst>>[]) => {
       const seconds = done.reduce((sum, b) => sum + b.seconds, 0);
@@ -282,7 +286,9 @@ export async function relaysSection({ cookie, env, organizationId, profileDir }:
     console.log(
       `CPU per read (ms): direct, the reading process ${perRead(bursts.direct, 'reader').toFixed(3)}; through the relay, the reading process ${perRead(bursts.relay, 'reader').toFixed(3)},` +
         ` the API process holding the session ${perRead(bursts.relay, 'api').toFixed(3)}, the relay ${perRead(bursts.relay, 'relay').toFixed(3)},` +
-        ` PostgreSQL ${perRead(bursts.relay, 'postgres').toFixed(3)} (direct: ${perRead(bursts.direct, 'postgres').toFixed(3)}); Prometheus not counted; every process shares this machine's cores.`,
+        ` PostgreSQL ${perRead(bursts.relay, 'postgres').toFixed(3)} (direct: ${perRead(bursts.direct, 'postgres').toFixed(3)});` +
+        ` Redis ${perRead(bursts.relay, 'redis').toFixed(3)} (direct: ${perRead(bursts.direct, 'redis').toFixed(3)}),` +
+        ` Prometheus ${perRead(bursts.relay, 'prometheus').toFixed(3)} (direct: ${perRead(bursts.direct, 'prometheus').toFixed(3)}); every process shares this machine's cores.`,
     );
     if (r.ok !== READS || concurrentRelay.ok !== ROUNDS * CONCURRENT) console.log('\nSome relay reads failed: see the table.');
   } finally {

@@ -124,12 +124,17 @@ export function cpuSeconds(pid: number): number {
  * backends, and those that have ended (counted in the postmaster's children's time).
  */
 export function postgresCpuSeconds(): number {
+  return commandCpuSeconds('postgres');
+}
+
+/** The CPU time so far of every process of this machine running `command` (its name in /proc), with its reaped children's, in seconds. */
+export function commandCpuSeconds(command: string): number {
   let sum = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.indexOf(')')) !== 'postgres') continue;
+      if (stat.slice(stat.indexOf('(') + 1, stat.indexOf(')')) !== command) continue;
       const fields = stat.split(') ')[1].split(' ');
       sum += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
     } catch {

@@ -2,6 +2,7 @@ import { ChangeEvents1796000000000 } from './1796000000000-ChangeEvents';
 import { ChangeRetention1796100000000 } from './1796100000000-ChangeRetention';
 import { ObservedChanges1796200000000 } from './1796200000000-ObservedChanges';
 import { ServiceCalls1796300000000 } from './1796300000000-ServiceCalls';
+import { RelayJobRecords1796400000000 } from './1796400000000-RelayJobRecords';
 import { RelayJobsPending1795900000000 } from './1795900000000-RelayJobsPending';
 import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
@@ -46,4 +47,5 @@ export const MIGRATIONS: Function[] = [
   ChangeRetention1796100000000,
   ObservedChanges1796200000000,
   ServiceCalls1796300000000,
+  RelayJobRecords1796400000000,
 ];

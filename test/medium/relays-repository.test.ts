@@ -151,56 +151,76 @@ describe('RelaysRepository keeps to one Organization', () => {
     expect(await snapshotB()).toEqual(before);
   });
 
-  it('queues, claims, finishes and takes jobs of the Organization only', async () => {
+  it('checks relays and records ended jobs of the Organization only', async () => {
     const jobId = newId();
     const request = { path: 'api/v1/query', query: [['query', 'up']] as [string, string][], timeoutMs: 1000, maxBytes: 1024 };
+    // B's record of a job with the same id.
     await dataSource.query(
-      `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status)
-       VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', $5, 'pending')`,
+      `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status, finished_at)
+       VALUES ($1, $2, $3, $4, 'prometheus.query', 1, '/api/v1/query', $5, 'failed', clock_timestamp())`,
       [B, jobId, relayId, integrationId, JSON.stringify(request)],
     );
     const before = await snapshotB();
-    const job = {
+    const target = { organizationId: A, relayId, integrationId, capabilityId: 'prometheus.query' };
+    expect(
+      await repository.readiness(
+        [
+          target,
+          // Not offered for this integration, and a relay A does not have.
+          { ...target, integrationId: newId() },
+          { ...target, relayId: newId() },
+        ],
+        30,
+      ),
+    ).toEqual([
+      { name: 'edge', live: true, lastSeenAt: expect.anything(), advertised: true },
+      { name: 'edge', live: true, lastSeenAt: expect.anything(), advertised: false },
+      undefined,
+    ]);
+    await repository.endSession(A, relayId);
+    expect(await repository.readiness([target], 30)).toEqual([{ name: 'edge', live: false, lastSeenAt: expect.anything(), advertised: true }]);
+
+    const queuedAt = Date.now() - 2_000;
+    const record = {
       organizationId: A,
+      id: jobId,
       relayId,
       integrationId,
       capabilityId: 'prometheus.query',
       capabilityVersion: 1,
       source: '/api/v1/query?query=up',
       request,
+      queuedAt,
+      status: 'succeeded' as const,
+      resultStatus: 200,
+      truncated: false,
+      error: null,
     };
-    const readiness = await repository.queueJobs(
-      [
-        { ...job, id: jobId },
-        // Not offered for this integration, and a relay A does not have: neither is queued.
-        { ...job, id: newId(), integrationId: newId() },
-        { ...job, id: newId(), relayId: newId() },
-      ],
-      30,
-    );
-    expect(readiness).toEqual([
-      { name: 'edge', live: true, lastSeenAt: expect.anything(), advertised: true },
-      { name: 'edge', live: true, lastSeenAt: expect.anything(), advertised: false },
-      undefined,
-    ]);
-    const claimed = await repository.claimPendingJobs(A, relayId, 10);
-    expect(claimed).toEqual([{ id: jobId, integrationId, capabilityId: 'prometheus.query', capabilityVersion: 1, request }]);
-    expect(await repository.claimPendingJobs(A, relayId, 10)).toEqual([]);
-    // Not finished yet: nothing to take.
-    expect(await repository.takeResults([{ organizationId: A, jobId }])).toEqual([]);
     expect(
-      await repository.finishJobs([
-        { organizationId: A, jobId, status: 'succeeded', error: null, resultStatus: 200, body: Buffer.from('{}'), truncated: false },
-        { organizationId: A, jobId: newId(), status: 'failed', error: 'no such job' },
+      await repository.recordOutcomes([
+        record,
+        // A relay A does not have: not recorded.
+        { ...record, id: newId(), relayId: newId() },
       ]),
     ).toEqual([true, false]);
-    expect(await repository.finishJob(A, jobId, { status: 'timed_out', error: 'late' })).toBe(false);
-    expect(await repository.takeResults([{ organizationId: A, jobId }])).toEqual([
-      { organizationId: A, jobId, status: 'succeeded', error: null, resultStatus: 200, body: Buffer.from('{}'), truncated: false },
+    // The first outcome stands.
+    expect(await repository.recordOutcomes([{ ...record, status: 'timed_out', resultStatus: null, truncated: null, error: 'late' }])).toEqual([false]);
+    const rows = (await dataSource.query(
+      'SELECT status, result_status, result_truncated, source, request, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms, finished_at >= created_at AS ended_after FROM relay_jobs WHERE organization_id = $1',
+      [A],
+    )) as { status: string; result_status: number; result_truncated: boolean; source: string; request: unknown; created_ms: number; ended_after: boolean }[];
+    expect(rows).toEqual([
+      {
+        status: 'succeeded',
+        result_status: 200,
+        result_truncated: false,
+        source: '/api/v1/query?query=up',
+        request,
+        // The record starts when the job was queued.
+        created_ms: queuedAt,
+        ended_after: true,
+      },
     ]);
-    await repository.notifyCancel(A, relayId, jobId);
-    const rows = await dataSource.query('SELECT status, result_status, result_body FROM relay_jobs WHERE organization_id = $1', [A]);
-    expect(rows).toEqual([{ status: 'succeeded', result_status: 200, result_body: null }]);
     expect(await snapshotB()).toEqual(before);
   });
 

@@ -2,7 +2,8 @@ import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { OrganizationOwnedEntity, TimestampColumn, Timestamp } from '@svc/platform';
 import { Relay } from './relay.entity';
 
-export type RelayJobStatus = 'pending' | 'sent' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled';
+/** How a relay job ended (its row is written then). */
+export type RelayJobStatus = 'succeeded' | 'failed' | 'timed_out' | 'cancelled';
 
 /** What the relay is asked to read. */
 export interface RelayJobRequest {
@@ -12,10 +13,13 @@ export interface RelayJobRequest {
   maxBytes: number;
 }
 
-/** One read a relay was asked to run for a tool run. Failed and timed-out jobs are the relay's failures. */
+/**
+ * The record of one read a relay was asked to run for a tool run, written when it ended (while it
+ * runs, the job and its answer travel through RelayTransport). Failed and timed-out jobs are the
+ * relay's failures.
+ */
 @Entity('relay_jobs')
 @Index('relay_jobs_created', ['organizationId', 'relayId', 'createdAt', 'id'])
-@Index('relay_jobs_pending', ['organizationId', 'relayId'], { where: `status = 'pending'` })
 export class RelayJob extends OrganizationOwnedEntity {
   @Column({ type: 'uuid' })
   relayId!: string;
@@ -42,10 +46,6 @@ export class RelayJob extends OrganizationOwnedEntity {
   /** The HTTP status the local system answered with. */
   @Column({ type: 'integer', nullable: true })
   resultStatus!: number | null;
-
-  /** The answer, as read by the relay (capped); kept until the tool run has read it. */
-  @Column({ type: 'bytea', nullable: true })
-  resultBody!: Buffer | null;
 
   @Column({ type: 'boolean', nullable: true })
   resultTruncated!: boolean | null;

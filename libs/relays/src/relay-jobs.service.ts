@@ -1,8 +1,9 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, newId, NotificationChannel, StatementBatcher } from '@svc/platform';
+import { Injectable } from '@nestjs/common';
+import { newId, StatementBatcher } from '@svc/platform';
 import { capabilityForPath } from './protocol/capabilities';
-import { FinishedJob, JobReadiness, NewRelayJob, RELAY_CHANNEL, RelaysRepository } from './relays.repository';
-import { RelaysService } from './relays.service';
+import { JobReadiness, RelaysRepository } from './relays.repository';
+import { jobRecord, RelaysService } from './relays.service';
+import { QueuedJob, RelayAnswer, RelayTransport } from './relay-transport';
 
 /** A read through a relay: what a tool asks for. */
 export interface RelayReadRequest {
@@ -31,46 +32,49 @@ export interface RelayReadAnswer {
 /** A read through a relay that could not be made; the message is safe to show and store. */
 export class RelayReadError extends Error {}
 
-/** How often a waiting read looks at its job's row, in case a notification was lost. */
+/** How often a waiting read looks for its answer, in case the word of it was lost. */
 const RECHECK_MS = 1_000;
 /**
  * The relay gives up on a job this long after the service does: the service's own deadline ends the
  * run and tells the relay to cancel, and the relay's deadline only stops a job whose cancel was lost.
  */
 const RELAY_DEADLINE_GRACE_MS = 5_000;
-/** The most reads queued, or answers taken, by one statement. */
+/** The most reads checked and queued, or answers taken, by one round trip. */
 const JOBS_PER_STATEMENT = 200;
 
 /**
- * Runs reads as relay jobs (the worker's side): the job is recorded and announced with NOTIFY;
- * the API process that holds the relay's session sends it and records the answer; this process
- * hears of it by NOTIFY (or finds it on a periodic look) and returns it. A relay that is offline
- * or does not offer the capability fails the read at once. Reads made together share their
- * statements: the jobs are queued by one (which checks each relay and notifies each once), their
- * answers taken by another.
+ * Runs reads as relay jobs (the side of the process reading): the relay is checked in PostgreSQL
+ * (a live session, the capability advertised) and the job queued through the relay job transport
+ * (Redis); the API process that holds the relay's session sends it, records its outcome and leaves
+ * the answer, and this process hears of it on its own channel (or finds it on a periodic look)
+ * and returns it. A relay that is offline or does not offer the capability fails the read at
+ * once; a read given up (its timeout, a cancel) records that outcome itself and tells the relay.
+ * Reads made together share their round trips.
  */
 @Injectable()
-export class RelayJobsService implements OnApplicationShutdown {
-  private channel?: NotificationChannel;
-  private readonly waiting = new Map<string, () => void>();
-  /** Reads on their way to becoming jobs: queued together, one statement for those that arrive together. */
-  private readonly queue: StatementBatcher<NewRelayJob, JobReadiness | undefined>;
-  /** Answers being taken: one statement for the jobs woken together. */
-  private readonly results: StatementBatcher<{ organizationId: string; jobId: string }, FinishedJob | undefined>;
+export class RelayJobsService {
+  private listening = false;
+  /** Reads waiting for their answers: called with the answer heard, or with nothing to look for it. */
+  private readonly waiting = new Map<string, (answer?: RelayAnswer) => void>();
+  /** Reads on their way to becoming jobs: checked and queued together. */
+  private readonly queue: StatementBatcher<QueuedJob, JobReadiness | undefined>;
+  /** Answers being taken: one round trip for the jobs woken together. */
+  private readonly results: StatementBatcher<{ organizationId: string; jobId: string }, RelayAnswer | undefined>;
 
   constructor(
     private readonly repository: RelaysRepository,
+    private readonly transport: RelayTransport,
     relays: RelaysService,
-    private readonly config: AppConfig,
   ) {
-    this.queue = new StatementBatcher((jobs) => this.repository.queueJobs(jobs, relays.leaseSeconds), { maxItems: JOBS_PER_STATEMENT, concurrency: 2 });
-    this.results = new StatementBatcher(
-      async (wanted) => {
-        const finished = new Map((await this.repository.takeResults(wanted)).map((job) => [`${job.organizationId}/${job.jobId}`, job]));
-        return wanted.map((w) => finished.get(`${w.organizationId}/${w.jobId}`));
+    this.queue = new StatementBatcher(
+      async (jobs) => {
+        const readiness = await this.repository.readiness(jobs, relays.leaseSeconds);
+        await this.transport.queue(jobs.filter((_, i) => readiness[i]?.live && readiness[i]?.advertised));
+        return readiness;
       },
       { maxItems: JOBS_PER_STATEMENT, concurrency: 2 },
     );
+    this.results = new StatementBatcher((wanted) => this.transport.keptAnswers(wanted), { maxItems: JOBS_PER_STATEMENT, concurrency: 2 });
   }
 
   async read(request: RelayReadRequest): Promise<RelayReadAnswer> {
@@ -78,21 +82,29 @@ export class RelayJobsService implements OnApplicationShutdown {
     if (!capability) throw new RelayReadError(`No relay capability reads ${request.path}`);
     if (request.signal.aborted) throw request.signal.reason;
     this.listen();
-    const jobId = newId();
     const query = request.query.map(([name, value]) => [name, value] as [string, string]);
-    let wake: () => void = () => undefined;
-    let woken = new Promise<void>((resolve) => (wake = resolve));
-    this.waiting.set(jobId, () => wake());
+    const queuedAt = Date.now();
+    const timeoutMs = request.timeoutMs + RELAY_DEADLINE_GRACE_MS;
+    const job: QueuedJob = {
+      organizationId: request.organizationId,
+      id: newId(),
+      relayId: request.relayId,
+      integrationId: request.integrationId,
+      capabilityId: capability.capabilityId,
+      capabilityVersion: capability.capabilityVersion,
+      source: `/${request.path}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}`,
+      request: { path: request.path, query, timeoutMs, maxBytes: request.maxBytes },
+      replyTo: this.transport.replyTo,
+      queuedAt,
+      deadline: queuedAt + timeoutMs,
+    };
+    const key = `${job.organizationId}/${job.id}`;
+    let wake: (answer?: RelayAnswer) => void = () => undefined;
+    let woken = new Promise<RelayAnswer | undefined>((resolve) => (wake = resolve));
+    this.waiting.set(key, (answer) => wake(answer));
     try {
-      const ready = await this.queue.add({
-        organizationId: request.organizationId,
-        id: jobId,
-        relayId: request.relayId,
-        integrationId: request.integrationId,
-        capabilityId: capability.capabilityId,
-        capabilityVersion: capability.capabilityVersion,
-        source: `/${request.path}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}`,
-        request: { path: request.path, query, timeoutMs: request.timeoutMs + RELAY_DEADLINE_GRACE_MS, maxBytes: request.maxBytes },
+      const ready = await this.queue.add(job).catch((error: Error) => {
+        throw new RelayReadError(`The read could not be queued for the relay: ${error.message}`);
       });
       if (!ready) throw new RelayReadError('The relay this integration is bound to does not exist');
       if (!ready.live) {
@@ -110,56 +122,54 @@ export class RelayJobsService implements OnApplicationShutdown {
       });
       aborted.catch(() => undefined);
       for (;;) {
-        const timer = new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS).unref());
+        let timer: NodeJS.Timeout | undefined;
+        const recheck = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), RECHECK_MS)));
+        let heard: RelayAnswer | undefined;
         try {
-          await Promise.race([woken, timer, aborted]);
+          heard = await Promise.race([woken, recheck, aborted]);
         } catch (reason) {
-          const timedOut = (reason as Error | undefined)?.name === 'TimeoutError';
-          const error = timedOut ? `No answer from relay ${ready.name} within ${request.timeoutMs} ms` : 'Cancelled';
-          if (await this.repository.finishJob(request.organizationId, jobId, { status: timedOut ? 'timed_out' : 'cancelled', error })) {
-            await this.repository.notifyCancel(request.organizationId, request.relayId, jobId);
-          }
+          await this.giveUp(job, ready.name, request.timeoutMs, reason);
           throw reason;
+        } finally {
+          clearTimeout(timer);
         }
-        woken = new Promise<void>((resolve) => (wake = resolve));
-        const job = await this.results.add({ organizationId: request.organizationId, jobId });
-        if (!job) continue;
-        if (job.status === 'succeeded' || (job.status === 'failed' && job.resultStatus !== null)) {
-          return { status: job.resultStatus ?? 0, body: job.body ?? Buffer.alloc(0), complete: !job.truncated };
+        woken = new Promise<RelayAnswer | undefined>((resolve) => (wake = resolve));
+        const answer = heard ?? (await this.results.add({ organizationId: job.organizationId, jobId: job.id }));
+        if (!answer) continue;
+        if (answer.status === 'succeeded' || (answer.status === 'failed' && answer.resultStatus !== null)) {
+          return { status: answer.resultStatus ?? 0, body: answer.body ?? Buffer.alloc(0), complete: !answer.truncated };
         }
-        throw new RelayReadError(`Through relay ${ready.name}: ${job.error ?? job.status}`);
+        throw new RelayReadError(`Through relay ${ready.name}: ${answer.error ?? answer.status}`);
       }
     } finally {
-      this.waiting.delete(jobId);
+      this.waiting.delete(key);
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.channel?.stop();
+  /**
+   * Records that the read gave up (timed out or cancelled) unless the job has an outcome already,
+   * and then tells the relay to stop it; an answer kept for it meanwhile is dropped.
+   */
+  private async giveUp(job: QueuedJob, relayName: string, timeoutMs: number, reason: unknown): Promise<void> {
+    const timedOut = (reason as Error | undefined)?.name === 'TimeoutError';
+    const error = timedOut ? `No answer from relay ${relayName} within ${timeoutMs} ms` : 'Cancelled';
+    const [recorded] = await this.repository.recordOutcomes([
+      jobRecord(job, { status: timedOut ? 'timed_out' : 'cancelled', error, resultStatus: null, truncated: null }),
+    ]);
+    if (recorded) await this.transport.cancel(job.organizationId, job.relayId, job.id);
+    else await this.results.add({ organizationId: job.organizationId, jobId: job.id });
   }
 
   private listen(): void {
-    if (this.channel) return;
-    this.channel = new NotificationChannel(
-      this.config.DATABASE_URL,
-      RELAY_CHANNEL,
-      {
-        notified: (payload) => {
-          try {
-            const message = JSON.parse(payload) as { kind?: string; jobId?: string; jobIds?: unknown };
-            if (message.kind !== 'result') return;
-            if (message.jobId) this.waiting.get(message.jobId)?.();
-            if (Array.isArray(message.jobIds)) for (const jobId of message.jobIds) if (typeof jobId === 'string') this.waiting.get(jobId)?.();
-          } catch {
-            // Not ours.
-          }
-        },
-        listeningChanged: () => {
-          for (const wake of this.waiting.values()) wake();
-        },
+    if (this.listening) return;
+    this.listening = true;
+    this.transport.onAnswers(
+      (answers) => {
+        for (const answer of answers) this.waiting.get(`${answer.organizationId}/${answer.jobId}`)?.(answer);
       },
-      'svc-relay-jobs-listen',
+      () => {
+        for (const wake of this.waiting.values()) wake();
+      },
     );
-    this.channel.start();
   }
 }

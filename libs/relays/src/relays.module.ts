@@ -9,13 +9,14 @@ import { RelaysController } from './relays.controller';
 import { RelaysRepository } from './relays.repository';
 import { RelaysService } from './relays.service';
 import { RelayJobsService } from './relay-jobs.service';
+import { RelayTransport } from './relay-transport';
 
 export const RELAYS_ENTITIES = [Relay, RelayBootstrapToken, RelayCapability, RelaySessionConflict, RelayJob];
 
 @Module({
   imports: [ScopedRepositoryModule.forFeature([Relay, RelayBootstrapToken, RelayCapability, RelaySessionConflict, RelayJob])],
   controllers: [RelaysController],
-  providers: [RelaysService, RelaysRepository, RelayJobsService],
-  exports: [RelaysService, RelayJobsService],
+  providers: [RelaysService, RelaysRepository, RelayJobsService, RelayTransport],
+  exports: [RelaysService, RelayJobsService, RelayTransport],
 })
 export class RelaysModule {}

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Timestamp } from '@svc/platform';
-import type { RelayJobStatus } from './relay-job.entity';
+import type { RelayJobRequest, RelayJobStatus } from './relay-job.entity';
 
-/** The channel every API process listens on for relay session changes and relay jobs. */
+/** The channel every API process listens on for relay session changes. */
 export const RELAY_CHANNEL = 'svc_relay';
 
 export interface RelaySummaryCounts {
@@ -25,28 +25,15 @@ export interface RelayIntegrationRow {
   capabilities: { capabilityId: string; capabilityVersion: number }[];
 }
 
-export interface ClaimedJob {
-  id: string;
-  integrationId: string;
-  capabilityId: string;
-  capabilityVersion: number;
-  request: { path: string; query: [string, string][]; timeoutMs: number; maxBytes: number };
-}
-
-/** A read to queue for a relay. */
-export interface NewRelayJob {
+/** A job's relay, integration and capability, to check before it is queued. */
+export interface JobTarget {
   organizationId: string;
-  id: string;
   relayId: string;
   integrationId: string;
   capabilityId: string;
-  capabilityVersion: number;
-  /** The path and query read (no origin, no credentials). */
-  source: string;
-  request: ClaimedJob['request'];
 }
 
-/** What queueing a job found of its relay. */
+/** What a job's relay is like now. */
 export interface JobReadiness {
   name: string;
   /** It holds a session heard from within the lease. */
@@ -56,26 +43,27 @@ export interface JobReadiness {
   advertised: boolean;
 }
 
-/** What became of a job (from the relay's answer, or the session's end). */
-export interface JobOutcome {
+/** What a relay job reads, and for whom. */
+export interface RelayJobDescription {
   organizationId: string;
-  jobId: string;
-  status: 'succeeded' | 'failed';
-  error: string | null;
-  resultStatus?: number;
-  body?: Buffer;
-  truncated?: boolean;
+  id: string;
+  relayId: string;
+  integrationId: string;
+  capabilityId: string;
+  capabilityVersion: number;
+  /** The path and query read (no origin, no credentials). */
+  source: string;
+  request: RelayJobRequest;
+  /** When it was queued (ms since the epoch): the job's record starts there. */
+  queuedAt: number;
 }
 
-/** A finished job as its waiting read takes it. */
-export interface FinishedJob {
-  organizationId: string;
-  jobId: string;
+/** A job's record, written once it has ended. */
+export interface JobRecord extends RelayJobDescription {
   status: RelayJobStatus;
-  error: string | null;
   resultStatus: number | null;
-  body: Buffer | null;
   truncated: boolean | null;
+  error: string | null;
 }
 
 export interface CredentialMatch {
@@ -288,157 +276,58 @@ export class RelaysRepository {
   }
 
   /**
-   * Records the jobs whose relay holds a live session and advertises the capability for the
-   * integration, and wakes the API processes with one notification per relay; answers, for each
-   * job in order, what it found (undefined: no such relay in the job's Organization). One statement
-   * for the whole batch.
+   * For each job in order, what its relay is like: whether it holds a live session and offers the
+   * capability for the integration (undefined: no such relay in the job's Organization). One statement.
    */
-  async queueJobs(jobs: NewRelayJob[], leaseSeconds: number, manager: EntityManager = this.dataSource.manager): Promise<(JobReadiness | undefined)[]> {
+  async readiness(jobs: JobTarget[], leaseSeconds: number, manager: EntityManager = this.dataSource.manager): Promise<(JobReadiness | undefined)[]> {
     const rows = (await manager.query(
-      `WITH q AS (
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[]) WITH ORDINALITY
-           AS q(organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, n)
-       ), ready AS (
-         SELECT q.*, r.id IS NOT NULL AS found, r.name, r.last_seen_at,
-                (r.session_id IS NOT NULL AND r.last_seen_at >= clock_timestamp() - make_interval(secs => $9)) AS live,
-                EXISTS (SELECT 1 FROM relay_capabilities c
-                         WHERE c.organization_id = q.organization_id AND c.relay_id = q.relay_id
-                           AND c.integration_id = q.integration_id AND c.capability_id = q.capability_id) AS advertised
-           FROM q LEFT JOIN relays r ON r.organization_id = q.organization_id AND r.id = q.relay_id
-       ), queued AS (
-         INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status)
-         SELECT organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request::jsonb, 'pending'
-           FROM ready WHERE found AND live AND advertised
-         RETURNING organization_id, relay_id
-       )
-       SELECT n, found, name, last_seen_at, live, advertised,
-              (SELECT count(pg_notify($10, json_build_object('kind', 'job', 'organizationId', organization_id, 'relayId', relay_id)::text))
-                 FROM (SELECT DISTINCT organization_id, relay_id FROM queued) x) AS notified
-         FROM ready ORDER BY n`,
-      [
-        jobs.map((j) => j.organizationId),
-        jobs.map((j) => j.id),
-        jobs.map((j) => j.relayId),
-        jobs.map((j) => j.integrationId),
-        jobs.map((j) => j.capabilityId),
-        jobs.map((j) => j.capabilityVersion),
-        jobs.map((j) => j.source),
-        jobs.map((j) => JSON.stringify(j.request)),
-        leaseSeconds,
-        RELAY_CHANNEL,
-      ],
+      `SELECT r.id IS NOT NULL AS found, r.name, r.last_seen_at,
+              (r.session_id IS NOT NULL AND r.last_seen_at >= clock_timestamp() - make_interval(secs => $5)) AS live,
+              EXISTS (SELECT 1 FROM relay_capabilities c
+                       WHERE c.organization_id = q.organization_id AND c.relay_id = q.relay_id
+                         AND c.integration_id = q.integration_id AND c.capability_id = q.capability_id) AS advertised
+         FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[]) WITH ORDINALITY AS q(organization_id, relay_id, integration_id, capability_id, n)
+         LEFT JOIN relays r ON r.organization_id = q.organization_id AND r.id = q.relay_id
+        ORDER BY q.n`,
+      [jobs.map((j) => j.organizationId), jobs.map((j) => j.relayId), jobs.map((j) => j.integrationId), jobs.map((j) => j.capabilityId), leaseSeconds],
     )) as { found: boolean; name: string | null; last_seen_at: Timestamp | null; live: boolean | null; advertised: boolean }[];
     return rows.map((r) => (r.found ? { name: r.name!, live: r.live === true, lastSeenAt: r.last_seen_at, advertised: r.advertised } : undefined));
   }
 
-  /** Takes up to `limit` pending jobs of the relay, oldest first, to send them. */
-  async claimPendingJobs(organizationId: string, relayId: string, limit: number, manager: EntityManager = this.dataSource.manager): Promise<ClaimedJob[]> {
-    const rows = (await manager.query(
-      `WITH claimed AS (
-         UPDATE relay_jobs j SET status = 'sent'
-           FROM (SELECT organization_id, id FROM relay_jobs
-                  WHERE organization_id = $1 AND relay_id = $2 AND status = 'pending'
-                  ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED) p
-          WHERE j.organization_id = p.organization_id AND j.id = p.id
-          RETURNING j.id, j.integration_id, j.capability_id, j.capability_version, j.request, j.created_at
-       )
-       SELECT id, integration_id, capability_id, capability_version, request FROM claimed ORDER BY created_at, id`,
-      [organizationId, relayId, limit],
-    )) as { id: string; integration_id: string; capability_id: string; capability_version: number; request: ClaimedJob['request'] }[];
-    return rows.map((r) => ({
-      id: r.id,
-      integrationId: r.integration_id,
-      capabilityId: r.capability_id,
-      capabilityVersion: r.capability_version,
-      request: r.request,
-    }));
-  }
-
   /**
-   * Records the outcomes of jobs that have none yet and wakes the processes waiting for them (one
-   * notification per relay); answers, in order, whether each outcome was recorded. One statement.
+   * Records ended jobs: the first outcome of a job stands, a later one is not recorded, nor a job
+   * whose relay was deleted meanwhile. Answers, in order, whether each was recorded. One statement.
    */
-  async finishJobs(outcomes: JobOutcome[], manager: EntityManager = this.dataSource.manager): Promise<boolean[]> {
-    // One row of parameters per outcome, rather than arrays: an answer goes as binary, not as hex
-    // inside an array's text.
-    const values: unknown[] = [RELAY_CHANNEL];
-    const rows = outcomes.map((o) => {
-      const at = values.length;
-      values.push(o.organizationId, o.jobId, o.status, o.error, o.resultStatus ?? null, o.body ?? null, o.truncated ?? null);
-      return `($${at + 1}::text, $${at + 2}::uuid, $${at + 3}::text, $${at + 4}::text, $${at + 5}::int, $${at + 6}::bytea, $${at + 7}::boolean)`;
-    });
-    const recordedRows = (await manager.query(
-      `WITH o (organization_id, id, status, error, result_status, result_body, result_truncated) AS (VALUES ${rows.join(', ')}),
-       done AS (
-         UPDATE relay_jobs j SET status = o.status, error = o.error, result_status = o.result_status, result_body = o.result_body,
-                                 result_truncated = o.result_truncated, finished_at = clock_timestamp()
-           FROM o WHERE j.organization_id = o.organization_id AND j.id = o.id AND j.status IN ('pending', 'sent')
-         RETURNING j.organization_id, j.relay_id, j.id
-       )
-       SELECT organization_id, id,
-              (SELECT count(pg_notify($1, json_build_object('kind', 'result', 'organizationId', organization_id, 'relayId', relay_id, 'jobIds', ids)::text))
-                 FROM (SELECT organization_id, relay_id, json_agg(id) AS ids FROM done GROUP BY organization_id, relay_id) x) AS notified
-         FROM done`,
-      values,
+  async recordOutcomes(records: JobRecord[], manager: EntityManager = this.dataSource.manager): Promise<boolean[]> {
+    if (records.length === 0) return [];
+    const rows = (await manager.query(
+      `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request,
+                               status, result_status, result_truncated, error, created_at, finished_at)
+       SELECT q.organization_id, q.id, q.relay_id, q.integration_id, q.capability_id, q.capability_version, q.source, q.request::jsonb,
+              q.status, q.result_status, q.result_truncated, q.error, LEAST(to_timestamp(q.queued_at / 1000.0), clock_timestamp()), clock_timestamp()
+         FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::int[], $11::boolean[], $12::text[], $13::float8[])
+           AS q(organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status, result_status, result_truncated, error, queued_at)
+         JOIN relays r ON r.organization_id = q.organization_id AND r.id = q.relay_id
+       ON CONFLICT (organization_id, id) DO NOTHING
+       RETURNING organization_id, id`,
+      [
+        records.map((r) => r.organizationId),
+        records.map((r) => r.id),
+        records.map((r) => r.relayId),
+        records.map((r) => r.integrationId),
+        records.map((r) => r.capabilityId),
+        records.map((r) => r.capabilityVersion),
+        records.map((r) => r.source),
+        records.map((r) => JSON.stringify(r.request)),
+        records.map((r) => r.status),
+        records.map((r) => r.resultStatus),
+        records.map((r) => r.truncated),
+        records.map((r) => r.error),
+        records.map((r) => r.queuedAt),
+      ],
     )) as { organization_id: string; id: string }[];
-    const recorded = new Set(recordedRows.map((r) => `${r.organization_id}/${r.id}`));
-    return outcomes.map((o) => recorded.has(`${o.organizationId}/${o.jobId}`));
-  }
-
-  /** Ends a job the service gave up on (timed out or cancelled) unless it has an outcome; true when this call ended it. */
-  async finishJob(
-    organizationId: string,
-    jobId: string,
-    outcome: { status: 'timed_out' | 'cancelled'; error: string },
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<boolean> {
-    const rows = (await manager.query(
-      `UPDATE relay_jobs SET status = $3, error = $4, finished_at = clock_timestamp()
-        WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'sent') RETURNING id`,
-      [organizationId, jobId, outcome.status, outcome.error],
-    )) as [unknown[], number];
-    return rows[1] === 1;
-  }
-
-  /**
-   * The finished jobs among those named, each with its answer, which is dropped from the row as it
-   * is read (the job's record stays); a job still pending or sent is not answered. One statement.
-   */
-  async takeResults(jobs: { organizationId: string; jobId: string }[], manager: EntityManager = this.dataSource.manager): Promise<FinishedJob[]> {
-    const rows = (await manager.query(
-      `UPDATE relay_jobs j SET result_body = NULL
-         FROM (SELECT organization_id, id, result_body FROM relay_jobs
-                WHERE (organization_id, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))
-                  AND status NOT IN ('pending', 'sent')) f
-        WHERE j.organization_id = f.organization_id AND j.id = f.id
-        RETURNING j.organization_id, j.id, j.status, j.error, j.result_status, f.result_body, j.result_truncated`,
-      [jobs.map((j) => j.organizationId), jobs.map((j) => j.jobId)],
-    )) as [
-      {
-        organization_id: string;
-        id: string;
-        status: RelayJobStatus;
-        error: string | null;
-        result_status: number | null;
-        result_body: Buffer | null;
-        result_truncated: boolean | null;
-      }[],
-      number,
-    ];
-    return rows[0].map((r) => ({
-      organizationId: r.organization_id,
-      jobId: r.id,
-      status: r.status,
-      error: r.error,
-      resultStatus: r.result_status,
-      body: r.result_body,
-      truncated: r.result_truncated,
-    }));
-  }
-
-  /** Wakes every process: a relay job was cancelled. */
-  async notifyCancel(organizationId: string, relayId: string, jobId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query('SELECT pg_notify($1, $2)', [RELAY_CHANNEL, JSON.stringify({ kind: 'cancel', organizationId, relayId, jobId })]);
+    const recorded = new Set(rows.map((r) => `${r.organization_id}/${r.id}`));
+    return records.map((r) => recorded.has(`${r.organizationId}/${r.id}`));
   }
 
   /** The database's clock, which every lease is measured by. */

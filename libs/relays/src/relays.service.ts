@@ -35,17 +35,30 @@ import { RelayJob } from './relay-job.entity';
 import { hashRelaySecret, mintBootstrapToken, mintRelayCredential, RELAY_CREDENTIAL_FORMAT, BOOTSTRAP_TOKEN_FORMAT } from './relay-secrets';
 import { Relay } from './relay.entity';
 import { RelaySessionConflict } from './relay-session-conflict.entity';
-import { AdvertisedCapability, ClaimedJob, CredentialMatch, JobOutcome, RelaysRepository } from './relays.repository';
+import { AdvertisedCapability, CredentialMatch, JobRecord, RelaysRepository } from './relays.repository';
 import type { JobResultMessage } from './protocol/relay-protocol';
+import { QueuedJob, RelayAnswer, RelayTransport } from './relay-transport';
 
 const NEWEST_FIRST = byTimeThenId<Relay>('r', 'created_at', (r) => r.createdAt, 'DESC');
 const CONFLICTS_NEWEST_FIRST = byTimeThenId<RelaySessionConflict>('c', 'occurred_at', (c) => c.occurredAt, 'DESC');
 const FAILURES_NEWEST_FIRST = byTimeThenId<RelayJob>('j', 'created_at', (j) => j.createdAt, 'DESC');
 const FAILED: RelayJob['status'][] = ['failed', 'timed_out'];
-/** Outcomes recorded by one statement: its notification names them all, and stays under PostgreSQL's 8,000-byte payload. */
-const OUTCOMES_PER_STATEMENT = 100;
-/** The most answer bytes one statement carries (an answer larger than that goes alone). */
+/** Outcomes recorded by one statement (their answers leave in one Redis round trip). */
+const OUTCOMES_PER_STATEMENT = 500;
+/** The most answer bytes one round trip carries (an answer larger than that goes alone). */
 const OUTCOME_BYTES_PER_STATEMENT = 8 * 1024 * 1024;
+
+/** A job's end as the API process holding its relay's session saw it. */
+interface SessionOutcome {
+  job: QueuedJob;
+  answer: RelayAnswer;
+}
+
+/** A job's record from the job and how it ended. */
+export function jobRecord(job: QueuedJob, answer: Pick<RelayAnswer, 'status' | 'resultStatus' | 'truncated' | 'error'>): JobRecord {
+  const { replyTo: _replyTo, deadline: _deadline, ...description } = job;
+  return { ...description, status: answer.status, resultStatus: answer.resultStatus, truncated: answer.truncated, error: answer.error };
+}
 
 /** A session a relay was granted, or why not. */
 export type SessionGrant = { granted: true; sessionId: string } | { granted: false };
@@ -64,8 +77,8 @@ export class RelaysService {
   /** A session not heard from for this long is over (three heartbeats). */
   readonly leaseSeconds: number;
   readonly heartbeatSeconds: number;
-  /** Job outcomes on their way to the database, recorded together. */
-  private readonly outcomes: StatementBatcher<JobOutcome, boolean>;
+  /** Job outcomes on their way to the database and their reads, recorded together. */
+  private readonly outcomes: StatementBatcher<SessionOutcome, boolean>;
 
   constructor(
     @InjectScopedRepository(Relay) private readonly relays: ScopedRepository<Relay>,
@@ -76,14 +89,15 @@ export class RelaysService {
     private readonly repository: RelaysRepository,
     private readonly cursors: CursorCodec,
     private readonly audit: AuditService,
+    private readonly transport: RelayTransport,
     config: AppConfig,
   ) {
     this.heartbeatSeconds = config.SVC_RELAY_HEARTBEAT_SECONDS;
     this.leaseSeconds = 3 * config.SVC_RELAY_HEARTBEAT_SECONDS;
-    this.outcomes = new StatementBatcher((outcomes) => this.repository.finishJobs(outcomes), {
+    this.outcomes = new StatementBatcher((outcomes) => this.finish(outcomes), {
       maxItems: OUTCOMES_PER_STATEMENT,
       maxWeight: OUTCOME_BYTES_PER_STATEMENT,
-      weight: (o) => o.body?.length ?? 0,
+      weight: (o) => o.answer.body?.length ?? 0,
       concurrency: 2,
     });
   }
@@ -292,31 +306,49 @@ export class RelaysService {
     return this.repository.releaseSession(organizationId, relayId, sessionId);
   }
 
-  /** Takes up to `limit` of the relay's pending jobs, oldest first, to send them over its session. */
-  claimJobs(organizationId: string, relayId: string, limit: number): Promise<ClaimedJob[]> {
-    return this.repository.claimPendingJobs(organizationId, relayId, limit);
+  /** Takes up to `limit` of the relay's queued jobs, oldest first, to send them over its session. */
+  takeJobs(organizationId: string, relayId: string, limit: number): Promise<QueuedJob[]> {
+    return this.transport.take(organizationId, relayId, limit);
   }
 
   /**
-   * Records what the relay answered for a job and wakes the process waiting for it. Answers
-   * arriving together (from one relay or many) are recorded in one statement.
+   * Records what the relay answered for a job and hands the answer to the process waiting for it.
+   * Answers arriving together (from one relay or many) are recorded by one statement and handed
+   * over in one round trip.
    */
-  async recordResult(organizationId: string, result: JobResultMessage): Promise<void> {
+  async recordResult(job: QueuedJob, result: JobResultMessage): Promise<void> {
     const answered = result.ok && result.status >= 200 && result.status <= 299;
     await this.outcomes.add({
-      organizationId,
-      jobId: result.jobId,
-      status: answered ? 'succeeded' : 'failed',
-      error: answered ? null : result.ok ? `The system answered HTTP ${result.status}` : (result.error || 'failed').slice(0, 1024),
-      resultStatus: result.ok ? result.status : undefined,
-      body: result.ok ? Buffer.from(result.body ?? []) : undefined,
-      truncated: result.ok ? Boolean(result.truncated) : undefined,
+      job,
+      answer: {
+        organizationId: job.organizationId,
+        jobId: job.id,
+        status: answered ? 'succeeded' : 'failed',
+        error: answered ? null : result.ok ? `The system answered HTTP ${result.status}` : (result.error || 'failed').slice(0, 1024),
+        resultStatus: result.ok ? result.status : null,
+        body: result.ok ? Buffer.from(result.body ?? []) : null,
+        truncated: result.ok ? Boolean(result.truncated) : null,
+      },
     });
   }
 
   /** Fails jobs that were sent over a session that ended before the relay answered. */
-  async failJobs(organizationId: string, jobIds: string[], error: string): Promise<void> {
-    await Promise.all(jobIds.map((jobId) => this.outcomes.add({ organizationId, jobId, status: 'failed', error })));
+  async failJobs(jobs: QueuedJob[], error: string): Promise<void> {
+    await Promise.all(
+      jobs.map((job) =>
+        this.outcomes.add({
+          job,
+          answer: { organizationId: job.organizationId, jobId: job.id, status: 'failed', error, resultStatus: null, body: null, truncated: null },
+        }),
+      ),
+    );
+  }
+
+  /** Records the outcomes (the first one of a job stands) and hands the recorded ones to their reads. */
+  private async finish(outcomes: SessionOutcome[]): Promise<boolean[]> {
+    const recorded = await this.repository.recordOutcomes(outcomes.map(({ job, answer }) => jobRecord(job, answer)));
+    await this.transport.answer(outcomes.filter((_, i) => recorded[i]).map(({ job, answer }) => ({ replyTo: job.replyTo, answer })));
+    return recorded;
   }
 
   private async require(manager: EntityManager, organizationId: string, relayId: string, lock = false): Promise<Relay> {

@@ -3,9 +3,10 @@ import * as grpc from '@grpc/grpc-js';
 import type { JobResultMessage, RelayMessage, ServerMessage } from '../protocol/relay-protocol';
 import type { CredentialMatch } from '../relays.repository';
 import type { RelaysService } from '../relays.service';
+import type { QueuedJob } from '../relay-transport';
 
-/** The most jobs one claim takes. */
-const JOBS_PER_CLAIM = 500;
+/** The most jobs one take takes. */
+const JOBS_PER_TAKE = 500;
 /** Answer bytes a session holds while they are recorded before it stops reading from the relay. */
 const RECORDING_BYTES = 64 * 1024 * 1024;
 
@@ -20,11 +21,11 @@ export class LiveSession {
   private timer?: NodeJS.Timeout;
   private lastHeard = Date.now();
   private ended = false;
-  /** Jobs sent over this session and not answered yet. */
-  private readonly sent = new Set<string>();
-  /** A claim of pending jobs is running; another was asked for meanwhile. */
-  private claiming = false;
-  private claimAgain = false;
+  /** Jobs sent over this session and not answered yet, by id. */
+  private readonly sent = new Map<string, QueuedJob>();
+  /** A take of queued jobs is running; another was asked for meanwhile. */
+  private taking = false;
+  private takeAgain = false;
   /** Answer bytes received and not recorded yet; past RECORDING_BYTES the call stops reading. */
   private recording = 0;
 
@@ -49,25 +50,32 @@ export class LiveSession {
   }
 
   /**
-   * Sends the relay's pending jobs, as many as are waiting, in claims of up to JOBS_PER_CLAIM. Calls
-   * made while a claim runs are folded into one more claim after it, so a burst of notifications
-   * costs a few statements, not one each.
+   * Sends the relay's queued jobs, as many as are waiting, in takes of up to JOBS_PER_TAKE; a job
+   * whose read has already given up is dropped. Calls made while a take runs are folded into one
+   * more take after it, so a burst of wakes costs a few round trips, not one each.
    */
   async sendPending(): Promise<void> {
     if (this.ended) return;
-    if (this.claiming) {
-      this.claimAgain = true;
+    if (this.taking) {
+      this.takeAgain = true;
       return;
     }
-    this.claiming = true;
+    this.taking = true;
     try {
       let full: boolean;
       do {
-        this.claimAgain = false;
-        const jobs = await this.relays.claimJobs(this.relay.organizationId, this.relay.id, JOBS_PER_CLAIM);
-        full = jobs.length === JOBS_PER_CLAIM;
-        for (const job of jobs) {
-          this.sent.add(job.id);
+        this.takeAgain = false;
+        const jobs = await this.relays.takeJobs(this.relay.organizationId, this.relay.id, JOBS_PER_TAKE);
+        full = jobs.length === JOBS_PER_TAKE;
+        const now = Date.now();
+        const live = jobs.filter((job) => job.deadline > now);
+        // Ended while taking: the jobs go back to their reads as failed.
+        if (this.ended) {
+          await this.relays.failJobs(live, "The relay's session ended before the job was sent");
+          break;
+        }
+        for (const job of live) {
+          this.sent.set(job.id, job);
           this.write({
             job: {
               jobId: job.id,
@@ -81,19 +89,11 @@ export class LiveSession {
             },
           });
         }
-        // Ended while claiming: the jobs go back as failed.
-        if (this.ended && jobs.length > 0) {
-          await this.relays.failJobs(
-            this.relay.organizationId,
-            jobs.map((j) => j.id),
-            "The relay's session ended before the job was sent",
-          );
-        }
-      } while ((this.claimAgain || full) && !this.ended);
+      } while ((this.takeAgain || full) && !this.ended);
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: sending jobs failed: ${(error as Error).message}`);
     } finally {
-      this.claiming = false;
+      this.taking = false;
     }
   }
 
@@ -110,7 +110,7 @@ export class LiveSession {
     this.onEnded(this);
     // Released before the call ends, so the relay's next connection finds the registration free.
     try {
-      await this.relays.failJobs(this.relay.organizationId, [...this.sent], "The relay's session ended before it answered");
+      await this.relays.failJobs([...this.sent.values()], "The relay's session ended before it answered");
       this.sent.clear();
       await this.relays.releaseSession(this.relay.organizationId, this.relay.id, this.sessionId);
     } catch (error) {
@@ -147,7 +147,11 @@ export class LiveSession {
         const advertised = await this.relays.advertise(this.relay.organizationId, this.relay.id, message.hello.capabilities ?? []);
         this.logger.log(`Relay ${this.relay.id}: advertises ${advertised.length} capabilities`);
       } else if (message.result) {
-        if (this.sent.delete(message.result.jobId)) await this.record(message.result);
+        const job = this.sent.get(message.result.jobId);
+        if (job) {
+          this.sent.delete(job.id);
+          await this.record(job, message.result);
+        }
       } else if (message.drain) {
         await this.end(null);
       }
@@ -160,12 +164,12 @@ export class LiveSession {
    * Records an answer. While more than RECORDING_BYTES of answers wait for the database, the call
    * stops reading: HTTP/2 flow control then holds the relay's further answers on its side.
    */
-  private async record(result: JobResultMessage): Promise<void> {
+  private async record(job: QueuedJob, result: JobResultMessage): Promise<void> {
     const bytes = result.body?.length ?? 0;
     this.recording += bytes;
     if (this.recording > RECORDING_BYTES) this.call.pause();
     try {
-      await this.relays.recordResult(this.relay.organizationId, result);
+      await this.relays.recordResult(job, result);
     } finally {
       this.recording -= bytes;
       if (this.recording <= RECORDING_BYTES && this.call.isPaused()) this.call.resume();

@@ -13,6 +13,7 @@ import {
 } from '../protocol/relay-protocol';
 import { RELAY_CHANNEL } from '../relays.repository';
 import { RelaysService } from '../relays.service';
+import { RelayTransport, RelayWake } from '../relay-transport';
 import { LiveSession } from './live-session';
 import { RegisterRateLimit } from './register-rate-limit';
 
@@ -41,7 +42,8 @@ function refuse(call: grpc.ServerDuplexStream<RelayMessage, ServerMessage>, code
  * The relay endpoint of this API process: the Relay gRPC service on SVC_RELAY_GRPC_PORT (TLS from
  * the certificate and key settings; plaintext only when explicitly allowed). It registers relays
  * and holds the sessions of the relays connected to this process; a session ended elsewhere (an
- * Admin's clear-conflict) reaches it through PostgreSQL NOTIFY.
+ * Admin's clear-conflict) reaches it through PostgreSQL NOTIFY, new jobs and cancels through the
+ * relay job channel (RelayTransport).
  */
 @Injectable()
 export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -57,6 +59,7 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
 
   constructor(
     private readonly relays: RelaysService,
+    private readonly transport: RelayTransport,
     private readonly config: AppConfig,
   ) {}
 
@@ -90,6 +93,10 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
       'svc-relay-listen',
     );
     this.channel.start();
+    this.transport.onWake(
+      (wake) => this.woken(wake),
+      () => this.recheckAll(),
+    );
     this.logger.log(`Relay endpoint (gRPC${certFile && keyFile ? ' over TLS' : ', plaintext'}) listening on port ${this.port}`);
   }
 
@@ -164,19 +171,24 @@ export class RelayGateway implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
+  /** A session's registration changed (PostgreSQL NOTIFY): the session checks it is still its registration's. */
   private notified(payload: string): void {
-    let message: { kind?: string; relayId?: string; jobId?: string };
+    let message: { kind?: string; organizationId?: string; relayId?: string };
     try {
       message = JSON.parse(payload) as typeof message;
     } catch {
       return;
     }
-    if (!message.relayId) return;
-    const session = this.sessions.get(message.relayId);
-    if (!session) return;
-    if (message.kind === 'session') void session.check();
-    else if (message.kind === 'job') void session.sendPending();
-    else if (message.kind === 'cancel' && message.jobId) session.cancel(message.jobId);
+    const session = message.relayId ? this.sessions.get(message.relayId) : undefined;
+    if (session && message.kind === 'session' && session.relay.organizationId === message.organizationId) void session.check();
+  }
+
+  /** A relay has new jobs, or one of its jobs was given up (the relay job channel). */
+  private woken(wake: RelayWake): void {
+    const session = this.sessions.get(wake.relayId);
+    if (!session || session.relay.organizationId !== wake.organizationId) return;
+    if (wake.kind === 'job') void session.sendPending();
+    else if (wake.kind === 'cancel') session.cancel(wake.jobId);
   }
 
   /** Notifications may have been missed: every session checks it is still its registration's. */
