@@ -203,6 +203,21 @@ describe('RelaysRepository keeps to one Organization', () => {
         { ...record, id: newId(), relayId: newId() },
       ]),
     ).toEqual([true, false]);
+    // Text PostgreSQL cannot store (a relay's error, a query's value) is recorded as U+FFFD, and
+    // fails neither that record nor the others of its statement.
+    const odd = { ...record, id: newId(), status: 'failed' as const, resultStatus: null, truncated: null, error: 'bad\u0000answer \ud800' };
+    const oddQuery = { ...record, id: newId(), request: { ...request, query: [['query', 'up\u0000\udc00']] as [string, string][] } };
+    expect(await repository.recordOutcomes([odd, oddQuery])).toEqual([true, true]);
+    expect(
+      await dataSource.query('SELECT error, request FROM relay_jobs WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY error NULLS LAST', [
+        A,
+        [odd.id, oddQuery.id],
+      ]),
+    ).toEqual([
+      { error: 'bad\ufffdanswer \ufffd', request },
+      { error: null, request: { ...request, query: [['query', 'up\ufffd\ufffd']] } },
+    ]);
+    await dataSource.query('DELETE FROM relay_jobs WHERE organization_id = $1 AND id = ANY($2::uuid[])', [A, [odd.id, oddQuery.id]]);
     // The first outcome stands.
     expect(await repository.recordOutcomes([{ ...record, status: 'timed_out', resultStatus: null, truncated: null, error: 'late' }])).toEqual([false]);
     const rows = (await dataSource.query(

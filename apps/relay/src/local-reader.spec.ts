@@ -71,6 +71,23 @@ describe("the relay's local policy", () => {
     expect(received.map((r) => r.url)).toEqual(['/prometheus/api/v1/label/job/values']);
   });
 
+  it('sends every query parameter, repeated ones in order, encoded', async () => {
+    const query = [
+      { name: 'match[]', value: 'up{job="a b"}' },
+      { name: 'match[]', value: 'rate(x[5m]) & 1' },
+      { name: 'start', value: '1' },
+    ];
+    expect((await run({ capabilityId: 'prometheus.label_values', path: 'api/v1/label/job/values', query })).ok).toBe(true);
+    const sent = new URL(received[0].url, 'http://x');
+    expect([...sent.searchParams]).toEqual(query.map(({ name, value }) => [name, value]));
+  });
+
+  it('cuts an answer longer than the job allows at max_bytes and says so', async () => {
+    const result = await run({ maxBytes: 10 });
+    expect(result).toMatchObject({ ok: true, status: 200, truncated: true });
+    expect(result.body.toString('utf8')).toBe('{"status":');
+  });
+
   const refused: [string, Partial<JobMessage>, RegExp][] = [
     ['an integration it does not serve', { integrationId: ELSEWHERE }, /integration 0190a000-0000-7000-8000-0000000000d2 is not configured on this relay/],
     ['a capability not allowed for the integration', { capabilityId: 'prometheus.targets', path: 'api/v1/targets' }, /prometheus.targets is not allowed/],

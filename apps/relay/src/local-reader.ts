@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { DatastoreClient, DatastoreFailure, DEFAULT_PORTS } from '@svc/datastores';
 import { capabilityDefinition, isRelayDatastore, JobMessage, JobResultMessage } from '@svc/relays/protocol';
@@ -18,13 +19,31 @@ function authorization(credentials: LocalHttpIntegration['credentials']): Record
   return { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
 }
 
+/** Reads a body up to `maxBytes` (then stops reading it): its chunks, their size, whether it was cut. */
+function capped(body: Readable, maxBytes: number): Promise<{ chunks: Buffer[]; size: number; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      const room = maxBytes - size;
+      if (chunk.length <= room) {
+        chunks.push(chunk);
+        size += chunk.length;
+        return;
+      }
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      body.destroy();
+      resolve({ chunks, size, truncated: true });
+    });
+    body.on('end', () => resolve({ chunks, size, truncated: false }));
+    body.on('error', reject);
+  });
+}
+
 /** The integration's base URL as a directory, so that a job's path reads below it. */
 function base(integration: LocalHttpIntegration): URL {
   return new URL(integration.baseUrl.endsWith('/') ? integration.baseUrl : `${integration.baseUrl}/`);
-}
-
-function target(integration: LocalHttpIntegration, path: string): URL {
-  return new URL(path, base(integration));
 }
 
 /**
@@ -35,6 +54,8 @@ function target(integration: LocalHttpIntegration, path: string): URL {
  */
 export class LocalReader {
   private readonly integrations: Map<string, LocalIntegration>;
+  /** Each HTTP integration's base URL, parsed once. */
+  private readonly bases = new Map<string, URL>();
   /** Kept-alive connections to the local systems (redirects are never followed: a 3xx is the answer). */
   private readonly agent = new Agent();
   /** Datastores of this network, read in the same read-only sessions as the control plane's; any address the relay can reach. */
@@ -42,6 +63,7 @@ export class LocalReader {
 
   constructor(integrations: LocalIntegration[]) {
     this.integrations = new Map(integrations.map((i) => [i.integrationId, i]));
+    for (const i of integrations) if (!isRelayDatastore(i.type)) this.bases.set(i.integrationId, base(i as LocalHttpIntegration));
   }
 
   /** Closes the kept-alive connections. */
@@ -49,33 +71,34 @@ export class LocalReader {
     await this.agent.close();
   }
 
-  /** Why the local policy refuses the job, or null. */
-  private refusal(job: JobMessage): string | null {
+  /** Why the local policy refuses the job, or null; for an HTTP system, the URL it reads. */
+  private check(job: JobMessage): { refused: string } | { refused: null; url?: URL } {
     const integration = this.integrations.get(job.integrationId);
-    if (!integration) return `Refused by the relay's local policy: integration ${job.integrationId} is not configured on this relay`;
+    if (!integration) return { refused: `Refused by the relay's local policy: integration ${job.integrationId} is not configured on this relay` };
     if (!integration.capabilities.includes(job.capabilityId))
-      return `Refused by the relay's local policy: ${job.capabilityId} is not allowed for this integration`;
+      return { refused: `Refused by the relay's local policy: ${job.capabilityId} is not allowed for this integration` };
     const definition = capabilityDefinition(job.capabilityId, job.capabilityVersion);
     if (!definition || definition.integrationType !== integration.type)
-      return `Refused: this relay does not know ${job.capabilityId} version ${job.capabilityVersion}`;
-    if (!definition.paths.test(job.path)) return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
-    if (isRelayDatastore(integration.type)) return null; // a named read, not a URL path
+      return { refused: `Refused: this relay does not know ${job.capabilityId} version ${job.capabilityVersion}` };
+    if (!definition.paths.test(job.path)) return { refused: `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}` };
+    if (isRelayDatastore(integration.type)) return { refused: null }; // a named read, not a URL path
     // The path as the URL resolves it: dot segments (`..`, `%2e%2e`), `?` and `#` would make a
     // path the table allows read another one.
-    const http = integration as LocalHttpIntegration;
-    if (target(http, job.path).pathname !== `${base(http).pathname}${job.path}`)
-      return `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}`;
-    return null;
+    const root = this.bases.get(job.integrationId)!;
+    const url = new URL(job.path, root);
+    if (url.pathname !== `${root.pathname}${job.path}`)
+      return { refused: `Refused by the relay's local policy: ${job.capabilityId} does not read ${job.path}` };
+    return { refused: null, url };
   }
 
   async run(job: JobMessage, signal: AbortSignal): Promise<JobResultMessage> {
-    const refused = this.refusal(job);
-    if (refused) return failure(job.jobId, refused);
+    const checked = this.check(job);
+    if (checked.refused !== null) return failure(job.jobId, checked.refused);
     const configured = this.integrations.get(job.integrationId)!;
-    if (isRelayDatastore(configured.type)) return this.readDatastore(job, configured as LocalDatastore, signal);
+    if (!checked.url) return this.readDatastore(job, configured as LocalDatastore, signal);
     const integration = configured as LocalHttpIntegration;
-    const url = target(integration, job.path);
-    for (const { name, value } of job.query ?? []) url.searchParams.append(name, value);
+    const url = checked.url;
+    if (job.query?.length) url.search = new URLSearchParams(job.query.map(({ name, value }) => [name, value] as [string, string])).toString();
     const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
     // One controller ends the request: the job's cancel or its deadline, whichever comes first.
     const controller = new AbortController();
@@ -98,22 +121,8 @@ export class LocalReader {
         headers: { ...authorization(integration.credentials), accept: 'application/json' },
         signal: controller.signal,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-        const room = maxBytes - size;
-        if (chunk.length > room) {
-          chunks.push(chunk.subarray(0, room));
-          size += room;
-          truncated = true;
-          answer.body.destroy();
-          break;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      }
-      return { jobId: job.jobId, ok: true, status: answer.statusCode, body: Buffer.concat(chunks), truncated, error: '' };
+      const { chunks, size, truncated } = await capped(answer.body, maxBytes);
+      return { jobId: job.jobId, ok: true, status: answer.statusCode, body: Buffer.concat(chunks, size), truncated, error: '' };
     } catch (error) {
       if (signal.aborted) return failure(job.jobId, 'Cancelled');
       if (timedOut) return failure(job.jobId, `No answer from ${integration.type} within ${job.timeoutMs} ms`);

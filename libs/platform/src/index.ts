@@ -61,5 +61,6 @@ export * from './outbound';
 export * from './http/input-hygiene';
 export * from './http/is-optional-non-null';
 export * from './text/truncation';
+export * from './text/storable-text';
 export * from './json/json-fields';
 export * from './database/statement-batcher';

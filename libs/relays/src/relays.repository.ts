@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Timestamp } from '@svc/platform';
+import { storableText, Timestamp } from '@svc/platform';
 import type { RelayJobRequest, RelayJobStatus } from './relay-job.entity';
 
 /** The channel every API process listens on for relay session changes. */
@@ -280,50 +280,68 @@ export class RelaysRepository {
    * capability for the integration (undefined: no such relay in the job's Organization). One statement.
    */
   async readiness(jobs: JobTarget[], leaseSeconds: number, manager: EntityManager = this.dataSource.manager): Promise<(JobReadiness | undefined)[]> {
+    // The batch goes as one JSON parameter: serialized natively, where arrays are escaped element by element.
+    const targets = jobs.map((j, n) => ({
+      n,
+      organization_id: j.organizationId,
+      relay_id: j.relayId,
+      integration_id: j.integrationId,
+      capability_id: j.capabilityId,
+    }));
     const rows = (await manager.query(
       `SELECT r.id IS NOT NULL AS found, r.name, r.last_seen_at,
-              (r.session_id IS NOT NULL AND r.last_seen_at >= clock_timestamp() - make_interval(secs => $5)) AS live,
+              (r.session_id IS NOT NULL AND r.last_seen_at >= clock_timestamp() - make_interval(secs => $2)) AS live,
               EXISTS (SELECT 1 FROM relay_capabilities c
                        WHERE c.organization_id = q.organization_id AND c.relay_id = q.relay_id
                          AND c.integration_id = q.integration_id AND c.capability_id = q.capability_id) AS advertised
-         FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[]) WITH ORDINALITY AS q(organization_id, relay_id, integration_id, capability_id, n)
+         FROM json_to_recordset($1::json) AS q(n int, organization_id text, relay_id uuid, integration_id uuid, capability_id text)
          LEFT JOIN relays r ON r.organization_id = q.organization_id AND r.id = q.relay_id
         ORDER BY q.n`,
-      [jobs.map((j) => j.organizationId), jobs.map((j) => j.relayId), jobs.map((j) => j.integrationId), jobs.map((j) => j.capabilityId), leaseSeconds],
+      [JSON.stringify(targets), leaseSeconds],
     )) as { found: boolean; name: string | null; last_seen_at: Timestamp | null; live: boolean | null; advertised: boolean }[];
     return rows.map((r) => (r.found ? { name: r.name!, live: r.live === true, lastSeenAt: r.last_seen_at, advertised: r.advertised } : undefined));
   }
 
   /**
    * Records ended jobs: the first outcome of a job stands, a later one is not recorded, nor a job
-   * whose relay was deleted meanwhile. Answers, in order, whether each was recorded. One statement.
+   * whose relay was deleted meanwhile. Text PostgreSQL cannot store (NUL, lone surrogates) is
+   * recorded as U+FFFD, so one job's odd text never fails the others' records. Answers, in order, whether each was recorded. One statement.
    */
   async recordOutcomes(records: JobRecord[], manager: EntityManager = this.dataSource.manager): Promise<boolean[]> {
     if (records.length === 0) return [];
     const rows = (await manager.query(
       `INSERT INTO relay_jobs (organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request,
                                status, result_status, result_truncated, error, created_at, finished_at)
-       SELECT q.organization_id, q.id, q.relay_id, q.integration_id, q.capability_id, q.capability_version, q.source, q.request::jsonb,
-              q.status, q.result_status, q.result_truncated, q.error, LEAST(to_timestamp(q.queued_at / 1000.0), clock_timestamp()), clock_timestamp()
-         FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::int[], $11::boolean[], $12::text[], $13::float8[])
-           AS q(organization_id, id, relay_id, integration_id, capability_id, capability_version, source, request, status, result_status, result_truncated, error, queued_at)
+       SELECT q.organization_id, q.id, q.relay_id, q.integration_id, q.capability_id, q.capability_version, q.source, q.request,
+              q.status, q.result_status, q.truncated, q.error, LEAST(to_timestamp(q.queued_at / 1000.0), clock_timestamp()), clock_timestamp()
+         FROM json_to_recordset($1::json) AS q(organization_id text, id uuid, relay_id uuid, integration_id uuid, capability_id text,
+                                              capability_version int, source text, request jsonb, status text, result_status int,
+                                              truncated boolean, error text, queued_at float8)
          JOIN relays r ON r.organization_id = q.organization_id AND r.id = q.relay_id
        ON CONFLICT (organization_id, id) DO NOTHING
        RETURNING organization_id, id`,
       [
-        records.map((r) => r.organizationId),
-        records.map((r) => r.id),
-        records.map((r) => r.relayId),
-        records.map((r) => r.integrationId),
-        records.map((r) => r.capabilityId),
-        records.map((r) => r.capabilityVersion),
-        records.map((r) => r.source),
-        records.map((r) => JSON.stringify(r.request)),
-        records.map((r) => r.status),
-        records.map((r) => r.resultStatus),
-        records.map((r) => r.truncated),
-        records.map((r) => r.error),
-        records.map((r) => r.queuedAt),
+        JSON.stringify(
+          records.map((r) => ({
+            organization_id: r.organizationId,
+            id: r.id,
+            relay_id: r.relayId,
+            integration_id: r.integrationId,
+            capability_id: r.capabilityId,
+            capability_version: r.capabilityVersion,
+            source: storableText(r.source),
+            request: {
+              ...r.request,
+              path: storableText(r.request.path),
+              query: r.request.query.map(([name, value]) => [storableText(name), storableText(value)]),
+            },
+            status: r.status,
+            result_status: r.resultStatus,
+            truncated: r.truncated,
+            error: r.error === null ? null : storableText(r.error),
+            queued_at: r.queuedAt,
+          })),
+        ),
       ],
     )) as { organization_id: string; id: string }[];
     const recorded = new Set(rows.map((r) => `${r.organization_id}/${r.id}`));

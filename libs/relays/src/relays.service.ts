@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
@@ -74,6 +74,7 @@ function relayContext(name: string, relayId: string | null, address: string | nu
  */
 @Injectable()
 export class RelaysService {
+  private readonly logger = new Logger('RelaysService');
   /** A session not heard from for this long is over (three heartbeats). */
   readonly leaseSeconds: number;
   readonly heartbeatSeconds: number;
@@ -344,10 +345,23 @@ export class RelaysService {
     );
   }
 
-  /** Records the outcomes (the first one of a job stands) and hands the recorded ones to their reads. */
+  /**
+   * Records the outcomes (the first one of a job stands) and hands the recorded ones to their reads.
+   * When the records cannot be written (PostgreSQL unreachable), every answer is still handed over:
+   * the reads are answered, only their records are missing (and logged).
+   */
   private async finish(outcomes: SessionOutcome[]): Promise<boolean[]> {
-    const recorded = await this.repository.recordOutcomes(outcomes.map(({ job, answer }) => jobRecord(job, answer)));
-    await this.transport.answer(outcomes.filter((_, i) => recorded[i]).map(({ job, answer }) => ({ replyTo: job.replyTo, answer })));
+    let recorded: boolean[];
+    let handed: boolean[];
+    try {
+      recorded = await this.repository.recordOutcomes(outcomes.map(({ job, answer }) => jobRecord(job, answer)));
+      handed = recorded;
+    } catch (error) {
+      this.logger.warn(`${outcomes.length} relay job records not written: ${(error as Error).message}`);
+      recorded = outcomes.map(() => false);
+      handed = outcomes.map(() => true);
+    }
+    await this.transport.answer(outcomes.filter((_, i) => handed[i]).map(({ job, answer }) => ({ replyTo: job.replyTo, answer })));
     return recorded;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ChatEventKey, ChatSigningKeys, IntegrationsService } from '@svc/integrations';
-import { AppConfig, DomainError, InvalidInputError, isNestedDeeperThan, MAX_JSON_DEPTH, Outbox, UnauthenticatedError } from '@svc/platform';
+import { AppConfig, DomainError, InvalidInputError, isNestedDeeperThan, MAX_JSON_DEPTH, Outbox, storableText, UnauthenticatedError } from '@svc/platform';
 import { CHAT_EVENT_JOB, CONVERSATIONS_QUEUE } from '../conversations.service';
 import { ChatRepository } from './chat.repository';
 import { freshTimestamp, signatureMatches } from './chat-signature';
@@ -52,10 +52,6 @@ export class ChatAdmissionPressure extends DomainError {
     super('rate_limited', 'Too many chat events in flight; retry shortly', { retryAfterSeconds: 1 });
   }
 }
-
-/** NUL and lone surrogates: text PostgreSQL cannot store. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -232,7 +228,8 @@ export class ChatIntakeService {
     if (event.bot_id !== undefined || event.bot_profile !== undefined || event.subtype !== undefined) return undefined;
     const user = str(event.user);
     // Repaired rather than refused (decisions §4 for webhooks): NUL and lone surrogates become U+FFFD.
-    const text = str(event.text)?.replace(UNSTORABLE, '\ufffd');
+    const raw = str(event.text);
+    const text = raw === undefined ? undefined : storableText(raw);
     const channel = str(event.channel);
     const ts = str(event.ts);
     const threadTs = str(event.thread_ts);
