@@ -39,7 +39,6 @@ describe('PostgreSQL integrations', () => {
     labels: Record<string, string>,
     webhook: { id: string; secret: string } = generic,
     organization = ACME,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the investigation's single read, as the tests read it
   ): Promise<{ id: string; done: any }> {
     const alert = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${webhook.id}/alert-events`, {
       body: { alerts: [{ labels, startsAt: new Date(Date.now() - 60_000).toISOString() }] },

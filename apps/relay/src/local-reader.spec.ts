@@ -56,7 +56,7 @@ describe("the relay's local policy", () => {
     maxBytes: 1024,
     ...over,
   });
-  const run = (over: Partial<JobMessage>) => reader.run(job(over), new AbortController().signal);
+  const run = (over: Partial<JobMessage>) => reader.run(job(over), new AbortController());
 
   it('reads an allowed job once, below the base URL, with the local credential, and answers what the system said', async () => {
     const result = await run({});

@@ -91,17 +91,19 @@ export class LocalReader {
     return { refused: null, url };
   }
 
-  async run(job: JobMessage, signal: AbortSignal): Promise<JobResultMessage> {
+  /**
+   * Runs a job; `controller` is the job's: aborting it cancels the job, and the job's deadline
+   * aborts it too (one controller a job, whichever comes first).
+   */
+  async run(job: JobMessage, controller: AbortController): Promise<JobResultMessage> {
     const checked = this.check(job);
     if (checked.refused !== null) return failure(job.jobId, checked.refused);
     const configured = this.integrations.get(job.integrationId)!;
-    if (!checked.url) return this.readDatastore(job, configured as LocalDatastore, signal);
+    if (!checked.url) return this.readDatastore(job, configured as LocalDatastore, controller.signal);
     const integration = configured as LocalHttpIntegration;
     const url = checked.url;
     if (job.query?.length) url.search = new URLSearchParams(job.query.map(({ name, value }) => [name, value] as [string, string])).toString();
     const maxBytes = Math.min(Math.max(1, job.maxBytes || MAX_BYTES), MAX_BYTES);
-    // One controller ends the request: the job's cancel or its deadline, whichever comes first.
-    const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(
       () => {
@@ -110,9 +112,6 @@ export class LocalReader {
       },
       Math.max(1, job.timeoutMs || 30_000),
     );
-    const cancel = () => controller.abort();
-    if (signal.aborted) cancel();
-    else signal.addEventListener('abort', cancel, { once: true });
     try {
       const answer = await this.agent.request({
         origin: url.origin,
@@ -124,13 +123,12 @@ export class LocalReader {
       const { chunks, size, truncated } = await capped(answer.body, maxBytes);
       return { jobId: job.jobId, ok: true, status: answer.statusCode, body: Buffer.concat(chunks, size), truncated, error: '' };
     } catch (error) {
-      if (signal.aborted) return failure(job.jobId, 'Cancelled');
       if (timedOut) return failure(job.jobId, `No answer from ${integration.type} within ${job.timeoutMs} ms`);
+      if (controller.signal.aborted) return failure(job.jobId, 'Cancelled');
       const cause = (error as { code?: string }).code ?? (error as Error).name;
       return failure(job.jobId, `Could not reach ${integration.type} from the relay: ${cause}`);
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', cancel);
     }
   }
 

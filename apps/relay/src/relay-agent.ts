@@ -212,7 +212,7 @@ export class RelayAgent {
     this.log[waiting ? 'info' : 'debug']({ jobId: job.jobId, capabilityId: job.capabilityId, waiting }, 'job received');
     await this.slot();
     try {
-      const result = await this.reader.run(job, controller.signal);
+      const result = await this.reader.run(job, controller);
       this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, ok: result.ok, status: result.status, error: result.error || undefined }, 'job done');
       // Flow control: while the connection does not take the answer, this job keeps its slot, so
       // no further job starts reading from the local system.
