@@ -148,16 +148,22 @@ export class RelayJobsService {
 
   /**
    * Records that the read gave up (timed out or cancelled) unless the job has an outcome already,
-   * and then tells the relay to stop it; an answer kept for it meanwhile is dropped.
+   * and then takes the job out of its relay's list or, when a session has taken it, tells the
+   * relay to stop it; an answer kept for it meanwhile is dropped.
    */
   private async giveUp(job: QueuedJob, relayName: string, timeoutMs: number, reason: unknown): Promise<void> {
     const timedOut = (reason as Error | undefined)?.name === 'TimeoutError';
     const error = timedOut ? `No answer from relay ${relayName} within ${timeoutMs} ms` : 'Cancelled';
-    const [recorded] = await this.repository.recordOutcomes([
-      jobRecord(job, { status: timedOut ? 'timed_out' : 'cancelled', error, resultStatus: null, truncated: null }),
-    ]);
-    if (recorded) await this.transport.cancel(job.organizationId, job.relayId, job.id);
-    else await this.results.add({ organizationId: job.organizationId, jobId: job.id });
+    // Best effort: the read ends with its own reason whatever becomes of the record or the cancel.
+    try {
+      const [recorded] = await this.repository.recordOutcomes([
+        jobRecord(job, { status: timedOut ? 'timed_out' : 'cancelled', error, resultStatus: null, truncated: null }),
+      ]);
+      if (!recorded) await this.results.add({ organizationId: job.organizationId, jobId: job.id });
+      else if (!(await this.transport.withdraw(job))) await this.transport.cancel(job.organizationId, job.relayId, job.id);
+    } catch {
+      await this.transport.cancel(job.organizationId, job.relayId, job.id).catch(() => undefined);
+    }
   }
 
   private listen(): void {

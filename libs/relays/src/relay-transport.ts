@@ -195,6 +195,11 @@ export class RelayTransport implements OnApplicationShutdown {
     return (taken ?? []).map((j) => JSON.parse(j) as QueuedJob);
   }
 
+  /** Takes a job back out of its relay's list; false when it is no longer there (a session took it). */
+  async withdraw(job: QueuedJob): Promise<boolean> {
+    return (await this.redis().lrem(this.jobsKey(job.organizationId, job.relayId), 1, JSON.stringify(job))) > 0;
+  }
+
   /** Tells the API processes that a job was given up (the one that sent it tells its relay). */
   async cancel(organizationId: string, relayId: string, jobId: string): Promise<void> {
     await this.redis().publish(this.wakeChannel, JSON.stringify({ kind: 'cancel', organizationId, relayId, jobId } satisfies RelayWake));
