@@ -33,13 +33,17 @@ const ANSWER_TTL_MS = 60_000;
 /** How long a relay's list of jobs lasts after the last job was queued (no session took them: a relay gone for good). */
 const JOBS_TTL_MS = 15 * 60_000;
 
-/** An answer as stored: its fields as JSON behind a 4-byte length, then the body's bytes. */
+/** A buffer behind its length (4 bytes, big-endian). */
+function lengthPrefixed(buffer: Buffer): Buffer[] {
+  const length = Buffer.allocUnsafe(4);
+  length.writeUInt32BE(buffer.length);
+  return [length, buffer];
+}
+
+/** An answer as stored: its fields as JSON behind their length, then the body's bytes. */
 function pack(answer: RelayAnswer): Buffer {
   const { body, ...fields } = answer;
-  const header = Buffer.from(JSON.stringify(fields));
-  const length = Buffer.allocUnsafe(4);
-  length.writeUInt32BE(header.length);
-  return Buffer.concat([length, header, body ?? Buffer.alloc(0)]);
+  return Buffer.concat([...lengthPrefixed(Buffer.from(JSON.stringify(fields))), body ?? Buffer.alloc(0)]);
 }
 
 function unpack(stored: Buffer): RelayAnswer {
@@ -48,15 +52,9 @@ function unpack(stored: Buffer): RelayAnswer {
   return { ...fields, body: fields.resultStatus !== null ? stored.subarray(4 + length) : null };
 }
 
-/** Answers in one message: each packed answer behind its 4-byte length. */
+/** Answers in one message: each packed answer behind its length. */
 function frame(packed: Buffer[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const answer of packed) {
-    const length = Buffer.allocUnsafe(4);
-    length.writeUInt32BE(answer.length);
-    parts.push(length, answer);
-  }
-  return Buffer.concat(parts);
+  return Buffer.concat(packed.flatMap(lengthPrefixed));
 }
 
 function unframe(message: Buffer): RelayAnswer[] {
