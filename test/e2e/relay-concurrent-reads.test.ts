@@ -112,14 +112,18 @@ describe('many reads through relays at once', () => {
     }
     expect(await Promise.all(foreign)).toEqual(Array(2).fill('The relay this integration is bound to does not exist'));
 
-    const rows = (await ctx.api.app
-      .get(DataSource)
-      .query(`SELECT organization_id, relay_id, status, count(*)::int AS jobs FROM relay_jobs GROUP BY 1, 2, 3 ORDER BY 1`)) as {
-      organization_id: string;
-      relay_id: string;
-      status: string;
-      jobs: number;
-    }[];
+    // Each job's record is written within moments of its answer.
+    const recorded = async () =>
+      (await ctx.api.app
+        .get(DataSource)
+        .query(`SELECT organization_id, relay_id, status, count(*)::int AS jobs FROM relay_jobs GROUP BY 1, 2, 3 ORDER BY 1`)) as {
+        organization_id: string;
+        relay_id: string;
+        status: string;
+        jobs: number;
+      }[];
+    await until(async () => (await recorded()).reduce((sum, r) => sum + r.jobs, 0) >= tenants.length * READS_EACH, 10_000, 'every job recorded');
+    const rows = await recorded();
     expect(rows).toEqual(tenants.map((t) => ({ organization_id: t.organizationId, relay_id: t.relayId, status: 'succeeded', jobs: READS_EACH })));
     // Nothing is left in Redis: no job waits, no answer is kept once read.
     const redis = new Redis(ctx.api.app.get(AppConfig).REDIS_URL);

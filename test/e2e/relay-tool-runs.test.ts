@@ -141,6 +141,8 @@ describe('tool runs through a relay', () => {
     const failed = prometheusRuns(done).filter((r) => r.outcome === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0].error).toContain('Could not reach prometheus from the relay');
+    // The job's record follows its answer within moments.
+    await until(async () => ((await ctx.admin.get(`/api/v1/relays/${relayId}/failures`)).body.total as number) > before, 10_000, 'the failure recorded');
     const failures = await ctx.admin.get(`/api/v1/relays/${relayId}/failures`);
     expect(failures.body.total).toBeGreaterThan(before);
     expect(failures.body.items[0]).toMatchObject({

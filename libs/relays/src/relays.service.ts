@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '@svc/audit';
@@ -43,10 +43,18 @@ const NEWEST_FIRST = byTimeThenId<Relay>('r', 'created_at', (r) => r.createdAt, 
 const CONFLICTS_NEWEST_FIRST = byTimeThenId<RelaySessionConflict>('c', 'occurred_at', (c) => c.occurredAt, 'DESC');
 const FAILURES_NEWEST_FIRST = byTimeThenId<RelayJob>('j', 'created_at', (j) => j.createdAt, 'DESC');
 const FAILED: RelayJob['status'][] = ['failed', 'timed_out'];
-/** Outcomes recorded by one statement (their answers leave in one Redis round trip). */
-const OUTCOMES_PER_STATEMENT = 500;
+/** Answers handed over by one Redis round trip. */
+const ANSWERS_PER_ROUND_TRIP = 500;
 /** The most answer bytes one round trip carries (an answer larger than that goes alone). */
-const OUTCOME_BYTES_PER_STATEMENT = 8 * 1024 * 1024;
+const ANSWER_BYTES_PER_ROUND_TRIP = 8 * 1024 * 1024;
+/** Job records written by one statement. */
+const RECORDS_PER_STATEMENT = 500;
+/**
+ * How long an ended job's record waits for others before it is written. Nobody waits on it (the
+ * answer has gone to its read), and one statement for the jobs of this window costs PostgreSQL a
+ * fraction of one each.
+ */
+const RECORD_WINDOW_MS = 25;
 
 /** A job's end as the API process holding its relay's session saw it. */
 interface SessionOutcome {
@@ -73,13 +81,15 @@ function relayContext(name: string, relayId: string | null, address: string | nu
  * its conflicts, what each relay advertises, and its failed jobs.
  */
 @Injectable()
-export class RelaysService {
+export class RelaysService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('RelaysService');
   /** A session not heard from for this long is over (three heartbeats). */
   readonly leaseSeconds: number;
   readonly heartbeatSeconds: number;
-  /** Job outcomes on their way to the database and their reads, recorded together. */
-  private readonly outcomes: StatementBatcher<SessionOutcome, boolean>;
+  /** Answers on their way to their reads, handed over together. */
+  private readonly answers: StatementBatcher<SessionOutcome, void>;
+  /** Ended jobs' records on their way to the database, written together. */
+  private readonly records: StatementBatcher<JobRecord, void>;
 
   constructor(
     @InjectScopedRepository(Relay) private readonly relays: ScopedRepository<Relay>,
@@ -95,12 +105,19 @@ export class RelaysService {
   ) {
     this.heartbeatSeconds = config.SVC_RELAY_HEARTBEAT_SECONDS;
     this.leaseSeconds = 3 * config.SVC_RELAY_HEARTBEAT_SECONDS;
-    this.outcomes = new StatementBatcher((outcomes) => this.finish(outcomes), {
-      maxItems: OUTCOMES_PER_STATEMENT,
-      maxWeight: OUTCOME_BYTES_PER_STATEMENT,
-      weight: (o) => o.answer.body?.length ?? 0,
-      concurrency: 2,
-    });
+    this.answers = new StatementBatcher<SessionOutcome, void>(
+      async (outcomes) => {
+        await this.transport.answer(outcomes.map(({ job, answer }) => ({ replyTo: job.replyTo, answer })));
+        return outcomes.map(() => undefined);
+      },
+      { maxItems: ANSWERS_PER_ROUND_TRIP, maxWeight: ANSWER_BYTES_PER_ROUND_TRIP, weight: (o) => o.answer.body?.length ?? 0, concurrency: 2 },
+    );
+    this.records = new StatementBatcher((records) => this.write(records), { maxItems: RECORDS_PER_STATEMENT, delayMs: RECORD_WINDOW_MS });
+  }
+
+  /** Writes the records still waiting for their window before the database connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.records.flush();
   }
 
   async mintBootstrapToken(organizationId: string, input: CreateBootstrapTokenDto, context: AuditContext): Promise<CreatedBootstrapTokenView> {
@@ -313,56 +330,52 @@ export class RelaysService {
   }
 
   /**
-   * Records what the relay answered for a job and hands the answer to the process waiting for it.
-   * Answers arriving together (from one relay or many) are recorded by one statement and handed
-   * over in one round trip.
+   * Hands what the relay answered for a job to the read waiting for it, and records the job's
+   * outcome. Answers arriving together (from one relay or many) are handed over in one round
+   * trip; the records of the jobs ended within RECORD_WINDOW_MS are written by one statement
+   * (the first outcome recorded for a job stands: a read that gave up first keeps its own).
+   * Resolves once the answer is handed over.
    */
   async recordResult(job: QueuedJob, result: JobResultMessage): Promise<void> {
     const answered = result.ok && result.status >= 200 && result.status <= 299;
-    await this.outcomes.add({
-      job,
-      answer: {
-        organizationId: job.organizationId,
-        jobId: job.id,
-        status: answered ? 'succeeded' : 'failed',
-        error: answered ? null : result.ok ? `The system answered HTTP ${result.status}` : (result.error || 'failed').slice(0, 1024),
-        resultStatus: result.ok ? result.status : null,
-        body: result.ok ? Buffer.from(result.body ?? []) : null,
-        truncated: result.ok ? Boolean(result.truncated) : null,
-      },
+    await this.end(job, {
+      organizationId: job.organizationId,
+      jobId: job.id,
+      status: answered ? 'succeeded' : 'failed',
+      error: answered ? null : result.ok ? `The system answered HTTP ${result.status}` : (result.error || 'failed').slice(0, 1024),
+      resultStatus: result.ok ? result.status : null,
+      body: result.ok ? Buffer.from(result.body ?? []) : null,
+      truncated: result.ok ? Boolean(result.truncated) : null,
     });
   }
 
-  /** Fails jobs that were sent over a session that ended before the relay answered. */
+  /** Fails jobs that were sent over a session that ended before the relay answered; resolves once they are recorded too. */
   async failJobs(jobs: QueuedJob[], error: string): Promise<void> {
     await Promise.all(
       jobs.map((job) =>
-        this.outcomes.add({
-          job,
-          answer: { organizationId: job.organizationId, jobId: job.id, status: 'failed', error, resultStatus: null, body: null, truncated: null },
-        }),
+        this.end(job, { organizationId: job.organizationId, jobId: job.id, status: 'failed', error, resultStatus: null, body: null, truncated: null }, true),
       ),
     );
   }
 
+  /** Hands the answer over and records the outcome; with `recorded`, resolves once the record is written too. */
+  private async end(job: QueuedJob, answer: RelayAnswer, recorded = false): Promise<void> {
+    const record = this.records.add(jobRecord(job, answer));
+    await this.answers.add({ job, answer });
+    if (recorded) await record;
+  }
+
   /**
-   * Records the outcomes (the first one of a job stands) and hands the recorded ones to their reads.
-   * When the records cannot be written (PostgreSQL unreachable), every answer is still handed over:
-   * the reads are answered, only their records are missing (and logged).
+   * Writes job records. When PostgreSQL cannot take them, they are logged as missing: their
+   * answers have reached their reads already.
    */
-  private async finish(outcomes: SessionOutcome[]): Promise<boolean[]> {
-    let recorded: boolean[];
-    let handed: boolean[];
+  private async write(records: JobRecord[]): Promise<void[]> {
     try {
-      recorded = await this.repository.recordOutcomes(outcomes.map(({ job, answer }) => jobRecord(job, answer)));
-      handed = recorded;
+      await this.repository.recordOutcomes(records);
     } catch (error) {
-      this.logger.warn(`${outcomes.length} relay job records not written: ${(error as Error).message}`);
-      recorded = outcomes.map(() => false);
-      handed = outcomes.map(() => true);
+      this.logger.warn(`${records.length} relay job records not written: ${(error as Error).message}`);
     }
-    await this.transport.answer(outcomes.filter((_, i) => handed[i]).map(({ job, answer }) => ({ replyTo: job.replyTo, answer })));
-    return recorded;
+    return records.map(() => undefined);
   }
 
   private async require(manager: EntityManager, organizationId: string, relayId: string, lock = false): Promise<Relay> {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StatementBatcher } from './statement-batcher';
 
 /** A batcher whose statements finish when the test says, recording the batches it was given. */
@@ -57,5 +57,52 @@ describe('StatementBatcher', () => {
     await settle();
     finishers[1]();
     expect(await later).toBe('C');
+  });
+
+  describe('with delayMs', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('holds items of several turns for one statement until the delay ends; a full batch goes at once', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { batcher, batches, finishers, settle } = controlled({ maxItems: 3, delayMs: 50 });
+      const first = batcher.add('a');
+      await settle();
+      const second = batcher.add('b');
+      await settle();
+      expect(batches).toEqual([]);
+      vi.advanceTimersByTime(50);
+      await settle();
+      expect(batches).toEqual([['a', 'b']]);
+      finishers[0]();
+      expect(await Promise.all([first, second])).toEqual(['A', 'B']);
+      // Three items fill a statement: they go without waiting for the delay.
+      const full = ['c', 'd', 'e'].map((i) => batcher.add(i));
+      await settle();
+      expect(batches[1]).toEqual(['c', 'd', 'e']);
+      finishers[1]();
+      expect(await Promise.all(full)).toEqual(['C', 'D', 'E']);
+    });
+
+    it('flush() sends what waits at once, then every item at the end of its turn, and resolves when all are written', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { batcher, batches, finishers, settle } = controlled({ maxItems: 10, delayMs: 60_000 });
+      const waiting = batcher.add('a');
+      await settle();
+      expect(batches).toEqual([]);
+      let flushed = false;
+      const flushing = batcher.flush().then(() => (flushed = true));
+      await settle();
+      expect(batches).toEqual([['a']]);
+      expect(flushed).toBe(false);
+      const later = batcher.add('b');
+      finishers[0]();
+      await settle();
+      // b went at the end of its turn, not after the minute.
+      expect(batches[1]).toEqual(['b']);
+      expect(flushed).toBe(false);
+      finishers[1]();
+      await flushing;
+      expect(await Promise.all([waiting, later])).toEqual(['A', 'B']);
+    });
   });
 });

@@ -6,6 +6,11 @@ export interface StatementBatcherOptions<T> {
   /** An item's weight (its bytes) and the most one statement takes; an item heavier than that goes alone. */
   weight?: (item: T) => number;
   maxWeight?: number;
+  /**
+   * How long items wait for more before their statement runs, in ms (default 0: the end of their
+   * turn). For writes nobody waits on: fewer, larger statements. A full batch goes at once.
+   */
+  delayMs?: number;
 }
 
 interface Waiting<T, R> {
@@ -16,15 +21,21 @@ interface Waiting<T, R> {
 
 /**
  * Turns many small statements into a few large ones, as a database's group commit does: items
- * added in the same turn of the event loop, or while `concurrency` statements are already running,
- * go to the database together in one call of `run`, which answers each item in order. The batch
- * is as large as the load makes it: one item alone waits for nothing but the end of its turn.
- * When `run` fails, every item of its batch fails with that error.
+ * added in the same turn of the event loop (or within `delayMs`), or while `concurrency`
+ * statements are already running, go to the database together in one call of `run`, which
+ * answers each item in order. The batch is as large as the load makes it: one item alone waits
+ * for nothing but the end of its turn (or `delayMs`). When `run` fails, every item of its batch
+ * fails with that error.
  */
 export class StatementBatcher<T, R> {
   private readonly waiting: Waiting<T, R>[] = [];
   private running = 0;
-  private scheduled = false;
+  /** A turn (or a timer, with delayMs) is set to send what waits. */
+  private scheduled?: { timer?: NodeJS.Timeout };
+  /** Set by flush(): items no longer wait for delayMs. */
+  private hurried = false;
+  /** Called whenever a statement ends (flush() waits on it). */
+  private readonly ended = new Set<() => void>();
   private readonly concurrency: number;
 
   constructor(
@@ -41,16 +52,45 @@ export class StatementBatcher<T, R> {
     });
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.running >= this.concurrency || this.waiting.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
+  /**
+   * Sends what waits now and, from then on, every item at the end of its turn (for a shutdown);
+   * resolves once nothing waits and no statement runs.
+   */
+  async flush(): Promise<void> {
+    this.hurried = true;
+    if (this.scheduled?.timer) {
+      clearTimeout(this.scheduled.timer);
+      this.scheduled = undefined;
+    }
+    this.send();
+    while (this.running > 0 || this.waiting.length > 0) {
+      await new Promise<void>((resolve) => this.ended.add(resolve));
+    }
   }
 
-  private flush(): void {
+  private schedule(): void {
+    if (this.running >= this.concurrency || this.waiting.length === 0) return;
+    const delayMs = this.hurried ? 0 : (this.options.delayMs ?? 0);
+    if (delayMs > 0 && this.waiting.length >= this.options.maxItems) {
+      // A full batch does not wait for the timer.
+      clearTimeout(this.scheduled?.timer);
+      this.scheduled = undefined;
+      this.send();
+      return;
+    }
+    if (this.scheduled) return;
+    const scheduled: { timer?: NodeJS.Timeout } = {};
+    this.scheduled = scheduled;
+    const go = () => {
+      if (this.scheduled !== scheduled) return;
+      this.scheduled = undefined;
+      this.send();
+    };
+    if (delayMs > 0) scheduled.timer = setTimeout(go, delayMs);
+    else setImmediate(go);
+  }
+
+  private send(): void {
     while (this.running < this.concurrency && this.waiting.length > 0) {
       const batch = this.take();
       this.running += 1;
@@ -70,6 +110,8 @@ export class StatementBatcher<T, R> {
         .finally(() => {
           this.running -= 1;
           this.schedule();
+          for (const resolve of this.ended) resolve();
+          this.ended.clear();
         });
     }
   }
