@@ -6,11 +6,13 @@ import {
   CapabilityMessage,
   capabilityDefinition,
   JobMessage,
+  JobResultMessage,
   RELAY_INSTANCE_METADATA,
   RELAY_VERSION_METADATA,
   relayClient,
   RelayMessage,
   RelayServiceClient,
+  resultBatches,
   ServerMessage,
 } from '@svc/relays/protocol';
 import { JitteredBackoff } from './backoff';
@@ -63,6 +65,10 @@ export class RelayAgent {
   private retry?: NodeJS.Timeout;
   private stopping = false;
   private fatal?: (error: Error) => void;
+  /** The session's server takes results several to a message (its Welcome said so). */
+  private resultBatches = false;
+  /** Results ready in this turn of the event loop, to go together at its end. */
+  private outgoing?: { call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>; results: JobResultMessage[]; written: Promise<void> };
 
   constructor(
     private readonly config: RelayConfig,
@@ -164,7 +170,8 @@ export class RelayAgent {
       if (message.welcome) {
         this.backoff.reset();
         this.log.info({ sessionId: message.welcome.sessionId, relayId: message.welcome.relayId }, 'session established');
-        call.write({ hello: { version: RELAY_VERSION, capabilities: this.capabilities() } });
+        this.resultBatches = message.welcome.resultBatches === true;
+        call.write({ hello: { version: RELAY_VERSION, capabilities: this.capabilities(), jobBatches: true } });
         const everyMs = Math.max(1, message.welcome.heartbeatSeconds) * 1000;
         clearInterval(this.heartbeat);
         this.heartbeat = setInterval(() => {
@@ -177,6 +184,8 @@ export class RelayAgent {
         }, everyMs);
       } else if (message.job) {
         void this.runJob(call, message.job);
+      } else if (message.jobs) {
+        for (const job of message.jobs.jobs ?? []) void this.runJob(call, job);
       } else if (message.cancel) {
         this.running.get(message.cancel.jobId)?.abort();
       } else if (message.drain) {
@@ -216,11 +225,35 @@ export class RelayAgent {
       this.log.info({ jobId: job.jobId, capabilityId: job.capabilityId, ok: result.ok, status: result.status, error: result.error || undefined }, 'job done');
       // Flow control: while the connection does not take the answer, this job keeps its slot, so
       // no further job starts reading from the local system.
-      if (call.writable && !call.write({ result })) await drained(call);
+      await this.send(call, result);
     } finally {
       this.running.delete(job.jobId);
       this.release();
     }
+  }
+
+  /**
+   * Sends a result; resolves once the connection has taken it. Results ready in the same turn go
+   * together, several to a message when the server takes that.
+   */
+  private send(call: grpc.ClientDuplexStream<RelayMessage, ServerMessage>, result: JobResultMessage): Promise<void> {
+    if (!this.resultBatches) return call.writable && !call.write({ result }) ? drained(call) : Promise.resolve();
+    if (this.outgoing?.call !== call) {
+      const outgoing = { call, results: [] as JobResultMessage[], written: Promise.resolve() };
+      outgoing.written = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          if (this.outgoing === outgoing) this.outgoing = undefined;
+          let full = false;
+          for (const batch of resultBatches(outgoing.results)) {
+            if (call.writable && !call.write(batch.length === 1 ? { result: batch[0] } : { results: { results: batch } })) full = true;
+          }
+          resolve(full ? drained(call) : undefined);
+        }),
+      );
+      this.outgoing = outgoing;
+    }
+    this.outgoing.results.push(result);
+    return this.outgoing.written;
   }
 
   private async slot(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
-import type { JobResultMessage, RelayMessage, ServerMessage } from '../protocol/relay-protocol';
+import { jobBatches } from '../protocol/batches';
+import type { JobMessage, JobResultMessage, RelayMessage, ServerMessage } from '../protocol/relay-protocol';
 import type { CredentialMatch } from '../relays.repository';
 import type { RelaysService } from '../relays.service';
 import type { QueuedJob } from '../relay-transport';
@@ -28,6 +29,8 @@ export class LiveSession {
   private takeAgain = false;
   /** Answer bytes received and not recorded yet; past RECORDING_BYTES the call stops reading. */
   private recording = 0;
+  /** The relay said (Hello) that it takes jobs several to a message. */
+  private jobBatches = false;
 
   constructor(
     private readonly call: grpc.ServerDuplexStream<RelayMessage, ServerMessage>,
@@ -43,7 +46,7 @@ export class LiveSession {
     this.call.on('end', () => void this.end(null));
     this.call.on('error', () => void this.end(null));
     this.call.on('cancelled', () => void this.end(null));
-    this.write({ welcome: { sessionId: this.sessionId, relayId: this.relay.id, heartbeatSeconds } });
+    this.write({ welcome: { sessionId: this.sessionId, relayId: this.relay.id, heartbeatSeconds, resultBatches: true } });
     this.timer = setInterval(() => void this.beat(), heartbeatSeconds * 1000);
     this.timer.unref();
     void this.sendPending();
@@ -74,21 +77,10 @@ export class LiveSession {
           await this.relays.failJobs(live, "The relay's session ended before the job was sent");
           break;
         }
-        for (const job of live) {
-          this.sent.set(job.id, job);
-          this.write({
-            job: {
-              jobId: job.id,
-              integrationId: job.integrationId,
-              capabilityId: job.capabilityId,
-              capabilityVersion: job.capabilityVersion,
-              path: job.request.path,
-              query: job.request.query.map(([name, value]) => ({ name, value })),
-              timeoutMs: job.request.timeoutMs,
-              maxBytes: job.request.maxBytes,
-            },
-          });
-        }
+        for (const job of live) this.sent.set(job.id, job);
+        const messages = live.map(jobMessage);
+        if (this.jobBatches) for (const batch of jobBatches(messages)) this.write(batch.length === 1 ? { job: batch[0] } : { jobs: { jobs: batch } });
+        else for (const job of messages) this.write({ job });
       } while ((this.takeAgain || full) && !this.ended);
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: sending jobs failed: ${(error as Error).message}`);
@@ -108,13 +100,19 @@ export class LiveSession {
     this.ended = true;
     clearInterval(this.timer);
     this.onEnded(this);
-    // Released before the call ends, so the relay's next connection finds the registration free.
+    // Released before the call ends, so the relay's next connection finds the registration free,
+    // and before the jobs it was sent fail, so the reads they answer find the relay offline.
     try {
-      await this.relays.failJobs([...this.sent.values()], "The relay's session ended before it answered");
-      this.sent.clear();
       await this.relays.releaseSession(this.relay.organizationId, this.relay.id, this.sessionId);
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: releasing session ${this.sessionId} failed: ${(error as Error).message}`);
+    }
+    const unanswered = [...this.sent.values()];
+    this.sent.clear();
+    try {
+      await this.relays.failJobs(unanswered, "The relay's session ended before it answered");
+    } catch (error) {
+      this.logger.warn(`Relay ${this.relay.id}: ${unanswered.length} jobs of session ${this.sessionId} not failed: ${(error as Error).message}`);
     }
     if (reason !== null) this.write({ drain: { reason } });
     try {
@@ -144,20 +142,27 @@ export class LiveSession {
     this.lastHeard = Date.now();
     try {
       if (message.hello) {
+        this.jobBatches = message.hello.jobBatches === true;
         const advertised = await this.relays.advertise(this.relay.organizationId, this.relay.id, message.hello.capabilities ?? []);
         this.logger.log(`Relay ${this.relay.id}: advertises ${advertised.length} capabilities`);
       } else if (message.result) {
-        const job = this.sent.get(message.result.jobId);
-        if (job) {
-          this.sent.delete(job.id);
-          await this.record(job, message.result);
-        }
+        await this.answered(message.result);
+      } else if (message.results) {
+        await Promise.all((message.results.results ?? []).map((result) => this.answered(result)));
       } else if (message.drain) {
         await this.end(null);
       }
     } catch (error) {
       this.logger.warn(`Relay ${this.relay.id}: ${(error as Error).message}`);
     }
+  }
+
+  /** Takes a result for a job this session sent (others, e.g. answered twice, are dropped). */
+  private async answered(result: JobResultMessage): Promise<void> {
+    const job = this.sent.get(result.jobId);
+    if (!job) return;
+    this.sent.delete(job.id);
+    await this.record(job, result);
   }
 
   /**
@@ -188,4 +193,18 @@ export class LiveSession {
     // A job whose notification was missed is picked up here.
     await this.sendPending();
   }
+}
+
+/** A queued job as the relay is sent it. */
+function jobMessage(job: QueuedJob): JobMessage {
+  return {
+    jobId: job.id,
+    integrationId: job.integrationId,
+    capabilityId: job.capabilityId,
+    capabilityVersion: job.capabilityVersion,
+    path: job.request.path,
+    query: job.request.query.map(([name, value]) => ({ name, value })),
+    timeoutMs: job.request.timeoutMs,
+    maxBytes: job.request.maxBytes,
+  };
 }

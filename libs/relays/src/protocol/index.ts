@@ -1,2 +1,3 @@
 export * from './capabilities';
 export * from './relay-protocol';
+export * from './batches';

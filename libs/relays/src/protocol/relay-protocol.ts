@@ -53,19 +53,23 @@ export interface JobResultMessage {
   error: string;
 }
 export interface RelayMessage {
-  hello?: { version: string; capabilities: CapabilityMessage[] };
+  /** `jobBatches`: the relay takes JobBatch messages. */
+  hello?: { version: string; capabilities: CapabilityMessage[]; jobBatches?: boolean };
   heartbeat?: { sentAtMs: number };
   result?: JobResultMessage;
+  results?: { results: JobResultMessage[] };
   drain?: { reason: string };
-  kind?: 'hello' | 'heartbeat' | 'result' | 'drain';
+  kind?: 'hello' | 'heartbeat' | 'result' | 'results' | 'drain';
 }
 export interface ServerMessage {
-  welcome?: { sessionId: string; relayId: string; heartbeatSeconds: number };
+  /** `resultBatches`: the server takes ResultBatch messages. */
+  welcome?: { sessionId: string; relayId: string; heartbeatSeconds: number; resultBatches?: boolean };
   heartbeat?: { sentAtMs: number };
   job?: JobMessage;
+  jobs?: { jobs: JobMessage[] };
   cancel?: { jobId: string };
   drain?: { reason: string };
-  kind?: 'welcome' | 'heartbeat' | 'job' | 'cancel' | 'drain';
+  kind?: 'welcome' | 'heartbeat' | 'job' | 'jobs' | 'cancel' | 'drain';
 }
 
 export interface RelayServiceClient extends grpc.Client {
