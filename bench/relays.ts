@@ -18,8 +18,9 @@ import { apiJson, commandCpuSeconds, cpuSeconds, freePort, percentile, postgresC
 /**
  * Reads through a relay against the same reads made directly, in the same run: a Prometheus
  * instant query (`QUERY`, over a Prometheus scraping itself every second) read by this process as
- * a worker's tool reads it, once through a real relay process (job recorded, announced by NOTIFY,
- * sent by the API process holding the relay's session, run by the relay, answered back) and once
+ * a worker's tool reads it, once through a real relay process (the relay checked in PostgreSQL, the
+ * job queued in Redis, sent by the API process holding the relay's session, run by the relay,
+ * answered back, recorded) and once
  * directly through the outbound client. Then bursts of 100 reads at once each way.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
