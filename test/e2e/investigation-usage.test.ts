@@ -79,7 +79,7 @@ describe('investigation token usage', () => {
   });
 
   it('a cancelled investigation shows the tokens of the model calls it made', async () => {
-    worker = await startWorker(modelEnv());
+    worker ??= await startWorker(modelEnv());
     // The second call is held back until the cancel: only the first was answered, with its usage.
     server.script(readAlerts({ input: 700, output: 40 }), answer.after(30_000, answer.conclude(inconclusive)));
     const id = await open();
