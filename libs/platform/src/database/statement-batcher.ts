@@ -1,11 +1,40 @@
-export interface StatementBatcherOptions<T> {
-  /** The most items one statement takes. */
+/** How large one batch may be. */
+export interface BatchLimits<T> {
+  /** The most items one batch takes. */
   maxItems: number;
-  /** The most statements running at once; items added meanwhile wait and go together in the next. */
-  concurrency?: number;
-  /** An item's weight (its bytes) and the most one statement takes; an item heavier than that goes alone. */
+  /** An item's weight (its bytes) and the most one batch takes; an item heavier than that goes alone. */
   weight?: (item: T) => number;
   maxWeight?: number;
+}
+
+/** How many of `items`, from `from` on, one batch within `limits` takes (at least one, when any are left). */
+export function batchLength<T>(items: readonly T[], limits: BatchLimits<T>, from = 0): number {
+  const { maxItems, weight, maxWeight = Infinity } = limits;
+  let count = 0;
+  let total = 0;
+  while (from + count < items.length && count < maxItems) {
+    const w = weight ? weight(items[from + count]) : 0;
+    if (count > 0 && total + w > maxWeight) break;
+    total += w;
+    count += 1;
+  }
+  return count;
+}
+
+/** `items` in order, cut into batches within `limits`. */
+export function batchesOf<T>(items: readonly T[], limits: BatchLimits<T>): T[][] {
+  const batches: T[][] = [];
+  for (let at = 0; at < items.length;) {
+    const length = batchLength(items, limits, at);
+    batches.push(items.slice(at, at + length));
+    at += length;
+  }
+  return batches;
+}
+
+export interface StatementBatcherOptions<T> extends BatchLimits<T> {
+  /** The most statements running at once; items added meanwhile wait and go together in the next. */
+  concurrency?: number;
   /**
    * How long items wait for more before their statement runs, in ms (default 0: the end of their
    * turn). For writes nobody waits on: fewer, larger statements. A full batch goes at once.
@@ -117,15 +146,7 @@ export class StatementBatcher<T, R> {
   }
 
   private take(): Waiting<T, R>[] {
-    const { maxItems, weight, maxWeight = Infinity } = this.options;
-    let count = 0;
-    let total = 0;
-    while (count < this.waiting.length && count < maxItems) {
-      const w = weight ? weight(this.waiting[count].item) : 0;
-      if (count > 0 && total + w > maxWeight) break;
-      total += w;
-      count += 1;
-    }
-    return this.waiting.splice(0, count);
+    const { maxItems, weight, maxWeight } = this.options;
+    return this.waiting.splice(0, batchLength(this.waiting, { maxItems, maxWeight, weight: weight && ((w) => weight(w.item)) }));
   }
 }
