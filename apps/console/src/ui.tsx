@@ -14,23 +14,27 @@ export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string
 
 /**
  * Loads `call` when `deps` change (and on `reload`, and every `refreshMs` when given), keeping the
- * last data shown while a refresh runs.
+ * last data shown while a refresh runs. What was loaded for other `deps` (the page before, another
+ * filter) is not shown as theirs: until the new answer arrives the state is `loading`, so nothing
+ * acts on the old page's data (a "Next page" following the cursor of the page already left).
  */
 export function useLoad<T>(call: () => Promise<Answer<T>>, deps: DependencyList, refreshMs?: number): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [loaded, setLoaded] = useState<{ value: Loaded<T>; deps: DependencyList }>({ value: { state: 'loading' }, deps });
   const [tick, setTick] = useState(0);
   const callRef = useRef(call);
   callRef.current = call;
   useEffect(() => {
     let live = true;
+    const set = (value: (last: Loaded<T>) => Loaded<T>) =>
+      setLoaded((last) => ({ value: value(sameDeps(last.deps, deps) ? last.value : { state: 'loading' }), deps }));
     // A failed refresh keeps what was shown, with the error beside it.
-    const fail = (message: string) => setLoaded((last) => (last.state === 'ready' ? { ...last, stale: message } : { state: 'error', message }));
+    const fail = (message: string) => set((last) => (last.state === 'ready' ? { ...last, stale: message } : { state: 'error', message }));
     const run = async () => {
       try {
         const { data, error, response } = await callRef.current();
         if (!live) return;
         if (error !== undefined || data === undefined) fail(errorText(error, response));
-        else setLoaded({ state: 'ready', data });
+        else set(() => ({ state: 'ready', data }));
       } catch (error) {
         if (live) fail(errorText(error));
       }
@@ -43,7 +47,11 @@ export function useLoad<T>(call: () => Promise<Answer<T>>, deps: DependencyList,
     };
   }, [...deps, tick, refreshMs]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
-  return [loaded, reload];
+  return [sameDeps(loaded.deps, deps) ? loaded.value : { state: 'loading' }, reload];
+}
+
+function sameDeps(a: DependencyList, b: DependencyList): boolean {
+  return a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
 }
 
 /** Loading, error and empty states around `children(data)`. */
