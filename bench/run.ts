@@ -23,6 +23,14 @@ import { cpuSeconds, dropQueueKeys, postgresCpuSeconds, deliver, genericIntegrat
  */
 const DURATION_S = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 5);
 const CONNECTIONS = 32;
+/**
+ * Pipeline section: each read and its baseline are measured in `--pipeline-rounds=N` pairs of
+ * windows of `--pipeline-window=S` seconds, alternating which goes first, so a machine that speeds
+ * up or slows down meanwhile (shared cores) moves both sides of each ratio alike; the ratio reported
+ * is the median of the rounds', with their range beside it.
+ */
+const PIPELINE_ROUNDS = Number(process.argv.find((a) => a.startsWith('--pipeline-rounds='))?.split('=')[1] ?? 7);
+const PIPELINE_WINDOW_S = Number(process.argv.find((a) => a.startsWith('--pipeline-window='))?.split('=')[1] ?? 2);
 /** Admission section: a fixed count of deliveries (`--deliveries=N`), after a warm-up. */
 const DELIVERIES = Number(process.argv.find((a) => a.startsWith('--deliveries='))?.split('=')[1] ?? 6000);
 const ADMISSION_WARM_UP = 300;
@@ -33,6 +41,7 @@ const DISTINCT_GROUPS = process.argv.includes('--distinct-groups');
 /**
  * `--only=admission` (or `pipeline`, `export`, `streams`, `investigations`, `relays`, `chat`, `listings`): run one section.
  * `streams` takes `--streams=N`, `--stream-events=N`, `--stream-event-ms=N`; `investigations` takes `--investigations=N`;
+ * `pipeline` takes `--pipeline-rounds=N` and `--pipeline-window=S`;
  * `relays` takes `--relay-reads=N`, `--relay-concurrent=N`, `--relay-rounds=N`; `chat` takes `--chat-events=N` and `--chat-threads=N`;
  * `listings` takes `--listing-rows=N`, `--listing-page=N`, `--listing-reads=N`.
  */
@@ -57,10 +66,10 @@ interface Result {
 }
 
 /** `pid`: the serving process, whose CPU time per request is reported (less inflated by the machine's other load than rates). */
-async function load(name: string, url: string, headers: Record<string, string> = {}, pid?: number): Promise<Result> {
+async function load(name: string, url: string, headers: Record<string, string> = {}, pid?: number, duration = DURATION_S): Promise<Result> {
   const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
   const windowStart = process.hrtime.bigint() / 1000n;
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration, headers });
   if (PROFILE_DIR && pid !== undefined) console.log(`profile window of "${name}" (pid ${pid}): ${windowStart}-${process.hrtime.bigint() / 1000n} us`);
   const cpuMsEach = pid === undefined ? undefined : (1000 * (cpuSeconds(pid) - cpuBefore)) / Math.max(1, r.requests.total);
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuMsEach };
@@ -407,30 +416,51 @@ async function main(): Promise<void> {
         if (res.status !== 200) throw new Error(`GET /api/v1${path} answered ${res.status}`);
         baselineBodies.set(path, await res.text());
       }
-      // Each authenticated read is followed by the baseline serving the same bytes, so each ratio has its own floor.
-      const pairs: [Result, Result][] = [];
-      const bare = await load('baseline: node:http, meta JSON', baseUrl);
-      pairs.push([await load('GET /api/v1/meta (public, full pipeline)', `http://127.0.0.1:${port}/api/v1/meta`, {}, api.pid), bare]);
-      pairs.push([
-        await load('GET /api/v1/session (cookie: session lookup)', `http://127.0.0.1:${port}/api/v1/session`, { cookie }, api.pid),
-        await load('baseline: node:http, the same session JSON', `${baseUrl}session`),
-      ]);
-      pairs.push([
-        await load('GET /api/v1/incidents (cookie, 20 incidents)', `http://127.0.0.1:${port}/api/v1/incidents`, { cookie }, api.pid),
-        await load('baseline: node:http, the same incidents JSON', `${baseUrl}incidents`),
-      ]);
-      pairs.push([
-        await load('GET /api/v1/permissions (session + membership + role)', `http://127.0.0.1:${port}/api/v1/permissions`, { cookie }, api.pid),
-        bare,
-      ]);
-      console.log(`\nRequest pipeline, ${CONNECTIONS} connections, ${DURATION_S}s each, loopback (API logs at info to /dev/null)\n`);
-      console.log('| case | req/s | baseline req/s | ratio to baseline | API CPU ms per request | p50 ms | p99 ms | errors | non-2xx |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-      for (const [r, floor] of pairs) {
-        console.log(
-          `| ${r.name} | ${r.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${(r.rps / floor.rps).toFixed(3)} | ${r.cpuMsEach?.toFixed(3) ?? 'n/a'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`,
+      // Each read against the baseline serving the same bytes, in alternating windows (see PIPELINE_ROUNDS).
+      const cases: { name: string; path: string; headers: Record<string, string>; baselinePath: string }[] = [
+        { name: 'GET /api/v1/meta (public, full pipeline)', path: '/meta', headers: {}, baselinePath: '' },
+        { name: 'GET /api/v1/session (cookie: session lookup)', path: '/session', headers: { cookie }, baselinePath: 'session' },
+        { name: 'GET /api/v1/incidents (cookie, 20 incidents)', path: '/incidents', headers: { cookie }, baselinePath: 'incidents' },
+        { name: 'GET /api/v1/permissions (session + membership + role)', path: '/permissions', headers: { cookie }, baselinePath: '' },
+      ];
+      const rows: string[] = [];
+      for (const c of cases) {
+        const reads: Result[] = [];
+        const floors: Result[] = [];
+        for (let round = 0; round < PIPELINE_ROUNDS; round++) {
+          const read = () => load(c.name, `http://127.0.0.1:${port}/api/v1${c.path}`, c.headers, api!.pid, PIPELINE_WINDOW_S);
+          const floor = () => load(`baseline for ${c.name}`, `${baseUrl}${c.baselinePath}`, {}, undefined, PIPELINE_WINDOW_S);
+          if (round % 2 === 0) {
+            reads.push(await read());
+            floors.push(await floor());
+          } else {
+            floors.push(await floor());
+            reads.push(await read());
+          }
+        }
+        const ratios = reads.map((r, i) => r.rps / floors[i].rps).sort((a, b) => a - b);
+        const mean = (results: Result[], pick: (r: Result) => number) => results.reduce((sum, r) => sum + pick(r), 0) / results.length;
+        rows.push(
+          `| ${c.name} | ${mean(reads, (r) => r.rps).toFixed(0)} | ${mean(floors, (r) => r.rps).toFixed(0)} | ${percentile(ratios, 50).toFixed(3)} | ` +
+            `${ratios[0].toFixed(3)}-${ratios[ratios.length - 1].toFixed(3)} | ${mean(reads, (r) => r.cpuMsEach ?? 0).toFixed(3)} | ` +
+            `${percentile(
+              reads.map((r) => r.p50).sort((a, b) => a - b),
+              50,
+            )} | ${percentile(
+              reads.map((r) => r.p99).sort((a, b) => a - b),
+              50,
+            )} | ` +
+            `${reads.reduce((sum, r) => sum + r.errors, 0)} | ${reads.reduce((sum, r) => sum + r.non2xx, 0)} |`,
         );
       }
+      console.log(
+        `\nRequest pipeline, ${CONNECTIONS} connections, loopback (API logs at info to /dev/null); each read and its baseline in ${PIPELINE_ROUNDS} alternating pairs of ${PIPELINE_WINDOW_S}s windows\n`,
+      );
+      console.log(
+        '| case | req/s | baseline req/s | ratio to baseline (median of rounds) | range of rounds | API CPU ms per request | p50 ms | p99 ms | errors | non-2xx |',
+      );
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const row of rows) console.log(row);
     }
     if (runs('export')) {
       const exportUrl = `http://127.0.0.1:${port}/api/v1/audit-events/export?format=ndjson`;

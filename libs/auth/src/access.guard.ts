@@ -1,8 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Request as ExpressRequest, Response } from 'express';
-import { AuthGuard } from '@nestjs/passport';
+import passport from 'passport';
 import {
   ACCESS_METADATA,
   AccessRule,
@@ -38,14 +37,27 @@ export const ORGANIZATION_HEADER = 'x-svc-organization';
 type Request = AuthenticatedRequest & AliasedRequest;
 
 /**
- * Passport's guard, made to hand our errors through unchanged, and a database that cannot be
- * reached too (503 through the exception filter, not a 401 that would sign the caller out).
+ * The session strategy, run by one Passport middleware made once (not a middleware, an options
+ * object and a guard's promise made anew each request, as `AuthGuard` from @nestjs/passport does):
+ * the strategy's own errors pass through unchanged, and a database that cannot be reached too
+ * (503 through the exception filter, not a 401 that would sign the caller out).
  */
-class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) {
-  override handleRequest<T>(error: unknown, user: T): T {
-    if (error) throw error instanceof DomainError || unavailableDependency(error) ? error : new UnauthenticatedError('credential_rejected');
-    if (!user) throw new UnauthenticatedError('credential_rejected');
-    return user;
+class SessionAuthentication {
+  private readonly middleware = passport.authenticate(SESSION_STRATEGY, { session: false, authInfo: false, failWithError: true }) as (
+    req: Request,
+    res: Response,
+    next: (error?: unknown) => void,
+  ) => void;
+
+  principal(req: Request, res: Response): Promise<Principal> {
+    return new Promise((resolve, reject) =>
+      this.middleware(req, res, (error?: unknown) => {
+        if (error !== undefined && error !== null)
+          reject(error instanceof DomainError || unavailableDependency(error) ? error : new UnauthenticatedError('credential_rejected'));
+        else if (!req.user) reject(new UnauthenticatedError('credential_rejected'));
+        else resolve(req.user as Principal);
+      }),
+    );
   }
 }
 
@@ -58,7 +70,7 @@ class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) {
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly sessionAuth = new SessionAuthGuard();
+  private readonly sessionAuthentication = new SessionAuthentication();
 
   constructor(
     private readonly reflector: Reflector,
@@ -74,7 +86,8 @@ export class AccessGuard implements CanActivate {
     if (context.getType() !== 'http') return false;
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_METADATA, [context.getHandler(), context.getClass()]);
     if (!rule) throw new ForbiddenError('This route declares no access rule');
-    return this.admit(context.switchToHttp().getRequest<Request>(), rule, context);
+    const http = context.switchToHttp();
+    return this.admit(http.getRequest<Request>(), http.getResponse<Response>(), rule);
   }
 
   /**
@@ -93,13 +106,13 @@ export class AccessGuard implements CanActivate {
       template: path,
       bodiless: true,
       handle: async (req: ExpressRequest, res: Response) => {
-        await this.admit(req as Request, rule, new ExecutionContextHost([req, res]));
+        await this.admit(req as Request, res, rule);
         sendJson(res, 200, await answer(req as AuthenticatedRequest));
       },
     });
   }
 
-  private async admit(req: Request, rule: AccessRule, context: ExecutionContext): Promise<boolean> {
+  private async admit(req: Request, res: Response, rule: AccessRule): Promise<boolean> {
     if (rule.kind === 'public') {
       // Login CSRF: a browser posting from another site names that site; refuse it.
       if (UNSAFE.has(req.method) && req.path.startsWith('/api/') && req.headers.origin !== undefined && !this.originMatches(req)) {
@@ -111,8 +124,7 @@ export class AccessGuard implements CanActivate {
     const bearer = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (bearer) return this.admitToken(req, rule, bearer[1].trim());
 
-    await this.sessionAuth.canActivate(context);
-    const principal = req.user as Principal;
+    const principal = await this.sessionAuthentication.principal(req, res);
     req.principal = principal;
     req.actor = { kind: 'user', id: principal.user.id, name: principal.user.name };
     await this.rateLimit.consume(`session:${principal.session.id}`);
