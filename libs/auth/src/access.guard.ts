@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request as ExpressRequest, Response } from 'express';
+import type { Request as ExpressRequest } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import passport from 'passport';
 import {
   ACCESS_METADATA,
@@ -34,7 +35,14 @@ import { SESSION_STRATEGY } from './session.strategy';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const ORGANIZATION_HEADER = 'x-svc-organization';
 
-type Request = AuthenticatedRequest & AliasedRequest;
+/**
+ * What the checks read of a request: Node's request with the client's address and path, as both
+ * Express's request and a lean route's (LeanRequest) carry them, and what the checks set on it.
+ */
+type Request = IncomingMessage &
+  Pick<ExpressRequest, 'ip' | 'path'> &
+  Partial<Pick<ExpressRequest, 'baseUrl' | 'route' | 'user'>> &
+  Omit<AuthenticatedRequest & AliasedRequest, keyof ExpressRequest>;
 
 /**
  * The session strategy, run by one Passport middleware made once (not a middleware, an options
@@ -45,11 +53,11 @@ type Request = AuthenticatedRequest & AliasedRequest;
 class SessionAuthentication {
   private readonly middleware = passport.authenticate(SESSION_STRATEGY, { session: false, authInfo: false, failWithError: true }) as (
     req: Request,
-    res: Response,
+    res: ServerResponse,
     next: (error?: unknown) => void,
   ) => void;
 
-  principal(req: Request, res: Response): Promise<Principal> {
+  principal(req: Request, res: ServerResponse): Promise<Principal> {
     return new Promise((resolve, reject) =>
       this.middleware(req, res, (error?: unknown) => {
         if (error !== undefined && error !== null)
@@ -87,7 +95,7 @@ export class AccessGuard implements CanActivate {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_METADATA, [context.getHandler(), context.getClass()]);
     if (!rule) throw new ForbiddenError('This route declares no access rule');
     const http = context.switchToHttp();
-    return this.admit(http.getRequest<Request>(), http.getResponse<Response>(), rule);
+    return this.admit(http.getRequest<Request>(), http.getResponse<ServerResponse>(), rule);
   }
 
   /**
@@ -95,7 +103,12 @@ export class AccessGuard implements CanActivate {
    * access rule `handler` declares, applied by these same checks, then `answer`'s value as JSON.
    * Without `leanRoutes` (a process with no HTTP server) nothing is registered.
    */
-  registerLeanRead(leanRoutes: LeanRoutes | undefined, path: string, handler: Function, answer: (req: AuthenticatedRequest) => unknown): void {
+  registerLeanRead(
+    leanRoutes: LeanRoutes | undefined,
+    path: string,
+    handler: Function,
+    answer: (req: Pick<AuthenticatedRequest, 'principal' | 'organization'>) => unknown,
+  ): void {
     if (!leanRoutes) return;
     // The rule the handler's decorator declares, as Nest's route applies it.
     const rule = this.reflector.get<AccessRule | undefined>(ACCESS_METADATA, handler);
@@ -105,17 +118,18 @@ export class AccessGuard implements CanActivate {
       pattern: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
       template: path,
       bodiless: true,
-      handle: async (req: ExpressRequest, res: Response) => {
-        await this.admit(req as Request, res, rule);
-        sendJson(res, 200, await answer(req as AuthenticatedRequest));
+      handle: async (lean, res) => {
+        const req: Request = lean;
+        await this.admit(req, res, rule);
+        sendJson(res, 200, await answer(req));
       },
     });
   }
 
-  private async admit(req: Request, res: Response, rule: AccessRule): Promise<boolean> {
+  private async admit(req: Request, res: ServerResponse, rule: AccessRule): Promise<boolean> {
     if (rule.kind === 'public') {
       // Login CSRF: a browser posting from another site names that site; refuse it.
-      if (UNSAFE.has(req.method) && req.path.startsWith('/api/') && req.headers.origin !== undefined && !this.originMatches(req)) {
+      if (UNSAFE.has(req.method ?? '') && req.path.startsWith('/api/') && req.headers.origin !== undefined && !this.originMatches(req)) {
         throw new ForbiddenError('Origin does not match this service');
       }
       return true;
@@ -129,7 +143,7 @@ export class AccessGuard implements CanActivate {
     req.actor = { kind: 'user', id: principal.user.id, name: principal.user.name };
     await this.rateLimit.consume(`session:${principal.session.id}`);
 
-    if (UNSAFE.has(req.method) && !this.originMatches(req)) {
+    if (UNSAFE.has(req.method ?? '') && !this.originMatches(req)) {
       throw new ForbiddenError('Missing or mismatched Origin header on a cookie-authenticated request');
     }
     if (rule.kind === 'signed-in') return true;
@@ -165,7 +179,7 @@ export class AccessGuard implements CanActivate {
         targetId: rule.permission,
         detail: {
           method: req.method,
-          route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`,
+          route: `${req.baseUrl ?? ''}${(req.route as { path?: string } | undefined)?.path ?? req.path}`,
           role: organization.membership.role,
         },
       });

@@ -54,6 +54,7 @@ export * from './access/audit-context';
 export * from './organization-id';
 export * from './database/notification-channel';
 export * from './database/recent-reads';
+export * from './http/content-type';
 export * from './http/lean-routes';
 export * from './http/limited-body';
 export * from './http/send-error';

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError, isUuid, LeanRoutes, sendJson, UnauthenticatedError } from '@svc/platform';
 import { AlertAdmissionService } from './alert-admission.service';
 import { ReceivedDelivery, WebhookAdmissionGate } from './webhook-admission-gate';
@@ -29,11 +29,11 @@ export class AlertWebhookHandler implements OnModuleInit {
     });
   }
 
-  receive(integrationId: string, req: Request, res: Response): Promise<void> {
+  receive(integrationId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.gate.inFlightSlot(() => this.receiveNow(integrationId, req, res));
   }
 
-  private async receiveNow(integrationId: string, req: Request, res: Response): Promise<void> {
+  private async receiveNow(integrationId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receiver = isUuid(integrationId) ? await this.gate.authenticate(integrationId, presentedSecret(req)) : null;
     // A change-event integration's secret authenticates only its own route.
     if (!receiver || receiver.format === 'changes') throw new UnauthenticatedError('credential_rejected', 'Unknown integration or wrong webhook credential');

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebhookReceiver } from '@svc/integrations';
 import { DomainError, isUuid, LeanRoutes, sendJson, UnauthenticatedError } from '@svc/platform';
 import { ChangeAdmissionService } from './change-admission.service';
@@ -11,7 +11,7 @@ function rejected(): UnauthenticatedError {
 }
 
 /** The secret a change-event sender presents: the alert webhooks' headers, or GitLab's `X-Gitlab-Token`. */
-function presentedChangeSecret(req: Request): string | undefined {
+function presentedChangeSecret(req: IncomingMessage): string | undefined {
   const gitlab = req.headers['x-gitlab-token'];
   return presentedSecret(req) ?? (typeof gitlab === 'string' && gitlab.length > 0 ? gitlab : undefined);
 }
@@ -41,11 +41,11 @@ export class ChangeWebhookHandler implements OnModuleInit {
     });
   }
 
-  receive(integrationId: string, req: Request, res: Response): Promise<void> {
+  receive(integrationId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.gate.inFlightSlot(() => this.receiveNow(integrationId, req, res));
   }
 
-  private async receiveNow(integrationId: string, req: Request, res: Response): Promise<void> {
+  private async receiveNow(integrationId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const secret = presentedChangeSecret(req);
     const signature = secret === undefined ? presentedSignature(req) : undefined;
     const delivery: ReceivedDelivery = { headers: recordableHeaders(req), body: null };

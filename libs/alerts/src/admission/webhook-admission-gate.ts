@@ -1,9 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { WebhookAuthenticator, WebhookReceiver } from '@svc/integrations';
-import { AppConfig, DomainError, isNestedDeeperThan, MAX_JSON_DEPTH, newId, PayloadTooLarge, readLimitedBody, UnauthenticatedError } from '@svc/platform';
+import {
+  AppConfig,
+  DomainError,
+  isJsonBody,
+  isNestedDeeperThan,
+  MAX_JSON_DEPTH,
+  newId,
+  PayloadTooLarge,
+  readLimitedBody,
+  UnauthenticatedError,
+} from '@svc/platform';
 import { DeliveryRecordsRepository } from './delivery-records.repository';
 import { readText } from './webhook-request';
 
@@ -71,7 +81,7 @@ export class WebhookAdmissionGate {
   }
 
   /** The request's body, up to SVC_JSON_BODY_LIMIT (PayloadTooLarge past it, before the rest is read). */
-  readBody(req: Request): Promise<Buffer> {
+  readBody(req: IncomingMessage): Promise<Buffer> {
     return readLimitedBody(req, this.bodyLimit);
   }
 
@@ -81,8 +91,8 @@ export class WebhookAdmissionGate {
    * a 503 made senders retry a poison message forever). `raw` when the body was read already
    * (a signed delivery is read before it is authenticated).
    */
-  async acceptBody(receiver: WebhookReceiver, req: Request, delivery: ReceivedDelivery, raw?: Buffer): Promise<void> {
-    if (!req.is(['application/json', 'application/*+json'])) {
+  async acceptBody(receiver: WebhookReceiver, req: IncomingMessage, delivery: ReceivedDelivery, raw?: Buffer): Promise<void> {
+    if (!isJsonBody(req)) {
       await this.recordRefusal(receiver, delivery, 415, 'Unsupported media type');
       throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
     }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
 // How the webhook routes read a request: the secret or signature it presents, the headers
 // recorded with it, its body as text.
@@ -17,14 +17,14 @@ const CREDENTIAL_HEADERS = new Set([
 ]);
 
 /** The webhook secret the request presents: `X-Svc-Token`, else `Authorization: Bearer`. */
-export function presentedSecret(req: Request): string | undefined {
+export function presentedSecret(req: IncomingMessage): string | undefined {
   const token = req.headers['x-svc-token'];
   if (typeof token === 'string' && token.length > 0) return token;
   return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
 /** A signature of the body made with the webhook secret: GitHub's `X-Hub-Signature-256`, Flux's `X-Signature` (both `sha256=<hex>`). */
-export function presentedSignature(req: Request): Buffer | undefined {
+export function presentedSignature(req: IncomingMessage): Buffer | undefined {
   for (const header of ['x-hub-signature-256', 'x-signature']) {
     const value = req.headers[header];
     const hex = typeof value === 'string' ? /^sha256=([0-9a-f]{64})$/i.exec(value.trim())?.[1] : undefined;
@@ -39,7 +39,7 @@ export function signedWith(signature: Buffer, body: Buffer, secret: string): boo
   return expected.length === signature.length && timingSafeEqual(expected, signature);
 }
 
-export function recordableHeaders(req: Request): Record<string, string> {
+export function recordableHeaders(req: IncomingMessage): Record<string, string> {
   return Object.fromEntries(
     Object.entries(req.headers)
       .filter(([name]) => !CREDENTIAL_HEADERS.has(name))

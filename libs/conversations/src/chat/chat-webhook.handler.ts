@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { AppConfig, DomainError, LeanRoutes, readLimitedBody } from '@svc/platform';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppConfig, DomainError, isJsonBody, LeanRoutes, readLimitedBody, sendJson } from '@svc/platform';
 import { ChatIntakeService } from './chat-intake.service';
 
-const header = (req: Request, name: string): string | undefined => {
+const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
 };
@@ -31,14 +31,14 @@ export class ChatWebhookHandler implements OnModuleInit {
     });
   }
 
-  receive(req: Request, res: Response): Promise<void> {
+  receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.intake.inFlightSlot(() => this.receiveNow(req, res));
   }
 
-  private async receiveNow(req: Request, res: Response): Promise<void> {
-    if (!req.is(['application/json', 'application/*+json'])) throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
+  private async receiveNow(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isJsonBody(req)) throw new DomainError('unsupported_media_type', 'Unsupported media type: send application/json');
     const raw = await readLimitedBody(req, this.config.SVC_JSON_BODY_LIMIT);
     const ack = await this.intake.receive({ timestamp: header(req, 'x-svc-request-timestamp'), signature: header(req, 'x-svc-signature') }, raw);
-    res.status(ack.status).json(ack.body);
+    sendJson(res, ack.status, ack.body);
   }
 }

@@ -19,7 +19,8 @@ export interface RequestOrigin {
   requestId?: string;
 }
 
-export function requestOrigin(req: Request): RequestOrigin {
+/** `req`: Express's request, or a lean route's (which carries `ip` as Express would give it). */
+export function requestOrigin(req: Pick<Request, 'headers' | 'ip' | 'id'>): RequestOrigin {
   return { userAgent: req.headers['user-agent'], address: req.ip, requestId: typeof req.id === 'string' ? req.id : undefined };
 }
 

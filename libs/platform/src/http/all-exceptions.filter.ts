@@ -27,7 +27,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
  * at fault), load shed, or readiness reporting a dependency down. Anything else that answered 5xx
  * is an error. Client errors (4xx) are not logged here.
  */
-export function logFailure(logger: Logger, req: Request, error: unknown, response: ErrorResponse): void {
+export function logFailure(logger: Logger, req: Pick<Request, 'id' | 'path'> & { method?: string }, error: unknown, response: ErrorResponse): void {
   if (response.unavailable) {
     const err = error as { message?: unknown; code?: unknown };
     logger.warn(

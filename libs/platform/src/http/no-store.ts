@@ -1,7 +1,7 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Everything under /api and /webhooks may carry Organization data: no cache may keep it. */
-export function noStore(req: Request, res: Response, next: NextFunction): void {
+export function noStore(_req: IncomingMessage, res: ServerResponse, next: () => void): void {
   res.setHeader('Cache-Control', 'no-store');
   next();
 }

@@ -1,14 +1,14 @@
-import type { Response } from 'express';
 import type { ServerResponse } from 'node:http';
 import { ErrorResponse } from './error-body';
 
-export function sendError(res: Response, response: ErrorResponse): void {
+/** Writes the contract's Error body (Node's response methods only: Express's and a lean route's responses alike). */
+export function sendError(res: ServerResponse, response: ErrorResponse): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   if (response.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(response.retryAfterSeconds))));
-  res.status(response.status).type('application/json').send(JSON.stringify(response.body));
+  sendJson(res, response.status, response.body);
 }
 
 /**

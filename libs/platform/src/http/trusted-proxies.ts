@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 
 /** Names Express (proxy-addr) understands for well-known ranges. */
@@ -37,7 +37,7 @@ function isAddressOrCidr(entry: string): boolean {
  * right through the trusted proxies, and with none left the peer address is the client's.
  * Entries left of a bad one are client-written anyway and never trusted.
  */
-export function forwardedForHygiene(req: Request, _res: Response, next: NextFunction): void {
+export function forwardedForHygiene(req: IncomingMessage, _res: ServerResponse, next: () => void): void {
   const header = req.headers['x-forwarded-for'];
   if (header !== undefined) {
     const entries = (Array.isArray(header) ? header.join(',') : header).split(',').map((entry) => entry.trim());

@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LeanRoutedRequest } from '../http/lean-routes';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -48,14 +49,18 @@ export class Metrics {
     return found;
   }
 
-  /** Express middleware; labels by route template (never the raw path, which would explode cardinality). */
+  /**
+   * A pipeline step; labels by route template (never the raw path, which would explode cardinality):
+   * a lean route's, else the one Express's router matched.
+   */
   middleware() {
-    return (req: Request, res: Response, next: NextFunction) => {
+    return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
       const started = performance.now();
       res.on('finish', () => {
-        const routePath = (req.route as { path?: string } | undefined)?.path;
-        const route = (req as LeanRoutedRequest).leanRoute ?? (routePath ? `${req.baseUrl}${routePath}` : 'unmatched');
-        const series = this.seriesOf(req.method, route, String(res.statusCode));
+        const routed = req as LeanRoutedRequest & Partial<Pick<Request, 'route' | 'baseUrl'>>;
+        const routePath = (routed.route as { path?: string } | undefined)?.path;
+        const route = routed.leanRoute ?? (routePath ? `${routed.baseUrl ?? ''}${routePath}` : 'unmatched');
+        const series = this.seriesOf(req.method ?? '', route, String(res.statusCode));
         series.duration.observe((performance.now() - started) / 1000);
         series.requests.inc();
       });
