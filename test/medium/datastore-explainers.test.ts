@@ -331,11 +331,14 @@ describe('the broker queue explainer against a real RabbitMQ', () => {
             signal: new AbortController().signal,
           },
         );
-        const q = (read.output as { queues?: Array<{ name: string; messages: number; consumers: number }> } | null)?.queues?.find((x) => x.name === queue);
-        return q?.messages === count && q.consumers === 0;
+        const q = (
+          read.output as { queues?: Array<{ name: string; messages: number; ready: number; consumers: number; oldestMessageSeconds: number | null }> } | null
+        )?.queues?.find((x) => x.name === queue);
+        // The management plugin's statistics come in separately: the explainers date the wait by the head message's timestamp.
+        return q?.messages === count && q.ready === count && q.consumers === 0 && q.oldestMessageSeconds !== null;
       },
       20_000,
-      `${queue} to show ${count} messages and no consumer`,
+      `${queue} to show ${count} ready messages, its oldest message's timestamp and no consumer`,
     );
   }
 
