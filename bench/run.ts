@@ -439,18 +439,17 @@ async function main(): Promise<void> {
           }
         }
         const ratios = reads.map((r, i) => r.rps / floors[i].rps).sort((a, b) => a - b);
-        const mean = (results: Result[], pick: (r: Result) => number) => results.reduce((sum, r) => sum + pick(r), 0) / results.length;
+        const median = (values: number[]) =>
+          percentile(
+            [...values].sort((a, b) => a - b),
+            50,
+          );
+        const total = (values: number[]) => values.reduce((sum, v) => sum + v, 0);
+        const mean = (values: number[]) => total(values) / values.length;
         rows.push(
-          `| ${c.name} | ${mean(reads, (r) => r.rps).toFixed(0)} | ${mean(floors, (r) => r.rps).toFixed(0)} | ${percentile(ratios, 50).toFixed(3)} | ` +
-            `${ratios[0].toFixed(3)}-${ratios[ratios.length - 1].toFixed(3)} | ${mean(reads, (r) => r.cpuMsEach ?? 0).toFixed(3)} | ` +
-            `${percentile(
-              reads.map((r) => r.p50).sort((a, b) => a - b),
-              50,
-            )} | ${percentile(
-              reads.map((r) => r.p99).sort((a, b) => a - b),
-              50,
-            )} | ` +
-            `${reads.reduce((sum, r) => sum + r.errors, 0)} | ${reads.reduce((sum, r) => sum + r.non2xx, 0)} |`,
+          `| ${c.name} | ${mean(reads.map((r) => r.rps)).toFixed(0)} | ${mean(floors.map((r) => r.rps)).toFixed(0)} | ${median(ratios).toFixed(3)} | ` +
+            `${ratios[0].toFixed(3)}-${ratios[ratios.length - 1].toFixed(3)} | ${mean(reads.map((r) => r.cpuMsEach ?? 0)).toFixed(3)} | ` +
+            `${median(reads.map((r) => r.p50))} | ${median(reads.map((r) => r.p99))} | ${total(reads.map((r) => r.errors))} | ${total(reads.map((r) => r.non2xx))} |`,
         );
       }
       console.log(

@@ -8,7 +8,7 @@ import { createHttpLogger } from '../observability/http-logger';
 import { Metrics } from '../observability/metrics';
 import { ROOT_LOGGER } from '../observability/root-logger';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { requireJsonBody } from './content-type';
+import { JSON_TYPES, requireJsonBody } from './content-type';
 import { toErrorResponse } from './error-body';
 import { forwardedForHygiene, parseTrustedProxies } from './trusted-proxies';
 import { inputHygiene } from './input-hygiene.middleware';
@@ -57,7 +57,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   answerClientErrors(app.getHttpServer() as Server);
   app.use(organizationAliasMiddleware);
   // Webhook routes authenticate from the headers before they read a body, and read it themselves.
-  const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });
+  const json = express.json({ limit: config.SVC_JSON_BODY_LIMIT, type: JSON_TYPES, strict: true });
   app.use((req: Request, res: Response, next: NextFunction) =>
     req.path.startsWith('/webhooks/')
       ? next()

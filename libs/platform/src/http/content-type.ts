@@ -3,7 +3,8 @@ import typeIs from 'type-is';
 import { errorBody } from './error-body';
 import { sendError } from './send-error';
 
-const JSON_TYPES = ['application/json', 'application/*+json'];
+/** The media types taken as JSON bodies, by this check and by the body parser alike. */
+export const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** Whether the body's Content-Type is JSON (`application/json` or `application/*+json`), as Express's `req.is` answers it. */
 export function isJsonBody(req: IncomingMessage): boolean {
