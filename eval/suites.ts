@@ -1,5 +1,6 @@
 import { CONVENTION_SCENARIOS } from './convention-scenarios';
 import { DATASTORE_SCENARIOS } from './datastore-scenarios';
+import { HOLDOUT_SHAPE_SCENARIOS } from './holdout/shape-scenarios';
 import { Scenario, SCENARIOS } from './scenarios';
 import { SHAPE_SCENARIOS } from './shape-scenarios';
 
@@ -28,4 +29,4 @@ export function conventionOf(scenario: Scenario): string {
   return scenario.labelling ?? scenario.convention ?? 'prometheus-client';
 }
 
-export const ALL_SCENARIOS: Scenario[] = [...SCENARIOS, ...DATASTORE_SCENARIOS, ...CONVENTION_SCENARIOS, ...SHAPE_SCENARIOS];
+export const ALL_SCENARIOS: Scenario[] = [...SCENARIOS, ...DATASTORE_SCENARIOS, ...CONVENTION_SCENARIOS, ...SHAPE_SCENARIOS, ...HOLDOUT_SHAPE_SCENARIOS];
