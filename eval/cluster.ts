@@ -37,9 +37,17 @@ export interface WorkloadSpec {
   memoryLimitMiB: number;
   /** CPU cores used by the workload's pods, each, at the daily mean. */
   cpu: number;
+  /** CPU cores each pod may use; Infinity for a container without a CPU limit (no CFS quota, so no throttling series). */
   cpuLimit: number;
   /** Runs no HTTP server (a queue consumer): only process metrics. */
   worker?: boolean;
+  /**
+   * What owns the pods: a Deployment (the default: ReplicaSets, `<name>-<replicaset>-<suffix>` pods)
+   * or a Job (one pod `<name>-<suffix>`, no Deployment series; eval/exporters.ts writes the Job's).
+   */
+  kind?: 'Deployment' | 'Job';
+  /** Its pods expose no metrics endpoint: only cAdvisor and kube-state-metrics see them. */
+  unscraped?: boolean;
 }
 
 /** How a workload behaves over time; every hook is optional (t in Unix seconds). */
@@ -182,6 +190,19 @@ export class Cluster {
   styleOf?: (w: Workload) => WorkloadStyle | undefined;
   /** kube-state-metrics series this cluster's scrape configuration drops (e.g. `kube_pod_info`). */
   readonly dropped = new Set<string>();
+  /** kube-state-metrics' owner series (`kube_pod_owner`, `kube_replicaset_owner`) are written. */
+  ownerSeries = false;
+  /** kube-state-metrics is scraped (false: a cluster of no Kubernetes at all, e.g. only a cloud exporter). */
+  kubeStateMetrics = true;
+  /** cAdvisor's `container_spec_cpu_period` (100000, the CFS period in µs) is written for containers with a CPU limit. */
+  cpuPeriodSeries = false;
+  /**
+   * The labels the scrape configuration gives every series written (e.g. kube-prometheus'
+   * ServiceMonitors' `service` and `endpoint`), applied once everything is written.
+   */
+  relabel?: (name: string, labels: Labels) => Labels;
+  /** Writers of other exporters' series, run once the cluster's own are written (its pods and their effects final). */
+  readonly emitters: Array<() => void> = [];
 
   constructor(
     readonly telemetry: Telemetry,
@@ -248,12 +269,14 @@ export class Cluster {
     return node;
   }
 
-  addWorkload(spec: WorkloadSpec, effects: Effects = {}, options: { nodes?: string[] } = {}): Workload {
+  /** A workload and its pods, started days before the data, or at `from` (its pods 40 s apart). */
+  addWorkload(spec: WorkloadSpec, effects: Effects = {}, options: { nodes?: string[]; from?: number } = {}): Workload {
     const w = new Workload(spec, effects, this.start);
     this.workloads.push(w);
     const r = this.random(`workload:${spec.name}`);
     const replicaSet = r.token(9, 'bcdf5678');
-    const started = this.start - r.between(1, 9) * DAY;
+    const drawn = this.start - r.between(1, 9) * DAY;
+    const started = options.from ?? drawn;
     for (let k = 0; k < spec.replicas; k++) this.newPod(w, replicaSet, spec.version, started + k * 40, options.nodes, spec);
     return w;
   }
@@ -277,7 +300,7 @@ export class Cluster {
     const node = candidates[(w.pods.length + this.workloads.indexOf(w)) % candidates.length];
     this.ipCounter += 1;
     const pod: Pod = {
-      name: `${w.name}-${replicaSet}-${r.token(5)}`,
+      name: w.spec.kind === 'Job' ? `${w.name}-${r.token(5)}` : `${w.name}-${replicaSet}-${r.token(5)}`,
       workload: w,
       node,
       ip: `10.2.${this.nodes.indexOf(node)}.${this.ipCounter}`,
@@ -380,7 +403,7 @@ export class Cluster {
   /** Writes everything scraped: nodes, kube-state-metrics, cAdvisor and the workloads. */
   emit(): void {
     for (const node of this.nodes) this.emitNode(node);
-    this.emitKubeStateMetrics();
+    if (this.kubeStateMetrics) this.emitKubeStateMetrics();
     for (const w of this.workloads) {
       const readyAt = new Map<number, number>();
       const ready = (t: number): number => {
@@ -394,6 +417,7 @@ export class Cluster {
       const style = this.styleOf?.(w);
       for (const pod of w.pods) {
         this.emitContainer(pod);
+        if (w.spec.unscraped) continue;
         if (style) {
           style.emit(this, pod, ready);
           continue;
@@ -402,6 +426,8 @@ export class Cluster {
         if (!w.spec.worker) this.emitHttp(pod, ready);
       }
     }
+    for (const emitter of this.emitters) emitter();
+    if (this.relabel) this.telemetry.relabel(this.relabel);
   }
 
   private emitNode(node: Node): void {
@@ -499,21 +525,40 @@ export class Cluster {
       }
     }
     for (const w of this.workloads) {
+      const job = w.spec.kind === 'Job';
       const d = { ...ksm, namespace: w.namespace, deployment: w.name };
-      tel.gauge('kube_deployment_spec_replicas', d, (t) => w.replicasAt(t));
-      tel.gauge('kube_deployment_metadata_generation', d, (t) => w.generationAt(t));
-      tel.gauge('kube_deployment_status_replicas_available', d, (t) => w.pods.filter((p) => running(p, t) && t - startedAt(p, t) >= 10).length);
-      tel.gauge('kube_deployment_status_replicas_unavailable', d, (t) =>
-        Math.max(0, w.replicasAt(t) - w.pods.filter((p) => running(p, t) && t - startedAt(p, t) >= 10).length),
-      );
+      if (!job) {
+        tel.gauge('kube_deployment_spec_replicas', d, (t) => w.replicasAt(t));
+        tel.gauge('kube_deployment_metadata_generation', d, (t) => w.generationAt(t));
+        tel.gauge('kube_deployment_status_replicas_available', d, (t) => w.pods.filter((p) => running(p, t) && t - startedAt(p, t) >= 10).length);
+        tel.gauge('kube_deployment_status_replicas_unavailable', d, (t) =>
+          Math.max(0, w.replicasAt(t) - w.pods.filter((p) => running(p, t) && t - startedAt(p, t) >= 10).length),
+        );
+      }
+      if (this.ownerSeries && !job) {
+        // A ReplicaSet is kept (scaled to zero) after a rollout replaced it: its series stay.
+        for (const rs of new Set(w.pods.map((p) => p.replicaSet))) {
+          const from = Math.min(...w.pods.filter((p) => p.replicaSet === rs).map((p) => p.from));
+          tel.gauge(
+            'kube_replicaset_owner',
+            { ...ksm, namespace: w.namespace, replicaset: `${w.name}-${rs}`, owner_kind: 'Deployment', owner_name: w.name, owner_is_controller: 'true' },
+            (t) => (t >= from ? 1 : undefined),
+          );
+        }
+      }
       for (const pod of w.pods) {
         const p = { ...ksm, namespace: w.namespace, pod: pod.name, uid: this.random(`uid:${pod.name}`).token(8, '0123456789abcdef') };
         const exposed = (t: number): boolean => alive(pod, t);
+        const owner = job ? { kind: 'Job', name: w.name } : { kind: 'ReplicaSet', name: `${w.name}-${pod.replicaSet}` };
         if (!this.dropped.has('kube_pod_info'))
           tel.gauge(
             'kube_pod_info',
-            { ...p, node: pod.node.name, host_ip: pod.node.ip, pod_ip: pod.ip, created_by_kind: 'ReplicaSet', created_by_name: `${w.name}-${pod.replicaSet}` },
+            { ...p, node: pod.node.name, host_ip: pod.node.ip, pod_ip: pod.ip, created_by_kind: owner.kind, created_by_name: owner.name },
             (t) => (exposed(t) ? 1 : undefined),
+          );
+        if (this.ownerSeries)
+          tel.gauge('kube_pod_owner', { ...p, owner_kind: owner.kind, owner_name: owner.name, owner_is_controller: 'true' }, (t) =>
+            exposed(t) ? 1 : undefined,
           );
         tel.gauge('kube_pod_status_phase', { ...p, phase: 'Running' }, (t) => (exposed(t) ? 1 : undefined));
         const c = { ...p, container: w.name };
@@ -537,9 +582,10 @@ export class Cluster {
         tel.gauge('kube_pod_container_resource_limits', { ...c, node: pod.node.name, resource: 'memory', unit: 'byte' }, (t) =>
           exposed(t) ? pod.memoryLimit : undefined,
         );
-        tel.gauge('kube_pod_container_resource_limits', { ...c, node: pod.node.name, resource: 'cpu', unit: 'core' }, (t) =>
-          exposed(t) ? pod.cpuLimit : undefined,
-        );
+        if (Number.isFinite(pod.cpuLimit))
+          tel.gauge('kube_pod_container_resource_limits', { ...c, node: pod.node.name, resource: 'cpu', unit: 'core' }, (t) =>
+            exposed(t) ? pod.cpuLimit : undefined,
+          );
       }
     }
   }
@@ -592,24 +638,28 @@ export class Cluster {
       up(t) ? Math.round(this.memoryUsed(pod, t) * (1 + 0.005 * this.noise(`cadvisor-mem:${pod.name}`, t))) : undefined,
     );
     tel.gauge('container_spec_memory_limit_bytes', labels, (t) => (up(t) ? pod.memoryLimit : undefined));
-    tel.gauge('container_spec_cpu_quota', labels, (t) => (up(t) ? pod.cpuLimit * 100_000 : undefined));
-    // 100 ms CFS periods; a period is throttled when the container wanted more than its quota in it.
-    const throttled = (t: number): number => {
-      const ratio = this.cpuDemand(pod, t) / pod.cpuLimit;
-      return Math.min(1, Math.max(0.002, ratio < 0.5 ? 0.002 + 0.01 * ratio : (ratio - 0.45) * 1.1));
-    };
-    tel.counter('container_cpu_cfs_periods_total', labels, (t) => (running(pod, t) ? 10 : 0), {
-      initial: Math.max(0, this.start - pod.from) * 10,
-      alive: up,
-      resets,
-      integer: true,
-    });
-    tel.counter('container_cpu_cfs_throttled_periods_total', labels, (t) => (running(pod, t) ? 10 * throttled(t) : 0), {
-      initial: Math.max(0, this.start - pod.from) * 10 * throttled(this.start),
-      alive: up,
-      resets,
-      integer: true,
-    });
+    // A container without a CPU limit has no CFS quota: cAdvisor writes no quota and no CFS periods.
+    if (Number.isFinite(pod.cpuLimit)) {
+      tel.gauge('container_spec_cpu_quota', labels, (t) => (up(t) ? pod.cpuLimit * 100_000 : undefined));
+      if (this.cpuPeriodSeries) tel.gauge('container_spec_cpu_period', labels, (t) => (up(t) ? 100_000 : undefined));
+      // 100 ms CFS periods; a period is throttled when the container wanted more than its quota in it.
+      const throttled = (t: number): number => {
+        const ratio = this.cpuDemand(pod, t) / pod.cpuLimit;
+        return Math.min(1, Math.max(0.002, ratio < 0.5 ? 0.002 + 0.01 * ratio : (ratio - 0.45) * 1.1));
+      };
+      tel.counter('container_cpu_cfs_periods_total', labels, (t) => (running(pod, t) ? 10 : 0), {
+        initial: Math.max(0, this.start - pod.from) * 10,
+        alive: up,
+        resets,
+        integer: true,
+      });
+      tel.counter('container_cpu_cfs_throttled_periods_total', labels, (t) => (running(pod, t) ? 10 * throttled(t) : 0), {
+        initial: Math.max(0, this.start - pod.from) * 10 * throttled(this.start),
+        alive: up,
+        resets,
+        integer: true,
+      });
+    }
     // kubelet's /metrics/probes: a liveness probe every 10 s while the container runs. The kubelet
     // keeps the count across container restarts; a result's series exists from its first probe.
     const probes = { job: 'kubelet', metrics_path: '/metrics/probes', instance: labels.instance, node: pod.node.name, namespace: w.namespace, pod: pod.name };

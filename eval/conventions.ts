@@ -138,7 +138,7 @@ export function routeLabel(convention: Convention, route: Route): string {
 }
 
 /** One route's traffic on a pod: requests per second, the share of each status code, the median latency. */
-interface RouteTraffic {
+export interface RouteTraffic {
   route: Route;
   served(t: number): number;
   codes: string[];
@@ -148,7 +148,7 @@ interface RouteTraffic {
   perSecond: number;
 }
 
-interface PeerTraffic {
+export interface PeerTraffic {
   peer: string;
   calls(t: number): number;
   outcomes: string[];
@@ -158,7 +158,7 @@ interface PeerTraffic {
 }
 
 /** A pod's HTTP traffic as the default emitter computes it, for the conventions to name. */
-interface Traffic {
+export interface Traffic {
   routes: RouteTraffic[];
   peers: PeerTraffic[];
   /** The pod's metrics endpoint answers. */
@@ -167,7 +167,7 @@ interface Traffic {
   initialSeconds: number;
 }
 
-function traffic(c: Cluster, pod: Pod, ready: (t: number) => number): Traffic {
+export function traffic(c: Cluster, pod: Pod, ready: (t: number) => number): Traffic {
   const tel = c.telemetry;
   const w = pod.workload;
   const scraped = (t: number): boolean => running(pod, t) && !w.effects.down?.(t, pod) && !pod.node.effects.down?.(t);
@@ -213,12 +213,12 @@ function traffic(c: Cluster, pod: Pod, ready: (t: number) => number): Traffic {
 }
 
 /** A part of a histogram's traffic: requests per second at a median latency (seconds). */
-interface Part {
+export interface Part {
   rate(t: number): number;
   median(t: number): number;
 }
 
-interface CounterOptions {
+export interface CounterOptions {
   /** Seconds of traffic before the data, at `perSecond`, for the counters' values at its start. */
   initialSeconds: number;
   perSecond: number;
@@ -230,7 +230,7 @@ interface CounterOptions {
  * A latency histogram of log-normal latencies, a mixture of `parts`: cumulative buckets `le` (in
  * the metric's unit, `unit` per second), `_sum` and `_count`.
  */
-function histogram(tel: Telemetry, name: string, labels: Labels, parts: Part[], buckets: number[], options: CounterOptions & { unit?: number }): void {
+export function histogram(tel: Telemetry, name: string, labels: Labels, parts: Part[], buckets: number[], options: CounterOptions & { unit?: number }): void {
   const unit = options.unit ?? 1;
   const rate = (t: number): number => parts.reduce((s, p) => s + p.rate(t), 0);
   const below = (le: number, t: number): number => {

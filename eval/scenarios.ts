@@ -48,6 +48,10 @@ export interface Scenario {
   convention?: Convention;
   /** Parts of the usual telemetry the scenario's cluster lacks. */
   missing?: Missing[];
+  /** The telemetry shape a scenario of the shapes suites exercises (eval/shapes.ts); none outside them. */
+  shape?: string;
+  /** How a shapes scenario's telemetry is named and labelled, beyond its convention (e.g. `kube-prometheus + micrometer`). */
+  labelling?: string;
   /**
    * The cluster with its faults; three hours of data ending at `end` (Unix seconds). A datastore
    * scenario's onset follows `conditionAt`, when its condition began on the real server.

@@ -185,7 +185,7 @@ export function probes(cluster: Cluster, urls: Array<{ url: string; fails?: (t: 
 export function postgres(
   cluster: Cluster,
   server: string,
-  options: { maxConnections?: number; extra?: (t: number) => number; down?: (t: number) => boolean } = {},
+  options: { maxConnections?: number; extra?: (t: number) => number; extraState?: string; down?: (t: number) => boolean } = {},
 ): void {
   const tel = cluster.telemetry;
   const target = exporter('postgres-exporter', '10.2.3.40:9187', { server: `${server}:5432` });
@@ -202,7 +202,8 @@ export function postgres(
   for (const [state, usual] of states) {
     tel.gauge('pg_stat_activity_count', { ...target, datname: server.replace(/db$/, ''), state }, (t) => {
       if (down(t)) return undefined;
-      const extra = state === 'idle in transaction' ? (options.extra?.(t) ?? 0) : 0;
+      // The connections `extra` adds, in `extraState` (idle in transaction by default).
+      const extra = state === (options.extraState ?? 'idle in transaction') ? (options.extra?.(t) ?? 0) : 0;
       return Math.max(0, Math.round(usual * cluster.wave(t) + 2 * cluster.noise(`pg:${state}`, t) + extra));
     });
   }

@@ -44,6 +44,11 @@ export class Telemetry {
     return [...this.series.values()].filter((s) => s.name === name && s.values.some((v) => !Number.isNaN(v))).map((s) => s.labels);
   }
 
+  /** The samples of every series of `name` (in time order, scrapes without one left out), with its labels. */
+  samplesOf(name: string): Array<{ labels: Labels; values: number[] }> {
+    return [...this.series.values()].filter((s) => s.name === name).map((s) => ({ labels: s.labels, values: [...s.values].filter((v) => !Number.isNaN(v)) }));
+  }
+
   /** The names of the metrics with at least one sample. */
   metricNames(): Set<string> {
     return new Set([...this.series.values()].filter((s) => s.values.some((v) => !Number.isNaN(v))).map((s) => s.name));
