@@ -19,6 +19,8 @@ class FreezableProxy {
   frozen = false;
   /** Answer every request with 503, as a Prometheus that is down behind its load balancer. */
   failing = false;
+  /** Answer every query with Prometheus's own error for a query it cannot run (the source answers; each query fails). */
+  refusingQueries = false;
   held = 0;
   /** Held requests whose client gave up on them. */
   abandoned = 0;
@@ -46,6 +48,10 @@ class FreezableProxy {
     }
     if (this.failing) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable');
+      return;
+    }
+    if (this.refusingQueries) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'query refused' }));
       return;
     }
     const answer = await fetch(`${this.target}${req.url}`, { headers: { accept: 'application/json' } });
@@ -180,8 +186,40 @@ describe('the investigation engine', () => {
     }
   }, 40_000);
 
-  it('stops after turns without new evidence (stagnation), reported as reasoner_turns', async () => {
+  it('with Prometheus down, stops reading it and ends partial, saying it could not be read and concluding nothing from the failed reads', async () => {
     proxy.failing = true;
+    try {
+      const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
+      expect(done).toMatchObject({ status: 'partial', stoppedBy: null, conclusionStatus: 'inconclusive', error: null });
+      // The first read showed it down: nothing more was asked of it.
+      expect(done.runs.map((r: { tool: string; outcome: string }) => [r.tool, r.outcome])).toEqual([
+        ['incident.alert_events', 'succeeded'],
+        ['prometheus.alert_rules', 'failed'],
+      ]);
+      expect(done.limitations).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: 'tool_failure',
+            statement: expect.stringMatching(
+              /^Prometheus \(proxied\) \(prometheus\) could not be read: Prometheus answered HTTP 503 at \/api\/v1\/rules\. Nothing was concluded from it/,
+            ),
+            runRefs: [2],
+          }),
+        ]),
+      );
+      expect(done.summary).toMatch(/^Prometheus \(proxied\) could not be read \(Prometheus answered HTTP 503/);
+      // No absence is claimed from a read that failed.
+      const said = JSON.stringify([done.summary, done.findings, done.limitations, done.hypotheses]);
+      expect(said).not.toMatch(/No change near the onset|has no alerting rule named/);
+      const events = await activity(done.id);
+      expect(events.at(-1)).toMatchObject({ type: 'concluded', data: { status: 'partial', stoppedBy: null } });
+    } finally {
+      proxy.failing = false;
+    }
+  });
+
+  it('stops after turns without new evidence (stagnation), reported as reasoner_turns', async () => {
+    proxy.refusingQueries = true;
     try {
       await withBudgets({ stagnationTurns: 1 }, async () => {
         const done = await ended((await ctx.admin.post('/api/v1/investigations', { incidentId: await incident() })).body.id);
@@ -191,7 +229,7 @@ describe('the investigation engine', () => {
         expect(events.some((e) => e.type === 'progress' && String(e.data.message).includes('without new evidence'))).toBe(true);
       });
     } finally {
-      proxy.failing = false;
+      proxy.refusingQueries = false;
     }
   });
 

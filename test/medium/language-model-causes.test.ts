@@ -221,16 +221,22 @@ describe('causes_near_onset for a language model', () => {
       // The detectors of the standard client libraries see nothing of the mesh's names; the ranking does.
       expect(detected.candidates).toEqual([]);
       const [first] = detected.rankedChanges;
-      expect(first).toMatchObject({ hypothesisId: 'h-change', entity: 'inventory', verifiable: false });
-      expect(first.statement).toMatch(/^A rise of the failure ratio of checkout's calls to inventory \(mesh_requests_total\) from 0\.1% to 60% from /);
+      expect(first).toMatchObject({
+        hypothesisId: 'h-change',
+        entity: 'inventory',
+        relation: 'callee',
+        callPath: ['checkout', 'inventory'],
+        verifiable: false,
+      });
+      expect(first.statement).toMatch(/^A rise of the failure ratio of inventory \(mesh_requests_total\) from 0\.1% to 60% from /);
       expect(first.unexplained[0]).toMatch(/its mechanism is untested\)$/);
       expect(Date.parse(first.at)).toBeLessThanOrEqual(Number(alert.startsAt.epochMicros / 1000n));
       // Every run it names was recorded and listed, and read what it says.
       const listed = detected.runs.map((r) => r.run);
       for (const n of [first.shownBy, ...first.discoveredBy]) expect(listed).toContain(n);
       // The run that shows it read the mesh's metric (its query as listed may be cut: the session holds it whole).
-      expect(String(session.runs.find((r) => r.ordinal === first.shownBy)!.arguments.query)).toContain('mesh_requests_total{source_workload=~');
-      expect(header).toMatch(/; \d+ ranked changes? on the series that name the entity \(#\d+/);
+      expect(String(session.runs.find((r) => r.ordinal === first.shownBy)!.arguments.query)).toContain('mesh_requests_total{destination_workload=~');
+      expect(header).toMatch(/; \d+ suspects? among what the entity depends on \(#\d+/);
     } finally {
       await prometheus.stop();
     }

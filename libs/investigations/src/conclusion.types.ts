@@ -102,4 +102,9 @@ export interface Conclusion {
   question?: string;
   /** What the evidence plot shows first; derived from the cause's verification when a reasoner gives none. */
   plot?: EvidencePlot | null;
+  /**
+   * A source the investigation depends on could not be read (its limitations name it and the
+   * error): the investigation ends `partial` rather than `concluded`, whatever stopped it.
+   */
+  incomplete?: boolean;
 }

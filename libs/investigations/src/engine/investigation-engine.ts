@@ -291,7 +291,7 @@ export class InvestigationEngine {
         conversation: investigation.conversation,
         alerts,
         windowIncidents: incident ? [] : await this.windowIncidents(organizationId, investigation),
-        readChanges: await this.changeReader(organizationId, investigation, alerts),
+        readChanges: await this.changeReader(organizationId, investigation),
         recordRollout: (rollout) => this.recordRollout(organizationId, investigation.id, rollout),
         recordCalls: (integrationId, pairs) => this.recordCalls(organizationId, investigation.id, integrationId, pairs),
         sources,
@@ -308,19 +308,19 @@ export class InvestigationEngine {
   }
 
   /**
-   * How the session reads reported changes, offered when a change was recorded around the
-   * investigation's window (from an hour before it) on the services its alerts name, what they
-   * call, or naming none: otherwise changes.near_onset could only answer that there is none, at the price of a
-   * tool run.
+   * How the session reads reported changes, offered when any change was recorded in the
+   * Organization around the investigation's window (from an hour before it): the services the
+   * alerts name are not all the reasoner reads changes of (what they call, what shares their nodes,
+   * as the metrics show it during the investigation); without any, changes.near_onset could only
+   * answer that there is none, at the price of a tool run.
    */
-  private async changeReader(organizationId: string, investigation: Investigation, alerts: AlertBrief[]): Promise<ChangeReader | null> {
+  private async changeReader(organizationId: string, investigation: Investigation): Promise<ChangeReader | null> {
     const read: ChangeReader = {
       near: (window, services, limit) => this.changes.near(organizationId, window, services, limit),
       dependenciesOf: (services) => this.changes.dependenciesOf(organizationId, services),
     };
     const around = { from: investigation.windowFrom.plusSeconds(-CHANGES_BEFORE_INCIDENT_SECONDS), until: investigation.windowUntil };
-    const services = alertServices(alerts);
-    return (await read.near(around, [...services, ...(await read.dependenciesOf(services))], 1)).length > 0 ? read : null;
+    return (await read.near(around, [], 1)).length > 0 ? read : null;
   }
 
   /** Records a rollout seen in the metrics as a change, and answers its id; a failure is logged (null), and the investigation goes on. */
@@ -451,7 +451,7 @@ export class InvestigationEngine {
   }
 
   private async conclude(organizationId: string, investigationId: string, claim: string, c: Conclusion, stoppedBy: StoppedBy | null): Promise<void> {
-    const status = c.question ? 'needs_input' : stoppedBy ? 'partial' : 'concluded';
+    const status = c.question ? 'needs_input' : stoppedBy || c.incomplete ? 'partial' : 'concluded';
     await this.finish(organizationId, investigationId, claim, async (manager) => {
       await this.investigations.storeConclusion(organizationId, investigationId, { status, conclusion: c, stoppedBy }, manager);
       await this.activity.append(manager, organizationId, investigationId, 'concluded', {

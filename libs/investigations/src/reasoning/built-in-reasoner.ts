@@ -21,47 +21,21 @@ import {
 } from './series-reading';
 import { alertsOwnSeries, episodeStart } from './onset';
 import { splitThreshold, type Threshold } from './threshold';
-import { canRankChanges, rankEntityChanges, Relations } from './ranking/entity-changes';
-import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
-import { level, RankedChange } from './ranking/ranked-changes';
+import { lostTimeUnexplained } from './graph/lost-time';
+import { canPlace, canRankSuspects, Localized, Placement, placeEntity, rankSuspects } from './localize/localize';
+import { selfCandidate, suspectCandidates, SUSPECT_HYPOTHESES } from './localize/hypotheses';
+import { attachChanges, same } from './localize/suspects';
+import { serviceNamed } from './graph/call-graph';
 import type { DetectedCause } from './explainers/explainer';
 import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, ROUTE_GROUPING, routeOf } from './explainers/labels';
 import { SURGE_MIN_RPS, SURGE_RATIO } from './explainers/traffic-surge';
 import { ExplainedCauses, explainCauses, explainersReads } from './explainers/registry';
 import { MetricPresence } from './discovery/metric-presence';
-import type { AlertBrief, IncidentBrief, InvestigationSession, ObservedRollout, RecordedRun, SourceBrief, ToolCall } from './reasoner';
-import { alertServices, CHANGES_TOOL, describeChange, isObserved, RecordedChange, recordedChangesOf, undoChange } from './recorded-changes';
+import type { AlertBrief, IncidentBrief, InvestigationSession, RecordedRun, SourceBrief, ToolCall } from './reasoner';
+import { alertServices, CHANGES_TOOL, describeChange, isObserved, recordedChangesOf, undoChange } from './recorded-changes';
 import type { ConversationContext } from '../turn.types';
-
-/**
- * A change seen near the onset, and the hypothesis it suggests. A change people made (a new
- * version) can end a causal chain; a proximate event (a restart, a target down, CPU saturation)
- * has a cause of its own, named in `unexplained` until the data shows it.
- */
-interface Candidate {
-  hypothesis: HypothesisItem;
-  at: Timestamp;
-  run: RecordedRun;
-  mechanism: string;
-  action: Omit<ActionItem, 'runRefs'>;
-  unexplained: string[];
-  /** For a new version: the build series' selector, to tie the condition to the replicas that run it. */
-  buildSelector?: string;
-  /** For a new version: when the last replica of the build it replaced stopped (null while some still ran). */
-  rolledOutAt?: Timestamp | null;
-  /** Why a supported-looking change is ruled out anyway. */
-  refutedBecause?: string;
-  /** For a proximate event: the labels of the series that showed it, to ask why it happened. */
-  subject?: Record<string, string>;
-  /** For a cause a detector found: its mechanism's runs and the runs of its causal chain. */
-  detected?: DetectedCause;
-  /** For a change a deploy or configuration tool reported: the change. */
-  recorded?: RecordedChange;
-  /** For a new version: the rollout as the metrics showed it, recorded as a change unless a deploy tool reported it. */
-  observed?: ObservedRollout;
-  /** The recorded change it is: the reported change, the report of a new build, or the rollout recorded from the metrics. */
-  changeId?: string;
-}
+import type { Candidate } from './candidate';
+import { unreadLimitation, unreadSource, UnreadSource } from './source-failure';
 
 /** An alert of the incident other than the one investigated, and why it was not the one. */
 interface OtherAlert {
@@ -123,8 +97,7 @@ const SAME_ROLLOUT = 10n * MINUTE;
 /** A change reported this soon after the onset may still be its cause (clocks and reports lag), in minutes. */
 const REPORTED_LATE = 2;
 
-/** Ranked changes stated as hypotheses, and how many are tested in order until one is supported. */
-const RANKED_HYPOTHESES = 3;
+/** How many ranked suspects are tested in order until one is supported. */
 const RANKED_TESTED = 2;
 /** The kinds of question a conversation turn answers as asked, from the data; the cause and what to do come from the incident's analysis. */
 const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related']);
@@ -185,8 +158,10 @@ export class BuiltInReasoner {
   private alerts: AlertBrief[] = [];
   /** The incident's other alerts, and why they were not investigated first. */
   private others: OtherAlert[] = [];
-  /** What the alerting services call and what calls them, directly or not, as the call graph showed it (none without one). */
-  private relations: Relations = { dependencies: [], dependents: [] };
+  /** The metrics source, once it is found that it could not be read: nothing is concluded from it after that. */
+  private unread: UnreadSource | null = null;
+  /** Where the alerting entity sits among what it calls and where it runs, once placed. */
+  private placement: Placement | null = null;
   /** Services that suffer from the cause (they wait on it), stated as symptoms. */
   private consequences: FindingItem[] = [];
   /** Which of the metrics the checks read are collected in the window. */
@@ -240,6 +215,7 @@ export class BuiltInReasoner {
     const source = prometheus[0];
 
     const chosen = await this.chooseAlert(session, source);
+    if (this.cannotRead(session, source)) return this.conclusion(session, null);
     this.alerts = chosen.alerts;
     const alertname = chosen.alertname;
     this.onset = { at: earliest(this.alerts.map((a) => a.startsAt)) ?? this.onset.at, runs: this.onset.runs, expression: null };
@@ -247,11 +223,13 @@ export class BuiltInReasoner {
 
     session.beginTurn();
     await this.dateOnset(session, source, alertname, chosen.rules, chosen.range);
+    if (this.cannotRead(session, source)) return this.conclusion(session, null);
     await session.progress(`The condition began at ${this.onset.at.toISOString()}`);
 
     session.beginTurn();
     // Which metrics the checks below read are collected: a check with none of its metrics reads nothing.
     this.presence = await MetricPresence.read(session, source, [...BUILDS, ...CHANGE_CHECKS.flatMap((c) => c.reads), ...explainersReads()]);
+    if (this.cannotRead(session, source)) return this.conclusion(session, null);
     const candidates = await this.changesNearOnset(session, source, scope);
     await this.reportedChanges(session, candidates);
     // A new version no deploy tool reported goes on the incident's timeline as a change seen in the metrics.
@@ -287,26 +265,57 @@ export class BuiltInReasoner {
       await this.test(session, source, candidate);
       await session.updateHypotheses(this.hypotheses);
     }
-    // Nothing recognised explains the condition: where the call graph shows the services it
-    // depends on, find where their calls lose time.
-    if (this.onset.expression && !this.supportedYet() && canLocateLostTime(session, 1)) {
+    if (this.cannotRead(session, source)) return this.conclusion(session, null);
+    // A change reported on a dependency found failing or slow, just before it, is what started it.
+    this.foldReleasesIntoPeers(session);
+    // A dependency found failing or slow may itself wait on something further down: walk on from it.
+    await this.beyondPeer(session, source);
+    // Nothing recognised explains the condition: place the alerting entity among what it calls
+    // and where it runs; where the call graph times both sides of the calls, find where they lose time.
+    if (!this.supportedYet() && !this.placement && canPlace(session, 1)) {
       session.beginTurn();
-      const located = await this.lostTimeCandidate(session, source);
+      this.placement = await placeEntity(
+        session,
+        source,
+        this.alerts.map((a) => a.labels),
+        this.onset.at,
+        this.onset.expression,
+      );
+      const located = this.placement && this.lostTimeCandidate(session, this.placement);
       if (located) {
         this.hypotheses.push(located.hypothesis);
         await session.updateHypotheses(this.hypotheses);
       }
     }
-    // Else rank what changed on the series that name the alert's entity, whatever they are
-    // called, and test the first changes as causes.
-    if (this.onset.expression && !this.supportedYet() && canRankChanges(session)) {
+    // Else read what changed on every candidate (the alerting entity, what it calls, what shares
+    // its nodes), walk the calls downstream to the changes nothing explains, and test the first.
+    if (this.placement && !this.supportedYet() && canRankSuspects(session, 1)) {
       session.beginTurn();
-      const ranked = await this.rankedCandidates(session, source);
-      if (ranked.length) {
-        this.hypotheses.push(...ranked.map((c) => c.hypothesis));
+      const localized = await rankSuspects(
+        session,
+        source,
+        this.placement,
+        this.alerts.map((a) => a.labels),
+        this.onset.at,
+        1,
+        aboutLatency(this.onset.expression ?? ''),
+      );
+      // The changes reported on every candidate: a release just before a candidate's own change names what started it.
+      const reported = await this.candidateChanges(session, localized);
+      const ranked = [...suspectCandidates(localized, this.onset.at, this.onset.expression, reported?.run), ...(reported?.unattached ?? [])].slice(
+        0,
+        SUSPECT_HYPOTHESES,
+      );
+      this.consequences.push(...this.waitingOn(session, localized, ranked[0]));
+      const self = ranked.length < SUSPECT_HYPOTHESES ? selfCandidate(localized, this.onset.at, this.conditionRuns(session), ranked.length) : null;
+      if (self) self.hypothesis.status = 'inconclusive';
+      if (ranked.length || self) {
+        this.hypotheses.push(...ranked.map((c) => c.hypothesis), ...(self ? [self.hypothesis] : []));
         await session.updateHypotheses(this.hypotheses);
       }
-      for (const candidate of ranked.slice(0, RANKED_TESTED)) {
+      // A reported change that no change of its service's series followed is listed, not tested:
+      // the condition beginning after it would support any change of a release train alike.
+      for (const candidate of ranked.filter((c) => !c.hypothesis.id.startsWith('h-reported')).slice(0, RANKED_TESTED)) {
         // A ranked change's test is one run (its mechanism is untested): the last run of the budget will do.
         if (session.runs.length >= session.budgets.toolRuns) break;
         session.beginTurn();
@@ -338,39 +347,192 @@ export class BuiltInReasoner {
   }
 
   /**
-   * The changes near the onset on the series that name the alert's entity (discovered by label
-   * value, read by meaning, ranked strongest first, then earliest; see rankEntityChanges), as
-   * hypotheses. No explainer recognised them, so their mechanism stays untested.
+   * The changes deploy and configuration tools reported before the onset on the candidates (the
+   * alerting services, what they call, what shares their nodes), tied to the suspects whose own
+   * change they lead (see attachChanges); those on a candidate that lead no suspect's change follow
+   * as candidates of their own, the closest to the onset first. Null when no change was reported
+   * around the window (the tool is not offered) or the budget leaves no run for it.
    */
-  private async rankedCandidates(session: InvestigationSession, source: SourceBrief): Promise<Candidate[]> {
-    const ranked = await rankEntityChanges(
+  private async candidateChanges(session: InvestigationSession, localized: Localized): Promise<{ run: RecordedRun; unattached: Candidate[] } | null> {
+    if (!session.tools.some((t) => t.name === CHANGES_TOOL) || session.runs.length + 2 > session.budgets.toolRuns) return null;
+    const { relations, names } = localized.placement.candidates;
+    const services = names.filter((n) => relations.get(n) !== 'node').slice(0, 20);
+    const known = new Set([...this.tested.values()].map((t) => t.candidate.changeId).filter(Boolean));
+    const run = await session.runTool({
+      tool: CHANGES_TOOL,
+      integrationId: null,
+      arguments: { onset: this.onset!.at.toISOString(), services },
+      purpose: `What changed (deploys, configuration, flags) before the onset on ${localized.placement.entity.name}, what it calls and what shares its nodes?`,
+    });
+    const recorded = recordedChangesOf(run).filter((c) => c.minutesBeforeOnset >= -REPORTED_LATE && c.service && !known.has(c.id));
+    const unattached = attachChanges(localized.suspects, recorded, (c) => Timestamp.parse(c.occurredAt)!.epochMicros);
+    const onset = this.onset!.at;
+    const candidates = unattached
+      .reverse()
+      .slice(0, SUSPECT_HYPOTHESES)
+      .map((change, i): Candidate => {
+        const at = Timestamp.parse(change.occurredAt)!;
+        const what = describeChange(change);
+        const What = what.charAt(0).toUpperCase() + what.slice(1);
+        return {
+          at,
+          run,
+          hypothesis: {
+            id: `h-reported-${i + 1}`,
+            statement: `${What} at ${change.occurredAt} caused the alert's condition`,
+            status: 'untested',
+            test: `Does the condition hold only after ${change.occurredAt}?`,
+            runRefs: [run.ordinal],
+          },
+          mechanism: `${What} (reported through ${change.source}) came ${minutesBetween(at, onset)} min before the condition began, on ${change.service}, which ${localized.placement.entity.name} ${relations.get(change.service ?? '') === 'neighbour' ? 'shares a node with' : 'depends on'}; no change of its own series followed it`,
+          action: undoChange(change, this.onset!.expression),
+          unexplained: [`whether ${what} is what the alert's condition suffers from (none of ${change.service}'s series read changed after it)`],
+          recorded: change,
+          changeId: change.id,
+        };
+      });
+    return { run, unattached: candidates };
+  }
+
+  /**
+   * A supported change reported on a dependency that a detector found failing or slow, shortly
+   * before its trouble began (a release, then its failures), is what started that trouble: the
+   * change becomes the first cause, the dependency's trouble a step of its mechanism, and the
+   * dependency's own candidate a consequence.
+   */
+  private foldReleasesIntoPeers(session: InvestigationSession): void {
+    const tested = [...this.tested.values()];
+    for (const onPeer of tested.filter((t) => t.supported && t.candidate.detected?.peer)) {
+      const peer = serviceNamed(onPeer.candidate.detected!.peer!);
+      const release = tested.find(
+        (t) =>
+          t.supported &&
+          t.candidate.recorded?.service &&
+          same(t.candidate.recorded.service.toLowerCase(), peer.toLowerCase()) &&
+          t.candidate.at.epochMicros <= onPeer.candidate.at.epochMicros + 2n * MINUTE &&
+          onPeer.candidate.at.epochMicros - t.candidate.at.epochMicros <= 20n * MINUTE,
+      );
+      if (!release) continue;
+      const change = release.candidate;
+      change.mechanism = `${change.mechanism}; then ${onPeer.candidate.mechanism}`;
+      // The calls to it are read now: what remains is what in the change made them fail or slow.
+      change.unexplained = [`what in ${describeChange(change.recorded!)} made the calls to ${peer} fail or slow (no run tied them to its new version)`];
+      change.hypothesis.runRefs = [...new Set([...change.hypothesis.runRefs, ...onPeer.candidate.hypothesis.runRefs])];
+      release.mechanismRuns = [...new Set([...release.mechanismRuns, ...onPeer.mechanismRuns])];
+      // The change first, the dependency's trouble stated as what followed it.
+      this.tested.delete(onPeer.candidate.hypothesis.id);
+      const rest = [...this.tested.entries()].filter(([id]) => id !== change.hypothesis.id);
+      this.tested.clear();
+      this.tested.set(change.hypothesis.id, release);
+      for (const [id, t] of rest) this.tested.set(id, t);
+      const refs = [...new Set([onPeer.run.ordinal, onPeer.candidate.run.ordinal])];
+      this.consequences.push({
+        kind: 'symptom',
+        statement: `${onPeer.candidate.hypothesis.statement.replace(/,? (and )?caused the alert's condition$/, '')}: after ${describeChange(change.recorded!)}`,
+        mechanism: onPeer.candidate.mechanism,
+        runRefs: refs,
+        evidenceRefs: refs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n })),
+      });
+      return;
+    }
+  }
+
+  /**
+   * A cause found on a dependency the alerting service calls (its calls failed or slowed), whose
+   * own cause is not shown, may wait on something further down. The alerting entity is placed and
+   * what changed on its candidates is read (with the changes reported on them); a suspect below the
+   * dependency on the chain of calls, whose change began no later than the dependency's, takes its
+   * place when it passes the same test: the dependency's failure or slowness becomes a consequence
+   * stated with it (it waits on the suspect).
+   */
+  private async beyondPeer(session: InvestigationSession, source: SourceBrief): Promise<void> {
+    const onPeer = [...this.tested.values()].find((t) => t.supported && t.candidate.detected?.peer && t.candidate.unexplained.length > 0);
+    if (!onPeer || !canPlace(session, 4)) return;
+    const peer = serviceNamed(onPeer.candidate.detected!.peer!);
+    session.beginTurn();
+    this.placement = await placeEntity(
       session,
       source,
       this.alerts.map((a) => a.labels),
       this.onset!.at,
-      undefined,
-      this.relations,
+      this.onset!.expression,
     );
-    if (!ranked) return [];
-    return ranked.changes.slice(0, RANKED_HYPOTHESES).map((c, i) => this.rankedCandidate(c, i, ranked.discoveryRuns, ranked.changes.length));
+    if (!this.placement || !canRankSuspects(session, 2)) return;
+    const localized = await rankSuspects(
+      session,
+      source,
+      this.placement,
+      this.alerts.map((a) => a.labels),
+      this.onset!.at,
+      2,
+      aboutLatency(this.onset!.expression ?? ''),
+    );
+    const reported = await this.candidateChanges(session, localized);
+    // Below the dependency on the chain of calls, and no later than it; or the dependency itself
+    // when a change reported on it led its trouble (a release, then its failures).
+    const below = localized.suspects.filter((s) => {
+      if (same(s.entity, peer)) return !!s.reported;
+      const at = s.path.findIndex((p) => same(p, peer));
+      return at >= 0 && at < s.path.length - 1 && s.lead.change.change.at <= onPeer.candidate.at.epochMicros + 60_000_000n;
+    });
+    if (!below.length) return;
+    const deeper = suspectCandidates({ ...localized, suspects: below }, this.onset!.at, this.onset!.expression, reported?.run)[0];
+    deeper.hypothesis.id = 'h-beyond';
+    this.hypotheses.push(deeper.hypothesis);
+    session.beginTurn();
+    await this.test(session, source, deeper);
+    await session.updateHypotheses(this.hypotheses);
+    if (deeper.hypothesis.status !== 'supported') return;
+    // The dependency's trouble is a step of the deeper cause's chain: a consequence, not a cause of its own.
+    this.tested.delete(onPeer.candidate.hypothesis.id);
+    const refs = [...new Set([onPeer.run.ordinal, onPeer.candidate.run.ordinal])];
+    this.consequences.push({
+      kind: 'symptom',
+      statement: same(below[0].entity, peer)
+        ? `${onPeer.candidate.hypothesis.statement.replace(/,? (and )?caused the alert's condition$/, '')}: after ${describeChange(below[0].reported!)}`
+        : `${onPeer.candidate.hypothesis.statement.replace(/,? (and )?caused the alert's condition$/, '')}: ${peer} waits on ${below[0].entity}, whose change began no later`,
+      mechanism: onPeer.candidate.mechanism,
+      runRefs: refs,
+      evidenceRefs: refs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n })),
+    });
+    this.consequences.push(...this.waitingOn(session, { ...localized, suspects: below }, deeper));
+  }
+
+  /** The runs that read the alert's condition (its rule and its range), for what rests on the condition alone. */
+  private conditionRuns(session: InvestigationSession): RecordedRun[] {
+    const runs = new Set(this.onset?.runs ?? []);
+    return session.runs.filter((r) => runs.has(r.ordinal) && r.outcome === 'succeeded');
   }
 
   /**
-   * Where the calls the alerting services depend on lose their time (see locateLostTime), as a
+   * The entities whose changes the first suspect explains (they wait on it), stated as symptoms
+   * once it is supported; none while it is not.
+   */
+  private waitingOn(session: InvestigationSession, localized: Localized, first: Candidate | undefined): FindingItem[] {
+    const suspect = localized.suspects[0];
+    if (!suspect || !first) return [];
+    const waiting = suspect.explains.filter((e) => e !== suspect.entity);
+    if (!waiting.length) return [];
+    const runs = [first.run.ordinal];
+    return [
+      {
+        kind: 'symptom',
+        statement: `${waiting.join(', ')} ${waiting.length === 1 ? 'changes' : 'change'} after ${suspect.entity}: ${waiting.length === 1 ? 'it waits' : 'they wait'} on it or ${waiting.length === 1 ? 'shares' : 'share'} its node, so ${waiting.length === 1 ? 'its' : 'their'} change is a consequence`,
+        mechanism: '',
+        runRefs: runs,
+        evidenceRefs: runs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n })),
+      },
+    ];
+  }
+
+  /**
+   * Where the calls the alerting services depend on lose their time (see whereTimeIsLost), as a
    * supported hypothesis: the graph read shows the callers' waits against the callee's handling.
    * What delays the calls between them is not shown, so it is never verified; the services that
    * wait on the callee are stated as consequences.
    */
-  private async lostTimeCandidate(session: InvestigationSession, source: SourceBrief): Promise<Candidate | null> {
-    const located = await locateLostTime(
-      session,
-      source,
-      this.alerts.map((a) => a.labels),
-      this.onset!.at,
-    );
-    if (!located) return null;
-    this.relations = { dependencies: located.dependencies, dependents: located.dependents };
-    const { lost, graph, runs } = located;
+  private lostTimeCandidate(session: InvestigationSession, placement: Placement): Candidate | null {
+    const { lost, graph, runs } = placement;
     if (!lost || !graph) return null;
     const graphRun = runs[runs.length - 1];
     const seconds = (v: number): string => `${v >= 1 ? v.toFixed(2) : v.toFixed(3)} s`;
@@ -406,33 +568,15 @@ export class BuiltInReasoner {
     return candidate;
   }
 
+  /** Whether the metrics source's last read showed it cannot be read at all (see sourceUnreadable): then nothing more is read from it. */
+  private cannotRead(session: InvestigationSession, source: SourceBrief): boolean {
+    this.unread ??= unreadSource(session.runs, source);
+    return this.unread !== null;
+  }
+
   /** Whether a tested hypothesis is supported so far. */
   private supportedYet(): boolean {
     return [...this.tested.values()].some((t) => t.supported);
-  }
-
-  private rankedCandidate(c: RankedChange, i: number, discoveryRuns: RecordedRun[], count: number): Candidate {
-    const at = Timestamp.fromEpochMicros(c.change.at);
-    const onset = this.onset!.at;
-    const move = `${c.change.direction === 'up' ? 'rise' : 'fall'} of ${c.what} from ${level(c.measure, c.change.before)} to ${level(c.measure, c.change.after)} from ${at.toISOString()}`;
-    return {
-      at,
-      run: c.run,
-      hypothesis: {
-        id: `h-change${i ? `-${i + 1}` : ''}`,
-        statement: `A ${move} caused the alert's condition`,
-        status: 'untested',
-        test: `Does the condition hold only after ${at.toISOString()}?`,
-        runRefs: [...new Set([...discoveryRuns.map((r) => r.ordinal), c.run.ordinal])],
-      },
-      mechanism: `A ${move}, ${minutesBetween(at, onset)} min before the condition began (ranked ${i + 1} of ${count} changes of the series that name the alert's entity, the strongest first, then the earliest)`,
-      action: {
-        title: `Look into ${c.entity}: ${c.what}`,
-        rationale: `It changed before the condition began, and ranked first among the changes found`,
-        verification: `${c.what} returns to about ${level(c.measure, c.change.before)} and the alert resolves`,
-      },
-      unexplained: [`how the ${move.split(' from ')[0]} produced the alert's condition (no explainer recognises this change, so its mechanism is untested)`],
-    };
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
@@ -575,9 +719,13 @@ export class BuiltInReasoner {
     const listed = rules.outcome === 'succeeded' ? ((rules.output as { rules?: Array<{ name?: string; query?: string }> } | null)?.rules ?? []) : [];
     const rule = allRules ? listed.find((r) => r.name === alertname) : listed[0];
     if (!rule?.query) {
+      // A failed read says nothing of which rules exist.
       this.limitations.push({
-        type: 'missing_telemetry',
-        statement: `Prometheus has no alerting rule named ${alertname}, so the alert's condition could not be queried`,
+        type: rules.outcome === 'succeeded' ? 'missing_telemetry' : 'tool_failure',
+        statement:
+          rules.outcome === 'succeeded'
+            ? `Prometheus has no alerting rule named ${alertname}, so the alert's condition could not be queried`
+            : `The alerting rules could not be read (${rules.error ?? 'failed'}), so the alert's condition could not be queried`,
         runRefs: [rules.ordinal],
         messageSequences: [],
       });
@@ -1305,6 +1453,7 @@ export class BuiltInReasoner {
         runRefs: [],
         messageSequences: [],
       });
+    if (this.unread) limitations.push(unreadLimitation(this.unread));
     for (const run of session.runs.filter((r) => r.outcome === 'failed' && !limitations.some((l) => l.runRefs.includes(r.ordinal)))) {
       limitations.push({ type: 'tool_failure', statement: `${run.tool} failed: ${run.error ?? 'no detail'}`, runRefs: [run.ordinal], messageSequences: [] });
     }
@@ -1321,16 +1470,23 @@ export class BuiltInReasoner {
       : '';
     // Without metrics to test them against (no Prometheus), reported changes are listed, not examined.
     const tested = this.hypotheses.filter((h) => h.status !== 'inconclusive' && h.status !== 'untested').length;
-    const found = this.hypotheses.length
-      ? tested > 0
-        ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.`
-        : `${this.hypotheses.length} change(s) near the onset were found, and none could be tested.`
-      : 'No change near the onset (new build, restart, target down) was found in the metrics.';
-    const summary = !cause
-      ? `The condition began at ${onset.at.toISOString()}. ${found}`
-      : cause.gaps.length === 0
-        ? `${event} is the cause: ${timing}.`
-        : `${event} preceded the condition (${timing}), but is not verified as its cause: ${cause.candidate.unexplained.length > 0 ? `the data does not show ${cause.candidate.unexplained.join(', nor ')}` : 'its mechanism was not shown'}.`;
+    // The suspects that remain, the most likely first: what the on-call engineer looks at next.
+    const open = this.hypotheses.filter((h) => h.status !== 'refuted').slice(0, 3);
+    const found =
+      open.length && (tested > 0 || open.some((h) => h.status === 'untested'))
+        ? `No cause is supported by a test; the ${open.length === 1 ? 'candidate' : 'candidates'}, the most likely first: ${open.map((h, i) => `(${i + 1}) ${h.statement.replace(" caused the alert's condition", '')}`).join('; ')}.`
+        : this.hypotheses.length
+          ? tested > 0
+            ? `${this.hypotheses.length} change(s) near the onset were examined and none explains it.`
+            : `${this.hypotheses.length} change(s) near the onset were found, and none could be tested.`
+          : 'No change near the onset (new build, restart, target down) was found in the metrics.';
+    const summary = this.unread
+      ? `${this.unread.source.name} could not be read (${this.unread.error}): when the condition began and what changed near it are not known.`
+      : !cause
+        ? `The condition began at ${onset.at.toISOString()}. ${found}`
+        : cause.gaps.length === 0
+          ? `${event} is the cause: ${timing}.`
+          : `${event} preceded the condition (${timing}), but is not verified as its cause: ${cause.candidate.unexplained.length > 0 ? `the data does not show ${cause.candidate.unexplained.join(', nor ')}` : 'its mechanism was not shown'}.`;
     // The condition's own read (the rule's expression over the window) stands in for the symptom when its threshold could not be split off.
     const conditionRun = onset.expression ? onset.runs[1] : undefined;
     const plot: EvidencePlot = {
@@ -1350,6 +1506,7 @@ export class BuiltInReasoner {
       })),
     };
     return {
+      ...(this.unread ? { incomplete: true } : {}),
       conclusionStatus: !cause ? 'inconclusive' : cause.gaps.length === 0 ? 'verified_cause' : 'supported_explanation',
       summary,
       impact: { summary: `${alerts} alert(s) in incident "${incident.title}" since ${onset.at.toISOString()}`, runRefs: alertRefs },

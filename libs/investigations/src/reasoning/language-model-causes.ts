@@ -1,9 +1,9 @@
 import { Timestamp } from '@svc/platform';
 import { detectionScopeOf } from './explainers/labels';
 import { explainCauses } from './explainers/registry';
-import { canRankChanges, rankEntityChanges } from './ranking/entity-changes';
-import { canLocateLostTime, locateLostTime, lostTimeUnexplained } from './graph/locate';
-import { level } from './ranking/ranked-changes';
+import { lostTimeUnexplained } from './graph/lost-time';
+import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize/localize';
+import { moveOf } from './localize/hypotheses';
 import { earliest, minutesBetween } from './series-reading';
 import type { InvestigationSession, RecordedRun, SourceBrief } from './reasoner';
 
@@ -21,7 +21,7 @@ export const causesNearOnsetDescription = [
   "Runs the cause detectors over the standard exporters (kube-state-metrics, node-exporter, cAdvisor, blackbox, database, queue and client-side HTTP/gRPC metrics) on the alert's entity and its relations (pod → node, caller → peer), and returns the candidate causes they found and dated near the onset.",
   'Each query is recorded as a tool run of its own; each candidate names the runs that show it, the runs that tested its mechanism, the runs of its causal chain, and what the data leaves unexplained about it. Cite those runs.',
   'Then, budget permitting, it places the entity in the call graph that caller/callee series show (service graphs derived from traces, service meshes): `lostTime` names the callee, among everything the entity calls directly or not, whose callers wait far longer for its calls than it takes to handle them from the onset on (the time is lost between them: its network, a proxy, a queue in front of it), with the services that wait on it as `consequences`; its mechanism is untested, so it is at most a supported_explanation.',
-  "Then, budget permitting, it ranks what changed on every series that names the entity (found by label value, whatever the exporter calls its metrics; read by what each measures): `rankedChanges`, the strongest change first (the earliest among changes of about the same strength), each dated and scored against the series' own earlier behaviour, with the run that shows it. No detector recognises a ranked change, so its mechanism is untested: it is at most a supported_explanation.",
+  "Then, budget permitting, it reads what changed near the onset on every candidate (the entity, what it calls directly or not, what shares its nodes, the nodes; without a call graph, the other entities its exporter lists), whatever the exporters call their metrics (a pod's series read by its workload, containers' CPU and memory against their limits), dates each change against the series' own history, weighs it by how closely it began at the onset, and walks the calls downstream: `rankedChanges` are the suspects, the changes that nothing the changed entity depends on explains, the most likely first, each with its relation, its call path from the entity, the entities whose changes it explains, and the run that shows it. No detector recognises a ranked change, so its mechanism is untested: it is at most a supported_explanation.",
   'A candidate is a hypothesis, not a conclusion: to conclude it, test it with a run made for its hypothesisId (for example its mechanism query again).',
 ].join('\n');
 /** Runs kept for the model's own reads after the detectors: the ranking runs only when they remain. */
@@ -130,10 +130,11 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
       verifiable: !d.refuted && !d.at.isAfter(onset) && d.mechanismRuns.length > 0 && d.unexplained.length === 0,
       action: d.action,
     }));
-  // A detector's verifiable candidate explains the onset; otherwise the call graph is walked for
-  // where the calls the entity depends on lose time, and what changed on the entity's series is ranked.
-  const canLocate = !candidates.some((c) => c.verifiable) && canLocateLostTime(session, MODEL_RUNS_KEPT);
-  const located = canLocate ? await locateLostTime(session, source, [labels], onset) : null;
+  // A detector's verifiable candidate explains the onset; otherwise the entity is placed among
+  // what it calls and where it runs, the call graph is walked for where the calls lose time, and
+  // what changed on every candidate is ranked, the graph walked downstream to the suspects.
+  const canLocate = !candidates.some((c) => c.verifiable) && canPlace(session, MODEL_RUNS_KEPT);
+  const located = canLocate ? await placeEntity(session, source, [labels], onset, null) : null;
   const lost = located?.lost;
   const lostTime = lost && {
     hypothesisId: 'h-lost-time',
@@ -149,21 +150,25 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
     unexplained: [lostTimeUnexplained(lost)],
     verifiable: false,
   };
-  const canRank = !candidates.some((c) => c.verifiable) && canRankChanges(session, MODEL_RUNS_KEPT);
-  const ranked = canRank ? await rankEntityChanges(session, source, [labels], onset, MODEL_RUNS_KEPT, located ?? undefined) : null;
-  const rankedChanges = (ranked?.changes ?? []).slice(0, RANKED_RETURNED).map((c, i) => {
+  const canRank = !!located && !candidates.some((c) => c.verifiable) && canRankSuspects(session, MODEL_RUNS_KEPT);
+  const ranked = canRank ? await rankSuspects(session, source, located, [labels], onset, MODEL_RUNS_KEPT, args.latency === true) : null;
+  const rankedChanges = (ranked?.suspects ?? []).slice(0, RANKED_RETURNED).map((s, i) => {
+    const c = s.lead.change;
     const at = Timestamp.fromEpochMicros(c.change.at);
-    const move = `${c.change.direction === 'up' ? 'rise' : 'fall'} of ${c.what} from ${level(c.measure, c.change.before)} to ${level(c.measure, c.change.after)}`;
+    const move = moveOf(s.lead);
     return {
       hypothesisId: `h-change${i ? `-${i + 1}` : ''}`,
-      entity: c.entity,
-      statement: `A ${move} from ${at.toISOString()}`,
+      entity: s.entity,
+      relation: s.relation,
+      ...(s.path.length > 1 ? { callPath: s.path } : {}),
+      ...(s.explains.length ? { explains: s.explains } : {}),
+      statement: `A ${move}`,
       at: at.toISOString(),
       minutesBeforeOnset: minutesBetween(at, onset),
       score: Math.round(c.change.score),
       shownBy: c.run.ordinal,
-      discoveredBy: ranked!.discoveryRuns.map((r) => r.ordinal),
-      unexplained: [`how the ${move} produced the alert's condition (no detector recognises it, so its mechanism is untested)`],
+      discoveredBy: [...located!.runs, ...ranked!.discoveryRuns].map((r) => r.ordinal),
+      unexplained: [`how the ${move.split(' from ')[0]} produced the alert's condition (no detector recognises it, so its mechanism is untested)`],
       verifiable: false,
     };
   });
@@ -177,7 +182,7 @@ export async function runCausesNearOnset(session: InvestigationSession, input: u
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
       .join(', ')}: ${candidates.length} candidate cause${candidates.length === 1 ? '' : 's'} from ${runs.length} tool run${runs.length === 1 ? '' : 's'}${
       runs.length ? ` (#${runs.map((r) => r.ordinal).join(', #')})` : ''
-    }; ${rankedChanges.length} ranked change${rankedChanges.length === 1 ? '' : 's'} on the series that name the entity${
+    }; ${rankedChanges.length} suspect${rankedChanges.length === 1 ? '' : 's'} among what the entity depends on${
       ranked
         ? ` (#${[...ranked.discoveryRuns, ...ranked.rankingRuns].map((r) => r.ordinal).join(', #')})`
         : canRank

@@ -1,5 +1,6 @@
 import { SERVICE_LABELS } from '@svc/incidents';
 import type { ActionItem } from '../conclusion.types';
+import { isExporterTarget, workloadOfPod } from './discovery/entity-model';
 import type { AlertBrief, RecordedRun } from './reasoner';
 
 /** The tool that reads the changes deploy and configuration tools reported. */
@@ -24,9 +25,16 @@ export interface RecordedChange {
   links: Array<{ href: string; text: string | null }>;
 }
 
-/** The services the alerts name: every value of a service-naming label (service, app, job, deployment, container…). */
+/** The services the alerts name: every value of a service-naming label (service, app, job, deployment, container…) that is not an exporter's, and their pods' workloads. */
 export function alertServices(alerts: ReadonlyArray<Pick<AlertBrief, 'labels'>>): string[] {
-  return [...new Set(alerts.flatMap((a) => SERVICE_LABELS.map((n) => a.labels[n]).filter((v): v is string => Boolean(v))))];
+  return [
+    ...new Set(
+      alerts.flatMap((a) => [
+        ...SERVICE_LABELS.map((n) => a.labels[n]).filter((v): v is string => Boolean(v) && !isExporterTarget(v)),
+        ...(a.labels.pod ? [workloadOfPod(a.labels.pod)] : []),
+      ]),
+    ),
+  ];
 }
 
 /** A rollout an investigation saw in the metrics and recorded, rather than a change a tool reported. */

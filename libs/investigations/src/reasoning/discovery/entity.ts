@@ -1,4 +1,5 @@
-import { escape, EXPORTER_JOBS, NAMING_LABELS, workloadOfPod } from '../explainers/labels';
+import { escape } from '../explainers/labels';
+import { dimensionOf, isExporterTarget, NAMING_LABELS, workloadOfPod } from './entity-model';
 
 /**
  * The entity an alert is about, read from its labels: the service or workload (by whatever label
@@ -22,10 +23,17 @@ const values = (alerts: ReadonlyArray<Record<string, string>>, name: string): st
 /** The entity of a set of alerts of one rule; null when no label of theirs names one. */
 export function entityOf(alerts: ReadonlyArray<Record<string, string>>): Entity | null {
   const pods = values(alerts, 'pod');
-  const jobs = values(alerts, 'job').filter((j) => !EXPORTER_JOBS.test(j));
+  const jobs = values(alerts, 'job').filter((j) => !isExporterTarget(j));
   const podWorkloads = [...new Set(pods.map(workloadOfPod))];
-  const named = NAMING_LABELS.map((l) => values(alerts, l)).find((v) => v.length > 0);
-  const names = named ?? (podWorkloads.length ? podWorkloads : undefined) ?? (jobs.length ? jobs : undefined);
+  // A scrape target's `service` or `job` (the kubelet's, kube-state-metrics') names the exporter, not what the alert is about.
+  // A container's name is the pods' workload's only where no other label names it.
+  const named = NAMING_LABELS.filter((l) => l !== 'container' || !pods.length)
+    .map((l) => values(alerts, l).filter((v) => !isExporterTarget(v)))
+    .find((v) => v.length > 0);
+  // A cloud exporter's alert names its service by a dimension (`dimension_FunctionName`).
+  const dimension = dimensionOf(alerts[0] ?? {});
+  const dimensions = dimension ? values(alerts, dimension) : [];
+  const names = named ?? (podWorkloads.length ? podWorkloads : undefined) ?? (dimensions.length ? dimensions : undefined) ?? (jobs.length ? jobs : undefined);
   if (!names) return null;
   const name = names[0];
   const namespaces = values(alerts, 'namespace');

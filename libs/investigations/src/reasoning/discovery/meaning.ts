@@ -108,6 +108,15 @@ export function meaningOf(metric: Record<string, string>): Meaning {
 
   if (has(name, /build_info$|_info$|_version$|metadata_generation$|resource_version$|observed_generation$/))
     return { ...base, kind: 'identity', worse: 'either' };
+  // What a thing is configured to have (a container's limits and requests, a CFS period, a node's or a
+  // volume's size) is not a measure of what it does: a change of it is a change of configuration.
+  if (
+    has(
+      name,
+      /(^|_)spec(_|$)|resource_(limits|requests)|(^|_)limits?(_|$)|(^|_)quota(_|$)|cfs_period|_capacity|memtotal|size_bytes$|_max$|max_connections|(^|_)allocatable(_|$)/,
+    )
+  )
+    return { ...base, kind: 'identity', worse: 'either' };
   if (has(name, /restart|start_time_seconds$|oom_?kill|terminated/)) return { ...base, kind: 'restarts', worse: 'up' };
   if (name === 'up' || has(name, /(^|_)up$|probe_success$|_ready$|_available$|_healthy$|status_ready|replicas_available|success_?rate/))
     return { ...base, kind: 'availability', worse: 'down' };

@@ -1,8 +1,9 @@
 import { MAX_QUERY_CHARS } from '../../tools/prometheus/query-step';
-import { quote } from '../explainers/labels';
+import { MarkedQuery, quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { seriesOf } from '../series-reading';
 import { Entity, entityPattern } from './entity';
+import { isScrapeTargetLabel, podIsTarget, withWorkload } from './entity-model';
 import { Meaning, meaningOf, OUTCOME_LABELS } from './meaning';
 
 /**
@@ -22,6 +23,14 @@ export interface Measure {
   series?: number;
   /** For a summary: the quantiles read (the highest of them: 0.9 or 0.95 where the summary has them). */
   quantile?: string;
+  /**
+   * The series name pods (cAdvisor's, kube-state-metrics', an application's per pod): read by the
+   * pods' workload (`label` is `workload`, added from the pod's name), whatever job or service
+   * scraped them.
+   */
+  byWorkload?: boolean;
+  /** A measure derived from several metrics (a container's CPU against its limit): its own PromQL over the subject. */
+  derived?: { what: string; expression(subject: Pick<Subject, 'pattern' | 'within'>): string };
   meaning: Meaning;
 }
 
@@ -90,6 +99,21 @@ const LABEL_PREFERENCE = [
   'instance',
 ];
 
+/** A metric whose series fell more than this share of the time is read as a gauge. */
+const GAUGE_SHARE = 0.5;
+
+/**
+ * For counters by name, the share of each one's series that fell more than three times in the
+ * half hour before `at` (a counter falls only when its process restarts), marked `falls="<name>"`
+ * (functions drop the metric's name, so each metric is a clause of its own).
+ */
+function gaugeShapeClauses(metrics: string[], within?: string): string[] {
+  return metrics.map((name) => {
+    const selector = `${name}${within ? `{${within}}` : ''}`;
+    return `label_replace(count(resets(${selector}[30m]) > 3) / count(resets(${selector}[30m])), "falls", ${quote(name)}, "", "")`;
+  });
+}
+
 /** Kinds the ranking reads, most telling first (a run holds few measures; the first ones read). */
 const KIND_ORDER: Array<Meaning['kind']> = ['errors', 'latency', 'availability', 'saturation', 'restarts', 'throughput'];
 
@@ -97,12 +121,22 @@ const KIND_ORDER: Array<Meaning['kind']> = ['errors', 'latency', 'availability',
 const MAX_LABELS = 40;
 
 /** Selectors of the series that share one of the alert's own identifying labels (not its name or severity). */
-function sampleSelectors(alertLabels: Record<string, string>): string[] {
+export function sampleSelectors(alertLabels: Record<string, string>): string[] {
   return Object.entries(alertLabels)
     .filter(([k, v]) => v && !['alertname', 'severity', 'priority', 'team', 'prometheus', 'receiver'].includes(k))
     .map(([k, v]) => `{${k}=${quote(v)}}`)
     .slice(0, 6);
 }
+
+/** The mark of a sample read together with another query (see sampleOf). */
+const SAMPLE = new MarkedQuery('sample', 'one-per-metric', 'vector(0)');
+
+/** One series of each metric among those `selectors` select. */
+const sampleQuery = (selectors: string[]): string => `topk by (__name__) (1, ${selectors.join(' or ')})`;
+
+/** The sample of a subject as a clause of another instant query at the same time, its series marked (see discoverMeasures' `sampled`). */
+export const sampleClause = (subject: Pick<Subject, 'sample'>): string | null =>
+  subject.sample.length ? new MarkedQuery(SAMPLE.label, SAMPLE.mark, sampleQuery(subject.sample)).query : null;
 
 export interface Discovery {
   measures: Measure[];
@@ -144,16 +178,24 @@ function preference(label: string): number {
  * things), then, for every such label name, the metrics with a series whose value of that label
  * matches the subject. Two reads, whatever the exporters are called.
  */
-export async function discoverMeasures(read: PrometheusReader, subject: Subject, at: string): Promise<Discovery> {
+export async function discoverMeasures(read: PrometheusReader, subject: Subject, at: string, sampled?: RecordedRun): Promise<Discovery> {
   const selectors = subject.sample;
   if (!selectors.length) return { measures: [], runs: [] };
-  const sample = await read(
-    'prometheus.query',
-    { query: `topk by (__name__) (1, ${selectors.join(' or ')})`, time: at },
-    `Which metrics and labels exist around ${subject.name}: one series of each metric there`,
-  );
+  // The sample may have been read with another query (SAMPLE's series in it, marked).
+  const sample =
+    sampled && seriesOf(sampled).some((s) => SAMPLE.holds(s.metric))
+      ? sampled
+      : await read(
+          'prometheus.query',
+          { query: sampleQuery(selectors), time: at },
+          `Which metrics and labels exist around ${subject.name}: one series of each metric there`,
+        );
   const examples = new Map<string, Record<string, string>>();
-  for (const s of seriesOf(sample)) if (s.metric.__name__) examples.set(s.metric.__name__, s.metric);
+  for (const s of seriesOf(sample)) {
+    if (sample === sampled && !SAMPLE.holds(s.metric)) continue;
+    const { [SAMPLE.label]: _mark, ...metric } = s.metric;
+    if (metric.__name__) examples.set(metric.__name__, metric);
+  }
   const labelNames = [...new Set([...examples.values()].flatMap((m) => Object.keys(m)))].filter((l) => !NOT_NAMING.has(l)).slice(0, MAX_LABELS);
   if (!labelNames.length) return { measures: [], runs: [sample] };
   const within = subject.within ? `, ${subject.within}` : '';
@@ -165,13 +207,27 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
     clauses = [];
     for (const l of preferred) if ([...clauses, clause(l)].join(' or ').length <= MAX_QUERY_CHARS) clauses.push(clause(l));
   }
-  const naming = await read('prometheus.query', { query: clauses.join(' or '), time: at }, `Which metrics name ${subject.name}, and by which label`);
+  // Counters by their name that go up and down like gauges (a cloud exporter's per-period `_sum`):
+  // the share of their series that fell more than a few times in half an hour, in the same read.
+  const counterLike = [...examples.keys()].filter((m) => /_(total|count|sum)$/.test(m) && !examples.has(m.replace(/_(total|count|sum)$/, '_bucket')));
+  const shapes: string[] = [];
+  for (const clause of gaugeShapeClauses(counterLike, subject.within))
+    if ([...clauses, ...shapes, clause].join(' or ').length <= MAX_QUERY_CHARS) shapes.push(clause);
+  const query = [...clauses, ...shapes].join(' or ');
+  const naming = await read('prometheus.query', { query, time: at }, `Which metrics name ${subject.name}, and by which label`);
+  const gauges = new Set(
+    seriesOf(naming)
+      .filter((s) => s.metric.falls && Number(s.value?.[1]) > GAUGE_SHARE)
+      .map((s) => s.metric.falls),
+  );
   const measures: Measure[] = [];
   for (const s of seriesOf(naming)) {
     const metric = s.metric.__name__;
     const label = s.metric.via;
     if (!metric || !label) continue;
-    const meaning = meaningOf({ __name__: metric, ...(examples.get(metric) ?? {}) });
+    const named = meaningOf({ __name__: metric, ...(examples.get(metric) ?? {}) });
+    // Read by its shape: a series that keeps falling is not a counter, whatever its name says.
+    const meaning = gauges.has(metric) ? { ...named, counter: false } : named;
     if (!KIND_ORDER.includes(meaning.kind)) continue;
     // A histogram is read through its buckets: its sum and count say nothing more.
     if (/_(sum|count)$/.test(metric) && examples.has(metric.replace(/_(sum|count)$/, '_bucket'))) continue;
@@ -181,12 +237,18 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
     // A summary is read at its 0.9 or 0.95 quantile where it has one, else at the quantile the sample shows.
     const quantile = meaning.distribution === 'summary' && example.quantile !== undefined ? `0.9|0.95|${example.quantile}` : undefined;
     const series = Number(s.value?.[1] ?? 1);
+    // A pod's series are its workload's, read by pod; a scrape target's job or service (the
+    // kubelet's, kube-state-metrics') never names what they are about.
+    const byWorkload =
+      !peerLabel && example.pod !== undefined && !podIsTarget(example) && (label === 'pod' || label === 'container' || isScrapeTargetLabel(example, label));
+    if (!byWorkload && isScrapeTargetLabel(example, label)) continue;
     measures.push({
       metric,
-      label,
+      label: byWorkload ? 'pod' : label,
       peerLabel,
       outcomeLabel,
       quantile,
+      byWorkload: byWorkload || undefined,
       series: Number.isFinite(series) ? series : 1,
       meaning: outcomeLabel ? { ...meaning, kind: 'errors' } : meaning,
     });
@@ -208,14 +270,32 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
   return { measures: kept, runs: [sample, naming] };
 }
 
-/** The PromQL of a measure over a subject: a rate, a failure ratio's parts, a p90, or a gauge, by the naming label (and peer, and outcome). */
+/** The label that names the entity in a measure's read: the workload added from pods, else the naming label. */
+export const groupLabel = (m: Measure): string => (m.byWorkload ? 'workload' : m.label);
+
+/**
+ * The PromQL of a measure over a subject: a rate, a failure ratio's parts, a p90, or a gauge, by
+ * the naming label (and peer, and outcome). A measure read by workload is aggregated over each
+ * workload's pods: requests and calls summed, a resource's use taken from its busiest pod.
+ */
 export function measureExpression(m: Measure, subject: Pick<Subject, 'pattern' | 'within'>): string {
+  if (m.derived) return m.derived.expression(subject);
   const matchers = [
     `${m.label}=~${quote(subject.pattern)}`,
     ...(subject.within ? [subject.within] : []),
     ...(m.quantile ? [`quantile=~${quote(m.quantile.replace(/\./g, '\\.'))}`] : []),
   ];
   const selector = `${m.metric}{${matchers.join(', ')}}`;
+  if (m.byWorkload) {
+    if (m.meaning.distribution === 'histogram') return `histogram_quantile(0.9, sum by (le, workload) (${withWorkload(`rate(${selector}[2m])`)}))`;
+    if (m.meaning.counter && (m.meaning.kind === 'saturation' || m.meaning.kind === 'restarts'))
+      return `max by (workload) (${withWorkload(`sum by (namespace, pod) (rate(${selector}[2m]))`)})`;
+    if (m.meaning.counter) return `sum by (${['workload', ...(m.outcomeLabel ? [m.outcomeLabel] : [])].join(', ')}) (${withWorkload(`rate(${selector}[2m])`)})`;
+    const gauge = m.meaning.kind === 'availability' || m.meaning.worse === 'down' ? 'min' : 'max';
+    // A latency is the slowest series of a pod; a resource's use is the sum of the pod's containers.
+    const perPod = m.meaning.kind === 'latency' ? 'max' : 'sum';
+    return `${gauge} by (workload) (${withWorkload(`${perPod} by (namespace, pod) (${selector})`)})`;
+  }
   const by = [m.label, ...(m.peerLabel ? [m.peerLabel] : [])];
   if (m.meaning.distribution === 'histogram') return `histogram_quantile(0.9, sum by (le, ${by.join(', ')}) (rate(${selector}[2m])))`;
   if (m.meaning.counter) return `sum by (${[...by, ...(m.outcomeLabel ? [m.outcomeLabel] : [])].join(', ')}) (rate(${selector}[2m]))`;

@@ -1,8 +1,11 @@
 import type { Timestamp } from '@svc/platform';
 import { anyOf, minutesBetween, MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { DetectedCause, Explainer } from './explainer';
-import { quote, workloadOfPod } from './labels';
+import { mentions, quote, workloadOfPod } from './labels';
 import { outOfMemory } from './out-of-memory';
+
+/** A ConfigMap or Secret edited at most this long before the first crash, with no rollout between, was taken up by a reload. */
+const RELOAD_WINDOW = 15n * MINUTE;
 
 /**
  * Containers of the alerting workload in CrashLoopBackOff near the onset; why they stop (their
@@ -88,7 +91,34 @@ export const crashLoopExplainer: Explainer = {
         (!rollout || !x.at.isAfter(rollout.at)) &&
         (!rollout || rollout.at.epochMicros - x.at.epochMicros <= 30n * MINUTE),
     );
-    if (!rollout) return base;
+    if (!rollout) {
+      // No rollout: a ConfigMap or Secret edited shortly before the first crash, which the running
+      // containers read again (a reload), is the likeliest change; which of them the workload
+      // reads, no series says, so it stays a supported explanation.
+      const reloaded = edits.find((x) => (x.s.metric.configmap || x.s.metric.secret) && first.at.epochMicros - x.at.epochMicros <= RELOAD_WINDOW);
+      if (!reloaded) return base;
+      const object = reloaded.s.metric.configmap ? `ConfigMap ${reloaded.s.metric.configmap}` : `Secret ${reloaded.s.metric.secret}`;
+      const name = reloaded.s.metric.configmap ?? reloaded.s.metric.secret;
+      return {
+        ...base,
+        id: 'h-configuration',
+        statement: `The edit of ${object} at ${reloaded.at.toISOString()}, just before the containers of ${deployment} began to crash loop, caused the alert's condition`,
+        at: reloaded.at,
+        run: changes,
+        mechanism: `${object} was edited at ${reloaded.at.toISOString()}, ${minutesBetween(reloaded.at, first.at)} min before ${loops}${reason ? `, exiting with ${reason}` : ''}; ${deployment} did not roll out: its containers read the configuration again`,
+        mechanismRuns: [changes.ordinal, run.ordinal, ...(reason ? [reasons.ordinal] : [])],
+        unexplained: [
+          mentions(name, deployment)
+            ? `how ${deployment}'s running containers took up the edit without a rollout (a reload of ${object})`
+            : `whether ${deployment} reads ${object} (no series ties them) and took it up without a rollout`,
+        ],
+        action: {
+          title: `Revert the edit of ${object}, then restart ${deployment} if it does not reload it`,
+          rationale: `Its containers began to crash loop ${minutesBetween(reloaded.at, first.at)} min after the edit, with no rollout between`,
+          verification: `kube_pod_container_status_waiting_reason{reason="CrashLoopBackOff"} of ${deployment} is 0 and the alert resolves`,
+        },
+      };
+    }
     const object = edited ? (edited.s.metric.configmap ? `ConfigMap ${edited.s.metric.configmap}` : `Secret ${edited.s.metric.secret}`) : null;
     const at = edited?.at ?? rollout.at;
     // Pods that crash loop started with the rollout: the change reached them.

@@ -3,6 +3,7 @@ import { jumpOf, pointsOf, round, SeriesOut, seriesOf } from '../series-reading'
 import { connectionsCause, DATABASE_CONNECTIONS, saturatedDatabase } from './chain/connections-saturated';
 import { failedProbe, PROBES } from './chain/failed-probe';
 import { slowPeer } from './chain/slow-peer';
+import { serviceNamed } from '../graph/call-graph';
 import { readDown, whyPeerFails } from './chain/why-peer-fails';
 import type { RecordedRun } from '../reasoner';
 import type { ExplainerContext } from './context';
@@ -38,11 +39,36 @@ export const dependencyExplainer: Explainer = {
     const job = ctx.scope.job!;
     if (ctx.scope.latency) return (await slowPeer(ctx, job, 0)) ?? (ctx.canRead(3) ? (await failingPeer(ctx, job)).cause : null);
     const failing = await failingPeer(ctx, job);
-    if (failing.cause) return failing.cause;
+    if (failing.cause)
+      return failing.cause.id === 'h-dependency' && ctx.canRead(3) ? slowerThanFailing(failing.cause, await slowPeer(ctx, job, 0)) : failing.cause;
     const unseen = !failing.callsSeen ? await withoutCallsByPeer(ctx, job, failing.run) : null;
     return unseen ?? (ctx.canRead(3) ? await slowPeer(ctx, job, 0) : null);
   },
 };
+
+/** A peer whose calls answer this many times slower than before is slow first, whatever share of them fails. */
+const MUCH_SLOWER = 10;
+
+/**
+ * A failing peer whose own cause is not found, that also answers many times slower than before:
+ * the calls that fail are the slow ones timing out, so its slowness is the trouble, named as such,
+ * with the failures as its consequence.
+ */
+function slowerThanFailing(failing: DetectedCause, slow: DetectedCause | null): DetectedCause {
+  if (!slow?.peer || !failing.peer || (slow.slowdown ?? 0) < MUCH_SLOWER) return failing;
+  const same = (a: string, b: string): boolean => serviceNamed(a) === serviceNamed(b);
+  if (!same(slow.peer, failing.peer)) return failing;
+  return {
+    ...slow,
+    statement: slow.statement.replace(
+      " and caused the alert's condition",
+      `, ${Math.round(slow.slowdown!)} times slower than before, and the calls to it failed with it, which caused the alert's condition`,
+    ),
+    mechanism: `${slow.mechanism}; ${failing.mechanism}`,
+    mechanismRuns: [...new Set([...slow.mechanismRuns, ...failing.mechanismRuns])],
+    chainRuns: [...new Set([...slow.chainRuns, ...failing.chainRuns])],
+  };
+}
 
 /**
  * When an error alert's service shows no calls by peer, what the same read shows of what it may

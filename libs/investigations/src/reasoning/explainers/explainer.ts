@@ -26,6 +26,8 @@ export interface DetectedCause {
   restartedPods?: string[];
   /** The dependency this cause is about, as the alerting service's calls name it (a peer that slowed or failed). */
   peer?: string;
+  /** For a peer that slowed: how many times slower its calls answered than before. */
+  slowdown?: number;
 }
 
 /** What the explainers know of the alert investigated. */

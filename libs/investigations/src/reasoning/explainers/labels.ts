@@ -1,5 +1,8 @@
 import type { Timestamp } from '@svc/platform';
 import type { DetectionScope } from './explainer';
+import { EXPORTER_JOBS, isExporterTarget, NAMING_LABELS, workloadOfPod } from '../discovery/entity-model';
+
+export { EXPORTER_JOBS, NAMING_LABELS, workloadOfPod };
 
 /** Client-side request counters of the common instrumentation libraries, labelled with the peer called. */
 export const CLIENT_COUNTERS = 'http_client_requests_total|http_client_requests_seconds_count|grpc_client_handled_total';
@@ -127,33 +130,6 @@ export function failedCall(metric: Record<string, string>): boolean {
 /** The outcome of a failed call as its series names it. */
 export const outcomeOf = (metric: Record<string, string>): string => OUTCOME_LABELS.map((l) => metric[l]).find((v) => !!v) ?? 'failed';
 
-/** The Deployment (or StatefulSet) a pod belongs to, from its name: `<deployment>-<hash>-<hash>` or `<statefulset>-<n>`. */
-export function workloadOfPod(pod: string): string {
-  return /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(pod)?.[1] ?? /^(.+)-\d+$/.exec(pod)?.[1] ?? pod;
-}
-
-/** Jobs of the exporters that describe Kubernetes itself: an alert on their series is about the pods they name. */
-export const EXPORTER_JOBS = /^(kube-state-metrics|kubelet|cadvisor|node-exporter|blackbox(-exporter)?|apiserver|kube-apiserver)$/;
-
-/** Alert labels that name a service or workload, in the order they are trusted (Kubernetes, meshes, OpenTelemetry, Spring, ingress-nginx's Ingress). */
-export const NAMING_LABELS = [
-  'service',
-  'service_name',
-  'destination_workload',
-  'destination_service_name',
-  'dst_deployment',
-  'deployment',
-  'statefulset',
-  'daemonset',
-  'workload',
-  'app_kubernetes_io_name',
-  'app',
-  'application',
-  'container',
-  'exported_service',
-  'ingress',
-];
-
 /** The one value a label has across the alerts, when they agree on one. */
 const singleValue = (alerts: Array<Record<string, string>>, name: string): string | undefined => {
   const values = [...new Set(alerts.map((a) => a[name]).filter((v): v is string => !!v))];
@@ -161,7 +137,8 @@ const singleValue = (alerts: Array<Record<string, string>>, name: string): strin
 };
 
 /** The one service or workload the alerts name by any naming label (a mesh's, OpenTelemetry's, Spring's). */
-const namedWorkload = (alerts: Array<Record<string, string>>): string | undefined => NAMING_LABELS.map((l) => singleValue(alerts, l)).find((v) => !!v);
+const namedWorkload = (alerts: Array<Record<string, string>>): string | undefined =>
+  NAMING_LABELS.map((l) => singleValue(alerts, l)).find((v) => !!v && !isExporterTarget(v));
 
 /**
  * Label matchers for Kubernetes' own series (kube-state-metrics, cAdvisor), whose `job` is the
@@ -182,7 +159,7 @@ export function podMatchersOf(alerts: Array<Record<string, string>>): string {
     singleValue(alerts, 'deployment') ??
     singleValue(alerts, 'statefulset') ??
     (alerts.every((a) => a.pod) ? podsWorkload : undefined) ??
-    singleValue(alerts, 'service') ??
+    (isExporterTarget(singleValue(alerts, 'service')) ? undefined : singleValue(alerts, 'service')) ??
     (job && !EXPORTER_JOBS.test(job) ? job : undefined);
   const named = workload ?? namedWorkload(alerts);
   const podMatcher = pod ? `pod=${JSON.stringify(pod)}` : named ? `pod=~${JSON.stringify(`${escape(named)}-.+`)}` : '';
@@ -215,7 +192,13 @@ export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: T
     job: own,
     namespace: singleValue(alerts, 'namespace'),
     pods: podMatchersOf(alerts),
-    workload: labels.deployment ?? labels.statefulset ?? (labels.pod ? workloadOfPod(labels.pod) : undefined) ?? labels.service ?? own ?? namedWorkload(alerts),
+    workload:
+      labels.deployment ??
+      labels.statefulset ??
+      (labels.pod ? workloadOfPod(labels.pod) : undefined) ??
+      (isExporterTarget(labels.service) ? undefined : labels.service) ??
+      own ??
+      namedWorkload(alerts),
     latency,
   };
 }

@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import type { Entity } from '../discovery/entity';
+import { entityOfSeries } from '../discovery/entity-model';
 import { meaningOf } from '../discovery/meaning';
 import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, MarkedQuery, PEER_LABELS, peerOf, podNodeInfo, quote } from '../explainers/labels';
 import type { PrometheusReader } from '../discovery/related-series';
@@ -101,6 +102,15 @@ const PEER_EDGES = new MarkedQuery(
   `count by (job, service_name, ${PEER_LABELS.join(', ')}) ({__name__=~"${CLIENT_COUNTERS}|${CLIENT_HISTOGRAMS}"})`,
 );
 const PODS_NODES = (matchers: string): MarkedQuery => new MarkedQuery('edges', 'node', `count by (node) (${podNodeInfo(matchers)})`);
+/**
+ * Labels that name the callee on a series of any metric of calls (a client library's, OpenTelemetry's
+ * `server_address`, a proxy's upstream), its caller named by the series' service: one read of each
+ * pair, whatever the metric is called.
+ */
+const GENERIC_PEER_LABELS = ['peer', 'peer_service', 'net_peer_name', 'server_address', 'upstream', 'upstream_service', 'destination'];
+const GENERIC_PEER_EDGES = GENERIC_PEER_LABELS.map(
+  (l) => new MarkedQuery('edges', `peer:${l}`, `count by (namespace, job, service, service_name, app, pod, ${l}) ({${l}!=""})`),
+);
 
 /**
  * Where the alerting services sit among their dependencies, in one read: for each known pair of
@@ -109,7 +119,7 @@ const PODS_NODES = (matchers: string): MarkedQuery => new MarkedQuery('edges', '
  * beside it, a metric without a side in its name read per `reporter`) and the pairs they show; the
  * peers client-side metrics name; the nodes of the services' pods.
  */
-export async function discoverCalls(read: PrometheusReader, at: string, entity: Entity): Promise<Topology> {
+export async function discoverCalls(read: PrometheusReader, at: string, entity: Entity, extra: string[] = []): Promise<Topology> {
   const pods = entity.pods.length
     ? `pod=~${quote(entity.pods.map(escape).join('|'))}`
     : `pod=~${quote(`(${entity.names.map((n) => escape(n.split('/').pop()!)).join('|')})-.+`)}`;
@@ -117,10 +127,16 @@ export async function discoverCalls(read: PrometheusReader, at: string, entity: 
   const run = await read(
     'prometheus.query',
     {
-      query: [...CALL_PAIRS.flatMap(([a, b]) => [PAIR_METRICS(a, b).query, PAIR_EDGES(a, b).query]), PEER_EDGES.query, PODS_NODES(matchers).query].join(' or '),
+      query: [
+        ...CALL_PAIRS.flatMap(([a, b]) => [PAIR_METRICS(a, b).query, PAIR_EDGES(a, b).query]),
+        PEER_EDGES.query,
+        ...GENERIC_PEER_EDGES.map((q) => q.query),
+        PODS_NODES(matchers).query,
+        ...extra,
+      ].join(' or '),
       time: at,
     },
-    'Which services call which (service graphs, meshes, client metrics) and which nodes the alerting pods run on, to place the alerting service among its dependencies',
+    `Which services call which (service graphs, meshes, client metrics) and which nodes the alerting pods run on, to place ${entity.name} among its dependencies`,
   );
   const found: CallLatency[] = [];
   const nodes: string[] = [];
@@ -149,9 +165,9 @@ export async function discoverCalls(read: PrometheusReader, at: string, entity: 
 function pairsIn(run: RecordedRun): CallPair[] {
   const pairs: CallPair[] = [];
   for (const { metric: m } of seriesOf(run)) {
-    if (m.edges === 'peer') {
-      const caller = m.service_name || m.job;
-      const callee = peerOf(m);
+    if (m.edges === 'peer' || m.edges?.startsWith('peer:')) {
+      const caller = entityOfSeries(m)?.name;
+      const callee = m.edges === 'peer' ? peerOf(m) : m[m.edges.slice('peer:'.length)];
       if (caller && callee) pairs.push({ caller: serviceNamed(caller), callee: serviceNamed(callee) });
     } else if (m.edges && m.edges !== 'node') {
       const [a, b] = m.edges.split(',');

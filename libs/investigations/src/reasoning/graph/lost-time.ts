@@ -183,3 +183,7 @@ export function whereTimeIsLost(graph: CallGraph, alerting: string[], onset: Tim
   root.dependents = [...waiting].filter((s) => s !== root.callee).sort();
   return root;
 }
+
+/** What the graph leaves unexplained about a loss: what delays the calls between the ends. */
+export const lostTimeUnexplained = (lost: LostTime): string =>
+  `what delays the calls between ${lost.callee}'s callers and it (no series here shows its network or proxy)`;

@@ -156,7 +156,12 @@ async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timesta
   });
   const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string }> } | null)?.rules?.[0] : undefined;
   if (!rule?.query) {
-    answer.cannot(`Prometheus has no alerting rule named ${alertname}, so when its condition held is unknown`, rules);
+    answer.cannot(
+      rules.outcome === 'succeeded'
+        ? `Prometheus has no alerting rule named ${alertname}, so when its condition held is unknown`
+        : `The alerting rules could not be read (${rules.error ?? 'failed'}), so when ${alertname}'s condition held is unknown`,
+      rules,
+    );
     return;
   }
   const range = await session.runTool({

@@ -1,5 +1,5 @@
 import { Timestamp } from '@svc/platform';
-import { Measure, measureExpression, PrometheusReader, Subject } from '../discovery/related-series';
+import { groupLabel, Measure, measureExpression, PrometheusReader, Subject } from '../discovery/related-series';
 import { failedOutcome } from '../discovery/meaning';
 import type { RecordedRun } from '../reasoner';
 import { pointsOf, round, SeriesOut, seriesOf } from '../series-reading';
@@ -62,11 +62,12 @@ function failureRatio(series: SeriesOut[], outcomeLabel: string): Point[] {
 }
 
 function describe(m: Measure, labels: Record<string, string>): { entity: string; what: string } {
-  const own = labels[m.label] ?? '';
+  const own = labels[groupLabel(m)] ?? '';
   const peer = m.peerLabel ? labels[m.peerLabel] : undefined;
   const subject = peer ? `${own}'s calls to ${peer}` : own;
-  const what =
-    m.meaning.kind === 'errors' && m.outcomeLabel
+  const what = m.derived
+    ? `${m.derived.what} of ${subject}`
+    : m.meaning.kind === 'errors' && m.outcomeLabel
       ? `the failure ratio of ${subject}`
       : m.meaning.kind === 'latency'
         ? `the ${m.meaning.distribution === 'histogram' ? 'p90 ' : ''}latency of ${subject}`
@@ -84,6 +85,9 @@ function describe(m: Measure, labels: Record<string, string>): { entity: string;
 /** The value of a change in the measure's terms: a share as a percentage, a rate, or the number itself. */
 export function level(m: Measure, v: number): string {
   if (m.meaning.kind === 'errors' && m.outcomeLabel) return `${round(v * 100)}%`;
+  // A ratio by its name that reads past 1.5 is a percentage already (a cloud exporter's utilization).
+  if (m.meaning.unit === 'ratio') return `${round(Math.abs(v) > 1.5 && !m.derived ? v : v * 100)}%`;
+  if (m.meaning.unit === 'percent') return `${round(v)}%`;
   // A counter of seconds read as a rate is a share of one second per second: cores for CPU time.
   if (m.meaning.counter && !m.meaning.distribution && m.meaning.unit === 'seconds')
     return `${Number(v.toPrecision(3))}${m.meaning.resource === 'cpu' ? ' cores' : ' s/s'}`;
@@ -133,6 +137,12 @@ export async function rankChanges(
   return { changes, runs };
 }
 
+/** Buckets of a latency histogram, about: its p90 is one series of every this many it has. */
+const BUCKETS_PER_HISTOGRAM = 10;
+
+/** About how many series a read of a measure returns: a histogram's p90 is one series of its buckets. */
+const seriesRead = (m: Measure): number => Math.max(1, Math.ceil((m.series ?? 1) / (m.meaning.distribution === 'histogram' ? BUCKETS_PER_HISTOGRAM : 1)));
+
 /**
  * Measures in reads of at most MEASURES_PER_READ measures and about SERIES_PER_READ series (as
  * the discovery counted them), so that a read's output keeps its every sample under the run
@@ -143,7 +153,7 @@ function batches(measures: Measure[]): Measure[][] {
   let current: Measure[] = [];
   let series = 0;
   for (const m of measures) {
-    const n = m.series ?? 1;
+    const n = seriesRead(m);
     if (current.length && (current.length >= MEASURES_PER_READ || series + n > SERIES_PER_READ)) {
       out.push(current);
       current = [];

@@ -23,6 +23,7 @@ function slowDatastore(job: string, slow: { peer: string; jump: NonNullable<Retu
   return {
     id: 'h-slow-dependency',
     peer: slow.peer,
+    slowdown: slow.jump.reached / Math.max(slow.jump.usual, 1e-9),
     statement: `${slow.peer} answered slowly from ${at} and caused the alert's condition`,
     at: slow.jump.at,
     run,
@@ -78,6 +79,7 @@ export async function slowPeer(ctx: ExplainerContext, job: string, hop: number, 
   return {
     id: 'h-slow-dependency',
     peer: slow.peer,
+    slowdown: slow.jump.reached / Math.max(slow.jump.usual, 1e-9),
     statement: `${slow.peer} answered slowly from ${slow.jump.at.toISOString()}${chain.length ? ` (called through ${[job].join(', ')})` : ''} and caused the alert's condition`,
     at: slow.jump.at,
     run,
