@@ -1,13 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { ApiClient, DerivedAlert } from '../harness';
 import { loadDataset } from './dataset';
-import { dayAlerts, FaultResult, notInvestigated, pageOf, replayFault, report } from './replay';
+import { dayAlerts, ENTRY_SERVICE, FaultResult, HAND_PAGE_AFTER_SECONDS, notInvestigated, pageOf, replayFault, report } from './replay';
 
 export const NEZHA_SUITE = 'nezha-trainticket';
 
 /**
  * The `nezha-trainticket` suite of `npm run eval`: each selected fault replayed and investigated,
- * one at a time, then the report. Without `api` (with `list`) it lists the faults and the alert
+ * one at a time (from the rule's page, or from a page raised by hand for the entry service when the
+ * rule never paged), then the report. Without `api` (with `list`) it lists the faults and the page
  * each one gets, which needs only Prometheus.
  */
 export async function runNezhaSuite(
@@ -23,7 +24,9 @@ export async function runNezhaSuite(
   if (options.list || !api) {
     for (const f of faults) {
       const page = pageOf(f, alerts.get(f.day)!);
-      console.log(`${f.id} (${f.type}): ${page ? `${page.labels.service} after ${Math.round((page.firedAt - f.at) / 60)} min` : 'no alert'}`);
+      console.log(
+        `${f.id} (${f.type}): ${page ? `paged: ${page.labels.service} after ${Math.round((page.firedAt - f.at) / 60)} min` : `never paged: raised by hand for ${ENTRY_SERVICE} after ${HAND_PAGE_AFTER_SECONDS / 60} min`}`,
+      );
     }
     return [];
   }
@@ -39,11 +42,11 @@ export async function runNezhaSuite(
         }),
       );
     } catch (error) {
-      results.push(notInvestigated(fault, 'harness error', (error as Error).message, (Date.now() - started) / 1000));
+      results.push(notInvestigated(fault, !!pageOf(fault, alerts.get(fault.day)!), (error as Error).message, (Date.now() - started) / 1000));
     }
     const r = results[results.length - 1];
     console.log(
-      `${fault.id}: ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} top-3 ${r.top3} candidates ${r.candidates.join(', ') || '-'}: ${r.error ?? r.cause}`,
+      `${fault.id} (${r.paged ? 'paged' : 'never paged'}): ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} top-3 ${r.top3} candidates ${r.candidates.join(', ') || '-'}: ${r.error ?? r.cause}`,
     );
   }
   console.log(`\n${report(results)}`);

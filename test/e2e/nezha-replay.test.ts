@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../eval/nezha/dataset';
-import { dayAlerts, FaultResult, replayFault, RULE } from '../../eval/nezha/replay';
+import { dayAlerts, ENTRY_SERVICE, FaultResult, HAND_PAGE_AFTER_SECONDS, pageOf, replayFault, RULE, stageFault } from '../../eval/nezha/replay';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
- * Two faults of the Nezha TrainTicket days replayed as `npm run eval -- --suite=nezha-trainticket`
+ * Faults of the Nezha TrainTicket days replayed as `npm run eval -- --suite=nezha-trainticket`
  * does: the recorded metrics up to the page backfilled into a real Prometheus, the rule's alerts
- * delivered to the webhook as Alertmanager would, and an investigation worked by the real worker.
+ * delivered to the webhook as Alertmanager would (or, for a fault the rule never paged for, the
+ * page raised by hand for the entry service), and an investigation worked by the real worker.
  * Only what does not depend on the reasoner's skill is asserted: the suite scores that.
  */
+/** The entry service's recorded p90 latency, which the rule reads. */
+const P90_OF_ENTRY = `http_server_request_duration_seconds{quantile="0.9", service="${ENTRY_SERVICE}"}`;
+
 describe('the reasoner on recorded TrainTicket faults', () => {
   const ctx = useBootstrappedApi();
   const dataset = loadDataset();
@@ -49,6 +53,7 @@ describe('the reasoner on recorded TrainTicket faults', () => {
   it('investigates the page of a CPU contention, the rule having fired on the recorded latency', async () => {
     const result = await replay('2023-01-29-1449-ts-food-service');
     investigatedWithoutError(result);
+    expect(result.paged).toBe(true);
     // The investigation read the rule's expression over the recorded series.
     expect(result.runs.some((r) => JSON.stringify(r.arguments).includes('http_server_request_duration_seconds'))).toBe(true);
     expect(RULE.alert).toBe('ServiceLatencyHigh');
@@ -57,6 +62,43 @@ describe('the reasoner on recorded TrainTicket faults', () => {
   it('investigates the page of a network delay', async () => {
     const result = await replay('2023-01-30-1344-ts-route-service');
     investigatedWithoutError(result);
+    expect(result.paged).toBe(true);
     expect(result.fault.kind).toBe('network');
+  }, 120_000);
+
+  /** A network delay the rule never paged for. */
+  const NEVER_PAGED = '2023-01-30-1252-ts-food-service';
+
+  it('stages a fault the rule never paged for up to a page raised by hand for the entry service, where the rule does not hold', async () => {
+    const fault = dataset.faults.find((f) => f.id === NEVER_PAGED)!;
+    const alerts = await dayAlerts(
+      dataset,
+      dataset.days.find((d) => d.day === fault.day)!,
+    );
+    expect(pageOf(fault, alerts)).toBeUndefined();
+    const staging = await stageFault(dataset, fault, alerts);
+    try {
+      expect(staging.paged).toBe(false);
+      expect(staging.after).toBe(HAND_PAGE_AFTER_SECONDS);
+      expect(staging.page.labels).toEqual({ namespace: 'train-ticket', service: ENTRY_SERVICE, severity: 'warning', alertname: RULE.alert });
+      // The data ends at the page, shifted to now; the rule's condition does not hold for the entry service there.
+      const url = staging.staged.prometheus.url;
+      const at = staging.page.firedAt;
+      const query = async (expr: string): Promise<unknown[]> => {
+        const res = await fetch(`${url}/api/v1/query?${new URLSearchParams({ query: expr, time: String(at) })}`);
+        return ((await res.json()) as { data: { result: unknown[] } }).data.result;
+      };
+      expect(await query(`${P90_OF_ENTRY}`)).not.toEqual([]);
+      expect(await query(`(${RULE.expr}) and on (service) ${P90_OF_ENTRY}`)).toEqual([]);
+    } finally {
+      await staging.staged.stop();
+    }
+  }, 120_000);
+
+  it('investigates a fault the rule never paged for, from the page raised by hand', async () => {
+    const result = await replay(NEVER_PAGED);
+    investigatedWithoutError(result);
+    expect(result.paged).toBe(false);
+    expect(result.alerted).toContain(ENTRY_SERVICE);
   }, 120_000);
 });
