@@ -32,6 +32,7 @@ import { MetricPresence } from './discovery/metric-presence';
 import type { AlertBrief, IncidentBrief, InvestigationSession, ObservedRollout, RecordedRun, SourceBrief, ToolCall } from './reasoner';
 import { alertServices, CHANGES_TOOL, describeChange, isObserved, RecordedChange, recordedChangesOf, undoChange } from './recorded-changes';
 import type { ConversationContext } from '../turn.types';
+import { concludeWithDatastores, readDatastoresWithoutPrometheus } from './without-prometheus';
 
 /**
  * A change seen near the onset, and the hypothesis it suggests. A change people made (a new
@@ -235,7 +236,9 @@ export class BuiltInReasoner {
       await this.reportedChanges(session, reported);
       for (const c of reported) this.hypotheses.push({ ...c.hypothesis, status: 'inconclusive' });
       if (reported.length) await session.updateHypotheses(this.hypotheses);
-      return this.conclusion(session, null);
+      // The datastores the alert names (or that serve its services) are read with their own tools.
+      const datastores = await readDatastoresWithoutPrometheus(session, this.onset.at, this.hypotheses);
+      return concludeWithDatastores(this.conclusion(session, null), datastores, session);
     }
     const source = prometheus[0];
 
