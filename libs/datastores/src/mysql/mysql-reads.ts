@@ -64,6 +64,7 @@ const PROCESS_COLUMNS = `p.ID AS \`thread\`, p.USER AS \`user\`, p.HOST AS \`hos
 const CLIENT_THREADS = `p.COMMAND <> 'Daemon' AND coalesce(p.USER, '') NOT IN ('system user', 'event_scheduler')`;
 
 const ISO = (column: string) => `DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%sZ')`;
+const ISO_MICROS = (column: string) => `DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%s.%fZ')`;
 
 const TRANSACTION_COLUMNS = `t.trx_mysql_thread_id AS \`thread\`, CAST(t.trx_id AS CHAR) AS \`transactionId\`, t.trx_state AS \`transactionState\`,
   ${ISO('t.trx_started')} AS \`transactionStarted\`, TIMESTAMPDIFF(SECOND, t.trx_started, NOW()) AS \`transactionSeconds\`,
@@ -340,6 +341,7 @@ async function connections(query: Query) {
     'Connections',
   ]);
   const { connections: sessions, visibility } = await clientConnections(query, { includeSelf: true });
+  const [server] = await query<{ self: number; now: string }>(`SELECT CONNECTION_ID() AS \`self\`, ${ISO_MICROS('UTC_TIMESTAMP(6)')} AS \`now\``);
   const max = numberOf(settings.max_connections) ?? 0;
   const used = numberOf(counters.threads_connected) ?? sessions.length;
   const perUser = numberOf(settings.max_user_connections) ?? 0;
@@ -372,7 +374,35 @@ async function connections(query: Query) {
     visibility,
     ...byGroups,
     usersAtLimit: perUser > 0 ? byGroups.byUser.filter((u) => u.count >= perUser) : [],
+    heldBy: heldBy(
+      sessions.filter((c) => c.thread !== Number(server.self)),
+      Date.parse(server.now),
+    ),
   };
+}
+
+/**
+ * Who holds the connections (this session left out), most first: each program by the name it
+ * announced (program_name, readable with performance_schema on), else each user; with by when every
+ * one of its connections was open at the latest. MySQL keeps no connection start, only each
+ * connection's time in its current command (for Sleep, since its last statement): the connection
+ * was open that long before the read, so all of them were open by the read less the shortest.
+ */
+function heldBy(connections: MysqlConnection[], now: number) {
+  const groups = new Map<string, { holder: string; holderKind: 'program' | 'user'; count: number; shortestSeconds: number }>();
+  for (const c of connections) {
+    const holderKind = c.program ? ('program' as const) : ('user' as const);
+    const holder = c.program ?? c.user ?? 'unknown';
+    const key = `${holderKind}:${holder}`;
+    const group = groups.get(key) ?? { holder, holderKind, count: 0, shortestSeconds: Number.POSITIVE_INFINITY };
+    group.count += 1;
+    group.shortestSeconds = Math.min(group.shortestSeconds, c.seconds ?? 0);
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .sort((a, b) => b.count - a.count || a.holder.localeCompare(b.holder))
+    .slice(0, MAX_ROWS)
+    .map(({ shortestSeconds, ...g }) => ({ ...g, allOpenBy: new Date(now - shortestSeconds * 1000).toISOString() }));
 }
 
 /** The costliest statement digests from performance_schema, and the slow query log's settings. */

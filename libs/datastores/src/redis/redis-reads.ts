@@ -28,12 +28,17 @@ function fields(text: string | undefined): Record<string, string> {
 /** Memory against maxmemory and evictions, clients, hits and misses, persistence, replication and keyspace, with hints. */
 async function info(session: RedisSession) {
   const sections = parseInfo(String(await session.command('INFO')));
-  const { server = {}, clients = {}, memory = {}, persistence = {}, stats = {}, replication = {}, keyspace = {} } = sections;
+  const { server = {}, clients = {}, memory = {}, persistence = {}, stats = {}, replication = {}, keyspace = {}, errorstats = {} } = sections;
   const used = num(memory.used_memory);
   const max = num(memory.maxmemory);
+  // Redis' own clock (server_time_usec, Redis 6.2 and later), else the reader's.
+  const now = num(server.server_time_usec) !== null ? Number(server.server_time_usec) / 1000 : Date.now();
+  const exceededMs = num(stats.current_eviction_exceeded_time);
   const hits = num(stats.keyspace_hits) ?? 0;
   const misses = num(stats.keyspace_misses) ?? 0;
   const output = {
+    /** When Redis answered (its own clock when it tells it). */
+    readAt: new Date(now).toISOString(),
     version: server.redis_version ?? null,
     mode: server.redis_mode ?? null,
     uptimeSeconds: num(server.uptime_in_seconds),
@@ -46,6 +51,11 @@ async function info(session: RedisSession) {
       peakBytes: num(memory.used_memory_peak),
       rssBytes: num(memory.used_memory_rss),
       fragmentationRatio: num(memory.mem_fragmentation_ratio),
+      /**
+       * Since when used memory has been above maxmemory without eviction freeing it (current_eviction_exceeded_time,
+       * Redis 7 and later): with noeviction, every write since was refused; null when it is not above, or not told.
+       */
+      overMaxmemorySince: exceededMs ? new Date(now - exceededMs).toISOString() : null,
     },
     clients: {
       connected: num(clients.connected_clients),
@@ -55,6 +65,8 @@ async function info(session: RedisSession) {
     },
     stats: {
       evictedKeys: num(stats.evicted_keys),
+      /** Commands refused with OOM (over maxmemory) since start (INFO errorstats, Redis 6.2 and later; null when not told). */
+      oomRejections: 'errorstats' in sections ? (num(fields(errorstats.errorstat_OOM).count) ?? 0) : null,
       expiredKeys: num(stats.expired_keys),
       keyspaceHits: hits,
       keyspaceMisses: misses,
@@ -95,6 +107,7 @@ async function info(session: RedisSession) {
     );
   else if (output.stats.evictedKeys) hints.push(`${output.stats.evictedKeys} keys evicted since start (policy ${output.memory.policy})`);
   if (output.memory.policy === 'noeviction' && max && used !== null && used >= max) hints.push('at maxmemory with noeviction: writes fail with OOM');
+  if (output.stats.oomRejections) hints.push(`${output.stats.oomRejections} commands refused with OOM since start`);
   if (output.clients.blocked) hints.push(`${output.clients.blocked} clients blocked (BLPOP and the like)`);
   if (output.clients.rejectedConnections) hints.push(`${output.clients.rejectedConnections} connections rejected at maxclients`);
   if (output.persistence.rdbLastBgsaveStatus === 'err') hints.push('the last background save failed');
@@ -168,18 +181,24 @@ async function clients(session: RedisSession) {
     .filter(Boolean)
     .map((line) => Object.fromEntries(line.split(' ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])))
     .filter((c) => c.name !== 'incident-investigation');
+  // A client's age is the seconds since it connected: each group says when its first and its last client connected.
+  const now = Date.now();
+  const at = (secondsAgo: number) => new Date(now - secondsAgo * 1000).toISOString();
   const group = (key: (c: Record<string, string>) => string, label: string) => {
-    const groups = new Map<string, { count: number; blocked: number; maxIdleSeconds: number; outputBytes: number }>();
+    const groups = new Map<string, { count: number; blocked: number; maxIdleSeconds: number; outputBytes: number; oldest: number; newest: number }>();
     for (const c of all) {
-      const g = groups.get(key(c)) ?? { count: 0, blocked: 0, maxIdleSeconds: 0, outputBytes: 0 };
+      const age = Number(c.age) || 0;
+      const g = groups.get(key(c)) ?? { count: 0, blocked: 0, maxIdleSeconds: 0, outputBytes: 0, oldest: age, newest: age };
       g.count += 1;
       if ((c.flags ?? '').includes('b')) g.blocked += 1;
       g.maxIdleSeconds = Math.max(g.maxIdleSeconds, Number(c.idle) || 0);
       g.outputBytes += Number(c.omem) || 0;
+      g.oldest = Math.max(g.oldest, age);
+      g.newest = Math.min(g.newest, age);
       groups.set(key(c), g);
     }
     return [...groups.entries()]
-      .map(([value, g]) => ({ [label]: value, ...g }))
+      .map(([value, { oldest, newest, ...g }]) => ({ [label]: value, ...g, firstConnectedAt: at(oldest), lastConnectedAt: at(newest) }))
       .sort((a, b) => b.count - a.count)
       .slice(0, MAX_ROWS);
   };

@@ -11,11 +11,12 @@ export { unshownNumbers } from '../reasoning/stated-numbers';
 export { CHANGES_NEAR_ONSET_TOOL, runChangesNearOnsetTool } from './changes-near-onset.tool';
 export type { ChangeReader } from './changes-near-onset.tool';
 // The cause detectors and what they are given, for tests that run one against real systems.
-export { explainCauses } from '../reasoning/explainers/registry';
+export { DATASTORE_EXPLAINERS, explainCauses } from '../reasoning/explainers/registry';
+export { redisExplainer } from '../reasoning/explainers/datastore-redis';
 export { datastoreLocksExplainer } from '../reasoning/explainers/datastore-locks';
 export { dependencyExplainer } from '../reasoning/explainers/dependency';
 export { brokerQueuesExplainer } from '../reasoning/explainers/broker-queues';
-export { datastoreConnectionsExplainer } from '../reasoning/explainers/datastore-connections';
+export { datastoreConnectionsExplainer, mysqlConnectionsExplainer } from '../reasoning/explainers/datastore-connections';
 export { detectionScopeOf } from '../reasoning/explainers/labels';
 export { MetricPresence } from '../reasoning/discovery/metric-presence';
 export type { Explainer } from '../reasoning/explainers/explainer';

@@ -36,6 +36,7 @@ import { alertServices, CHANGES_TOOL, describeChange, isObserved, recordedChange
 import type { ConversationContext } from '../turn.types';
 import type { Candidate } from './candidate';
 import { unreadLimitation, unreadSource, UnreadSource } from './source-failure';
+import { concludeWithDatastores, readDatastoresWithoutPrometheus } from './without-prometheus';
 
 /** An alert of the incident other than the one investigated, and why it was not the one. */
 interface OtherAlert {
@@ -210,7 +211,9 @@ export class BuiltInReasoner {
       await this.reportedChanges(session, reported);
       for (const c of reported) this.hypotheses.push({ ...c.hypothesis, status: 'inconclusive' });
       if (reported.length) await session.updateHypotheses(this.hypotheses);
-      return this.conclusion(session, null);
+      // The datastores the alert names (or that serve its services) are read with their own tools.
+      const datastores = await readDatastoresWithoutPrometheus(session, this.onset.at, this.hypotheses);
+      return concludeWithDatastores(this.conclusion(session, null), datastores, session);
     }
     const source = prometheus[0];
 

@@ -58,7 +58,13 @@ async function queueCause(ctx: ExplainerContext, source: SourceBrief): Promise<D
   const queue = output ? unconsumedQueue(output.queues as Row[], ctx.scope) : undefined;
   if (!queue) return null;
   const since = waitingSince(queue, read);
-  if (!since || !ctx.near(since.at)) return null;
+  if (!since || !ctx.near(since.at)) {
+    ctx.saw(
+      source,
+      `queue ${queue.name} held ${queue.messages} messages and no consumer, ${since ? `waiting from ${since.at.toISOString()}, not near the onset` : 'undated (no timestamp, no publish rate)'}`,
+    );
+    return null;
+  }
 
   const cause: DetectedCause = {
     id: `h-broker-queue-${source.integrationId.slice(-6)}`,

@@ -10,20 +10,31 @@ const RESERVED_RUNS = 5;
 const SECOND = 1_000_000n;
 
 /**
- * What every explainer shares: the session whose runs it records, the Prometheus source it reads,
- * the alert's scope, and what the explainers tell the reasoner besides causes (limitations, pods
- * whose liveness probes passed).
+ * What every explainer shares: the session whose runs it records, the Prometheus source it reads
+ * (none when the Organization has none: then only the explainers that read datastores run), the
+ * alert's scope, and what the explainers tell the reasoner besides causes (limitations, pods whose
+ * liveness probes passed, what a datastore showed that was no cause).
  */
 export class ExplainerContext {
   readonly limitations: LimitationItem[] = [];
   /** Pods whose liveness probes were read and passed near the onset, with the run that read them. */
   readonly livenessPassed = new Map<string, number>();
+  /**
+   * What a datastore's reads showed that was not stated as a cause (not dated near the onset, or
+   * not enough to be one), by integration id: said with what was read when no cause is found there.
+   */
+  readonly seen = new Map<string, string[]>();
 
   constructor(
     readonly session: InvestigationSession,
-    readonly source: SourceBrief,
+    readonly source: SourceBrief | null,
     readonly scope: DetectionScope,
   ) {}
+
+  /** Notes what `source`'s reads showed that is not a cause (see `seen`). */
+  saw(source: SourceBrief, what: string): void {
+    this.seen.set(source.integrationId, [...(this.seen.get(source.integrationId) ?? []), what]);
+  }
 
   /** The alerting workload as statements name it. */
   get who(): string {
@@ -37,6 +48,9 @@ export class ExplainerContext {
 
   /** A range query from `fromMinutes` to `untilMinutes` around the onset, within the investigation window. */
   read(query: string, purpose: string, fromMinutes = -20, untilMinutes = 2, step?: number): Promise<RecordedRun> {
+    // Only the explainers that read metrics call this, and they run only with a Prometheus source.
+    if (!this.source) throw new Error('No Prometheus source to read the metrics from');
+    const source = this.source;
     const onset = this.scope.onset;
     const window = this.session.window;
     const wanted = shift(onset, BigInt(fromMinutes) * MINUTE);
@@ -46,7 +60,7 @@ export class ExplainerContext {
     const seconds = Number((end.epochMicros - start.epochMicros) / SECOND);
     return this.session.runTool({
       tool: 'prometheus.query_range',
-      integrationId: this.source.integrationId,
+      integrationId: source.integrationId,
       arguments: { query, start: start.toISOString(), end: end.toISOString(), step: step ?? Math.max(15, Math.ceil(seconds / 100)) },
       purpose,
     });

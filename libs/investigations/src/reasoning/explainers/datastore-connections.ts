@@ -29,9 +29,18 @@ async function connectionsCause(ctx: ExplainerContext, source: SourceBrief): Pro
   const ordinary = output.maxConnections - output.reservedForSuperusers;
   if (!(output.slotsLeft <= 0 || output.clientConnections >= ordinary * EXHAUSTED_SHARE)) return null;
   const holder = (output.openedByApplication as Row[])[0];
-  if (!holder || holder.count < output.clientConnections * HOLDER_SHARE) return null;
+  if (!holder || holder.count < output.clientConnections * HOLDER_SHARE) {
+    ctx.saw(source, `${output.clientConnections} of max_connections ${output.maxConnections} in use, no application holding half of them`);
+    return null;
+  }
   const at = Timestamp.parse(holder.lastConnectedAt);
-  if (!ctx.near(at)) return null;
+  if (!ctx.near(at)) {
+    ctx.saw(
+      source,
+      `${holder.application} held ${holder.count} of the ${output.clientConnections} connections in use, the last opened at ${holder.lastConnectedAt}, not near the onset`,
+    );
+    return null;
+  }
   const services = alertServicesOf(ctx.scope);
   const alertingOwn = services.some((s) => String(holder.application).toLowerCase().includes(s));
   const share = `${holder.count} of the ${output.clientConnections} connections in use (max_connections ${output.maxConnections}, ${output.slotsLeft} left)`;
@@ -63,5 +72,79 @@ export const datastoreConnectionsExplainer: Explainer = {
   appliesTo: () => true,
   async explain(ctx, found) {
     return eachDatastore(ctx, found, ['postgresql'], (source) => connectionsCause(ctx, source));
+  },
+};
+
+/**
+ * A MySQL or MariaDB server that serves the alerting service with its connections exhausted (no
+ * slot left, or EXHAUSTED_SHARE of max_connections taken), read in the server itself: the program
+ * (by the name it announces, else the user) holding at least HOLDER_SHARE of them. MySQL keeps no
+ * connection start: it is dated by when all of the holder's connections were open at the latest
+ * (the read less the shortest time one of them had spent in its current command), which comes
+ * after the last one opened. The mechanism is verified when the holder is not the alerting
+ * service, as for PostgreSQL.
+ */
+async function mysqlConnectionsCause(ctx: ExplainerContext, source: SourceBrief): Promise<DetectedCause | null> {
+  const run = await ctx.session.runTool({
+    tool: 'mysql.connections',
+    integrationId: source.integrationId,
+    arguments: {},
+    purpose: `Were the connections of ${source.name} exhausted, and by whom?`,
+  });
+  const output = run.outcome === 'succeeded' ? (run.output as Row) : null;
+  if (!output) return null;
+  if (!(output.slotsLeft <= 0 || output.clientConnections >= output.maxConnections * EXHAUSTED_SHARE)) return null;
+  const holder = ((output.heldBy as Row[] | undefined) ?? [])[0];
+  if (!holder || holder.count < output.clientConnections * HOLDER_SHARE) {
+    ctx.saw(source, `${output.clientConnections} of max_connections ${output.maxConnections} in use, no program or user holding half of them`);
+    return null;
+  }
+  const who = holder.holderKind === 'user' ? `user ${holder.holder}` : String(holder.holder);
+  const at = Timestamp.parse(holder.allOpenBy);
+  if (!ctx.near(at)) {
+    ctx.saw(source, `${who} held ${holder.count} of the ${output.clientConnections} connections in use, all open by ${holder.allOpenBy}, not near the onset`);
+    return null;
+  }
+  const services = alertServicesOf(ctx.scope);
+  const alertingOwn = services.some((s) => String(holder.holder).toLowerCase().includes(s));
+  const share = `${holder.count} of the ${output.clientConnections} connections in use (max_connections ${output.maxConnections}, ${output.slotsLeft} left)`;
+  const refused = [
+    ...(output.refusedAtMaxConnections ? [`${output.refusedAtMaxConnections} connection(s) refused with every slot taken`] : []),
+    ...(output.abortedConnects ? [`${output.abortedConnects} failed connection attempt(s)`] : []),
+  ];
+  return {
+    id: `h-connections-${source.integrationId.slice(-6)}`,
+    statement: `${who} took ${share} of ${source.name}, all open by ${at.toISOString()}, and caused the alert's condition`,
+    at,
+    run,
+    mechanism:
+      `MySQL showed ${who} holding ${share}, all of them open by ${at.toISOString()} (MySQL keeps no connection start: the read less the shortest time one of them had spent in its current command)` +
+      `${refused.length ? `; since the server started, ${refused.join(' and ')}` : ''}`,
+    mechanismRuns: alertingOwn ? [] : [run.ordinal],
+    chainRuns: [],
+    unexplained: [
+      ...(alertingOwn ? [`why ${who}, the alerting service itself, opened so many connections`] : []),
+      `why ${who} opened ${holder.count} connections`,
+    ],
+    action: {
+      title: `Bound the connections of ${who} to ${source.name} (its pool size, or its account's MAX_USER_CONNECTIONS), and end the idle ones`,
+      rationale: `It held most of the server's connections from just before the condition began`,
+      verification: 'mysql.connections shows slots left and the alert resolves',
+    },
+  };
+}
+
+/**
+ * Connections exhausted in the MySQL and MariaDB servers that serve the alerting service, and by
+ * whom. Not among the explainers of an investigation that reads Prometheus (the exporters' series
+ * show exhausted connections there); it runs where no Prometheus is connected.
+ */
+export const mysqlConnectionsExplainer: Explainer = {
+  name: 'MySQL connections',
+  // Read in the server, not in Prometheus: no metric has to exist.
+  reads: [],
+  appliesTo: () => true,
+  async explain(ctx, found) {
+    return eachDatastore(ctx, found, ['mysql'], (source) => mysqlConnectionsCause(ctx, source));
   },
 };

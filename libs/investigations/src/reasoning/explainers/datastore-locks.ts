@@ -49,7 +49,13 @@ async function lockCause(ctx: ExplainerContext, source: SourceBrief): Promise<De
     .filter((t): t is Timestamp => t !== null)
     .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
   const at = ctx.near(began) ? began : ctx.near(firstWait ?? null) ? firstWait! : null;
-  if (!at) return null;
+  if (!at) {
+    ctx.saw(
+      source,
+      `${sessionOf(blocker)} (${nameOf(blocker)}) blocked ${blocker.blocksSessions} session(s) in a transaction${began ? ` open from ${began.toISOString()}` : ''}, not near the onset`,
+    );
+    return null;
+  }
 
   const waiting = [...new Set(waits.map(nameOf))];
   const services = alertServicesOf(ctx.scope);

@@ -79,19 +79,21 @@ export function continuing(cause: DetectedCause, source: SourceBrief, found: rea
 
 /**
  * Asks `causeIn` of each datastore of `kinds` that serves the alert, while the budget leaves a run:
- * the causes found, those continuing a dependency's found before taking it over.
+ * the causes found (one or several per datastore), those continuing a dependency's found before
+ * taking it over.
  */
 export async function eachDatastore(
   ctx: ExplainerContext,
   found: readonly DetectedCause[],
   kinds: readonly string[],
-  causeIn: (source: SourceBrief) => Promise<DetectedCause | null>,
+  causeIn: (source: SourceBrief) => Promise<DetectedCause | DetectedCause[] | null>,
 ): Promise<Explained> {
   const causes: Array<DetectedCause | TakeOver> = [];
   for (const source of datastoresServing(ctx.session.sources, ctx.scope, kinds, found)) {
     if (!ctx.canRead(1)) break;
-    const cause = await causeIn(source);
-    if (cause) causes.push(continuing(cause, source, found));
+    const caused = await causeIn(source);
+    // The first continues the chain of the calls to this datastore found before; the calls are one cause's step, not several's.
+    (caused ? [caused].flat() : []).forEach((cause, i) => causes.push(i === 0 ? continuing(cause, source, found) : cause));
   }
   return causes.length ? causes : null;
 }

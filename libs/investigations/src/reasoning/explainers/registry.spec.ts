@@ -3,7 +3,7 @@ import { onset, scripted, source } from '../../../../../test/support/scripted-pr
 import { MetricPresence } from '../discovery/metric-presence';
 import type { DetectedCause, DetectionScope, Explainer } from './explainer';
 import { detectionScopeOf } from './labels';
-import { EXPLAINERS, explainCauses } from './registry';
+import { DATASTORE_EXPLAINERS, EXPLAINERS, explainCauses } from './registry';
 
 const scope: DetectionScope = detectionScopeOf([{ namespace: 'shop', job: 'api' }], onset, false);
 
@@ -152,6 +152,42 @@ describe('explainCauses', () => {
     );
     expect(ran).toEqual(['direct']);
     expect(found.notLookedFor).toEqual(['queue']);
+  });
+
+  it('without a Prometheus source, runs only the explainers that read no metric, and reads no metric list', async () => {
+    const ran: string[] = [];
+    const direct: Explainer = {
+      name: 'direct',
+      reads: [],
+      appliesTo: () => true,
+      async explain(ctx) {
+        ran.push('direct');
+        expect(ctx.source).toBeNull();
+        // The metric read has nothing to read from: an explainer that reads metrics is never given this context.
+        expect(() => ctx.read('up', 'Up?')).toThrow('No Prometheus source to read the metrics from');
+        return null;
+      },
+    };
+    const session = scripted(() => undefined, 40, { collected: ['queue_total'] });
+    const found = await explainCauses(session, null, scope, [reading('queue', ran), direct, reading('surge', ran)]);
+    expect(ran).toEqual(['direct']);
+    expect(session.runs).toEqual([]);
+    expect(found.notLookedFor).toEqual([]);
+    expect(found.limitations).toEqual([]);
+  });
+
+  it('runs, without Prometheus, the datastore explainers of the list in its order, with the families read only there', () => {
+    expect(DATASTORE_EXPLAINERS.map((e) => e.name)).toEqual([
+      'broker queues without consumers',
+      'datastore lock waits',
+      'datastore connections',
+      'MySQL connections',
+      'Redis memory, clients and stalls',
+    ]);
+    expect(DATASTORE_EXPLAINERS.every((e) => e.reads.length === 0)).toBe(true);
+    // The investigation that reads Prometheus keeps its explainers.
+    expect(EXPLAINERS.map((e) => e.name)).not.toContain('MySQL connections');
+    expect(EXPLAINERS.map((e) => e.name)).not.toContain('Redis memory, clients and stalls');
   });
 
   it('orders the built-in explainers from the alert entity outwards, liveness restarts last', () => {

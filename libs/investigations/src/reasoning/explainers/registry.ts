@@ -6,8 +6,9 @@ import { brokerQueuesExplainer } from './broker-queues';
 import { ExplainerContext } from './context';
 import { cpuThrottlingExplainer } from './cpu-throttling';
 import { crashLoopExplainer } from './crash-loop';
-import { datastoreConnectionsExplainer } from './datastore-connections';
+import { datastoreConnectionsExplainer, mysqlConnectionsExplainer } from './datastore-connections';
 import { datastoreLocksExplainer } from './datastore-locks';
+import { redisExplainer } from './datastore-redis';
 import { dependencyExplainer } from './dependency';
 import type { DetectedCause, DetectionScope, Explainer } from './explainer';
 import { livenessExplainer } from './liveness';
@@ -36,6 +37,17 @@ export const EXPLAINERS: readonly Explainer[] = [
   livenessExplainer,
 ];
 
+/**
+ * The explainers of an investigation with no Prometheus to read: those above that read no metric
+ * (they read datastores and brokers with their own tools), in the same order, with the families
+ * read only there (the exporters' series cover them where Prometheus is read): MySQL's
+ * connections, and Redis' memory, clients and stalls.
+ */
+export const DATASTORE_EXPLAINERS: readonly Explainer[] = [
+  ...EXPLAINERS.filter((e) => e.reads.length === 0).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
+  redisExplainer,
+];
+
 /** What the explainers found near the onset, and what they tell the reasoner besides. */
 export interface ExplainedCauses {
   causes: DetectedCause[];
@@ -44,6 +56,8 @@ export interface ExplainedCauses {
   livenessPassed: Map<string, number>;
   /** The families left out because none of the metrics they read has series in the window. */
   notLookedFor: string[];
+  /** What datastores' reads showed that was no cause, by integration id (see ExplainerContext.seen). */
+  seen: Map<string, string[]>;
 }
 
 /** Every metric the explainers' first reads need (see Explainer.reads). */
@@ -56,19 +70,20 @@ export const explainersReads = (explainers: readonly Explainer[] = EXPLAINERS): 
  * its relations (pod → node, caller → peer), and asks why they happened in turn. Which metrics
  * are collected is read first (one run) unless `presence` tells; the families left out for want of
  * series are returned, and stated as a limitation when this read them (a caller that passes
- * `presence` states them with its own).
+ * `presence` states them with its own). Without a Prometheus `source`, only the explainers that
+ * read no metric run (those reading datastores and brokers with their own tools).
  */
 export async function explainCauses(
   session: InvestigationSession,
-  source: SourceBrief,
+  source: SourceBrief | null,
   scope: DetectionScope,
   explainers: readonly Explainer[] = EXPLAINERS,
   presence?: MetricPresence,
 ): Promise<ExplainedCauses> {
   const ctx = new ExplainerContext(session, source, scope);
-  const applicable = explainers.filter((e) => e.appliesTo(scope));
+  const applicable = explainers.filter((e) => e.appliesTo(scope) && (source !== null || e.reads.length === 0));
   const reads = explainersReads(applicable);
-  const collected = presence ?? (reads.length ? await MetricPresence.read(session, source, reads) : MetricPresence.UNKNOWN);
+  const collected = presence ?? (reads.length && source ? await MetricPresence.read(session, source, reads) : MetricPresence.UNKNOWN);
   // An explainer that reads no metric (it reads a datastore) is never left out for want of series.
   const looksFor = (e: Explainer) => e.reads.length === 0 || collected.has(e.reads);
   const notLookedFor = applicable.filter((e) => !looksFor(e)).map((e) => e.name);
@@ -89,5 +104,5 @@ export async function explainCauses(
       found.push(item.cause);
     }
   }
-  return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed, notLookedFor };
+  return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed, notLookedFor, seen: ctx.seen };
 }

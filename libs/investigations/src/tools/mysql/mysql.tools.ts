@@ -63,7 +63,8 @@ export const mysqlConnectionsTool = datastoreTool<Record<string, never>>({
   integrationType: 'mysql',
   description:
     "Reads a MySQL or MariaDB server's connections against max_connections (Threads_connected, Max_used_connections, max_user_connections): how many are used and left, " +
-    'connections refused at the limit and aborted since start, and who holds them by user, client host, database, command and program name. ' +
+    'connections refused at the limit and aborted since start, and who holds them by user, client host, database, command and program name ' +
+    '(per program, or user, by when all its connections were open at the latest). ' +
     'Use it on "Too many connections", connection pool timeouts or refused connections, to see who holds the connections.',
   argumentsSchema: NO_ARGUMENTS,
   read: 'connections',

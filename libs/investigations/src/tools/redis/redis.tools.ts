@@ -6,7 +6,8 @@ export const redisInfoTool = datastoreTool<Record<string, never>>({
   name: 'redis.info',
   integrationType: 'redis',
   description:
-    "Reads Redis's INFO: memory used against maxmemory and the eviction policy, keys evicted and expired, connected, blocked and rejected clients, keyspace hits and misses, " +
+    "Reads Redis's INFO: memory used against maxmemory and the eviction policy (and since when it has been above it), keys evicted and expired, commands refused with OOM, " +
+    'connected, blocked and rejected clients, keyspace hits and misses, ' +
     'operations per second, persistence (last save, AOF) and replication (role, link to the primary, replicas and their lag), with hints when something is off. ' +
     'Use it first on a Redis-backed service: cache misses rising, OOM errors, evictions, timeouts or a replica falling behind.',
   argumentsSchema: NO_ARGUMENTS,
@@ -69,7 +70,7 @@ export const redisClientsTool = datastoreTool<Record<string, never>>({
   name: 'redis.clients',
   integrationType: 'redis',
   description:
-    "Reads Redis's connected clients (CLIENT LIST) summarised by client name, address and last command, with the blocked clients and the longest idle ones. " +
+    "Reads Redis's connected clients (CLIENT LIST) summarised by client name (with when its first and last client connected), address and last command, with the blocked clients and the longest idle ones. " +
     'Use it on connection exhaustion (maxclients), a client leaking connections, or consumers blocked on lists or streams.',
   argumentsSchema: NO_ARGUMENTS,
   read: 'clients',
