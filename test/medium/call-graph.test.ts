@@ -73,4 +73,19 @@ describe('the call graph on recorded faults', () => {
     expect(widened?.purpose).toBe('Which metrics name ts-food-service and what it depends on, and by which label');
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
   }, 180_000);
+
+  it('for a page raised by hand on the entry service, whose calls the metrics do not show, names the workload of its namespace that ran into its CPU limit', async () => {
+    // CPU contention injected on ts-preserve-service at 2023-01-29 15:42; the rule never paged for
+    // it, and the page is raised by hand on ts-ui-dashboard five minutes later, its condition not holding.
+    const { paged, session, conclusion } = await investigate('2023-01-29-1542-ts-preserve-service');
+    expect(paged).toBe('ts-ui-dashboard');
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    expect(cause?.statement).toMatch(/^A rise of the CPU use against its limit of ts-preserve-service \(container_cpu_usage_seconds_total\) from /);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // It was read among every workload of the namespace that ran into its CPU limit at the end of the read.
+    const shownBy = session.runs.find((r) => r.ordinal === conclusion.plot?.cause?.runOrdinal);
+    expect(String(shownBy?.arguments.query)).toContain('@ end()) > 0.6');
+    expect(String(shownBy?.arguments.query)).toContain('namespace="train-ticket"');
+    expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
+  }, 180_000);
 });

@@ -8,7 +8,7 @@ import { RankedChange, rankChanges } from '../ranking/ranked-changes';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, seriesOf, shift } from '../series-reading';
 import { Candidates, candidatesOf, siblingsIn, siblingsQueries } from './candidates';
-import { CPU_OF_LIMIT, MEMORY_OF_LIMIT } from './resources';
+import { CPU_OF_LIMIT, hotWorkloads, MEMORY_OF_LIMIT } from './resources';
 import { Anomaly, anomalyOf, Suspect, suspectsOf } from './suspects';
 
 /** Where the alerting entity sits: what it calls and what calls it, where its pods run, and where the calls lose time. */
@@ -150,7 +150,9 @@ export async function rankSuspects(
   const derived = [CPU_OF_LIMIT, MEMORY_OF_LIMIT]
     .filter((d) => discovery.measures.some((m) => m.metric === d.metric && m.byWorkload))
     .map((d) => ({ ...d, series: candidates.names.length }));
-  const measures = inReadingOrder([...derived, ...discovery.measures.filter((m) => !waitsOnOthers(m))], latency);
+  // Where nothing shows what the alerting entity calls, every workload of its namespace that ran into its CPU limit.
+  const hot = derived.length && entity.namespace && !candidates.dependencies.length ? [hotWorkloads(entity.namespace)] : [];
+  const measures = inReadingOrder([...hot, ...derived, ...discovery.measures.filter((m) => !waitsOnOthers(m))], latency);
   const reads = Math.max(1, Math.min(MEASURE_READS, session.budgets.toolRuns - session.runs.length - reserved));
   const { changes, runs } = await rankChanges(read, measures, subject, onset, { reads, isSymptom: () => false });
   result.rankingRuns = runs;
@@ -160,9 +162,13 @@ export async function rankSuspects(
     const a = anomalyOf(c, at);
     return { ...a, entity: serviceNamed(a.entity), caller: a.caller && serviceNamed(a.caller) };
   });
+  // The hot workloads of the namespace that are no candidate yet are siblings of the alerting entity.
+  const relations = new Map(candidates.relations);
+  for (const a of result.anomalies)
+    if (hot.length && a.change.measure.derived === hot[0].derived && !relations.has(a.entity)) relations.set(a.entity, 'sibling');
   result.suspects = suspectsOf({
     anomalies: result.anomalies,
-    relations: candidates.relations,
+    relations,
     pairs: placement.pairs,
     alerting: entity.names,
     nodeOf: (e) => (candidates.relations.get(e) === 'node' ? [e] : candidates.placements.nodesOf(e)),

@@ -50,3 +50,25 @@ export const MEMORY_OF_LIMIT: Measure = {
     },
   },
 };
+
+/** A workload whose CPU reached this share of its limit in the minutes before the end of a read is hot. */
+const HOT_SHARE = 0.6;
+
+/**
+ * Every workload of `namespace` whose CPU reached HOT_SHARE of its limit in the ten minutes
+ * before the read's end (its whole series kept, for its history): where what the alerting entity
+ * depends on is unknown (an entry service, calls not in the metrics), a workload of its namespace
+ * that ran into its CPU limit at the onset is a suspect however it is called. One series each.
+ */
+export function hotWorkloads(namespace: string): Measure {
+  const within = `namespace=${quote(namespace)}`;
+  const share = CPU_OF_LIMIT.derived!.expression({ pattern: '.+', within });
+  return {
+    ...CPU_OF_LIMIT,
+    derived: {
+      what: CPU_OF_LIMIT.derived!.what,
+      expression: () => `${share} and on (workload) (max_over_time((${share})[10m:1m] @ end()) > ${HOT_SHARE})`,
+    },
+    series: 10,
+  };
+}
