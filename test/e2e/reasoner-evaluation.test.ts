@@ -154,6 +154,15 @@ describe('the reasoner on generated incidents', () => {
     expect(result.conclusionStatus).toBe('verified_cause');
     expect(result.falseConfidence).toBe(false);
   }, 120_000);
+  it('names the faulty release of a release train on a service below the paged one, read with the changes of what it calls, not the harmless releases beside it', async () => {
+    const result = await investigate('payments-release-train');
+    expect(result.error).toBeNull();
+    expect(result.cause).toMatch(/^The deploy "Deployed payments [\d.]+" on payments by \S+ at .*, followed by a rise of the failure ratio of payments /);
+    expect(result.top1).toBe(true);
+    // Never more than supported: no run tied the failures to the new version's replicas.
+    expect(result.conclusionStatus).toBe('supported_explanation');
+  }, 120_000);
+
   it('names a reported configuration change, which the metrics do not show, as the verified cause', async () => {
     const result = await investigate('billing-timeout-config-change');
     expect(result.error).toBeNull();

@@ -1,6 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { jumpOf, pointsOf, round, SeriesOut, seriesOf } from '../series-reading';
-import { connectionsCause, DATABASE_CONNECTIONS, saturatedDatabase } from './chain/connections-saturated';
+import { connectionsCause, DATABASE_CONNECTIONS, openedBy, saturatedDatabase } from './chain/connections-saturated';
 import { failedProbe, PROBES } from './chain/failed-probe';
 import { slowPeer } from './chain/slow-peer';
 import { serviceNamed } from '../graph/call-graph';
@@ -81,13 +81,14 @@ async function withoutCallsByPeer(ctx: ExplainerContext, job: string, run: Recor
   if (probed) return probed;
   const saturated = saturatedDatabase(ctx, run);
   if (!saturated) return null;
-  return connectionsCause(saturated, {
+  const cause = connectionsCause(saturated, {
     name: saturated.what,
     runs: [],
     chainRuns: [],
     unexplained: [`whether ${job}'s failing requests use ${saturated.what} (its calls by peer are not in the metrics)`],
     rationale: 'Its connections ran out just before the condition began',
   });
+  return openedBy(ctx, cause, saturated, saturated.what);
 }
 
 /** Calls a peer answered at under this share of their usual rate have stopped reaching it. */

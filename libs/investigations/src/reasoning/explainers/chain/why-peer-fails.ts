@@ -5,7 +5,7 @@ import type { ExplainerContext } from '../context';
 import { certificateCause, expiredCertificate } from './certificate-expiry';
 import type { DetectedCause } from '../explainer';
 import { mentionedBy, quote } from '../labels';
-import { connectionsCause, connectionsSaturated } from './connections-saturated';
+import { connectionsCause, connectionsSaturated, openedBy } from './connections-saturated';
 import { nodeTrouble } from './node-trouble';
 
 /** What is down near the onset (every exporter's `up`, an exporter's `*_up`, a blackbox probe): one read for any number of peers. */
@@ -138,14 +138,19 @@ export async function whyPeerFails(
   if (ctx.canRead(1)) {
     const saturated = await connectionsSaturated(ctx, peer, `Are the connections of ${peer} exhausted?`);
     if (saturated)
-      return connectionsCause(saturated, {
-        name: peer,
-        then: failing,
-        runs: [callsRun.ordinal],
-        chainRuns: [...base.chainRuns, saturated.run.ordinal],
-        unexplained: [],
-        rationale: `Its connections were exhausted when ${caller}'s calls to it began to fail`,
-      });
+      return openedBy(
+        ctx,
+        connectionsCause(saturated, {
+          name: peer,
+          then: failing,
+          runs: [callsRun.ordinal],
+          chainRuns: [...base.chainRuns, saturated.run.ordinal],
+          unexplained: [],
+          rationale: `Its connections were exhausted when ${caller}'s calls to it began to fail`,
+        }),
+        saturated,
+        peer,
+      );
   }
   return base;
 }
