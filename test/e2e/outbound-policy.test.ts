@@ -190,6 +190,8 @@ describe('outbound requests to integrations under the default policy', () => {
 
   it('a tool reading an internal server: a failed run with the status only, nothing of the body in the run, activity, event stream, report or audit', async () => {
     const prom = await ctx.admin.post('/api/v1/integrations', { type: 'prometheus', name: 'Leaky Prometheus', config: { baseUrl: leaky.url } });
+    // Other tests of this file read it too, in any order: count this investigation's requests only.
+    const before = leaky.state.requests.length;
     try {
       const { investigation, text } = await investigate();
       const failed = investigation.runs.filter((r: { tool: string }) => r.tool.startsWith('prometheus.'));
@@ -198,7 +200,7 @@ describe('outbound requests to integrations under the default policy', () => {
         expect(run).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/^Prometheus answered HTTP 500 at \/api\/v1\/[a-z_/]+$/) });
       expect(investigation.limitations).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'tool_failure' })]));
       // A Prometheus that answers 500 cannot be read: it was asked once, and the investigation ends partial saying so.
-      expect(leaky.state.requests.length).toBe(failed.length);
+      expect(leaky.state.requests.length - before).toBe(failed.length);
       expect(investigation.status).toBe('partial');
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain('hunter2');
