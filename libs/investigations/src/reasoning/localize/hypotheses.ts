@@ -78,7 +78,7 @@ export function suspectCandidates(localized: Localized, onset: Timestamp, condit
       at,
       run: c.run,
       hypothesis: {
-        id: `h-change${i ? `-${i + 1}` : ''}`,
+        id: `h-suspect${i ? `-${i + 1}` : ''}`,
         statement: `A ${move} caused the alert's condition`,
         status: 'untested',
         test: `Does the condition hold only after ${at.toISOString()}?`,
@@ -112,7 +112,7 @@ export function selfCandidate(localized: Localized, onset: Timestamp, conditionR
     at: onset,
     run: conditionRuns[conditionRuns.length - 1],
     hypothesis: {
-      id: `h-change${index ? `-${index + 1}` : ''}`,
+      id: `h-suspect${index ? `-${index + 1}` : ''}`,
       statement: `Something in ${alerting} itself (its code, its configuration or the work it was given) caused the alert's condition`,
       status: 'untested',
       test: `Did ${alerting}'s own logs or deploys change at ${onset.toISOString()}?`,
@@ -145,7 +145,7 @@ function reportedSuspect(localized: Localized, s: Suspect, i: number, onset: Tim
     at,
     run: s.lead.change.run,
     hypothesis: {
-      id: `h-change${i ? `-${i + 1}` : ''}`,
+      id: `h-suspect${i ? `-${i + 1}` : ''}`,
       statement: `${What} at ${change.occurredAt}, followed by a ${move}, caused the alert's condition`,
       status: 'untested',
       test: `Does the condition hold only after ${change.occurredAt}?`,
