@@ -35,10 +35,14 @@ describe('the reasoner on the telemetry shapes of real clusters', () => {
   };
 
   it("reads a statsd exporter's series by the service they name, not by the exporter's own pod, and walks to the peer", async () => {
-    const { result, cause } = await investigate('inventory-slow-statsd-peer-summary');
+    const { result, cause, conclusion } = await investigate('inventory-slow-statsd-peer-summary');
     expect(result.top1).toBe(true);
     expect(cause?.statement).toMatch(/^A rise of the p90 latency of inventory /);
     expect(cause?.mechanism).toMatch(/^checkout waits on inventory: /);
+    // The supported suspect's consequence: what waits on it changed after it.
+    expect(conclusion.findings.map((f) => `${f.kind}: ${f.statement}`)).toContain(
+      'symptom: checkout changes after inventory: it waits on it or shares its node, so its change is a consequence',
+    );
     expect(`${cause?.statement} ${cause?.mechanism}`).not.toContain('statsd-exporter');
   }, 120_000);
 

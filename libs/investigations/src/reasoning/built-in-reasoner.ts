@@ -24,7 +24,7 @@ import { splitThreshold, type Threshold } from './threshold';
 import { lostTimeUnexplained } from './graph/lost-time';
 import { canPlace, canRankSuspects, Localized, Placement, placeEntity, rankSuspects } from './localize/localize';
 import { selfCandidate, suspectCandidates, SUSPECT_HYPOTHESES } from './localize/hypotheses';
-import { attachChanges, same } from './localize/suspects';
+import { attachChanges, same, Suspect } from './localize/suspects';
 import { serviceNamed } from './graph/call-graph';
 import type { DetectedCause } from './explainers/explainer';
 import { aboutLatency, detectionScopeOf, methodOf, podMatchersOf, REQUEST_COUNTERS, requestRatesByRoute, ROUTE_GROUPING, routeOf } from './explainers/labels';
@@ -309,7 +309,6 @@ export class BuiltInReasoner {
         0,
         SUSPECT_HYPOTHESES,
       );
-      this.consequences.push(...this.waitingOn(session, localized, ranked[0]));
       const self = ranked.length < SUSPECT_HYPOTHESES ? selfCandidate(localized, this.onset.at, this.conditionRuns(session), ranked.length) : null;
       if (self) self.hypothesis.status = 'inconclusive';
       if (ranked.length || self) {
@@ -324,7 +323,11 @@ export class BuiltInReasoner {
         session.beginTurn();
         await this.test(session, source, candidate);
         await session.updateHypotheses(this.hypotheses);
-        if (candidate.hypothesis.status === 'supported') break;
+        if (candidate.hypothesis.status !== 'supported') continue;
+        // What waits on the supported suspect (or shares its node) changed as its consequence.
+        const i = ranked.indexOf(candidate);
+        if (i < localized.suspects.length) this.consequences.push(...this.waitingOn(session, localized.suspects[i], candidate));
+        break;
       }
     }
     await this.readSymptom(session, source, alertname);
@@ -498,7 +501,7 @@ export class BuiltInReasoner {
       runRefs: refs,
       evidenceRefs: refs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n })),
     });
-    this.consequences.push(...this.waitingOn(session, { ...localized, suspects: below }, deeper));
+    this.consequences.push(...this.waitingOn(session, below[0], deeper));
   }
 
   /** The runs that read the alert's condition (its rule and its range), for what rests on the condition alone. */
@@ -508,12 +511,10 @@ export class BuiltInReasoner {
   }
 
   /**
-   * The entities whose changes the first suspect explains (they wait on it), stated as symptoms
-   * once it is supported; none while it is not.
+   * The entities whose changes a supported suspect explains (they wait on it, or share its node),
+   * stated as symptoms, citing the run that showed the suspect's change.
    */
-  private waitingOn(session: InvestigationSession, localized: Localized, first: Candidate | undefined): FindingItem[] {
-    const suspect = localized.suspects[0];
-    if (!suspect || !first) return [];
+  private waitingOn(session: InvestigationSession, suspect: Suspect, first: Candidate): FindingItem[] {
     const waiting = suspect.explains.filter((e) => e !== suspect.entity);
     if (!waiting.length) return [];
     const runs = [first.run.ordinal];
