@@ -136,6 +136,40 @@ describe('causes_near_onset for a language model', () => {
     }
   }, 120_000);
 
+  it('carries the changes on the alerting service too: a restart, asked at once why it happened, is the out-of-memory kill it was', async () => {
+    const scenario = SCENARIOS.find((s) => s.name === 'orders-memory-leak-oom')!;
+    const prometheus = await stagePrometheus(scenario);
+    try {
+      const [pages] = await Promise.all([deriveAlerts(prometheus.prometheus.url, scenario.rule, prometheus.start, prometheus.end)]);
+      const session = directSession(prometheus.prometheus.url, pages[0], []);
+      const { detected } = await readCausesOnce(server, session, 'orders restarts often');
+      const killed = detected.candidates.find((c) => c.hypothesisId === 'h-restart')!;
+      expect(killed.statement).toMatch(/^The out-of-memory kill \(OOMKilled\) of container orders in pod orders-/);
+      expect(killed).toMatchObject({ verifiable: true, unexplained: [] });
+      const queries = killed.mechanismRuns.map((n) => detected.runs.find((r) => r.run === n)?.query);
+      expect(queries).toEqual([expect.stringContaining('reason="OOMKilled"'), expect.stringContaining('container_memory_working_set_bytes')]);
+    } finally {
+      await prometheus.stop();
+    }
+  }, 120_000);
+
+  it('carries a new version of the alerting service, its mechanism left to the model to test', async () => {
+    const scenario = SCENARIOS.find((s) => s.name === 'checkout-bad-version')!;
+    const prometheus = await stagePrometheus(scenario);
+    try {
+      const [pages] = await Promise.all([deriveAlerts(prometheus.prometheus.url, scenario.rule, prometheus.start, prometheus.end)]);
+      const session = directSession(prometheus.prometheus.url, pages[0], []);
+      const { detected } = await readCausesOnce(server, session, 'checkout fails');
+      const version = detected.candidates.find((c) => c.hypothesisId === 'h-version')!;
+      expect(version.statement).toMatch(/^The new build \(.*2\.15\.0.*\) that started at /);
+      expect(detected.runs.find((r) => r.run === version.shownBy)?.query).toMatch(/_build_info/);
+      // Nothing has tied the condition to the replicas that run it yet: the model tests it.
+      expect(version.verifiable).toBe(false);
+    } finally {
+      await prometheus.stop();
+    }
+  }, 120_000);
+
   it('returns the detectors’ dated candidates with citable runs, and a verified conclusion citing them passes the check', async () => {
     const scenario = SCENARIOS.find((s) => s.name === 'orders-worker-scaled-to-zero')!;
     staged = await stagePrometheus(scenario);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '@svc/platform';
-import { BuiltInReasoner, saturationStart } from './built-in-reasoner';
+import { BuiltInReasoner } from './built-in-reasoner';
+import { saturationStart } from './explainers/process-cpu';
 import { recordRun } from '../../../../test/support/scripted-prometheus';
 import type { InvestigationSession, ObservedRollout, RecordedRun, ToolCall } from './reasoner';
 import type { RecordedChange } from './recorded-changes';

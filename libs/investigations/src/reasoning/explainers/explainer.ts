@@ -1,6 +1,6 @@
 import type { Timestamp } from '@svc/platform';
-import type { ActionItem } from '../../conclusion.types';
-import type { RecordedRun } from '../reasoner';
+import type { ActionItem, LimitationItem } from '../../conclusion.types';
+import type { ObservedRollout, RecordedRun } from '../reasoner';
 import type { ExplainerContext } from './context';
 
 /**
@@ -28,6 +28,39 @@ export interface DetectedCause {
   peer?: string;
   /** For a peer that slowed: how many times slower its calls answered than before. */
   slowdown?: number;
+  /**
+   * For a new build: the selector of its series (every replica running it), when its last replica
+   * started, and the rollout as the metrics showed it (recorded as a change unless a deploy tool
+   * reported it).
+   */
+  rollout?: { selector: string; rolledOutAt: Timestamp | null; observed?: ObservedRollout };
+  /** For a proximate event (a restart, CPU saturation): the labels of the series that showed it, to ask why it happened. */
+  subject?: Record<string, string>;
+}
+
+/** What the reasoner knows of the alert's condition when it asks why a cause happened (see Explainer.askWhy). */
+export interface ConditionKnown {
+  /** The alert rule's expression, when it was read. */
+  expression: string | null;
+  /** The labels of the condition's first series: which replica labels it can be joined on. */
+  labels: Record<string, string>;
+  /** When the condition began. */
+  onset: Timestamp;
+  /** The runs the cause's hypothesis cites so far, its precedence test last. */
+  hypothesisRuns: number[];
+  /** Pods whose liveness probes were read and passed near the onset, by any explainer, with the run that read them. */
+  livenessPassed: ReadonlyMap<string, number>;
+}
+
+/** What asking why a cause happened showed: the runs read, those that tested its mechanism, the cause restated, and limitations. */
+export interface WhyAnswer {
+  /** Every run the question made (cited by the cause's hypothesis). */
+  runs: number[];
+  /** The runs that tested the cause's mechanism (queries that would have come back empty or flat otherwise). */
+  mechanismRuns: number[];
+  /** The cause as the answer restates it (an out-of-memory kill instead of a restart). */
+  restated?: Partial<Pick<DetectedCause, 'statement' | 'at' | 'mechanism' | 'action' | 'unexplained'>>;
+  limitations: LimitationItem[];
 }
 
 /** What the explainers know of the alert investigated. */
@@ -37,6 +70,8 @@ export interface DetectionScope {
   labels: Record<string, string>;
   /** The alert's job, when it names one that is not a Kubernetes exporter's. */
   job?: string;
+  /** The alerts' one job, whatever scrapes it (an exporter's too): the scope of the reads of process restarts, targets and CPU. */
+  scrapeJob?: string;
   namespace?: string;
   /** Label matchers of the alerting workload's pods (namespace and pod), '' when the alert names none. */
   pods: string;
@@ -44,6 +79,8 @@ export interface DetectionScope {
   workload?: string;
   /** The alert's condition is about latency (a duration histogram), not errors. */
   latency: boolean;
+  /** The alert rule's expression, when it was read. */
+  expression?: string;
 }
 
 /**
@@ -75,4 +112,16 @@ export interface Explainer {
   appliesTo(scope: DetectionScope): boolean;
   /** Reads and dates its causes near the onset; `found` are the causes the explainers before it found. */
   explain(context: ExplainerContext, found: readonly DetectedCause[]): Promise<Explained>;
+  /**
+   * Called instead of `explain` when none of the metrics it reads has series in the window, for a
+   * family whose absence says something of its own (no build series: deployments cannot be seen);
+   * without it, the family is listed among those not looked for.
+   */
+  unseen?(context: ExplainerContext): void;
+  /**
+   * Why a cause it found happened (a restart: was the container killed for running out of memory?
+   * saturation: did traffic surge?), asked once the cause passed the precedence test, or at once
+   * where no test follows. The answer restates the cause with what the data shows.
+   */
+  askWhy?(context: ExplainerContext, cause: DetectedCause, condition: ConditionKnown): Promise<WhyAnswer>;
 }

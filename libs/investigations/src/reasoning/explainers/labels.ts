@@ -180,7 +180,7 @@ export function aboutLatency(expression: string): boolean {
  * What the explainers are told of an alert (the labels of its series, one set per alert of the
  * same rule): its labels, its job and workload, its pods, and whether its condition is about latency.
  */
-export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: Timestamp, latency: boolean): DetectionScope {
+export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: Timestamp, latency: boolean, expression?: string): DetectionScope {
   const labels = alerts[0] ?? {};
   const job = singleValue(alerts, 'job') ? labels.job : undefined;
   // Alerts with no job at all (a rule over a mesh's or OpenTelemetry's series): the service they name,
@@ -190,6 +190,7 @@ export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: T
     onset,
     labels,
     job: own,
+    scrapeJob: singleValue(alerts, 'job'),
     namespace: singleValue(alerts, 'namespace'),
     pods: podMatchersOf(alerts),
     workload:
@@ -200,6 +201,7 @@ export function detectionScopeOf(alerts: Array<Record<string, string>>, onset: T
       own ??
       namedWorkload(alerts),
     latency,
+    ...(expression ? { expression } : {}),
   };
 }
 

@@ -190,8 +190,9 @@ describe('explainCauses', () => {
     expect(EXPLAINERS.map((e) => e.name)).not.toContain('Redis memory, clients and stalls');
   });
 
-  it('orders the built-in explainers from the alert entity outwards, liveness restarts last', () => {
+  it('orders the built-in explainers: a new version first, then from the alert entity outwards, liveness restarts, and the proximate events last', () => {
     expect(EXPLAINERS.map((e) => e.name)).toEqual([
+      'new versions',
       'queue consumers',
       'broker queues without consumers',
       'crash loop',
@@ -203,6 +204,9 @@ describe('explainCauses', () => {
       'nodes and volumes',
       'CPU throttling',
       'liveness restarts',
+      'restarts',
+      'scrape targets down',
+      'process CPU saturation',
     ]);
   });
 });

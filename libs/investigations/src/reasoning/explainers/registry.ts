@@ -10,20 +10,34 @@ import { datastoreConnectionsExplainer, mysqlConnectionsExplainer } from './data
 import { datastoreLocksExplainer } from './datastore-locks';
 import { redisExplainer } from './datastore-redis';
 import { dependencyExplainer } from './dependency';
-import type { DetectedCause, DetectionScope, Explainer } from './explainer';
+import type { ConditionKnown, DetectedCause, DetectionScope, Explainer, WhyAnswer } from './explainer';
 import { livenessExplainer } from './liveness';
+import { newVersionExplainer } from './new-version';
 import { nodeAndVolumesExplainer } from './node-and-volumes';
+import { processCpuExplainer } from './process-cpu';
 import { queueConsumersExplainer } from './queue-consumers';
+import { restartExplainer } from './restart';
+import { targetDownExplainer } from './target-down';
 import { trafficSurgeExplainer } from './traffic-surge';
+
+/**
+ * The changes near the onset on the alerting service itself: a new version (the change people
+ * made, which ends a causal chain), then the proximate events whose causes the other families
+ * may be (a restart, a scrape target down, a process' CPU saturation). The built-in reasoner reads
+ * them first, before the changes tools reported; each asks why once its cause passes the test.
+ */
+export const CHANGE_EXPLAINERS: readonly Explainer[] = [newVersionExplainer, restartExplainer, targetDownExplainer, processCpuExplainer];
 
 /**
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
  * blackbox, postgres and queue exporters, client-side HTTP and gRPC metrics), in order of how
  * directly they read the alert's entity: its queue (in the exporters' series, then in the broker), its pods' containers, its calls to peers, the
- * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come last: a
- * probe that failed asks why among the causes found before.
+ * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come next: a
+ * probe that failed asks why among the causes found before. The changes on the alerting service
+ * (CHANGE_EXPLAINERS) frame them: a new version first, the proximate events last, so that a
+ * restart a failing probe explains is not stated again.
  */
-export const EXPLAINERS: readonly Explainer[] = [
+export const CAUSE_EXPLAINERS: readonly Explainer[] = [
   queueConsumersExplainer,
   brokerQueuesExplainer,
   crashLoopExplainer,
@@ -37,6 +51,9 @@ export const EXPLAINERS: readonly Explainer[] = [
   livenessExplainer,
 ];
 
+/** Every family, in the order one pass reads them (see CAUSE_EXPLAINERS). */
+export const EXPLAINERS: readonly Explainer[] = [newVersionExplainer, ...CAUSE_EXPLAINERS, ...CHANGE_EXPLAINERS.filter((e) => e !== newVersionExplainer)];
+
 /**
  * The explainers of an investigation with no Prometheus to read: those above that read no metric
  * (they read datastores and brokers with their own tools), in the same order, with the families
@@ -44,7 +61,7 @@ export const EXPLAINERS: readonly Explainer[] = [
  * connections, and Redis' memory, clients and stalls.
  */
 export const DATASTORE_EXPLAINERS: readonly Explainer[] = [
-  ...EXPLAINERS.filter((e) => e.reads.length === 0).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
+  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
   redisExplainer,
 ];
 
@@ -58,6 +75,35 @@ export interface ExplainedCauses {
   notLookedFor: string[];
   /** What datastores' reads showed that was no cause, by integration id (see ExplainerContext.seen). */
   seen: Map<string, string[]>;
+  /**
+   * Asks why a cause found here happened, through the family that found it (see Explainer.askWhy):
+   * null when its family asks nothing further.
+   */
+  askWhy(cause: DetectedCause, condition: ConditionKnown): Promise<WhyAnswer | null>;
+}
+
+/** How a pass of the explainers runs. */
+export interface ExplainOptions {
+  /**
+   * `now` (the default) asks why each cause found happened as soon as it is found, while the budget
+   * allows; `later` leaves it to the caller, once the cause passes its test (see ExplainedCauses.askWhy).
+   */
+  askWhy?: 'now' | 'later';
+  /**
+   * Whether the runs reserved for testing the hypotheses are kept (the default): the changes on the
+   * alerting service, read first, are what the tests test, and are read whatever the budget.
+   */
+  reserve?: boolean;
+}
+
+/** A cause restated by the answer to why it happened, with the runs that showed it. */
+export function restate(cause: DetectedCause, answer: WhyAnswer): DetectedCause {
+  return {
+    ...cause,
+    ...answer.restated,
+    mechanismRuns: [...new Set([...cause.mechanismRuns, ...answer.mechanismRuns])],
+    chainRuns: [...new Set([...cause.chainRuns, ...answer.runs.filter((r) => !answer.mechanismRuns.includes(r))])],
+  };
 }
 
 /** Every metric the explainers' first reads need (see Explainer.reads). */
@@ -79,30 +125,56 @@ export async function explainCauses(
   scope: DetectionScope,
   explainers: readonly Explainer[] = EXPLAINERS,
   presence?: MetricPresence,
+  options: ExplainOptions = {},
 ): Promise<ExplainedCauses> {
-  const ctx = new ExplainerContext(session, source, scope);
   const applicable = explainers.filter((e) => e.appliesTo(scope) && (source !== null || e.reads.length === 0));
   const reads = explainersReads(applicable);
   const collected = presence ?? (reads.length && source ? await MetricPresence.read(session, source, reads) : MetricPresence.UNKNOWN);
-  // An explainer that reads no metric (it reads a datastore) is never left out for want of series.
+  const ctx = new ExplainerContext(session, source, scope, collected);
+  // An explainer that reads no metric (it reads a datastore) is never left out for want of series;
+  // one whose absence says something of its own says it (see Explainer.unseen).
   const looksFor = (e: Explainer) => e.reads.length === 0 || collected.has(e.reads);
-  const notLookedFor = applicable.filter((e) => !looksFor(e)).map((e) => e.name);
-  const limitation = presence ? null : collected.notLookedFor(notLookedFor);
-  if (limitation) ctx.limitations.push(limitation);
+  for (const e of applicable.filter((e) => !looksFor(e) && e.unseen)) e.unseen!(ctx);
+  const notLookedFor = applicable.filter((e) => !looksFor(e) && !e.unseen).map((e) => e.name);
   const found: DetectedCause[] = [];
+  const familyOf = new Map<DetectedCause, Explainer>();
   for (const explainer of applicable.filter(looksFor)) {
-    if (!ctx.canRead(2 + found.filter((c) => !c.refuted).length)) break;
+    if (options.reserve !== false && !ctx.canRead(2 + found.filter((c) => !c.refuted).length)) break;
     const explained = await explainer.explain(ctx, found);
     if (!explained) continue;
     for (const item of Array.isArray(explained) ? explained : [explained]) {
-      if (!('replaces' in item)) {
-        found.push(item);
-        continue;
+      const cause = 'replaces' in item ? item.cause : item;
+      if ('replaces' in item) {
+        const replaced = found.indexOf(item.replaces);
+        if (replaced >= 0) found.splice(replaced, 1);
       }
-      const replaced = found.indexOf(item.replaces);
-      if (replaced >= 0) found.splice(replaced, 1);
-      found.push(item.cause);
+      found.push(cause);
+      familyOf.set(cause, explainer);
     }
   }
-  return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed, notLookedFor, seen: ctx.seen };
+  const askWhy = async (cause: DetectedCause, condition: ConditionKnown): Promise<WhyAnswer | null> => {
+    const family = familyOf.get(cause);
+    return family?.askWhy ? family.askWhy(ctx, cause, condition) : null;
+  };
+  // Asked at once, the answer restates the cause found (an out-of-memory kill for a restart).
+  if ((options.askWhy ?? 'now') === 'now') {
+    for (const [i, cause] of found.entries()) {
+      if (cause.refuted || !familyOf.get(cause)?.askWhy || !ctx.canRead(2)) continue;
+      const answer = await askWhy(cause, {
+        expression: scope.expression ?? null,
+        labels: scope.labels,
+        onset: scope.onset,
+        hypothesisRuns: [cause.run.ordinal],
+        livenessPassed: ctx.livenessPassed,
+      });
+      if (!answer) continue;
+      ctx.limitations.push(...answer.limitations);
+      found[i] = restate(cause, answer);
+    }
+  }
+  notLookedFor.push(...ctx.notLookedFor);
+  // Stated first, as before anything the explainers found.
+  const limitation = presence ? null : collected.notLookedFor(notLookedFor);
+  if (limitation) ctx.limitations.unshift(limitation);
+  return { causes: found, limitations: ctx.limitations, livenessPassed: ctx.livenessPassed, notLookedFor, seen: ctx.seen, askWhy };
 }
