@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import {
@@ -22,6 +21,7 @@ import {
   PodColumn,
   serviceOf,
 } from './dataset';
+import { Source } from './source';
 
 /**
  * Converts the TrainTicket days of the Nezha dataset (github.com/IntelligentDDS/Nezha,
@@ -34,34 +34,6 @@ import {
  */
 const DAYS = ['2023-01-29', '2023-01-30'];
 const NAMESPACE = 'train-ticket';
-
-/** Reads the repository's files from a checkout, or from HEAD of a bare git directory. */
-class Source {
-  readonly bare: boolean;
-  readonly commit: string;
-
-  constructor(readonly path: string) {
-    this.bare = !existsSync(join(path, 'rca_data'));
-    this.commit = execFileSync('git', [...this.git(), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-  }
-
-  private git(): string[] {
-    return this.bare ? ['--git-dir', this.path] : ['-C', this.path];
-  }
-
-  list(dir: string): string[] {
-    if (!this.bare) return readdirSync(join(this.path, dir)).sort();
-    return execFileSync('git', [...this.git(), 'ls-tree', '--name-only', `HEAD:${dir}`], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .sort();
-  }
-
-  read(file: string): string {
-    if (!this.bare) return readFileSync(join(this.path, file), 'utf8');
-    return execFileSync('git', [...this.git(), 'show', `HEAD:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  }
-}
 
 /** A CSV without quoted fields (as Nezha writes them): the header's columns, one record per row. */
 function parseCsv(text: string): Array<Record<string, string>> {

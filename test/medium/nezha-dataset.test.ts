@@ -3,6 +3,7 @@ import { AFTER_SECONDS, BEFORE_SECONDS, EDGE_BUCKETS, loadDataset } from '../../
 import { families } from '../../eval/nezha/openmetrics';
 import { pageOf, RULE, scoreFault, servicesNamed } from '../../eval/nezha/replay';
 import { DerivedAlert, InvestigationRead } from '../../eval/harness';
+import { loadLogs } from '../../eval/nezha/logs';
 
 /**
  * The committed conversion of the Nezha TrainTicket days (eval/nezha/trainticket.json.br) and the
@@ -207,5 +208,50 @@ describe('the Nezha TrainTicket conversion', () => {
     expect([third.top1, third.top3, third.falseVerified]).toEqual([false, true, true]);
     const fourth = scoreFault(f, services, read(['ts-gateway-service and ts-ui-dashboard', 'ts-seat-service'], [['ts-travel-service', 'untested']]), 1, []);
     expect(fourth.top3).toBe(false);
+  });
+});
+
+/**
+ * The committed conversion of the same days' logs (eval/nezha/trainticket-logs.jsonl.br): each
+ * pod's lines around the injections, in time order, from the same commit as the metrics.
+ */
+describe('the Nezha TrainTicket logs', () => {
+  const dataset = loadDataset();
+  const logs = loadLogs();
+  const SECOND = 1_000_000_000n;
+
+  it('come from the commit the metrics come from, a stream per pod and container of each day, in time order', () => {
+    expect(logs.source).toEqual(dataset.source);
+    expect(logs.streams.filter((s) => s.day === '2023-01-29')).toHaveLength(27);
+    expect(logs.streams.filter((s) => s.day === '2023-01-30')).toHaveLength(27);
+    expect(logs.streams.reduce((n, s) => n + s.text.length, 0)).toBe(267_301);
+    for (const s of logs.streams) {
+      expect(s.ns).toHaveLength(s.text.length);
+      expect(
+        s.ns.every((t, i) => i === 0 || t >= s.ns[i - 1]),
+        s.pod,
+      ).toBe(true);
+      expect(new Date(Number(s.ns[0] / 1_000_000n)).toISOString().slice(0, 10)).toBe(s.day);
+    }
+  });
+
+  it("hold every faulty pod's lines from a minute before its injection to two minutes after", () => {
+    for (const f of dataset.faults) {
+      const at = BigInt(f.at) * SECOND;
+      const near = logs.streams.filter((s) => s.pod === f.pod).flatMap((s) => s.ns.filter((t) => t >= at - 60n * SECOND && t <= at + 120n * SECOND));
+      expect(near.length, f.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('show the first code fault as an error its pod never wrote before the injection', () => {
+    const f = dataset.faults[0];
+    const stream = logs.streams.find((s) => s.pod === f.pod)!;
+    const at = BigInt(f.at) * SECOND;
+    const errors = stream.ns.filter((_t, i) => /\bERROR\b.*No contacts according to contactsId/.test(stream.text[i]));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((t) => t > at)).toBe(true);
+    expect(stream.ns.some((t) => t < at)).toBe(true);
+    // Trace ids are numbered, not dropped: the lines of one trace stay joined.
+    expect(stream.text[0]).toMatch(/TraceID: [0-9a-f]{32} SpanID: [0-9a-f]{16}/);
   });
 });
