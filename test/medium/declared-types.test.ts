@@ -142,7 +142,7 @@ describe('the types scrape targets declare (Prometheus metadata)', () => {
     };
 
     it('reads the counter named without _total as a rate and the gauge named _total as a level, as their targets declare them, for one run', async () => {
-      const { session, cause, result } = await investigate(declaring);
+      const { session, cause, result, conclusion } = await investigate(declaring);
       const metadata = session.runs.filter((r) => r.tool === 'prometheus.metadata');
       expect(metadata).toHaveLength(1);
       // Asked about the metrics the ranking may read, those of the candidates, and no other.
@@ -157,8 +157,9 @@ describe('the types scrape targets declare (Prometheus metadata)', () => {
       expect(after.some((q) => q.includes(`max by (service) (${PENDING}{`))).toBe(true);
       expect(after.some((q) => q.includes(`rate(${PENDING}`))).toBe(false);
       expect(after.some((q) => q.includes(`max by (service) (${SESSIONS}{`))).toBe(true);
-      // So the failure ratio of inventory's answers shows the cause.
+      // So the failure ratio of inventory's answers shows the cause, citing the read that typed it.
       expect(cause?.statement).toMatch(new RegExp(`^A rise of the failure ratio of inventory \\(${MESH_REQUESTS}\\) from `));
+      expect(conclusion.hypotheses.find((h) => h.id === cause?.hypothesisId)?.runRefs).toContain(metadata[0].ordinal);
       expect(result.top1).toBe(true);
     }, 120_000);
 

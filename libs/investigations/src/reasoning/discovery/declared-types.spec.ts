@@ -31,33 +31,34 @@ describe('declaredTypesReader', () => {
     const names = ['jobs_processed', 'jobs_waiting_total', 'mixed_total', 'untyped_total', 'other_total'];
     const types = await declaredTypesReader(s, source)(names, 6);
     expect(s.runs.map((r) => [r.tool, r.arguments])).toEqual([['prometheus.metadata', { metrics: names }]]);
-    expect([...types]).toEqual([
+    expect(types.runs).toEqual([s.runs[0]]);
+    expect([...types.types]).toEqual([
       ['jobs_processed', 'counter'],
       ['jobs_waiting_total', 'gauge'],
     ]);
     // A second discovery (another ranking of the same investigation) reads the first one's answer.
     const again = await declaredTypesReader(s, source)(['jobs_processed', 'something_else'], 6);
     expect(s.runs).toHaveLength(1);
-    expect(again.get('jobs_processed')).toBe('counter');
+    expect(again.types.get('jobs_processed')).toBe('counter');
   });
 
   it('spends no run when the session does not offer the tool, when it would take a run the caller keeps, or after the source failed', async () => {
     const offeredNot = session(declaring, { offered: false });
-    expect((await declaredTypesReader(offeredNot, source)(['jobs_processed'], 0)).size).toBe(0);
+    expect((await declaredTypesReader(offeredNot, source)(['jobs_processed'], 0)).types.size).toBe(0);
     expect(offeredNot.runs).toHaveLength(0);
 
     // 20 runs made, 24 in the budget: the read and 3 kept fit, 4 kept do not.
     const busy = session(declaring);
     for (let i = 0; i < 20; i++) recordRun(busy.runs, { tool: 'prometheus.query', integrationId: 'p', arguments: {}, purpose: '' }, null);
-    expect((await declaredTypesReader(busy, source)(['jobs_processed'], 4)).size).toBe(0);
+    expect((await declaredTypesReader(busy, source)(['jobs_processed'], 4)).types.size).toBe(0);
     expect(busy.runs).toHaveLength(20);
-    expect((await declaredTypesReader(busy, source)(['jobs_processed'], 3)).get('jobs_processed')).toBe('counter');
+    expect((await declaredTypesReader(busy, source)(['jobs_processed'], 3)).types.get('jobs_processed')).toBe('counter');
     expect(busy.runs).toHaveLength(21);
 
     const down = session(declaring);
     const failed = recordRun(down.runs, { tool: 'prometheus.query', integrationId: 'p', arguments: {}, purpose: '' }, null);
     Object.assign(failed, { outcome: 'failed', error: 'Could not reach Prometheus at http://127.0.0.1:9: ECONNREFUSED' });
-    expect((await declaredTypesReader(down, source)(['jobs_processed'], 0)).size).toBe(0);
+    expect((await declaredTypesReader(down, source)(['jobs_processed'], 0)).types.size).toBe(0);
     expect(down.runs).toHaveLength(1);
   });
 
@@ -66,8 +67,8 @@ describe('declaredTypesReader', () => {
       Object.assign(recordRun(runs, call, null), { outcome: 'failed' as const, error: 'Relay datacenter does not offer prometheus.metadata' }),
     );
     const read = declaredTypesReader(s, source);
-    expect((await read(['jobs_processed'], 0)).size).toBe(0);
-    expect((await read(['jobs_processed'], 0)).size).toBe(0);
+    expect((await read(['jobs_processed'], 0)).types.size).toBe(0);
+    expect((await read(['jobs_processed'], 0)).types.size).toBe(0);
     expect(s.runs).toHaveLength(1);
   });
 });

@@ -4,14 +4,19 @@ import { unreadSource } from '../source-failure';
 
 export const METADATA_TOOL = 'prometheus.metadata';
 
-/**
- * The type each metric's scrape targets declared, by the name asked for (a series name answered
- * with its family's type). A metric whose targets disagree, or declare `unknown`, has none: its
- * name and its shape decide.
- */
-export type DeclaredTypes = ReadonlyMap<string, MetricType>;
+/** What the scrape targets declared of the metrics asked about, and the reads that show it. */
+export interface DeclaredTypes {
+  /**
+   * The type each metric's targets declared, by the name asked for (a series name answered with
+   * its family's type). A metric whose targets disagree, or declare `unknown`, has none: its name
+   * and its shape decide.
+   */
+  readonly types: ReadonlyMap<string, MetricType>;
+  /** The metadata runs that declared any of them: cited with the reads of the measures they typed. */
+  readonly runs: readonly RecordedRun[];
+}
 
-export const NO_DECLARED_TYPES: DeclaredTypes = new Map();
+export const NO_DECLARED_TYPES: DeclaredTypes = { types: new Map(), runs: [] };
 
 /**
  * The declared types of `metrics`, from one read at most, made only when `kept` runs remain after
@@ -22,17 +27,20 @@ export type DeclaredTypesReader = (metrics: readonly string[], kept: number) => 
 /** The declared types a metadata run shows (none for a failed run: a failed read is no evidence of anything). */
 export function declaredTypesIn(runs: readonly RecordedRun[]): DeclaredTypes {
   const types = new Map<string, MetricType>();
+  const declaring: RecordedRun[] = [];
   for (const run of runs) {
     if (run.tool !== METADATA_TOOL || run.outcome !== 'succeeded') continue;
     const metrics = (run.output as { metrics?: unknown } | null)?.metrics;
     if (!Array.isArray(metrics)) continue;
+    const before = types.size;
     for (const m of metrics as Array<Partial<MetricMetadata>>) {
       const [type, ...others] = Array.isArray(m.types) ? m.types : [];
       if (typeof m.metric !== 'string' || others.length || !(METRIC_TYPES as readonly unknown[]).includes(type) || type === 'unknown') continue;
       types.set(m.metric, type as MetricType);
     }
+    if (types.size > before) declaring.push(run);
   }
-  return types;
+  return { types, runs: declaring };
 }
 
 /**

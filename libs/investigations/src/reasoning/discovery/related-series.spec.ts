@@ -104,15 +104,20 @@ describe('discoverMeasures', () => {
     const asked: string[][] = [];
     const declared = async ({ metrics }: { metrics: string[] }) => {
       asked.push(metrics);
-      return new Map([
-        ['nginx_ingress_controller_requests', 'counter' as const],
-        ['acme_pending_jobs_total', 'gauge' as const],
-        ['acme_calls_total', 'unknown' as const],
-      ]);
+      return {
+        types: new Map([
+          ['nginx_ingress_controller_requests', 'counter' as const],
+          ['acme_pending_jobs_total', 'gauge' as const],
+          ['acme_calls_total', 'unknown' as const],
+        ]),
+        runs: [run(3, [])],
+      };
     };
     const entity = { name: 'checkout', names: ['checkout'], pods: [], instances: [], nodes: [] };
     const subject = entitySubject(entity, { alertname: 'X', service: 'checkout' });
-    const { measures } = await discoverMeasures(read, subject, '2026-11-26T10:00:00Z', undefined, declared);
+    const { measures, runs } = await discoverMeasures(read, subject, '2026-11-26T10:00:00Z', undefined, declared);
+    // The read of the types is cited with the discovery's.
+    expect(runs.map((r) => r.ordinal)).toEqual([1, 2, 3]);
     // One question, about the metrics a read could take (no build series).
     expect(asked).toHaveLength(1);
     expect([...asked[0]].sort()).toEqual(['acme_active_sessions_total', 'acme_calls_total', 'acme_pending_jobs_total', 'nginx_ingress_controller_requests']);

@@ -243,11 +243,12 @@ export async function discoverMeasures(
   if (!declaredTypes || !found.length) return { measures: untyped, runs: [sample, naming] };
   // Whether the metrics about to be read are counters, as their targets declared them: those a
   // measure could be read from whichever way their type falls, the kinds read first first.
-  const all = (type: MetricType): DeclaredTypes => new Map(found.map((s) => [s.metric.__name__, type]));
+  const all = (type: MetricType): DeclaredTypes => ({ types: new Map(found.map((s) => [s.metric.__name__, type])), runs: [] });
   const either = [...measuresOf(found, examples, gauges, all('counter')), ...measuresOf(found, examples, gauges, all('gauge'))];
   const metrics = [...new Set(either.sort((a, b) => KIND_ORDER.indexOf(a.meaning.kind) - KIND_ORDER.indexOf(b.meaning.kind)).map((m) => m.metric))];
   const declared = metrics.length ? await declaredTypes({ measures: untyped, metrics }) : NO_DECLARED_TYPES;
-  return { measures: declared.size ? measuresOf(found, examples, gauges, declared) : untyped, runs: [sample, naming] };
+  if (!declared.types.size) return { measures: untyped, runs: [sample, naming] };
+  return { measures: measuresOf(found, examples, gauges, declared), runs: [sample, naming, ...declared.runs] };
 }
 
 /**
@@ -260,7 +261,7 @@ function measuresOf(found: SeriesOut[], examples: Map<string, Record<string, str
   for (const s of found) {
     const metric = s.metric.__name__;
     const label = s.metric.via;
-    const type = declared.get(metric);
+    const type = declared.types.get(metric);
     const named = meaningOf({ __name__: metric, ...(examples.get(metric) ?? {}) }, type);
     // The declared type decides; without one, the shape: a series that keeps falling is not a
     // counter, whatever its name says.
