@@ -45,19 +45,35 @@ export interface StagedData {
   stop(): Promise<void>;
 }
 
+/** A live target the staged Prometheus scrapes besides serving the backfilled data (every second). */
+export interface ScrapeTarget {
+  job: string;
+  /** host:port of its /metrics. */
+  address: string;
+}
+
 /**
  * Backfills the OpenMetrics text `write` puts in its file into a TSDB with
- * `promtool tsdb create-blocks-from openmetrics` and starts Prometheus on it, scraping nothing and
- * evaluating `rules` every `interval` seconds.
+ * `promtool tsdb create-blocks-from openmetrics` and starts Prometheus on it, evaluating `rules`
+ * every `interval` seconds and scraping `targets` (none by default). Backfilled series have no
+ * metadata (what type their target declared): only a scraped target's metrics do.
  */
-export async function stageOpenMetrics(name: string, write: (file: string) => Promise<void>, rules: Rule[], interval = INTERVAL_SECONDS): Promise<StagedData> {
+export async function stageOpenMetrics(
+  name: string,
+  write: (file: string) => Promise<void>,
+  rules: Rule[],
+  interval = INTERVAL_SECONDS,
+  targets: ScrapeTarget[] = [],
+): Promise<StagedData> {
   const dir = mkdtempSync(join(tmpdir(), `svc-eval-${name}-`));
   try {
     const file = join(dir, 'data.om');
     await write(file);
     await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', file, join(dir, 'tsdb')], { maxBuffer: 16 * 1024 * 1024 });
     rmSync(file);
-    const config = ['global:', `  scrape_interval: ${interval}s`, `  evaluation_interval: ${interval}s`, 'rule_files:', '  - rules.yml', ''].join('\n');
+    const scrapes = targets.flatMap((t) => [`  - job_name: ${t.job}`, '    scrape_interval: 1s', `    static_configs: [{ targets: ['${t.address}'] }]`]);
+    const lines = ['global:', `  scrape_interval: ${interval}s`, `  evaluation_interval: ${interval}s`, 'rule_files:', '  - rules.yml'];
+    const config = [...lines, ...(scrapes.length ? ['scrape_configs:', ...scrapes] : []), ''].join('\n');
     const prometheus = await MonitoringProcess.prometheus(config, undefined, { 'rules.yml': rulesFile(rules, interval) }, join(dir, 'tsdb'));
     return {
       prometheus,
@@ -77,13 +93,25 @@ const dataEnd = (now: number): number => Math.floor(now / INTERVAL_SECONDS) * IN
 
 /**
  * Generates the scenario's three hours of data ending now and serves it with the scenario's rules;
- * a datastore scenario's onset follows `conditionAt`, when its condition began.
+ * a datastore scenario's onset follows `conditionAt`, when its condition began. `targets` are
+ * scraped live besides (see stageOpenMetrics).
  */
-export async function stagePrometheus(scenario: Scenario, now = Date.now() / 1000, conditionAt?: number): Promise<StagedPrometheus> {
+export async function stagePrometheus(
+  scenario: Scenario,
+  now = Date.now() / 1000,
+  conditionAt?: number,
+  targets: ScrapeTarget[] = [],
+): Promise<StagedPrometheus> {
   const end = dataEnd(now);
   const cluster = scenario.build(end, conditionAt);
   cluster.emit();
-  const staged = await stageOpenMetrics(scenario.name, (file) => cluster.telemetry.writeOpenMetrics(file), [scenario.rule, ...(scenario.otherRules ?? [])]);
+  const staged = await stageOpenMetrics(
+    scenario.name,
+    (file) => cluster.telemetry.writeOpenMetrics(file),
+    [scenario.rule, ...(scenario.otherRules ?? [])],
+    INTERVAL_SECONDS,
+    targets,
+  );
   return { ...staged, start: cluster.start, end, series: cluster.telemetry.seriesCount };
 }
 

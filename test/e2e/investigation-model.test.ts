@@ -312,6 +312,44 @@ describe('investigations worked by a language model', () => {
       expect(events.filter((e) => e.data.integrationId === stranger)).toEqual([]);
     });
 
+    it('offers prometheus.metadata: a bad argument is a refused run saying why, and the next call reads the types Prometheus declares', async () => {
+      server.script(
+        answer.tools([
+          { name: 'prometheus__metadata', input: { integrationId: promId, purpose: 'Counter or gauge?', metric: 'not a metric name' } },
+          {
+            name: 'prometheus__metadata',
+            input: { integrationId: promId, purpose: 'Counter or gauge?', metrics: ['prometheus_http_requests_total', 'go_goroutines'] },
+          },
+        ]),
+        answer.conclude(inconclusive([1])),
+      );
+      const id = await open();
+      const done = await ended(id);
+
+      expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'inconclusive', error: null });
+      expect(done.runs.map((r: any) => [r.ordinal, r.tool, r.integrationId, r.outcome])).toEqual([
+        [1, 'prometheus.metadata', null, 'failed'],
+        [2, 'prometheus.metadata', promId, 'succeeded'],
+      ]);
+      expect(done.runs[0]).toMatchObject({
+        error: 'Invalid arguments: arguments.metric must match pattern "^[a-zA-Z_:][a-zA-Z0-9_:]*$"',
+        arguments: { metric: 'not a metric name' },
+        sources: [],
+      });
+      // Prometheus scrapes itself: its own metrics have the types its /metrics declares.
+      expect(done.runs[1].summary).toBe('Metadata of 2 of 2 metrics asked: prometheus_http_requests_total (counter), go_goroutines (gauge).');
+      expect(done.runs[1].sources).toEqual(['/api/v1/metadata?limit_per_metric=4']);
+
+      const offered = offeredToolsOf(server.requests[0]).prometheus__metadata;
+      expect(offered.parameters.properties.metrics).toMatchObject({ type: 'array', maxItems: 100 });
+      const results = toolResultsOf(server.requests[1]);
+      expect(results[0].text).toContain('Error: Invalid arguments: arguments.metric must match pattern');
+      expect(results[1].text).toContain(`Tool run #2: prometheus.metadata on integration ${promId}, succeeded`);
+      expect(results[1].text).toContain('"types":["counter"]');
+      const events = await finalActivity(id);
+      expect(events.filter((e) => e.type === 'tool.started').map((e) => e.data.ordinal)).toEqual([2]);
+    });
+
     it('sends back verified_cause for a proximate cause whose own cause is unexplained, and stores the honest conclusion', async () => {
       const proximate = (status: string) => {
         const base = verifiedBy(1);

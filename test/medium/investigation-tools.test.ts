@@ -148,6 +148,7 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         'prometheus.query_range',
         'prometheus.series',
         'prometheus.label_values',
+        'prometheus.metadata',
         'prometheus.alert_rules',
         'prometheus.targets',
         'alertmanager.alerts',

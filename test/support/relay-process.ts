@@ -73,6 +73,7 @@ export const PROMETHEUS_READS = [
   'prometheus.query_range',
   'prometheus.series',
   'prometheus.label_values',
+  'prometheus.metadata',
   'prometheus.targets',
   'prometheus.alert_rules',
   'prometheus.status',

@@ -32,7 +32,7 @@ describe("the relay's local policy", () => {
         type: 'prometheus',
         baseUrl,
         credentials: { bearerToken: 'local-only-token' },
-        capabilities: ['prometheus.query', 'prometheus.label_values'],
+        capabilities: ['prometheus.query', 'prometheus.label_values', 'prometheus.metadata'],
       },
     ]);
   });
@@ -69,6 +69,18 @@ describe("the relay's local policy", () => {
     const result = await run({ capabilityId: 'prometheus.label_values', path: 'api/v1/label/job/values', query: [] });
     expect(result.ok).toBe(true);
     expect(received.map((r) => r.url)).toEqual(['/prometheus/api/v1/label/job/values']);
+  });
+
+  it('reads a metadata job (the types the targets declare) at its own path only', async () => {
+    const query = [
+      { name: 'metric', value: 'mesh_requests' },
+      { name: 'limit_per_metric', value: '4' },
+    ];
+    expect((await run({ capabilityId: 'prometheus.metadata', path: 'api/v1/metadata', query })).ok).toBe(true);
+    expect(received.map((r) => r.url)).toEqual(['/prometheus/api/v1/metadata?metric=mesh_requests&limit_per_metric=4']);
+    const elsewhere = await run({ capabilityId: 'prometheus.metadata', path: 'api/v1/targets/metadata', query: [] });
+    expect(elsewhere).toMatchObject({ ok: false, error: expect.stringMatching(/prometheus.metadata does not read api\/v1\/targets\/metadata/) });
+    expect(received).toHaveLength(1);
   });
 
   it('sends every query parameter, repeated ones in order, encoded', async () => {

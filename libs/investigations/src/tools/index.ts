@@ -7,6 +7,7 @@ export * from './alertmanager/alertmanager-alerts.tool';
 export * from './alertmanager/alertmanager-silences.tool';
 export * from './prometheus/prometheus-alert-rules.tool';
 export * from './prometheus/prometheus-label-values.tool';
+export * from './prometheus/prometheus-metadata.tool';
 export * from './prometheus/prometheus-query-range.tool';
 export * from './prometheus/prometheus-query.tool';
 export * from './prometheus/prometheus-series.tool';

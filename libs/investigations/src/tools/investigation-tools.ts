@@ -2,6 +2,7 @@ import { alertmanagerAlertsTool } from './alertmanager/alertmanager-alerts.tool'
 import { alertmanagerSilencesTool } from './alertmanager/alertmanager-silences.tool';
 import { prometheusAlertRulesTool } from './prometheus/prometheus-alert-rules.tool';
 import { prometheusLabelValuesTool } from './prometheus/prometheus-label-values.tool';
+import { prometheusMetadataTool } from './prometheus/prometheus-metadata.tool';
 import { prometheusQueryRangeTool } from './prometheus/prometheus-query-range.tool';
 import { prometheusQueryTool } from './prometheus/prometheus-query.tool';
 import { prometheusSeriesTool } from './prometheus/prometheus-series.tool';
@@ -18,6 +19,7 @@ export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
   prometheusQueryRangeTool,
   prometheusSeriesTool,
   prometheusLabelValuesTool,
+  prometheusMetadataTool,
   prometheusAlertRulesTool,
   prometheusTargetsTool,
   alertmanagerAlertsTool,

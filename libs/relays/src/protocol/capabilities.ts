@@ -40,6 +40,7 @@ export const CAPABILITIES: readonly CapabilityDefinition[] = [
   { capabilityId: 'prometheus.query_range', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/query_range$/ },
   { capabilityId: 'prometheus.series', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/series$/ },
   { capabilityId: 'prometheus.label_values', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/label\/[^/]+\/values$/ },
+  { capabilityId: 'prometheus.metadata', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/metadata$/ },
   { capabilityId: 'prometheus.targets', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/targets$/ },
   { capabilityId: 'prometheus.alert_rules', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/rules$/ },
   { capabilityId: 'prometheus.status', capabilityVersion: 1, integrationType: 'prometheus', paths: /^api\/v1\/status\/buildinfo$/ },

@@ -54,6 +54,22 @@ describe('meaningOf', () => {
       expect(m(name).kind, name).toBe('errors');
   });
 
+  it("takes whether a series is a counter from the type its target declared, over its name's suffix", () => {
+    // ingress-nginx's request counter has no _total; a cloud exporter's gauge may have one.
+    expect(m('nginx_ingress_controller_requests').counter).toBe(false);
+    expect(meaningOf({ __name__: 'nginx_ingress_controller_requests' }, 'counter')).toMatchObject({ kind: 'throughput', counter: true });
+    expect(meaningOf({ __name__: 'acme_queue_messages_pending_total' }, 'gauge')).toMatchObject({ kind: 'saturation', counter: false, distribution: null });
+    expect(meaningOf({ __name__: 'aws_lambda_duration_sum' }, 'gauge')).toMatchObject({ kind: 'latency', counter: false });
+    // A histogram's series are cumulative; a summary's quantiles are levels, its sum and count are not.
+    expect(meaningOf({ __name__: 'rpc_seconds_bucket', le: '0.1' }, 'histogram')).toMatchObject({ counter: true, distribution: 'histogram' });
+    expect(meaningOf({ __name__: 'rpc_seconds', quantile: '0.9' }, 'summary')).toMatchObject({ counter: false, distribution: 'summary', kind: 'latency' });
+    expect(meaningOf({ __name__: 'rpc_seconds_count' }, 'summary')).toMatchObject({ counter: true, distribution: null, kind: 'throughput' });
+    expect(meaningOf({ __name__: 'acme_release' }, 'info').kind).toBe('identity');
+    // Unknown, or nothing declared: the name decides.
+    expect(meaningOf({ __name__: 'acme_widgets_total' }, 'unknown')).toEqual(m('acme_widgets_total'));
+    expect(meaningOf({ __name__: 'acme_widgets_total' }, undefined)).toEqual(m('acme_widgets_total'));
+  });
+
   it('gives a series of an unknown exporter a meaning from the words of its name', () => {
     expect(m('podserverlatencyp90')).toMatchObject({ kind: 'latency' });
     expect(m('acme_checkout_queue_depth')).toMatchObject({ kind: 'saturation', resource: 'queue' });

@@ -1,8 +1,12 @@
+import type { MetricType } from '../../tools/prometheus/prometheus-metadata.tool';
+
 /**
- * What a series measures, read from its name and labels alone, so that a series of an exporter or
+ * What a series measures, read from its name and labels, so that a series of an exporter or
  * instrumentation library the reasoner has never seen still has a meaning: the conventions of
  * Prometheus (`_total`, `_bucket`, `_seconds`, `_bytes`, `_info`), OpenTelemetry, Micrometer,
- * service meshes and the common exporters all say what a series is in the same few ways.
+ * service meshes and the common exporters all say what a series is in the same few ways. Whether
+ * it is a counter is the one thing names get wrong often (a counter without `_total`, a gauge
+ * named `..._total`): the type its scrape target declared, when known, says that instead.
  */
 export type MeasureKind =
   /** Failed requests or calls: an error-like name, or an outcome label read by `failedOutcome`. */
@@ -81,12 +85,45 @@ export function failedOutcome(labels: Record<string, string>): boolean | undefin
 
 const has = (name: string, pattern: RegExp): boolean => pattern.test(name);
 
-/** The meaning of a series from its metric name and labels. */
-export function meaningOf(metric: Record<string, string>): Meaning {
+/** Whether a series is cumulative and whether it is part of a distribution, as its name and labels say. */
+function typedByName(full: string, metric: Record<string, string>): Pick<Meaning, 'counter' | 'distribution'> {
+  return {
+    counter: /(_total|_count|_sum|_bucket)$/.test(full),
+    distribution: full.endsWith('_bucket') || metric.le !== undefined ? 'histogram' : metric.quantile !== undefined ? 'summary' : null,
+  };
+}
+
+/**
+ * The same, as the scrape target declared its family's type (`# TYPE`): a counter's and a
+ * histogram's series are cumulative, and a summary's `_sum` and `_count`; a summary's quantiles, a
+ * gauge, an info, a stateset and a gauge histogram are levels. Null for `unknown`: the name decides.
+ */
+function typedAsDeclared(declared: MetricType, full: string, metric: Record<string, string>): Pick<Meaning, 'counter' | 'distribution'> | null {
+  switch (declared) {
+    case 'counter':
+      return { counter: true, distribution: null };
+    case 'histogram':
+      return { counter: true, distribution: full.endsWith('_bucket') || metric.le !== undefined ? 'histogram' : null };
+    case 'summary':
+      return metric.quantile !== undefined ? { counter: false, distribution: 'summary' } : { counter: true, distribution: null };
+    case 'gauge':
+    case 'gaugehistogram':
+    case 'info':
+    case 'stateset':
+      return { counter: false, distribution: null };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The meaning of a series from its metric name and labels, and from the type its scrape target
+ * declared when one is known (Prometheus' metadata): a declared type says whether the series is a
+ * counter, whatever its name; without one (or `unknown`), the name's suffix does.
+ */
+export function meaningOf(metric: Record<string, string>, declared?: MetricType): Meaning {
   const full = (metric.__name__ ?? '').toLowerCase();
-  const distribution: Meaning['distribution'] =
-    full.endsWith('_bucket') || metric.le !== undefined ? 'histogram' : metric.quantile !== undefined ? 'summary' : null;
-  const counter = /(_total|_count|_sum|_bucket)$/.test(full) || /_seconds_total$/.test(full);
+  const { counter, distribution } = (declared && typedAsDeclared(declared, full, metric)) || typedByName(full, metric);
   const name = full.replace(/_(total|count|sum|bucket|created)$/, '');
   const unit: Meaning['unit'] = has(name, /(_|^)milliseconds?(_|$)|_ms$|_ms_/)
     ? 'milliseconds'
@@ -106,7 +143,7 @@ export function meaningOf(metric: Record<string, string>): Meaning {
   const resource = resourceOf(name);
   const base = { counter, distribution, unit, resource };
 
-  if (has(name, /build_info$|_info$|_version$|metadata_generation$|resource_version$|observed_generation$/))
+  if (declared === 'info' || has(name, /build_info$|_info$|_version$|metadata_generation$|resource_version$|observed_generation$/))
     return { ...base, kind: 'identity', worse: 'either' };
   // What a thing is configured to have (a container's limits and requests, a CFS period, a node's or a
   // volume's size) is not a measure of what it does: a change of it is a change of configuration.

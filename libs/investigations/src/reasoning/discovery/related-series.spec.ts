@@ -82,6 +82,64 @@ describe('discoverMeasures', () => {
     ]);
   });
 
+  it('reads a metric as its targets declared it, asking only about the metrics it may read; the name and shape where none is declared', async () => {
+    const sample2: Array<Record<string, string>> = [
+      { __name__: 'nginx_ingress_controller_requests', ingress: 'checkout', status: '200' },
+      { __name__: 'acme_pending_jobs_total', service: 'checkout' },
+      { __name__: 'acme_active_sessions_total', service: 'checkout' },
+      { __name__: 'acme_calls_total', service: 'checkout' },
+      { __name__: 'acme_build_info', service: 'checkout', version: '1' },
+    ];
+    const read = async (_tool: string, args: Record<string, unknown>): Promise<RecordedRun> => {
+      const query = String(args.query);
+      if (query.startsWith('topk')) return run(1, sample2);
+      const naming = run(2, [
+        ...sample2.map((s) => ({ __name__: s.__name__, via: s.ingress ? 'ingress' : 'service' })),
+        // acme_active_sessions_total falls like a gauge.
+        { falls: 'acme_active_sessions_total' },
+      ]);
+      (naming.output as { series: Array<{ value: [number, string] }> }).series.at(-1)!.value = [0, '0.9'];
+      return naming;
+    };
+    const asked: string[][] = [];
+    const declared = async ({ metrics }: { metrics: string[] }) => {
+      asked.push(metrics);
+      return {
+        types: new Map([
+          ['nginx_ingress_controller_requests', 'counter' as const],
+          ['acme_pending_jobs_total', 'gauge' as const],
+          ['acme_calls_total', 'unknown' as const],
+        ]),
+        runs: [run(3, [])],
+      };
+    };
+    const entity = { name: 'checkout', names: ['checkout'], pods: [], instances: [], nodes: [] };
+    const subject = entitySubject(entity, { alertname: 'X', service: 'checkout' });
+    const { measures, runs } = await discoverMeasures(read, subject, '2026-11-26T10:00:00Z', undefined, declared);
+    // The read of the types is cited with the discovery's.
+    expect(runs.map((r) => r.ordinal)).toEqual([1, 2, 3]);
+    // One question, about the metrics a read could take (no build series).
+    expect(asked).toHaveLength(1);
+    expect([...asked[0]].sort()).toEqual(['acme_active_sessions_total', 'acme_calls_total', 'acme_pending_jobs_total', 'nginx_ingress_controller_requests']);
+    const expressions = Object.fromEntries(measures.map((m) => [m.metric, measureExpression(m, { pattern: 'checkout' })]));
+    expect(expressions).toEqual({
+      // A counter without _total: a failure ratio of its rate, by outcome.
+      nginx_ingress_controller_requests: 'sum by (ingress, status) (rate(nginx_ingress_controller_requests{ingress=~"checkout"}[2m]))',
+      // A gauge named _total: a level.
+      acme_pending_jobs_total: 'max by (service) (acme_pending_jobs_total{service=~"checkout"})',
+      // Declared unknown: its name's counter; nothing declared and falling: its shape's gauge.
+      acme_calls_total: 'sum by (service) (rate(acme_calls_total{service=~"checkout"}[2m]))',
+      acme_active_sessions_total: 'max by (service) (acme_active_sessions_total{service=~"checkout"})',
+    });
+
+    // Without declared types, the names and the shape alone.
+    const plain = await discoverMeasures(read, subject, '2026-11-26T10:00:00Z');
+    const byName = Object.fromEntries(plain.measures.map((m) => [m.metric, measureExpression(m, { pattern: 'checkout' })]));
+    expect(byName.nginx_ingress_controller_requests).toBe('max by (ingress) (nginx_ingress_controller_requests{ingress=~"checkout"})');
+    expect(byName.acme_pending_jobs_total).toBe('sum by (service) (rate(acme_pending_jobs_total{service=~"checkout"}[2m]))');
+    expect(byName.acme_active_sessions_total).toBe(expressions.acme_active_sessions_total);
+  });
+
   it('writes a rate, a failure ratio by outcome, a p90 or a gauge per measure', () => {
     const p = { pattern: '(?i)checkout' };
     const meaning = { counter: true, distribution: null, worse: 'up' as const, kind: 'errors' as const };

@@ -1,7 +1,9 @@
+import type { MetricType } from '../../tools/prometheus/prometheus-metadata.tool';
 import { MAX_QUERY_CHARS } from '../../tools/prometheus/query-step';
 import { MarkedQuery, quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { seriesOf } from '../series-reading';
+import { SeriesOut, seriesOf } from '../series-reading';
+import { DeclaredTypes, NO_DECLARED_TYPES } from './declared-types';
 import { Entity, entityPattern } from './entity';
 import { isScrapeTargetLabel, podIsTarget, withWorkload } from './entity-model';
 import { Meaning, meaningOf, OUTCOME_LABELS } from './meaning';
@@ -144,6 +146,13 @@ export interface Discovery {
 }
 
 /**
+ * Asked, once the metrics that name the subject are known, for the types their targets declared
+ * (see declared-types.ts): given the measures as their names and shapes type them, and the
+ * metrics whose type could change how they are read. No types: the measures stay as they are.
+ */
+export type TypesAsker = (untyped: { measures: Measure[]; metrics: string[] }) => Promise<DeclaredTypes>;
+
+/**
  * What the discovery looks for: series whose label values match `pattern` (an entity's names, or
  * any value), `within` extra matchers (a namespace), sampled among the series `sample` selects.
  */
@@ -176,9 +185,16 @@ function preference(label: string): number {
  * Finds the measures of a subject at `at` (ISO time): first a sample of one series per metric
  * among the series the subject's sample selects (their label names: which labels exist to name
  * things), then, for every such label name, the metrics with a series whose value of that label
- * matches the subject. Two reads, whatever the exporters are called.
+ * matches the subject. Two reads, whatever the exporters are called; and, given `declaredTypes`,
+ * the types the targets declared for the metrics found (read as a rate or as a level by them).
  */
-export async function discoverMeasures(read: PrometheusReader, subject: Subject, at: string, sampled?: RecordedRun): Promise<Discovery> {
+export async function discoverMeasures(
+  read: PrometheusReader,
+  subject: Subject,
+  at: string,
+  sampled?: RecordedRun,
+  declaredTypes?: TypesAsker,
+): Promise<Discovery> {
   const selectors = subject.sample;
   if (!selectors.length) return { measures: [], runs: [] };
   // The sample may have been read with another query (SAMPLE's series in it, marked).
@@ -220,17 +236,37 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
       .filter((s) => s.metric.falls && Number(s.value?.[1]) > GAUGE_SHARE)
       .map((s) => s.metric.falls),
   );
+  // A histogram is read through its buckets: its sum and count say nothing more.
+  const throughBuckets = (metric: string): boolean => /_(sum|count)$/.test(metric) && examples.has(metric.replace(/_(sum|count)$/, '_bucket'));
+  const found = seriesOf(naming).filter((s) => s.metric.__name__ && s.metric.via && !throughBuckets(s.metric.__name__));
+  const untyped = measuresOf(found, examples, gauges, NO_DECLARED_TYPES);
+  if (!declaredTypes || !found.length) return { measures: untyped, runs: [sample, naming] };
+  // Whether the metrics about to be read are counters, as their targets declared them: those a
+  // measure could be read from whichever way their type falls, the kinds read first first.
+  const all = (type: MetricType): DeclaredTypes => ({ types: new Map(found.map((s) => [s.metric.__name__, type])), runs: [] });
+  const either = [...measuresOf(found, examples, gauges, all('counter')), ...measuresOf(found, examples, gauges, all('gauge'))];
+  const metrics = [...new Set(either.sort((a, b) => KIND_ORDER.indexOf(a.meaning.kind) - KIND_ORDER.indexOf(b.meaning.kind)).map((m) => m.metric))];
+  const declared = metrics.length ? await declaredTypes({ measures: untyped, metrics }) : NO_DECLARED_TYPES;
+  if (!declared.types.size) return { measures: untyped, runs: [sample, naming] };
+  return { measures: measuresOf(found, examples, gauges, declared), runs: [sample, naming, ...declared.runs] };
+}
+
+/**
+ * The measures of the metrics the naming read found (`found`: metric and label pairs, with their
+ * series counts), typed by what their targets declared; where nothing is declared (or `unknown`),
+ * by the name, corrected by the shape (`gauges`: counters by name whose series keep falling).
+ */
+function measuresOf(found: SeriesOut[], examples: Map<string, Record<string, string>>, gauges: Set<string>, declared: DeclaredTypes): Measure[] {
   const measures: Measure[] = [];
-  for (const s of seriesOf(naming)) {
+  for (const s of found) {
     const metric = s.metric.__name__;
     const label = s.metric.via;
-    if (!metric || !label) continue;
-    const named = meaningOf({ __name__: metric, ...(examples.get(metric) ?? {}) });
-    // Read by its shape: a series that keeps falling is not a counter, whatever its name says.
-    const meaning = gauges.has(metric) ? { ...named, counter: false } : named;
+    const type = declared.types.get(metric);
+    const named = meaningOf({ __name__: metric, ...(examples.get(metric) ?? {}) }, type);
+    // The declared type decides; without one, the shape: a series that keeps falling is not a
+    // counter, whatever its name says.
+    const meaning = !type && gauges.has(metric) ? { ...named, counter: false } : named;
     if (!KIND_ORDER.includes(meaning.kind)) continue;
-    // A histogram is read through its buckets: its sum and count say nothing more.
-    if (/_(sum|count)$/.test(metric) && examples.has(metric.replace(/_(sum|count)$/, '_bucket'))) continue;
     const example = examples.get(metric) ?? {};
     const peerLabel = CALLER_LABEL.test(label) ? PEER_LABELS.find((p) => p !== label && example[p] !== undefined) : undefined;
     const outcomeLabel = meaning.counter && !meaning.distribution ? OUTCOME_LABELS.find((o) => example[o] !== undefined) : undefined;
@@ -261,13 +297,12 @@ export async function discoverMeasures(read: PrometheusReader, subject: Subject,
     const held = chosen.get(key);
     if (!held || preference(m.label) < preference(held.label) || (preference(m.label) === preference(held.label) && m.label < held.label)) chosen.set(key, m);
   }
-  const kept = [...chosen.values()].sort(
+  return [...chosen.values()].sort(
     (a, b) =>
       KIND_ORDER.indexOf(a.meaning.kind) - KIND_ORDER.indexOf(b.meaning.kind) ||
       Number(!!b.peerLabel) - Number(!!a.peerLabel) ||
       (a.metric < b.metric ? -1 : 1),
   );
-  return { measures: kept, runs: [sample, naming] };
 }
 
 /** The label that names the entity in a measure's read: the workload added from pods, else the naming label. */

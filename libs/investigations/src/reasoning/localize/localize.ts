@@ -1,10 +1,11 @@
 import type { Timestamp } from '@svc/platform';
+import { declaredTypesReader } from '../discovery/declared-types';
 import { Entity, entityOf, entityPattern } from '../discovery/entity';
 import { Placements } from '../discovery/entity-model';
 import { discoverMeasures, Measure, prometheusReader, sampleClause, sampleSelectors, Subject } from '../discovery/related-series';
 import { CallGraph, CallPair, discoverCalls, readCallGraph, serviceNamed } from '../graph/call-graph';
 import { LostTime, whereTimeIsLost } from '../graph/lost-time';
-import { RankedChange, rankChanges } from '../ranking/ranked-changes';
+import { RankedChange, rankChanges, readsNeeded } from '../ranking/ranked-changes';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, seriesOf, shift } from '../series-reading';
 import { Candidates, candidatesOf, siblingsIn, siblingsQueries } from './candidates';
@@ -38,6 +39,12 @@ export interface Localized {
 const PLACEMENT_READS = 2;
 /** Reads of the candidates' measures at most, after their two discovery reads. */
 const MEASURE_READS = 5;
+/**
+ * Runs a reasoner may spend after the ranking: the changes reported on the candidates, the tests
+ * of the first two suspects, and the read of the symptom. The read of the declared types never
+ * takes one of them.
+ */
+const AFTER_RANKING = 4;
 
 /** Whether the session's run budget allows the placement, with `reserved` runs kept for what follows. */
 export const canPlace = (session: InvestigationSession, reserved: number): boolean =>
@@ -142,17 +149,32 @@ export async function rankSuspects(
     pattern: entityPattern({ ...entity, names: candidates.names }),
     sample: sampleSelectors(alerts[0] ?? {}),
   };
-  const discovery = await discoverMeasures(read, subject, shift(onset, MINUTE).toISOString(), placement.runs[0]);
-  const result: Localized = { placement, changes: [], anomalies: [], suspects: [], discoveryRuns: discovery.runs, rankingRuns: [] };
-  if (!discovery.measures.length) return result;
   // Containers' CPU and memory against their limits first, where cAdvisor's series name the candidates' pods.
   // Read per workload: about one series a candidate.
-  const derived = [CPU_OF_LIMIT, MEMORY_OF_LIMIT]
-    .filter((d) => discovery.measures.some((m) => m.metric === d.metric && m.byWorkload))
-    .map((d) => ({ ...d, series: candidates.names.length }));
+  const derivedOf = (discovered: Measure[]): Measure[] =>
+    [CPU_OF_LIMIT, MEMORY_OF_LIMIT]
+      .filter((d) => discovered.some((m) => m.metric === d.metric && m.byWorkload))
+      .map((d) => ({ ...d, series: candidates.names.length }));
   // Where nothing shows what the alerting entity calls, every workload of its namespace that ran into its CPU limit.
-  const hot = derived.length && entity.namespace && !candidates.dependencies.length ? [hotWorkloads(entity.namespace)] : [];
-  const measures = inReadingOrder([...hot, ...derived, ...discovery.measures.filter((m) => !waitsOnOthers(m))], latency);
+  const hotOf = (derived: Measure[]): Measure[] =>
+    derived.length && entity.namespace && !candidates.dependencies.length ? [hotWorkloads(entity.namespace)] : [];
+  const toRead = (discovered: Measure[], derived: Measure[], hot: Measure[]): Measure[] =>
+    inReadingOrder([...hot, ...derived, ...discovered.filter((m) => !waitsOnOthers(m))], latency);
+  const readsOf = (discovered: Measure[]): number => {
+    const derived = derivedOf(discovered);
+    return readsNeeded(toRead(discovered, derived, hotOf(derived)));
+  };
+  // Whether the measures are counters, as their targets declared them: one read at most, made only
+  // when it takes none of the reads the ranking needs nor any run of what follows it.
+  const declaredTypes = declaredTypesReader(session, source);
+  const discovery = await discoverMeasures(read, subject, shift(onset, MINUTE).toISOString(), placement.runs[0], ({ measures, metrics }) =>
+    declaredTypes(metrics, Math.min(MEASURE_READS, readsOf(measures)) + Math.max(reserved, AFTER_RANKING)),
+  );
+  const result: Localized = { placement, changes: [], anomalies: [], suspects: [], discoveryRuns: discovery.runs, rankingRuns: [] };
+  if (!discovery.measures.length) return result;
+  const derived = derivedOf(discovery.measures);
+  const hot = hotOf(derived);
+  const measures = toRead(discovery.measures, derived, hot);
   const reads = Math.max(1, Math.min(MEASURE_READS, session.budgets.toolRuns - session.runs.length - reserved));
   const { changes, runs } = await rankChanges(read, measures, subject, onset, { reads, isSymptom: () => false });
   result.rankingRuns = runs;

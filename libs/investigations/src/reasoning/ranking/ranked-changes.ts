@@ -137,6 +137,9 @@ export async function rankChanges(
   return { changes, runs };
 }
 
+/** The range reads rankChanges makes to read every one of `measures` (as many as its `reads` allow). */
+export const readsNeeded = (measures: Measure[]): number => batches(measures).length;
+
 /** Buckets of a latency histogram, about: its p90 is one series of every this many it has. */
 const BUCKETS_PER_HISTOGRAM = 10;
 
