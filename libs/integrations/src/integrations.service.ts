@@ -99,8 +99,13 @@ function checkBinding(type: IntegrationType, config: Record<string, unknown>): v
         ? 'Invalid input: config.host and config.relayId: set one of them, not both (a relay-bound datastore is reached at the address in the relay configuration)'
         : BOTH_BINDINGS,
     );
-  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.datastore) && !direct && !relayed)
+  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.id === 'loki' || type.datastore) && !direct && !relayed)
     throw new InvalidInputError(`Invalid input: config.${field} or config.relayId is required (one of them)`);
+  // The relay sends the request, so the tenant header is its configuration's to set, like the URL and credentials.
+  if (type.id === 'loki' && relayed && config.tenant !== undefined)
+    throw new InvalidInputError(
+      "Invalid input: config.tenant and config.relayId: a relay-bound Loki's tenant is set in the relay configuration (with its URL and credentials), not here",
+    );
 }
 
 function mintWebhookSecret(): string {
