@@ -16,3 +16,4 @@ export * from './postgresql/postgresql.tools';
 export * from './mysql/mysql.tools';
 export * from './redis/redis.tools';
 export * from './rabbitmq/rabbitmq.tools';
+export * from './loki/loki.tools';
