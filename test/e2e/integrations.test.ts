@@ -32,6 +32,7 @@ describe('integrations', () => {
       'mysql',
       'redis',
       'rabbitmq',
+      'loki',
     ]);
     expect(res.body.items.find((t: { id: string }) => t.id === 'changes')).toMatchObject({
       capabilities: ['change-webhook'],

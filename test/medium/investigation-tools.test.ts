@@ -172,6 +172,10 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         'rabbitmq.overview',
         'rabbitmq.queues',
         'rabbitmq.connections',
+        'loki.labels',
+        'loki.label_values',
+        'loki.query_range',
+        'loki.log_patterns',
       ]);
       expect(catalog.list('alertmanager').map((t) => t.name)).toEqual(['alertmanager.alerts', 'alertmanager.silences']);
       for (const tool of catalog.list()) {

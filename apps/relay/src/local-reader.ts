@@ -117,7 +117,11 @@ export class LocalReader {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'GET',
-        headers: { ...authorization(integration.credentials), accept: 'application/json' },
+        headers: {
+          ...authorization(integration.credentials),
+          ...(integration.tenant ? { 'x-scope-orgid': integration.tenant } : {}),
+          accept: 'application/json',
+        },
         signal: controller.signal,
       });
       const { chunks, size, truncated } = await capped(answer.body, maxBytes);

@@ -14,11 +14,16 @@ const httpIntegration = z
   .object({
     /** The control plane's id of the integration this system serves (config.relayId names this relay there). */
     integrationId: uuid,
-    type: z.enum(['prometheus', 'alertmanager', 'rabbitmq']),
+    type: z.enum(['prometheus', 'alertmanager', 'rabbitmq', 'loki']),
     /** Where the system answers, inside this network. Never sent to the control plane. */
     baseUrl: z.string().regex(/^https?:\/\//, 'must be an http(s) URL'),
     /** Sent to the system only; never to the control plane. */
     credentials: credentials.optional(),
+    /** Loki only: the tenant to read, sent as X-Scope-OrgID. */
+    tenant: z
+      .string()
+      .regex(/^[A-Za-z0-9!_.*'()-]{1,150}(\|[A-Za-z0-9!_.*'()-]{1,150})*$/, "must be a Loki tenant id (letters, digits, !_.*'()- ; several joined by |)")
+      .optional(),
     /** What this relay allows for it; anything else is refused here, whatever the control plane asks. */
     capabilities: z.array(z.string()).min(1),
   })
@@ -89,6 +94,7 @@ export function loadRelayConfig(path: string, env: NodeJS.ProcessEnv = process.e
   const config = parsed.data;
   const problems: string[] = [];
   config.integrations.forEach((i, index) => {
+    if ('tenant' in i && i.tenant !== undefined && i.type !== 'loki') problems.push(`integrations.${index}.tenant: only a loki integration has a tenant`);
     for (const id of i.capabilities) {
       const definition = capabilityDefinition(id);
       if (!definition)

@@ -30,6 +30,12 @@ interface Probe {
   path: string;
   read: (body: unknown) => unknown;
   product: string;
+  /** For a system that answers no version: the verification from its answer (a 2xx, complete), instead of `read`. */
+  judge?: (body: unknown, config: Record<string, unknown>) => VerifyResult;
+  /** Why an error status is what it is, when the answer says so in a way this code recognises (never the body itself). */
+  explain?: (status: number, body: Buffer, complete: boolean) => string | undefined;
+  /** Headers besides the credentials (a tenant). */
+  headers?: (config: Record<string, unknown>) => Record<string, string>;
   /** A second read, of what the account may do (for systems the tools must only read). */
   account?: { path: string; judge: (body: unknown) => AccountFinding | undefined };
 }
@@ -57,6 +63,48 @@ function judgeRabbitmqAccount(body: unknown): AccountFinding | undefined {
   };
 }
 
+/** The headers every read of a Loki integration carries besides its credentials: the tenant, when it has one. */
+export function lokiTenantHeader(config: Record<string, unknown>): Record<string, string> {
+  return typeof config.tenant === 'string' ? { 'x-scope-orgid': config.tenant } : {};
+}
+
+const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const LOKI_LABELS_SHOWN = 8;
+
+/**
+ * Loki's label names (`{"status":"success","data":[...]}`) say it answers, and what it holds: no
+ * label at all means no stream in the last 6 hours, which for a tenant is most often a wrong
+ * tenant (Loki answers any tenant id, with nothing for one it holds no logs of).
+ */
+function judgeLokiLabels(body: unknown, config: Record<string, unknown>): VerifyResult {
+  const answer = body as { status?: unknown; data?: unknown } | undefined;
+  if (answer?.status !== 'success' || !Array.isArray(answer.data) || !answer.data.every((n) => typeof n === 'string'))
+    return { outcome: 'failed', detail: "The answer at /loki/api/v1/labels is not Loki's" };
+  const tenant = typeof config.tenant === 'string' ? ` for tenant ${config.tenant}` : '';
+  const names = (answer.data as string[]).filter((name) => LABEL_NAME.test(name));
+  if (names.length === 0)
+    return {
+      outcome: 'failed',
+      detail: tenant
+        ? `Loki answered${tenant} but holds no log stream of the last 6 hours: check the tenant (Loki answers any tenant id, with nothing for one it has no logs of)`
+        : 'Loki answered but holds no log stream of the last 6 hours: no logs were pushed to it lately',
+    };
+  const shown = names.slice(0, LOKI_LABELS_SHOWN).join(', ');
+  return {
+    outcome: 'succeeded',
+    detail: `Loki${tenant}: ${names.length} label${names.length === 1 ? '' : 's'} in the last 6 hours (${shown}${names.length > LOKI_LABELS_SHOWN ? ', …' : ''})`,
+  };
+}
+
+/** Loki's own 401 without a tenant (`no org id`), and what a 401 or 403 means for the account. */
+function explainLokiStatus(status: number, body: Buffer, complete: boolean): string | undefined {
+  if (status === 401 && complete && body.toString('utf8').trim() === 'no org id')
+    return 'Loki is multi-tenant and the request named no tenant: set config.tenant (sent as X-Scope-OrgID)';
+  if (status === 401) return 'the credentials were refused';
+  if (status === 403) return 'the account may not read this tenant';
+  return undefined;
+}
+
 /** What verify asks of each type, and how to read the answer. */
 const PROBES: Record<string, Probe> = {
   rabbitmq: {
@@ -68,7 +116,14 @@ const PROBES: Record<string, Probe> = {
   prometheus: { path: 'api/v1/status/buildinfo', product: 'Prometheus', read: (b) => (b as { data?: { version?: unknown } }).data?.version },
   alertmanager: { path: 'api/v2/status', product: 'Alertmanager', read: (b) => (b as { versionInfo?: { version?: unknown } }).versionInfo?.version },
   grafana: { path: 'api/health', product: 'Grafana', read: (b) => (b as { version?: unknown }).version },
+  loki: { path: 'loki/api/v1/labels', product: 'Loki', read: () => undefined, judge: judgeLokiLabels, explain: explainLokiStatus, headers: lokiTenantHeader },
 };
+
+/** The detail of an error status: the product, status and path, then what this code recognises of the answer. */
+function statusDetail(probe: Probe, status: number, body: Buffer, complete: boolean, path: string, through: string): string {
+  const message = probe.explain?.(status, body, complete) ?? upstreamErrorMessage(body, status, complete);
+  return `${probe.product} answered HTTP ${status} at ${path}${through}${message ? `: ${message}` : ''}`;
+}
 
 export function authorizationHeader(credentials: StoredCredentials | null): Record<string, string> {
   if (!credentials) return {};
@@ -142,7 +197,7 @@ export class IntegrationVerifier {
       throw new InvalidInputError(
         `${type.displayName} integrations only receive alerts: there is no system to contact. Send a test alert to the webhook instead`,
       );
-    if (throughRelay) return this.verifyThroughRelay(probe, throughRelay);
+    if (throughRelay) return this.verifyThroughRelay(probe, throughRelay, config);
     const baseUrl = typeof config.baseUrl === 'string' ? config.baseUrl : undefined;
     if (!baseUrl) throw new InvalidInputError('Set config.baseUrl to verify this integration');
     const url = new URL(probe.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -150,19 +205,18 @@ export class IntegrationVerifier {
     try {
       const answer = await this.outbound.get({
         url,
-        headers: { accept: 'application/json', ...authorizationHeader(credentials) },
+        headers: { accept: 'application/json', ...authorizationHeader(credentials), ...probe.headers?.(config) },
         signal: deadline,
         maxBytes: DEFAULT_READ_CAP_BYTES,
       });
-      if (answer.status < 200 || answer.status > 299) {
-        const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
-        return { outcome: 'failed', detail: `${probe.product} answered HTTP ${answer.status} at ${answer.url.pathname}${message ? `: ${message}` : ''}` };
-      }
+      if (answer.status < 200 || answer.status > 299)
+        return { outcome: 'failed', detail: statusDetail(probe, answer.status, answer.body, answer.complete, answer.url.pathname, '') };
       if (!answer.complete)
         return {
           outcome: 'failed',
           detail: `The answer at ${answer.url.pathname} is larger than ${DEFAULT_READ_CAP_BYTES / 1024} KiB: not ${probe.product}'s`,
         };
+      if (probe.judge) return probe.judge(parseJson(answer.body), config);
       const version = versionOf(probe.read(parseJson(answer.body)));
       if (!version) return { outcome: 'failed', detail: `The answer at ${answer.url.pathname} is not ${probe.product}'s` };
       if (!probe.account) return { outcome: 'succeeded', detail: `${probe.product} ${version}` };
@@ -221,7 +275,7 @@ export class IntegrationVerifier {
     return { outcome: found.outcome, detail: `${found.detail} (through the relay)` };
   }
 
-  private async verifyThroughRelay(probe: Probe, read: RelayRead): Promise<VerifyResult> {
+  private async verifyThroughRelay(probe: Probe, read: RelayRead, config: Record<string, unknown>): Promise<VerifyResult> {
     let answer: { status: number; body: Buffer; complete: boolean };
     try {
       answer = await read(probe.path, AbortSignal.timeout(TIMEOUT_MS));
@@ -229,12 +283,12 @@ export class IntegrationVerifier {
       if ((error as Error)?.name === 'TimeoutError') return { outcome: 'failed', detail: `No answer through the relay within ${TIMEOUT_MS / 1000} s` };
       return { outcome: 'failed', detail: (error as Error).message };
     }
-    if (answer.status < 200 || answer.status > 299) {
-      const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
-      return {
-        outcome: 'failed',
-        detail: `${probe.product} answered HTTP ${answer.status} at /${probe.path} (through the relay)${message ? `: ${message}` : ''}`,
-      };
+    if (answer.status < 200 || answer.status > 299)
+      return { outcome: 'failed', detail: statusDetail(probe, answer.status, answer.body, answer.complete, `/${probe.path}`, ' (through the relay)') };
+    if (probe.judge) {
+      if (!answer.complete) return { outcome: 'failed', detail: `The answer at /${probe.path} is not ${probe.product}'s` };
+      const judged = probe.judge(parseJson(answer.body), config);
+      return { outcome: judged.outcome, detail: `${judged.detail} (through the relay)` };
     }
     const version = answer.complete ? versionOf(probe.read(parseJson(answer.body))) : undefined;
     if (!version) return { outcome: 'failed', detail: `The answer at /${probe.path} is not ${probe.product}'s` };

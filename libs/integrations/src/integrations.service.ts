@@ -29,7 +29,7 @@ import { Integration } from './integration.entity';
 import { WebhookReceiver } from './webhooks/webhook-authenticator';
 import { hashWebhookSecret, webhookSecretBinding } from './webhooks/webhook-secret';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
-import { authorizationHeader, IntegrationVerifier, StoredCredentials } from './integration-verifier';
+import { authorizationHeader, IntegrationVerifier, lokiTenantHeader, StoredCredentials } from './integration-verifier';
 import { DatastoreCredentials, datastoreEndpoint, servicesOf } from './catalog/datastore-endpoint';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
@@ -41,7 +41,7 @@ const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.creat
 export interface ReadableDataSource {
   organizationId: string;
   integrationId: string;
-  type: 'prometheus' | 'alertmanager' | 'rabbitmq' | DatastoreKind;
+  type: 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | DatastoreKind;
   name: string;
   baseUrl: string;
   /** A datastore's address and sign-in: for the code that reads it, never for a response. */
@@ -99,8 +99,13 @@ function checkBinding(type: IntegrationType, config: Record<string, unknown>): v
         ? 'Invalid input: config.host and config.relayId: set one of them, not both (a relay-bound datastore is reached at the address in the relay configuration)'
         : BOTH_BINDINGS,
     );
-  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.datastore) && !direct && !relayed)
+  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.id === 'loki' || type.datastore) && !direct && !relayed)
     throw new InvalidInputError(`Invalid input: config.${field} or config.relayId is required (one of them)`);
+  // The relay sends the request, so the tenant header is its configuration's to set, like the URL and credentials.
+  if (type.id === 'loki' && relayed && config.tenant !== undefined)
+    throw new InvalidInputError(
+      "Invalid input: config.tenant and config.relayId: a relay-bound Loki's tenant is set in the relay configuration (with its URL and credentials), not here",
+    );
 }
 
 function mintWebhookSecret(): string {
@@ -326,7 +331,7 @@ export class IntegrationsService {
         return [{ organizationId, integrationId: i.id, type: datastore, name: i.name, baseUrl: '', endpoint, services, relayId, headers: {}, verifiedAt }];
       }
       const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
-      if ((i.type !== 'prometheus' && i.type !== 'alertmanager' && i.type !== 'rabbitmq') || (!baseUrl && !relayId)) return [];
+      if ((i.type !== 'prometheus' && i.type !== 'alertmanager' && i.type !== 'rabbitmq' && i.type !== 'loki') || (!baseUrl && !relayId)) return [];
       if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', services, relayId, headers: {}, verifiedAt }];
       return [
         {
@@ -337,7 +342,7 @@ export class IntegrationsService {
           baseUrl: baseUrl!,
           services,
           relayId: null,
-          headers: authorizationHeader(this.credentialsOf(i)),
+          headers: { ...authorizationHeader(this.credentialsOf(i)), ...(i.type === 'loki' ? lokiTenantHeader(i.config) : {}) },
           verifiedAt,
         },
       ];

@@ -11,7 +11,8 @@ export function webhookPath(format: WebhookFormat): 'alert-events' | 'change-eve
 /** JSON Schema (draft 2020-12 subset) of an integration's config or credentials. */
 export type JsonSchema = Record<string, unknown>;
 
-export type IntegrationTypeId = 'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'mysql' | 'redis' | 'rabbitmq';
+export type IntegrationTypeId =
+  'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'mysql' | 'redis' | 'rabbitmq' | 'loki';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
@@ -56,6 +57,18 @@ const httpCredentials: JsonSchema = {
       additionalProperties: false,
     },
   ],
+};
+
+/**
+ * A Loki tenant (sent as X-Scope-OrgID): what Loki allows in a tenant id (alphanumerics and
+ * `!-_.*'()`, at most 150 bytes), or several joined by `|` for a multi-tenant query.
+ */
+const lokiTenant = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 1024,
+  pattern: "^[A-Za-z0-9!_.*'()-]{1,150}(\\|[A-Za-z0-9!_.*'()-]{1,150})*$",
+  description: 'The tenant to read (sent as X-Scope-OrgID), e.g. "team-a" or "team-a|team-b"; leave it out for a Loki without multi-tenancy',
 };
 
 /** The services a datastore serves, so that investigations of them read it even when no metric links the two. */
@@ -275,6 +288,27 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
         baseUrl: { ...httpUrl, description: 'The management HTTP API (the management plugin), e.g. http://rabbitmq:15672' },
         relayId,
         services,
+      },
+      oneOf: [
+        { properties: { baseUrl: httpUrl }, required: ['baseUrl'] },
+        { properties: { relayId }, required: ['relayId'] },
+      ],
+      additionalProperties: false,
+    },
+    credentialsSchema: httpCredentials,
+  },
+  {
+    id: 'loki',
+    displayName: 'Grafana Loki',
+    capabilities: ['log-labels', 'log-query', 'log-patterns'],
+    webhookFormat: null,
+    connect: 'manual',
+    configSchema: {
+      type: 'object',
+      properties: {
+        baseUrl: { ...httpUrl, description: 'Loki HTTP API base URL (the query frontend or the read path), e.g. http://loki:3100' },
+        tenant: lokiTenant,
+        relayId,
       },
       oneOf: [
         { properties: { baseUrl: httpUrl }, required: ['baseUrl'] },

@@ -15,6 +15,7 @@ export const PRODUCT_NAMES: Record<DataSourceType, string> = {
   prometheus: 'Prometheus',
   alertmanager: 'Alertmanager',
   rabbitmq: 'RabbitMQ',
+  loki: 'Loki',
   ...DATASTORE_NAMES,
 };
 
@@ -39,6 +40,22 @@ function unreachable(product: string, url: URL, error: OutboundError): string {
   return `Could not reach ${product} at ${url.origin}: ${hop}${error.code ?? error.kind}`;
 }
 
+/** An answer as it came, before it is read as JSON: its status, body (capped), and what was read. */
+export interface RawAnswer {
+  status: number;
+  body: Buffer;
+  complete: boolean;
+  pathname: string;
+  /** Path and query that were read, for ToolResult.sources. */
+  source: string;
+}
+
+/**
+ * What an error answer says, when its product says it in a way the tool recognises (Loki's plain
+ * text errors): used instead of the generic recognition of API error bodies. Never the body itself.
+ */
+export type ErrorExplainer = (status: number, body: Buffer, complete: boolean) => string | undefined;
+
 /**
  * GET a JSON answer from the connection's API through the outbound client (the policy checked at
  * every connection and redirect; the credentials not sent past a redirect to another origin): its
@@ -46,8 +63,29 @@ function unreachable(product: string, url: URL, error: OutboundError): string {
  * becomes a ToolFailure naming the status and only a recognised API error's message; an abort is
  * rethrown as is so the catalog can tell cancellation and timeout apart.
  */
-export async function getJson(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]> = []): Promise<JsonAnswer> {
-  if (context.connection.relayId) return getJsonThroughRelay(context, path, query);
+export async function getJson(
+  context: ToolContext,
+  path: string,
+  query: ReadonlyArray<readonly [string, string]> = [],
+  explain?: ErrorExplainer,
+): Promise<JsonAnswer> {
+  const answer = await getAnswer(context, path, query);
+  return readAnswer(PRODUCT_NAMES[context.connection.type], answer, explain);
+}
+
+/**
+ * The answer to a GET of the connection's API, directly or through the relay the integration is
+ * bound to (which runs it against the system only it can reach, capped as a direct read is),
+ * whatever its status: for a caller to whom a status is an answer, such as a 404 from an endpoint
+ * a server does not offer. No answer at all is a ToolFailure; an abort is rethrown as is.
+ */
+export async function getAnswer(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]> = []): Promise<RawAnswer> {
+  if (context.connection.relayId) {
+    const search = new URLSearchParams(query.map(([name, value]) => [name, value] as [string, string])).toString();
+    const source = `/${path}${search ? `?${search}` : ''}`;
+    const answer = await readThroughRelay(context, path, query, [source]);
+    return { ...answer, pathname: `/${path}`, source };
+  }
   const { baseUrl, headers, type } = context.connection;
   if (!context.outbound) throw new Error('getJson: the tool context has no outbound client (tools run through the ToolCatalog)');
   const product = PRODUCT_NAMES[type];
@@ -67,19 +105,7 @@ export async function getJson(context: ToolContext, path: string, query: Readonl
     if (context.signal.aborted || !(error instanceof OutboundError)) throw error;
     throw new ToolFailure(unreachable(product, url, error), [source]);
   }
-  return readAnswer(product, answer.status, answer.body, answer.complete, answer.url.pathname, source);
-}
-
-/**
- * The same read through the relay the integration is bound to: the relay runs it against the
- * system only it can reach and returns the answer (capped as a direct read is). An offline relay
- * or one that does not offer the read fails at once, saying so.
- */
-async function getJsonThroughRelay(context: ToolContext, path: string, query: ReadonlyArray<readonly [string, string]>): Promise<JsonAnswer> {
-  const search = new URLSearchParams(query.map(([name, value]) => [name, value] as [string, string])).toString();
-  const source = `/${path}${search ? `?${search}` : ''}`;
-  const answer = await readThroughRelay(context, path, query, [source]);
-  return readAnswer(PRODUCT_NAMES[context.connection.type], answer.status, answer.body, answer.complete, `/${path}`, source);
+  return { status: answer.status, body: answer.body, complete: answer.complete, pathname: answer.url.pathname, source };
 }
 
 /**
@@ -114,12 +140,12 @@ export async function readThroughRelay(
 }
 
 /** A 2xx complete JSON answer's body, else a ToolFailure naming the status and only a recognised API error's message. */
-function readAnswer(product: string, status: number, body: Buffer, complete: boolean, pathname: string, source: string): JsonAnswer {
-  const answer = { status, body, complete, url: { pathname } };
+export function readAnswer(product: string, answer: RawAnswer, explain?: ErrorExplainer): JsonAnswer {
+  const { source } = answer;
   if (answer.status < 200 || answer.status > 299) {
     // Only the status and a recognised API error's message: never the body of whatever answered.
-    const message = upstreamErrorMessage(answer.body, answer.status, answer.complete);
-    throw new ToolFailure(`${product} answered HTTP ${answer.status} at ${answer.url.pathname}${message ? `: ${message}` : ''}`, [source]);
+    const message = explain?.(answer.status, answer.body, answer.complete) ?? upstreamErrorMessage(answer.body, answer.status, answer.complete);
+    throw new ToolFailure(`${product} answered HTTP ${answer.status} at ${answer.pathname}${message ? `: ${message}` : ''}`, [source]);
   }
   if (!answer.complete) {
     throw new ToolFailure(
@@ -133,6 +159,6 @@ function readAnswer(product: string, status: number, body: Buffer, complete: boo
   } catch {
     parsed = undefined;
   }
-  if (parsed === undefined) throw new ToolFailure(`The answer at ${answer.url.pathname} is not JSON: is this ${product}?`, [source]);
+  if (parsed === undefined) throw new ToolFailure(`The answer at ${answer.pathname} is not JSON: is this ${product}?`, [source]);
   return { body: parsed, source };
 }

@@ -17,3 +17,4 @@ export * from './postgresql/postgresql.tools';
 export * from './mysql/mysql.tools';
 export * from './redis/redis.tools';
 export * from './rabbitmq/rabbitmq.tools';
+export * from './loki/loki.tools';

@@ -11,6 +11,7 @@ import { MYSQL_TOOLS } from './mysql/mysql.tools';
 import { POSTGRESQL_TOOLS } from './postgresql/postgresql.tools';
 import { RABBITMQ_TOOLS } from './rabbitmq/rabbitmq.tools';
 import { REDIS_TOOLS } from './redis/redis.tools';
+import { LOKI_TOOLS } from './loki/loki.tools';
 import type { ToolDefinition } from './tool.types';
 
 /** Every tool of this release, in the order a reasoner is shown them. */
@@ -28,4 +29,5 @@ export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
   ...MYSQL_TOOLS,
   ...REDIS_TOOLS,
   ...RABBITMQ_TOOLS,
+  ...LOKI_TOOLS,
 ];

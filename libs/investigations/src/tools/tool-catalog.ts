@@ -80,7 +80,7 @@ export class ToolCatalog {
   /** Null when `args` are valid for the tool, else why not (the same message a run would fail with). */
   validate(name: string, args: unknown): string | null {
     if (!this.tools.has(name)) return `Unknown tool ${name}`;
-    const problem = this.validator.check(name, args ?? {});
+    const problem = this.validator.check(name, args ?? {}) ?? this.tools.get(name)!.check?.((args ?? {}) as Record<string, unknown>) ?? null;
     return problem && `Invalid arguments: ${problem}`;
   }
 

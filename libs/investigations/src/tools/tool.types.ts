@@ -2,7 +2,7 @@ import type { DatastoreClient, DatastoreEndpoint, DatastoreKind } from '@svc/dat
 import type { OutboundClient, Timestamp } from '@svc/platform';
 
 /** The integration types whose data the investigation tools read. */
-export type DataSourceType = 'prometheus' | 'alertmanager' | 'rabbitmq' | DatastoreKind;
+export type DataSourceType = 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | DatastoreKind;
 
 /**
  * Where a tool reads from: an integration's HTTP API, with its credentials already turned into
@@ -88,6 +88,12 @@ export interface ToolDescriptor {
 }
 
 export interface ToolDefinition<A = Record<string, unknown>> extends ToolDescriptor {
+  /**
+   * What the schema cannot say (a query that must parse in the system's language): null when the
+   * arguments, already valid against `argumentsSchema`, are fine, else one sentence naming the
+   * problem. A call it refuses is refused before any request, as a schema violation is.
+   */
+  check?(args: A): string | null;
   /**
    * Runs with arguments the catalog has already validated against `argumentsSchema`.
    * Throws ToolFailure (or anything else) for problems; the catalog turns every throw into a failed result.

@@ -9,7 +9,7 @@
 export interface CapabilityDefinition {
   capabilityId: string;
   capabilityVersion: number;
-  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq' | RelayDatastoreType;
+  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | RelayDatastoreType;
   /** Paths (relative to the system's base URL, no leading slash) this capability reads. */
   paths: RegExp;
 }
@@ -50,6 +50,10 @@ export const CAPABILITIES: readonly CapabilityDefinition[] = [
   { capabilityId: 'rabbitmq.overview', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/(overview|nodes|whoami)$/ },
   { capabilityId: 'rabbitmq.queues', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/queues$/ },
   { capabilityId: 'rabbitmq.connections', capabilityVersion: 1, integrationType: 'rabbitmq', paths: /^api\/connections$/ },
+  // loki.labels is also what verify reads; loki.log_patterns reads Loki's own patterns (the tool mines lines through loki.query_range without it).
+  { capabilityId: 'loki.labels', capabilityVersion: 1, integrationType: 'loki', paths: /^loki\/api\/v1\/(labels|label\/[^/]+\/values)$/ },
+  { capabilityId: 'loki.query_range', capabilityVersion: 1, integrationType: 'loki', paths: /^loki\/api\/v1\/query_range$/ },
+  { capabilityId: 'loki.patterns', capabilityVersion: 1, integrationType: 'loki', paths: /^loki\/api\/v1\/patterns$/ },
   ...DATASTORE_CAPABILITIES,
 ];
 
