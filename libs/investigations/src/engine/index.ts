@@ -13,6 +13,7 @@ export type { ChangeReader } from './changes-near-onset.tool';
 // The cause detectors and what they are given, for tests that run one against real systems.
 export { DATASTORE_EXPLAINERS, explainCauses } from '../reasoning/explainers/registry';
 export { redisExplainer } from '../reasoning/explainers/datastore-redis';
+export { logTemplatesExplainer } from '../reasoning/explainers/log-templates';
 export { datastoreLocksExplainer } from '../reasoning/explainers/datastore-locks';
 export { dependencyExplainer } from '../reasoning/explainers/dependency';
 export { brokerQueuesExplainer } from '../reasoning/explainers/broker-queues';

@@ -203,6 +203,7 @@ describe('explainCauses', () => {
       'traffic surge',
       'nodes and volumes',
       'CPU throttling',
+      'new log templates',
       'liveness restarts',
       'restarts',
       'scrape targets down',

@@ -12,6 +12,7 @@ import { redisExplainer } from './datastore-redis';
 import { dependencyExplainer } from './dependency';
 import type { ConditionKnown, DetectedCause, DetectionScope, Explainer, WhyAnswer } from './explainer';
 import { livenessExplainer } from './liveness';
+import { logTemplatesExplainer } from './log-templates';
 import { newVersionExplainer } from './new-version';
 import { nodeAndVolumesExplainer } from './node-and-volumes';
 import { processCpuExplainer } from './process-cpu';
@@ -32,7 +33,7 @@ export const CHANGE_EXPLAINERS: readonly Explainer[] = [newVersionExplainer, res
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
  * blackbox, postgres and queue exporters, client-side HTTP and gRPC metrics), in order of how
  * directly they read the alert's entity: its queue (in the exporters' series, then in the broker), its pods' containers, its calls to peers, the
- * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come next: a
+ * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU, its logs (a log store's, where one is connected). Liveness restarts come next: a
  * probe that failed asks why among the causes found before. The changes on the alerting service
  * (CHANGE_EXPLAINERS) frame them: a new version first, the proximate events last, so that a
  * restart a failing probe explains is not stated again.
@@ -48,6 +49,7 @@ export const CAUSE_EXPLAINERS: readonly Explainer[] = [
   trafficSurgeExplainer,
   nodeAndVolumesExplainer,
   cpuThrottlingExplainer,
+  logTemplatesExplainer,
   livenessExplainer,
 ];
 
@@ -55,13 +57,14 @@ export const CAUSE_EXPLAINERS: readonly Explainer[] = [
 export const EXPLAINERS: readonly Explainer[] = [newVersionExplainer, ...CAUSE_EXPLAINERS, ...CHANGE_EXPLAINERS.filter((e) => e !== newVersionExplainer)];
 
 /**
- * The explainers of an investigation with no Prometheus to read: those above that read no metric
- * (they read datastores and brokers with their own tools), in the same order, with the families
- * read only there (the exporters' series cover them where Prometheus is read): MySQL's
- * connections, and Redis' memory, clients and stalls.
+ * The explainers of an investigation with no Prometheus to read: those above that read a datastore
+ * or a broker with its own tools, in the same order, with the families read only there (the
+ * exporters' series cover them where Prometheus is read): MySQL's connections, and Redis' memory,
+ * clients and stalls. (Logs are read where Prometheus dates the onset; the conclusion without it
+ * speaks of datastores.)
  */
 export const DATASTORE_EXPLAINERS: readonly Explainer[] = [
-  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
+  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0 && e !== logTemplatesExplainer).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
   redisExplainer,
 ];
 
