@@ -64,7 +64,9 @@ export const EXPLAINERS: readonly Explainer[] = [newVersionExplainer, ...CAUSE_E
  * speaks of datastores.)
  */
 export const DATASTORE_EXPLAINERS: readonly Explainer[] = [
-  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0 && e !== logTemplatesExplainer).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
+  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0 && e !== logTemplatesExplainer).flatMap((e) =>
+    e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e],
+  ),
   redisExplainer,
 ];
 
