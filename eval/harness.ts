@@ -376,7 +376,7 @@ export interface RunOptions {
   /** Changes to report to a changes integration before the investigation opens. */
   changes?: ReportedChange[];
   /** Integrations to create beside the Prometheus one (the datastore a scenario's condition is on). */
-  integrations?: Array<HeldCondition['integration']>;
+  integrations?: ExtraIntegration[];
   /** Conditions a datastore scenario holds, already made (by name); runScenario makes the others itself. */
   held?: Map<string, Promise<HeldCondition>>;
   /**
@@ -385,6 +385,9 @@ export interface RunOptions {
    */
   afterwards?: (incidentId: string, organizationId?: string) => Promise<void>;
 }
+
+/** An integration as POST /api/v1/integrations takes it, created beside the Prometheus one (credentials left out when it takes none). */
+export type ExtraIntegration = Omit<HeldCondition['integration'], 'credentials'> & { credentials?: Record<string, unknown> };
 
 async function created(api: ApiClient, body: Record<string, unknown>): Promise<{ id: string; webhookSecret?: string }> {
   const res = await api.post('/api/v1/integrations', body);
@@ -484,7 +487,7 @@ export async function deliverPage(
   others: DerivedAlert[],
   baseUrl: string,
   changes: ReportedChange[] = [],
-  extra: Array<HeldCondition['integration']> = [],
+  extra: ExtraIntegration[] = [],
 ): Promise<DeliveredPage> {
   const integrations: string[] = [];
   const disable = async (): Promise<void> => {

@@ -23,7 +23,8 @@ import { ALL_SCENARIOS, conventionOf, Suite, SUITES, suiteOf } from './suites';
  * the default; `--scenario=a,b` runs only those scenarios (or Nezha faults, by id); `--list` prints the scenarios with their suite and convention; `--json=path`
  * also writes the results as JSON; `--stage-only` stages each scenario's Prometheus and derives its
  * alerts (no API or worker), to show that every page fires; `--dump=dir` writes each ended
- * investigation's single read, with its runs, to `dir/<scenario>.json`.
+ * investigation's single read, with its runs, to `dir/<scenario>.json`. The Nezha faults are
+ * replayed with their pods' logs in a Loki beside the Prometheus; `--without-logs` leaves it out.
  */
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
@@ -199,7 +200,12 @@ async function main(): Promise<void> {
     if (nezha && (!arg('scenario') || nezhaOnly))
       await runNezhaSuite(
         { client, baseUrl },
-        { only: nezhaOnly, json: json && scenarios.length ? json.replace(/(\.json)?$/, '-nezha.json') : json, dumpTo: arg('dump') },
+        {
+          only: nezhaOnly,
+          json: json && scenarios.length ? json.replace(/(\.json)?$/, '-nezha.json') : json,
+          dumpTo: arg('dump'),
+          withoutLogs: process.argv.includes('--without-logs'),
+        },
       );
   } finally {
     // A condition whose scenario never ran (or failed before releasing it) is released here.

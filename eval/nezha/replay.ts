@@ -10,8 +10,10 @@ import {
   stageOpenMetrics,
   StagedData,
 } from '../harness';
+import { LokiEntry, LokiStandIn } from '../../test/support/loki-stand-in';
 import { Rule } from '../scenarios';
 import { BEFORE_SECONDS, Dataset, Day, Fault, FaultKind } from './dataset';
+import { LogsDataset } from './logs';
 import { families, writeOpenMetrics } from './openmetrics';
 
 /** The data was recorded once a minute; rules are evaluated as often. */
@@ -213,6 +215,10 @@ export interface StagedFault {
   paged: boolean;
   /** Seconds from the injection to the page, in recorded time. */
   after: number;
+  /** The recorded time staged first (Unix seconds). */
+  from: number;
+  /** Seconds added to each recorded time: the page fires now. */
+  shift: number;
 }
 
 /**
@@ -237,7 +243,33 @@ export async function stageFault(dataset: Dataset, fault: Fault, alerts: Derived
     alerted: [...new Set([page, ...firing].map((a) => a.labels.service))],
     paged: !!paged,
     after: page.firedAt - fault.at,
+    from,
+    shift,
   };
+}
+
+const NS_PER_SECOND = 1_000_000_000n;
+
+/**
+ * The day's log lines of a staged fault as a Loki holds them, shifted as its metrics are: from the
+ * first staged time to the page (none from after it), each stream labelled as Grafana Alloy's and
+ * Promtail's Kubernetes discovery labels a pod's container: namespace, pod, container, the pod's
+ * `app` label (TrainTicket labels each Deployment's pods with its name) and `service_name`, which
+ * Loki 3 derives from it.
+ */
+export function faultLogs(logs: LogsDataset, dataset: Dataset, fault: Fault, staged: Pick<StagedFault, 'from' | 'shift' | 'page'>): LokiEntry[] {
+  const from = BigInt(staged.from) * NS_PER_SECOND;
+  const shift = BigInt(staged.shift) * NS_PER_SECOND;
+  // The page is already shifted to now.
+  const until = BigInt(staged.page.firedAt) * NS_PER_SECOND - shift;
+  const entries: LokiEntry[] = [];
+  for (const s of logs.streams.filter((st) => st.day === fault.day)) {
+    const labels = { namespace: dataset.namespace, pod: s.pod, container: s.container, app: s.service, service_name: s.service };
+    s.ns.forEach((at, i) => {
+      if (at >= from && at <= until) entries.push({ at: at + shift, labels, line: s.text[i] });
+    });
+  }
+  return entries;
 }
 
 /**
@@ -245,19 +277,30 @@ export async function stageFault(dataset: Dataset, fault: Fault, alerts: Derived
  * as Alertmanager would, the incident investigated and scored. A fault the rule never paged for is
  * investigated from the page raised by hand for the entry service.
  */
-export async function replayFault(api: ApiClient, dataset: Dataset, fault: Fault, alerts: DerivedAlert[], options: RunOptions): Promise<FaultResult> {
+export async function replayFault(
+  api: ApiClient,
+  dataset: Dataset,
+  fault: Fault,
+  alerts: DerivedAlert[],
+  options: RunOptions & { logs?: LogsDataset },
+): Promise<FaultResult> {
   const log = options.log ?? (() => undefined);
   const day = dataset.days.find((d) => d.day === fault.day)!;
-  const { staged, page, others, alerted, paged, after } = await stageFault(dataset, fault, alerts);
+  const stagedFault = await stageFault(dataset, fault, alerts);
+  const { staged, page, others, alerted, paged, after } = stagedFault;
+  const entries = options.logs ? faultLogs(options.logs, dataset, fault, stagedFault) : [];
+  const loki = options.logs ? await LokiStandIn.start({ entries }) : null;
   try {
     log(
-      `${fault.id}: ${staged.series} series; ${RULE.alert} for ${page.labels.service} ${paged ? 'fired' : 'raised by hand (never paged)'} ${Math.round(after / 60)} min after the injection; firing then: ${alerted.join(', ')}`,
+      `${fault.id}: ${staged.series} series${loki ? `, ${entries.length} log lines` : ''}; ${RULE.alert} for ${page.labels.service} ${paged ? 'fired' : 'raised by hand (never paged)'} ${Math.round(after / 60)} min after the injection; firing then: ${alerted.join(', ')}`,
     );
-    const { ended, seconds } = await investigatePage(api, fault.id, staged.prometheus.url, page, others, options);
+    const integrations = [...(options.integrations ?? []), ...(loki ? [{ type: 'loki', name: `Loki (${fault.id})`, config: { baseUrl: loki.url } }] : [])];
+    const { ended, seconds } = await investigatePage(api, fault.id, staged.prometheus.url, page, others, { ...options, integrations });
     const services = [...new Set(day.pods.map((p) => p.service))];
     return scoreFault(fault, services, ended, seconds, alerted, paged);
   } finally {
     await staged.stop();
+    await loki?.close();
   }
 }
 
@@ -274,9 +317,9 @@ const pct = (k: number, n: number): string => (n ? `${((100 * k) / n).toFixed(1)
  * network, code; the resource faults together) each split by whether the rule paged for it or a
  * page was raised by hand (never paged), and the totals of all faults.
  */
-export function report(results: FaultResult[]): string {
+export function report(results: FaultResult[], withoutLogs = false): string {
   const lines = [
-    'Nezha TrainTicket (rca_data/2023-01-29, 2023-01-30), service-level localisation.',
+    `Nezha TrainTicket (rca_data/2023-01-29, 2023-01-30), service-level localisation, ${withoutLogs ? 'metrics only (--without-logs)' : "with the pods' logs in a Loki"}.`,
     'Reference, Nezha paper (FSE 2023) on TrainTicket: Nezha top-1 86.7 % with logs and traces, 42.2 % without logs; MicroRCA top-1 20.0 %.',
     `A fault the rule never paged for is investigated from a page raised by hand for ${ENTRY_SERVICE}, ${HAND_PAGE_AFTER_SECONDS / 60} min after the injection ("never paged").`,
     '',

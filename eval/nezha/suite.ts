@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { ApiClient, DerivedAlert } from '../harness';
 import { loadDataset } from './dataset';
+import { loadLogs } from './logs';
 import { dayAlerts, ENTRY_SERVICE, FaultResult, HAND_PAGE_AFTER_SECONDS, notInvestigated, pageOf, replayFault, report } from './replay';
 
 export const NEZHA_SUITE = 'nezha-trainticket';
@@ -13,7 +14,7 @@ export const NEZHA_SUITE = 'nezha-trainticket';
  */
 export async function runNezhaSuite(
   api: { client: ApiClient; baseUrl: string } | undefined,
-  options: { only?: string[]; json?: string; list?: boolean; dumpTo?: string },
+  options: { only?: string[]; json?: string; list?: boolean; dumpTo?: string; withoutLogs?: boolean },
 ): Promise<FaultResult[]> {
   const dataset = loadDataset();
   const faults = options.only ? dataset.faults.filter((f) => options.only!.includes(f.id)) : dataset.faults;
@@ -30,6 +31,8 @@ export async function runNezhaSuite(
     }
     return [];
   }
+  // The pods' logs, served by a Loki beside the Prometheus (`--without-logs`: metrics only).
+  const logs = options.withoutLogs ? undefined : loadLogs();
   const results: FaultResult[] = [];
   for (const fault of faults) {
     const started = Date.now();
@@ -39,6 +42,7 @@ export async function runNezhaSuite(
           baseUrl: api.baseUrl,
           log: (line) => console.log(line),
           dumpTo: options.dumpTo,
+          logs,
         }),
       );
     } catch (error) {
@@ -49,7 +53,7 @@ export async function runNezhaSuite(
       `${fault.id} (${r.paged ? 'paged' : 'never paged'}): ${r.status}/${r.conclusionStatus ?? '-'} top-1 ${r.top1} top-3 ${r.top3} candidates ${r.candidates.join(', ') || '-'}: ${r.error ?? r.cause}`,
     );
   }
-  console.log(`\n${report(results)}`);
+  console.log(`\n${report(results, !logs)}`);
   if (options.json) writeFileSync(options.json, JSON.stringify(results, null, 2));
   return results;
 }

@@ -21,6 +21,15 @@ function withOldError(onset: Date, end: Date): LokiEntry[] {
   return entries;
 }
 
+/** Checkout's shop logs, where from the onset its calls to inventory (a workload with logs of its own) fail. */
+function callingInventory(onset: Date, end: Date): LokiEntry[] {
+  const entries = shopLogs(onset, end).filter((e) => !e.line.includes('inventory-db'));
+  const labels = { namespace: 'shop', app: 'checkout', pod: 'checkout-7d9f8b-x2k4' };
+  for (let t = onset.getTime() + 5_000, i = 0; t < end.getTime(); t += 12_000, i++)
+    entries.push({ at: BigInt(t) * 1_000_000n + 321n, labels, line: `level=error msg="GET http://inventory:8080/api/stock/${300 + i} failed" status=503` });
+  return entries;
+}
+
 /**
  * The log explainer against the Loki stand-in (Loki's HTTP API), through the real tool catalog:
  * which labels the streams carry, then the templates of the alerting workload's lines around the
@@ -35,6 +44,7 @@ describe('new log templates', () => {
       tenants: {
         shop: withOldError(ONSET, END),
         files: [{ at: BigInt(ONSET.getTime()) * 1_000_000n, labels: { filename: '/var/log/app.log' }, line: 'level=error msg="boom"' }],
+        calls: callingInventory(ONSET, END),
       },
     });
   });
@@ -58,8 +68,11 @@ describe('new log templates', () => {
     expect(runs.map((r) => [r.tool, r.outcome])).toEqual([
       ['loki.labels', 'succeeded'],
       ['loki.log_patterns', 'succeeded'],
+      ['loki.label_values', 'succeeded'],
     ]);
     expect(runs[1].arguments.selector).toBe('{namespace="shop", app="checkout"}');
+    // The workloads, to tell whether the error names one: inventory-db is not inventory.
+    expect(runs[2].arguments).toEqual({ label: 'app', query: '{namespace="shop"}' });
     const [fresh, old] = found.causes;
     expect(fresh.id).toBe('h-log-template');
     expect(fresh.statement).toMatch(/^A new error in the logs of checkout from .*connection refused.*caused the alert's condition$/);
@@ -78,6 +91,16 @@ describe('new log templates', () => {
     const { found, runs } = await explain({ alertname: 'InventorySlow', namespace: 'shop', service: 'inventory' });
     expect(runs[1].arguments.selector).toBe('{namespace="shop", app="inventory"}');
     expect(found.causes).toEqual([]);
+  });
+
+  it('makes an error that names another workload evidence for that dependency', async () => {
+    const { found, runs } = await explain({ alertname: 'CheckoutHighErrorRate', namespace: 'shop', service: 'checkout' }, 'calls');
+    expect(runs.map((r) => r.tool)).toEqual(['loki.labels', 'loki.log_patterns', 'loki.label_values']);
+    const [cause] = found.causes;
+    expect(cause.statement).toMatch(/^inventory failing the calls of checkout from \S+, `.*failed.*`, caused the alert's condition$/);
+    expect(cause.peer).toBe('inventory');
+    expect(cause.chainRuns).toEqual([1, 3]);
+    expect(cause.unexplained).toEqual(['why inventory failed the calls of checkout from then on']);
   });
 
   it('says so when the log streams carry none of the labels that name the workload', async () => {

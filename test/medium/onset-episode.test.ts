@@ -74,4 +74,28 @@ describe('the onset of the episode the alert belongs to', () => {
     expect(cause?.statement).toContain('2.15.0');
     expect(conclusion.conclusionStatus).toBe('verified_cause');
   }, 120_000);
+
+  it('takes the onset from an alert raised when the condition no longer held, not from its earlier episode', async () => {
+    staged ??= await stagePrometheus(scenario);
+    const [paged] = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
+    // Raised by hand for checkout 45 minutes before the end: the blip ended 25 minutes before, the bad version came 7 minutes after.
+    const at = staged.end - 45 * MINUTE;
+    const page = { ...paged, activeAt: at, firedAt: at, resolvedAt: null };
+    const session = directSession(staged.prometheus.url, page, []);
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    const onset = conclusion.plot?.onsetAt ? Date.parse(conclusion.plot.onsetAt) / 1000 : NaN;
+    expect(onset).toBe(at);
+    const said = conclusion.limitations.map((l) => l.statement).find((s) => s.startsWith("The rule's condition did not hold when the alert fired"));
+    const last = Date.parse(/last held at (\S+)\)/.exec(said ?? '')?.[1] ?? '') / 1000;
+    expect(last).toBeGreaterThanOrEqual(staged.end - 70 * MINUTE);
+    expect(last).toBeLessThan(staged.end - 68 * MINUTE);
+    // The version came after the alert: it is no cause of it.
+    expect(
+      conclusion.findings
+        .filter((f) => f.kind === 'cause')
+        .map((f) => f.statement)
+        .join(' '),
+    ).not.toContain('2.15.0');
+  }, 120_000);
 });

@@ -20,9 +20,12 @@ export function directSession(
   others: DerivedAlert[],
   budgets: Budgets = DEFAULT_BUDGETS,
   asked?: { message: string; earlier?: string[]; answers?: string[] },
+  /** A Loki beside the Prometheus: its logs are a second source. */
+  loki?: { url: string },
 ): InvestigationSession & { runs: RecordedRun[]; hypotheses: HypothesisItem[] } {
   const catalog = new ToolCatalog();
   const integrationId = randomUUID();
+  const lokiId = randomUUID();
   const runs: RecordedRun[] = [];
   const sent = notifications(page, others) as Array<{
     alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; fingerprint: string }>;
@@ -72,7 +75,10 @@ export function directSession(
         }
       : null,
     alerts,
-    sources: [{ integrationId, type: 'prometheus' as const, name: 'Prometheus', rank: 1, reason: 'the only source' }],
+    sources: [
+      { integrationId, type: 'prometheus' as const, name: 'Prometheus', rank: 1, reason: 'the metrics' },
+      ...(loki ? [{ integrationId: lokiId, type: 'loki' as const, name: 'Loki', rank: 2, reason: 'the logs' }] : []),
+    ],
     tools: catalog.list().map((t) => ({ ...t })) as SessionTool[],
     budgets,
     signal: new AbortController().signal,
@@ -105,7 +111,10 @@ export function directSession(
       if (call.tool === 'incident.alert_events')
         return record({ outcome: 'succeeded', summary: `${alerts.length} alert(s)`, output: { alerts }, truncated: false, error: null, window: null });
       const result = await catalog.run(call.tool, call.arguments, {
-        connection: { integrationId, type: 'prometheus', baseUrl: prometheusUrl, headers: {} },
+        connection:
+          loki && call.integrationId === lokiId
+            ? { integrationId: lokiId, type: 'loki', baseUrl: loki.url, headers: {} }
+            : { integrationId, type: 'prometheus', baseUrl: prometheusUrl, headers: {} },
         window,
         signal: new AbortController().signal,
       });

@@ -11,9 +11,10 @@ import type { Candidate } from './candidate';
 import { MetricPresence } from './discovery/metric-presence';
 import type { DetectedCause } from './explainers/explainer';
 import { aboutLatency, detectionScopeOf } from './explainers/labels';
-import { CAUSE_EXPLAINERS, CHANGE_EXPLAINERS, explainCauses, explainersReads } from './explainers/registry';
+import { CAUSE_EXPLAINERS, CHANGE_EXPLAINERS, explainCauses, explainersReads, LOG_EXPLAINERS } from './explainers/registry';
 import { selfCandidate, suspectCandidates, SUSPECT_HYPOTHESES } from './localize/hypotheses';
 import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize/localize';
+import { logErrorCandidates } from './localize/log-errors';
 import { IncidentQuestions } from './questions/incident-questions';
 import { parseQuestion, QuestionKind } from './questions/parse';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
@@ -115,6 +116,8 @@ export class BuiltInReasoner {
     // A dependency found failing or slow may itself wait on something further down: walk on from it.
     await beyondPeer(analysis, session, source);
     await this.localize(session, source);
+    // A rise of the alerting entity's own series restates its condition: what began beneath it, in the logs, is asked too.
+    if (!this.causeBeneath()) await this.errorsInTheLogs(session, source);
     await readSymptom(analysis, session, source, alertname);
     return conclude(analysis, session, null);
   }
@@ -226,6 +229,61 @@ export class BuiltInReasoner {
       const i = ranked.indexOf(candidate);
       if (i < localized.suspects.length) analysis.consequences.push(...waitingOn(session, localized.suspects[i], candidate));
       break;
+    }
+  }
+
+  /**
+   * When the metrics explain nothing: what the logs say. A new error of the alerting workload
+   * (LOG_EXPLAINERS), then, without one, where errors began among the workloads of its namespace
+   * (a code fault shows there and nowhere in the metrics); each stated and tested like any change.
+   */
+  private async errorsInTheLogs(session: InvestigationSession, source: SourceBrief): Promise<void> {
+    const analysis = this.analysis;
+    if (!analysis.onset?.expression || !session.sources.some((s) => s.type === 'loki')) return;
+    session.beginTurn();
+    const own = await explainCauses(session, source, this.detectionScope(), LOG_EXPLAINERS, analysis.presence, { askWhy: 'later' });
+    analysis.limitations.push(...own.limitations);
+    await this.testAll(session, source, firstOfEach(own.causes).map(candidateOf));
+    if (!this.causeBeneath()) {
+      session.beginTurn();
+      const found = await logErrorCandidates(session, this.detectionScope(), analysis.onset.at);
+      analysis.limitations.push(...found.limitations);
+      await this.testAll(session, source, found.causes.map(candidateOf));
+    }
+    if (this.causeBeneath()) this.demoteOwnSymptoms(session);
+  }
+
+  /** Whether a cause other than the alerting entity's own rise is supported. */
+  private causeBeneath(): boolean {
+    return [...this.analysis.tested.values()].some((t) => t.supported && !t.candidate.ownSymptom);
+  }
+
+  /** Once a cause beneath it is found, a rise of the alerting entity's own series is its condition showing: a symptom, no longer a cause. */
+  private demoteOwnSymptoms(session: InvestigationSession): void {
+    const analysis = this.analysis;
+    for (const [id, t] of [...analysis.tested]) {
+      if (!t.supported || !t.candidate.ownSymptom) continue;
+      analysis.tested.delete(id);
+      const refs = [t.candidate.run.ordinal, t.run.ordinal];
+      analysis.consequences.push({
+        kind: 'symptom',
+        statement: `${t.candidate.hypothesis.statement.replace(" caused the alert's condition", '')}: the alert's condition showing, not its cause`,
+        mechanism: '',
+        runRefs: refs,
+        evidenceRefs: refs.map((n) => ({ investigationId: session.investigationId, toolRunOrdinal: n })),
+      });
+    }
+  }
+
+  /** States the candidates as hypotheses, then tests each in turn. */
+  private async testAll(session: InvestigationSession, source: SourceBrief, candidates: Candidate[]): Promise<void> {
+    if (!candidates.length) return;
+    this.analysis.hypotheses.push(...candidates.map((c) => c.hypothesis));
+    await session.updateHypotheses(this.analysis.hypotheses);
+    for (const candidate of candidates) {
+      session.beginTurn();
+      await testCandidate(this.analysis, session, source, candidate);
+      await session.updateHypotheses(this.analysis.hypotheses);
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertsOwnSeries, episodeStart } from './onset';
+import { alertsOwnSeries, episodeStart, heldUpTo } from './onset';
 
 const MIN = 60_000_000n;
 const minutes = (...m: number[]): bigint[] => m.map((x) => BigInt(x) * MIN);
@@ -23,6 +23,19 @@ describe('episodeStart', () => {
   it('is null when the condition never held up to then', () => {
     expect(episodeStart(range(50, 55), MIN, 40n * MIN)).toBeNull();
     expect(episodeStart([], MIN, 40n * MIN)).toBeNull();
+  });
+});
+
+describe('heldUpTo', () => {
+  it('holds when the condition held within two steps before the time, in any order of samples', () => {
+    expect(heldUpTo([...range(20, 30), ...range(40, 48)].reverse(), MIN, 50n * MIN)).toBe(true);
+    expect(heldUpTo(range(40, 49), MIN, 50n * MIN)).toBe(true);
+  });
+
+  it('does not hold when its last episode ended earlier, or only after the time, or never', () => {
+    expect(heldUpTo(range(20, 30), MIN, 50n * MIN)).toBe(false);
+    expect(heldUpTo(range(51, 55), MIN, 50n * MIN)).toBe(false);
+    expect(heldUpTo([], MIN, 50n * MIN)).toBe(false);
   });
 });
 

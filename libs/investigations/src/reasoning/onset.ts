@@ -25,6 +25,16 @@ export function episodeStart(times: readonly bigint[], step: bigint, until: bigi
 }
 
 /**
+ * Whether the condition held up to `at`: its last sample at or before `at` is no more than
+ * EPISODE_GAP_STEPS steps before it. A condition whose last episode ended earlier did not hold
+ * when the alert fired (an alert raised by hand, or by a rule the data does not reproduce).
+ */
+export function heldUpTo(times: readonly bigint[], step: bigint, at: bigint): boolean {
+  const gap = (step > 0n ? step : 1n) * EPISODE_GAP_STEPS;
+  return times.some((t) => t <= at && at - t <= gap);
+}
+
+/**
  * The series of a condition that are the alerts' own: those whose labels the alerts carry (an
  * alert's labels are its series' labels with the rule's added). Every series when none is (an
  * alert relabelled on its way, or a condition over an aggregate the alerts do not name).

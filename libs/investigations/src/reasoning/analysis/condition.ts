@@ -1,7 +1,7 @@
 import { Timestamp } from '@svc/platform';
 import type { Candidate } from '../candidate';
 import { zoom } from '../explainers/context';
-import { alertsOwnSeries, episodeStart } from '../onset';
+import { alertsOwnSeries, episodeStart, heldUpTo } from '../onset';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { earliest, firstSampleAt, MINUTE, pointsOf, sampleTimes, SeriesOut, seriesOf, shift, stepMicros } from '../series-reading';
 import { splitThreshold } from '../threshold';
@@ -53,15 +53,24 @@ export async function dateOnset(
   const fired = earliest(analysis.alerts.map((a) => a.startsAt)) ?? analysis.onset!.at;
   const own = (run: RecordedRun): SeriesOut[] => alertsOwnSeries(seriesOf(run), analysis.alertLabels);
   const rangeStep = stepMicros(range, 60);
-  const episode = episodeStart(
-    own(range).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros)),
-    rangeStep,
-    fired.epochMicros + rangeStep,
-  );
-  const roughly = episode !== null ? Timestamp.fromEpochMicros(episode) : earliest(own(range).map(firstSampleAt));
+  const times = own(range).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros));
+  // A condition whose last episode ended well before the alert fired did not start it (an alert
+  // raised by hand, from another source, or by a rule the data does not reproduce): the alert's
+  // own start is the onset, not an earlier episode of the condition.
+  const endedBefore = times.length > 0 && !heldUpTo(times, rangeStep, fired.epochMicros + rangeStep);
+  const episode = endedBefore ? null : episodeStart(times, rangeStep, fired.epochMicros + rangeStep);
+  const roughly = episode !== null ? Timestamp.fromEpochMicros(episode) : endedBefore ? null : earliest(own(range).map(firstSampleAt));
   analysis.onset = { at: roughly ?? analysis.onset!.at, runs: [rules.ordinal, range.ordinal], expression: rule.query };
   if (!roughly) {
-    if (range.outcome === 'succeeded') {
+    if (endedBefore) {
+      const last = times.reduce((a, b) => (b > a && b <= fired.epochMicros + rangeStep ? b : a), 0n);
+      analysis.limitations.push({
+        type: 'missing_telemetry',
+        statement: `The rule's condition did not hold when the alert fired${last > 0n ? ` (it last held at ${Timestamp.fromEpochMicros(last).toISOString()})` : ''}; the onset is taken from the alert itself, and changes are tested against its start`,
+        runRefs: [range.ordinal],
+        messageSequences: [],
+      });
+    } else if (range.outcome === 'succeeded') {
       analysis.limitations.push({
         type: 'missing_telemetry',
         statement: "The rule's expression returned no samples in the window; the onset is taken from the alert itself",

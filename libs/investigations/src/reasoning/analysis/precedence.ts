@@ -1,7 +1,7 @@
 import type { Candidate } from '../candidate';
 import { zoom } from '../explainers/context';
 import type { DetectedCause } from '../explainers/explainer';
-import { alertsOwnSeries, episodeStart } from '../onset';
+import { alertsOwnSeries, episodeStart, heldUpTo } from '../onset';
 import type { InvestigationSession, SourceBrief } from '../reasoner';
 import { MINUTE, minutesBetween, pointsOf, seriesOf, shift, stepMicros } from '../series-reading';
 import { sharpOnset } from './condition';
@@ -74,9 +74,13 @@ export async function testCandidate(analysis: Analysis, session: InvestigationSe
   // of the same condition (or another series of the rule) does not refute a change before this one.
   const times = alertsOwnSeries(seriesOf(run), analysis.alertLabels).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros));
   const step = stepMicros(run, 1);
-  const began = episodeStart(times, step, onset.at.epochMicros + step);
-  const before = began !== null && began < candidate.at.epochMicros ? 1 : 0;
-  const after = began === null ? 0 : times.filter((t) => t > candidate.at.epochMicros && t >= began).length;
+  // A condition that does not hold at the onset (an alert raised by hand: see dateOnset) cannot
+  // date a change: the alert's start does, a change before it (or within a minute after) passing.
+  const held = heldUpTo(times, step, onset.at.epochMicros + step);
+  const began = held ? episodeStart(times, step, onset.at.epochMicros + step) : onset.at.epochMicros;
+  const before = began !== null && began < candidate.at.epochMicros - (held ? 0n : MINUTE) ? 1 : 0;
+  const after = began === null ? 0 : held ? times.filter((t) => t > candidate.at.epochMicros && t >= began).length : 1;
+  if (!held && before) candidate.refutedBecause ??= `it came after the alert began, at ${onset.at.toISOString()}`;
   if (before === 0 && after > 0 && candidate.rolledOutAt) {
     const began = await sharpOnset(analysis, session, source, candidate);
     if (began && began.epochMicros - candidate.rolledOutAt.epochMicros > QUIET_AFTER_ROLLOUT)

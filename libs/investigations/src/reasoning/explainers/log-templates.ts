@@ -8,7 +8,7 @@ const BEFORE_MINUTES = 30;
 const AFTER_MINUTES = 5;
 
 /** A line that reports trouble, in the words loggers of every language use. */
-const TROUBLE =
+export const TROUBLE =
   /\b(error|err|fatal|panic|exception|fail(ed|ure)?|refused|timed? ?out|unavailable|denied|unreachable|cannot|can't|could not|no such|not found|invalid|reset|broken|killed|oom)\b/i;
 
 /** A template as loki.log_patterns lists it. */
@@ -35,16 +35,48 @@ export function workloadSelector(labels: readonly string[], scope: DetectionScop
   const workload = scope.workload;
   const namespace = scope.namespace && has('namespace') ? `namespace=${quote(scope.namespace)}` : '';
   const pod = scope.labels.pod && has('pod') ? `pod=${quote(scope.labels.pod)}` : '';
-  const named = workload
-    ? (['service_name', 'app', 'app_kubernetes_io_name', 'service', 'container', 'job'].find(has) ?? (has('pod') ? 'pod' : undefined))
-    : undefined;
+  const named = workload ? (WORKLOAD_LABELS.find(has) ?? (has('pod') ? 'pod' : undefined)) : undefined;
   const byName = named === 'pod' ? `pod=~${quote(`${escapeRegex(workload!)}-.*`)}` : named ? `${named}=${quote(workload!)}` : '';
   const matchers = [namespace, pod || byName].filter(Boolean);
   // A namespace alone is not the workload's logs.
   return pod || byName ? `{${matchers.join(', ')}}` : null;
 }
 
-const escapeRegex = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegex = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The labels that name a workload's log streams, in the order log collectors set them. */
+export const WORKLOAD_LABELS = ['service_name', 'app', 'app_kubernetes_io_name', 'service', 'container', 'job'];
+
+/** Whether `text` names `workload` as a whole name (ts-travel-service is not ts-travel2-service, inventory is not inventory-db). */
+export function namesWorkload(text: string, workload: string): boolean {
+  return new RegExp(`(?<![A-Za-z0-9_-])${escapeRegex(workload)}(?![A-Za-z0-9_-])`, 'i').test(text);
+}
+
+/**
+ * The other workload a template (or its example line) names, when one does: the workloads are
+ * the values of the label that names them (one run, within the namespace), read only when the
+ * budget allows.
+ */
+async function dependencyNamed(
+  ctx: ExplainerContext,
+  loki: SourceBrief,
+  labels: readonly string[],
+  t: Template,
+): Promise<{ workload: string; run: RecordedRun } | null> {
+  const label = WORKLOAD_LABELS.find((l) => labels.includes(l));
+  if (!label || !ctx.canRead(1)) return null;
+  const namespace = ctx.scope.namespace && labels.includes('namespace') ? `{namespace=${JSON.stringify(ctx.scope.namespace)}}` : undefined;
+  const run = await ctx.session.runTool({
+    tool: 'loki.label_values',
+    integrationId: loki.integrationId,
+    arguments: { label, ...(namespace ? { query: namespace } : {}) },
+    purpose: `Which workloads write logs, to tell whether the new error of ${ctx.who} names one of them`,
+  });
+  const values = run.outcome === 'succeeded' ? (run.output as { values?: unknown } | null)?.values : undefined;
+  const text = `${t.template} ${t.example ?? ''}`;
+  const workload = (Array.isArray(values) ? values.map(String) : []).find((w) => w !== ctx.scope.workload && namesWorkload(text, w));
+  return workload ? { workload, run } : null;
+}
 
 /**
  * A new kind of error in the alerting workload's logs (Loki): the lines read around the onset are
@@ -93,21 +125,43 @@ export const logTemplatesExplainer: Explainer = {
     if (fresh) {
       const at = Timestamp.parse(fresh.firstSeen)!;
       const rate = fresh.afterPerMinute !== null ? ` (${fresh.afterPerMinute} a minute)` : '';
-      found.push({
-        id: 'h-log-template',
-        statement: `A new error in the logs of ${who} from ${at.toISOString()}, \`${fresh.template}\`, caused the alert's condition`,
-        at,
-        run,
-        mechanism: `${who} wrote \`${fresh.template}\` ${fresh.after} times from ${at.toISOString()}${rate}, and not in the ${BEFORE_MINUTES} min before the onset${fresh.example ? `; for example: ${fresh.example}` : ''}`,
-        mechanismRuns: [run.ordinal],
-        chainRuns: [labels.ordinal],
-        unexplained: [`what made ${who} write it from then on (a change of its code or configuration, the input it was given, a dependency it names)`],
-        action: {
-          title: `Find what ${who} reports with \`${fresh.template}\``,
-          rationale: `The error began with the alert's condition, ${minutesApart(at, onset)}`,
-          verification: `${who} stops writing it and the alert resolves`,
-        },
-      });
+      const written = `${who} wrote \`${fresh.template}\` ${fresh.after} times from ${at.toISOString()}${rate}, and not in the ${BEFORE_MINUTES} min before the onset${fresh.example ? `; for example: ${fresh.example}` : ''}`;
+      // An error that names another workload reports that dependency failing the alerting one.
+      const about = await dependencyNamed(ctx, loki, names, fresh);
+      found.push(
+        about
+          ? {
+              id: 'h-log-template',
+              statement: `${about.workload} failing the calls of ${who} from ${at.toISOString()}, \`${fresh.template}\`, caused the alert's condition`,
+              at,
+              run,
+              mechanism: `${written}. The error names ${about.workload}, which ${who} depends on`,
+              mechanismRuns: [run.ordinal],
+              chainRuns: [labels.ordinal, about.run.ordinal],
+              unexplained: [`why ${about.workload} failed the calls of ${who} from then on`],
+              peer: about.workload,
+              action: {
+                title: `Find why ${about.workload} fails the calls of ${who}`,
+                rationale: `${who} began reporting \`${fresh.template}\` with the alert's condition, ${minutesApart(at, onset)}`,
+                verification: `${who} stops writing it and the alert resolves`,
+              },
+            }
+          : {
+              id: 'h-log-template',
+              statement: `A new error in the logs of ${who} from ${at.toISOString()}, \`${fresh.template}\`, caused the alert's condition`,
+              at,
+              run,
+              mechanism: written,
+              mechanismRuns: [run.ordinal],
+              chainRuns: [labels.ordinal],
+              unexplained: [`what made ${who} write it from then on (a change of its code or configuration, the input it was given, a dependency it names)`],
+              action: {
+                title: `Find what ${who} reports with \`${fresh.template}\``,
+                rationale: `The error began with the alert's condition, ${minutesApart(at, onset)}`,
+                verification: `${who} stops writing it and the alert resolves`,
+              },
+            },
+      );
     }
     if (old) {
       const at = Timestamp.parse(old.firstSeen) ?? onset;

@@ -190,7 +190,7 @@ describe('explainCauses', () => {
     expect(EXPLAINERS.map((e) => e.name)).not.toContain('Redis memory, clients and stalls');
   });
 
-  it('orders the built-in explainers: a new version first, then from the alert entity outwards, liveness restarts, and the proximate events last', () => {
+  it('orders the built-in explainers: a new version first, then from the alert entity outwards, liveness restarts, the logs, and the proximate events last', () => {
     expect(EXPLAINERS.map((e) => e.name)).toEqual([
       'new versions',
       'queue consumers',
@@ -203,8 +203,8 @@ describe('explainCauses', () => {
       'traffic surge',
       'nodes and volumes',
       'CPU throttling',
-      'new log templates',
       'liveness restarts',
+      'new log templates',
       'restarts',
       'scrape targets down',
       'process CPU saturation',

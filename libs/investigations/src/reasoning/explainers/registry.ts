@@ -33,7 +33,7 @@ export const CHANGE_EXPLAINERS: readonly Explainer[] = [newVersionExplainer, res
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
  * blackbox, postgres and queue exporters, client-side HTTP and gRPC metrics), in order of how
  * directly they read the alert's entity: its queue (in the exporters' series, then in the broker), its pods' containers, its calls to peers, the
- * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU, its logs (a log store's, where one is connected). Liveness restarts come next: a
+ * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come next: a
  * probe that failed asks why among the causes found before. The changes on the alerting service
  * (CHANGE_EXPLAINERS) frame them: a new version first, the proximate events last, so that a
  * restart a failing probe explains is not stated again.
@@ -49,12 +49,23 @@ export const CAUSE_EXPLAINERS: readonly Explainer[] = [
   trafficSurgeExplainer,
   nodeAndVolumesExplainer,
   cpuThrottlingExplainer,
-  logTemplatesExplainer,
   livenessExplainer,
 ];
 
+/**
+ * The explainers of a log store's lines (where one is connected): the built-in reasoner reads them
+ * once the metrics left the condition unexplained, since a caller's errors often report a
+ * dependency the metrics place more precisely.
+ */
+export const LOG_EXPLAINERS: readonly Explainer[] = [logTemplatesExplainer];
+
 /** Every family, in the order one pass reads them (see CAUSE_EXPLAINERS). */
-export const EXPLAINERS: readonly Explainer[] = [newVersionExplainer, ...CAUSE_EXPLAINERS, ...CHANGE_EXPLAINERS.filter((e) => e !== newVersionExplainer)];
+export const EXPLAINERS: readonly Explainer[] = [
+  newVersionExplainer,
+  ...CAUSE_EXPLAINERS,
+  ...LOG_EXPLAINERS,
+  ...CHANGE_EXPLAINERS.filter((e) => e !== newVersionExplainer),
+];
 
 /**
  * The explainers of an investigation with no Prometheus to read: those above that read a datastore
@@ -64,9 +75,7 @@ export const EXPLAINERS: readonly Explainer[] = [newVersionExplainer, ...CAUSE_E
  * speaks of datastores.)
  */
 export const DATASTORE_EXPLAINERS: readonly Explainer[] = [
-  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0 && e !== logTemplatesExplainer).flatMap((e) =>
-    e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e],
-  ),
+  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
   redisExplainer,
 ];
 

@@ -92,6 +92,7 @@ export function suspectCandidates(localized: Localized, onset: Timestamp, condit
       ].join('; '),
       action: actionOf(s),
       unexplained: [`how the ${move.split(' from ')[0]} produced the alert's condition (no explainer recognises this change, so its mechanism is untested)`],
+      ...(s.relation === 'alerting' ? { ownSymptom: true } : {}),
     };
   });
 }

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
+import { deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import type { Rule, Scenario } from '../../eval/scenarios';
+import { shop } from '../../eval/shop';
+import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
+import { LokiEntry, LokiStandIn } from '../support/loki-stand-in';
+
+const MINUTE = 60;
+/** checkout's errors begin this many minutes before the end of the data. */
+const ERRORS_AGO = 12;
+
+const rule: Rule = {
+  alert: 'CheckoutHighErrorRate',
+  expr: 'sum by (namespace, job) (rate(http_requests_total{job="checkout", code=~"5.."}[1m])) / sum by (namespace, job) (rate(http_requests_total{job="checkout"}[1m])) > 0.05',
+  forSeconds: 3 * MINUTE,
+  labels: { severity: 'critical' },
+};
+
+/** checkout fails a tenth of its requests from ERRORS_AGO minutes before the end: no version, restart or saturation in the metrics says why. */
+const scenario: Scenario = {
+  name: 'checkout-errors-from-a-code-fault-in-inventory',
+  family: 'configuration',
+  story: 'inventory began throwing on every reservation; checkout fails the orders that reserve stock. Only the logs show it.',
+  redHerrings: ['an error payments writes all along', "a caller's errors that name inventory", "checkout's own error, there all along"],
+  seed: 137,
+  build(end) {
+    const c = shop(end, this.seed, { workloads: ['checkout', 'payments', 'inventory'] });
+    const from = c.ago(ERRORS_AGO);
+    c.workload('checkout').effects = { errors: (t) => (t >= from ? { '500': 0.11 } : undefined) };
+    return c;
+  },
+  rule,
+  truth: { values: [['inventory']], series: /./ },
+};
+
+/**
+ * An hour of the shop's logs up to `end` (Unix seconds): every workload logs its work; checkout
+ * and payments each write an error all along; from half a minute before checkout's errors,
+ * inventory writes a new error of its own, and frontend, more often still, errors that name it.
+ */
+function logs(namespace: string, end: number): LokiEntry[] {
+  const entries: LokiEntry[] = [];
+  const start = end - 60 * MINUTE;
+  const fault = end - ERRORS_AGO * MINUTE - 30;
+  const labels = (app: string) => ({ namespace, app, pod: `${app}-6c5d4f-k2x9p` });
+  const every = (app: string, from: number, seconds: number, line: (i: number) => string, ns = 0n) => {
+    for (let t = from, i = 0; t < end; t += seconds, i++) entries.push({ at: BigInt(t) * 1_000_000_000n + ns, labels: labels(app), line: line(i) });
+  };
+  every('checkout', start, 20, (i) => `level=info msg="order placed" order=${7000 + i}`);
+  every('checkout', start + 3, 120, (i) => `level=error msg="payment provider timed out" order=${7100 + i}`, 1n);
+  every('payments', start + 5, 60, (i) => `level=error msg="card declined by issuer" payment=${900 + i}`);
+  every('inventory', start + 7, 30, () => 'level=info msg="stock level checked"');
+  every(
+    'inventory',
+    fault,
+    10,
+    (i) => `level=error msg="stock reservation failed: NullPointerException in ReservationService.reserve" sku=${400 + (i % 7)}`,
+    2n,
+  );
+  every('frontend', start + 9, 15, () => 'level=info msg="page served"');
+  every('frontend', fault + 20, 3, (i) => `level=error msg="GET http://inventory:8080/api/stock/${500 + (i % 9)} failed" status=503`, 3n);
+  return entries;
+}
+
+/**
+ * When the metrics leave the condition unexplained, the built-in reasoner reads the logs (a real
+ * Prometheus and the Loki stand-in): the alerting workload's own error there all along is ruled
+ * out; among the workloads whose errors began near the onset, one whose errors name another is a
+ * caller reporting it and is passed over; the one that began writing an error of its own is the cause.
+ */
+describe('errors in the logs, when the metrics explain nothing', () => {
+  let staged: StagedPrometheus | undefined;
+  let loki: LokiStandIn | undefined;
+
+  afterAll(async () => {
+    await staged?.stop();
+    await loki?.close();
+  });
+
+  it('names the workload whose own error began at the onset, past a caller that reports it and errors there all along', async () => {
+    staged = await stagePrometheus(scenario);
+    const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
+    expect(alerts).toHaveLength(1);
+    const page = alerts[0];
+    loki = await LokiStandIn.start({ entries: logs(page.labels.namespace, staged.end) });
+
+    // The shop's exporters take the default budget of runs to read; the logs come after them.
+    const session = directSession(staged.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki.url });
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    expect(cause?.statement).toMatch(/^New errors in the logs of inventory from \S+, `.*stock reservation failed.*`, caused the alert's condition$/);
+    expect(cause?.mechanism).toContain('not in the 30 min before');
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+
+    const runs = session.runs;
+    const sweep = runs.find((r) => r.tool === 'loki.query_range');
+    expect(sweep?.arguments.query).toMatch(/^sum by \(app\) \(count_over_time\(\{namespace="shop"\} \|~ ".*" \[1m\]\)\)$/);
+    const patterns = runs.filter((r) => r.tool === 'loki.log_patterns').map((r) => r.arguments.selector);
+    // checkout's own templates first, then the two workloads whose errors rose most: frontend's name inventory.
+    expect(patterns).toEqual(['{namespace="shop", app="checkout"}', '{namespace="shop", app="frontend"}', '{namespace="shop", app="inventory"}']);
+    const inventory = runs.find((r) => r.tool === 'loki.log_patterns' && r.arguments.selector === '{namespace="shop", app="inventory"}')!;
+    expect(cause?.runRefs).toContain(inventory.ordinal);
+    expect(cause?.runRefs).toContain(sweep!.ordinal);
+
+    // checkout's error there all along is stated and ruled out; payments' and frontend's are not causes.
+    const ruledOut = conclusion.findings.filter((f) => f.kind === 'ruled_out').map((f) => f.statement);
+    expect(ruledOut.some((s) => s.includes('payment provider timed out') && s.includes('there all along'))).toBe(true);
+    const causes = conclusion.findings.filter((f) => f.kind === 'cause').map((f) => f.statement);
+    expect(causes.join(' ')).not.toMatch(/card declined|frontend/);
+  }, 120_000);
+});
