@@ -61,9 +61,9 @@ const ALL_NAMESPACES = /^(api\/v1\/(pods|events)|apis\/events\.k8s\.io\/v1\/even
 
 /** Why a relay that reads only `allowed` refuses this Kubernetes job, or null. */
 function namespaceRefusal(job: JobMessage, allowed: string[] | undefined): string | null {
-  if (!allowed) return null;
-  const namespace =
-    job.capabilityId === 'kubernetes.access' ? (job.query ?? []).find((p) => p.name === 'namespace')?.value : kubernetesNamespaceOf(`${job.path}/`);
+  // A review of the relay's own access reads no object, in whatever namespace it is asked for.
+  if (!allowed || job.capabilityId === 'kubernetes.access') return null;
+  const namespace = kubernetesNamespaceOf(`${job.path}/`);
   if (namespace && !allowed.includes(namespace)) return `Refused by the relay's local policy: namespace ${namespace} is not one this relay reads`;
   if (!namespace && ALL_NAMESPACES.test(job.path)) return "Refused by the relay's local policy: this relay reads only some namespaces, not all of them at once";
   return null;
