@@ -216,6 +216,22 @@ describe('Kubernetes tools', () => {
       '/apis/events.k8s.io/v1/namespaces/shop/events?fieldSelector=regarding.kind%3DPod%2Cregarding.name%3Dcheckout-5b6c4d-x7k2p&limit=100',
     );
 
+    // A pod that no longer exists: its events are what is left, and they are read.
+    k8s.add({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'checkout-5b6c4d-gone.1', namespace: 'shop' },
+      involvedObject: { kind: 'Pod', name: 'checkout-5b6c4d-gone', namespace: 'shop', apiVersion: 'v1' },
+      reason: 'Evicted',
+      message: 'The node was low on resource: memory.',
+      type: 'Warning',
+      firstTimestamp: at(2),
+      lastTimestamp: at(2),
+    });
+    const gone = await run('kubernetes.events', { namespace: 'shop', kind: 'Pod', name: 'checkout-5b6c4d-gone' });
+    expect(gone.outcome, gone.error).toBe('succeeded');
+    expect(out(gone).events).toEqual([expect.objectContaining({ reason: 'Evicted', message: 'The node was low on resource: memory.' })]);
+
     // 150 more events of the Deployment: read in pages of 100, each once.
     for (let i = 0; i < 150; i++)
       k8s.add({

@@ -39,8 +39,17 @@ interface EventView {
 async function objectAndOwners(session: KubernetesSession, namespace: string, kind: ObjectKind, name: string, owners: boolean): Promise<Involved[]> {
   const chain: Involved[] = [{ kind, name }];
   if (!owners) return chain;
-  let meta: V1ObjectMeta | undefined =
-    kind === 'Pod' ? (await session.apis.core.readNamespacedPod({ namespace, name })).metadata : (await readWorkload(session, namespace, kind, name)).metadata;
+  let meta: V1ObjectMeta | undefined;
+  try {
+    meta =
+      kind === 'Pod'
+        ? (await session.apis.core.readNamespacedPod({ namespace, name })).metadata
+        : (await readWorkload(session, namespace, kind, name)).metadata;
+  } catch (error) {
+    // A deleted object's events outlive it (for the events' TTL): they are what is left to read.
+    if (error instanceof ApiException && error.code === 404) return chain;
+    throw error;
+  }
   for (let depth = 0; depth < MAX_OWNER_DEPTH && meta; depth++) {
     const owner = meta.ownerReferences?.find((o) => o.controller);
     if (!owner) break;
