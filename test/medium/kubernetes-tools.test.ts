@@ -56,7 +56,7 @@ describe('Kubernetes tools', () => {
     const apis = () => kubernetesApis(outboundKubernetesSend(outbound, k8s.url, { authorization: 'Bearer reader' }));
 
     it('pages lists with limit and continue under one resourceVersion, and evaluates label and field selectors as the server does', async () => {
-      const { core } = apis();
+      const { core } = await apis();
       const first = await core.listNamespacedPod({ namespace: 'shop', labelSelector: 'app=checkout', limit: 2 });
       expect(first.items.map((p) => p.metadata?.name)).toEqual(['checkout-5b6c4d-q9w8e', 'checkout-5b6c4d-x7k2p']);
       expect(first.metadata?._continue).toBeTruthy();

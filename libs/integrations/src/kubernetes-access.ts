@@ -1,5 +1,5 @@
-import { ApiException, type V1SubjectRulesReviewStatus } from '@kubernetes/client-node';
-import { kubernetesApis, KubernetesAnswerTooLarge, KubernetesSend, kubernetesStatus, OutboundError } from '@svc/platform';
+import type { ApiException, V1SubjectRulesReviewStatus } from '@kubernetes/client-node';
+import { isKubernetesApiException, kubernetesApis, KubernetesAnswerTooLarge, KubernetesSend, kubernetesStatus, OutboundError } from '@svc/platform';
 
 /** A read the Kubernetes tools make: the API group ('' for core), the resource (or subresource) and the verbs. */
 export interface KubernetesRead {
@@ -85,7 +85,7 @@ function statusDetail(error: ApiException<unknown>): string {
 export async function verifyKubernetes(send: KubernetesSend, config: Record<string, unknown>, where: string): Promise<KubernetesVerifyResult> {
   const configured = Array.isArray(config.namespaces) ? (config.namespaces as string[]) : undefined;
   const namespaces = (configured ?? ['default']).slice(0, MAX_REVIEWED);
-  const apis = kubernetesApis(send);
+  const apis = await kubernetesApis(send);
   const missing = new Map<string, string[]>();
   let incomplete = false;
   for (const namespace of namespaces) {
@@ -98,7 +98,7 @@ export async function verifyKubernetes(send: KubernetesSend, config: Record<stri
         return { outcome: 'failed', detail: `The answer at /${REVIEWS}${where} is not a Kubernetes API server's` };
       status = review.status;
     } catch (error) {
-      if (error instanceof ApiException) return { outcome: 'failed', detail: `${statusDetail(error)}${where}` };
+      if (isKubernetesApiException(error)) return { outcome: 'failed', detail: `${statusDetail(error)}${where}` };
       if (error instanceof OutboundError) {
         const origin = error.origin ? ` at ${error.origin}` : '';
         return {

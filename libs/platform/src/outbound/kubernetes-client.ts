@@ -1,14 +1,4 @@
-import {
-  AppsV1Api,
-  AuthorizationV1Api,
-  type Configuration,
-  CoreV1Api,
-  createConfiguration,
-  EventsV1Api,
-  ResponseContext,
-  ServerConfiguration,
-  wrapHttpLibrary,
-} from '@kubernetes/client-node';
+import type { ApiException, AppsV1Api, AuthorizationV1Api, CoreV1Api, EventsV1Api } from '@kubernetes/client-node';
 import { DEFAULT_READ_CAP_BYTES, OutboundClient } from './outbound-client';
 
 /** One request to a Kubernetes API server: a path under its URL (no leading slash) and a query; a POST only for a review. */
@@ -59,7 +49,9 @@ const PLACEHOLDER = 'https://kubernetes.invalid';
  * answers no headers, so the content type is the one the API server gives these paths: text for a
  * container's log, JSON for everything else.
  */
-export function kubernetesApis(send: KubernetesSend): KubernetesApis {
+export async function kubernetesApis(send: KubernetesSend): Promise<KubernetesApis> {
+  const { AppsV1Api, AuthorizationV1Api, CoreV1Api, createConfiguration, EventsV1Api, ResponseContext, ServerConfiguration, wrapHttpLibrary } =
+    await clientNode();
   const httpApi = wrapHttpLibrary({
     async send(request) {
       const url = new URL(request.getUrl());
@@ -81,13 +73,34 @@ export function kubernetesApis(send: KubernetesSend): KubernetesApis {
       );
     },
   });
-  const configuration: Configuration = createConfiguration({ baseServer: new ServerConfiguration(PLACEHOLDER, {}), httpApi });
+  const configuration = createConfiguration({ baseServer: new ServerConfiguration(PLACEHOLDER, {}), httpApi });
   return {
     core: new CoreV1Api(configuration),
     apps: new AppsV1Api(configuration),
     events: new EventsV1Api(configuration),
     authorization: new AuthorizationV1Api(configuration),
   };
+}
+
+type ClientNode = typeof import('@kubernetes/client-node');
+let loaded: Promise<ClientNode> | undefined;
+let apiException: ClientNode['ApiException'] | undefined;
+
+/**
+ * @kubernetes/client-node, loaded the first time a Kubernetes integration is read: it is large
+ * (a generated client for every API group), and every process imports this library.
+ */
+function clientNode(): Promise<ClientNode> {
+  loaded ??= import('@kubernetes/client-node').then((module) => {
+    apiException = module.ApiException;
+    return module;
+  });
+  return loaded;
+}
+
+/** Whether `error` is the generated clients' error answer (a non-2xx status, with its body). */
+export function isKubernetesApiException(error: unknown): error is ApiException<unknown> {
+  return apiException !== undefined && error instanceof apiException;
 }
 
 /** The most a successful answer of the API server may be (a list of pods is large); error answers are read to 64 KiB. */

@@ -1,6 +1,7 @@
-import { ApiException } from '@kubernetes/client-node';
+import type { ApiException } from '@kubernetes/client-node';
 import {
   capText,
+  isKubernetesApiException,
   KubernetesAnswerTooLarge,
   kubernetesApis,
   KubernetesApis,
@@ -39,7 +40,7 @@ export interface KubernetesSession {
  * (with its CA and token), or through its relay; each request's path and query is a source of
  * the run. A relay answers no faster than its job's timeout, which is the catalog's.
  */
-export function kubernetesSession(context: ToolContext): KubernetesSession {
+export async function kubernetesSession(context: ToolContext): Promise<KubernetesSession> {
   const sources: string[] = [];
   const { connection } = context;
   let send: KubernetesSend;
@@ -56,7 +57,7 @@ export function kubernetesSession(context: ToolContext): KubernetesSession {
     sources.push(sourceOf(request.path, request.query));
     return send(request);
   };
-  return { apis: kubernetesApis(recording), sources };
+  return { apis: await kubernetesApis(recording), sources };
 }
 
 function sourceOf(path: string, query: ReadonlyArray<readonly [string, string]>): string {
@@ -82,7 +83,7 @@ export function kubernetesFailure(error: unknown, session: KubernetesSession, co
   if (context.signal.aborted || error instanceof ToolFailure) return error;
   const sources = [...session.sources];
   const last = sources[sources.length - 1];
-  if (error instanceof ApiException) return new ToolFailure(apiErrorMessage(error, last), sources);
+  if (isKubernetesApiException(error)) return new ToolFailure(apiErrorMessage(error, last), sources);
   if (error instanceof OutboundError) {
     const message =
       error.kind === 'refused'
@@ -98,7 +99,7 @@ export function kubernetesFailure(error: unknown, session: KubernetesSession, co
 
 /** Runs `work` with the session, turning its failures into the tools' usual failure. */
 export async function withKubernetes<T>(context: ToolContext, work: (session: KubernetesSession) => Promise<T>): Promise<T> {
-  const session = kubernetesSession(context);
+  const session = await kubernetesSession(context);
   try {
     return await work(session);
   } catch (error) {

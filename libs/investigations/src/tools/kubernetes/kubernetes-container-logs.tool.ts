@@ -1,5 +1,4 @@
-import { ApiException } from '@kubernetes/client-node';
-import { kubernetesStatus } from '@svc/platform';
+import { isKubernetesApiException, kubernetesStatus } from '@svc/platform';
 import { count } from '../series-name';
 import type { ToolDefinition } from '../tool.types';
 import { checkNamespace, NAME_PATTERN, NAMESPACE_ARGUMENT, withKubernetes } from './kubernetes-api';
@@ -66,7 +65,7 @@ export const kubernetesContainerLogsTool: ToolDefinition<KubernetesContainerLogs
           limitBytes: LOG_LIMIT_BYTES,
         });
       } catch (error) {
-        const status = error instanceof ApiException && error.code === 400 ? kubernetesStatus(error.body) : undefined;
+        const status = isKubernetesApiException(error) && error.code === 400 ? kubernetesStatus(error.body) : undefined;
         const none = status && NO_PREVIOUS.exec(status.message);
         if (!none) throw error;
         return {

@@ -1,4 +1,5 @@
-import { ApiException, type CoreV1Event, type EventsV1Event, type V1ObjectMeta } from '@kubernetes/client-node';
+import type { CoreV1Event, EventsV1Event, V1ObjectMeta } from '@kubernetes/client-node';
+import { isKubernetesApiException } from '@svc/platform';
 import { count } from '../series-name';
 import type { ToolDefinition } from '../tool.types';
 import { apiErrorMessage, checkNamespace, isoTime, KubernetesSession, listAll, NAME_PATTERN, NAMESPACE_ARGUMENT, withKubernetes } from './kubernetes-api';
@@ -47,7 +48,7 @@ async function objectAndOwners(session: KubernetesSession, namespace: string, ki
         : (await readWorkload(session, namespace, kind, name)).metadata;
   } catch (error) {
     // A deleted object's events outlive it (for the events' TTL): they are what is left to read.
-    if (error instanceof ApiException && error.code === 404) return chain;
+    if (isKubernetesApiException(error) && error.code === 404) return chain;
     throw error;
   }
   for (let depth = 0; depth < MAX_OWNER_DEPTH && meta; depth++) {
@@ -144,7 +145,7 @@ export const kubernetesEventsTool: ToolDefinition<KubernetesEventsArguments> = {
           more ||= modern.more;
         } catch (error) {
           // A cluster without events.k8s.io/v1 (before 1.19), or an account that may not read it: core/v1's events still stand.
-          if (!(error instanceof ApiException) || (error.code !== 404 && error.code !== 403)) throw error;
+          if (!isKubernetesApiException(error) || (error.code !== 404 && error.code !== 403)) throw error;
           const note = apiErrorMessage(error, session.sources[session.sources.length - 1]);
           if (!notes.includes(note)) notes.push(note);
         }
