@@ -33,6 +33,7 @@ describe('integrations', () => {
       'redis',
       'rabbitmq',
       'loki',
+      'kubernetes',
     ]);
     expect(res.body.items.find((t: { id: string }) => t.id === 'changes')).toMatchObject({
       capabilities: ['change-webhook'],

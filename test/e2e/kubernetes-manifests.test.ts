@@ -8,12 +8,15 @@ import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ClusterRole, ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { ConfigMap, PersistentVolumeClaim, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { KUBERNETES_READS, missingReads } from '@svc/integrations';
 import { AppConfig, loadConfig } from '@svc/platform';
+import { capabilityDefinition } from '@svc/relays/protocol';
 import { INVESTIGATIONS_QUEUE } from '@svc/investigations';
 import { ROOT } from '../support/dist';
 
@@ -58,6 +61,8 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+  'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
 };
 
 /**
@@ -74,6 +79,8 @@ interface Target {
   /** Components added to it for this render (a temporary kustomization). */
   components?: string[];
   relay?: boolean;
+  /** A relay that reads the Kubernetes API of its cluster with its ServiceAccount's projected token. */
+  readsKubernetes?: boolean;
   /** Secrets this render may name without holding them. */
   supplied?: string[];
 }
@@ -85,6 +92,7 @@ const TARGETS: Target[] = [
   { name: 'overlays/production', dir: 'overlays/production' },
   { name: 'overlays/production with components/relay-endpoint', dir: 'overlays/production', components: ['components/relay-endpoint'] },
   { name: 'overlays/relay', dir: 'overlays/relay', relay: true },
+  { name: 'overlays/relay-in-cluster', dir: 'overlays/relay-in-cluster', relay: true, readsKubernetes: true },
 ];
 
 const temporaryDirs: string[] = [];
@@ -347,15 +355,58 @@ describe.skipIf(!KUBECTL)(`Kubernetes manifests under deploy/kubernetes${KUBECTL
           expect(relay.pod.securityContext?.fsGroup).toBe(relay.pod.securityContext?.runAsUser);
         });
 
-        it('gives the relay a ServiceAccount of its own with no token and no role, as it never calls the Kubernetes API', () => {
-          const objects = objectsOf(target);
-          const relay = workload(objects, 'svc-relay');
-          const account = named(objects, 'ServiceAccount', relay.pod.serviceAccountName!);
-          expect(account?.automountServiceAccountToken).toBe(false);
-          expect(objects.filter((o) => /Role|RoleBinding/.test(o.kind))).toEqual([]);
-          // Nothing in the relay reads Kubernetes: its reads are its integrations' HTTP APIs.
-          for (const file of readdirSync(join(ROOT, 'apps/relay/src'))) expect(source(`apps/relay/src/${file}`)).not.toMatch(/kubernetes|serviceaccount/i);
-        });
+        if (!target.readsKubernetes)
+          it('gives the relay a ServiceAccount of its own with no token and no role, as it reads no Kubernetes API here', () => {
+            const objects = objectsOf(target);
+            const relay = workload(objects, 'svc-relay');
+            const account = named(objects, 'ServiceAccount', relay.pod.serviceAccountName!);
+            expect(account?.automountServiceAccountToken).toBe(false);
+            expect(objects.filter((o) => /Role|RoleBinding/.test(o.kind))).toEqual([]);
+            expect(relay.pod.volumes?.filter((v) => v.projected)).toEqual([]);
+          });
+        else
+          it("gives the relay read-only access to what the Kubernetes tools read, and its token and CA where the relay's configuration expects them", () => {
+            const objects = objectsOf(target);
+            const relay = workload(objects, 'svc-relay');
+            const account = named(objects, 'ServiceAccount', relay.pod.serviceAccountName!)!;
+            // Only the relay's container gets the token, read-only, through the volume below.
+            expect(account.automountServiceAccountToken).toBe(false);
+            expect(relay.pod.automountServiceAccountToken).toBe(false);
+            const [container] = relay.pod.containers;
+            const mount = container.volumeMounts!.find((m) => m.mountPath === '/var/run/secrets/kubernetes.io/serviceaccount')!;
+            expect(mount.readOnly).toBe(true);
+            const sources = relay.pod.volumes!.find((v) => v.name === mount.name)!.projected!.sources!;
+            expect(sources.find((s) => s.serviceAccountToken)?.serviceAccountToken?.path).toBe('token');
+            expect(sources.find((s) => s.configMap)?.configMap?.items).toEqual([{ key: 'ca.crt', path: 'ca.crt' }]);
+            const schema = source('apps/relay/src/relay-config.ts');
+            expect(schema).toContain(`'${mount.mountPath}/token'`);
+            expect(schema).toContain(`'${mount.mountPath}/ca.crt'`);
+
+            // The ClusterRole grants every read the tools need (what verify reviews), with read verbs only, on nothing else.
+            const bindings = ofKind(objects, 'ClusterRoleBinding').filter((b) =>
+              b.subjects.some(
+                (s: any) => s.kind === 'ServiceAccount' && s.name === account.metadata.name && s.namespace === (account.metadata as any).namespace,
+              ),
+            );
+            expect(bindings).toHaveLength(1);
+            const role = named(objects, 'ClusterRole', bindings[0].roleRef.name)!;
+            expect(missingReads(role.rules)).toEqual([]);
+            const needed = new Set(KUBERNETES_READS.map((r) => `${r.group}/${r.resource}`));
+            for (const rule of role.rules as Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>) {
+              expect(
+                rule.verbs.every((v) => ['get', 'list', 'watch'].includes(v)),
+                JSON.stringify(rule),
+              ).toBe(true);
+              for (const group of rule.apiGroups)
+                for (const resource of rule.resources) expect(needed, `${group}/${resource}`).toContain(`${group}/${resource}`);
+            }
+
+            // relay.json serves a kubernetes integration with capabilities the relay knows.
+            const secret = ofKind(objects, 'Secret').find((o) => o.metadata.name.startsWith('svc-relay-config'))!;
+            const config = JSON.parse(decode(secret.data['relay.json']));
+            const entry = config.integrations.find((i: { type: string }) => i.type === 'kubernetes');
+            for (const capability of entry.capabilities) expect(capabilityDefinition(capability)?.integrationType, capability).toBe('kubernetes');
+          });
         return;
       }
 

@@ -176,6 +176,11 @@ describe('investigation tools against a real Prometheus and Alertmanager', () =>
         'loki.label_values',
         'loki.query_range',
         'loki.log_patterns',
+        'kubernetes.events',
+        'kubernetes.pod_status',
+        'kubernetes.container_logs',
+        'kubernetes.rollout_history',
+        'kubernetes.node',
       ]);
       expect(catalog.list('alertmanager').map((t) => t.name)).toEqual(['alertmanager.alerts', 'alertmanager.silences']);
       for (const tool of catalog.list()) {

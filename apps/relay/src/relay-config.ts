@@ -48,7 +48,33 @@ const datastoreIntegration = z
   })
   .strict();
 
-const integration = z.union([httpIntegration, datastoreIntegration]);
+/** The standard paths of a pod's ServiceAccount credentials (the projected token is rotated, so it is read at each request). */
+export const SERVICE_ACCOUNT_TOKEN_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+export const SERVICE_ACCOUNT_CA_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+
+/** The Kubernetes API of the cluster the relay runs in, read with the relay's own ServiceAccount. */
+const kubernetesIntegration = z
+  .object({
+    integrationId: uuid,
+    type: z.literal('kubernetes'),
+    /** The API server; by default the one the pod's environment names (KUBERNETES_SERVICE_HOST and _PORT), else https://kubernetes.default.svc. */
+    server: z
+      .string()
+      .regex(/^https?:\/\//, 'must be an http(s) URL')
+      .optional(),
+    /** The ServiceAccount token and the cluster's CA; the in-cluster paths by default. */
+    tokenFile: z.string().min(1).default(SERVICE_ACCOUNT_TOKEN_FILE),
+    caFile: z.string().min(1).default(SERVICE_ACCOUNT_CA_FILE),
+    /** The only namespaces this relay reads for it, whatever the control plane asks (nodes are not namespaced). */
+    namespaces: z
+      .array(z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a namespace name'))
+      .min(1)
+      .optional(),
+    capabilities: z.array(z.string()).min(1),
+  })
+  .strict();
+
+const integration = z.union([httpIntegration, kubernetesIntegration, datastoreIntegration]);
 
 const schema = z
   .object({
@@ -74,6 +100,7 @@ export type RelayConfig = z.infer<typeof schema> & { stateFile: string; caFile?:
 export type LocalIntegration = z.infer<typeof integration>;
 export type LocalHttpIntegration = z.infer<typeof httpIntegration>;
 export type LocalDatastore = z.infer<typeof datastoreIntegration>;
+export type LocalKubernetes = z.infer<typeof kubernetesIntegration>;
 
 export class RelayConfigError extends Error {}
 
@@ -108,6 +135,9 @@ export function loadRelayConfig(path: string, env: NodeJS.ProcessEnv = process.e
   const base = dirname(resolve(path));
   return {
     ...config,
+    integrations: config.integrations.map((i) =>
+      i.type === 'kubernetes' ? { ...i, tokenFile: resolve(base, i.tokenFile), caFile: resolve(base, i.caFile) } : i,
+    ),
     bootstrapToken: env.SVC_RELAY_BOOTSTRAP_TOKEN || config.bootstrapToken,
     stateFile: resolve(base, config.stateFile),
     caFile: config.tls?.caFile ? resolve(base, config.tls.caFile) : undefined,

@@ -1,15 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { capText, DEFAULT_READ_CAP_BYTES, InvalidInputError, OutboundClient, OutboundError, upstreamErrorMessage } from '@svc/platform';
+import {
+  capText,
+  DEFAULT_READ_CAP_BYTES,
+  InvalidInputError,
+  KubernetesSend,
+  OutboundClient,
+  OutboundError,
+  outboundKubernetesSend,
+  upstreamErrorMessage,
+} from '@svc/platform';
 import { DATASTORE_NAMES, DatastoreClient } from '@svc/datastores';
 import { DatastoreCredentials, datastoreEndpoint } from './catalog/datastore-endpoint';
 import { IntegrationType } from './catalog/integration-types';
+import { verifyKubernetes } from './kubernetes-access';
 
 export type HttpCredentials = { bearerToken: string } | { username: string; password: string };
+/** A Kubernetes integration's: a ServiceAccount token and the API server's CA. */
+export type KubernetesCredentials = { bearerToken: string; certificateAuthority?: string };
 /** What an integration's credentials hold: HTTP credentials, or a datastore's sign-in. */
-export type StoredCredentials = HttpCredentials | DatastoreCredentials;
+export type StoredCredentials = HttpCredentials | KubernetesCredentials | DatastoreCredentials;
 
 /** A read through a relay: the answer's status and (capped) body. */
-export type RelayRead = (path: string, signal: AbortSignal) => Promise<{ status: number; body: Buffer; complete: boolean }>;
+export type RelayRead = (
+  path: string,
+  signal: AbortSignal,
+  query?: ReadonlyArray<readonly [string, string]>,
+) => Promise<{ status: number; body: Buffer; complete: boolean }>;
 
 export interface VerifyResult {
   outcome: 'succeeded' | 'failed';
@@ -191,6 +207,7 @@ export class IntegrationVerifier {
       throw new InvalidInputError(
         'Change-event integrations only receive changes: there is no system to contact. Send a test change event to the webhook instead',
       );
+    if (type.id === 'kubernetes') return this.verifyKubernetes(config, credentials, throughRelay);
     if (type.datastore && throughRelay) return this.verifyDatastoreThroughRelay(type, throughRelay);
     if (type.datastore) return this.verifyDatastore(type, config, credentials);
     if (!probe)
@@ -273,6 +290,34 @@ export class IntegrationVerifier {
     if ((found?.outcome !== 'succeeded' && found?.outcome !== 'failed') || typeof found.detail !== 'string')
       return { outcome: 'failed', detail: `The relay's answer is not a ${type.displayName} verification` };
     return { outcome: found.outcome, detail: `${found.detail} (through the relay)` };
+  }
+
+  /** A SelfSubjectRulesReview, sent to config.server with the token and CA, or through the relay inside the cluster. */
+  private async verifyKubernetes(config: Record<string, unknown>, credentials: StoredCredentials | null, throughRelay: RelayRead | undefined) {
+    const deadline = AbortSignal.timeout(TIMEOUT_MS);
+    if (throughRelay) {
+      // The relay posts the review itself (it reads nothing else by POST): it is given the namespace only.
+      const send: KubernetesSend = async (request) => {
+        const namespace = request.body ? (JSON.parse(request.body) as { spec?: { namespace?: string } }).spec?.namespace : undefined;
+        try {
+          return await throughRelay(request.path, deadline, request.method === 'POST' ? [['namespace', namespace ?? '']] : request.query);
+        } catch (error) {
+          if ((error as Error)?.name === 'TimeoutError') throw new Error(`No answer through the relay within ${TIMEOUT_MS / 1000} s`, { cause: error });
+          throw error;
+        }
+      };
+      return verifyKubernetes(send, config, ' (through the relay)');
+    }
+    const server = typeof config.server === 'string' ? config.server : undefined;
+    if (!server) throw new InvalidInputError('Set config.server to verify this integration');
+    const stored = credentials as KubernetesCredentials | null;
+    const send = outboundKubernetesSend(this.outbound, server, authorizationHeader(credentials), { ca: stored?.certificateAuthority, signal: deadline });
+    try {
+      return await verifyKubernetes(send, config, '');
+    } catch (error) {
+      if (deadline.aborted) return { outcome: 'failed' as const, detail: `No answer from the Kubernetes API server within ${TIMEOUT_MS / 1000} s` };
+      throw error;
+    }
   }
 
   private async verifyThroughRelay(probe: Probe, read: RelayRead, config: Record<string, unknown>): Promise<VerifyResult> {

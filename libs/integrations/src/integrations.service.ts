@@ -29,7 +29,7 @@ import { Integration } from './integration.entity';
 import { WebhookReceiver } from './webhooks/webhook-authenticator';
 import { hashWebhookSecret, webhookSecretBinding } from './webhooks/webhook-secret';
 import { WebhookCredentialsRepository } from './webhooks/webhook-credentials.repository';
-import { authorizationHeader, IntegrationVerifier, lokiTenantHeader, StoredCredentials } from './integration-verifier';
+import { authorizationHeader, IntegrationVerifier, KubernetesCredentials, lokiTenantHeader, StoredCredentials } from './integration-verifier';
 import { DatastoreCredentials, datastoreEndpoint, servicesOf } from './catalog/datastore-endpoint';
 
 const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.createdAt, 'DESC');
@@ -41,9 +41,13 @@ const NEWEST_FIRST = byTimeThenId<Integration>('i', 'created_at', (i) => i.creat
 export interface ReadableDataSource {
   organizationId: string;
   integrationId: string;
-  type: 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | DatastoreKind;
+  type: 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | 'kubernetes' | DatastoreKind;
   name: string;
   baseUrl: string;
+  /** A Kubernetes API server's CA (PEM) from the stored credentials, when it has one. */
+  ca?: string;
+  /** The only namespaces a Kubernetes integration's tools read (config.namespaces); undefined for every one. */
+  namespaces?: string[];
   /** A datastore's address and sign-in: for the code that reads it, never for a response. */
   endpoint?: DatastoreEndpoint;
   /** The services a datastore or broker says it serves (config.services); empty otherwise. */
@@ -90,16 +94,18 @@ const BOTH_BINDINGS =
 function checkBinding(type: IntegrationType, config: Record<string, unknown>): void {
   const properties = (type.configSchema.properties ?? {}) as Record<string, unknown>;
   if (!('relayId' in properties)) return;
-  const field = type.datastore ? 'host' : 'baseUrl';
+  const field = type.datastore ? 'host' : type.id === 'kubernetes' ? 'server' : 'baseUrl';
   const direct = config[field] !== undefined;
   const relayed = config.relayId !== undefined;
   if (direct && relayed)
     throw new InvalidInputError(
       type.datastore
         ? 'Invalid input: config.host and config.relayId: set one of them, not both (a relay-bound datastore is reached at the address in the relay configuration)'
-        : BOTH_BINDINGS,
+        : type.id === 'kubernetes'
+          ? 'Invalid input: config.server and config.relayId: set one of them, not both (a relay inside the cluster reads the API with its own ServiceAccount)'
+          : BOTH_BINDINGS,
     );
-  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.id === 'loki' || type.datastore) && !direct && !relayed)
+  if ((type.id === 'prometheus' || type.id === 'rabbitmq' || type.id === 'loki' || type.id === 'kubernetes' || type.datastore) && !direct && !relayed)
     throw new InvalidInputError(`Invalid input: config.${field} or config.relayId is required (one of them)`);
   // The relay sends the request, so the tenant header is its configuration's to set, like the URL and credentials.
   if (type.id === 'loki' && relayed && config.tenant !== undefined)
@@ -258,14 +264,14 @@ export class IntegrationsService {
     const type = integrationType(current.type)!;
     const relayId = typeof current.config.relayId === 'string' ? current.config.relayId : null;
     const throughRelay = relayId
-      ? (path: string, signal: AbortSignal) =>
+      ? (path: string, signal: AbortSignal, query: ReadonlyArray<readonly [string, string]> = []) =>
           this.relayJobs.read({
             organizationId,
             relayId,
             integrationId: id,
             integrationType: type.id,
             path,
-            query: [],
+            query,
             signal,
             maxBytes: 64 * 1024,
             timeoutMs: 5000,
@@ -330,6 +336,29 @@ export class IntegrationsService {
         const endpoint = relayId ? undefined : datastoreEndpoint(datastore, i.config, this.credentialsOf(i) as DatastoreCredentials | null);
         return [{ organizationId, integrationId: i.id, type: datastore, name: i.name, baseUrl: '', endpoint, services, relayId, headers: {}, verifiedAt }];
       }
+      if (i.type === 'kubernetes') {
+        const server = typeof i.config.server === 'string' ? i.config.server : null;
+        const namespaces = Array.isArray(i.config.namespaces) ? (i.config.namespaces as string[]) : undefined;
+        if (relayId)
+          return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', namespaces, services, relayId, headers: {}, verifiedAt }];
+        if (!server) return [];
+        const credentials = this.credentialsOf(i) as KubernetesCredentials | null;
+        return [
+          {
+            organizationId,
+            integrationId: i.id,
+            type: i.type,
+            name: i.name,
+            baseUrl: server,
+            ...(credentials?.certificateAuthority ? { ca: credentials.certificateAuthority } : {}),
+            namespaces,
+            services,
+            relayId: null,
+            headers: authorizationHeader(credentials),
+            verifiedAt,
+          },
+        ];
+      }
       const baseUrl = typeof i.config.baseUrl === 'string' ? i.config.baseUrl : null;
       if ((i.type !== 'prometheus' && i.type !== 'alertmanager' && i.type !== 'rabbitmq' && i.type !== 'loki') || (!baseUrl && !relayId)) return [];
       if (relayId) return [{ organizationId, integrationId: i.id, type: i.type, name: i.name, baseUrl: '', services, relayId, headers: {}, verifiedAt }];
@@ -378,7 +407,7 @@ export class IntegrationsService {
    * accepted, verify reports it.
    */
   private async checkDestination(config: Record<string, unknown>, type: IntegrationType): Promise<void> {
-    for (const field of ['baseUrl', 'apiBaseUrl']) {
+    for (const field of ['baseUrl', 'apiBaseUrl', 'server']) {
       const url = config[field];
       if (typeof url !== 'string') continue;
       const refusal = await this.outbound.refusal(url);
@@ -394,7 +423,7 @@ export class IntegrationsService {
   /** An integration bound to a relay names one of the Organization's relays (404 `Relay not found` otherwise, as an unknown one), and no URL besides. */
   private async checkRelay(organizationId: string, config: Record<string, unknown>): Promise<void> {
     if (typeof config.relayId !== 'string') return;
-    if (config.baseUrl !== undefined) throw new InvalidInputError(BOTH_BINDINGS);
+    if (config.baseUrl !== undefined || config.server !== undefined) throw new InvalidInputError(BOTH_BINDINGS);
     await this.relays.requireExists(organizationId, config.relayId);
   }
 

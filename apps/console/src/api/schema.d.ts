@@ -2079,7 +2079,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki";
+            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki" | "kubernetes";
             name: string;
             enabled: boolean;
             config: {
@@ -2104,7 +2104,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki";
+            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki" | "kubernetes";
             name: string;
             enabled: boolean;
             config: {
@@ -2129,7 +2129,7 @@ export interface components {
         };
         CreateIntegrationDto: {
             /** @enum {string} */
-            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki";
+            type: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki" | "kubernetes";
             name: string;
             /** @description Validated against the type's configSchema */
             config?: {
@@ -5487,7 +5487,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
-                type?: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki";
+                type?: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki" | "kubernetes";
                 enabled?: boolean;
             };
             header?: {
@@ -11311,7 +11311,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` value of the previous page, unchanged */
                 cursor?: string;
-                type?: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki";
+                type?: "alertmanager" | "grafana" | "generic" | "changes" | "prometheus" | "chat" | "postgresql" | "mysql" | "redis" | "rabbitmq" | "loki" | "kubernetes";
                 enabled?: boolean;
             };
             header?: {

@@ -12,7 +12,7 @@ export function webhookPath(format: WebhookFormat): 'alert-events' | 'change-eve
 export type JsonSchema = Record<string, unknown>;
 
 export type IntegrationTypeId =
-  'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'mysql' | 'redis' | 'rabbitmq' | 'loki';
+  'alertmanager' | 'grafana' | 'generic' | 'prometheus' | 'chat' | 'changes' | 'postgresql' | 'mysql' | 'redis' | 'rabbitmq' | 'loki' | 'kubernetes';
 
 export interface IntegrationType {
   id: IntegrationTypeId;
@@ -69,6 +69,30 @@ const lokiTenant = {
   maxLength: 1024,
   pattern: "^[A-Za-z0-9!_.*'()-]{1,150}(\\|[A-Za-z0-9!_.*'()-]{1,150})*$",
   description: 'The tenant to read (sent as X-Scope-OrgID), e.g. "team-a" or "team-a|team-b"; leave it out for a Loki without multi-tenancy',
+};
+
+/** A namespace name as the API server accepts it (an RFC 1123 label). */
+const namespaceName = { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$', maxLength: 63 };
+
+/**
+ * A ServiceAccount's bearer token and the cluster's CA (PEM, the ServiceAccount token Secret's
+ * `ca.crt`), sealed like every type's credentials. Without a CA, the API server's certificate must
+ * be signed by a CA the service already trusts.
+ */
+const kubernetesCredentials: JsonSchema = {
+  type: 'object',
+  properties: {
+    bearerToken: { type: 'string', minLength: 1, maxLength: 16384, description: 'A ServiceAccount token (kubectl create token <name>)' },
+    certificateAuthority: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 65536,
+      pattern: '-----BEGIN CERTIFICATE-----',
+      description: "The API server's CA certificate(s), PEM",
+    },
+  },
+  required: ['bearerToken'],
+  additionalProperties: false,
 };
 
 /** The services a datastore serves, so that investigations of them read it even when no metric links the two. */
@@ -317,6 +341,38 @@ export const INTEGRATION_TYPES: readonly IntegrationType[] = [
       additionalProperties: false,
     },
     credentialsSchema: httpCredentials,
+  },
+  {
+    id: 'kubernetes',
+    displayName: 'Kubernetes',
+    capabilities: ['events', 'pod-status', 'container-logs', 'rollout-history', 'nodes'],
+    webhookFormat: null,
+    connect: 'manual',
+    credentialsRequired: true,
+    configSchema: {
+      type: 'object',
+      properties: {
+        server: { ...httpUrl, description: "The API server's URL, e.g. https://203.0.113.10:6443 (a kubeconfig's clusters[].cluster.server)" },
+        namespaces: {
+          type: 'array',
+          items: namespaceName,
+          minItems: 1,
+          maxItems: 64,
+          uniqueItems: true,
+          description: 'The only namespaces the tools read (nodes are not namespaced); every namespace when left out',
+        },
+        relayId: {
+          ...relayId,
+          description: 'A relay inside the cluster that reads the API with its own ServiceAccount, instead of server and credentials',
+        },
+      },
+      oneOf: [
+        { properties: { server: httpUrl }, required: ['server'] },
+        { properties: { relayId }, required: ['relayId'] },
+      ],
+      additionalProperties: false,
+    },
+    credentialsSchema: kubernetesCredentials,
   },
 ];
 

@@ -32,8 +32,9 @@ const CANCEL_POLL_MS = 500;
 /** Time a reasoner gets to write its best conclusion after a budget stopped it. */
 const CONCLUDE_EARLY_SECONDS = 30;
 /** What an investigation reads of each kind of datastore, broker or log store, as a source's reason says it. */
-const DATASTORE_READ_TEXT: Record<DatastoreKind | 'rabbitmq' | 'loki', string> = {
+const DATASTORE_READ_TEXT: Record<DatastoreKind | 'rabbitmq' | 'loki' | 'kubernetes', string> = {
   rabbitmq: 'queues, consumers, connections and alarms',
+  kubernetes: "events, pod and container states, containers' current and previous logs, rollout history and nodes",
   loki: 'logs: labels, lines, counts over time and log templates before and after the onset',
   postgresql: 'sessions, locks, connections and statements',
   mysql: 'connections, lock waits and statements',
@@ -426,7 +427,7 @@ export class InvestigationEngine {
               ? `${s.name}: Prometheus metrics, alerting rules and targets${s.verifiedAt ? `, verified ${s.verifiedAt.toISOString()}` : ''}`
               : s.type === 'alertmanager'
                 ? `${s.name}: Alertmanager alerts and silences of the Organization`
-                : `${s.name}: ${PRODUCT_NAMES[s.type]} ${DATASTORE_READ_TEXT[s.type as DatastoreKind | 'rabbitmq' | 'loki']}${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
+                : `${s.name}: ${PRODUCT_NAMES[s.type]} ${DATASTORE_READ_TEXT[s.type as DatastoreKind | 'rabbitmq' | 'loki' | 'kubernetes']}${s.services.length ? ` (serves ${s.services.join(', ')})` : ''}`,
       }));
     await this.dataSource.transaction(async (manager) => {
       for (const s of ranked) {

@@ -16,6 +16,7 @@ export const PRODUCT_NAMES: Record<DataSourceType, string> = {
   alertmanager: 'Alertmanager',
   rabbitmq: 'RabbitMQ',
   loki: 'Loki',
+  kubernetes: 'Kubernetes',
   ...DATASTORE_NAMES,
 };
 

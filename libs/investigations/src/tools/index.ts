@@ -18,3 +18,4 @@ export * from './mysql/mysql.tools';
 export * from './redis/redis.tools';
 export * from './rabbitmq/rabbitmq.tools';
 export * from './loki/loki.tools';
+export * from './kubernetes/kubernetes.tools';

@@ -12,6 +12,7 @@ import { POSTGRESQL_TOOLS } from './postgresql/postgresql.tools';
 import { RABBITMQ_TOOLS } from './rabbitmq/rabbitmq.tools';
 import { REDIS_TOOLS } from './redis/redis.tools';
 import { LOKI_TOOLS } from './loki/loki.tools';
+import { KUBERNETES_TOOLS } from './kubernetes/kubernetes.tools';
 import type { ToolDefinition } from './tool.types';
 
 /** Every tool of this release, in the order a reasoner is shown them. */
@@ -30,4 +31,5 @@ export const INVESTIGATION_TOOLS: ReadonlyArray<ToolDefinition> = [
   ...REDIS_TOOLS,
   ...RABBITMQ_TOOLS,
   ...LOKI_TOOLS,
+  ...KUBERNETES_TOOLS,
 ];

@@ -2,7 +2,7 @@ import type { DatastoreClient, DatastoreEndpoint, DatastoreKind } from '@svc/dat
 import type { OutboundClient, Timestamp } from '@svc/platform';
 
 /** The integration types whose data the investigation tools read. */
-export type DataSourceType = 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | DatastoreKind;
+export type DataSourceType = 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | 'kubernetes' | DatastoreKind;
 
 /**
  * Where a tool reads from: an integration's HTTP API, with its credentials already turned into
@@ -17,6 +17,10 @@ export interface DataSourceConnection {
   endpoint?: DatastoreEndpoint;
   /** Sent with every request (authorization and the like); never echoed into results. */
   headers: Record<string, string>;
+  /** The CA (PEM) a Kubernetes API server's certificate is checked against, when the integration has one. */
+  ca?: string;
+  /** The only namespaces a Kubernetes integration's tools read; undefined for every one. */
+  namespaces?: string[];
   /** Set when the integration is reached through a relay (baseUrl and headers are then the relay's, not here). */
   relayId?: string | null;
   /** The integration's Organization: required to read through a relay. */

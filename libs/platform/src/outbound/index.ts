@@ -1,4 +1,5 @@
 export * from './address-rules';
+export * from './kubernetes-client';
 export * from './outbound-client';
 export * from './outbound-error';
 export * from './outbound-policy';

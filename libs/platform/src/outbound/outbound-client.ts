@@ -9,6 +9,7 @@ import { HostLookup, resolveOwnDependencies, systemLookup } from './own-dependen
 /** The read cap of verify and of every error answer (decisions §13). */
 export const DEFAULT_READ_CAP_BYTES = 64 * 1024;
 const MAX_REDIRECTS = 3;
+const MAX_CA_AGENTS = 64;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const LOOKUP_TIMEOUT_MS = 5_000;
 /** How long the addresses of PostgreSQL and Redis are trusted before being resolved again. */
@@ -21,6 +22,8 @@ export interface OutboundRequest {
   signal?: AbortSignal;
   /** At most this many bytes of the answer are read and held, the rest is not read; or a cap for each status. */
   maxBytes: number | ((status: number) => number);
+  /** Certificate authorities (PEM) this request's https server must be signed by, instead of the client's (a Kubernetes API server's own CA). */
+  ca?: string;
 }
 
 export interface OutboundAnswer {
@@ -94,6 +97,9 @@ function networkCode(error: unknown): string | undefined {
 export class OutboundClient {
   readonly policy: OutboundPolicy;
   private readonly agent: Agent;
+  /** Agents of requests that bring their own CA, by CA (as many as integrations that have one; the oldest closed past the cap). */
+  private readonly caAgents = new Map<string, Agent>();
+  private readonly connectTimeoutMs: number;
   private readonly lookup: HostLookup;
   private readonly bytesRead?: { inc(bytes: number): void };
   private dependencies?: { at: number; value: Promise<OwnDependency[]> };
@@ -105,8 +111,14 @@ export class OutboundClient {
     this.policy = OutboundPolicy.parse(config.SVC_OUTBOUND_DENY, config.SVC_OUTBOUND_ALLOW);
     this.lookup = options.lookup ?? systemLookup;
     this.bytesRead = options.bytesRead;
-    const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, ...(options.ca ? { ca: options.ca } : {}) });
-    this.agent = new Agent({
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.agent = this.checkedAgent(options.ca);
+  }
+
+  /** An agent whose every connection goes to an address the policy allows, trusting `ca` when given. */
+  private checkedAgent(ca: string | undefined): Agent {
+    const connect = buildConnector({ timeout: this.connectTimeoutMs, ...(ca ? { ca } : {}) });
+    return new Agent({
       connect: (opts, callback) => {
         const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
         this.checkedAddresses(opts.hostname, port).then(
@@ -126,6 +138,21 @@ export class OutboundClient {
     });
   }
 
+  private agentFor(ca: string | undefined): Agent {
+    if (!ca) return this.agent;
+    let agent = this.caAgents.get(ca);
+    if (!agent) {
+      if (this.caAgents.size >= MAX_CA_AGENTS) {
+        const [oldest, closing] = this.caAgents.entries().next().value!;
+        this.caAgents.delete(oldest);
+        void closing.close().catch(() => undefined);
+      }
+      agent = this.checkedAgent(ca);
+      this.caAgents.set(ca, agent);
+    }
+    return agent;
+  }
+
   /** GET `url`, following redirects under the policy; throws OutboundError when there is no answer to read. */
   async get(request: OutboundRequest): Promise<OutboundAnswer> {
     let url = new URL(request.url);
@@ -135,7 +162,13 @@ export class OutboundClient {
         throw new OutboundError('redirect', `A redirect led to ${url.protocol} instead of http or https`, url.origin, undefined, redirects);
       let response: Awaited<ReturnType<Agent['request']>>;
       try {
-        response = await this.agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, signal: request.signal });
+        response = await this.agentFor(request.ca).request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers,
+          signal: request.signal,
+        });
       } catch (error) {
         throw this.failure(error, url, redirects, request.signal);
       }
@@ -179,7 +212,7 @@ export class OutboundClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('redirect', `${url.protocol} is not http or https`, url.origin);
     let response: Awaited<ReturnType<Agent['request']>>;
     try {
-      response = await this.agent.request({
+      response = await this.agentFor(request.ca).request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
@@ -242,7 +275,7 @@ export class OutboundClient {
 
   /** Ends every connection now (at shutdown: a request still waiting on a silent server does not hold the process). */
   async close(): Promise<void> {
-    await this.agent.destroy();
+    await Promise.all([this.agent.destroy(), ...[...this.caAgents.values()].map((agent) => agent.destroy())]);
   }
 
   /** Resolves `hostname`, checks every address, and returns them (all allowed) to connect to. */

@@ -9,7 +9,7 @@
 export interface CapabilityDefinition {
   capabilityId: string;
   capabilityVersion: number;
-  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | RelayDatastoreType;
+  integrationType: 'prometheus' | 'alertmanager' | 'rabbitmq' | 'loki' | 'kubernetes' | RelayDatastoreType;
   /** Paths (relative to the system's base URL, no leading slash) this capability reads. */
   paths: RegExp;
 }
@@ -54,8 +54,46 @@ export const CAPABILITIES: readonly CapabilityDefinition[] = [
   { capabilityId: 'loki.labels', capabilityVersion: 1, integrationType: 'loki', paths: /^loki\/api\/v1\/(labels|label\/[^/]+\/values)$/ },
   { capabilityId: 'loki.query_range', capabilityVersion: 1, integrationType: 'loki', paths: /^loki\/api\/v1\/query_range$/ },
   { capabilityId: 'loki.patterns', capabilityVersion: 1, integrationType: 'loki', paths: /^loki\/api\/v1\/patterns$/ },
+  // Kubernetes: GETs of the API paths the tools read, in a namespace (a DNS label) and of an object (a DNS subdomain name),
+  // and kubernetes.access, verify's SelfSubjectRulesReview, which the relay POSTs itself with the job's `namespace` only.
+  {
+    capabilityId: 'kubernetes.access',
+    capabilityVersion: 1,
+    integrationType: 'kubernetes',
+    paths: /^apis\/authorization\.k8s\.io\/v1\/selfsubjectrulesreviews$/,
+  },
+  {
+    capabilityId: 'kubernetes.events',
+    capabilityVersion: 1,
+    integrationType: 'kubernetes',
+    paths: /^(api\/v1|apis\/events\.k8s\.io\/v1)\/(namespaces\/[a-z0-9-]{1,63}\/)?events$/,
+  },
+  {
+    capabilityId: 'kubernetes.pods',
+    capabilityVersion: 1,
+    integrationType: 'kubernetes',
+    paths: /^api\/v1\/(pods|namespaces\/[a-z0-9-]{1,63}\/pods(\/[a-z0-9][-a-z0-9.]{0,252})?)$/,
+  },
+  {
+    capabilityId: 'kubernetes.logs',
+    capabilityVersion: 1,
+    integrationType: 'kubernetes',
+    paths: /^api\/v1\/namespaces\/[a-z0-9-]{1,63}\/pods\/[a-z0-9][-a-z0-9.]{0,252}\/log$/,
+  },
+  {
+    capabilityId: 'kubernetes.workloads',
+    capabilityVersion: 1,
+    integrationType: 'kubernetes',
+    paths: /^apis\/apps\/v1\/namespaces\/[a-z0-9-]{1,63}\/(deployments|statefulsets|daemonsets|replicasets|controllerrevisions)(\/[a-z0-9][-a-z0-9.]{0,252})?$/,
+  },
+  { capabilityId: 'kubernetes.nodes', capabilityVersion: 1, integrationType: 'kubernetes', paths: /^api\/v1\/nodes(\/[a-z0-9][-a-z0-9.]{0,252})?$/ },
   ...DATASTORE_CAPABILITIES,
 ];
+
+/** The namespace a Kubernetes API path reads in, or null for a path that spans namespaces or reads none (nodes, reviews). */
+export function kubernetesNamespaceOf(path: string): string | null {
+  return /\/namespaces\/([a-z0-9-]{1,63})\//.exec(path)?.[1] ?? null;
+}
 
 export function capabilityDefinition(capabilityId: string, capabilityVersion?: number): CapabilityDefinition | undefined {
   return CAPABILITIES.find((c) => c.capabilityId === capabilityId && (capabilityVersion === undefined || c.capabilityVersion === capabilityVersion));
