@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../eval/nezha/dataset';
-import { dayAlerts, ENTRY_SERVICE, FaultResult, HAND_PAGE_AFTER_SECONDS, pageOf, replayFault, RULE, stageFault } from '../../eval/nezha/replay';
+import { loadLogs } from '../../eval/nezha/logs';
+import { dayAlerts, ENTRY_SERVICE, faultLogs, FaultResult, HAND_PAGE_AFTER_SECONDS, pageOf, replayFault, RULE, stageFault } from '../../eval/nezha/replay';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
 import { startWorker, TestWorker } from '../support/worker';
@@ -29,7 +30,7 @@ describe('the reasoner on recorded TrainTicket faults', () => {
     await worker?.close();
   });
 
-  const replay = async (id: string): Promise<FaultResult> => {
+  const replay = async (id: string, withLogs = false): Promise<FaultResult> => {
     const fault = dataset.faults.find((f) => f.id === id)!;
     const alerts = await dayAlerts(
       dataset,
@@ -38,6 +39,7 @@ describe('the reasoner on recorded TrainTicket faults', () => {
     return replayFault(ctx.admin, dataset, fault, alerts, {
       baseUrl: ctx.api.baseUrl,
       ended: (investigation) => investigationEnded(ctx.admin, investigation, { timeoutMs: 60_000 }),
+      ...(withLogs ? { logs: loadLogs() } : {}),
     });
   };
 
@@ -64,6 +66,32 @@ describe('the reasoner on recorded TrainTicket faults', () => {
     investigatedWithoutError(result);
     expect(result.paged).toBe(true);
     expect(result.fault.kind).toBe('network');
+  }, 120_000);
+
+  it("replays a code fault with its pods' logs in a Loki, up to the page, which the investigation reads", async () => {
+    const id = '2023-01-29-0843-ts-contacts-service';
+    const fault = dataset.faults.find((f) => f.id === id)!;
+    const staging = await stageFault(
+      dataset,
+      fault,
+      await dayAlerts(
+        dataset,
+        dataset.days.find((d) => d.day === fault.day)!,
+      ),
+    );
+    await staging.staged.stop();
+    const entries = faultLogs(loadLogs(), dataset, fault, staging);
+    expect(entries.length).toBeGreaterThan(1000);
+    // Shifted as the metrics are: from the first staged moment up to the page, none after it.
+    const ns = (seconds: number) => BigInt(seconds) * 1_000_000_000n;
+    expect(entries.every((e) => (e.at as bigint) >= ns(staging.from + staging.shift) && (e.at as bigint) <= ns(staging.page.firedAt))).toBe(true);
+    expect(new Set(entries.map((e) => e.labels.service_name))).toContain('ts-contacts-service');
+
+    const result = await replay(id, true);
+    investigatedWithoutError(result);
+    const read = result.runs.filter((r) => r.tool.startsWith('loki.'));
+    expect(read.map((r) => r.tool)).toContain('loki.log_patterns');
+    expect(read.every((r) => r.outcome === 'succeeded')).toBe(true);
   }, 120_000);
 
   /** A network delay the rule never paged for. */
