@@ -110,4 +110,35 @@ describe('errors in the logs, when the metrics explain nothing', () => {
     const causes = conclusion.findings.filter((f) => f.kind === 'cause').map((f) => f.statement);
     expect(causes.join(' ')).not.toMatch(/card declined|frontend/);
   }, 120_000);
+
+  /** A conversation turn about the incident, answered by the built-in reasoner from the same Prometheus and Loki. */
+  const ask = async (message: string, withLoki = true) => {
+    const page = (await deriveAlerts(staged!.prometheus.url, rule, staged!.start, staged!.end))[0];
+    const session = directSession(staged!.prometheus.url, page, [], undefined, { message }, withLoki ? { url: loki!.url } : undefined);
+    const answered = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+    return { answered, runs: session.runs };
+  };
+
+  it('answers what the logs of a workload say: the error that began with the incident, with its rate and first line', async () => {
+    const { answered, runs } = await ask('what do the logs of inventory say?');
+    expect(answered.conclusionStatus).toBe('answer_only');
+    expect(answered.summary).toMatch(
+      /^One error began in the logs of inventory with the incident: `.*stock reservation failed.*` from \d\d:\d\d UTC \(\d+ lines, [\d.]+\/min\)/,
+    );
+    expect(answered.summary).toContain('| template | since the incident began | before | after | first seen |');
+    expect(answered.summary).toContain('Its first line: `level=error msg="stock reservation failed: NullPointerException');
+    const read = runs.find((r) => r.tool === 'loki.log_patterns')!;
+    expect(read.arguments.selector).toBe('{namespace="shop", app="inventory"}');
+    expect(answered.findings.every((f) => f.runRefs.includes(read.ordinal))).toBe(true);
+  }, 60_000);
+
+  it("answers for the incident's own workload when the question names none, and says when no log store is connected", async () => {
+    const { answered } = await ask('anything in the logs?');
+    expect(answered.summary).toMatch(/^No error began in the logs of checkout with the incident: what they report was there before it/);
+    expect(answered.summary).toMatch(/\| `level=error msg="payment provider timed out" order=<num>` \| as often as before \|/);
+
+    const without = await ask('what do the logs of inventory say?', false);
+    expect(without.answered.summary).toBe('No Loki integration is connected, so the logs cannot be read.');
+    expect(without.answered.limitations.map((l) => l.type)).toEqual(['missing_telemetry']);
+  }, 60_000);
 });

@@ -25,7 +25,7 @@ import { unreadSource } from './source-failure';
 /** How many ranked suspects are tested in order until one is supported. */
 const RANKED_TESTED = 2;
 /** The kinds of question a conversation turn answers as asked, from the data; the cause and what to do come from the incident's analysis. */
-const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related']);
+const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related', 'logs']);
 
 /** Detected causes in order of first appearance, one per hypothesis id. */
 const firstOfEach = (causes: DetectedCause[]): DetectedCause[] => causes.filter((d, i) => causes.findIndex((o) => o.id === d.id) === i);
@@ -49,7 +49,7 @@ export class BuiltInReasoner {
       this.question = new BuiltInQuestion();
       return this.question.answer(session);
     }
-    // In a conversation, a question about the incident's signals, pods, times, changes or relations is answered as asked;
+    // In a conversation, a question about the incident's signals, pods, times, changes, relations or logs is answered as asked;
     // the cause (and anything the grammar does not read) is investigated, and what to do is
     // answered with the investigation's actions.
     const asked = session.conversation ? parseQuestion(session.subject) : null;

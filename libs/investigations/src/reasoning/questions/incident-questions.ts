@@ -9,6 +9,7 @@ import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { answerChanges } from './changes';
+import { answerLogs } from './logs';
 import { clock, quantity, Unit } from './format';
 import type { TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
@@ -58,6 +59,13 @@ export class IncidentQuestions {
   async answerTurn(session: InvestigationSession): Promise<Conclusion> {
     session.beginTurn();
     const source = session.sources.find((s) => s.type === 'prometheus');
+    if (this.asked.kind === 'logs') {
+      // The workload named (matched against the metrics' label values when there are metrics), else the incident's.
+      const named = source ? await this.subjects(session, source) : { found: [] };
+      if ('ask' in named) return named.ask;
+      await answerLogs(session, this.answer, named.found[0]?.value ?? this.incidentSubject(session)?.value ?? null);
+      return this.answer.conclusion(session, null);
+    }
     if (!source) {
       this.answer.limit('missing_telemetry', 'No Prometheus integration is connected, so the question cannot be answered from metrics', []);
       return this.answer.conclusion(session, null);

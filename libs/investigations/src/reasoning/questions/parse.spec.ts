@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { parseQuestion } from './parse';
 
 describe('parseQuestion', () => {
+  it('reads a question about the logs, with the workload it names and none of its own words as names', () => {
+    expect(parseQuestion('what do the logs of inventory say?')).toMatchObject({ kind: 'logs', words: ['inventory'] });
+    expect(parseQuestion('any errors or stack traces logged since it started?')).toMatchObject({ kind: 'logs', words: [] });
+    expect(parseQuestion('why is checkout failing? show me its log lines')).toMatchObject({ kind: 'logs', words: ['checkout'] });
+    // A catalog is no log.
+    expect(parseQuestion('what is the error rate of catalog?').kind).toBe('signals');
+  });
+
   it('reads a split by route since a version', () => {
     const q = parseQuestion('is the regression limited to /api/search or are other routes slower too since 3.3.0?');
     expect(q).toMatchObject({ kind: 'signals', signals: ['latency'], compare: true, byRoute: true, routes: ['/api/search'], versions: ['3.3.0'], words: [] });

@@ -15,10 +15,10 @@ export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
 /**
  * The kind of a question: its signals over a range (`signals`), a listing (`which`), when
  * something started and whether it still holds (`when`), what changed (`changes`), whether two
- * subjects are related (`related`), the cause (`cause`), what to do (`actions`); `unknown` when
- * none of the grammar's forms matched.
+ * subjects are related (`related`), what the logs say (`logs`), the cause (`cause`), what to do
+ * (`actions`); `unknown` when none of the grammar's forms matched.
  */
-export type QuestionKind = 'signals' | 'which' | 'when' | 'changes' | 'related' | 'cause' | 'actions' | 'unknown';
+export type QuestionKind = 'signals' | 'which' | 'when' | 'changes' | 'related' | 'logs' | 'cause' | 'actions' | 'unknown';
 
 export interface TypedQuestion {
   kind: QuestionKind;
@@ -77,6 +77,8 @@ const ASKS_CHANGES =
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
+/** "what do the logs say?", "any errors in the logs of inventory?", "show me checkout's log lines": the logs. */
+const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 const ASKS_ACTIONS =
   /\b(what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
@@ -110,7 +112,8 @@ const COMMON = new Set(
     'started start starts begin began begun stop stopped ended end recovered still long since deploy deploys deployed deployment deployments ' +
     'rollout rollouts rolled released changes anything something related connected linked depend depends dependent call calls calling talk reach ' +
     'ratio ratios serve serves served serving need share shares shared affect affects affecting down unreachable unavailable answering responding reachable restart restarts restarted restarting ' +
-    'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring'
+    'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring ' +
+    'log logs logged logging line lines message messages say says said saying show tell stack trace traces written write wrote writes'
   ).split(' '),
 );
 
@@ -133,23 +136,25 @@ export function parseQuestion(whole: string): TypedQuestion {
   // say what they ask (related, changed, when) come before the listings and signals they name.
   const kind: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
-    : /\bwhy\b/.test(text)
-      ? 'cause'
-      : ASKS_PEERS.test(text) && !signals.length
-        ? 'which'
-        : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
-          ? 'related'
-          : ASKS_CHANGES.test(text)
-            ? 'changes'
-            : ASKS_WHEN.test(text)
-              ? 'when'
-              : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
-                ? 'which'
-                : signals.length
-                  ? 'signals'
-                  : ASKS_CAUSE.test(text)
-                    ? 'cause'
-                    : 'unknown';
+    : ASKS_LOGS.test(text)
+      ? 'logs'
+      : /\bwhy\b/.test(text)
+        ? 'cause'
+        : ASKS_PEERS.test(text) && !signals.length
+          ? 'which'
+          : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
+            ? 'related'
+            : ASKS_CHANGES.test(text)
+              ? 'changes'
+              : ASKS_WHEN.test(text)
+                ? 'when'
+                : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+                  ? 'which'
+                  : signals.length
+                    ? 'signals'
+                    : ASKS_CAUSE.test(text)
+                      ? 'cause'
+                      : 'unknown';
   const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
   return {
     kind,
