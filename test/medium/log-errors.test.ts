@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
-import { deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
+import { DerivedAlert, deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
 import type { Rule, Scenario } from '../../eval/scenarios';
 import { shop } from '../../eval/shop';
 import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
@@ -73,20 +73,24 @@ describe('errors in the logs, when the metrics explain nothing', () => {
   let staged: StagedPrometheus | undefined;
   let loki: LokiStandIn | undefined;
 
+  let page: DerivedAlert;
+
+  beforeAll(async () => {
+    staged = await stagePrometheus(scenario);
+    const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
+    expect(alerts).toHaveLength(1);
+    page = alerts[0];
+    loki = await LokiStandIn.start({ entries: logs(page.labels.namespace, staged.end) });
+  }, 120_000);
+
   afterAll(async () => {
     await staged?.stop();
     await loki?.close();
   });
 
   it('names the workload whose own error began at the onset, past a caller that reports it and errors there all along', async () => {
-    staged = await stagePrometheus(scenario);
-    const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
-    expect(alerts).toHaveLength(1);
-    const page = alerts[0];
-    loki = await LokiStandIn.start({ entries: logs(page.labels.namespace, staged.end) });
-
     // The shop's exporters take the default budget of runs to read; the logs come after them.
-    const session = directSession(staged.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki.url });
+    const session = directSession(staged!.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki!.url });
     const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
 
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
@@ -113,7 +117,6 @@ describe('errors in the logs, when the metrics explain nothing', () => {
 
   /** A conversation turn about the incident, answered by the built-in reasoner from the same Prometheus and Loki. */
   const ask = async (message: string, withLoki = true) => {
-    const page = (await deriveAlerts(staged!.prometheus.url, rule, staged!.start, staged!.end))[0];
     const session = directSession(staged!.prometheus.url, page, [], undefined, { message }, withLoki ? { url: loki!.url } : undefined);
     const answered = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
     return { answered, runs: session.runs };

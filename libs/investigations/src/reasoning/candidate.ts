@@ -31,8 +31,8 @@ export interface Candidate {
   /** For a new version: the rollout as the metrics showed it, recorded as a change unless a deploy tool reported it. */
   observed?: ObservedRollout;
   /**
-   * A change of the alerting entity's own series (a rise of its own latency or failures): the
-   * condition showing itself, which stands as the cause only until something beneath it does.
+   * A rise of the alerting entity's own latency or failures: the condition showing itself, which
+   * stands as the cause only until something beneath it does (its saturation or restarts are causes).
    */
   ownSymptom?: boolean;
   /** The recorded change it is: the reported change, the report of a new build, or the rollout recorded from the metrics. */
