@@ -196,6 +196,7 @@ describe('explainCauses', () => {
       'queue consumers',
       'broker queues without consumers',
       'crash loop',
+      'pod states from the Kubernetes API',
       'dependency',
       'datastore lock waits',
       'datastore connections',

@@ -12,6 +12,7 @@ import { redisExplainer } from './datastore-redis';
 import { dependencyExplainer } from './dependency';
 import type { ConditionKnown, DetectedCause, DetectionScope, Explainer, WhyAnswer } from './explainer';
 import { livenessExplainer } from './liveness';
+import { kubernetesPodsExplainer } from './kubernetes-pods';
 import { logTemplatesExplainer } from './log-templates';
 import { newVersionExplainer } from './new-version';
 import { nodeAndVolumesExplainer } from './node-and-volumes';
@@ -32,7 +33,7 @@ export const CHANGE_EXPLAINERS: readonly Explainer[] = [newVersionExplainer, res
 /**
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
  * blackbox, postgres and queue exporters, client-side HTTP and gRPC metrics), in order of how
- * directly they read the alert's entity: its queue (in the exporters' series, then in the broker), its pods' containers, its calls to peers, the
+ * directly they read the alert's entity: its queue (in the exporters' series, then in the broker), its pods' containers (in the exporters' series, then in the Kubernetes API), its calls to peers, the
  * locks of the datastores it uses (read in the datastore itself), its own pool, its traffic, its pods' nodes and volumes, its CPU. Liveness restarts come next: a
  * probe that failed asks why among the causes found before. The changes on the alerting service
  * (CHANGE_EXPLAINERS) frame them: a new version first, the proximate events last, so that a
@@ -42,6 +43,7 @@ export const CAUSE_EXPLAINERS: readonly Explainer[] = [
   queueConsumersExplainer,
   brokerQueuesExplainer,
   crashLoopExplainer,
+  kubernetesPodsExplainer,
   dependencyExplainer,
   datastoreLocksExplainer,
   datastoreConnectionsExplainer,
@@ -75,7 +77,9 @@ export const EXPLAINERS: readonly Explainer[] = [
  * speaks of datastores.)
  */
 export const DATASTORE_EXPLAINERS: readonly Explainer[] = [
-  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0).flatMap((e) => (e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e])),
+  ...CAUSE_EXPLAINERS.filter((e) => e.reads.length === 0 && e !== kubernetesPodsExplainer).flatMap((e) =>
+    e === datastoreConnectionsExplainer ? [e, mysqlConnectionsExplainer] : [e],
+  ),
   redisExplainer,
 ];
 

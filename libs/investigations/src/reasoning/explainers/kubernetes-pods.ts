@@ -1,0 +1,156 @@
+import { Timestamp } from '@svc/platform';
+import type { RecordedRun, SourceBrief } from '../reasoner';
+import type { ExplainerContext } from './context';
+import type { DetectedCause, Explainer } from './explainer';
+
+/** The waiting reasons that keep a container from starting at all. */
+const CANNOT_START = new Set([
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+]);
+/** The previous instance's last lines quoted in the mechanism. */
+const LAST_LINES = 3;
+const TAIL_LINES = 50;
+
+/** A pod as kubernetes.pod_status states it. */
+interface PodState {
+  name: string;
+  phase?: string;
+  conditions?: Array<{ type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }>;
+  containers?: Array<{
+    name: string;
+    restartCount?: number;
+    state?: { waiting?: { reason?: string; message?: string } };
+    lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
+  }>;
+}
+
+/**
+ * What the Kubernetes API says of the alerting workload's pods (with a `kubernetes` integration):
+ * their state now (`kubernetes.pod_status` of the pod the alert names, else of the Deployment
+ * named after the workload). A container terminated near the onset (its `lastState.terminated`:
+ * OOMKilled, Error with its exit code) is a cause, with the last lines its previous instance wrote
+ * (`kubernetes.container_logs`, `previous=true`); a container that cannot start (an image that
+ * cannot be pulled, a missing ConfigMap or Secret) or a pod that cannot be scheduled, from near the
+ * onset, is one too, with the API's own message. A termination the metrics already showed as a
+ * restart or crash loop of the same pod is left to them.
+ */
+export const kubernetesPodsExplainer: Explainer = {
+  name: 'pod states from the Kubernetes API',
+  // It reads the Kubernetes API, not metrics: never left out for want of series.
+  reads: [],
+  appliesTo: (scope) => !!scope.namespace && !!(scope.labels.pod || scope.workload),
+  async explain(ctx, found) {
+    const k8s = ctx.session.sources.find((s) => s.type === 'kubernetes');
+    if (!k8s || !ctx.canRead(1)) return null;
+    const namespace = ctx.scope.namespace!;
+    const pod = ctx.scope.labels.pod;
+    const run = await ctx.session.runTool({
+      tool: 'kubernetes.pod_status',
+      integrationId: k8s.integrationId,
+      arguments: pod ? { namespace, pod } : { namespace, workload: { kind: 'Deployment', name: ctx.scope.workload! } },
+      purpose: `The state of the pods of ${ctx.who} in the Kubernetes API: terminations, containers that cannot start, pods not scheduled`,
+    });
+    if (run.outcome !== 'succeeded') return null;
+    const pods = (run.output as { pods?: PodState[] } | null)?.pods ?? [];
+    // Restarts of these pods the metrics showed are their explainers' to state.
+    const restarted = new Set(found.flatMap((c) => c.restartedPods ?? []));
+    for (const p of pods) {
+      for (const c of p.containers ?? []) {
+        const last = c.lastState?.terminated;
+        const at = last?.finishedAt ? Timestamp.parse(last.finishedAt) : null;
+        if (last && ctx.near(at) && !restarted.has(p.name)) return terminated(ctx, k8s, run, namespace, p, c.name, last, at, c.restartCount ?? 0);
+      }
+    }
+    for (const p of pods) {
+      const waiting = (p.containers ?? []).find((c) => c.state?.waiting?.reason && CANNOT_START.has(c.state.waiting.reason));
+      const unscheduled = p.phase === 'Pending' ? p.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False') : undefined;
+      const since = (p.conditions?.find((c) => c.type === (unscheduled ? 'PodScheduled' : 'Ready'))?.lastTransitionTime ?? null) as string | null;
+      const at = since ? Timestamp.parse(since) : null;
+      if (!ctx.near(at)) continue;
+      if (waiting) {
+        const reason = waiting.state!.waiting!.reason!;
+        const message = waiting.state!.waiting!.message;
+        return cannotRun(ctx, run, at, `the container ${waiting.name} of pod ${p.name} cannot start (${reason}${message ? `: ${message}` : ''})`, reason);
+      }
+      if (unscheduled)
+        return cannotRun(
+          ctx,
+          run,
+          at,
+          `pod ${p.name} cannot be scheduled (${unscheduled.reason ?? 'Unschedulable'}${unscheduled.message ? `: ${unscheduled.message}` : ''})`,
+          'scheduling',
+        );
+    }
+    return null;
+  },
+};
+
+/** A container terminated near the onset: its reason and exit code, and the last lines of the instance that ended. */
+async function terminated(
+  ctx: ExplainerContext,
+  k8s: SourceBrief,
+  run: RecordedRun,
+  namespace: string,
+  pod: PodState,
+  container: string,
+  last: { reason?: string; exitCode?: number },
+  at: Timestamp,
+  restarts: number,
+): Promise<DetectedCause> {
+  const logs = ctx.canRead(1)
+    ? await ctx.session.runTool({
+        tool: 'kubernetes.container_logs',
+        integrationId: k8s.integrationId,
+        arguments: { namespace, pod: pod.name, container, previous: true, tailLines: TAIL_LINES },
+        purpose: `The last lines the instance of ${container} in ${pod.name} that terminated wrote`,
+      })
+    : null;
+  const lines = logs?.outcome === 'succeeded' ? ((logs.output as { lines?: string[] } | null)?.lines ?? []) : [];
+  const reason = last.reason ?? 'terminated';
+  const oom = reason === 'OOMKilled';
+  const said = `${reason}, exit code ${last.exitCode ?? '?'}`;
+  return {
+    id: 'h-k8s-terminated',
+    statement: `The termination of container ${container} of ${ctx.who} (pod ${pod.name}: ${said}) at ${at.toISOString()} caused the alert's condition`,
+    at,
+    run,
+    mechanism:
+      `The Kubernetes API reports the last instance of ${container} in ${pod.name} terminated ${said} at ${at.toISOString()}, ${restarts} restart${restarts === 1 ? '' : 's'} so far` +
+      (lines.length ? `; its last lines: ${lines.slice(-LAST_LINES).join(' | ')}` : ''),
+    mechanismRuns: [run.ordinal, ...(lines.length && logs ? [logs.ordinal] : [])],
+    chainRuns: logs ? [logs.ordinal] : [],
+    unexplained: [oom ? `why the memory use of ${container} reached its limit` : `why ${container} exited with code ${last.exitCode ?? '?'}`],
+    restartedPods: [pod.name],
+    action: {
+      title: oom ? `Find what filled the memory of ${ctx.who} (or raise its limit)` : `Find why ${ctx.who} exits with code ${last.exitCode ?? '?'}`,
+      rationale: `Its container ${container} terminated (${said}) at ${at.toISOString()}, with the alert's condition`,
+      verification: `${container} stops restarting and the alert resolves`,
+    },
+  };
+}
+
+/** Pods that cannot run (a container that cannot start, a pod not scheduled), from near the onset, in the API's words. */
+function cannotRun(ctx: ExplainerContext, run: RecordedRun, at: Timestamp, what: string, reason: string): DetectedCause {
+  return {
+    id: 'h-k8s-cannot-run',
+    statement: `The pods of ${ctx.who} not running from ${at.toISOString()}: ${what}, caused the alert's condition`,
+    at,
+    run,
+    mechanism: `The Kubernetes API reports ${what}, since ${at.toISOString()}`,
+    mechanismRuns: [run.ordinal],
+    chainRuns: [],
+    unexplained: [
+      `what made ${reason === 'scheduling' ? 'the cluster unable to place it' : 'it fail to start'} (a change of its image, configuration or the cluster)`,
+    ],
+    action: {
+      title: reason === 'scheduling' ? `Make room for the pods of ${ctx.who}, or lower their requests` : `Fix what keeps ${ctx.who} from starting (${reason})`,
+      rationale: `The Kubernetes API says ${what}`,
+      verification: `the pods of ${ctx.who} run and the alert resolves`,
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRun, SourceBrief, ToolCall } from '@svc/investigations';
+import { DetectedCause, detectionScopeOf, explainCauses, Explainer, kubernetesPodsExplainer } from '@svc/investigations/engine';
+import { DataSourceConnection, ToolCatalog } from '@svc/investigations/tools';
+import { Timestamp } from '@svc/platform';
+import { READER_RULES, shopCluster } from '../support/kubernetes-scenario';
+import { KubernetesStandIn } from '../support/kubernetes-stand-in';
+import { recordRun, sessionOf } from '../support/scripted-prometheus';
+
+const K8S: SourceBrief = { integrationId: '0190a0b0-0000-7000-8000-0000000000b2', type: 'kubernetes', name: 'cluster' } as SourceBrief;
+const END = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+const ONSET = new Date(END.getTime() - 20 * 60_000);
+const WINDOW = { from: Timestamp.fromDate(new Date(END.getTime() - 3_600_000)), until: Timestamp.fromDate(END) };
+const at = (minutes: number) => new Date(ONSET.getTime() + minutes * 60_000);
+const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** A metrics explainer that already found the restarts of the OOM-killed pod. */
+const restartsSeen: Explainer = {
+  name: 'restarts seen in the metrics',
+  reads: [],
+  appliesTo: () => true,
+  async explain(ctx) {
+    const run = await ctx.session.runTool({ tool: 'incident.alert_events', integrationId: null, arguments: {}, purpose: 'stand-in for a metrics read' });
+    const cause: DetectedCause = {
+      id: 'h-crash-loop',
+      statement: "The crash loop of checkout caused the alert's condition",
+      at: Timestamp.fromDate(at(3)),
+      run,
+      mechanism: '',
+      mechanismRuns: [],
+      chainRuns: [],
+      unexplained: [],
+      restartedPods: ['checkout-5b6c4d-x7k2p'],
+      action: { title: '', rationale: '', verification: '' },
+    };
+    return cause;
+  },
+};
+
+/**
+ * The explainer of pod states against the Kubernetes API stand-in (kube-apiserver's JSON, through
+ * @kubernetes/client-node and the real tool catalog): a shop whose checkout pod was OOM-killed
+ * three minutes after a rollout's onset, and a search pod that no node can take.
+ */
+describe('pod states from the Kubernetes API', () => {
+  const catalog = new ToolCatalog();
+  let k8s: KubernetesStandIn;
+
+  beforeAll(async () => {
+    k8s = await KubernetesStandIn.start({ accounts: { reader: { user: 'system:serviceaccount:observability:svc-reader', rules: READER_RULES } } });
+    shopCluster(k8s, ONSET);
+    k8s.add({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'search-6d5c7b-p2m4n', namespace: 'shop', labels: { app: 'search' }, creationTimestamp: rfc3339(at(-1)) },
+      spec: { containers: [{ name: 'search', image: 'registry.example/search:4.1.0', resources: { requests: { cpu: '8', memory: '1Gi' } } }] },
+      status: {
+        phase: 'Pending',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+            lastTransitionTime: rfc3339(at(0)),
+          },
+        ],
+      },
+    });
+  });
+  afterAll(() => k8s?.stop());
+
+  const explain = (alert: Record<string, string>, onset: Date, explainers: Explainer[] = [kubernetesPodsExplainer]) => {
+    const connection: DataSourceConnection = {
+      integrationId: K8S.integrationId,
+      type: 'kubernetes',
+      baseUrl: k8s.url,
+      headers: { authorization: 'Bearer reader' },
+    };
+    const run = async (call: ToolCall, runs: RecordedRun[]): Promise<RecordedRun> => {
+      if (call.tool === 'incident.alert_events') return recordRun(runs, call, { alerts: [] }, 'the alerts');
+      const result = await catalog.run(call.tool, call.arguments, { connection, window: WINDOW, signal: new AbortController().signal });
+      return Object.assign(recordRun(runs, call, result.output, result.summary), { outcome: result.outcome, error: result.error ?? null });
+    };
+    const session = sessionOf(WINDOW, [K8S], run);
+    return explainCauses(session, null, detectionScopeOf([alert], Timestamp.fromDate(onset), false), explainers).then((found) => ({
+      found,
+      runs: session.runs,
+    }));
+  };
+  const checkout = { alertname: 'CheckoutHighErrorRate', namespace: 'shop', service: 'checkout' };
+
+  it("names a container OOM-killed at the onset with its exit code and its previous instance's last lines", async () => {
+    const { found, runs } = await explain(checkout, at(3));
+    expect(runs.map((r) => [r.tool, r.outcome])).toEqual([
+      ['kubernetes.pod_status', 'succeeded'],
+      ['kubernetes.container_logs', 'succeeded'],
+    ]);
+    expect(runs[0].arguments).toEqual({ namespace: 'shop', workload: { kind: 'Deployment', name: 'checkout' } });
+    expect(runs[1].arguments).toMatchObject({ namespace: 'shop', pod: 'checkout-5b6c4d-x7k2p', container: 'app', previous: true });
+    const [cause] = found.causes;
+    expect(cause.id).toBe('h-k8s-terminated');
+    expect(cause.statement).toBe(
+      `The termination of container app of checkout (pod checkout-5b6c4d-x7k2p: OOMKilled, exit code 137) at ${Timestamp.fromDate(at(3)).toISOString()} caused the alert's condition`,
+    );
+    expect(cause.mechanism).toMatch(/4 restarts so far; its last lines: .*java\.lang\.OutOfMemoryError: Java heap space$/);
+    expect(cause.mechanismRuns).toEqual([1, 2]);
+    expect(cause.restartedPods).toEqual(['checkout-5b6c4d-x7k2p']);
+    expect(cause.unexplained).toEqual(['why the memory use of app reached its limit']);
+  });
+
+  it('finds nothing in a termination long after the onset, and leaves a termination the metrics showed to them', async () => {
+    const late = await explain(checkout, at(-30));
+    expect(late.runs.map((r) => r.tool)).toEqual(['kubernetes.pod_status']);
+    expect(late.found.causes).toEqual([]);
+
+    const seen = await explain(checkout, at(3), [restartsSeen, kubernetesPodsExplainer]);
+    expect(seen.found.causes.map((c) => c.id)).toEqual(['h-crash-loop']);
+    expect(seen.runs.map((r) => r.tool)).not.toContain('kubernetes.container_logs');
+  });
+
+  it("names a pod no node can take, in the scheduler's words", async () => {
+    const { found, runs } = await explain({ alertname: 'SearchPodNotReady', namespace: 'shop', pod: 'search-6d5c7b-p2m4n' }, at(1));
+    expect(runs[0].arguments).toEqual({ namespace: 'shop', pod: 'search-6d5c7b-p2m4n' });
+    const [cause] = found.causes;
+    expect(cause.id).toBe('h-k8s-cannot-run');
+    expect(cause.statement).toMatch(
+      /^The pods of search not running from \S+: pod search-6d5c7b-p2m4n cannot be scheduled \(Unschedulable: 0\/3 nodes are available: 3 Insufficient cpu\./,
+    );
+    expect(cause.at.toISOString()).toBe(Timestamp.fromDate(at(0)).toISOString());
+  });
+
+  it('reads nothing without a Kubernetes integration', async () => {
+    const session = sessionOf(WINDOW, [], () => {
+      throw new Error('no run expected');
+    });
+    const found = await explainCauses(session, null, detectionScopeOf([checkout], Timestamp.fromDate(at(3)), false), [kubernetesPodsExplainer]);
+    expect(found.causes).toEqual([]);
+    expect(session.runs).toEqual([]);
+  });
+});
