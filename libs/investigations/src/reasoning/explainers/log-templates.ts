@@ -12,7 +12,7 @@ export const TROUBLE =
   /\b(error|err|fatal|panic|exception|fail(ed|ure)?|refused|timed? ?out|unavailable|denied|unreachable|cannot|can't|could not|no such|not found|invalid|reset|broken|killed|oom)\b/i;
 
 /** A template as loki.log_patterns lists it. */
-interface Template {
+export interface LogTemplate {
   template: string;
   status: 'new' | 'more' | 'fewer' | 'gone' | 'steady';
   firstSeen: string;
@@ -61,7 +61,7 @@ async function dependencyNamed(
   ctx: ExplainerContext,
   loki: SourceBrief,
   labels: readonly string[],
-  t: Template,
+  t: LogTemplate,
 ): Promise<{ workload: string; run: RecordedRun } | null> {
   const label = WORKLOAD_LABELS.find((l) => labels.includes(l));
   if (!label || !ctx.canRead(1)) return null;
@@ -117,7 +117,7 @@ export const logTemplatesExplainer: Explainer = {
     }
     const run = await readTemplates(ctx, loki, selector, who);
     if (run.outcome !== 'succeeded') return null;
-    const templates = ((run.output as { templates?: Template[] } | null)?.templates ?? []).filter((t) => TROUBLE.test(t.template));
+    const templates = ((run.output as { templates?: LogTemplate[] } | null)?.templates ?? []).filter((t) => TROUBLE.test(t.template));
     const onset = ctx.scope.onset;
     const fresh = templates.find((t) => t.status === 'new' && ctx.near(Timestamp.parse(t.firstSeen)));
     const old = templates.find((t) => t.status === 'steady' || t.status === 'fewer');

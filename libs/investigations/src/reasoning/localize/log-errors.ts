@@ -2,6 +2,7 @@ import { Timestamp } from '@svc/platform';
 import type { LimitationItem } from '../../conclusion.types';
 import { workloadOfPod } from '../discovery/entity-model';
 import type { DetectedCause, DetectionScope } from '../explainers/explainer';
+import type { LogTemplate } from '../explainers/log-templates';
 import { escapeRegex, namesWorkload, TROUBLE, WORKLOAD_LABELS } from '../explainers/log-templates';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
@@ -29,18 +30,6 @@ interface Rise {
   after: number;
   linesAfter: number;
   score: number;
-}
-
-/** A template as loki.log_patterns lists it. */
-interface Template {
-  template: string;
-  status: 'new' | 'more' | 'gone' | 'fewer' | 'steady';
-  firstSeen: string;
-  before: number;
-  after: number;
-  beforePerMinute: number | null;
-  afterPerMinute: number | null;
-  example: string | null;
 }
 
 /** What the logs showed: the cause found (if any), and what they could not tell. */
@@ -113,7 +102,7 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
       purpose: `What ${rise.workload} began to report at ${rise.at.toISOString()}`,
     });
     if (run.outcome !== 'succeeded') continue;
-    const templates = (run.output as { templates?: Template[] } | null)?.templates ?? [];
+    const templates = (run.output as { templates?: LogTemplate[] } | null)?.templates ?? [];
     const others = workloads.filter((w) => w !== rise.workload);
     const rising = templates.filter((t) => (t.status === 'new' || t.status === 'more') && TROUBLE.test(t.template));
     const own = rising.find((t) => !namesAny(`${t.template} ${t.example ?? ''}`, others));
@@ -194,7 +183,7 @@ function risesOf(run: RecordedRun, label: string, start: Timestamp, end: Timesta
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** The candidate: the workload's new (or multiplied) error, dated by its first line after the rise began. */
-function cause(rise: Rise, t: Template, run: RecordedRun, chainRuns: number[]): DetectedCause {
+function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[]): DetectedCause {
   const first = Timestamp.parse(t.firstSeen);
   const at = first && !first.isBefore(shift(rise.at, -2n * MINUTE)) ? first : rise.at;
   const since =

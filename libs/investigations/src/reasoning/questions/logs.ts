@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { detectionScopeOf } from '../explainers/labels';
+import type { LogTemplate } from '../explainers/log-templates';
 import { TROUBLE, workloadSelector } from '../explainers/log-templates';
 import type { InvestigationSession } from '../reasoner';
 import { earliest, MINUTE, shift } from '../series-reading';
@@ -14,19 +15,7 @@ const BEGAN_BEFORE_ALERT_MINUTES = 10;
 /** Templates listed in the answer's table. */
 const MAX_ROWS = 8;
 
-/** A template as loki.log_patterns lists it. */
-interface Template {
-  template: string;
-  status: 'new' | 'more' | 'gone' | 'fewer' | 'steady';
-  firstSeen: string;
-  before: number;
-  after: number;
-  beforePerMinute: number | null;
-  afterPerMinute: number | null;
-  example: string | null;
-}
-
-const WORDS: Record<Template['status'], string> = {
+const WORDS: Record<LogTemplate['status'], string> = {
   new: 'began with it',
   more: 'more often since',
   gone: 'stopped',
@@ -86,15 +75,15 @@ export async function answerLogs(session: InvestigationSession, answer: AnswerWr
     purpose: `What the logs of ${workload} report since the incident began`,
   });
   if (read.outcome !== 'succeeded') return;
-  const templates = (read.output as { templates?: Template[] } | null)?.templates ?? [];
+  const templates = (read.output as { templates?: LogTemplate[] } | null)?.templates ?? [];
   const range = `from ${clock(from)} to ${clock(until, from)}`;
   if (!templates.length) {
     answer.record(session, `No line of ${workload} ${range} reports trouble (an error, exception, failure, refusal or timeout)`, [labels, read]);
     return;
   }
-  const first = (t: Template) => Timestamp.parse(t.firstSeen);
+  const first = (t: LogTemplate) => Timestamp.parse(t.firstSeen);
   // An alert fires minutes after what caused it: an error first seen from BEGAN_BEFORE_ALERT_MINUTES before the first alert, absent before, began with the incident.
-  const began = (t: Template) => {
+  const began = (t: LogTemplate) => {
     const at = first(t);
     return t.status === 'new' || (!!at && !at.isBefore(shift(onset, -BigInt(BEGAN_BEFORE_ALERT_MINUTES) * MINUTE)) && at.isAfter(shift(from, 5n * MINUTE)));
   };
