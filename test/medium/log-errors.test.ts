@@ -145,3 +145,57 @@ describe('errors in the logs, when the metrics explain nothing', () => {
     expect(without.answered.limitations.map((l) => l.type)).toEqual(['missing_telemetry']);
   }, 60_000);
 });
+
+/** checkout's errors stay usual; payments, which checkout calls, answers four times slower from ERRORS_AGO minutes before the end, without failing. */
+const slowSearch: Scenario = {
+  name: 'checkout-raised-by-hand-payments-slower',
+  family: 'configuration',
+  story: 'A customer reports failed orders; inventory began throwing then; payments slowed at the same time, failing nothing.',
+  redHerrings: ['a rise of the latency of a dependency that fails nothing'],
+  seed: 139,
+  build(end) {
+    const c = shop(end, this.seed, { workloads: ['checkout', 'payments', 'inventory'] });
+    const from = c.ago(ERRORS_AGO);
+    c.workload('payments').effects = { latency: (t) => (t >= from ? 4 : 1) };
+    return c;
+  },
+  rule,
+  truth: { values: [['inventory']], series: /./ },
+};
+
+/**
+ * An alert raised by hand (its rule's condition never held): a rise of another service's latency
+ * passes its test by preceding the alert alone, so the logs are read too, and the workload that
+ * began writing an error of its own comes first.
+ */
+describe('errors in the logs, for an alert raised by hand', () => {
+  let staged: StagedPrometheus | undefined;
+  let loki: LokiStandIn | undefined;
+
+  afterAll(async () => {
+    await staged?.stop();
+    await loki?.close();
+  });
+
+  it('states the new error of a workload before a latency rise of a dependency that merely preceded the alert', async () => {
+    staged = await stagePrometheus(slowSearch);
+    expect(await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end)).toEqual([]);
+    const at = staged.end - (ERRORS_AGO - 4) * MINUTE;
+    const page: DerivedAlert = {
+      rule,
+      labels: { alertname: rule.alert, namespace: 'shop', job: 'checkout', severity: 'critical' },
+      annotations: { summary: 'Raised by hand: customers report failed orders' },
+      activeAt: at,
+      firedAt: at,
+      resolvedAt: null,
+    };
+    loki = await LokiStandIn.start({ entries: logs('shop', staged.end) });
+    const session = directSession(staged.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki.url });
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    expect(conclusion.limitations.map((l) => l.statement).join(' ')).toMatch(/onset is taken from the alert itself/);
+    const causes = conclusion.findings.filter((f) => f.kind === 'cause').map((f) => f.statement);
+    expect(causes[0]).toMatch(/^New errors in the logs of inventory from /);
+    expect(causes.slice(1).join(' ')).toMatch(/latency of payments/);
+  }, 120_000);
+});

@@ -117,7 +117,10 @@ export class BuiltInReasoner {
     await beyondPeer(analysis, session, source);
     await this.localize(session, source);
     // A rise of the alerting entity's own series restates its condition: what began beneath it, in the logs, is asked too.
-    if (!this.causeBeneath()) await this.errorsInTheLogs(session, source);
+    if (!this.causeBeneath()) {
+      await this.errorsInTheLogs(session, source);
+      this.weakCausesLast();
+    }
     await readSymptom(analysis, session, source, alertname);
     return conclude(analysis, session, null);
   }
@@ -253,9 +256,27 @@ export class BuiltInReasoner {
     if (this.causeBeneath()) this.demoteOwnSymptoms(session);
   }
 
-  /** Whether a cause other than the alerting entity's own rise is supported. */
+  /** Once a cause the logs show is supported, weak causes (see weak) are listed after it: still supported, no longer first. */
+  private weakCausesLast(): void {
+    const tested = this.analysis.tested;
+    if (![...tested.values()].some((t) => t.supported && !this.weak(t.candidate))) return;
+    for (const [id, t] of [...tested].filter(([, t]) => t.supported && this.weak(t.candidate))) {
+      tested.delete(id);
+      tested.set(id, t);
+    }
+  }
+
+  /** Whether a cause is supported that is neither the alerting entity's own rise nor weak (see weak). */
   private causeBeneath(): boolean {
-    return [...this.analysis.tested.values()].some((t) => t.supported && !t.candidate.ownSymptom);
+    return [...this.analysis.tested.values()].some((t) => t.supported && !t.candidate.ownSymptom && !this.weak(t.candidate));
+  }
+
+  /**
+   * A supported change that says little: a rise of some service's latency alone, supported only
+   * by preceding an alert whose condition the metrics do not show (raised by hand).
+   */
+  private weak(candidate: Candidate): boolean {
+    return this.analysis.conditionAbsent && !!candidate.latencyOnly;
   }
 
   /** Once a cause beneath it is found, a rise of the alerting entity's own series is its condition showing: a symptom, no longer a cause. */

@@ -35,6 +35,8 @@ export interface Candidate {
    * stands as the cause only until something beneath it does (its saturation or restarts are causes).
    */
   ownSymptom?: boolean;
+  /** A ranked suspect whose change is a rise of latency alone (no saturation, restarts, failures): a slow service may be waiting on another. */
+  latencyOnly?: boolean;
   /** The recorded change it is: the reported change, the report of a new build, or the rollout recorded from the metrics. */
   changeId?: string;
 }

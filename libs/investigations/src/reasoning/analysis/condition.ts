@@ -62,6 +62,7 @@ export async function dateOnset(
   const roughly = episode !== null ? Timestamp.fromEpochMicros(episode) : endedBefore ? null : earliest(own(range).map(firstSampleAt));
   analysis.onset = { at: roughly ?? analysis.onset!.at, runs: [rules.ordinal, range.ordinal], expression: rule.query };
   if (!roughly) {
+    analysis.conditionAbsent = true;
     if (endedBefore) {
       const last = times.reduce((a, b) => (b > a && b <= fired.epochMicros + rangeStep ? b : a), 0n);
       analysis.limitations.push({

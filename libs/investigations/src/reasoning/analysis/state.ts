@@ -61,6 +61,8 @@ export class Analysis {
   placement: Placement | null = null;
   /** Services that suffer from the cause (they wait on it), stated as symptoms. */
   readonly consequences: FindingItem[] = [];
+  /** The alert's condition did not hold when it fired (raised by hand): a change passes its test by preceding the alert alone. */
+  conditionAbsent = false;
   /** Which of the metrics the checks read are collected in the window. */
   presence = MetricPresence.UNKNOWN;
   /** The checks left out because none of the metrics they read has series in the window (a limitation unless a cause is verified). */

@@ -94,6 +94,7 @@ export function suspectCandidates(localized: Localized, onset: Timestamp, condit
       unexplained: [`how the ${move.split(' from ')[0]} produced the alert's condition (no explainer recognises this change, so its mechanism is untested)`],
       // The alerting entity's own latency or errors rising is its condition showing; its saturation or restarts are not.
       ...(s.relation === 'alerting' && (s.lead.trouble === 'latency' || s.lead.trouble === 'errors') ? { ownSymptom: true } : {}),
+      ...(s.lead.trouble === 'latency' ? { latencyOnly: true } : {}),
     };
   });
 }
