@@ -259,7 +259,7 @@ export class BuiltInReasoner {
   /** Once a cause the logs show is supported, weak causes (see weak) are listed after it: still supported, no longer first. */
   private weakCausesLast(): void {
     const tested = this.analysis.tested;
-    if (![...tested.values()].some((t) => t.supported && !this.weak(t.candidate))) return;
+    if (!this.causeBeneath()) return;
     for (const [id, t] of [...tested].filter(([, t]) => t.supported && this.weak(t.candidate))) {
       tested.delete(id);
       tested.set(id, t);
