@@ -96,6 +96,8 @@ describe('errors in the logs, when the metrics explain nothing', () => {
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
     expect(cause?.statement).toMatch(/^New errors in the logs of inventory from \S+, `.*stock reservation failed.*`, caused the alert's condition$/);
     expect(cause?.mechanism).toContain('not in the 30 min before');
+    // Ranked after frontend, whose rising errors name it.
+    expect(cause?.mechanism).toMatch(/a minute from \S+, after frontend \(its errors name inventory\)$/);
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
 
     const runs = session.runs;

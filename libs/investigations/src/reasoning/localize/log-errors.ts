@@ -84,7 +84,9 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
   const workloads = [
     ...new Set([...(Array.isArray(values) ? values.map(String) : []), ...rises.map((r) => r.workload)].map((v) => (label === 'pod' ? workloadOfPod(v) : v))),
   ];
+  // The workloads read before the one found, and those among them whose errors report another workload.
   const passedOver: string[] = [];
+  const reports: string[] = [];
   for (const rise of rises.slice(0, READ_AT_MOST)) {
     // The test of the candidate needs a run of its own.
     if (session.runs.length + 2 > session.budgets.toolRuns) break;
@@ -101,23 +103,30 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
       },
       purpose: `What ${rise.workload} began to report at ${rise.at.toISOString()}`,
     });
-    if (run.outcome !== 'succeeded') continue;
+    if (run.outcome !== 'succeeded') {
+      passedOver.push(`${rise.workload} (its templates could not be read)`);
+      continue;
+    }
     const templates = (run.output as { templates?: LogTemplate[] } | null)?.templates ?? [];
     const others = workloads.filter((w) => w !== rise.workload);
     const rising = templates.filter((t) => (t.status === 'new' || t.status === 'more') && TROUBLE.test(t.template));
     const own = rising.find((t) => !namesAny(`${t.template} ${t.example ?? ''}`, others));
     if (!own) {
       const about = rising.flatMap((t) => others.filter((w) => namesAny(`${t.template} ${t.example ?? ''}`, [w])));
-      if (about.length) passedOver.push(`${rise.workload} (its errors name ${[...new Set(about)].join(', ')})`);
+      const named = about.length ? `${rise.workload} (its errors name ${[...new Set(about)].join(', ')})` : null;
+      if (named) reports.push(named);
+      passedOver.push(named ?? `${rise.workload} (no error of its own rose)`);
       continue;
     }
-    found.causes.push(cause(rise, own, run, [labels.ordinal, sweep.ordinal, listed.ordinal]));
+    // Ranked first, or after workloads whose errors name others.
+    const above = passedOver.length ? `, after ${passedOver.join('; ')}` : ', more than any other workload';
+    found.causes.push(cause(rise, own, run, [labels.ordinal, sweep.ordinal, listed.ordinal], above));
     break;
   }
-  if (!found.causes.length && passedOver.length)
+  if (!found.causes.length && reports.length)
     found.limitations.push({
       type: 'missing_telemetry',
-      statement: `Errors rose near the onset in the logs of ${passedOver.join('; ')}: reports of a dependency, not a fault of their own`,
+      statement: `Errors rose near the onset in the logs of ${reports.join('; ')}: reports of a dependency, not a fault of their own`,
       runRefs: [sweep.ordinal],
       messageSequences: [],
     });
@@ -183,7 +192,7 @@ function risesOf(run: RecordedRun, label: string, start: Timestamp, end: Timesta
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** The candidate: the workload's new (or multiplied) error, dated by its first line after the rise began. */
-function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[]): DetectedCause {
+function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[], ranked: string): DetectedCause {
   const first = Timestamp.parse(t.firstSeen);
   const at = first && !first.isBefore(shift(rise.at, -2n * MINUTE)) ? first : rise.at;
   const since =
@@ -197,13 +206,13 @@ function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[]
     run,
     mechanism:
       `${rise.workload} wrote \`${t.template}\` ${t.after} times from ${at.toISOString()}, ${since}${t.example ? `; for example: ${t.example}` : ''}. ` +
-      `Its error lines rose from ${round(rise.before)} to ${round(rise.after)} a minute from ${rise.at.toISOString()}, more than any other workload's`,
+      `Its error lines rose from ${round(rise.before)} to ${round(rise.after)} a minute from ${rise.at.toISOString()}${ranked}`,
     mechanismRuns: [run.ordinal],
     chainRuns,
     unexplained: [`what made ${rise.workload} fail from then on (a change of its code or configuration, the input it was given, a dependency)`],
     action: {
       title: `Find what ${rise.workload} reports with \`${t.template}\``,
-      rationale: `Its errors began ${minutesText(at, rise)} and rose more than any other workload's near the onset`,
+      rationale: `Its errors began ${minutesText(at, rise)}, with the alert's condition`,
       verification: `${rise.workload} stops writing it and the alert resolves`,
     },
   };
