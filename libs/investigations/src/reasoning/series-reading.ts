@@ -38,6 +38,10 @@ export const minutesBetween = (a: Timestamp, b: Timestamp): number => Math.round
 
 export const shift = (t: Timestamp, micros: bigint): Timestamp => Timestamp.fromEpochMicros(t.epochMicros + micros);
 
+/** `t` moved into the window (its start when before it, its end when after it). */
+export const withinWindow = (t: Timestamp, window: { from: Timestamp; until: Timestamp }): Timestamp =>
+  t.isBefore(window.from) ? window.from : t.isAfter(window.until) ? window.until : t;
+
 export const round = (n: number): string => (n >= 10 ? n.toFixed(0) : n.toFixed(1));
 
 /** The samples of a series as times and numbers, skipping values that are not numbers. */

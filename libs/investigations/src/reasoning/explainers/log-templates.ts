@@ -2,6 +2,7 @@ import { Timestamp } from '@svc/platform';
 import type { DetectionScope, DetectedCause, Explainer } from './explainer';
 import type { ExplainerContext } from './context';
 import type { RecordedRun, SourceBrief } from '../reasoner';
+import { withinWindow } from '../series-reading';
 
 /** How the logs of a workload are read back from the window before its onset (minutes). */
 const BEFORE_MINUTES = 30;
@@ -10,6 +11,9 @@ const AFTER_MINUTES = 5;
 /** A line that reports trouble, in the words loggers of every language use. */
 export const TROUBLE =
   /\b(error|err|fatal|panic|exception|fail(ed|ure)?|refused|timed? ?out|unavailable|denied|unreachable|cannot|can't|could not|no such|not found|invalid|reset|broken|killed|oom)\b/i;
+
+/** The LogQL line filter that keeps the lines reporting trouble (TROUBLE, case-insensitive). */
+export const TROUBLE_FILTER = `|~ ${JSON.stringify(`(?i)${TROUBLE.source}`)}`;
 
 /** A template as loki.log_patterns lists it. */
 export interface LogTemplate {
@@ -189,7 +193,7 @@ export const logTemplatesExplainer: Explainer = {
 function readTemplates(ctx: ExplainerContext, loki: SourceBrief, selector: string, who: string): Promise<RecordedRun> {
   const onset = ctx.scope.onset;
   const window = ctx.session.window;
-  const clamp = (t: Timestamp) => (t.isBefore(window.from) ? window.from : t.isAfter(window.until) ? window.until : t);
+  const clamp = (t: Timestamp) => withinWindow(t, window);
   return ctx.session.runTool({
     tool: 'loki.log_patterns',
     integrationId: loki.integrationId,

@@ -3,9 +3,9 @@ import type { LimitationItem } from '../../conclusion.types';
 import { workloadOfPod } from '../discovery/entity-model';
 import type { DetectedCause, DetectionScope } from '../explainers/explainer';
 import type { LogTemplate } from '../explainers/log-templates';
-import { escapeRegex, namesWorkload, TROUBLE, WORKLOAD_LABELS } from '../explainers/log-templates';
+import { escapeRegex, namesWorkload, TROUBLE, TROUBLE_FILTER, WORKLOAD_LABELS } from '../explainers/log-templates';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
+import { MINUTE, pointsOf, seriesOf, shift, withinWindow } from '../series-reading';
 
 /** How far back the error lines are counted, and how long after the onset. */
 const BEFORE_MINUTES = 30;
@@ -61,14 +61,18 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
   const namespace = scope.namespace && has('namespace') ? `namespace=${JSON.stringify(scope.namespace)}` : '';
   const selector = `{${namespace || `${label}=~".+"`}}`;
   const window = session.window;
-  const clamp = (t: Timestamp) => (t.isBefore(window.from) ? window.from : t.isAfter(window.until) ? window.until : t);
+  const clamp = (t: Timestamp) => withinWindow(t, window);
   const start = clamp(shift(onset, -BigInt(BEFORE_MINUTES) * MINUTE));
   const end = clamp(shift(onset, BigInt(AFTER_MINUTES) * MINUTE));
-  const trouble = `|~ ${JSON.stringify(`(?i)${TROUBLE.source}`)}`;
   const sweep = await session.runTool({
     tool: 'loki.query_range',
     integrationId: loki.integrationId,
-    arguments: { query: `sum by (${label}) (count_over_time(${selector} ${trouble} [1m]))`, start: start.toISOString(), end: end.toISOString(), step: 60 },
+    arguments: {
+      query: `sum by (${label}) (count_over_time(${selector} ${TROUBLE_FILTER} [1m]))`,
+      start: start.toISOString(),
+      end: end.toISOString(),
+      step: 60,
+    },
     purpose: `Which workloads${scope.namespace ? ` of ${scope.namespace}` : ''} began writing errors near the onset`,
   });
   const rises = risesOf(sweep, label, start, end, onset);
@@ -96,7 +100,7 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
       integrationId: loki.integrationId,
       arguments: {
         selector: `{${[namespace, streams].filter(Boolean).join(', ')}}`,
-        filter: trouble,
+        filter: TROUBLE_FILTER,
         onset: clamp(rise.at).toISOString(),
         start: start.toISOString(),
         end: end.toISOString(),

@@ -1,7 +1,7 @@
 import { Timestamp } from '@svc/platform';
 import { detectionScopeOf } from '../explainers/labels';
 import type { LogTemplate } from '../explainers/log-templates';
-import { TROUBLE, workloadSelector } from '../explainers/log-templates';
+import { TROUBLE_FILTER, workloadSelector } from '../explainers/log-templates';
 import type { InvestigationSession } from '../reasoner';
 import { earliest, MINUTE, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
@@ -67,7 +67,7 @@ export async function answerLogs(session: InvestigationSession, answer: AnswerWr
     integrationId: loki.integrationId,
     arguments: {
       selector,
-      filter: `|~ ${JSON.stringify(`(?i)${TROUBLE.source}`)}`,
+      filter: TROUBLE_FILTER,
       onset: (onset.isAfter(until) ? until : onset).toISOString(),
       start: from.toISOString(),
       end: until.toISOString(),
