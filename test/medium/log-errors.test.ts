@@ -37,9 +37,10 @@ const scenario: Scenario = {
 /**
  * An hour of the shop's logs up to `end` (Unix seconds): every workload logs its work; checkout
  * and payments each write an error all along; from half a minute before checkout's errors,
- * inventory writes a new error of its own, and frontend, more often still, errors that name it.
+ * inventory writes a new error of its own (with `allAlong`, one it wrote every ten minutes
+ * before), and frontend, more often still, errors that name it.
  */
-function logs(namespace: string, end: number): LokiEntry[] {
+function logs(namespace: string, end: number, options: { allAlong?: boolean } = {}): LokiEntry[] {
   const entries: LokiEntry[] = [];
   const start = end - 60 * MINUTE;
   const fault = end - ERRORS_AGO * MINUTE - 30;
@@ -51,13 +52,12 @@ function logs(namespace: string, end: number): LokiEntry[] {
   every('checkout', start + 3, 120, (i) => `level=error msg="payment provider timed out" order=${7100 + i}`, 1n);
   every('payments', start + 5, 60, (i) => `level=error msg="card declined by issuer" payment=${900 + i}`);
   every('inventory', start + 7, 30, () => 'level=info msg="stock level checked"');
-  every(
-    'inventory',
-    fault,
-    10,
-    (i) => `level=error msg="stock reservation failed: NullPointerException in ReservationService.reserve" sku=${400 + (i % 7)}`,
-    2n,
-  );
+  const reservationFailed = (i: number) =>
+    `level=error msg="stock reservation failed: NullPointerException in ReservationService.reserve" sku=${400 + (i % 7)}`;
+  if (options.allAlong)
+    for (let t = start + 11; t < fault; t += 10 * MINUTE)
+      entries.push({ at: BigInt(t) * 1_000_000_000n + 4n, labels: labels('inventory'), line: reservationFailed(t) });
+  every('inventory', fault, 10, reservationFailed, 2n);
   every('frontend', start + 9, 15, () => 'level=info msg="page served"');
   every('frontend', fault + 20, 3, (i) => `level=error msg="GET http://inventory:8080/api/stock/${500 + (i % 9)} failed" status=503`, 3n);
   return entries;
@@ -95,26 +95,59 @@ describe('errors in the logs, when the metrics explain nothing', () => {
 
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
     expect(cause?.statement).toMatch(/^New errors in the logs of inventory from \S+, `.*stock reservation failed.*`, caused the alert's condition$/);
-    expect(cause?.mechanism).toContain('not in the 30 min before');
-    // Ranked after frontend, whose rising errors name it.
-    expect(cause?.mechanism).toMatch(/a minute from \S+, after frontend \(its errors name inventory\)$/);
+    expect(cause?.mechanism).toContain('and not in the 15 min before');
+    // frontend's errors began too, and more often, but they name inventory: a caller reporting it.
+    expect(cause?.mechanism).toMatch(
+      /the only error that began near the onset in a workload's own logs\. frontend began reporting errors that name inventory too$/,
+    );
     expect(conclusion.conclusionStatus).toBe('supported_explanation');
 
     const runs = session.runs;
-    const sweep = runs.find((r) => r.tool === 'loki.query_range');
-    expect(sweep?.arguments.query).toMatch(/^sum by \(app\) \(count_over_time\(\{namespace="shop"\} \|~ ".*" \[1m\]\)\)$/);
-    const patterns = runs.filter((r) => r.tool === 'loki.log_patterns').map((r) => r.arguments.selector);
-    // checkout's own templates first, then the two workloads whose errors rose most: frontend's name inventory.
-    expect(patterns).toEqual(['{namespace="shop", app="checkout"}', '{namespace="shop", app="frontend"}', '{namespace="shop", app="inventory"}']);
-    const inventory = runs.find((r) => r.tool === 'loki.log_patterns' && r.arguments.selector === '{namespace="shop", app="inventory"}')!;
-    expect(cause?.runRefs).toContain(inventory.ordinal);
-    expect(cause?.runRefs).toContain(sweep!.ordinal);
+    const patterns = runs.filter((r) => r.tool === 'loki.log_patterns');
+    // checkout's own templates first, then every workload's errors of the namespace, mined apart by app.
+    expect(patterns.map((r) => [r.arguments.selector, r.arguments.by])).toEqual([
+      ['{namespace="shop", app="checkout"}', undefined],
+      ['{namespace="shop"}', 'app'],
+    ]);
+    expect(cause?.runRefs).toContain(patterns[1].ordinal);
+    // No count of every workload's errors was needed.
+    expect(runs.some((r) => r.tool === 'loki.query_range')).toBe(false);
 
     // checkout's error there all along is stated and ruled out; payments' and frontend's are not causes.
     const ruledOut = conclusion.findings.filter((f) => f.kind === 'ruled_out').map((f) => f.statement);
     expect(ruledOut.some((s) => s.includes('payment provider timed out') && s.includes('there all along'))).toBe(true);
     const causes = conclusion.findings.filter((f) => f.kind === 'cause').map((f) => f.statement);
     expect(causes.join(' ')).not.toMatch(/card declined|frontend/);
+  }, 120_000);
+
+  it('names the workload whose error multiplied at the onset when no error began then, from where the errors rose most', async () => {
+    const multiplied = await LokiStandIn.start({ entries: logs(page.labels.namespace, staged!.end, { allAlong: true }) });
+    try {
+      const session = directSession(staged!.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: multiplied.url });
+      const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+      const cause = conclusion.findings.find((f) => f.kind === 'cause');
+      expect(cause?.statement).toMatch(/^New errors in the logs of inventory from \S+, `.*stock reservation failed.*`, caused the alert's condition$/);
+      expect(cause?.mechanism).toMatch(/against [\d.]+ a minute before/);
+      // Ranked after frontend, whose rising errors name it.
+      expect(cause?.mechanism).toMatch(/a minute from \S+, after frontend \(its errors name inventory\)$/);
+
+      const runs = session.runs;
+      const sweep = runs.find((r) => r.tool === 'loki.query_range');
+      expect(sweep?.arguments.query).toMatch(/^sum by \(app\) \(count_over_time\(\{namespace="shop"\} \|~ ".*" \[1m\]\)\)$/);
+      const patterns = runs.filter((r) => r.tool === 'loki.log_patterns').map((r) => r.arguments.selector);
+      // checkout's own, the namespace's (no error of a workload's own began), then the two workloads whose errors rose most.
+      expect(patterns).toEqual([
+        '{namespace="shop", app="checkout"}',
+        '{namespace="shop"}',
+        '{namespace="shop", app="frontend"}',
+        '{namespace="shop", app="inventory"}',
+      ]);
+      const inventory = runs.find((r) => r.tool === 'loki.log_patterns' && r.arguments.selector === '{namespace="shop", app="inventory"}')!;
+      expect(cause?.runRefs).toEqual(expect.arrayContaining([inventory.ordinal, sweep!.ordinal]));
+    } finally {
+      await multiplied.close();
+    }
   }, 120_000);
 
   /** A conversation turn about the incident, answered by the built-in reasoner from the same Prometheus and Loki. */
@@ -197,6 +230,52 @@ describe('errors in the logs, for an alert raised by hand', () => {
 
     expect(conclusion.limitations.map((l) => l.statement).join(' ')).toMatch(/onset is taken from the alert itself/);
     const causes = conclusion.findings.filter((f) => f.kind === 'cause').map((f) => f.statement);
+    expect(causes[0]).toMatch(/^New errors in the logs of inventory from /);
+    expect(causes.slice(1).join(' ')).toMatch(/latency of payments/);
+  }, 120_000);
+});
+
+/** checkout fails a tenth of its requests from ERRORS_AGO minutes before the end, and payments, which it calls, answers four times slower from then, failing nothing. */
+const slowAndFailing: Scenario = {
+  ...scenario,
+  name: 'checkout-errors-payments-slower',
+  story: 'inventory began throwing on every reservation; checkout fails the orders that reserve stock; payments slowed at the same time, failing nothing.',
+  redHerrings: ['a rise of the latency of a dependency that fails nothing'],
+  seed: 141,
+  build(end) {
+    const c = scenario.build.call(this, end);
+    const from = c.ago(ERRORS_AGO);
+    c.workload('payments').effects = { latency: (t) => (t >= from ? 4 : 1) };
+    return c;
+  },
+};
+
+/**
+ * A paged alert whose metrics show a dependency's latency rise alone: the logs are read too, and
+ * an error that began with the onset in a workload's own logs is stated before the latency rise.
+ */
+describe('errors in the logs, past a latency rise alone', () => {
+  let staged: StagedPrometheus | undefined;
+  let loki: LokiStandIn | undefined;
+
+  afterAll(async () => {
+    await staged?.stop();
+    await loki?.close();
+  });
+
+  it('states the error that began in the logs before a rise of the latency of a dependency that fails nothing', async () => {
+    staged = await stagePrometheus(slowAndFailing);
+    const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
+    expect(alerts).toHaveLength(1);
+    loki = await LokiStandIn.start({ entries: logs('shop', staged.end) });
+    const session = directSession(staged.prometheus.url, alerts[0], [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki.url });
+    const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
+
+    const causes = conclusion.findings.filter((f) => f.kind === 'cause').map((f) => f.statement);
+    console.log(
+      causes,
+      conclusion.hypotheses.map((h) => [h.status, h.statement]),
+    );
     expect(causes[0]).toMatch(/^New errors in the logs of inventory from /);
     expect(causes.slice(1).join(' ')).toMatch(/latency of payments/);
   }, 120_000);

@@ -238,6 +238,23 @@ describe('Loki tools', () => {
     expect(out(filtered).templates.map((t: Output) => t.status)).toEqual(['new', 'steady']);
     expect(loki.requestsTo('/loki/api/v1/patterns')).toEqual([]);
   });
+
+  it("mines the values of a label apart with `by`: each template is one workload's, listed with it, whatever Loki offers", async () => {
+    loki.patterns = true;
+    const result = await run('loki.log_patterns', { selector: '{namespace="shop"}', by: 'app', onset: iso(ONSET) });
+    expect(result.outcome, result.error).toBe('succeeded');
+    const o = out(result);
+    expect(o.minedBy).toBe('client');
+    expect(o.by).toBe('app');
+    expect(loki.requestsTo('/loki/api/v1/patterns')).toEqual([]);
+    expect(o.templates[0]).toMatchObject({ status: 'new', labels: { app: 'checkout' }, after: 80 });
+    expect(o.templates.find((t: Output) => t.template.includes('stock level checked'))).toMatchObject({ labels: { app: 'inventory' }, status: 'steady' });
+    expect(o.templates.every((t: Output) => ['checkout', 'inventory'].includes(t.labels?.app))).toBe(true);
+    expect(result.summary).toContain('connection refused" attempt=<num>` of app="checkout" from ');
+
+    const invalid = await run('loki.log_patterns', { selector: '{namespace="shop"}', by: 'app name', onset: iso(ONSET) });
+    expect(invalid.outcome).toBe('failed');
+  });
 });
 
 /** A nanosecond time as the tools write it (nine fractional digits). */

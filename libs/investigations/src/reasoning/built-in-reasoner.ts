@@ -116,8 +116,9 @@ export class BuiltInReasoner {
     // A dependency found failing or slow may itself wait on something further down: walk on from it.
     await beyondPeer(analysis, session, source);
     await this.localize(session, source);
-    // A rise of the alerting entity's own series restates its condition: what began beneath it, in the logs, is asked too.
-    if (!this.causeBeneath()) {
+    // A rise of the alerting entity's own series restates its condition, and a rise of some service's latency alone may be
+    // waiting on something the metrics do not show: what began beneath it, in the logs, is asked too.
+    if (!this.causeBeneath({ latencyAlone: false })) {
       await this.errorsInTheLogs(session, source);
       this.weakCausesLast();
     }
@@ -247,7 +248,7 @@ export class BuiltInReasoner {
     const own = await explainCauses(session, source, this.detectionScope(), LOG_EXPLAINERS, analysis.presence, { askWhy: 'later' });
     analysis.limitations.push(...own.limitations);
     await this.testAll(session, source, firstOfEach(own.causes).map(candidateOf));
-    if (!this.causeBeneath()) {
+    if (!this.causeBeneath({ latencyAlone: false })) {
       session.beginTurn();
       const found = await logErrorCandidates(session, this.detectionScope(), analysis.onset.at);
       analysis.limitations.push(...found.limitations);
@@ -259,24 +260,32 @@ export class BuiltInReasoner {
   /** Once a cause the logs show is supported, weak causes (see weak) are listed after it: still supported, no longer first. */
   private weakCausesLast(): void {
     const tested = this.analysis.tested;
-    if (!this.causeBeneath()) return;
+    if (!this.causeBeneath({ latencyAlone: false })) return;
     for (const [id, t] of [...tested].filter(([, t]) => t.supported && this.weak(t.candidate))) {
       tested.delete(id);
       tested.set(id, t);
     }
   }
 
-  /** Whether a cause is supported that is neither the alerting entity's own rise nor weak (see weak). */
-  private causeBeneath(): boolean {
-    return [...this.analysis.tested.values()].some((t) => t.supported && !t.candidate.ownSymptom && !this.weak(t.candidate));
+  /**
+   * Whether a cause is supported that is neither the alerting entity's own rise nor weak (see
+   * weak); with `latencyAlone: false`, nor a rise of some service's latency alone either.
+   */
+  private causeBeneath(options: { latencyAlone?: boolean } = {}): boolean {
+    return [...this.analysis.tested.values()].some(
+      (t) => t.supported && !t.candidate.ownSymptom && !this.weak(t.candidate) && (options.latencyAlone !== false || !t.candidate.latencyOnly),
+    );
   }
 
   /**
-   * A supported change that says little: a rise of some service's latency alone, supported only
-   * by preceding an alert whose condition the metrics do not show (raised by hand).
+   * A supported change that says little: a rise of some service's latency alone, when it is
+   * supported only by preceding an alert whose condition the metrics do not show (raised by hand),
+   * or when the logs show a workload's error that began with the onset (a slow service may be
+   * waiting on the one that fails; the new error names where).
    */
   private weak(candidate: Candidate): boolean {
-    return this.analysis.conditionAbsent && !!candidate.latencyOnly;
+    if (!candidate.latencyOnly) return false;
+    return this.analysis.conditionAbsent || [...this.analysis.tested.values()].some((t) => t.supported && t.candidate.detected?.newInLogs);
   }
 
   /** Once a cause beneath it is found, a rise of the alerting entity's own series is its condition showing: a symptom, no longer a cause. */

@@ -28,6 +28,8 @@ export interface DetectedCause {
   peer?: string;
   /** For a peer that slowed: how many times slower its calls answered than before. */
   slowdown?: number;
+  /** For a cause the logs show: its template began with the onset (none in the half hour before), not one that only grew. */
+  newInLogs?: boolean;
   /**
    * For a new build: the selector of its series (every replica running it), when its last replica
    * started, and the rollout as the metrics showed it (recorded as a change unless a deploy tool

@@ -25,6 +25,8 @@ export interface LogTemplate {
   beforePerMinute: number | null;
   afterPerMinute: number | null;
   example: string | null;
+  /** With `by`: the value of that stream label whose lines made the template. */
+  labels?: Record<string, string>;
 }
 
 /**
@@ -132,8 +134,9 @@ export const logTemplatesExplainer: Explainer = {
       const written = `${who} wrote \`${fresh.template}\` ${fresh.after} times from ${at.toISOString()}${rate}, and not in the ${BEFORE_MINUTES} min before the onset${fresh.example ? `; for example: ${fresh.example}` : ''}`;
       // An error that names another workload reports that dependency failing the alerting one.
       const about = await dependencyNamed(ctx, loki, names, fresh);
-      found.push(
-        about
+      found.push({
+        newInLogs: true,
+        ...(about
           ? {
               id: 'h-log-template',
               statement: `${about.workload} failing the calls of ${who} from ${at.toISOString()}, \`${fresh.template}\`, caused the alert's condition`,
@@ -164,8 +167,8 @@ export const logTemplatesExplainer: Explainer = {
                 rationale: `The error began with the alert's condition, ${minutesApart(at, onset)}`,
                 verification: `${who} stops writing it and the alert resolves`,
               },
-            },
-      );
+            }),
+      });
     }
     if (old) {
       const at = Timestamp.parse(old.firstSeen) ?? onset;

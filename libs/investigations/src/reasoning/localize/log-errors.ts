@@ -19,8 +19,18 @@ const MIN_LINES_AFTER = 3;
 const MIN_SCORE = 3;
 /** The workloads whose errors rose most whose templates are read (one run each). */
 const READ_AT_MOST = 2;
-/** Runs it needs: the error lines of every workload, the names of the workloads, a workload's templates, and the test. */
+/** Runs it needs: the labels, the names of the workloads, the errors that began in the namespace, and the test. */
 const RUNS_NEEDED = 4;
+/** Runs the rises need beyond those: the error lines of every workload, a workload's templates (the test is counted above). */
+const RISE_RUNS = 2;
+
+/** A workload's error that began near the onset (none in the half hour before). */
+interface Began {
+  workload: string;
+  template: LogTemplate;
+  /** Its lines a minute from its first to the end of the range read. */
+  rate: number;
+}
 
 /** A workload whose error lines rose near the onset. */
 interface Rise {
@@ -64,6 +74,45 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
   const clamp = (t: Timestamp) => withinWindow(t, window);
   const start = clamp(shift(onset, -BigInt(BEFORE_MINUTES) * MINUTE));
   const end = clamp(shift(onset, BigInt(AFTER_MINUTES) * MINUTE));
+  // The names of the workloads, to tell an error about another one from an error of its own.
+  const listed = await session.runTool({
+    tool: 'loki.label_values',
+    integrationId: loki.integrationId,
+    arguments: { label, query: selector, start: start.toISOString(), end: end.toISOString() },
+    purpose: `Which workloads write logs${scope.namespace ? ` in ${scope.namespace}` : ''}, to tell their errors apart`,
+  });
+  const values = listed.outcome === 'succeeded' ? ((listed.output as { values?: unknown } | null)?.values ?? []) : [];
+  const known = (Array.isArray(values) ? values.map(String) : []).map((v) => (label === 'pod' ? workloadOfPod(v) : v));
+
+  // The errors that began near the onset, every workload's mined apart: one that no workload wrote
+  // in the quarter hour before says more than a rise of errors written all along. They are split
+  // where a cause may begin (RISE_WITHIN_MINUTES before the onset), and kept if they began after.
+  const from = clamp(shift(onset, -BigInt(RISE_WITHIN_MINUTES) * MINUTE));
+  const began = await session.runTool({
+    tool: 'loki.log_patterns',
+    integrationId: loki.integrationId,
+    arguments: { selector, filter: TROUBLE_FILTER, by: label, onset: from.toISOString(), start: start.toISOString(), end: end.toISOString() },
+    purpose: `Which errors began near the onset${scope.namespace ? ` in ${scope.namespace}` : ''}, and in whose logs`,
+  });
+  const fresh = beganNearOnset(began, label, from, onset, end);
+  const workloadsOf = (extra: string[]) => [...new Set([...known, ...extra])];
+  const everyone = workloadsOf(fresh.map((b) => b.workload));
+  const naming = (b: Began) => everyone.filter((w) => w !== b.workload && namesAny(`${b.template.template} ${b.template.example ?? ''}`, [w]));
+  const own = fresh.filter((b) => !naming(b).length);
+  if (own.length) {
+    const [first] = own;
+    const reports = [...new Set(fresh.filter((b) => naming(b).includes(first.workload)).map((b) => b.workload))];
+    const ranked =
+      `, ${round(first.rate)} a minute since` +
+      (own.length > 1
+        ? `; of the ${own.length} errors that began near the onset in a workload's own logs, the one written fastest`
+        : "; the only error that began near the onset in a workload's own logs") +
+      (reports.length ? `. ${reports.join(', ')} began reporting errors that name ${first.workload} too` : '');
+    found.causes.push(beganCause(first, began, [labels.ordinal, listed.ordinal], ranked));
+    return found;
+  }
+  if (session.runs.length + RISE_RUNS + 1 > session.budgets.toolRuns) return found;
+
   const sweep = await session.runTool({
     tool: 'loki.query_range',
     integrationId: loki.integrationId,
@@ -77,17 +126,7 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
   });
   const rises = risesOf(sweep, label, start, end, onset);
   if (!rises.length) return found;
-  // The names of the workloads, to tell an error about another one from an error of its own.
-  const listed = await session.runTool({
-    tool: 'loki.label_values',
-    integrationId: loki.integrationId,
-    arguments: { label, query: selector, start: start.toISOString(), end: end.toISOString() },
-    purpose: `Which workloads write logs${scope.namespace ? ` in ${scope.namespace}` : ''}, to tell their errors apart`,
-  });
-  const values = listed.outcome === 'succeeded' ? ((listed.output as { values?: unknown } | null)?.values ?? []) : [];
-  const workloads = [
-    ...new Set([...(Array.isArray(values) ? values.map(String) : []), ...rises.map((r) => r.workload)].map((v) => (label === 'pod' ? workloadOfPod(v) : v))),
-  ];
+  const workloads = workloadsOf(rises.map((r) => r.workload));
   // The workloads read before the one found, and those among them whose errors report another workload.
   const passedOver: string[] = [];
   const reports: string[] = [];
@@ -114,8 +153,8 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
     const templates = (run.output as { templates?: LogTemplate[] } | null)?.templates ?? [];
     const others = workloads.filter((w) => w !== rise.workload);
     const rising = templates.filter((t) => (t.status === 'new' || t.status === 'more') && TROUBLE.test(t.template));
-    const own = rising.find((t) => !namesAny(`${t.template} ${t.example ?? ''}`, others));
-    if (!own) {
+    const mine = rising.find((t) => !namesAny(`${t.template} ${t.example ?? ''}`, others));
+    if (!mine) {
       const about = rising.flatMap((t) => others.filter((w) => namesAny(`${t.template} ${t.example ?? ''}`, [w])));
       const named = about.length ? `${rise.workload} (its errors name ${[...new Set(about)].join(', ')})` : null;
       if (named) reports.push(named);
@@ -124,7 +163,7 @@ export async function logErrorCandidates(session: InvestigationSession, scope: D
     }
     // Ranked first, or after workloads whose errors name others.
     const above = passedOver.length ? `, after ${passedOver.join('; ')}` : ', more than any other workload';
-    found.causes.push(cause(rise, own, run, [labels.ordinal, sweep.ordinal, listed.ordinal], above));
+    found.causes.push(cause(rise, mine, run, [labels.ordinal, listed.ordinal, began.ordinal, sweep.ordinal], above));
     break;
   }
   if (!found.causes.length && reports.length)
@@ -193,7 +232,61 @@ function risesOf(run: RecordedRun, label: string, start: Timestamp, end: Timesta
   return rises.sort((a, b) => b.score - a.score);
 }
 
+/**
+ * The errors of the namespace that began from `from` to a minute after the onset (status `new`:
+ * none in the run's range before `from`), with at least MIN_LINES_AFTER lines, the one written
+ * fastest since its first line first (an error that began long before the onset and recurs now
+ * and then is not what began with it).
+ */
+function beganNearOnset(run: RecordedRun, label: string, from: Timestamp, onset: Timestamp, end: Timestamp): Began[] {
+  if (run.outcome !== 'succeeded') return [];
+  const until = shift(onset, MINUTE);
+  const templates = (run.output as { templates?: LogTemplate[] } | null)?.templates ?? [];
+  return templates
+    .filter((t) => {
+      const first = Timestamp.parse(t.firstSeen);
+      return (
+        t.status === 'new' &&
+        t.after >= MIN_LINES_AFTER &&
+        TROUBLE.test(t.template) &&
+        !!t.labels?.[label] &&
+        !!first &&
+        !first.isBefore(from) &&
+        !until.isBefore(first)
+      );
+    })
+    .map((t) => {
+      const minutes = Math.max(1, Number(end.epochMicros - Timestamp.parse(t.firstSeen)!.epochMicros) / Number(MINUTE));
+      return { workload: label === 'pod' ? workloadOfPod(t.labels![label]) : t.labels![label], template: t, rate: t.after / minutes };
+    })
+    .sort((a, b) => b.rate - a.rate || (a.template.firstSeen < b.template.firstSeen ? -1 : 1));
+}
+
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/** The candidate: a workload's error that began near the onset, dated by its first line. */
+function beganCause(b: Began, run: RecordedRun, chainRuns: number[], ranked: string): DetectedCause {
+  const t = b.template;
+  const at = Timestamp.parse(t.firstSeen)!;
+  return {
+    id: 'h-log-errors',
+    newInLogs: true,
+    statement: `New errors in the logs of ${b.workload} from ${at.toISOString()}, \`${t.template}\`, caused the alert's condition`,
+    at,
+    run,
+    mechanism:
+      `${b.workload} wrote \`${t.template}\` ${t.after} times from ${at.toISOString()}, and not in the ${RISE_WITHIN_MINUTES} min before${t.example ? `; for example: ${t.example}` : ''}` +
+      ranked,
+    mechanismRuns: [run.ordinal],
+    chainRuns,
+    unexplained: [`what made ${b.workload} fail from then on (a change of its code or configuration, the input it was given, a dependency)`],
+    action: {
+      title: `Find what ${b.workload} reports with \`${t.template}\``,
+      rationale: `The error began at ${at.toISOString()}, with the alert's condition`,
+      verification: `${b.workload} stops writing it and the alert resolves`,
+    },
+  };
+}
 
 /** The candidate: the workload's new (or multiplied) error, dated by its first line after the rise began. */
 function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[], ranked: string): DetectedCause {
@@ -205,6 +298,7 @@ function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[]
       : `against ${t.beforePerMinute ?? '?'} a minute before (${t.afterPerMinute ?? '?'} a minute after)`;
   return {
     id: 'h-log-errors',
+    ...(t.status === 'new' ? { newInLogs: true } : {}),
     statement: `New errors in the logs of ${rise.workload} from ${at.toISOString()}, \`${t.template}\`, caused the alert's condition`,
     at,
     run,

@@ -10,7 +10,7 @@ import { TemplateMiner, templateText } from './log-templates';
 import { checkLineFilters, checkSelector, MAX_LOGQL_CHARS } from './logql';
 import { formatNanos, NANOS_PER_MINUTE, NANOS_PER_SECOND, parseNanos } from './nanos';
 
-export type LokiLogPatternsArguments = { selector: string; filter?: string; onset: string; start?: string; end?: string };
+export type LokiLogPatternsArguments = { selector: string; filter?: string; by?: string; onset: string; start?: string; end?: string };
 
 /** Lines mined client-side at most on each side of the onset, read in pages of PAGE_LINES (Loki's default limit per query is 5000). */
 export const MAX_LINES_PER_SIDE = 2000;
@@ -25,11 +25,15 @@ const MINUTES_AROUND = 10;
 const MAX_TEMPLATE_CHARS = 1000;
 const MAX_EXAMPLE_CHARS = 500;
 const STEP_SECONDS = 60;
+/** A Prometheus/Loki label name. */
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 type Status = 'new' | 'more' | 'fewer' | 'gone' | 'steady';
 
 interface Tally {
   text: string;
+  /** With `by`: the value of that label on the streams whose lines made the template. */
+  group?: string;
   before: number;
   after: number;
   first: bigint;
@@ -158,29 +162,41 @@ async function readSide(context: ToolContext, query: string, from: bigint, to: b
   }
 }
 
-/** Lines read on each side of the onset, grouped into templates by a Drain tree. */
-async function patternsOfLines(context: ToolContext, query: string, start: bigint, end: bigint, onset: bigint): Promise<Mined> {
+/**
+ * Lines read on each side of the onset, grouped into templates by a Drain tree; with `by`, one
+ * tree per value of that stream label (a template is then one workload's, never two workloads'
+ * similar lines merged).
+ */
+async function patternsOfLines(context: ToolContext, query: string, start: bigint, end: bigint, onset: bigint, by?: string): Promise<Mined> {
   const before = await readSide(context, query, start, onset, 'backward', MAX_LINES_PER_SIDE);
   const after = await readSide(context, query, onset, end, 'forward', MAX_LINES_PER_SIDE);
   const coveredFrom = before.complete || !before.lines.length ? start : before.lines[before.lines.length - 1].at;
   const coveredUntil = after.complete || !after.lines.length ? end : after.lines[after.lines.length - 1].at;
-  const miner = new TemplateMiner();
-  const byTemplate = new Map<number, Tally>();
+  const miners = new Map<string, { miner: TemplateMiner; tallies: Map<number, Tally> }>();
+  const groupOf = new Map<string, string>();
   // Oldest first, so a template's example is its first line.
   for (const l of [...before.lines].reverse().concat(after.lines)) {
-    const template = miner.add(l.line);
-    const tally = byTemplate.get(template.id) ?? emptyTally('');
+    let group = '';
+    if (by) {
+      group = groupOf.get(l.labels) ?? (Object.fromEntries(JSON.parse(l.labels) as Array<[string, string]>)[by] || '');
+      groupOf.set(l.labels, group);
+    }
+    const tree = miners.get(group) ?? { miner: new TemplateMiner(), tallies: new Map<number, Tally>() };
+    miners.set(group, tree);
+    const template = tree.miner.add(l.line);
+    const tally = tree.tallies.get(template.id) ?? { ...emptyTally(''), ...(by ? { group } : {}) };
     if (tally.example === null) tally.example = capText(l.line, MAX_EXAMPLE_CHARS);
     count1(tally, l.at, 1, onset);
-    byTemplate.set(template.id, tally);
+    tree.tallies.set(template.id, tally);
   }
-  for (const template of miner.templates) {
-    const tally = byTemplate.get(template.id);
-    if (tally) tally.text = templateText(template);
-  }
+  for (const { miner, tallies } of miners.values())
+    for (const template of miner.templates) {
+      const tally = tallies.get(template.id);
+      if (tally) tally.text = templateText(template);
+    }
   return {
     by: 'client',
-    tallies: [...byTemplate.values()],
+    tallies: [...miners.values()].flatMap(({ tallies }) => [...tallies.values()]),
     coveredFrom,
     coveredUntil,
     before: { lines: before.lines.length, complete: before.complete },
@@ -210,7 +226,7 @@ export const lokiLogPatternsTool: ToolDefinition<LokiLogPatternsArguments> = {
   description:
     'Groups the log lines of a stream selector (and an optional line filter) into templates, numbers, ids, addresses, times, durations and quoted values masked, ' +
     'and compares each template before and after an onset: its count and rate per minute on each side, counts per minute for the 10 minutes around the onset, its first occurrence and an example line. ' +
-    'Templates that began at the onset are listed first as "new"; those present all along are not. Uses Loki\'s own patterns when the server offers them (no line filter), else mines ' +
+    'Templates that began at the onset are listed first as "new"; those present all along are not. Uses Loki\'s own patterns when the server offers them (no line filter, no `by`), else mines ' +
     `at most ${MAX_LINES_PER_SIDE} lines each side of the onset. Use it to find the error that began with the incident, e.g. a new "connection refused" to a dependency.`,
   argumentsSchema: {
     type: 'object',
@@ -221,6 +237,13 @@ export const lokiLogPatternsTool: ToolDefinition<LokiLogPatternsArguments> = {
         minLength: 1,
         maxLength: MAX_LOGQL_CHARS,
         description: 'Line filters applied first, e.g. |~ "(?i)error|exception" (mines the lines client-side: Loki\'s patterns take a selector only)',
+      },
+      by: {
+        type: 'string',
+        pattern: LABEL_NAME.source,
+        maxLength: 128,
+        description:
+          "A stream label (e.g. service_name, app, pod) whose values are mined apart: each template is then one value's, listed with it, so one run over a namespace tells which workload wrote what (mines the lines client-side)",
       },
       onset: { type: 'string', format: 'date-time', description: "When the condition began, RFC 3339 (e.g. the alert's start); must lie within the range" },
       ...LOKI_RANGE_ARGUMENTS,
@@ -241,14 +264,14 @@ export const lokiLogPatternsTool: ToolDefinition<LokiLogPatternsArguments> = {
     let mined: Mined;
     let unavailable: string | null = null;
     const sources: string[] = [];
-    const fromLoki = args.filter ? null : await patternsOfLoki(context, args.selector, start, end, onset);
+    const fromLoki = args.filter || args.by ? null : await patternsOfLoki(context, args.selector, start, end, onset);
     if (fromLoki && 'mined' in fromLoki) mined = fromLoki.mined;
     else {
       if (fromLoki) {
         unavailable = fromLoki.unavailable;
         sources.push(...fromLoki.sources);
       }
-      mined = await patternsOfLines(context, query, start, end, onset);
+      mined = await patternsOfLines(context, query, start, end, onset, args.by);
     }
     sources.push(...mined.sources);
 
@@ -290,6 +313,7 @@ export const lokiLogPatternsTool: ToolDefinition<LokiLogPatternsArguments> = {
     const aroundFrom = minuteOf(onset) - BigInt(MINUTES_AROUND);
     const templates = listed.map(({ t, status, beforeRate, afterRate }) => ({
       template: capText(t.text, MAX_TEMPLATE_CHARS),
+      ...(args.by && t.group !== undefined ? { labels: { [args.by]: t.group } } : {}),
       status,
       firstSeen: formatNanos(t.first),
       lastSeen: formatNanos(t.last),
@@ -313,7 +337,7 @@ export const lokiLogPatternsTool: ToolDefinition<LokiLogPatternsArguments> = {
         .slice(0, 2)
         .map(
           (r) =>
-            `${quoted(r.t.text)} from ${HHMMSS(r.t.first)} (${r.afterRate ?? '?'}/min after, ${r.t.before ? `${r.t.before} in the ${NEW_MARGIN_SECONDS / 60} min before` : `none in the ${beforeMinutes} min before`})`,
+            `${quoted(r.t.text)}${r.t.group ? ` of ${args.by}=${JSON.stringify(r.t.group)}` : ''} from ${HHMMSS(r.t.first)} (${r.afterRate ?? '?'}/min after, ${r.t.before ? `${r.t.before} in the ${NEW_MARGIN_SECONDS / 60} min before` : `none in the ${beforeMinutes} min before`})`,
         )
         .join('; ')}${fresh.length > 2 ? `; and ${fresh.length - 2} more` : ''}.`;
     else summary += ' No template began at the onset.';
@@ -330,6 +354,7 @@ export const lokiLogPatternsTool: ToolDefinition<LokiLogPatternsArguments> = {
       output: {
         selector: args.selector,
         ...(args.filter ? { filter: args.filter } : {}),
+        ...(args.by ? { by: args.by } : {}),
         start: formatNanos(start),
         end: formatNanos(end),
         onset: formatNanos(onset),
