@@ -9,6 +9,8 @@ import { launchBrowser, screenshot, seriousViolations } from '../support/browser
 import { createTestDatabase } from '../support/databases';
 import { ADMIN } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
+import { shopLogs } from '../support/loki-scenario';
+import { LokiStandIn } from '../support/loki-stand-in';
 import { OpenApiContract } from '../support/openapi-contract';
 import { MonitoringProcess } from '../support/monitoring-stack';
 import { freePort } from '../support/ports';
@@ -835,6 +837,55 @@ describe('the web console in a real browser', () => {
       .getByRole('list', { name: 'Conversations about this incident' })
       .getByRole('link', { name: 'Checkout is failing requests (asked about)' })
       .waitFor();
+  }, 120_000);
+
+  it("shows a run's log templates as a table: counts before and after the onset, and each one's minutes around it", async () => {
+    // An Organization of the test's own, whose logs are in a Loki: checkout cannot reach inventory-db from 10 s after the onset.
+    const deliver = await organizationWithAlerts('logs');
+    const org = { 'x-svc-organization': 'logs' };
+    const end = new Date();
+    const onset = new Date(end.getTime() - 10 * 60_000);
+    const loki = await LokiStandIn.start({ entries: shopLogs(onset, end) });
+    try {
+      expect((await post('/api/v1/integrations', { type: 'loki', name: 'Shop logs', config: { baseUrl: loki.url } }, org)).status).toBe(201);
+      const [incidentId] = await deliver({ alerts: [{ ...ALERT, labels: { ...ALERT.labels, namespace: 'shop' }, startsAt: onset.toISOString() }] });
+      const opened = await post('/api/v1/conversations', { subject: 'The logs', incidentId, message: 'what do the logs of checkout say?' }, org);
+      expect(opened.status).toBe(201);
+      const investigationId = opened.body.turn.investigationId;
+      const done = await investigationEnded(admin, investigationId, { headers: org, timeoutMs: 60_000 });
+      const read = done.runs.find((r: { tool: string }) => r.tool === 'loki.log_patterns');
+      expect(read).toMatchObject({ outcome: 'succeeded' });
+
+      const { page } = await signedInPage();
+      await page.getByRole('combobox', { name: 'Organization' }).selectOption('logs');
+      await page.goto(`/investigations/${investigationId}`);
+      await page.getByText(`Log templates of run #${read.ordinal}`).click();
+      const table = page.getByRole('table', { name: `Log templates of run #${read.ordinal}` });
+      await table.waitFor();
+      await expect(table.locator('th').allTextContents()).resolves.toEqual([
+        'Template',
+        'Since the onset',
+        'Before',
+        'After',
+        'Per minute, 10 min each side of the onset',
+        expect.stringMatching(/^First seen \(.+\)$/),
+      ]);
+      const first = table.locator('tbody tr').first();
+      await expect(first.locator('td').first().textContent()).resolves.toBe(
+        'level=error msg="error connecting to inventory-db:<port>: connection refused" attempt=<num>',
+      );
+      await expect(first.locator('td').nth(1).textContent()).resolves.toBe('new: began at the onset');
+      await expect(first.locator('td').nth(2).textContent()).resolves.toMatch(/^0 \(0\/min\)$/);
+      // None in the ten minutes before the onset's minute, four a minute from it.
+      await expect(first.getByRole('img').getAttribute('aria-label')).resolves.toMatch(
+        /^Lines per minute: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 before the onset; \d, 4, 4/,
+      );
+      // The question reads the lines that report trouble: the warning written all along is not among them.
+      await expect(table.locator('tbody tr').count()).resolves.toBe(1);
+      await expectAccessible(page);
+    } finally {
+      await loki.close();
+    }
   }, 120_000);
 
   it('corrects one postmortem field with If-Match, and the correction survives regeneration', async () => {

@@ -237,6 +237,42 @@ describe('Loki integrations', () => {
     expect(results[1].text).toContain('Error: Invalid arguments: query does not parse as LogQL');
     expect(results[3].text).toContain('"status":"new"');
 
+    // The templates as a table: the error that began at the onset first, with its minutes around it.
+    const table = await ctx.admin.get(`/api/v1/investigations/${id}/runs/4/templates`, ACME);
+    expect(table.status).toBe(200);
+    expect(table.body).toMatchObject({
+      investigationId: id,
+      ordinal: 4,
+      tool: 'loki.log_patterns',
+      query: '{namespace="shop", app="checkout"}',
+      more: 0,
+      truncated: false,
+    });
+    expect(table.body.onset).toBe(onset.toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z'));
+    const [began, ...rest] = table.body.templates;
+    expect(began).toMatchObject({
+      template: 'level=error msg="error connecting to inventory-db:<port>: connection refused" attempt=<num>',
+      status: 'new',
+      labels: {},
+      before: 0,
+      example: 'level=error msg="error connecting to inventory-db:5432: connection refused" attempt=0',
+    });
+    expect(began.after).toBeGreaterThan(0);
+    expect(began.perMinuteAroundOnset).toHaveLength(21);
+    expect(began.perMinuteAroundOnset.slice(0, 10)).toEqual(Array(10).fill(0));
+    expect(rest.find((t: any) => t.template.startsWith('level=warn'))).toMatchObject({ status: 'steady' });
+    // Another run has no templates; an unknown run, or another Organization's, is 404.
+    expect((await ctx.admin.get(`/api/v1/investigations/${id}/runs/1/templates`, ACME)).body).toMatchObject({
+      tool: 'loki.labels',
+      query: null,
+      templates: [],
+    });
+    expect((await ctx.admin.get(`/api/v1/investigations/${id}/runs/9/templates`, ACME)).status).toBe(404);
+    expect((await ctx.admin.get(`/api/v1/investigations/${id}/runs/4/templates`, GLOBEX)).status).toBe(404);
+    expect((await ctx.admin.get(`/api/v1/investigations/${id}/runs/0/templates`, ACME)).body).toEqual({
+      error: 'Invalid input: ordinal must be an integer from 1 to 2147483647',
+    });
+
     const activity = await ctx.admin.get(`/api/v1/investigations/${id}/activity?limit=200`, ACME);
     expect(activity.body.items.filter((e: any) => e.type === 'tool.started').map((e: any) => e.data.ordinal)).toEqual([1, 3, 4]);
     const sources = await ctx.admin.get(`/api/v1/investigations/${id}/sources`, ACME);

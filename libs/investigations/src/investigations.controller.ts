@@ -21,6 +21,7 @@ import {
   InvestigationView,
   investigationView,
   RunSeriesView,
+  RunTemplatesView,
 } from './dto/investigation.view';
 import { InvestigationsService } from './investigations.service';
 import { InvestigationEventStream } from './stream';
@@ -117,9 +118,21 @@ export class InvestigationsController {
     @Param('ordinal') ordinal: string,
     @CurrentOrganization() organization: OrganizationContext,
   ): Promise<RunSeriesView> {
-    if (!/^[1-9]\d{0,9}$/.test(ordinal) || Number(ordinal) > MAX_ORDINAL)
-      throw new InvalidInputError(`Invalid input: ordinal must be an integer from 1 to ${MAX_ORDINAL}`);
-    return this.investigations.runSeries(organization.id, id, Number(ordinal));
+    return this.investigations.runSeries(organization.id, id, ordinalOf(ordinal));
+  }
+
+  /** The log templates a run mined (a loki.log_patterns run's), as a table with counts before and after the onset. */
+  @RequirePermission('investigations:read')
+  @Get(':investigation/runs/:ordinal/templates')
+  @ApiParam({ name: 'ordinal', description: 'The number of the run within the investigation', schema: { type: 'integer', minimum: 1, maximum: MAX_ORDINAL } })
+  @ApiOkResponse({ type: RunTemplatesView })
+  @ApiErrors({ status: 404, description: 'Unknown investigation or run, or another Organization’s' })
+  runTemplates(
+    @UuidParam('investigation') id: string,
+    @Param('ordinal') ordinal: string,
+    @CurrentOrganization() organization: OrganizationContext,
+  ): Promise<RunTemplatesView> {
+    return this.investigations.runTemplates(organization.id, id, ordinalOf(ordinal));
   }
 
   /** The conclusion as Markdown, with the runs it cites. */
@@ -147,4 +160,11 @@ export class InvestigationsController {
     await this.investigations.get(organization.id, id);
     await this.stream.serve({ organizationId: organization.id, investigationId: id, lastEventId, req, res });
   }
+}
+
+/** A run's number from the path: an integer from 1 to MAX_ORDINAL, else a 400. */
+function ordinalOf(ordinal: string): number {
+  if (!/^[1-9]\d{0,9}$/.test(ordinal) || Number(ordinal) > MAX_ORDINAL)
+    throw new InvalidInputError(`Invalid input: ordinal must be an integer from 1 to ${MAX_ORDINAL}`);
+  return Number(ordinal);
 }

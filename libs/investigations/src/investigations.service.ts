@@ -30,6 +30,8 @@ import {
   investigationView,
   RunSeriesView,
   runSeriesView,
+  RunTemplatesView,
+  runTemplatesView,
   sourcesView,
 } from './dto/investigation.view';
 import { CitedChange, InvestigationRecord, investigationRecord } from './investigation-record';
@@ -261,6 +263,14 @@ export class InvestigationsService {
     const run = await this.runs.findOne(organizationId, { investigationId: id, ordinal });
     if (!run) throw new NotFoundError('Tool run');
     return runSeriesView(id, run);
+  }
+
+  /** The log templates one run mined, for a table (404 for an unknown investigation or run). */
+  async runTemplates(organizationId: string, id: string, ordinal: number): Promise<RunTemplatesView> {
+    await this.get(organizationId, id);
+    const run = await this.runs.findOne(organizationId, { investigationId: id, ordinal });
+    if (!run) throw new NotFoundError('Tool run');
+    return runTemplatesView(id, run);
   }
 
   /** The investigation with its runs: the single read of the API. */

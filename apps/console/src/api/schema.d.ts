@@ -850,6 +850,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/investigations/{investigation}/runs/{ordinal}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Investigations_runTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/investigations/{investigation}/report": {
         parameters: {
             query?: never;
@@ -1562,6 +1578,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["Investigations_runSeries_byOrganizationPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{organization}/investigations/{investigation}/runs/{ordinal}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Investigations_runTemplates_byOrganizationPath"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2713,6 +2745,53 @@ export interface components {
             /** @description The stored output was cut to its size cap, so some series or samples are missing */
             truncated: boolean;
             series: components["schemas"]["RunSeriesItemView"][];
+        };
+        RunTemplateItemView: {
+            /** @description The lines with what varies masked (`<num>`, `<uuid>`, `<ip>`, …) and what differs between them as `<*>` */
+            template: string;
+            /**
+             * @description How it changed at the onset: new (began with it), more, fewer, gone, steady
+             * @enum {string}
+             */
+            status: "new" | "more" | "fewer" | "gone" | "steady";
+            /** @description With `by`: the stream label whose lines made it, e.g. {"service_name": "checkout"}; else {} */
+            labels: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+            /** @description Lines before the onset */
+            before: number;
+            /** @description Lines from the onset */
+            after: number;
+            beforePerMinute: number | null;
+            afterPerMinute: number | null;
+            /** @description Lines per minute from `perMinuteAroundOnsetFrom`: the 10 minutes before the onset's minute, it, and the 10 after */
+            perMinuteAroundOnset: number[];
+            /** @description Its first line (bounded) */
+            example: string | null;
+        };
+        RunTemplatesView: {
+            /** Format: uuid */
+            investigationId: string;
+            ordinal: number;
+            tool: string;
+            /** @description The stream selector and line filter read */
+            query: string | null;
+            /** Format: date-time */
+            onset: string | null;
+            /**
+             * Format: date-time
+             * @description The start of the first minute of perMinuteAroundOnset
+             */
+            perMinuteAroundOnsetFrom: string | null;
+            /** @description Templates beyond those listed (the run lists 30 at most, new ones first) */
+            more: number;
+            /** @description The stored output was cut to its size cap, so some templates are missing */
+            truncated: boolean;
+            templates: components["schemas"]["RunTemplateItemView"][];
         };
         OpenConversationDto: {
             subject: string;
@@ -9177,6 +9256,103 @@ export interface operations {
             };
         };
     };
+    Investigations_runTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                investigation: string;
+                /** @description The number of the run within the investigation */
+                ordinal: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunTemplatesView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown investigation or run, or another Organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Investigations_report: {
         parameters: {
             query?: never;
@@ -14371,6 +14547,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunSeriesView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown investigation or run, or another Organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Investigations_runTemplates_byOrganizationPath: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                /** @description The Organization of the request (an alias path: the same operation as the flat path) */
+                organization: string;
+                investigation: string;
+                /** @description The number of the run within the investigation */
+                ordinal: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunTemplatesView"];
                 };
             };
             /** @description Invalid input (the field is named), an unknown query parameter or body property */

@@ -9,6 +9,7 @@ import type { Marker } from './SeriesPlot';
 
 const SeriesPlot = lazy(() => import('./SeriesPlot'));
 const RANGE_TOOL = 'prometheus.query_range';
+const PATTERNS_TOOL = 'loki.log_patterns';
 
 /** The stream's event kinds (docs/api.md, Event stream); an unknown future kind is listed as it came. */
 const EVENT_KINDS = ['started', 'progress', 'tool.started', 'tool.completed', 'concluded', 'failed', 'cancelled'];
@@ -199,6 +200,7 @@ export function InvestigationPage({ id }: { id: string }) {
                     ) : null}
                     {r.summary ? <div>{roundedNumbers(withLocalTimes(r.summary))}</div> : null}
                     {r.error ? <div className="error">{r.error}</div> : null}
+                    {r.tool === PATTERNS_TOOL && r.outcome === 'succeeded' ? <LogTemplates investigationId={v.id} ordinal={r.ordinal} /> : null}
                   </li>
                 ))}
               </ol>
@@ -579,5 +581,108 @@ function RunQuery({ run, prometheus }: { run: Run; prometheus: Map<string, strin
         </a>
       ) : null}
     </div>
+  );
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  new: 'new: began at the onset',
+  more: 'more often',
+  fewer: 'less often',
+  gone: 'stopped',
+  steady: 'as before',
+};
+
+/** A run's log templates (loki.log_patterns), loaded when opened: a table with counts before and after the onset and each one's minutes around it. */
+function LogTemplates({ investigationId, ordinal }: { investigationId: string; ordinal: number }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Log templates of run #{ordinal}</summary>
+      {open ? <LogTemplatesTable investigationId={investigationId} ordinal={ordinal} /> : null}
+    </details>
+  );
+}
+
+function LogTemplatesTable({ investigationId, ordinal }: { investigationId: string; ordinal: number }) {
+  const [loaded] = useLoad(
+    () => api.GET('/api/v1/investigations/{investigation}/runs/{ordinal}/templates', { params: { path: { investigation: investigationId, ordinal } } }),
+    [investigationId, ordinal],
+  );
+  const zone = zoneLabel();
+  return (
+    <Show loaded={loaded}>
+      {(view) =>
+        view.templates.length ? (
+          <div className="table-scroll">
+            <table aria-label={`Log templates of run #${ordinal}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Template</th>
+                  <th scope="col">Since the onset</th>
+                  <th scope="col">Before</th>
+                  <th scope="col">After</th>
+                  <th scope="col">Per minute, 10 min each side of the onset</th>
+                  <th scope="col">First seen ({zone})</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.templates.map((t, i) => (
+                  <tr key={i}>
+                    <td>
+                      <code>{t.template}</code>
+                      {Object.keys(t.labels).length ? (
+                        <div>
+                          {Object.entries(t.labels)
+                            .map(([k, v]) => `${k}=${v}`)
+                            .join(', ')}
+                        </div>
+                      ) : null}
+                    </td>
+                    <td>{STATUS_TEXT[t.status] ?? t.status}</td>
+                    <td>
+                      {t.before}
+                      {t.beforePerMinute !== null ? ` (${t.beforePerMinute}/min)` : ''}
+                    </td>
+                    <td>
+                      {t.after}
+                      {t.afterPerMinute !== null ? ` (${t.afterPerMinute}/min)` : ''}
+                    </td>
+                    <td>
+                      <Sparkline counts={t.perMinuteAroundOnset} />
+                    </td>
+                    <td>{t.firstSeen ? formatTime(t.firstSeen) : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {view.more ? <p>{view.more} more templates are not listed (the run lists 30, new ones first).</p> : null}
+          </div>
+        ) : (
+          <p className="empty">No templates.</p>
+        )
+      }
+    </Show>
+  );
+}
+
+/** Lines per minute as bars, the onset's minute (the middle one) marked. */
+function Sparkline({ counts }: { counts: number[] }) {
+  const max = Math.max(1, ...counts);
+  const onset = Math.floor(counts.length / 2);
+  const [w, h] = [4, 20];
+  return (
+    <svg
+      className="sparkline"
+      width={counts.length * w}
+      height={h + 2}
+      role="img"
+      aria-label={`Lines per minute: ${counts.slice(0, onset).join(', ')} before the onset; ${counts.slice(onset).join(', ')} from its minute`}
+    >
+      <line x1={onset * w + w / 2} x2={onset * w + w / 2} y1={0} y2={h + 2} stroke="#b06000" strokeDasharray="2 2" />
+      {counts.map((n, i) => {
+        const bar = n ? Math.max(1, Math.round((n / max) * h)) : 0;
+        return <rect key={i} x={i * w + 0.5} y={h + 1 - bar} width={w - 1} height={bar} fill={i < onset ? '#5f6368' : '#b3261e'} />;
+      })}
+    </svg>
   );
 }

@@ -293,3 +293,81 @@ export function runSeriesView(investigationId: string, run: ToolRun): RunSeriesV
   const query = (run.arguments as { query?: unknown } | null)?.query;
   return { investigationId, ordinal: run.ordinal, tool: run.tool, query: typeof query === 'string' ? query : null, truncated: run.truncated, series };
 }
+
+/** One template of a run's log lines (loki.log_patterns), with its counts before and after the onset. */
+export class RunTemplateItemView {
+  @ApiProperty({ description: 'The lines with what varies masked (`<num>`, `<uuid>`, `<ip>`, …) and what differs between them as `<*>`' }) template!: string;
+  @ApiProperty({ enum: ['new', 'more', 'fewer', 'gone', 'steady'], description: 'How it changed at the onset: new (began with it), more, fewer, gone, steady' })
+  status!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'With `by`: the stream label whose lines made it, e.g. {"service_name": "checkout"}; else {}',
+  })
+  labels!: Record<string, string>;
+  @ApiProperty({ format: 'date-time' }) firstSeen!: string;
+  @ApiProperty({ format: 'date-time' }) lastSeen!: string;
+  @ApiProperty({ type: 'integer', description: 'Lines before the onset' }) before!: number;
+  @ApiProperty({ type: 'integer', description: 'Lines from the onset' }) after!: number;
+  @ApiProperty({ type: Number, nullable: true }) beforePerMinute!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) afterPerMinute!: number | null;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer' },
+    description: "Lines per minute from `perMinuteAroundOnsetFrom`: the 10 minutes before the onset's minute, it, and the 10 after",
+  })
+  perMinuteAroundOnset!: number[];
+  @ApiProperty({ type: String, nullable: true, description: 'Its first line (bounded)' }) example!: string | null;
+}
+
+/** The log templates a run mined (loki.log_patterns), for a table; other runs have none. */
+export class RunTemplatesView {
+  @ApiProperty({ format: 'uuid' }) investigationId!: string;
+  @ApiProperty({ type: 'integer' }) ordinal!: number;
+  @ApiProperty() tool!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The stream selector and line filter read' }) query!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) onset!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'The start of the first minute of perMinuteAroundOnset' })
+  perMinuteAroundOnsetFrom!: string | null;
+  @ApiProperty({ type: 'integer', description: 'Templates beyond those listed (the run lists 30 at most, new ones first)' }) more!: number;
+  @ApiProperty({ description: 'The stored output was cut to its size cap, so some templates are missing' }) truncated!: boolean;
+  @ApiProperty({ type: [RunTemplateItemView] }) templates!: RunTemplateItemView[];
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const rate = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The templates of a log_patterns run's stored output; other tools' runs give none. */
+export function runTemplatesView(investigationId: string, run: ToolRun): RunTemplatesView {
+  const output = (run.tool === 'loki.log_patterns' && run.output ? run.output : {}) as Record<string, unknown>;
+  const args = (run.arguments ?? {}) as { selector?: unknown; filter?: unknown };
+  const listed = (Array.isArray(output.templates) ? output.templates : []) as Array<Record<string, unknown>>;
+  const templates = listed
+    .filter((t) => typeof t.template === 'string')
+    .map((t) => ({
+      template: t.template as string,
+      status: text(t.status) ?? 'steady',
+      labels: t.labels && typeof t.labels === 'object' ? (t.labels as Record<string, string>) : {},
+      firstSeen: text(t.firstSeen) ?? '',
+      lastSeen: text(t.lastSeen) ?? '',
+      before: count(t.before),
+      after: count(t.after),
+      beforePerMinute: rate(t.beforePerMinute),
+      afterPerMinute: rate(t.afterPerMinute),
+      perMinuteAroundOnset: Array.isArray(t.perMinuteAroundOnset) ? t.perMinuteAroundOnset.map(count) : [],
+      example: text(t.example),
+    }));
+  const query = run.tool === 'loki.log_patterns' && typeof args.selector === 'string' ? [args.selector, text(args.filter)].filter(Boolean).join(' ') : null;
+  return {
+    investigationId,
+    ordinal: run.ordinal,
+    tool: run.tool,
+    query,
+    onset: text(output.onset),
+    perMinuteAroundOnsetFrom: text(output.perMinuteAroundOnsetFrom),
+    more: count(output.more),
+    truncated: run.truncated,
+    templates,
+  };
+}
