@@ -3,6 +3,7 @@ import { ChangeRetention1796100000000 } from './1796100000000-ChangeRetention';
 import { ObservedChanges1796200000000 } from './1796200000000-ObservedChanges';
 import { ServiceCalls1796300000000 } from './1796300000000-ServiceCalls';
 import { RelayJobRecords1796400000000 } from './1796400000000-RelayJobRecords';
+import { IncidentKubernetesSnapshots1796500000000 } from './1796500000000-IncidentKubernetesSnapshots';
 import { RelayJobsPending1795900000000 } from './1795900000000-RelayJobsPending';
 import { InvestigationPlot1795800000000 } from './1795800000000-InvestigationPlot';
 import { ReferenceKeys1795700000000 } from './1795700000000-ReferenceKeys';
@@ -48,4 +49,5 @@ export const MIGRATIONS: Function[] = [
   ObservedChanges1796200000000,
   ServiceCalls1796300000000,
   RelayJobRecords1796400000000,
+  IncidentKubernetesSnapshots1796500000000,
 ];

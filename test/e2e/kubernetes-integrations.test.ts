@@ -57,6 +57,8 @@ describe('Kubernetes integrations', () => {
     return { id: opened.body.id, done: await investigationEnded(ctx.admin, opened.body.id, { headers: organization.headers, timeoutMs: 60_000 }) };
   }
   const create = (body: Record<string, unknown>, organization = ACME) => ctx.admin.post('/api/v1/integrations', body, organization);
+  /** The requests besides the reads of pods and events in shop that the worker's snapshots of new incidents make meanwhile. */
+  const verifyRequests = () => k8s.requests.filter((r) => !(r.method === 'GET' && /^\/(api\/v1|apis\/[\w.]+\/v1)\/namespaces\/shop\//.test(r.path)));
   const verify = async (id: string) => (await ctx.admin.post(`/api/v1/integrations/${id}/verify`, {}, ACME)).body.lastVerification;
 
   beforeAll(async () => {
@@ -130,7 +132,7 @@ describe('Kubernetes integrations', () => {
       outcome: 'succeeded',
       detail: 'Kubernetes: the account reads everything the tools need in namespace shop',
     });
-    expect(k8s.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+    expect(verifyRequests().map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
       ['POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', `Bearer ${TOKEN}`],
     ]);
     const audit = await ctx.admin.get(`/api/v1/audit-events?action=integration.verify&targetId=${kubernetesId}`, ACME);
@@ -274,6 +276,50 @@ describe('Kubernetes integrations', () => {
     );
   }, 90_000);
 
+  it('snapshots the pods and events of the workload an alert names when its incident opens; an investigation reads the snapshot and cites it', async () => {
+    const delivered = await new Client(ctx.api.baseUrl).request('POST', `/webhooks/v1/integrations/${generic.id}/alert-events`, {
+      body: { alerts: [{ labels: { alertname: 'CheckoutCrashing', service: 'checkout', namespace: 'shop' }, startsAt: onset.toISOString() }] },
+      headers: { 'x-svc-token': generic.secret },
+      origin: false,
+    });
+    expect(delivered.status).toBe(202);
+    const incidentId = delivered.body.incidentIds[0];
+    const snapshot = await until(
+      async () => {
+        const read = await ctx.admin.get(`/api/v1/incidents/${incidentId}/kubernetes-snapshot`, ACME);
+        return read.status === 200 && read.body.status === 'taken' && read.body;
+      },
+      30_000,
+      'the snapshot of the new incident',
+    );
+    expect(snapshot.incidentId).toBe(incidentId);
+    // The Deployment the alert's service names: its pods' states, then the events of its pods (with their owners'), the one that restarted first.
+    expect(snapshot.runs.map((r: any) => [r.sequence, r.tool, r.integrationId, r.outcome, r.arguments])).toEqual([
+      [1, 'kubernetes.pod_status', kubernetesId, 'succeeded', { namespace: 'shop', workload: { kind: 'Deployment', name: 'checkout' } }],
+      [2, 'kubernetes.events', kubernetesId, 'succeeded', { namespace: 'shop', kind: 'Pod', name: 'checkout-5b6c4d-x7k2p' }],
+      [3, 'kubernetes.events', kubernetesId, 'succeeded', { namespace: 'shop', kind: 'Pod', name: 'checkout-5b6c4d-q9w8e' }],
+    ]);
+    expect(snapshot.runs[0].summary).toContain('checkout-5b6c4d-x7k2p/app is waiting (CrashLoopBackOff), last terminated OOMKilled exit code 137');
+    expect(snapshot.runs[1].summary).toContain('2 warnings (BackOff, Unhealthy)');
+    expect(JSON.stringify(snapshot)).not.toContain(TOKEN);
+    // Another Organization's: 404.
+    expect((await ctx.admin.get(`/api/v1/incidents/${incidentId}/kubernetes-snapshot`, GLOBEX)).status).toBe(404);
+
+    model.script(
+      answer.tools([{ name: 'incident__kubernetes_snapshot', input: { purpose: 'What did the cluster show when it opened?' } }]),
+      answer.conclude(inconclusive([1])),
+    );
+    const opened = await ctx.admin.post('/api/v1/investigations', { incidentId }, ACME);
+    expect(opened.status).toBe(201);
+    const done = await investigationEnded(ctx.admin, opened.body.id, { headers: ACME.headers, timeoutMs: 60_000 });
+    expect(done.runs.map((r: any) => [r.ordinal, r.tool, r.integrationId, r.outcome])).toEqual([[1, 'incident.kubernetes_snapshot', null, 'succeeded']]);
+    expect(done.runs[0].summary).toMatch(/^Taken at \S+, when the incident opened, in 3 read\(s\)\. kubernetes\.pod_status \(/);
+    expect(done.runs[0].summary).toContain('OOMKilled exit code 137');
+    expect(done.impact.runRefs).toEqual([1]);
+    const results = toolResultsOf(model.requests.at(-1)!);
+    expect(results[0].text).toContain('Readiness probe failed: HTTP probe failed with statuscode: 503');
+  }, 90_000);
+
   it('reads the cluster through a relay inside it, with its own ServiceAccount token and CA, under its local namespaces', async () => {
     const dir = relayDirectory();
     writeFileSync(join(dir, 'token'), `${TOKEN}\n`);
@@ -319,7 +365,7 @@ describe('Kubernetes integrations', () => {
         outcome: 'succeeded',
         detail: 'Kubernetes (through the relay): the account reads everything the tools need in every namespace (reviewed in default)',
       });
-      expect(k8s.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+      expect(verifyRequests().map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
         ['POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', `Bearer ${TOKEN}`],
       ]);
 

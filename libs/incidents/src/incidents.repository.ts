@@ -65,6 +65,17 @@ export class IncidentsRepository {
     return row?.first ?? null;
   }
 
+  /** The open incidents created since `since` whose first alert began since `openedSince` (the index on opened_at bounds the read), oldest first. */
+  async openedSince(organizationId: string, since: Timestamp, openedSince: Timestamp, limit: number): Promise<Array<{ id: string; openedAt: Timestamp }>> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, opened_at FROM incidents
+        WHERE organization_id = $1 AND opened_at >= $3 AND status = 'open' AND created_at >= $2
+        ORDER BY created_at, id LIMIT $4`,
+      [organizationId, since.toISOString(), openedSince.toISOString(), limit],
+    )) as Array<{ id: string; opened_at: Timestamp }>;
+    return rows.map((r) => ({ id: r.id, openedAt: r.opened_at }));
+  }
+
   /**
    * The latest phase of each alert of the incidents (their labels, annotations and start), by
    * incident, among each incident's newest TRIAGE_PHASES phases: a listing page costs the same

@@ -171,6 +171,21 @@ export class IncidentsService {
   }
 
   /**
+   * The Organization's incidents still open that the service opened since `since` (their
+   * `createdAt`; `openedAt` is their first alert's time, at most `alertsWithin` seconds before),
+   * oldest first.
+   */
+  async openedSince(organizationId: string, since: Timestamp, alertsWithin: number, limit: number): Promise<Array<{ id: string; openedAt: Timestamp }>> {
+    return this.repository.openedSince(organizationId, since, since.plusSeconds(-alertsWithin), limit);
+  }
+
+  /** The labels of each of the incident's alerts, as its latest phase gives them (among its newest phases, as its triage reads them). */
+  async alertLabels(organizationId: string, incidentId: string): Promise<Array<Record<string, string>>> {
+    const phases = await this.repository.latestAlertPhases(organizationId, [incidentId]);
+    return (phases.get(incidentId) ?? []).map((a) => a.labels);
+  }
+
+  /**
    * The incident's recorded history, for documents written about it (postmortems): the incident,
    * its earliest `limit` alert phases in time order with the total, and the incidents merged into it.
    */

@@ -378,6 +378,16 @@ export class IntegrationsService {
     });
   }
 
+  /** The Organizations with an enabled integration of `type`: for work the worker does for each of them. */
+  async organizationsWithAcrossOrganizations(type: string): Promise<string[]> {
+    const rows = (await this.dataSource.query(`SELECT DISTINCT organization_id FROM integrations WHERE type = $1 AND enabled ORDER BY organization_id`, [
+      type,
+    ])) as Array<{
+      organization_id: string;
+    }>;
+    return rows.map((r) => r.organization_id);
+  }
+
   /**
    * The enabled chat integrations an event may be for, in any Organization, with their signing
    * secrets: those whose teamId and appId equal the event's, or every one (a url_verification

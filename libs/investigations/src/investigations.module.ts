@@ -11,15 +11,26 @@ import { ToolRunsRepository } from './tool-runs.repository';
 import { INVESTIGATIONS_QUEUE, InvestigationsService, RUN_INVESTIGATION_JOB } from './investigations.service';
 import { ActivityNotifier, InvestigationEventStream } from './stream';
 import { ToolRun } from './tool-run.entity';
+import { KubernetesSnapshot } from './snapshots/kubernetes-snapshot.entity';
+import { KubernetesSnapshotsController } from './snapshots/kubernetes-snapshots.controller';
+import { KubernetesSnapshotsRepository } from './snapshots/kubernetes-snapshots.repository';
 
 @Module({
   imports: [
-    ScopedRepositoryModule.forFeature([Investigation, ToolRun, InvestigationActivity, InvestigationSource]),
+    ScopedRepositoryModule.forFeature([Investigation, ToolRun, InvestigationActivity, InvestigationSource, KubernetesSnapshot]),
     QueueModule.forFeature(INVESTIGATIONS_QUEUE, [RUN_INVESTIGATION_JOB]),
     IncidentsModule,
   ],
-  controllers: [InvestigationsController],
-  providers: [InvestigationsService, ActivityService, ActivityNotifier, InvestigationEventStream, InvestigationsRepository, ToolRunsRepository],
-  exports: [InvestigationsService, ActivityService, InvestigationsRepository, ToolRunsRepository, ScopedRepositoryModule],
+  controllers: [InvestigationsController, KubernetesSnapshotsController],
+  providers: [
+    InvestigationsService,
+    ActivityService,
+    ActivityNotifier,
+    InvestigationEventStream,
+    InvestigationsRepository,
+    ToolRunsRepository,
+    KubernetesSnapshotsRepository,
+  ],
+  exports: [InvestigationsService, ActivityService, InvestigationsRepository, ToolRunsRepository, KubernetesSnapshotsRepository, ScopedRepositoryModule],
 })
 export class InvestigationsModule {}

@@ -898,6 +898,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/incidents/{incident}/kubernetes-snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["KubernetesSnapshots_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -1626,6 +1642,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["Investigations_events_byOrganizationPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{organization}/incidents/{incident}/kubernetes-snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["KubernetesSnapshots_get_byOrganizationPath"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2792,6 +2824,40 @@ export interface components {
             /** @description The stored output was cut to its size cap, so some templates are missing */
             truncated: boolean;
             templates: components["schemas"]["RunTemplateItemView"][];
+        };
+        SnapshotRunView: {
+            /** @description Its place in the snapshot, from 1 */
+            sequence: number;
+            /** @enum {string} */
+            tool: "kubernetes.pod_status" | "kubernetes.events";
+            /** Format: uuid */
+            integrationId: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+            purpose: string;
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            summary: string | null;
+            error: string | null;
+            truncated: boolean;
+            sources: string[];
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+        };
+        KubernetesSnapshotView: {
+            /** Format: uuid */
+            incidentId: string;
+            /**
+             * @description taking: a worker is reading the cluster
+             * @enum {string}
+             */
+            status: "taking" | "taken";
+            /** Format: date-time */
+            takenAt: string | null;
+            runs: components["schemas"]["SnapshotRunView"][];
         };
         OpenConversationDto: {
             subject: string;
@@ -9545,6 +9611,101 @@ export interface operations {
             };
         };
     };
+    KubernetesSnapshots_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                incident: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KubernetesSnapshotView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown incident, another Organization’s, or no snapshot taken of it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Conversations_list: {
         parameters: {
             query?: {
@@ -14876,6 +15037,103 @@ export interface operations {
                 };
             };
             /** @description Unknown, or another Organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers must fit in 16384 bytes */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is not answering); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KubernetesSnapshots_get_byOrganizationPath: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The Organization of the request (else the alias path’s, a token’s own, or the session’s active one) */
+                "X-Svc-Organization"?: string;
+            };
+            path: {
+                /** @description The Organization of the request (an alias path: the same operation as the flat path) */
+                organization: string;
+                incident: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KubernetesSnapshotView"];
+                };
+            };
+            /** @description Invalid input (the field is named), an unknown query parameter or body property */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (`reason`: credential_rejected, session_expired or session_revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a role below the minimum (`requires`), an Organization not available (`reason`), a missing Origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unknown, or another Organization’s
+             *
+             *     Unknown incident, another Organization’s, or no snapshot taken of it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;

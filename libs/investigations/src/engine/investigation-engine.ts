@@ -16,6 +16,7 @@ import { alertServices } from '../reasoning/recorded-changes';
 import { AlertBrief, BudgetExhausted, InvestigationCancelled, ObservedRollout, Reasoner, ReasonerFailure, SourceBrief } from '../reasoning/reasoner';
 import { ToolRun } from '../tool-run.entity';
 import { PRODUCT_NAMES } from '../tools/http-json';
+import { KubernetesSnapshotsRepository } from '../snapshots/kubernetes-snapshots.repository';
 import { ToolCatalog } from '../tools/tool-catalog';
 import { InvestigationsRepository } from '../investigations.repository';
 import { ToolRunsRepository } from '../tool-runs.repository';
@@ -109,6 +110,7 @@ export class InvestigationEngine {
     private readonly reasoners: ReasonerFactory,
     private readonly investigations: InvestigationsRepository,
     private readonly toolRuns: ToolRunsRepository,
+    private readonly snapshots: KubernetesSnapshotsRepository,
     @InjectScopedRepository(ToolRun) private readonly runs: ScopedRepository<ToolRun>,
     @InjectScopedRepository(Investigation) private readonly investigationRows: ScopedRepository<Investigation>,
   ) {}
@@ -293,6 +295,7 @@ export class InvestigationEngine {
         conversation: investigation.conversation,
         alerts,
         windowIncidents: incident ? [] : await this.windowIncidents(organizationId, investigation),
+        kubernetesSnapshot: incident ? await this.snapshots.find(organizationId, incident.id) : null,
         readChanges: await this.changeReader(organizationId, investigation),
         recordRollout: (rollout) => this.recordRollout(organizationId, investigation.id, rollout),
         recordCalls: (integrationId, pairs) => this.recordCalls(organizationId, investigation.id, integrationId, pairs),

@@ -26,7 +26,9 @@ import { heldBy } from './claim';
 import { ChangeReader, CHANGES_NEAR_ONSET_TOOL, changesNearOnsetRefusal, runChangesNearOnsetTool } from './changes-near-onset.tool';
 import type { RolloutRecorder } from './observed-rollout';
 import { INCIDENT_ALERTS_TOOL, runIncidentAlertsTool } from './incident-alerts.tool';
+import { KUBERNETES_SNAPSHOT_TOOL, runKubernetesSnapshotTool } from './kubernetes-snapshot.tool';
 import { runWindowIncidentsTool, WINDOW_INCIDENTS_TOOL, WindowIncident } from './window-incidents.tool';
+import type { SnapshotRecord } from '../snapshots/kubernetes-snapshots.repository';
 
 /** Thrown when the investigation is no longer this worker's to write: cancelled, or taken over after a restart. */
 export class NoLongerOurs extends Error {}
@@ -43,6 +45,8 @@ export interface SessionSetup {
   alerts: AlertBrief[];
   /** Without an incident: the Organization's incidents that opened in the window. */
   windowIncidents: WindowIncident[];
+  /** What the Kubernetes API showed of the incident's workloads when it opened, once taken. */
+  kubernetesSnapshot?: SnapshotRecord | null;
   /** Reads the changes deploy and configuration tools reported (changes.near_onset); null when none was recorded around the window. */
   readChanges: ChangeReader | null;
   /** Records a rollout a reasoner saw in the metrics as a change. */
@@ -139,6 +143,7 @@ export class RecordingSession implements InvestigationSession {
     const types = new Set(setup.sources.map((s) => s.type));
     this.tools = [
       setup.incident ? INCIDENT_ALERTS_TOOL : WINDOW_INCIDENTS_TOOL,
+      ...(setup.incident && setup.kubernetesSnapshot?.takenAt && setup.kubernetesSnapshot.runs.length ? [KUBERNETES_SNAPSHOT_TOOL] : []),
       ...(setup.readChanges ? [CHANGES_NEAR_ONSET_TOOL] : []),
       ...catalog.list().filter((tool) => types.has(tool.integrationType)),
     ];
@@ -283,7 +288,9 @@ export class RecordingSession implements InvestigationSession {
           ? runWindowIncidentsTool(this.setup.windowIncidents, this.window)
           : call.tool === CHANGES_NEAR_ONSET_TOOL.name
             ? await this.readChanges(call.arguments)
-            : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
+            : call.tool === KUBERNETES_SNAPSHOT_TOOL.name
+              ? runKubernetesSnapshotTool(this.setup.kubernetesSnapshot!, this.window)
+              : runIncidentAlertsTool(this.alerts, call.arguments, this.window);
     if (this.stopReason === 'wall_clock' && result.outcome === 'failed') result.error = 'Stopped: the wall-clock budget ran out during this run';
     const run: RecordedRun = {
       ordinal,
@@ -340,6 +347,10 @@ export class RecordingSession implements InvestigationSession {
   private refusalOf(call: ToolCall): string | null {
     if (call.tool === INCIDENT_ALERTS_TOOL.name) return this.incident ? null : `${call.tool} needs an incident, and this investigation has none`;
     if (call.tool === WINDOW_INCIDENTS_TOOL.name) return this.incident ? `${call.tool} is for questions without an incident; read incident.alert_events` : null;
+    if (call.tool === KUBERNETES_SNAPSHOT_TOOL.name)
+      return this.incident && this.setup.kubernetesSnapshot?.takenAt && this.setup.kubernetesSnapshot.runs.length
+        ? null
+        : `${call.tool} has nothing to read: no Kubernetes snapshot was taken when this investigation's incident opened`;
     if (call.tool === CHANGES_NEAR_ONSET_TOOL.name)
       return this.setup.readChanges
         ? changesNearOnsetRefusal(call.arguments)

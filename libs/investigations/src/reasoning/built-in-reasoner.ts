@@ -4,6 +4,7 @@ import { answerInConversation, conclude } from './analysis/conclusion';
 import { dateOnset, readSymptom } from './analysis/condition';
 import { candidateOf, testCandidate } from './analysis/precedence';
 import { candidateChanges, reportedChanges } from './analysis/reported-changes';
+import { snapshotFinding } from './analysis/kubernetes-snapshot';
 import { Analysis } from './analysis/state';
 import { beyondPeer, foldReleasesIntoPeers, lostTimeCandidate, waitingOn } from './analysis/walk';
 import { BuiltInQuestion } from './built-in-question';
@@ -21,6 +22,9 @@ import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasone
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
 import { earliest } from './series-reading';
 import { unreadSource } from './source-failure';
+
+/** The incident's Kubernetes snapshot, when one was taken (the session offers the tool then). */
+const KUBERNETES_SNAPSHOT = 'incident.kubernetes_snapshot';
 
 /** How many ranked suspects are tested in order until one is supported. */
 const RANKED_TESTED = 2;
@@ -76,6 +80,17 @@ export class BuiltInReasoner {
       arguments: {},
       purpose: 'Which alerts fired, for what, and since when',
     });
+    // What Kubernetes showed when the incident opened (its events expire after an hour): read first, stated when it shows trouble.
+    if (session.tools.some((t) => t.name === KUBERNETES_SNAPSHOT)) {
+      const snapshot = await session.runTool({
+        tool: KUBERNETES_SNAPSHOT,
+        integrationId: null,
+        arguments: {},
+        purpose: "What the Kubernetes API showed of the alerts' pods and workloads when the incident opened",
+      });
+      const shown = snapshotFinding(session, snapshot);
+      if (shown) analysis.consequences.push(shown);
+    }
     const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? incident.openedAt;
     analysis.onset = { at: firstAlert, runs: [analysis.alertRun.ordinal], expression: null };
     const source = session.sources.find((s) => s.type === 'prometheus');
