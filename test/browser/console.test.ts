@@ -9,6 +9,8 @@ import { launchBrowser, screenshot, seriousViolations } from '../support/browser
 import { createTestDatabase } from '../support/databases';
 import { ADMIN } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
+import { READER_RULES, shopCluster } from '../support/kubernetes-scenario';
+import { KubernetesStandIn } from '../support/kubernetes-stand-in';
 import { shopLogs } from '../support/loki-scenario';
 import { LokiStandIn } from '../support/loki-stand-in';
 import { OpenApiContract } from '../support/openapi-contract';
@@ -885,6 +887,52 @@ describe('the web console in a real browser', () => {
       await expectAccessible(page);
     } finally {
       await loki.close();
+    }
+  }, 120_000);
+
+  it('shows on the incident timeline the Kubernetes events read when the incident opened', async () => {
+    // An Organization of the test's own with a cluster whose checkout pod crash-loops after an OOM kill.
+    const deliver = await organizationWithAlerts('cluster');
+    const org = { 'x-svc-organization': 'cluster' };
+    const onset = new Date(Date.now() - 20 * 60_000);
+    const k8s = await KubernetesStandIn.start({
+      accounts: { 'cluster-reader': { user: 'system:serviceaccount:observability:svc-reader', rules: READER_RULES } },
+    });
+    try {
+      shopCluster(k8s, onset);
+      const cluster = await post(
+        '/api/v1/integrations',
+        { type: 'kubernetes', name: 'Shop cluster', config: { server: k8s.url, namespaces: ['shop'] }, credentials: { bearerToken: 'cluster-reader' } },
+        org,
+      );
+      expect(cluster.status).toBe(201);
+      const [incidentId] = await deliver({
+        alerts: [{ labels: { alertname: 'CheckoutDown', namespace: 'shop', pod: 'checkout-5b6c4d-x7k2p' }, startsAt: onset.toISOString() }],
+      });
+      await until(
+        async () => (await admin.get(`/api/v1/incidents/${incidentId}/kubernetes-snapshot`, { headers: org })).body?.status === 'taken',
+        30_000,
+        'the snapshot of the new incident',
+      );
+
+      const { page } = await signedInPage();
+      await page.getByRole('combobox', { name: 'Organization' }).selectOption('cluster');
+      await page.goto(`/incidents/${incidentId}`);
+      const timeline = page.getByRole('heading', { name: /^Timeline/ }).locator('..');
+      const backOff = timeline.locator('li.kubernetes', { hasText: 'BackOff' });
+      await backOff.waitFor();
+      await expect(backOff.textContent()).resolves.toMatch(
+        /warning Kubernetes BackOff on Pod\/checkout-5b6c4d-x7k2p ×9: Back-off restarting failed container app in pod checkout-5b6c4d-x7k2p_shoplast .* · read from the cluster when the incident opened$/,
+      );
+      await expect(timeline.locator('li.kubernetes', { hasText: 'Unhealthy' }).textContent()).resolves.toContain(
+        'Readiness probe failed: HTTP probe failed with statuscode: 503',
+      );
+      // The Deployment's scaling (a Normal event of the pod's owner) is there too, before them.
+      const kinds = await timeline.locator('li.kubernetes').evaluateAll((items) => items.map((i) => i.textContent?.match(/Kubernetes (\w+)/)?.[1]));
+      expect(kinds).toEqual(['ScalingReplicaSet', 'BackOff', 'Unhealthy']);
+      await expectAccessible(page);
+    } finally {
+      await k8s.stop();
     }
   }, 120_000);
 

@@ -71,6 +71,12 @@ describe('Kubernetes snapshots of new incidents', () => {
       ['kubernetes.pod_status', 'succeeded', { namespace: 'shop', pod: 'checkout-5b6c4d-x7k2p' }],
       ['kubernetes.events', 'succeeded', { namespace: 'shop', kind: 'Pod', name: 'checkout-5b6c4d-x7k2p' }],
     ]);
+    // The events its reads found, the earliest first: the Deployment scaled, then the pod's warnings.
+    expect(snapshot.events.map((e: any) => [e.type, e.reason, e.object, e.count])).toEqual([
+      ['Normal', 'ScalingReplicaSet', 'Deployment/checkout', 1],
+      ['Warning', 'BackOff', 'Pod/checkout-5b6c4d-x7k2p', 9],
+      ['Warning', 'Unhealthy', 'Pod/checkout-5b6c4d-x7k2p', 14],
+    ]);
 
     const opened = await ctx.admin.post('/api/v1/investigations', { incidentId }, ACME);
     expect(opened.status).toBe(201);

@@ -2847,6 +2847,26 @@ export interface components {
             /** Format: date-time */
             finishedAt: string;
         };
+        SnapshotEventView: {
+            /** @description Normal or Warning */
+            type: string | null;
+            /** @description e.g. BackOff, OOMKilling, Unhealthy, FailedScheduling, ScalingReplicaSet */
+            reason: string | null;
+            message: string | null;
+            /** @description The object it is about, e.g. Pod/checkout-5b6c4d-x7k2p */
+            object: string;
+            /** @description How many times it occurred */
+            count: number;
+            /** Format: date-time */
+            firstTime: string | null;
+            /** Format: date-time */
+            lastTime: string | null;
+            /**
+             * Format: uuid
+             * @description The Kubernetes integration that read it
+             */
+            integrationId: string;
+        };
         KubernetesSnapshotView: {
             /** Format: uuid */
             incidentId: string;
@@ -2858,6 +2878,8 @@ export interface components {
             /** Format: date-time */
             takenAt: string | null;
             runs: components["schemas"]["SnapshotRunView"][];
+            /** @description The events its reads found, each once, the earliest first */
+            events: components["schemas"]["SnapshotEventView"][];
         };
         OpenConversationDto: {
             subject: string;

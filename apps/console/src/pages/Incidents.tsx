@@ -164,6 +164,14 @@ type TimelineEntry = { at: string; key: string; what: ReactNode; className?: str
 
 /** An incident's changes (the first page) and how many of its window were left out. */
 type IncidentChanges = Schemas['IncidentChangePage'];
+type KubernetesEvent = Schemas['SnapshotEventView'];
+
+/** The Kubernetes events read when the incident opened; none when no snapshot was taken (404). */
+async function readKubernetesEvents(incident: string): Promise<Answer<KubernetesEvent[]>> {
+  const answer = await api.GET('/api/v1/incidents/{incident}/kubernetes-snapshot', { params: { path: { incident } } });
+  if (answer.response.status === 404) return { data: [], response: answer.response };
+  return answer.data ? { data: answer.data.events, response: answer.response } : { error: answer.error, response: answer.response };
+}
 
 /** The changes around an incident: the oldest 200 of its window, with the count of them all. */
 function readIncidentChanges(incident: string): Promise<Answer<IncidentChanges>> {
@@ -236,8 +244,26 @@ function ChangeEntry({ change: c, examined }: { change: Change; examined: boolea
  * The incident's alerts' phases, the changes reported around it, the other changes its newest
  * investigation examined, and its investigations' steps, in time order.
  */
-function timeline(alerts: Schemas['AlertEventView'][], investigations: Investigation[], changes: Change[]): TimelineEntry[] {
+function timeline(alerts: Schemas['AlertEventView'][], investigations: Investigation[], changes: Change[], kubernetes: KubernetesEvent[]): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
+  // The events of the pods and workloads the alerts name, as the Kubernetes API showed them when the incident opened.
+  for (const [i, e] of kubernetes.entries()) {
+    const at = e.firstTime ?? e.lastTime;
+    if (!at) continue;
+    entries.push({
+      at,
+      key: `kubernetes-${i}`,
+      className: 'kubernetes',
+      what: (
+        <>
+          <Status value={e.type === 'Warning' ? 'warning' : 'event'} /> Kubernetes {e.reason ?? 'event'} on {e.object}
+          {e.count > 1 ? ` ×${e.count}` : ''}
+          {e.message ? `: ${e.message}` : ''}
+          <div className="meta">{e.lastTime && e.lastTime !== at ? `last ${time(e.lastTime)} · ` : ''}read from the cluster when the incident opened</div>
+        </>
+      ),
+    });
+  }
   const instant = (at: string) => instantOf(at)?.getTime() ?? 0;
   const examined = investigations[0]?.plot?.changes ?? [];
   // An examined change is a recorded one when it names it (or, in plots that name none, when it is at the same instant).
@@ -359,6 +385,8 @@ export function IncidentPage({ id }: { id: string }) {
   );
   // Changes are shown beside the alerts; when they cannot be read, the rest of the page is the same.
   const [changes] = useLoad(() => readIncidentChanges(id), [id], 10_000);
+  // So are the Kubernetes events read when it opened.
+  const [kubernetes] = useLoad(() => readKubernetesEvents(id), [id], 10_000);
   const [openError, opening, runOpen] = useAction();
   useTitle(incident.state === 'ready' ? incident.data.headline : 'Incident');
 
@@ -378,6 +406,7 @@ export function IncidentPage({ id }: { id: string }) {
         const events = alerts.state === 'ready' ? alerts.data.items : [];
         const runs = investigations.state === 'ready' ? investigations.data.items : [];
         const reported = changes.state === 'ready' ? changes.data.items : [];
+        const kubernetesEvents = kubernetes.state === 'ready' ? kubernetes.data : [];
         const firstAlert = events.map((a) => a.startsAt).sort((a, b) => (instantOf(a)?.getTime() ?? 0) - (instantOf(b)?.getTime() ?? 0))[0] ?? i.openedAt;
         return (
           <>
@@ -408,7 +437,7 @@ export function IncidentPage({ id }: { id: string }) {
               <Show loaded={alerts} empty={(d) => d.items.length === 0 && reported.length === 0}>
                 {() => (
                   <ol className="timeline">
-                    {timeline(events, runs, reported).map((e) => (
+                    {timeline(events, runs, reported, kubernetesEvents).map((e) => (
                       <li key={e.key} className={e.className}>
                         <span className="when">
                           {time(e.at)} <small>{formatRelative(e.at, firstAlert, 'the first alert')}</small>
