@@ -22,10 +22,13 @@ export function directSession(
   asked?: { message: string; earlier?: string[]; answers?: string[] },
   /** A Loki beside the Prometheus: its logs are a second source. */
   loki?: { url: string },
+  /** A Kubernetes API server (plain HTTP, a bearer token): the cluster is a source too. */
+  kubernetes?: { url: string; token: string },
 ): InvestigationSession & { runs: RecordedRun[]; hypotheses: HypothesisItem[] } {
   const catalog = new ToolCatalog();
   const integrationId = randomUUID();
   const lokiId = randomUUID();
+  const kubernetesId = randomUUID();
   const runs: RecordedRun[] = [];
   const sent = notifications(page, others) as Array<{
     alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; fingerprint: string }>;
@@ -78,6 +81,7 @@ export function directSession(
     sources: [
       { integrationId, type: 'prometheus' as const, name: 'Prometheus', rank: 1, reason: 'the metrics' },
       ...(loki ? [{ integrationId: lokiId, type: 'loki' as const, name: 'Loki', rank: 2, reason: 'the logs' }] : []),
+      ...(kubernetes ? [{ integrationId: kubernetesId, type: 'kubernetes' as const, name: 'Cluster', rank: 3, reason: 'the cluster' }] : []),
     ],
     tools: catalog.list().map((t) => ({ ...t })) as SessionTool[],
     budgets,
@@ -114,7 +118,9 @@ export function directSession(
         connection:
           loki && call.integrationId === lokiId
             ? { integrationId: lokiId, type: 'loki', baseUrl: loki.url, headers: {} }
-            : { integrationId, type: 'prometheus', baseUrl: prometheusUrl, headers: {} },
+            : kubernetes && call.integrationId === kubernetesId
+              ? { integrationId: kubernetesId, type: 'kubernetes', baseUrl: kubernetes.url, headers: { authorization: `Bearer ${kubernetes.token}` } }
+              : { integrationId, type: 'prometheus', baseUrl: prometheusUrl, headers: {} },
         window,
         signal: new AbortController().signal,
       });

@@ -53,11 +53,13 @@ export class BuiltInReasoner {
       this.question = new BuiltInQuestion();
       return this.question.answer(session);
     }
-    // In a conversation, a question about the incident's signals, pods, times, changes, relations or logs is answered as asked;
+    // In a conversation, a question about the incident's signals, pods, times, changes, relations, logs or cluster is answered as asked;
     // the cause (and anything the grammar does not read) is investigated, and what to do is
     // answered with the investigation's actions.
     const asked = session.conversation ? parseQuestion(session.subject) : null;
-    if (asked && ANSWERED_AS_ASKED.has(asked.kind)) {
+    // What the cluster says (its events, why a pod crashed) is read from it when a Kubernetes integration is connected.
+    const fromCluster = !!asked?.asksCluster && asked.kind !== 'actions' && session.sources.some((s) => s.type === 'kubernetes');
+    if (asked && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
       this.question = new IncidentQuestions(asked, session.conversation);
       return this.question.answerTurn(session);
     }

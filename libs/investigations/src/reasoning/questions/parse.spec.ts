@@ -88,6 +88,14 @@ describe('parseQuestion', () => {
     expect(parseQuestion('which routes does search serve?')).toMatchObject({ kind: 'which', listings: ['routes'] });
   });
 
+  it('tells a question of what the cluster says (its events, a crash, a pod that cannot start) from one of signals', () => {
+    expect(parseQuestion('why did checkout crash?')).toMatchObject({ kind: 'cause', asksCluster: true, words: ['checkout'] });
+    expect(parseQuestion('what events are there for inventory?')).toMatchObject({ asksCluster: true, words: ['inventory'] });
+    expect(parseQuestion('is the payments pod unschedulable?').asksCluster).toBe(true);
+    expect(parseQuestion('what is the error rate of checkout?').asksCluster).toBe(false);
+    expect(parseQuestion('why is search slow?').asksCluster).toBe(false);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -42,6 +42,8 @@ export interface TypedQuestion {
   words: string[];
   /** Whether it refers to what the conversation named before ("it", "that service", "those pods", "the new version"). */
   refers: boolean;
+  /** Whether it asks what the cluster says: its events, why a pod crashed or cannot start (answered from a Kubernetes integration when there is one). */
+  asksCluster: boolean;
 }
 
 const SIGNALS: Array<[Signal, RegExp]> = [
@@ -78,6 +80,9 @@ const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same 
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
 /** "what do the logs say?", "any errors in the logs of inventory?", "show me checkout's log lines": the logs. */
+/** What the Kubernetes API answers: events, crashes and their reasons, pods that cannot start or be scheduled. */
+const ASKS_CLUSTER =
+  /\b(events?|crash(es|ed|ing)?|crash ?loop\w*|oom ?kill(s|ed)?|evict(ed|ions?)?|kubernetes|k8s|probes?|(un)?schedul(ed|able|ing)|image ?pull\w*|back-?off|pod (status|states?)|exit code)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 const ASKS_ACTIONS =
@@ -113,7 +118,8 @@ const COMMON = new Set(
     'rollout rollouts rolled released changes anything something related connected linked depend depends dependent call calls calling talk reach ' +
     'ratio ratios serve serves served serving need share shares shared affect affects affecting down unreachable unavailable answering responding reachable restart restarts restarted restarting ' +
     'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring ' +
-    'log logs logged logging line lines message messages say says said saying show tell stack trace traces written write wrote writes'
+    'log logs logged logging line lines message messages say says said saying show tell stack trace traces written write wrote writes ' +
+    'event events kubernetes k8s cluster probe probes evicted eviction evictions scheduled unscheduled unschedulable scheduling pull pulling image backoff back-off exit code status state states'
   ).split(' '),
 );
 
@@ -168,6 +174,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     versions,
     words: subjectWords(text, routes, versions),
     refers: REFERS.test(text),
+    asksCluster: ASKS_CLUSTER.test(text),
   };
 }
 
