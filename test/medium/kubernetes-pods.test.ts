@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRun, SourceBrief, ToolCall } from '@svc/investigations';
-import { DetectedCause, detectionScopeOf, explainCauses, Explainer, kubernetesPodsExplainer } from '@svc/investigations/engine';
+import { DetectedCause, detectionScopeOf, explainCauses, Explainer, kubernetesPodsExplainer, kubernetesRolloutExplainer } from '@svc/investigations/engine';
 import { DataSourceConnection, ToolCatalog } from '@svc/investigations/tools';
 import { Timestamp } from '@svc/platform';
 import { READER_RULES, shopCluster } from '../support/kubernetes-scenario';
@@ -128,6 +128,35 @@ describe('pod states from the Kubernetes API', () => {
       /^The pods of search not running from \S+: pod search-6d5c7b-p2m4n cannot be scheduled \(Unschedulable: 0\/3 nodes are available: 3 Insufficient cpu\./,
     );
     expect(cause.at.toISOString()).toBe(Timestamp.fromDate(at(0)).toISOString());
+  });
+
+  it('names the rollout of a new revision that began before the onset, with the images it changed, unless the metrics showed the new version', async () => {
+    const { found, runs } = await explain(checkout, at(3), [kubernetesRolloutExplainer]);
+    expect(runs.map((r) => [r.tool, r.outcome, r.arguments])).toEqual([
+      ['kubernetes.rollout_history', 'succeeded', { namespace: 'shop', kind: 'Deployment', name: 'checkout' }],
+    ]);
+    const [cause] = found.causes;
+    expect(cause).toMatchObject({ id: 'h-rollout', mechanismRuns: [1] });
+    expect(cause.statement).toBe(
+      `The rollout of checkout to revision 2 (app=registry.example/checkout:2.0.0) that began at ${Timestamp.fromDate(at(-10)).toISOString()} caused the alert's condition`,
+    );
+    expect(cause.mechanism).toContain('13 min before the condition began, replacing app=registry.example/checkout:1.9.3 (revision 1)');
+    expect(cause.action.title).toBe('Roll checkout back to revision 1');
+
+    // An onset long after the rollout: it did not start it.
+    const late = await explain(checkout, at(45), [kubernetesRolloutExplainer]);
+    expect(late.found.causes).toEqual([]);
+    // A new version the metrics showed is stated from them: the API is not read.
+    const version: Explainer = {
+      ...restartsSeen,
+      async explain(ctx) {
+        const c = (await restartsSeen.explain(ctx, [])) as DetectedCause;
+        return { ...c, id: 'h-version' };
+      },
+    };
+    const seen = await explain(checkout, at(3), [version, kubernetesRolloutExplainer]);
+    expect(seen.found.causes.map((c) => c.id)).toEqual(['h-version']);
+    expect(seen.runs.map((r) => r.tool)).not.toContain('kubernetes.rollout_history');
   });
 
   it('reads nothing without a Kubernetes integration', async () => {

@@ -15,6 +15,7 @@ export { DATASTORE_EXPLAINERS, explainCauses } from '../reasoning/explainers/reg
 export { redisExplainer } from '../reasoning/explainers/datastore-redis';
 export { logTemplatesExplainer } from '../reasoning/explainers/log-templates';
 export { kubernetesPodsExplainer } from '../reasoning/explainers/kubernetes-pods';
+export { kubernetesRolloutExplainer } from '../reasoning/explainers/kubernetes-rollout';
 export { datastoreLocksExplainer } from '../reasoning/explainers/datastore-locks';
 export { dependencyExplainer } from '../reasoning/explainers/dependency';
 export { brokerQueuesExplainer } from '../reasoning/explainers/broker-queues';

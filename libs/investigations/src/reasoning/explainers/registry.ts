@@ -13,6 +13,7 @@ import { dependencyExplainer } from './dependency';
 import type { ConditionKnown, DetectedCause, DetectionScope, Explainer, WhyAnswer } from './explainer';
 import { livenessExplainer } from './liveness';
 import { kubernetesPodsExplainer } from './kubernetes-pods';
+import { kubernetesRolloutExplainer } from './kubernetes-rollout';
 import { logTemplatesExplainer } from './log-templates';
 import { newVersionExplainer } from './new-version';
 import { nodeAndVolumesExplainer } from './node-and-volumes';
@@ -24,11 +25,17 @@ import { trafficSurgeExplainer } from './traffic-surge';
 
 /**
  * The changes near the onset on the alerting service itself: a new version (the change people
- * made, which ends a causal chain), then the proximate events whose causes the other families
+ * made, which ends a causal chain; in the metrics, else a rollout in the Kubernetes API), then the proximate events whose causes the other families
  * may be (a restart, a scrape target down, a process' CPU saturation). The built-in reasoner reads
  * them first, before the changes tools reported; each asks why once its cause passes the test.
  */
-export const CHANGE_EXPLAINERS: readonly Explainer[] = [newVersionExplainer, restartExplainer, targetDownExplainer, processCpuExplainer];
+export const CHANGE_EXPLAINERS: readonly Explainer[] = [
+  newVersionExplainer,
+  kubernetesRolloutExplainer,
+  restartExplainer,
+  targetDownExplainer,
+  processCpuExplainer,
+];
 
 /**
  * The explainers over the standard exporters (kube-state-metrics, node-exporter, cAdvisor,
