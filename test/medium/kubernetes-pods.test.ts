@@ -67,6 +67,53 @@ describe('pod states from the Kubernetes API', () => {
         ],
       },
     });
+    // A reports pod the kubelet evicted a minute after the onset, and a cart pod whose readiness probe began failing then.
+    k8s.add({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'reports-7c8d9e-k3j5h', namespace: 'shop', labels: { app: 'reports' }, creationTimestamp: rfc3339(at(-60)) },
+      spec: { containers: [{ name: 'reports', image: 'registry.example/reports:1.2.0' }] },
+      status: {
+        phase: 'Failed',
+        reason: 'Evicted',
+        message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki.',
+        conditions: [{ type: 'Ready', status: 'False', reason: 'PodFailed', lastTransitionTime: rfc3339(at(1)) }],
+        containerStatuses: [],
+      },
+    });
+    k8s.add({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'cart-5f6g7h-m2n3b', namespace: 'shop', labels: { app: 'cart' }, creationTimestamp: rfc3339(at(-60)) },
+      spec: { containers: [{ name: 'cart', image: 'registry.example/cart:3.0.1' }] },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: rfc3339(at(2)) }],
+        containerStatuses: [
+          {
+            name: 'cart',
+            image: 'registry.example/cart:3.0.1',
+            imageID: 'x',
+            ready: false,
+            restartCount: 0,
+            state: { running: { startedAt: rfc3339(at(-60)) } },
+          },
+        ],
+      },
+    });
+    k8s.add({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'cart-5f6g7h-m2n3b.1', namespace: 'shop', creationTimestamp: rfc3339(at(2)) },
+      involvedObject: { kind: 'Pod', name: 'cart-5f6g7h-m2n3b', namespace: 'shop', apiVersion: 'v1' },
+      reason: 'Unhealthy',
+      message: 'Readiness probe failed: Get "http://10.0.0.12:8080/ready": context deadline exceeded',
+      type: 'Warning',
+      count: 12,
+      firstTimestamp: rfc3339(at(2)),
+      lastTimestamp: rfc3339(at(9)),
+      source: { component: 'kubelet' },
+    });
   });
   afterAll(() => k8s?.stop());
 
@@ -157,6 +204,34 @@ describe('pod states from the Kubernetes API', () => {
     const seen = await explain(checkout, at(3), [version, kubernetesRolloutExplainer]);
     expect(seen.found.causes.map((c) => c.id)).toEqual(['h-version']);
     expect(seen.runs.map((r) => r.tool)).not.toContain('kubernetes.rollout_history');
+  });
+
+  it('names a pod the kubelet evicted near the onset, and a readiness probe that began failing then, in their own words', async () => {
+    const evicted = await explain({ alertname: 'ReportsDown', namespace: 'shop', pod: 'reports-7c8d9e-k3j5h' }, at(1));
+    const [eviction] = evicted.found.causes;
+    expect(eviction.id).toBe('h-k8s-cannot-run');
+    expect(eviction.statement).toBe(
+      `The pods of reports not running from ${Timestamp.fromDate(at(1)).toISOString()}: pod reports-7c8d9e-k3j5h was evicted (The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki.), caused the alert's condition`,
+    );
+    expect(eviction.unexplained).toEqual(['what filled the node it ran on (another pod, or its own use above its requests)']);
+
+    const unready = await explain({ alertname: 'CartErrors', namespace: 'shop', pod: 'cart-5f6g7h-m2n3b' }, at(3));
+    expect(unready.runs.map((r) => [r.tool, r.arguments])).toEqual([
+      ['kubernetes.pod_status', { namespace: 'shop', pod: 'cart-5f6g7h-m2n3b' }],
+      ['kubernetes.events', { namespace: 'shop', kind: 'Pod', name: 'cart-5f6g7h-m2n3b', owners: false }],
+    ]);
+    const [probe] = unready.found.causes;
+    expect(probe).toMatchObject({ id: 'h-k8s-probe', mechanismRuns: [1, 2] });
+    expect(probe.statement).toBe(
+      `The readiness probe of cart failing from ${Timestamp.fromDate(at(2)).toISOString()} (pod cart-5f6g7h-m2n3b) caused the alert's condition`,
+    );
+    expect(probe.mechanism).toContain('failing 12 times from');
+    expect(probe.mechanism).toContain('context deadline exceeded');
+    expect(probe.mechanism).toMatch(/the pod is taken out of its Service while it fails$/);
+
+    // The same pod long before the probe began failing: nothing.
+    const before = await explain({ alertname: 'CartErrors', namespace: 'shop', pod: 'cart-5f6g7h-m2n3b' }, at(-30));
+    expect(before.found.causes).toEqual([]);
   });
 
   it('reads nothing without a Kubernetes integration', async () => {

@@ -20,6 +20,8 @@ const TAIL_LINES = 50;
 interface PodState {
   name: string;
   phase?: string;
+  reason?: string;
+  message?: string;
   conditions?: Array<{ type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }>;
   containers?: Array<{
     name: string;
@@ -86,9 +88,71 @@ export const kubernetesPodsExplainer: Explainer = {
           'scheduling',
         );
     }
-    return null;
+    // A pod the kubelet evicted near the onset (its node ran low on memory or disk), in the kubelet's words.
+    for (const p of pods) {
+      if (p.phase !== 'Failed' || p.reason !== 'Evicted') continue;
+      const since = p.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime;
+      const at = since ? Timestamp.parse(since) : null;
+      if (ctx.near(at)) return cannotRun(ctx, run, at, `pod ${p.name} was evicted${p.message ? ` (${p.message})` : ''}`, 'eviction');
+    }
+    // A pod that stopped being ready near the onset, its containers neither ended nor waiting (a crash
+    // explains its readiness) and no restart of it seen in the metrics: its probes' failures, in its events.
+    const unready = pods.find((p) => {
+      const ready = p.conditions?.find((c) => c.type === 'Ready');
+      const crashed = (p.containers ?? []).some((c) => c.lastState?.terminated || c.state?.waiting);
+      return (
+        p.phase === 'Running' &&
+        !crashed &&
+        !restarted.has(p.name) &&
+        ready?.status === 'False' &&
+        ctx.near(ready.lastTransitionTime ? Timestamp.parse(ready.lastTransitionTime) : null)
+      );
+    });
+    return unready && ctx.canRead(1) ? probesFailing(ctx, k8s, run, namespace, unready) : null;
   },
 };
+
+/** An event as kubernetes.events lists it. */
+interface EventState {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  firstTime?: string;
+  lastTime?: string;
+}
+
+/** A probe of a pod not ready failing from near the onset (`Unhealthy` events): the kubelet's message, how often. */
+async function probesFailing(ctx: ExplainerContext, k8s: SourceBrief, status: RecordedRun, namespace: string, pod: PodState): Promise<DetectedCause | null> {
+  const run = await ctx.session.runTool({
+    tool: 'kubernetes.events',
+    integrationId: k8s.integrationId,
+    arguments: { namespace, kind: 'Pod', name: pod.name, owners: false },
+    purpose: `Why pod ${pod.name} of ${ctx.who} stopped being ready: its probes' failures`,
+  });
+  if (run.outcome !== 'succeeded') return null;
+  const events = (run.output as { events?: EventState[] } | null)?.events ?? [];
+  const failing = events.find((e) => e.type === 'Warning' && e.reason === 'Unhealthy' && ctx.near(e.firstTime ? Timestamp.parse(e.firstTime) : null));
+  if (!failing) return null;
+  const at = Timestamp.parse(failing.firstTime!)!;
+  const probe = /^(\w+) probe/i.exec(failing.message ?? '')?.[1]?.toLowerCase() ?? 'a';
+  const what = `the ${probe} probe of pod ${pod.name} failing ${failing.count ?? 1} times from ${at.toISOString()}${failing.message ? ` (${failing.message})` : ''}`;
+  return {
+    id: 'h-k8s-probe',
+    statement: `The ${probe} probe of ${ctx.who} failing from ${at.toISOString()} (pod ${pod.name}) caused the alert's condition`,
+    at,
+    run,
+    mechanism: `The Kubernetes API reports pod ${pod.name} not ready, and ${what}${probe === 'readiness' ? ': the pod is taken out of its Service while it fails' : probe === 'liveness' ? ': the kubelet restarts its container while it fails' : ''}`,
+    mechanismRuns: [status.ordinal, run.ordinal],
+    chainRuns: [],
+    unexplained: [`why ${ctx.who} stopped answering its ${probe} probe (its own fault, or what it depends on)`],
+    action: {
+      title: `Find why ${ctx.who} fails its ${probe} probe`,
+      rationale: `The Kubernetes API says ${what}`,
+      verification: `the probe passes, the pod is ready and the alert resolves`,
+    },
+  };
+}
 
 /** A container terminated near the onset: its reason and exit code, and the last lines of the instance that ended. */
 async function terminated(
@@ -145,10 +209,17 @@ function cannotRun(ctx: ExplainerContext, run: RecordedRun, at: Timestamp, what:
     mechanismRuns: [run.ordinal],
     chainRuns: [],
     unexplained: [
-      `what made ${reason === 'scheduling' ? 'the cluster unable to place it' : 'it fail to start'} (a change of its image, configuration or the cluster)`,
+      reason === 'eviction'
+        ? 'what filled the node it ran on (another pod, or its own use above its requests)'
+        : `what made ${reason === 'scheduling' ? 'the cluster unable to place it' : 'it fail to start'} (a change of its image, configuration or the cluster)`,
     ],
     action: {
-      title: reason === 'scheduling' ? `Make room for the pods of ${ctx.who}, or lower their requests` : `Fix what keeps ${ctx.who} from starting (${reason})`,
+      title:
+        reason === 'scheduling'
+          ? `Make room for the pods of ${ctx.who}, or lower their requests`
+          : reason === 'eviction'
+            ? `Relieve the pressure on the node of ${ctx.who}, or raise its requests so that it is not evicted first`
+            : `Fix what keeps ${ctx.who} from starting (${reason})`,
       rationale: `The Kubernetes API says ${what}`,
       verification: `the pods of ${ctx.who} run and the alert resolves`,
     },
