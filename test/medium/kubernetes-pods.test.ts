@@ -117,7 +117,8 @@ describe('pod states from the Kubernetes API', () => {
   });
   afterAll(() => k8s?.stop());
 
-  const explain = (alert: Record<string, string>, onset: Date, explainers: Explainer[] = [kubernetesPodsExplainer]) => {
+  /** The explainers over the stand-in; `snapshot`: the incident's Kubernetes snapshot, read first (its reads' outputs as stored). */
+  const explain = (alert: Record<string, string>, onset: Date, explainers: Explainer[] = [kubernetesPodsExplainer], snapshot?: unknown) => {
     const connection: DataSourceConnection = {
       integrationId: K8S.integrationId,
       type: 'kubernetes',
@@ -130,6 +131,8 @@ describe('pod states from the Kubernetes API', () => {
       return Object.assign(recordRun(runs, call, result.output, result.summary), { outcome: result.outcome, error: result.error ?? null });
     };
     const session = sessionOf(WINDOW, [K8S], run);
+    if (snapshot)
+      recordRun(session.runs, { tool: 'incident.kubernetes_snapshot', integrationId: null, arguments: {}, purpose: 'the snapshot' }, snapshot, 'taken');
     return explainCauses(session, null, detectionScopeOf([alert], Timestamp.fromDate(onset), false), explainers).then((found) => ({
       found,
       runs: session.runs,
@@ -232,6 +235,45 @@ describe('pod states from the Kubernetes API', () => {
     // The same pod long before the probe began failing: nothing.
     const before = await explain({ alertname: 'CartErrors', namespace: 'shop', pod: 'cart-5f6g7h-m2n3b' }, at(-30));
     expect(before.found.causes).toEqual([]);
+  });
+
+  it('names a termination the snapshot saw when the incident opened, of a pod gone since, citing the snapshot', async () => {
+    const gone = 'checkout-5b6c4d-gone1';
+    const snapshot = {
+      takenAt: rfc3339(at(4)),
+      runs: [
+        {
+          tool: 'kubernetes.pod_status',
+          arguments: { namespace: 'shop', pod: gone },
+          outcome: 'succeeded',
+          output: {
+            pods: [
+              {
+                name: gone,
+                phase: 'Running',
+                restarts: 3,
+                containers: [{ name: 'app', restartCount: 3, lastState: { terminated: { reason: 'OOMKilled', exitCode: 137, finishedAt: rfc3339(at(2)) } } }],
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const { found, runs } = await explain({ alertname: 'CheckoutDown', namespace: 'shop', pod: gone }, at(3), [kubernetesPodsExplainer], snapshot);
+    // The pod is gone from the API: its read fails, and the snapshot (run 1) shows the termination.
+    expect(runs.map((r) => [r.ordinal, r.tool, r.outcome])).toEqual([
+      [1, 'incident.kubernetes_snapshot', 'succeeded'],
+      [2, 'kubernetes.pod_status', 'failed'],
+      [3, 'kubernetes.container_logs', 'failed'],
+    ]);
+    const [cause] = found.causes;
+    expect(cause).toMatchObject({ id: 'h-k8s-terminated', mechanismRuns: [1] });
+    expect(cause.run.ordinal).toBe(1);
+    expect(cause.statement).toContain(`(pod ${gone}: OOMKilled, exit code 137) at ${Timestamp.fromDate(at(2)).toISOString()}`);
+    expect(cause.mechanism).toMatch(/^The Kubernetes API reported when the incident opened \(the pod is gone since\) that the last instance of app/);
+
+    // Without the snapshot, nothing is known of it.
+    expect((await explain({ alertname: 'CheckoutDown', namespace: 'shop', pod: gone }, at(3))).found.causes).toEqual([]);
   });
 
   it('reads nothing without a Kubernetes integration', async () => {

@@ -57,15 +57,18 @@ export const kubernetesPodsExplainer: Explainer = {
       arguments: pod ? { namespace, pod } : { namespace, workload: { kind: 'Deployment', name: ctx.scope.workload! } },
       purpose: `The state of the pods of ${ctx.who} in the Kubernetes API: terminations, containers that cannot start, pods not scheduled`,
     });
-    if (run.outcome !== 'succeeded') return null;
-    const pods = (run.output as { pods?: PodState[] } | null)?.pods ?? [];
+    // A pod the alert names that is gone now may still be in the snapshot taken when the incident opened.
+    const pods = run.outcome === 'succeeded' ? ((run.output as { pods?: PodState[] } | null)?.pods ?? []) : [];
+    if (run.outcome !== 'succeeded' && !pod) return null;
     // Restarts of these pods the metrics showed are their explainers' to state.
     const restarted = new Set(found.flatMap((c) => c.restartedPods ?? []));
-    for (const p of pods) {
+    // The pods as they are now, then those the incident's snapshot saw that are gone (a crashed pod replaced since), with the run that shows each.
+    const shown: Array<{ p: PodState; run: RecordedRun }> = [...pods.map((p) => ({ p, run })), ...snapshotPods(ctx, namespace, pods)];
+    for (const { p, run: seen } of shown) {
       for (const c of p.containers ?? []) {
         const last = c.lastState?.terminated;
         const at = last?.finishedAt ? Timestamp.parse(last.finishedAt) : null;
-        if (last && ctx.near(at) && !restarted.has(p.name)) return terminated(ctx, k8s, run, namespace, p, c.name, last, at, c.restartCount ?? 0);
+        if (last && ctx.near(at) && !restarted.has(p.name)) return terminated(ctx, k8s, seen, namespace, p, c.name, last, at, c.restartCount ?? 0);
       }
     }
     for (const p of pods) {
@@ -111,6 +114,24 @@ export const kubernetesPodsExplainer: Explainer = {
     return unready && ctx.canRead(1) ? probesFailing(ctx, k8s, run, namespace, unready) : null;
   },
 };
+
+/**
+ * The pods of the alerting workload (or the pod it names) that the incident's Kubernetes snapshot
+ * saw when it opened and that the API no longer lists, with the snapshot's run.
+ */
+function snapshotPods(ctx: ExplainerContext, namespace: string, now: PodState[]): Array<{ p: PodState; run: RecordedRun }> {
+  const snapshot = ctx.session.runs.find((r) => r.tool === 'incident.kubernetes_snapshot' && r.outcome === 'succeeded');
+  if (!snapshot) return [];
+  const listed = new Set(now.map((p) => p.name));
+  const named = ctx.scope.labels.pod;
+  const reads = (snapshot.output as { runs?: Array<{ tool?: string; arguments?: Record<string, unknown>; output?: unknown }> } | null)?.runs ?? [];
+  return reads
+    .filter((r) => r.tool === 'kubernetes.pod_status' && r.arguments?.namespace === namespace)
+    .filter((r) => (named ? r.arguments?.pod === named : (r.arguments?.workload as { name?: string } | undefined)?.name === ctx.scope.workload))
+    .flatMap((r) => (r.output as { pods?: PodState[] } | null)?.pods ?? [])
+    .filter((p) => !listed.has(p.name))
+    .map((p) => ({ p, run: snapshot }));
+}
 
 /** An event as kubernetes.events lists it. */
 interface EventState {
@@ -184,7 +205,7 @@ async function terminated(
     at,
     run,
     mechanism:
-      `The Kubernetes API reports the last instance of ${container} in ${pod.name} terminated ${said} at ${at.toISOString()}, ${restarts} restart${restarts === 1 ? '' : 's'} so far` +
+      `The Kubernetes API ${run.tool === 'incident.kubernetes_snapshot' ? 'reported when the incident opened (the pod is gone since) that' : 'reports'} the last instance of ${container} in ${pod.name} terminated ${said} at ${at.toISOString()}, ${restarts} restart${restarts === 1 ? '' : 's'} so far` +
       (lines.length ? `; its last lines: ${lines.slice(-LAST_LINES).join(' | ')}` : ''),
     mechanismRuns: [run.ordinal, ...(lines.length && logs ? [logs.ordinal] : [])],
     chainRuns: logs ? [logs.ordinal] : [],
