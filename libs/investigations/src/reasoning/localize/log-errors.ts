@@ -268,24 +268,10 @@ const round = (n: number) => Math.round(n * 10) / 10;
 function beganCause(b: Began, run: RecordedRun, chainRuns: number[], ranked: string): DetectedCause {
   const t = b.template;
   const at = Timestamp.parse(t.firstSeen)!;
-  return {
-    id: 'h-log-errors',
-    newInLogs: true,
-    statement: `New errors in the logs of ${b.workload} from ${at.toISOString()}, \`${t.template}\`, caused the alert's condition`,
-    at,
-    run,
-    mechanism:
-      `${b.workload} wrote \`${t.template}\` ${t.after} times from ${at.toISOString()}, and not in the ${RISE_WITHIN_MINUTES} min before${t.example ? `; for example: ${t.example}` : ''}` +
-      ranked,
-    mechanismRuns: [run.ordinal],
-    chainRuns,
-    unexplained: [`what made ${b.workload} fail from then on (a change of its code or configuration, the input it was given, a dependency)`],
-    action: {
-      title: `Find what ${b.workload} reports with \`${t.template}\``,
-      rationale: `The error began at ${at.toISOString()}, with the alert's condition`,
-      verification: `${b.workload} stops writing it and the alert resolves`,
-    },
-  };
+  return errorCause(b.workload, t, at, run, chainRuns, {
+    wrote: `and not in the ${RISE_WITHIN_MINUTES} min before${t.example ? `; for example: ${t.example}` : ''}${ranked}`,
+    began: `at ${at.toISOString()}`,
+  });
 }
 
 /** The candidate: the workload's new (or multiplied) error, dated by its first line after the rise began. */
@@ -296,27 +282,43 @@ function cause(rise: Rise, t: LogTemplate, run: RecordedRun, chainRuns: number[]
     t.status === 'new'
       ? `and not in the ${BEFORE_MINUTES} min before`
       : `against ${t.beforePerMinute ?? '?'} a minute before (${t.afterPerMinute ?? '?'} a minute after)`;
+  return errorCause(rise.workload, t, at, run, chainRuns, {
+    wrote:
+      `${since}${t.example ? `; for example: ${t.example}` : ''}. ` +
+      `Its error lines rose from ${round(rise.before)} to ${round(rise.after)} a minute from ${rise.at.toISOString()}${ranked}`,
+    began: `at ${at.toISOString()} (${round(rise.before)} a minute before, ${round(rise.after)} after)`,
+  });
+}
+
+/**
+ * A workload's error as a candidate cause: "New errors in the logs of W from …", its mechanism
+ * the template written so many times from then and `said.wrote`; `said.began` dates it in the action.
+ */
+function errorCause(
+  workload: string,
+  t: LogTemplate,
+  at: Timestamp,
+  run: RecordedRun,
+  chainRuns: number[],
+  said: { wrote: string; began: string },
+): DetectedCause {
   return {
     id: 'h-log-errors',
     ...(t.status === 'new' ? { newInLogs: true } : {}),
-    statement: `New errors in the logs of ${rise.workload} from ${at.toISOString()}, \`${t.template}\`, caused the alert's condition`,
+    statement: `New errors in the logs of ${workload} from ${at.toISOString()}, \`${t.template}\`, caused the alert's condition`,
     at,
     run,
-    mechanism:
-      `${rise.workload} wrote \`${t.template}\` ${t.after} times from ${at.toISOString()}, ${since}${t.example ? `; for example: ${t.example}` : ''}. ` +
-      `Its error lines rose from ${round(rise.before)} to ${round(rise.after)} a minute from ${rise.at.toISOString()}${ranked}`,
+    mechanism: `${workload} wrote \`${t.template}\` ${t.after} times from ${at.toISOString()}, ${said.wrote}`,
     mechanismRuns: [run.ordinal],
     chainRuns,
-    unexplained: [`what made ${rise.workload} fail from then on (a change of its code or configuration, the input it was given, a dependency)`],
+    unexplained: [`what made ${workload} fail from then on (a change of its code or configuration, the input it was given, a dependency)`],
     action: {
-      title: `Find what ${rise.workload} reports with \`${t.template}\``,
-      rationale: `Its errors began ${minutesText(at, rise)}, with the alert's condition`,
-      verification: `${rise.workload} stops writing it and the alert resolves`,
+      title: `Find what ${workload} reports with \`${t.template}\``,
+      rationale: `Its errors began ${said.began}, with the alert's condition`,
+      verification: `${workload} stops writing it and the alert resolves`,
     },
   };
 }
-
-const minutesText = (at: Timestamp, rise: Rise): string => `at ${at.toISOString()} (${round(rise.before)} a minute before, ${round(rise.after)} after)`;
 
 /** Whether `text` names any of `workloads`. */
 const namesAny = (text: string, workloads: string[]): boolean => workloads.some((w) => namesWorkload(text, w));
