@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { DerivedAlert, deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
-import type { Rule, Scenario } from '../../eval/scenarios';
-import { shop } from '../../eval/shop';
+import type { Scenario } from '../../eval/scenarios';
+import { CHECKOUT_ERROR_RULE, shopWithCheckoutFailing } from '../support/checkout-errors';
 import { directSession } from '../support/direct-session';
 import { READER_RULES, shopCluster } from '../support/kubernetes-scenario';
 import { KubernetesStandIn } from '../support/kubernetes-stand-in';
 
 const MINUTE = 60;
 const TOKEN = 'reader';
-
-const rule: Rule = {
-  alert: 'CheckoutHighErrorRate',
-  expr: 'sum by (namespace, job) (rate(http_requests_total{job="checkout", code=~"5.."}[1m])) / sum by (namespace, job) (rate(http_requests_total{job="checkout"}[1m])) > 0.05',
-  forSeconds: 3 * MINUTE,
-  labels: { severity: 'critical' },
-};
 
 /** checkout fails a tenth of its requests for the last 12 minutes: its pods crash-loop after an OOM kill (the cluster shows it). */
 const scenario: Scenario = {
@@ -25,12 +18,9 @@ const scenario: Scenario = {
   redHerrings: [],
   seed: 151,
   build(end) {
-    const c = shop(end, this.seed, { workloads: ['checkout', 'payments', 'inventory'] });
-    const from = c.ago(12);
-    c.workload('checkout').effects = { errors: (t) => (t >= from ? { '500': 0.11 } : undefined) };
-    return c;
+    return shopWithCheckoutFailing(end, this.seed, 12);
   },
-  rule,
+  rule: CHECKOUT_ERROR_RULE,
   truth: { values: [['checkout']], series: /./ },
 };
 
@@ -46,7 +36,7 @@ describe('questions about the cluster, answered from the Kubernetes API', () => 
 
   beforeAll(async () => {
     staged = await stagePrometheus(scenario);
-    const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
+    const alerts = await deriveAlerts(staged.prometheus.url, CHECKOUT_ERROR_RULE, staged.start, staged.end);
     expect(alerts).toHaveLength(1);
     page = alerts[0];
     k8s = await KubernetesStandIn.start({ accounts: { [TOKEN]: { user: 'system:serviceaccount:observability:svc-reader', rules: READER_RULES } } });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { DerivedAlert, deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
-import type { Rule, Scenario } from '../../eval/scenarios';
+import type { Scenario } from '../../eval/scenarios';
+import { CHECKOUT_ERROR_RULE, shopWithCheckoutFailing } from '../support/checkout-errors';
 import { shop } from '../../eval/shop';
 import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 import { LokiEntry, LokiStandIn } from '../support/loki-stand-in';
@@ -10,12 +11,7 @@ const MINUTE = 60;
 /** checkout's errors begin this many minutes before the end of the data. */
 const ERRORS_AGO = 12;
 
-const rule: Rule = {
-  alert: 'CheckoutHighErrorRate',
-  expr: 'sum by (namespace, job) (rate(http_requests_total{job="checkout", code=~"5.."}[1m])) / sum by (namespace, job) (rate(http_requests_total{job="checkout"}[1m])) > 0.05',
-  forSeconds: 3 * MINUTE,
-  labels: { severity: 'critical' },
-};
+const rule = CHECKOUT_ERROR_RULE;
 
 /** checkout fails a tenth of its requests from ERRORS_AGO minutes before the end: no version, restart or saturation in the metrics says why. */
 const scenario: Scenario = {
@@ -25,10 +21,7 @@ const scenario: Scenario = {
   redHerrings: ['an error payments writes all along', "a caller's errors that name inventory", "checkout's own error, there all along"],
   seed: 137,
   build(end) {
-    const c = shop(end, this.seed, { workloads: ['checkout', 'payments', 'inventory'] });
-    const from = c.ago(ERRORS_AGO);
-    c.workload('checkout').effects = { errors: (t) => (t >= from ? { '500': 0.11 } : undefined) };
-    return c;
+    return shopWithCheckoutFailing(end, this.seed, ERRORS_AGO);
   },
   rule,
   truth: { values: [['inventory']], series: /./ },

@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuiltInReasoner, checkConclusion } from '@svc/investigations/engine';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from '../../eval/harness';
-import type { Rule, Scenario } from '../../eval/scenarios';
+import type { Scenario } from '../../eval/scenarios';
+import { CHECKOUT_ERROR_RULE } from '../support/checkout-errors';
 import { shop } from '../../eval/shop';
 import { directSession } from '../support/direct-session';
 
 const MINUTE = 60;
 
-/** checkout's error ratio over one-minute windows, paging once it held for three minutes. */
-const rule: Rule = {
-  alert: 'CheckoutHighErrorRate',
-  expr: 'sum by (namespace, job) (rate(http_requests_total{job="checkout", code=~"5.."}[1m])) / sum by (namespace, job) (rate(http_requests_total{job="checkout"}[1m])) > 0.05',
-  forSeconds: 3 * MINUTE,
-  labels: { severity: 'critical' },
-};
+const rule = CHECKOUT_ERROR_RULE;
 
 /**
  * checkout failed a third of its requests for one minute 70 minutes before the end of the data
