@@ -12,6 +12,9 @@ export class IncidentKubernetesSnapshots1796500000000 implements MigrationInterf
       `CREATE UNIQUE INDEX "incident_kubernetes_snapshots_incident" ON "incident_kubernetes_snapshots" ("organization_id", "incident_id") `,
     );
     await queryRunner.query(
+      `ALTER TABLE "incident_kubernetes_snapshots" ADD CONSTRAINT "incident_kubernetes_snapshots_incident_fk" FOREIGN KEY ("organization_id", "incident_id") REFERENCES "incidents"("organization_id","id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await queryRunner.query(
       `ALTER TABLE "incident_kubernetes_snapshots" ADD CONSTRAINT "incident_kubernetes_snapshots_organization_fk" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
   }

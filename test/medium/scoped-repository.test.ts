@@ -99,6 +99,13 @@ const COMPOSITE_KEYS = [
   { child: 'conversation_turns', column: 'conversation_id', parent: 'conversations', onDelete: 'CASCADE', constraint: 'FK_3429c97c06f1f0d4bef80cc3baf' },
   { child: 'conversation_turns', column: 'investigation_id', parent: 'investigations', onDelete: 'CASCADE', constraint: 'FK_7d5c6016d3a45a95788f2556516' },
   { child: 'postmortems', column: 'incident_id', parent: 'incidents', onDelete: 'CASCADE', constraint: 'FK_36b21cf8b891833230bb8e9f34d' },
+  {
+    child: 'incident_kubernetes_snapshots',
+    column: 'incident_id',
+    parent: 'incidents',
+    onDelete: 'CASCADE',
+    constraint: 'incident_kubernetes_snapshots_incident_fk',
+  },
   { child: 'postmortem_revisions', column: 'postmortem_id', parent: 'postmortems', onDelete: 'CASCADE', constraint: 'FK_1e67d4ed3178c3fc0c3fe3f793f' },
   // A relay's provenance: its token cannot be deleted while the relay exists.
   { child: 'relays', column: 'bootstrap_token_id', parent: 'relay_bootstrap_tokens', onDelete: 'NO ACTION', constraint: 'relays_bootstrap_token_fk' },
@@ -124,6 +131,7 @@ const SINGLE_COLUMN_KEYS = [
       ['change_events', 'CASCADE'],
       // Their key to the incident holds the Organization only while incident_id is set.
       ['conversations', 'CASCADE'],
+      ['incident_kubernetes_snapshots', 'CASCADE'],
       ['incidents', 'CASCADE'],
       ['integrations', 'CASCADE'],
       ['investigations', 'CASCADE'],
@@ -242,6 +250,12 @@ describe('composite foreign keys against PostgreSQL', () => {
         `INSERT INTO investigations (organization_id, id, incident_id, status, subject, window_from, window_until, opened_by) VALUES ($1, $2, $3, 'queued', 's', now(), now(), 'u')`,
         [org, newId(), incident],
       ),
+    'incident_kubernetes_snapshots→incidents': (org, incident) =>
+      dataSource.query(`INSERT INTO incident_kubernetes_snapshots (organization_id, id, incident_id, claimed_at) VALUES ($1, $2, $3, now())`, [
+        org,
+        newId(),
+        incident,
+      ]),
     'alert_events→incidents': (org, incident) =>
       dataSource.query(
         `INSERT INTO alert_events (organization_id, id, incident_id, integration_id, delivery_id, fingerprint, status, labels, annotations, starts_at, phase_at)

@@ -38,6 +38,14 @@ export class KubernetesSnapshot extends OrganizationOwnedEntity {
   @Column({ type: 'jsonb', default: () => `'[]'` })
   runs!: SnapshotRun[];
 
+  /** Taken for the incident: it goes with it. */
+  @ManyToOne('Incident', { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organization_id', referencedColumnName: 'organizationId', foreignKeyConstraintName: 'incident_kubernetes_snapshots_incident_fk' },
+    { name: 'incident_id', referencedColumnName: 'id' },
+  ])
+  incident?: object;
+
   @ManyToOne('Organization', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'incident_kubernetes_snapshots_organization_fk' })
   organization?: object;
