@@ -16,6 +16,7 @@ import { CAUSE_EXPLAINERS, CHANGE_EXPLAINERS, explainCauses, explainersReads, LO
 import { selfCandidate, suspectCandidates, SUSPECT_HYPOTHESES } from './localize/hypotheses';
 import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize/localize';
 import { logErrorCandidates } from './localize/log-errors';
+import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
 import { parseQuestion, QuestionKind } from './questions/parse';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
@@ -58,7 +59,7 @@ export class BuiltInReasoner {
     // answered with the investigation's actions.
     const asked = session.conversation ? parseQuestion(session.subject) : null;
     // What the cluster says (its events, why a pod crashed) is read from it when a Kubernetes integration is connected.
-    const fromCluster = !!asked?.asksCluster && asked.kind !== 'actions' && session.sources.some((s) => s.type === 'kubernetes');
+    const fromCluster = !!asked && readsTheCluster(asked, session);
     if (asked && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
       this.question = new IncidentQuestions(asked, session.conversation);
       return this.question.answerTurn(session);

@@ -65,6 +65,8 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
   private readonly logger = new Logger(KubernetesSnapshotter.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
+  /** Aborts the reads in flight when the worker stops (the incident's claim is taken over later). */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly integrations: IntegrationsService,
@@ -89,6 +91,7 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.stopping.abort();
     await this.running;
   }
 
@@ -96,6 +99,7 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
   async sweep(): Promise<number> {
     let taken = 0;
     for (const organizationId of await this.integrations.organizationsWithAcrossOrganizations('kubernetes')) {
+      if (this.stopping.signal.aborted) break;
       const now = Timestamp.now();
       const recent = await this.incidents.openedSince(organizationId, now.plusSeconds(-RECENT_SECONDS), ALERTS_WITHIN_SECONDS, PER_SWEEP);
       if (!recent.length) continue;
@@ -106,6 +110,7 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
         STALE_SECONDS,
       );
       for (const incident of recent.filter((i) => !claimed.has(i.id))) {
+        if (this.stopping.signal.aborted) break;
         if (!(await this.snapshots.claim(organizationId, incident.id, Timestamp.now(), STALE_SECONDS))) continue;
         await this.take(organizationId, incident.id);
         taken += 1;
@@ -144,6 +149,8 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
           purpose: `The events of ${target.workload} when the incident opened (the cluster keeps them for about an hour)`,
         });
     }
+    // Stopped midway: the claim goes stale and another worker takes the snapshot whole.
+    if (this.stopping.signal.aborted) return;
     await this.snapshots.save(organizationId, incidentId, runs, Timestamp.now());
   }
 
@@ -156,7 +163,7 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
     call: { arguments: Record<string, unknown>; purpose: string },
   ): Promise<unknown> {
     const startedAt = new Date().toISOString();
-    const result = await this.catalog.run(tool, call.arguments, { connection: cluster, window, signal: new AbortController().signal });
+    const result = await this.catalog.run(tool, call.arguments, { connection: cluster, window, signal: this.stopping.signal });
     runs.push({
       tool,
       integrationId: cluster.integrationId,

@@ -1,8 +1,16 @@
 import { Timestamp } from '@svc/platform';
 import type { InvestigationSession, RecordedRun } from '../reasoner';
+import type { QuestionKind, TypedQuestion } from './parse';
 import type { AnswerWriter } from './answer';
 import { clock } from './format';
 import { incidentNamespace } from './signal-reads';
+
+/** The kinds of question a question of the cluster's words is read as (a listing, a relation, changes, logs or what to do keep their own answers). */
+const CLUSTER_KINDS = new Set<QuestionKind>(['cause', 'unknown', 'signals', 'when']);
+
+/** Whether the question is answered from the cluster: it asks what the cluster says, and a Kubernetes integration is connected. */
+export const readsTheCluster = (asked: TypedQuestion, session: InvestigationSession): boolean =>
+  asked.asksCluster && CLUSTER_KINDS.has(asked.kind) && session.sources.some((s) => s.type === 'kubernetes');
 
 /** Pods listed in the answer's table, events in its other table. */
 const MAX_PODS = 8;
@@ -71,7 +79,11 @@ export async function answerCluster(session: InvestigationSession, answer: Answe
     arguments: { namespace, workload: { kind: 'Deployment', name: workload } },
     purpose: `The state of the pods of ${workload} in ${namespace}`,
   });
-  if (status.outcome !== 'succeeded') return;
+  if (status.outcome !== 'succeeded')
+    return answer.cannot(
+      `the pods of the Deployment ${workload} in ${namespace} could not be read: ${status.error ?? 'the Kubernetes API did not answer'}`,
+      status,
+    );
   const pods = ((status.output as { pods?: Pod[] } | null)?.pods ?? []).filter((p) => p.name);
   if (!pods.length) return answer.record(session, `The Deployment ${workload} in ${namespace} has no pod`, status);
   const byTrouble = [...pods].sort(

@@ -9,7 +9,7 @@ import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { answerChanges } from './changes';
-import { answerCluster } from './cluster';
+import { answerCluster, readsTheCluster } from './cluster';
 import { answerLogs } from './logs';
 import { clock, quantity, Unit } from './format';
 import type { TypedQuestion } from './parse';
@@ -61,7 +61,7 @@ export class IncidentQuestions {
     session.beginTurn();
     const source = session.sources.find((s) => s.type === 'prometheus');
     // The cluster's events and pod states, when a Kubernetes integration is connected and the question asks what it says.
-    if (this.asked.asksCluster && !['logs', 'actions'].includes(this.asked.kind) && session.sources.some((s) => s.type === 'kubernetes')) {
+    if (readsTheCluster(this.asked, session)) {
       const named = source ? await this.subjects(session, source) : { found: [] };
       if ('ask' in named) return named.ask;
       await answerCluster(session, this.answer, named.found[0]?.value ?? this.incidentSubject(session)?.value ?? null);
