@@ -190,9 +190,10 @@ describe('explainCauses', () => {
     expect(EXPLAINERS.map((e) => e.name)).not.toContain('Redis memory, clients and stalls');
   });
 
-  it('orders the built-in explainers: a new version first, then from the alert entity outwards, liveness restarts, the logs, and the proximate events last', () => {
+  it('orders the built-in explainers: a new version first (in the metrics, then in the Kubernetes API), then from the alert entity outwards, liveness restarts, the logs, and the proximate events last', () => {
     expect(EXPLAINERS.map((e) => e.name)).toEqual([
       'new versions',
+      'rollouts in the Kubernetes API',
       'queue consumers',
       'broker queues without consumers',
       'crash loop',

@@ -71,9 +71,10 @@ export const LOG_EXPLAINERS: readonly Explainer[] = [logTemplatesExplainer];
 /** Every family, in the order one pass reads them (see CAUSE_EXPLAINERS). */
 export const EXPLAINERS: readonly Explainer[] = [
   newVersionExplainer,
+  kubernetesRolloutExplainer,
   ...CAUSE_EXPLAINERS,
   ...LOG_EXPLAINERS,
-  ...CHANGE_EXPLAINERS.filter((e) => e !== newVersionExplainer),
+  ...CHANGE_EXPLAINERS.filter((e) => e !== newVersionExplainer && e !== kubernetesRolloutExplainer),
 ];
 
 /**
