@@ -1,10 +1,11 @@
+import { KUBERNETES_SNAPSHOT_TOOL_NAME } from '../reasoning/explainers/kubernetes-pods';
 import type { SessionTool } from '../reasoning/reasoner';
 import type { SnapshotRecord } from '../snapshots/kubernetes-snapshots.repository';
 import type { ToolResult, ToolWindow } from '../tools/tool.types';
 
 /** What the Kubernetes API showed of the incident's workloads when it opened: read from the service's data, taken by the worker then. */
 export const KUBERNETES_SNAPSHOT_TOOL: SessionTool = {
-  name: 'incident.kubernetes_snapshot',
+  name: KUBERNETES_SNAPSHOT_TOOL_NAME,
   description:
     "What the Kubernetes API showed of the pods and workloads the incident's alerts name when the incident opened: the pods' states (phase, containers waiting or terminated with reason and exit code, restarts) and their events " +
     '(BackOff, OOMKilling, Unhealthy with the probe failure, FailedScheduling, image pulls, ScalingReplicaSet…), which the cluster itself keeps for about an hour only. Read it before the live cluster: what it shows may be gone there.',

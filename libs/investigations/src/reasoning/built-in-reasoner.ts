@@ -5,6 +5,7 @@ import { dateOnset, readSymptom } from './analysis/condition';
 import { candidateOf, testCandidate } from './analysis/precedence';
 import { candidateChanges, reportedChanges } from './analysis/reported-changes';
 import { snapshotFinding } from './analysis/kubernetes-snapshot';
+import { KUBERNETES_SNAPSHOT_TOOL_NAME } from './explainers/kubernetes-pods';
 import { Analysis } from './analysis/state';
 import { beyondPeer, foldReleasesIntoPeers, lostTimeCandidate, waitingOn } from './analysis/walk';
 import { BuiltInQuestion } from './built-in-question';
@@ -23,9 +24,6 @@ import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasone
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
 import { earliest } from './series-reading';
 import { unreadSource } from './source-failure';
-
-/** The incident's Kubernetes snapshot, when one was taken (the session offers the tool then). */
-const KUBERNETES_SNAPSHOT = 'incident.kubernetes_snapshot';
 
 /** How many ranked suspects are tested in order until one is supported. */
 const RANKED_TESTED = 2;
@@ -84,9 +82,9 @@ export class BuiltInReasoner {
       purpose: 'Which alerts fired, for what, and since when',
     });
     // What Kubernetes showed when the incident opened (its events expire after an hour): read first, stated when it shows trouble.
-    if (session.tools.some((t) => t.name === KUBERNETES_SNAPSHOT)) {
+    if (session.tools.some((t) => t.name === KUBERNETES_SNAPSHOT_TOOL_NAME)) {
       const snapshot = await session.runTool({
-        tool: KUBERNETES_SNAPSHOT,
+        tool: KUBERNETES_SNAPSHOT_TOOL_NAME,
         integrationId: null,
         arguments: {},
         purpose: "What the Kubernetes API showed of the alerts' pods and workloads when the incident opened",

@@ -109,10 +109,13 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
         now,
         STALE_SECONDS,
       );
-      for (const incident of recent.filter((i) => !claimed.has(i.id))) {
+      const unclaimed = recent.filter((i) => !claimed.has(i.id));
+      // The Organization's clusters, read once for its incidents.
+      const clusters = unclaimed.length ? (await this.integrations.readableDataSources(organizationId)).filter((s) => s.type === 'kubernetes') : [];
+      for (const incident of unclaimed) {
         if (this.stopping.signal.aborted) break;
         if (!(await this.snapshots.claim(organizationId, incident.id, Timestamp.now(), STALE_SECONDS))) continue;
-        await this.take(organizationId, incident.id);
+        await this.take(organizationId, incident.id, clusters);
         taken += 1;
       }
     }
@@ -120,8 +123,7 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
     return taken;
   }
 
-  private async take(organizationId: string, incidentId: string): Promise<void> {
-    const clusters = (await this.integrations.readableDataSources(organizationId)).filter((s) => s.type === 'kubernetes');
+  private async take(organizationId: string, incidentId: string, clusters: ReadableDataSource[]): Promise<void> {
     const targets = snapshotTargets(await this.incidents.alertLabels(organizationId, incidentId));
     const now = Timestamp.now();
     const window: ToolWindow = { from: now.plusSeconds(-LOOK_BACK_SECONDS), until: now };

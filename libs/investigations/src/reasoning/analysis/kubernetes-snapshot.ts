@@ -1,28 +1,9 @@
 import type { FindingItem } from '../../conclusion.types';
+import type { EventState, PodState } from '../explainers/kubernetes-pods';
 import type { InvestigationSession, RecordedRun } from '../reasoner';
 
 /** Notes a snapshot's finding lists at most. */
 const MAX_NOTES = 6;
-
-interface ContainerState {
-  name?: string;
-  restartCount?: number;
-  state?: { waiting?: { reason?: string } };
-  lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
-}
-interface PodState {
-  name?: string;
-  phase?: string;
-  conditions?: Array<{ type?: string; status?: string; message?: string }>;
-  containers?: ContainerState[];
-}
-interface EventState {
-  type?: string;
-  reason?: string;
-  message?: string;
-  object?: string;
-  count?: number;
-}
 
 /**
  * What the incident's Kubernetes snapshot shows going wrong, as notes: containers waiting (other

@@ -16,19 +16,38 @@ const CANNOT_START = new Set([
 const LAST_LINES = 3;
 const TAIL_LINES = 50;
 
+/** The session tool that reads the incident's Kubernetes snapshot (the engine offers it when one was taken). */
+export const KUBERNETES_SNAPSHOT_TOOL_NAME = 'incident.kubernetes_snapshot';
+
+/** A container of a pod as kubernetes.pod_status states it. */
+export interface ContainerState {
+  name: string;
+  ready?: boolean;
+  restartCount?: number;
+  state?: { running?: unknown; waiting?: { reason?: string; message?: string }; terminated?: { reason?: string; exitCode?: number } };
+  lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
+}
+
 /** A pod as kubernetes.pod_status states it. */
-interface PodState {
+export interface PodState {
   name: string;
   phase?: string;
   reason?: string;
   message?: string;
+  restarts?: number;
   conditions?: Array<{ type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }>;
-  containers?: Array<{
-    name: string;
-    restartCount?: number;
-    state?: { waiting?: { reason?: string; message?: string } };
-    lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
-  }>;
+  containers?: ContainerState[];
+}
+
+/** An event as kubernetes.events lists it. */
+export interface EventState {
+  type?: string;
+  reason?: string;
+  message?: string;
+  object?: string;
+  count?: number;
+  firstTime?: string;
+  lastTime?: string;
 }
 
 /**
@@ -120,7 +139,7 @@ export const kubernetesPodsExplainer: Explainer = {
  * saw when it opened and that the API no longer lists, with the snapshot's run.
  */
 function snapshotPods(ctx: ExplainerContext, namespace: string, now: PodState[]): Array<{ p: PodState; run: RecordedRun }> {
-  const snapshot = ctx.session.runs.find((r) => r.tool === 'incident.kubernetes_snapshot' && r.outcome === 'succeeded');
+  const snapshot = ctx.session.runs.find((r) => r.tool === KUBERNETES_SNAPSHOT_TOOL_NAME && r.outcome === 'succeeded');
   if (!snapshot) return [];
   const listed = new Set(now.map((p) => p.name));
   const named = ctx.scope.labels.pod;
@@ -131,16 +150,6 @@ function snapshotPods(ctx: ExplainerContext, namespace: string, now: PodState[])
     .flatMap((r) => (r.output as { pods?: PodState[] } | null)?.pods ?? [])
     .filter((p) => !listed.has(p.name))
     .map((p) => ({ p, run: snapshot }));
-}
-
-/** An event as kubernetes.events lists it. */
-interface EventState {
-  type?: string;
-  reason?: string;
-  message?: string;
-  count?: number;
-  firstTime?: string;
-  lastTime?: string;
 }
 
 /** A probe of a pod not ready failing from near the onset (`Unhealthy` events): the kubelet's message, how often. */
@@ -205,7 +214,7 @@ async function terminated(
     at,
     run,
     mechanism:
-      `The Kubernetes API ${run.tool === 'incident.kubernetes_snapshot' ? 'reported when the incident opened (the pod is gone since) that' : 'reports'} the last instance of ${container} in ${pod.name} terminated ${said} at ${at.toISOString()}, ${restarts} restart${restarts === 1 ? '' : 's'} so far` +
+      `The Kubernetes API ${run.tool === KUBERNETES_SNAPSHOT_TOOL_NAME ? 'reported when the incident opened (the pod is gone since) that' : 'reports'} the last instance of ${container} in ${pod.name} terminated ${said} at ${at.toISOString()}, ${restarts} restart${restarts === 1 ? '' : 's'} so far` +
       (lines.length ? `; its last lines: ${lines.slice(-LAST_LINES).join(' | ')}` : ''),
     mechanismRuns: [run.ordinal, ...(lines.length && logs ? [logs.ordinal] : [])],
     chainRuns: logs ? [logs.ordinal] : [],

@@ -1,4 +1,5 @@
 import { Timestamp } from '@svc/platform';
+import type { ContainerState as Container, EventState as Event, PodState as Pod } from '../explainers/kubernetes-pods';
 import type { InvestigationSession, RecordedRun } from '../reasoner';
 import type { QuestionKind, TypedQuestion } from './parse';
 import type { AnswerWriter } from './answer';
@@ -17,30 +18,6 @@ const MAX_PODS = 8;
 const MAX_EVENTS = 8;
 /** Lines of a terminated container's previous log read. */
 const TAIL_LINES = 20;
-
-interface Container {
-  name?: string;
-  ready?: boolean;
-  restartCount?: number;
-  state?: { running?: unknown; waiting?: { reason?: string; message?: string }; terminated?: { reason?: string; exitCode?: number } };
-  lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
-}
-interface Pod {
-  name?: string;
-  phase?: string;
-  restarts?: number;
-  conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }>;
-  containers?: Container[];
-}
-interface Event {
-  type?: string;
-  reason?: string;
-  message?: string;
-  object?: string;
-  count?: number;
-  lastTime?: string;
-  firstTime?: string;
-}
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 200);
 const at = (iso: string | undefined, day: Timestamp) => {
