@@ -74,6 +74,23 @@ describe('the call graph on recorded faults', () => {
     expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
   }, 180_000);
 
+  it('for a page raised by hand on the entry service, which the traces do not show, walks from the entries of the graph to the callee whose callers lose time', async () => {
+    // Network delay injected on ts-food-service at 2023-01-30 12:52; the rule never paged for it, and
+    // the page is raised by hand on ts-ui-dashboard (no span of it is traced) after the last traced minute.
+    const { paged, session, conclusion } = await investigate('2023-01-30-1252-ts-food-service');
+    expect(paged).toBe('ts-ui-dashboard');
+    const cause = conclusion.findings.find((f) => f.kind === 'cause');
+    const delay = /^A delay of ([\d.]+) s per call to ts-food-service, lost between its callers and it, from /.exec(cause?.statement ?? '');
+    // About two seconds lost per call where food answers in tens of milliseconds.
+    expect(Number(delay?.[1])).toBeGreaterThan(1);
+    expect(Number(delay?.[1])).toBeLessThan(3);
+    expect(conclusion.conclusionStatus).toBe('supported_explanation');
+    // The services that call food, from the graph's entry on, wait on it.
+    const consequence = conclusion.findings.find((f) => f.kind === 'symptom' && f.statement.includes('wait'));
+    expect(consequence?.statement).toMatch(/^ts-gateway-service(, [a-z0-9-]+)* waits? on ts-food-service: /);
+    expect(session.runs.length).toBeLessThanOrEqual(DEFAULT_BUDGETS.toolRuns);
+  }, 180_000);
+
   it('for a page raised by hand on the entry service, whose calls the metrics do not show, names the workload of its namespace that ran into its CPU limit', async () => {
     // CPU contention injected on ts-preserve-service at 2023-01-29 15:42; the rule never paged for
     // it, and the page is raised by hand on ts-ui-dashboard five minutes later, its condition not holding.

@@ -82,8 +82,8 @@ describe('errors in the logs, when the metrics explain nothing', () => {
   });
 
   it('names the workload whose own error began at the onset, past a caller that reports it and errors there all along', async () => {
-    // The shop's exporters take the default budget of runs to read; the logs come after them.
-    const session = directSession(staged!.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki!.url });
+    // The shop's exporters could take the default budget of runs; the runs the logs need are kept for them.
+    const session = directSession(staged!.prometheus.url, page, [], DEFAULT_BUDGETS, undefined, { url: loki!.url });
     const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
 
     const cause = conclusion.findings.find((f) => f.kind === 'cause');
@@ -116,7 +116,7 @@ describe('errors in the logs, when the metrics explain nothing', () => {
   it('names the workload whose error multiplied at the onset when no error began then, from where the errors rose most', async () => {
     const multiplied = await LokiStandIn.start({ entries: logs(page.labels.namespace, staged!.end, { allAlong: true }) });
     try {
-      const session = directSession(staged!.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: multiplied.url });
+      const session = directSession(staged!.prometheus.url, page, [], DEFAULT_BUDGETS, undefined, { url: multiplied.url });
       const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
 
       const cause = conclusion.findings.find((f) => f.kind === 'cause');
@@ -218,6 +218,7 @@ describe('errors in the logs, for an alert raised by hand', () => {
       resolvedAt: null,
     };
     loki = await LokiStandIn.start({ entries: logs('shop', staged.end) });
+    // Both the ranking of the dependencies' changes and the logs are read: more runs than the default 24 leave after the shop's exporters.
     const session = directSession(staged.prometheus.url, page, [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki.url });
     const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
 
@@ -261,6 +262,7 @@ describe('errors in the logs, past a latency rise alone', () => {
     const alerts = await deriveAlerts(staged.prometheus.url, rule, staged.start, staged.end);
     expect(alerts).toHaveLength(1);
     loki = await LokiStandIn.start({ entries: logs('shop', staged.end) });
+    // Both the ranking of the dependencies' changes and the logs are read: more runs than the default 24 leave after the shop's exporters.
     const session = directSession(staged.prometheus.url, alerts[0], [], { ...DEFAULT_BUDGETS, toolRuns: 40 }, undefined, { url: loki.url });
     const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
 

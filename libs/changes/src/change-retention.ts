@@ -1,6 +1,6 @@
 import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { OrganizationsModule, PolicyService } from '@svc/organizations';
-import { Timestamp } from '@svc/platform';
+import { PeriodicSweep, Timestamp } from '@svc/platform';
 import { ChangesModule } from './changes.module';
 import { ChangesRepository } from './changes.repository';
 import { ServiceCallsRepository } from './service-calls.repository';
@@ -22,8 +22,12 @@ const MIN_RETENTION_DAYS = 1;
 @Injectable()
 export class ChangeRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ChangeRetention.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly every = new PeriodicSweep({
+    everyMs: SWEEP_EVERY_MS,
+    sweep: () => this.sweep(),
+    logger: this.logger,
+    failure: 'Deleting expired changes failed; the next sweep tries again',
+  });
 
   constructor(
     private readonly repository: ChangesRepository,
@@ -32,22 +36,11 @@ export class ChangeRetention implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    const sweep = () => {
-      this.running ??= this.sweep()
-        .catch((error: unknown) => {
-          this.logger.warn({ err: error }, 'Deleting expired changes failed; the next sweep tries again');
-          return 0;
-        })
-        .finally(() => (this.running = undefined));
-    };
-    sweep();
-    this.timer = setInterval(sweep, SWEEP_EVERY_MS);
-    this.timer.unref();
+    this.every.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.every.stop();
   }
 
   /** One sweep over every Organization with changes due; how many it deleted. */

@@ -38,6 +38,7 @@ export * from './queue/organization-job';
 export * from './queue/outbox';
 export * from './queue/outbox-relay';
 export * from './queue/outbox.repository';
+export * from './queue/periodic-sweep';
 export * from './queue/queue.module';
 export * from './service-info';
 export * from './time/timestamp';

@@ -13,10 +13,11 @@ import type { Candidate } from './candidate';
 import { MetricPresence } from './discovery/metric-presence';
 import type { DetectedCause } from './explainers/explainer';
 import { aboutLatency, detectionScopeOf } from './explainers/labels';
+import { RESERVED_RUNS } from './explainers/context';
 import { CAUSE_EXPLAINERS, CHANGE_EXPLAINERS, explainCauses, explainersReads, LOG_EXPLAINERS } from './explainers/registry';
 import { selfCandidate, suspectCandidates, SUSPECT_HYPOTHESES } from './localize/hypotheses';
 import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize/localize';
-import { logErrorCandidates } from './localize/log-errors';
+import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
 import { parseQuestion, QuestionKind } from './questions/parse';
@@ -191,7 +192,11 @@ export class BuiltInReasoner {
   private async detectCauses(session: InvestigationSession, source: SourceBrief, candidates: Candidate[]): Promise<void> {
     const analysis = this.analysis;
     session.beginTurn();
-    const detectors = await explainCauses(session, source, this.detectionScope(), CAUSE_EXPLAINERS, analysis.presence, { askWhy: 'later' });
+    // The runs the logs need are kept (those for testing what the detectors find serve the logs when they find nothing).
+    const detectors = await explainCauses(session, source, this.detectionScope(), CAUSE_EXPLAINERS, analysis.presence, {
+      askWhy: 'later',
+      reserved: Math.max(RESERVED_RUNS, runsKeptForLogs(session)),
+    });
     analysis.detectors = detectors;
     analysis.notLookedFor.push(...detectors.notLookedFor);
     analysis.limitations.push(...detectors.limitations);
@@ -215,7 +220,9 @@ export class BuiltInReasoner {
   private async localize(session: InvestigationSession, source: SourceBrief): Promise<void> {
     const analysis = this.analysis;
     const onset = analysis.onset!;
-    if (!analysis.supportedYet() && !analysis.placement && canPlace(session, 1)) {
+    // The runs the logs need are kept: read when the metrics explain nothing, they often say why.
+    const kept = runsKeptForLogs(session);
+    if (!analysis.supportedYet() && !analysis.placement && canPlace(session, 1 + kept)) {
       session.beginTurn();
       analysis.placement = await placeEntity(session, source, analysis.alertLabels, onset.at, onset.expression);
       const located = analysis.placement && lostTimeCandidate(analysis, session, analysis.placement);
@@ -224,9 +231,9 @@ export class BuiltInReasoner {
         await session.updateHypotheses(analysis.hypotheses);
       }
     }
-    if (!analysis.placement || analysis.supportedYet() || !canRankSuspects(session, 1)) return;
+    if (!analysis.placement || analysis.supportedYet() || !canRankSuspects(session, 1 + kept)) return;
     session.beginTurn();
-    const localized = await rankSuspects(session, source, analysis.placement, analysis.alertLabels, onset.at, 1, aboutLatency(onset.expression ?? ''));
+    const localized = await rankSuspects(session, source, analysis.placement, analysis.alertLabels, onset.at, 1 + kept, aboutLatency(onset.expression ?? ''));
     // The changes reported on every candidate: a release just before a candidate's own change names what started it.
     const reported = await candidateChanges(analysis, session, localized);
     const ranked = [...suspectCandidates(localized, onset.at, onset.expression, reported?.run), ...(reported?.unattached ?? [])].slice(0, SUSPECT_HYPOTHESES);
@@ -239,8 +246,8 @@ export class BuiltInReasoner {
     // A reported change that no change of its service's series followed is listed, not tested:
     // the condition beginning after it would support any change of a release train alike.
     for (const candidate of ranked.filter((c) => !c.hypothesis.id.startsWith('h-reported')).slice(0, RANKED_TESTED)) {
-      // A ranked change's test is one run (its mechanism is untested): the last run of the budget will do.
-      if (session.runs.length >= session.budgets.toolRuns) break;
+      // A ranked change's test is one run (its mechanism is untested): the last run before those kept for the logs will do.
+      if (session.runs.length + kept >= session.budgets.toolRuns) break;
       session.beginTurn();
       await testCandidate(analysis, session, source, candidate);
       await session.updateHypotheses(analysis.hypotheses);
@@ -261,7 +268,8 @@ export class BuiltInReasoner {
     const analysis = this.analysis;
     if (!analysis.onset?.expression || !session.sources.some((s) => s.type === 'loki')) return;
     session.beginTurn();
-    const own = await explainCauses(session, source, this.detectionScope(), LOG_EXPLAINERS, analysis.presence, { askWhy: 'later' });
+    // The runs kept for this step are its own: only its test is reserved after it.
+    const own = await explainCauses(session, source, this.detectionScope(), LOG_EXPLAINERS, analysis.presence, { askWhy: 'later', reserved: 1 });
     analysis.limitations.push(...own.limitations);
     await this.testAll(session, source, firstOfEach(own.causes).map(candidateOf));
     if (!this.causeBeneath({ latencyAlone: false })) {

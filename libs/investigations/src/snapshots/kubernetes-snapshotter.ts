@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { IncidentsService } from '@svc/incidents';
 import { IntegrationsService, ReadableDataSource } from '@svc/integrations';
-import { Timestamp } from '@svc/platform';
+import { PeriodicSweep, Timestamp } from '@svc/platform';
 import { ToolCatalog } from '../tools/tool-catalog';
 import type { ToolWindow } from '../tools/tool.types';
 import type { SnapshotRun } from './kubernetes-snapshot.entity';
@@ -63,8 +63,12 @@ export function snapshotTargets(alerts: Array<Record<string, string>>): Target[]
 @Injectable()
 export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(KubernetesSnapshotter.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly every = new PeriodicSweep({
+    everyMs: SWEEP_EVERY_MS,
+    sweep: () => this.sweep(),
+    logger: this.logger,
+    failure: 'Taking the Kubernetes snapshots of new incidents failed; the next sweep tries again',
+  });
   /** Aborts the reads in flight when the worker stops (the incident's claim is taken over later). */
   private readonly stopping = new AbortController();
 
@@ -76,23 +80,12 @@ export class KubernetesSnapshotter implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    const sweep = () => {
-      this.running ??= this.sweep()
-        .catch((error: unknown) => {
-          this.logger.warn({ err: error }, 'Taking the Kubernetes snapshots of new incidents failed; the next sweep tries again');
-          return 0;
-        })
-        .finally(() => (this.running = undefined));
-    };
-    this.timer = setInterval(sweep, SWEEP_EVERY_MS);
-    this.timer.unref();
-    sweep();
+    this.every.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> {
     this.stopping.abort();
-    await this.running;
+    return this.every.stop();
   }
 
   /** One look at every Organization with a Kubernetes integration: the snapshots it took. */

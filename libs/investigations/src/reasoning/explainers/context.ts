@@ -6,7 +6,7 @@ import { firstSampleAt, MINUTE, SeriesOut, shift } from '../series-reading';
 import type { DetectionScope } from './explainer';
 
 /** Runs kept for testing the hypotheses once the explainers are done. */
-const RESERVED_RUNS = 5;
+export const RESERVED_RUNS = 5;
 
 const SECOND = 1_000_000n;
 
@@ -54,6 +54,8 @@ export class ExplainerContext {
     readonly scope: DetectionScope,
     /** Which metrics have series in the window (an explainer reading several families asks per family). */
     readonly presence: MetricPresence = MetricPresence.UNKNOWN,
+    /** Runs kept for what follows the explainers (see ExplainOptions.reserved). */
+    private readonly reserved = RESERVED_RUNS,
   ) {}
 
   /** Notes what `source`'s reads showed that is not a cause (see `seen`). */
@@ -66,9 +68,9 @@ export class ExplainerContext {
     return this.scope.workload ?? 'the alerting pods';
   }
 
-  /** Whether `extra` more runs leave the runs reserved for testing the hypotheses. */
+  /** Whether `extra` more runs leave the runs reserved for what follows (testing the hypotheses, reading the logs). */
   canRead(extra = 0): boolean {
-    return this.session.runs.length + RESERVED_RUNS + extra < this.session.budgets.toolRuns;
+    return this.session.runs.length + this.reserved + extra < this.session.budgets.toolRuns;
   }
 
   /** A range query from `fromMinutes` to `untilMinutes` around the onset, within the investigation window. */

@@ -120,6 +120,11 @@ export interface ExplainOptions {
    * alerting service, read first, are what the tests test, and are read whatever the budget.
    */
   reserve?: boolean;
+  /**
+   * Runs kept for what follows the pass (RESERVED_RUNS by default, for testing the hypotheses):
+   * the detectors keep the logs' reads too, the logs' own pass only its test.
+   */
+  reserved?: number;
 }
 
 /** A cause restated by the answer to why it happened, with the runs that showed it. */
@@ -156,7 +161,7 @@ export async function explainCauses(
   const applicable = explainers.filter((e) => e.appliesTo(scope) && (source !== null || e.reads.length === 0));
   const reads = explainersReads(applicable);
   const collected = presence ?? (reads.length && source ? await MetricPresence.read(session, source, reads) : MetricPresence.UNKNOWN);
-  const ctx = new ExplainerContext(session, source, scope, collected);
+  const ctx = new ExplainerContext(session, source, scope, collected, options.reserved);
   // An explainer that reads no metric (it reads a datastore) is never left out for want of series;
   // one whose absence says something of its own says it (see Explainer.unseen).
   const looksFor = (e: Explainer) => e.reads.length === 0 || collected.has(e.reads);

@@ -137,6 +137,33 @@ describe('whereTimeIsLost', () => {
     expect(whereTimeIsLost(graph([edge('a', 'b', 0.5, 0.45, 1.2, 0.55)]), ['a'], onset)?.callee).toBe('b');
   });
 
+  it('walks from the entries of the graph for an alerting service it does not show, asked to, and then needs two callers losing time', () => {
+    const edges = shop({ basic: [1.87, 0.015], travel: [2.0, 0.011] });
+    // The web front calls gateway, but nothing traces it.
+    expect(whereTimeIsLost(graph(edges), ['web'], onset)).toBeNull();
+    expect(whereTimeIsLost(graph(edges), ['web'], onset, { fromEntries: true })?.callee).toBe('route');
+    // One caller's slow calls: as likely its own as the callee's.
+    const one = [...shop({ basic: [0.02, 0.015], travel: [0.02, 0.015] }), edge('gateway', 'cart', 0.12, 0.11, 0.36, 0.13)];
+    expect(whereTimeIsLost(graph(one), ['web'], onset, { fromEntries: true })).toBeNull();
+    expect(whereTimeIsLost(graph(one), ['gateway'], onset, { fromEntries: true })?.callee).toBe('cart');
+  });
+
+  it('reads the graph at its last sample when none reaches the onset and the last is at most three minutes before it', () => {
+    const upTo = (last: number): CallEdge[] =>
+      shop({ basic: [1.87, 0.015], travel: [2.0, 0.011] }).map((e) => {
+        for (let m = last + 1; m <= 35; m++) {
+          e.client.delete(at(m));
+          e.server.delete(at(m));
+        }
+        return e;
+      });
+    // Traced up to 02:32, the alert raised at 02:35 (its onset): the delay since 02:30 is read.
+    const late = Timestamp.parse(T(35))!;
+    expect(whereTimeIsLost(graph(upTo(32)), ['gateway'], late)?.callee).toBe('route');
+    // Traced up to 02:31 only: four minutes before the onset say nothing of it.
+    expect(whereTimeIsLost(graph(upTo(31)), ['gateway'], late)).toBeNull();
+  });
+
   it('reads a path that appeared only at the onset (a graph derived from sampled traces) from its first sample', () => {
     const lost = whereTimeIsLost(graph([edge('a', 'b', 0.5, 0.45, 1.2, 0.05, 30, 31)]), ['a'], onset);
     expect(lost?.callee).toBe('b');

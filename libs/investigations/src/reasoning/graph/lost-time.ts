@@ -18,6 +18,12 @@ const RATE_SPAN_MICROS = 60_000_000n;
 const GROWN_LOSS = 3;
 /** A sample reads the calls after the onset when its rate window holds this much of them. */
 const AFTER_ONSET_MICROS = 30_000_000n;
+/**
+ * When no sample of the graph reaches the onset, its last one stands for it if it is this close
+ * before: traces are written in stretches and arrive late, and an alert raised by a person comes
+ * minutes after what made them raise it.
+ */
+const LAST_READ_MICROS = 3n * 60_000_000n;
 
 /** One caller's calls to the callee: its mean wait and the callee's mean handling, after the onset. */
 export interface LosingCall {
@@ -127,6 +133,15 @@ export const dependenciesOf = (pairs: ReadonlyArray<CallPair>, alerting: string[
 export const dependentsOf = (pairs: ReadonlyArray<CallPair>, alerting: string[]): string[] => related(pairs, alerting, 'callers');
 
 /**
+ * The time the graph is read at: the onset, or the graph's last sample when none reaches within a
+ * minute of the onset and the last is at most LAST_READ_MICROS before it (see LAST_READ_MICROS).
+ */
+function readAt(graph: CallGraph, onset: bigint): bigint {
+  const last = graph.edges.flatMap(bothRead).reduce((a, b) => (a > b ? a : b), 0n);
+  return last < onset - AT_ONSET_MICROS && last >= onset - LAST_READ_MICROS ? last : onset;
+}
+
+/**
  * Walks the call graph from the services the alert names to everything they call, directly or
  * not, and returns the callee whose calls lose time between the ends after the onset: for most of
  * its callers, in a stretch that began after CHRONIC_MICROS before the onset. The largest loss
@@ -134,8 +149,13 @@ export const dependentsOf = (pairs: ReadonlyArray<CallPair>, alerting: string[])
  * callees lose time too, is not where the time goes: the caller is (its own CPU or client, timing
  * its calls longer than they took), and that is for the changes on the caller to show. Null when no
  * call loses time.
+ *
+ * With `fromEntries`, an alerting service the graph does not show (an entry point nothing traces:
+ * a web front, a load balancer, the load generator) stands in front of the graph's entries (the
+ * services no traced service calls), so the walk starts from them; a loss then counts only when
+ * at least two callers show it (a delay in front of the callee slows every caller alike).
  */
-export function whereTimeIsLost(graph: CallGraph, alerting: string[], onset: Timestamp): LostTime | null {
+export function whereTimeIsLost(graph: CallGraph, alerting: string[], onset: Timestamp, options: { fromEntries?: boolean } = {}): LostTime | null {
   const calls = new Map<string, CallEdge[]>();
   const callersOf = new Map<string, CallEdge[]>();
   for (const e of graph.edges) {
@@ -143,10 +163,12 @@ export function whereTimeIsLost(graph: CallGraph, alerting: string[], onset: Tim
     callersOf.set(e.callee, [...(callersOf.get(e.callee) ?? []), e]);
   }
   const services = [...new Set(graph.edges.flatMap((e) => [e.caller, e.callee]))];
-  const starts = services.filter((s) => alerting.some((a) => mentions(s, a)));
+  const named = services.filter((s) => alerting.some((a) => mentions(s, a)));
+  const fromEntries = !named.length && !!options.fromEntries;
+  const starts = fromEntries ? services.filter((s) => !callersOf.has(s)) : named;
   const reached = reachable(starts, (s) => (calls.get(s) ?? []).map((e) => e.callee));
 
-  const at = onset.epochMicros;
+  const at = readAt(graph, onset.epochMicros);
   const losingEdge = (x: EdgeAfter): boolean => loses(x.waited, x.handled) && x.from > at - CHRONIC_MICROS;
   const readAfterOnset = graph.edges.some((e) => bothRead(e).some((t) => t >= at + AFTER_ONSET_MICROS));
   const reads = new Map(graph.edges.map((e) => [e, readAfter(e, at, readAfterOnset)]));
@@ -164,6 +186,8 @@ export function whereTimeIsLost(graph: CallGraph, alerting: string[], onset: Tim
     const losing = after.filter(losingEdge);
     if (!losing.length || losing.length * 2 <= after.length) continue;
     if (losing.length === 1 && after.length === 1 && losingCallees(losing[0].edge.caller) > 1) continue;
+    // Walked from the entries, nothing but time ties a loss to the alert: one caller's slow calls are as likely its own.
+    if (fromEntries && losing.length < 2) continue;
     found.push({
       callee,
       losing: losing

@@ -4,6 +4,7 @@ import { Entity, entityOf, entityPattern } from '../discovery/entity';
 import { Placements } from '../discovery/entity-model';
 import { discoverMeasures, Measure, prometheusReader, sampleClause, sampleSelectors, Subject } from '../discovery/related-series';
 import { CallGraph, CallPair, discoverCalls, readCallGraph, serviceNamed } from '../graph/call-graph';
+import { aboutLatency } from '../explainers/labels';
 import { LostTime, whereTimeIsLost } from '../graph/lost-time';
 import { RankedChange, rankChanges, readsNeeded } from '../ranking/ranked-changes';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
@@ -91,7 +92,8 @@ export async function placeEntity(
     entity,
     pairs,
     graph,
-    lost: graph ? whereTimeIsLost(graph, entity.names, onset) : null,
+    // An entry point nothing traces, slow, waits on what the graph's entries call.
+    lost: graph ? whereTimeIsLost(graph, entity.names, onset, { fromEntries: !!expression && aboutLatency(expression) }) : null,
     candidates,
     runs: [topology.run, ...(graph?.runs ?? [])],
   };

@@ -23,6 +23,15 @@ const READ_AT_MOST = 2;
 const RUNS_NEEDED = 4;
 /** Runs the rises need beyond those: the error lines of every workload, a workload's templates (the test is counted above). */
 const RISE_RUNS = 2;
+/**
+ * Runs the logs' step needs once the metrics explain nothing: the alerting workload's templates
+ * (the store's labels and one read), RUNS_NEEDED for the errors that began in its namespace, and
+ * RISE_RUNS for where errors rose when none began.
+ */
+const LOG_RUNS = 2 + RUNS_NEEDED + RISE_RUNS;
+
+/** Runs the metrics' steps keep for the logs' step: LOG_RUNS when a log store is connected. */
+export const runsKeptForLogs = (session: InvestigationSession): number => (session.sources.some((s) => s.type === 'loki') ? LOG_RUNS : 0);
 
 /** A workload's error that began near the onset (none in the half hour before). */
 interface Began {
