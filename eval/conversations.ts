@@ -2,6 +2,8 @@ import { BuiltInReasoner, checkConclusion, unshownNumbers } from '@svc/investiga
 import type { Conclusion, RecordedRun } from '@svc/investigations';
 import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
+import { Expect, QuestionCase } from './conversation-cases';
+import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -17,122 +19,100 @@ import { Scenario, SCENARIOS } from './scenarios';
  * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`, `--only=<words of the questions>`; `--verbose` prints each answer whole).
  */
 
-type Expect =
-  /** A number (the first of the answer) within `tolerance` of what `oracle` (an instant PromQL query at the answer's end) gives. */
-  | { number: string; tolerance: number }
-  /** The pods (and their nodes) the generator rolled the version out to. */
-  | { podsOf: { workload: string; version: string } }
-  /** The answer says the signal went this way. */
-  | { direction: 'up' | 'down' | 'about the same' }
-  /** The turn asks which service is meant, offering this one first. */
-  | { asksFirst: string }
-  /** The turn asks which subject is meant (a name the sources do not know). */
-  | { asks: true }
-  /** The first time of the answer is within `tolerance` minutes of `minutesBeforeEnd` before the data's end. */
-  | { at: number; tolerance: number }
-  /** The answer says what the data cannot tell, and claims nothing in its place. */
-  | { cannot: true }
-  /** The answer contains every one of `contains` and none of `excludes`. */
-  | { contains: string[]; excludes?: string[] };
-
-interface QuestionCase {
-  scenario: string;
-  split: 'dev' | 'holdout';
-  message: string;
-  /** Questions asked before in the same conversation, each answered in turn first. */
-  earlier?: string[];
-  expect: Expect;
-}
-
-const CASES: QuestionCase[] = [
-  // holdout: written first, never tuned on.
+/**
+ * The cases written with the engine in view. The first 29 were once a holdout, but some of their
+ * texts were copied into specs and source as the engine was written and one miss was fixed from
+ * its answer: they are development cases now. The holdout is HOLDOUT_QUESTIONS
+ * (eval/holdout/conversation-questions.ts), written before the code it scores.
+ */
+const DEV_CASES: QuestionCase[] = [
   {
     scenario: 'checkout-bad-version',
-    split: 'holdout',
+    split: 'dev',
     message: 'How many requests per second does checkout serve in the past 30 minutes?',
     expect: { number: 'sum(increase(http_requests_total{job="checkout"}[30m])) / 1800', tolerance: 0.15 },
   },
   {
     scenario: 'checkout-bad-version',
-    split: 'holdout',
+    split: 'dev',
     message: 'on which nodes do the checkout pods running 2.15.0 run?',
     expect: { podsOf: { workload: 'checkout', version: '2.15.0' } },
   },
-  { scenario: 'checkout-bad-version', split: 'holdout', message: "what's the error ratio of chekout?", expect: { asksFirst: 'checkout' } },
-  { scenario: 'checkout-bad-version', split: 'holdout', message: 'did checkout start failing more after 2.15.0?', expect: { direction: 'up' } },
-  { scenario: 'search-slow-version-chronic-alert', split: 'holdout', message: 'was search faster before 3.3.0?', expect: { direction: 'up' } },
-  { scenario: 'search-slow-version-chronic-alert', split: 'holdout', message: 'why is search slow?', expect: { contains: ['3.3.0', 'is the cause'] } },
-  { scenario: 'search-traffic-surge', split: 'holdout', message: 'has traffic to search gone up since the alert?', expect: { direction: 'up' } },
-  { scenario: 'search-traffic-surge', split: 'holdout', message: 'how do we fix it?', expect: { contains: ['What to do'] } },
-  { scenario: 'checkout-bad-version', split: 'holdout', message: 'when did the checkout errors start?', expect: { at: 38, tolerance: 5 } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: "what's the error ratio of chekout?", expect: { asksFirst: 'checkout' } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'did checkout start failing more after 2.15.0?', expect: { direction: 'up' } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'was search faster before 3.3.0?', expect: { direction: 'up' } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'why is search slow?', expect: { contains: ['3.3.0', 'is the cause'] } },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'has traffic to search gone up since the alert?', expect: { direction: 'up' } },
+  { scenario: 'search-traffic-surge', split: 'dev', message: 'how do we fix it?', expect: { contains: ['What to do'] } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'when did the checkout errors start?', expect: { at: 38, tolerance: 5 } },
   {
     scenario: 'checkout-bad-version',
-    split: 'holdout',
+    split: 'dev',
     message: 'what changed before checkout started failing?',
     expect: { contains: ['checkout', '2.15.0'] },
   },
   {
     scenario: 'checkout-bad-version',
-    split: 'holdout',
+    split: 'dev',
     message: 'is it still failing?',
     earlier: ['did checkout start failing more after 2.15.0?'],
     expect: { contains: ['still'] },
   },
-  { scenario: 'checkout-bad-version', split: 'holdout', message: 'does checkout call payments?', expect: { contains: ['checkout calls payments'] } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'does checkout call payments?', expect: { contains: ['checkout calls payments'] } },
   {
     scenario: 'inventory-down-harmless-rollout',
-    split: 'holdout',
+    split: 'dev',
     message: 'is inventory related to the checkout errors?',
     expect: { contains: ['checkout calls inventory'] },
   },
   {
     scenario: 'inventory-down-harmless-rollout',
-    split: 'holdout',
+    split: 'dev',
     message: 'were there any deploys in the last hour?',
     expect: { contains: ['checkout', '2.14.4'] },
   },
-  { scenario: 'inventory-down-harmless-rollout', split: 'holdout', message: 'since when is inventory down?', expect: { at: 36, tolerance: 5 } },
-  { scenario: 'cart-config-crashloop', split: 'holdout', message: 'what changed?', expect: { contains: ['cart-config'] } },
-  { scenario: 'cart-config-crashloop', split: 'holdout', message: 'when did cart start crashing?', expect: { at: 38, tolerance: 5 } },
-  { scenario: 'orders-worker-scaled-to-zero', split: 'holdout', message: 'what changed in the last hour?', expect: { contains: ['orders-worker', 'to 0'] } },
-  { scenario: 'orders-worker-scaled-to-zero', split: 'holdout', message: 'what is the request rate of orders-worker?', expect: { cannot: true } },
+  { scenario: 'inventory-down-harmless-rollout', split: 'dev', message: 'since when is inventory down?', expect: { at: 36, tolerance: 5 } },
+  { scenario: 'cart-config-crashloop', split: 'dev', message: 'what changed?', expect: { contains: ['cart-config'] } },
+  { scenario: 'cart-config-crashloop', split: 'dev', message: 'when did cart start crashing?', expect: { at: 38, tolerance: 5 } },
+  { scenario: 'orders-worker-scaled-to-zero', split: 'dev', message: 'what changed in the last hour?', expect: { contains: ['orders-worker', 'to 0'] } },
+  { scenario: 'orders-worker-scaled-to-zero', split: 'dev', message: 'what is the request rate of orders-worker?', expect: { cannot: true } },
   {
     scenario: 'orders-worker-scaled-to-zero',
-    split: 'holdout',
+    split: 'dev',
     message: 'how many pods does orders-worker run?',
     expect: { contains: ['No pod of orders-worker'] },
   },
   {
     scenario: 'checkout-slow-partner-bank',
-    split: 'holdout',
+    split: 'dev',
     message: 'does checkout depend on partner-bank?',
     expect: { contains: ['checkout → payments → partner-bank'] },
   },
-  { scenario: 'checkout-slow-partner-bank', split: 'holdout', message: 'is reports-batch related to checkout?', expect: { contains: ['share'] } },
+  { scenario: 'checkout-slow-partner-bank', split: 'dev', message: 'is reports-batch related to checkout?', expect: { contains: ['share'] } },
   {
     scenario: 'checkout-slow-partner-bank',
-    split: 'holdout',
+    split: 'dev',
     message: "what is checkout's p99 latency over the last 30 minutes?",
     expect: { number: 'histogram_quantile(0.99, sum by (le) (increase(http_request_duration_seconds_bucket{job="checkout"}[30m])))', tolerance: 0.35 },
   },
   {
     scenario: 'orders-memory-leak-oom',
-    split: 'holdout',
+    split: 'dev',
     message: 'how much memory does orders use?',
     expect: { number: 'avg_over_time(sum(process_resident_memory_bytes{job="orders"})[1h:1m])', tolerance: 0.2 },
   },
-  { scenario: 'orders-memory-leak-oom', split: 'holdout', message: 'when did the OOM kills begin?', expect: { at: 41, tolerance: 5 } },
+  { scenario: 'orders-memory-leak-oom', split: 'dev', message: 'when did the OOM kills begin?', expect: { at: 41, tolerance: 5 } },
   {
     scenario: 'recommendations-cpu-throttled',
-    split: 'holdout',
+    split: 'dev',
     message: 'what changed before recommendations got slow?',
     expect: { contains: ['recommendations', 'CPU limit'] },
   },
-  { scenario: 'search-noisy-neighbour', split: 'holdout', message: 'is video-transcode related to search?', expect: { contains: ['share', 'ip-10-0-2-34'] } },
-  { scenario: 'node-not-ready', split: 'holdout', message: 'when did frontend start failing?', expect: { at: 36, tolerance: 5 } },
+  { scenario: 'search-noisy-neighbour', split: 'dev', message: 'is video-transcode related to search?', expect: { contains: ['share', 'ip-10-0-2-34'] } },
+  { scenario: 'node-not-ready', split: 'dev', message: 'when did frontend start failing?', expect: { at: 36, tolerance: 5 } },
   {
     scenario: 'search-slow-version-chronic-alert',
-    split: 'holdout',
+    split: 'dev',
     message: 'which pods run the new version?',
     earlier: ['what changed before search got slow?'],
     expect: { podsOf: { workload: 'search', version: '3.3.0' } },
@@ -248,6 +228,8 @@ const CASES: QuestionCase[] = [
   { scenario: 'search-traffic-surge', split: 'dev', message: 'which routes does search serve?', expect: { contains: ['| /api/search |', '| /api/suggest |'] } },
 ];
 
+const CASES: QuestionCase[] = [...DEV_CASES, ...HOLDOUT_QUESTIONS];
+
 interface Scored {
   case: QuestionCase;
   correct: boolean;
@@ -260,21 +242,18 @@ interface Scored {
 
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
-/** The first number of an answer with its unit, in the unit the oracle computes (req/s, a ratio, seconds, cores, bytes). */
-function firstNumber(answer: string): number | null {
-  const m = /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B)(?![A-Za-z])/.exec(answer);
-  if (!m) return null;
-  const v = Number(m[1]);
+/** The numbers of an answer with their units, in the unit the oracle computes (req/s, a ratio, seconds, cores, bytes), in order. */
+function numbersIn(answer: string): number[] {
   const scale: Record<string, number> = { '%': 0.01, ms: 0.001, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
-  return v * (scale[m[2]] ?? 1);
+  return [...answer.matchAll(/(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B)(?![A-Za-z])/g)].map((m) => Number(m[1]) * (scale[m[2]] ?? 1));
 }
 
-/** The first time an answer states (`05:01 UTC`, or `2026-11-26 05:01 UTC`), in Unix seconds, on the day of `until` unless it names its own. */
-function firstTime(answer: string, until: number): number | null {
-  const m = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/.exec(answer);
-  if (!m) return null;
-  const day = m[1] ?? new Date(until * 1000).toISOString().slice(0, 10);
-  return Date.parse(`${day}T${m[2]}:${m[3]}:00Z`) / 1000;
+/** The times an answer states (`05:01 UTC`, or `2026-11-26 05:01 UTC`), in Unix seconds, on the day of `until` unless it names its own, in order. */
+function timesIn(answer: string, until: number): number[] {
+  return [...answer.matchAll(/(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/g)].map((m) => {
+    const day = m[1] ?? new Date(until * 1000).toISOString().slice(0, 10);
+    return Date.parse(`${day}T${m[2]}:${m[3]}:00Z`) / 1000;
+  });
 }
 
 async function instant(prometheusUrl: string, query: string, at: number): Promise<number | null> {
@@ -326,7 +305,10 @@ async function scoreCase(
   return { case: c, correct, cited, unshown, answer, why };
 }
 
-/** Whether an answer holds what `e` expects, and what was expected. */
+/**
+ * Whether an answer holds what `e` expects, and what was expected. Within a compound's parts
+ * (`anywhere`), a number or a time may be any of the answer's, not only its first.
+ */
 async function judge(
   e: Expect,
   scenario: Scenario,
@@ -334,13 +316,25 @@ async function judge(
   conclusion: Conclusion,
   answer: string,
   until: number,
+  anywhere = false,
 ): Promise<{ correct: boolean; why: string }> {
+  if ('all' in e) {
+    const parts = await Promise.all(e.all.map((p) => judge(p, scenario, staged, conclusion, answer, until, true)));
+    return {
+      correct: parts.every((p) => p.correct),
+      why: parts
+        .filter((p) => !p.correct)
+        .map((p) => p.why)
+        .join('; '),
+    };
+  }
   if ('number' in e) {
     const want = await instant(staged.prometheus.url, e.number, until);
-    const got = firstNumber(answer);
+    const read = numbersIn(answer).slice(0, anywhere ? undefined : 1);
+    const got = read.find((n) => want !== null && Math.abs(n - want) <= e.tolerance * Math.max(Math.abs(want), 1e-9));
     return {
-      correct: want !== null && got !== null && Math.abs(got - want) <= e.tolerance * Math.max(Math.abs(want), 1e-9),
-      why: `expected about ${want}, read ${got}`,
+      correct: want !== null && got !== undefined,
+      why: `expected about ${want}, read ${read.length ? read.join(', ') : 'no number'}`,
     };
   }
   if ('podsOf' in e) {
@@ -360,11 +354,12 @@ async function judge(
     };
   if ('asks' in e) return { correct: conclusion.question !== undefined, why: 'expected a question back naming the candidates' };
   if ('at' in e) {
-    const got = firstTime(answer, until);
+    const read = timesIn(answer, until).slice(0, anywhere ? undefined : 1);
     const want = staged.end - e.at * 60;
+    const hhmm = (t: number) => new Date(t * 1000).toISOString().slice(11, 16);
     return {
-      correct: got !== null && Math.abs(got - want) <= e.tolerance * 60,
-      why: `expected about ${new Date(want * 1000).toISOString().slice(11, 16)} UTC, read ${got === null ? 'no time' : new Date(got * 1000).toISOString().slice(11, 16)}`,
+      correct: read.some((t) => Math.abs(t - want) <= e.tolerance * 60),
+      why: `expected about ${hhmm(want)} UTC, read ${read.length ? read.map(hhmm).join(', ') : 'no time'}`,
     };
   }
   if ('cannot' in e)

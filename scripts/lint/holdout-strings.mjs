@@ -5,7 +5,7 @@
 // A distinctive string is every string literal (and every fixed part of a template literal) of 8 or
 // more characters in the holdout folder's TypeScript files, except module specifiers and those that
 // also appear in the shared generator files (GENERATORS below: metric names, label names and the
-// shop's services that every suite shares). "Appears" is a case-insensitive substring match.
+// shop's services that every suite shares, and the values the conversation cases' types allow). "Appears" is a case-insensitive substring match.
 // Every file of the tree is read except node_modules, dist, .git and other build or test output,
 // the holdout folder itself and this script; binary files are skipped.
 //
@@ -19,8 +19,17 @@ import ts from 'typescript';
 
 const SELF = fileURLToPath(import.meta.url);
 const HOLDOUT = 'eval/holdout';
-/** The generator files every suite shares: a holdout string found in them is not distinctive. */
-const GENERATORS = ['eval/cluster.ts', 'eval/conventions.ts', 'eval/shop.ts', 'eval/scenarios.ts', 'eval/telemetry.ts', 'eval/random.ts', 'eval/shapes.ts'];
+/** The generator files every suite shares, and the cases' types: a holdout string found in them is not distinctive. */
+const GENERATORS = [
+  'eval/cluster.ts',
+  'eval/conventions.ts',
+  'eval/shop.ts',
+  'eval/scenarios.ts',
+  'eval/telemetry.ts',
+  'eval/random.ts',
+  'eval/shapes.ts',
+  'eval/conversation-cases.ts',
+];
 /** Directories never read: dependencies, build and test output, version control. */
 const SKIPPED = new Set(['node_modules', 'dist', '.git', 'coverage', '.test-results', '.data']);
 const MIN_LENGTH = 8;
