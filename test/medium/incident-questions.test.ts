@@ -105,6 +105,20 @@ describe('questions about an incident, answered as asked', () => {
     expect(still.summary).toContain('and is still at');
   }, 60_000);
 
+  it('takes the verbs and adjectives of a question for its own words, not for services to ask about, and still asks about a name where a name stands', async () => {
+    // No service named: the incident's, whose latency rose 40 minutes before the data ends.
+    const { conclusion } = await ask('when did latency start climbing?');
+    expect(conclusion.question).toBeUndefined();
+    expect(conclusion.summary).toMatch(/^The p99 latency of search rose /);
+    expect(minutesBeforeEnd(conclusion.summary)).toBeGreaterThanOrEqual(35);
+    expect(minutesBeforeEnd(conclusion.summary)).toBeLessThanOrEqual(42);
+    const { conclusion: spreading } = await ask('are the errors spreading?');
+    expect(spreading.question).toBeUndefined();
+    expect(spreading.limitations.map((l) => l.statement).join(' ')).not.toContain('spreading');
+    const { conclusion: unknown } = await ask('what is the latency of the billing service?');
+    expect(unknown.question).toMatch(/^I could not find "billing" among the services and jobs the sources know/);
+  }, 60_000);
+
   it('lists what changed before the incident, and a follow-up finds the pods of "the new version" it named', async () => {
     const { conclusion } = await ask('what changed?');
     expect(conclusion.summary).toMatch(

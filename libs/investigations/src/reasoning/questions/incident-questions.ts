@@ -27,6 +27,8 @@ const MAX_ROWS = 12;
 const SUBJECT_LABELS = ['job', 'service', 'container', 'pod', 'node'];
 /** Labels whose values a word names only whole: "checkout" is no one pod of checkout, "eu" no node. */
 const WHOLE_ONLY = new Set(['pod', 'node']);
+/** A word this close to a known name (edits over the longer length) is that name misspelt: "chekout", "serch". */
+const NEARLY = 0.34;
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 
@@ -186,7 +188,13 @@ export class IncidentQuestions {
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
     };
     const named = match(words);
-    const unresolved = words.filter((w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))));
+    // A word that names nothing known is asked about when it stands where a name stands, or nearly
+    // matches a known name (a typo); otherwise it is one of the question's own words ("rising").
+    const nearlyNames = (w: string): boolean =>
+      catalog.some((s) => !WHOLE_ONLY.has(s.label) && distance(w, s.value.toLowerCase()) / Math.max(w.length, s.value.length) <= NEARLY);
+    const unresolved = words.filter(
+      (w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) && (this.asked.placedAsNames.includes(w) || nearlyNames(w)),
+    );
     // A word that is a part of several names and the whole of none is ambiguous: asked about, never guessed.
     const ambiguous = words
       .filter((w) => !catalog.some((s) => whole(s, w)))

@@ -56,6 +56,17 @@ describe('parseQuestion', () => {
     expect(parseQuestion('what is the error rate of search?').refers).toBe(false);
   });
 
+  it('tells the words standing where a name stands from the verbs and adjectives of the question', () => {
+    // Where names stand: after "of", "is", "does … call", before "service", with a possessive, first, or shaped like one.
+    expect(parseQuestion('what is the latency of the billing service?').placedAsNames).toEqual(['billing']);
+    expect(parseQuestion("is fraud-check hit too? and billing's errors?").placedAsNames).toEqual(['fraud-check', 'billing']);
+    expect(parseQuestion('warehouse latency over the last hour').placedAsNames).toEqual(['warehouse']);
+    // Elsewhere: a word of the question, kept among the words (it may still be a typo of a known name).
+    expect(parseQuestion('when did the checkout errors start rising?')).toMatchObject({ words: ['checkout', 'rising'], placedAsNames: ['checkout'] });
+    expect(parseQuestion('where are the errors originating?')).toMatchObject({ words: ['originating'], placedAsNames: [] });
+    expect(parseQuestion('how bad is it for checkout?').placedAsNames).toEqual(['checkout']);
+  });
+
   it('reads when something started and whether it still holds, with the signal it names', () => {
     expect(parseQuestion('when did the checkout errors start?')).toMatchObject({ kind: 'when', signals: ['errors'], words: ['checkout'] });
     expect(parseQuestion('is it still slow?')).toMatchObject({ kind: 'when', signals: ['latency'], refers: true, words: [] });

@@ -40,6 +40,12 @@ export interface TypedQuestion {
   versions: string[];
   /** Words that may name a subject (a service, job, pod, node), lowercased; references ("it", "those pods") are not among them. */
   words: string[];
+  /**
+   * Those of `words` that stand where a name stands or look like one (see namePlaced): a word among
+   * them that names nothing the sources know is asked about; another is an ordinary word ("rising",
+   * "originating") unless it nearly matches a known name (a typo).
+   */
+  placedAsNames: string[];
   /** Whether it refers to what the conversation named before ("it", "that service", "those pods", "the new version"). */
   refers: boolean;
   /** Whether it asks what the cluster says: its events, why a pod crashed or cannot start (answered from a Kubernetes integration when there is one). */
@@ -173,6 +179,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     routes,
     versions,
     words: subjectWords(text, routes, versions),
+    placedAsNames: subjectWords(text, routes, versions).filter((w) => namePlaced(text, w)),
     refers: REFERS.test(text),
     asksCluster: ASKS_CLUSTER.test(text),
   };
@@ -188,6 +195,38 @@ function rangeOf(text: string): number | null {
   const count = m[1] === undefined ? 1 : (NUMBER_WORDS[m[1]] ?? Number(m[1]));
   const unit = m[2].replace(/s$/, '');
   return Math.round(count * (UNIT_MINUTES[unit] ?? 60));
+}
+
+/** Words after which a name stands: "the latency of billing", "is billing down", "does checkout call billing". */
+const BEFORE_NAMES = new Set(
+  'of for on in to from with about by between than vs versus and or is are was were does do did call calls calling hit affect affects reach uses use'.split(
+    ' ',
+  ),
+);
+/** Words a name stands before: "the billing service", "billing's latency", "the billing pods". */
+const AFTER_NAMES = new Set(
+  'service services svc pod pods app apps job jobs deployment deployments db database server servers queue queues worker workers api cluster namespace node host'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether `word` stands where a name stands in `text` (first in it, after a word of BEFORE_NAMES,
+ * before one of AFTER_NAMES or with a possessive `'s`) or looks like a name (a digit, `-`, `_` or
+ * `.` in it), at any of its occurrences. Verbs and adjectives of a question ("when did it start
+ * rising?", "where are the errors originating?") stand elsewhere.
+ */
+function namePlaced(text: string, word: string): boolean {
+  if (/[\d_.-]/.test(word)) return true;
+  const tokens = text.split(/[^a-z0-9_.:'-]+/).filter(Boolean);
+  return tokens.some((t, i) => {
+    const bare = t.replace(/^[.:'-]+|[.:'-]+$/g, '');
+    if (bare.replace(/'s$/, '') !== word) return false;
+    if (i === 0 || bare.endsWith("'s")) return true;
+    // Skipping an article: "of the billing", "is the billing".
+    const before = tokens[i - 1] === 'the' || tokens[i - 1] === 'a' ? tokens[i - 2] : tokens[i - 1];
+    return (before !== undefined && BEFORE_NAMES.has(before)) || (tokens[i + 1] !== undefined && AFTER_NAMES.has(tokens[i + 1].replace(/[?.!,;:]+$/, '')));
+  });
 }
 
 /** The words of a question that may name a subject: not the grammar's, not numbers, routes or versions. */
