@@ -119,6 +119,17 @@ describe('questions about an incident, answered as asked', () => {
     expect(unknown.question).toMatch(/^I could not find "billing" among the services and jobs the sources know/);
   }, 60_000);
 
+  it('answers each question of a message that asks several of different kinds, a later one reading the earlier as what it refers to', async () => {
+    const { conclusion } = await ask('which pods run 3.3.0 and what is their p99 latency since then?');
+    const [listing, ...rest] = conclusion.summary.split('\n');
+    // The listing first, as asked alone; then the latency of their service, compared before and after 3.3.0 started.
+    expect(listing).toMatch(/^\d+ pod\(s\) of search run 3\.3\.0/);
+    expect(rest.join('\n')).toMatch(/The p99 latency of search .*3\.3\.0/);
+    // One kind asked twice stays one question, read as the grammar reads it.
+    const { conclusion: one } = await ask('which pods run 3.3.0 and on which nodes?');
+    expect(one.summary).not.toMatch(/latency/);
+  }, 60_000);
+
   it('lists what changed before the incident, and a follow-up finds the pods of "the new version" it named', async () => {
     const { conclusion } = await ask('what changed?');
     expect(conclusion.summary).toMatch(

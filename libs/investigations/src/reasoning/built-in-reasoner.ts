@@ -20,7 +20,7 @@ import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize
 import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
-import { parseQuestion, QuestionKind } from './questions/parse';
+import { parseQuestion, QuestionKind, questionParts } from './questions/parse';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
 import { earliest } from './series-reading';
@@ -59,6 +59,12 @@ export class BuiltInReasoner {
     const asked = session.conversation ? parseQuestion(session.subject) : null;
     // What the cluster says (its events, why a pod crashed) is read from it when a Kubernetes integration is connected.
     const fromCluster = !!asked && readsTheCluster(asked, session);
+    // A message that asks several questions answered as asked ("which pods are hit and what's their p99?") gets each answered, in order.
+    const parts = asked ? questionParts(session.subject) : [];
+    if (parts.length && parts.every((p) => ANSWERED_AS_ASKED.has(p.asked.kind) || readsTheCluster(p.asked, session))) {
+      this.question = new IncidentQuestions(parts[0].asked, session.conversation, parts);
+      return this.question.answerTurn(session);
+    }
     if (asked && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
       this.question = new IncidentQuestions(asked, session.conversation);
       return this.question.answerTurn(session);

@@ -12,7 +12,7 @@ import { answerChanges } from './changes';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerLogs } from './logs';
 import { clock, quantity, Unit } from './format';
-import type { TypedQuestion } from './parse';
+import type { QuestionPart, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
 import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
@@ -53,13 +53,43 @@ const mean = (values: number[]): number | null => (values.length ? values.reduce
  */
 export class IncidentQuestions {
   private readonly answer = new AnswerWriter();
-  private readonly asked: TypedQuestion;
+  private asked: TypedQuestion;
+  /** The user's messages before the question being answered: the conversation's, then the earlier parts of its own message. */
+  private earlier: string[];
 
-  constructor(asked: TypedQuestion, conversation: InvestigationSession['conversation'] = null) {
+  /**
+   * `parts`: the questions of a message that asks several (see questionParts), answered in order
+   * into one answer, each later part reading the earlier ones as the conversation before it.
+   */
+  constructor(
+    asked: TypedQuestion,
+    private readonly conversation: InvestigationSession['conversation'] = null,
+    private readonly parts: QuestionPart[] = [],
+  ) {
     this.asked = withContext(asked, conversation);
+    this.earlier = (conversation?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.text);
   }
 
   async answerTurn(session: InvestigationSession): Promise<Conclusion> {
+    if (!this.parts.length) return (await this.answerPart(session)) ?? this.answer.conclusion(session, null);
+    const before = this.earlier;
+    for (const [i, part] of this.parts.entries()) {
+      const earlier = this.parts.slice(0, i).map((p) => p.text);
+      const conversation = this.conversation && {
+        ...this.conversation,
+        messages: [...this.conversation.messages, ...earlier.map((text, n) => ({ sequence: -1 - n, role: 'user' as const, text, at: '' }))],
+      };
+      this.asked = withContext(part.asked, conversation);
+      this.earlier = [...before, ...earlier];
+      // A part that must ask which service is meant asks for the whole message.
+      const ask = await this.answerPart(session);
+      if (ask) return ask;
+    }
+    return this.answer.conclusion(session, null);
+  }
+
+  /** Answers the question asked into the turn's answer; a conclusion only when it must ask the person instead. */
+  private async answerPart(session: InvestigationSession): Promise<Conclusion | null> {
     session.beginTurn();
     const source = session.sources.find((s) => s.type === 'prometheus');
     // The cluster's events and pod states, when a Kubernetes integration is connected and the question asks what it says.
@@ -67,23 +97,23 @@ export class IncidentQuestions {
       const named = source ? await this.subjects(session, source) : { found: [] };
       if ('ask' in named) return named.ask;
       await answerCluster(session, this.answer, named.found[0]?.value ?? this.incidentSubject(session)?.value ?? null);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     if (this.asked.kind === 'logs') {
       // The workload named (matched against the metrics' label values when there are metrics), else the incident's.
       const named = source ? await this.subjects(session, source) : { found: [] };
       if ('ask' in named) return named.ask;
       await answerLogs(session, this.answer, named.found[0]?.value ?? this.incidentSubject(session)?.value ?? null);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     if (!source) {
       this.answer.limit('missing_telemetry', 'No Prometheus integration is connected, so the question cannot be answered from metrics', []);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     const until = session.window.until;
     if (this.asked.kind === 'changes') {
       await answerChanges(session, source, this.answer, this.asked.rangeMinutes);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     // Two services may be related through calls to a peer no job names (a database, a partner's API): the calls are read first.
     const listsPeers = this.asked.kind === 'which' && this.asked.listings.includes('peers');
@@ -103,21 +133,21 @@ export class IncidentQuestions {
     const found = subjects.found;
     if (calls && listsPeers) {
       for (const subject of found.slice(0, 2)) this.peers(session, subject, calls);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     if (calls) {
       const incident = this.incidentSubject(session);
       const pair = [...found, ...(incident && !found.some((f) => f.value === incident.value) ? [incident] : [])];
       if (pair.length < 2) this.answer.limit('scope', 'The question names one service, and there is no other (nor an incident service) to relate it to', []);
       else await answerRelated(session, source, this.answer, [pair[0], pair[1]], calls);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     if (!found.length && this.asked.kind !== 'when')
       this.answer.limit('scope', "The question names no service, and the incident's alerts name none to answer it for", []);
     if (this.asked.kind === 'when') {
       const subject = found[0] ?? null;
       await answerWhen({ session, source, answer: this.answer, signal: this.asked.signals[0] ?? null, percentile: this.asked.percentile }, subject);
-      return this.answer.conclusion(session, null);
+      return null;
     }
     const from = shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE);
     for (const subject of found.slice(0, 2)) {
@@ -127,7 +157,7 @@ export class IncidentQuestions {
       else if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
       else await this.signals(session, source, subject, from, until);
     }
-    return this.answer.conclusion(session, null);
+    return null;
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
@@ -161,7 +191,7 @@ export class IncidentQuestions {
     needs = 1,
   ): Promise<{ found: Subject[] } | { ask: Conclusion }> {
     const incidentSubject = this.incidentSubject(session);
-    const earlier = (session.conversation?.messages ?? []).filter((m) => m.role === 'user').map((m) => parseQuestion(m.text).words);
+    const earlier = this.earlier.map((text) => parseQuestion(text).words);
     const words = this.asked.words;
     if (!words.length && !earlier.some((w) => w.length)) return { found: incidentSubject ? [incidentSubject] : [] };
     const catalog: Subject[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuestion } from './parse';
+import { parseQuestion, questionParts } from './parse';
 
 describe('parseQuestion', () => {
   it('reads a question about the logs, with the workload it names and none of its own words as names', () => {
@@ -65,6 +65,20 @@ describe('parseQuestion', () => {
     expect(parseQuestion('when did the checkout errors start rising?')).toMatchObject({ words: ['checkout', 'rising'], placedAsNames: ['checkout'] });
     expect(parseQuestion('where are the errors originating?')).toMatchObject({ words: ['originating'], placedAsNames: [] });
     expect(parseQuestion('how bad is it for checkout?').placedAsNames).toEqual(['checkout']);
+  });
+
+  it('splits a message into its questions when they are of different kinds, and only then', () => {
+    const parts = questionParts("which pods are hit and what's their p99?");
+    expect(parts.map((p) => [p.text, p.asked.kind])).toEqual([
+      ['which pods are hit', 'which'],
+      ["what's their p99", 'signals'],
+    ]);
+    expect(parts[1].asked.refers).toBe(true);
+    expect(questionParts('what changed? when did it start?').map((p) => p.asked.kind)).toEqual(['changes', 'when']);
+    // One question with an "and" inside it, several of one kind, or a part not understood alone: none.
+    expect(questionParts('which pods run 3.3.0 and on which nodes?')).toEqual([]);
+    expect(questionParts("what's the p99 of search and what's the error rate of cart?")).toEqual([]);
+    expect(questionParts('hello and what changed?')).toEqual([]);
   });
 
   it('reads when something started and whether it still holds, with the signal it names', () => {

@@ -96,7 +96,8 @@ const ASKS_ACTIONS =
 const ASKS_COMPARE =
   /\b(go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
-const REFERS = /\b(it|its|it's|that service|this service|the service|those|these|them|they|the new version|the old version|that version|this version|same)\b/;
+const REFERS =
+  /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b/;
 
 const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, ten: 10, fifteen: 15, twenty: 20, thirty: 30 };
 const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440 };
@@ -185,6 +186,36 @@ export function parseQuestion(whole: string): TypedQuestion {
   };
 }
 
+/** One of the questions a message asks, with its own text. */
+export interface QuestionPart {
+  text: string;
+  asked: TypedQuestion;
+}
+
+/**
+ * Where a message asks a new question: after a question mark or a semicolon, or at an "and" (or
+ * ", and") followed by a question's word ("which pods are hit and what's their p99?"); not at an
+ * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
+ */
+const PART_BREAK = /\s*(?:[?;]+|,?\s+and\s+(?=(?:what|what's|whats|which|when|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their)\b))\s*/;
+
+/**
+ * The questions of a message that asks several of different kinds ("which pods are affected and
+ * what's their latency?": a listing and a signal), each read on its own, in order; none when it
+ * asks one question (or several of one kind, which the grammar reads together), or when a part
+ * is not understood alone.
+ */
+export function questionParts(whole: string): QuestionPart[] {
+  const parts = whole
+    .slice(0, READ_CHARS)
+    .split(PART_BREAK)
+    .map((t) => t.trim())
+    .filter((t) => /[a-z]/i.test(t))
+    .map((text) => ({ text, asked: parseQuestion(text) }));
+  if (parts.length < 2 || parts.some((p) => p.asked.kind === 'unknown')) return [];
+  return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
+}
+
 /** "over the last hour" → 60, "in the past 30 minutes" → 30, "last 2h" → 120; null when none is said. */
 function rangeOf(text: string): number | null {
   const m =
@@ -197,12 +228,13 @@ function rangeOf(text: string): number | null {
   return Math.round(count * (UNIT_MINUTES[unit] ?? 60));
 }
 
-/** Words after which a name stands: "the latency of billing", "is billing down", "does checkout call billing". */
+/** Words after which a name stands: "the latency of billing", "does checkout call billing". */
 const BEFORE_NAMES = new Set(
-  'of for on in to from with about by between than vs versus and or is are was were does do did call calls calling hit affect affects reach uses use'.split(
-    ' ',
-  ),
+  'of for on in to from with about by between than vs versus and or call calls calling hit affect affects reach uses use'.split(' '),
 );
+/** Verbs after which a name stands when they open the question (or follow its question word): "is billing down?", "how is billing?", not "which pods are affected?". */
+const OPENING_VERBS = new Set('is are was were does do did has have'.split(' '));
+const QUESTION_WORDS = new Set("what what's whats which who where how when why".split(' '));
 /** Words a name stands before: "the billing service", "billing's latency", "the billing pods". */
 const AFTER_NAMES = new Set(
   'service services svc pod pods app apps job jobs deployment deployments db database server servers queue queues worker workers api cluster namespace node host'.split(
@@ -211,8 +243,8 @@ const AFTER_NAMES = new Set(
 );
 
 /**
- * Whether `word` stands where a name stands in `text` (first in it, after a word of BEFORE_NAMES,
- * before one of AFTER_NAMES or with a possessive `'s`) or looks like a name (a digit, `-`, `_` or
+ * Whether `word` stands where a name stands in `text` (first in it, after a word of BEFORE_NAMES
+ * or a verb that opens the question, before one of AFTER_NAMES or with a possessive `'s`) or looks like a name (a digit, `-`, `_` or
  * `.` in it), at any of its occurrences. Verbs and adjectives of a question ("when did it start
  * rising?", "where are the errors originating?") stand elsewhere.
  */
@@ -224,8 +256,12 @@ function namePlaced(text: string, word: string): boolean {
     if (bare.replace(/'s$/, '') !== word) return false;
     if (i === 0 || bare.endsWith("'s")) return true;
     // Skipping an article: "of the billing", "is the billing".
-    const before = tokens[i - 1] === 'the' || tokens[i - 1] === 'a' ? tokens[i - 2] : tokens[i - 1];
-    return (before !== undefined && BEFORE_NAMES.has(before)) || (tokens[i + 1] !== undefined && AFTER_NAMES.has(tokens[i + 1].replace(/[?.!,;:]+$/, '')));
+    const at = tokens[i - 1] === 'the' || tokens[i - 1] === 'a' ? i - 2 : i - 1;
+    const before = tokens[at];
+    const opens = before !== undefined && OPENING_VERBS.has(before) && (at === 0 || QUESTION_WORDS.has(tokens[at - 1]));
+    return (
+      (before !== undefined && BEFORE_NAMES.has(before)) || opens || (tokens[i + 1] !== undefined && AFTER_NAMES.has(tokens[i + 1].replace(/[?.!,;:]+$/, '')))
+    );
   });
 }
 
