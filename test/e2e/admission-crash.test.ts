@@ -1,5 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiProcess, startApiProcess } from '../support/api-process';
@@ -69,6 +70,36 @@ async function deliver(baseUrl: string, integration: { id: string; secret: strin
 }
 
 /**
+ * Sends one delivery with node:http, telling when its request has been handed whole to the socket
+ * (`written`: the API may be reading or committing it, and has not answered yet) and what came of it.
+ */
+function deliverWritten(baseUrl: string, integration: { id: string; secret: string }, seq: number): { written: Promise<void>; outcome: Promise<Outcome> } {
+  const body = JSON.stringify({ alerts: [{ labels: { alertname: 'Crash', service: 's', seq: String(seq) }, startsAt: STARTS_AT }] });
+  let written!: () => void;
+  const whenWritten = new Promise<void>((resolve) => (written = resolve));
+  const outcome = new Promise<Outcome>((resolve) => {
+    const req = request(
+      `${baseUrl}/webhooks/v1/integrations/${integration.id}/alert-events`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': integration.secret }, timeout: REQUEST_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ kind: 'status', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', (error: NodeJS.ErrnoException) => resolve({ kind: 'error', code: error.code ?? error.message }));
+      },
+    );
+    req.on('finish', written);
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      written();
+      resolve({ kind: 'error', code: error.code ?? error.message });
+    });
+    req.end(body);
+  });
+  return { written: whenWritten, outcome };
+}
+
+/**
  * SIGKILL of the API in the middle of a stream of deliveries: a 202 means committed (decisions §8),
  * so every acknowledged delivery is stored exactly once, and re-sending any of them afterwards is
  * either its first admission (202) or an exact retry (200), never a duplicate.
@@ -132,16 +163,19 @@ describe('alert admission survives SIGKILL of the API', () => {
       const child = api!.child;
       let killed = false;
       let scheduled = false;
-      const send = async () => {
-        sent += 1;
-        const seq = sent;
-        const outcome = await deliver(baseUrl, integration, seq);
+      const note = (seq: number, outcome: Outcome): void => {
         if (outcome.kind === 'error') failed.set(seq, outcome.code);
         else if (outcome.status === 202) acknowledged.add(seq);
         else refused.set(seq, outcome.status);
       };
-      // Deliveries sent just before the kill: under load the senders' own answers may all have
-      // reached the client's buffers already, so these make sure some are in flight when it lands.
+      const send = async () => {
+        sent += 1;
+        const seq = sent;
+        note(seq, await deliver(baseUrl, integration, seq));
+      };
+      // Deliveries sent just before the kill, which lands once each has been handed whole to its
+      // socket: under load the senders' own answers may all have reached the client already, so
+      // these make sure some are in flight (read or being committed, not yet answered) when it lands.
       const last: Promise<void>[] = [];
       const sender = async () => {
         while (!killed && sent < MAX_SEQS) {
@@ -151,8 +185,14 @@ describe('alert admission survives SIGKILL of the API', () => {
             scheduled = true;
             setTimeout(() => {
               killed = true;
-              for (let i = 0; i < SENDERS; i++) last.push(send());
-              setTimeout(() => child.kill('SIGKILL'), 2);
+              const finals = Array.from({ length: SENDERS }, () => {
+                sent += 1;
+                const seq = sent;
+                const delivery = deliverWritten(baseUrl, integration, seq);
+                last.push(delivery.outcome.then((outcome) => note(seq, outcome)));
+                return delivery.written;
+              });
+              void Promise.all(finals).then(() => child.kill('SIGKILL'));
             }, KILL_JITTER_MS);
           }
         }
