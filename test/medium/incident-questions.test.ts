@@ -201,3 +201,23 @@ describe('questions about a crash loop after a configuration change', () => {
     );
   }, 60_000);
 });
+
+describe('questions about memory against its limit', () => {
+  const staged = stagedScenario('orders-memory-leak-oom');
+
+  it('answers the use of the pod closest to its limit as a share of the limit, and the plain use when no limit is asked about', async () => {
+    const { conclusion, runs } = await staged.ask('how close is orders to its memory limit?');
+    const statement = conclusion.summary.split('\n')[0];
+    // orders' working set grows to its 1 GiB limit: its pods run near it.
+    const share = /^The memory use against its limit \(the pod closest to it\) of orders was ([\d.]+)% at .*, at most ([\d.]+)% /.exec(statement);
+    expect(Number(share?.[1])).toBeGreaterThan(50);
+    expect(Number(share?.[1])).toBeLessThanOrEqual(Number(share?.[2]));
+    // It reached the limit before each kill (the last samples of a killed container may read just over it).
+    expect(Number(share?.[2])).toBeGreaterThan(95);
+    expect(Number(share?.[2])).toBeLessThan(110);
+    const cited = runs.filter((r) => statement.includes(`#${r.ordinal}`));
+    expect(cited.some((r) => String(r.arguments.query).includes('kube_pod_container_resource_limits'))).toBe(true);
+    const { conclusion: plain } = await staged.ask('what is the memory use of orders?');
+    expect(plain.summary).toMatch(/^The memory use of orders .* (MiB|GiB)/);
+  }, 60_000);
+});

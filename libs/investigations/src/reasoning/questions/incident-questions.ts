@@ -273,6 +273,7 @@ export class IncidentQuestions {
       until,
       byRoute: this.asked.byRoute,
       percentile: this.asked.percentile,
+      againstLimit: this.asked.againstLimit,
     });
     for (const read of reads) {
       if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
@@ -378,10 +379,16 @@ export class IncidentQuestions {
       return;
     }
     const whole = summarise(withPoints.flatMap((s) => s.points));
+    const points = withPoints.flatMap((s) => s.points).sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
+    const last = points[points.length - 1];
+    const peak = points.reduce((a, b) => (b.v > a.v ? b : a));
     const statement =
-      split && whole.before !== null && whole.after !== null
-        ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
-        : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
+      this.asked.againstLimit && unit === 'ratio' && !split
+        ? // How close to its limit is what the pod is at now, and the most it reached.
+          `The ${name} of ${subject.value} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
+        : split && whole.before !== null && whole.after !== null
+          ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+          : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, read.also, split?.run]);
   }
 

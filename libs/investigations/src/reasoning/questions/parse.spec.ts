@@ -67,6 +67,17 @@ describe('parseQuestion', () => {
     expect(parseQuestion('how bad is it for checkout?').placedAsNames).toEqual(['checkout']);
   });
 
+  it("reads CPU or memory asked against the containers' limits", () => {
+    expect(parseQuestion('how close is orders to its memory limit?')).toMatchObject({
+      kind: 'signals',
+      signals: ['memory'],
+      againstLimit: true,
+      placedAsNames: ['orders'],
+    });
+    expect(parseQuestion('cpu of search vs its quota')).toMatchObject({ signals: ['cpu'], againstLimit: true });
+    expect(parseQuestion('what is the memory use of orders?').againstLimit).toBe(false);
+  });
+
   it('splits a message into its questions when they are of different kinds, and only then', () => {
     const parts = questionParts("which pods are hit and what's their p99?");
     expect(parts.map((p) => [p.text, p.asked.kind])).toEqual([

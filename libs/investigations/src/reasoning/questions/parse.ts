@@ -32,6 +32,8 @@ export interface TypedQuestion {
   compare: boolean;
   /** Whether it asks for a split by route ("other routes", "per route", "only /api/search"). */
   byRoute: boolean;
+  /** Whether it asks for CPU or memory against the containers' limits ("near its memory limit?", "cpu vs quota"). */
+  againstLimit: boolean;
   /** The range asked for, in minutes back from now ("over the last hour": 60), else null. */
   rangeMinutes: number | null;
   /** The routes it names (`/api/search`). */
@@ -96,6 +98,8 @@ const ASKS_ACTIONS =
 const ASKS_COMPARE =
   /\b(go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
+/** CPU or memory against the containers' limits. */
+const ASKS_LIMIT = /\b(limits?|quotas?|headroom|throttl\w*|saturat\w*|maxed out|max(ed)? out)\b/;
 const REFERS =
   /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b/;
 
@@ -124,7 +128,7 @@ const COMMON = new Set(
     'started start starts begin began begun stop stopped ended end recovered still long since deploy deploys deployed deployment deployments ' +
     'rollout rollouts rolled released changes anything something related connected linked depend depends dependent call calls calling talk reach ' +
     'ratio ratios serve serves served serving need share shares shared affect affects affecting down unreachable unavailable answering responding reachable restart restarts restarted restarting ' +
-    'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring ' +
+    'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring limit limits quota quotas headroom ' +
     'log logs logged logging line lines message messages say says said saying show tell stack trace traces written write wrote writes ' +
     'event events kubernetes k8s cluster probe probes evicted eviction evictions scheduled unscheduled unschedulable scheduling pull pulling image backoff back-off exit code status state states'
   ).split(' '),
@@ -176,6 +180,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     listings,
     compare: ASKS_COMPARE.test(text) || versions.length > 0,
     byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
+    againstLimit: ASKS_LIMIT.test(text),
     rangeMinutes: rangeOf(text),
     routes,
     versions,
@@ -258,7 +263,8 @@ function namePlaced(text: string, word: string): boolean {
     // Skipping an article: "of the billing", "is the billing".
     const at = tokens[i - 1] === 'the' || tokens[i - 1] === 'a' ? i - 2 : i - 1;
     const before = tokens[at];
-    const opens = before !== undefined && OPENING_VERBS.has(before) && (at === 0 || QUESTION_WORDS.has(tokens[at - 1]));
+    // "is billing down?", "how is billing?", "how close is billing to its limit?"; not "which pods are affected?".
+    const opens = before !== undefined && OPENING_VERBS.has(before) && (at === 0 || QUESTION_WORDS.has(tokens[at - 1]) || tokens[at - 2] === 'how');
     return (
       (before !== undefined && BEFORE_NAMES.has(before)) || opens || (tokens[i + 1] !== undefined && AFTER_NAMES.has(tokens[i + 1].replace(/[?.!,;:]+$/, '')))
     );

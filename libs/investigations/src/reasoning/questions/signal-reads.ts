@@ -69,7 +69,7 @@ export async function readSignals(
   source: SourceBrief,
   subject: Subject,
   signals: Signal[],
-  range: { from: Timestamp; until: Timestamp; byRoute: boolean; percentile: number | null },
+  range: { from: Timestamp; until: Timestamp; byRoute: boolean; percentile: number | null; againstLimit?: boolean },
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
   const selector = `${subject.label}=${quote(subject.value)}`;
@@ -147,6 +147,28 @@ export async function readSignals(
       }
       const run = await read(`sum(increase(kube_pod_container_status_restarts_total{${pods}}[5m]))`, `How often the containers of ${subject.value} restarted`);
       out.push({ signal, name: SIGNAL_NAMES.restarts, run, lines: linesOf(run), unit: 'count' });
+    } else if (range.againstLimit && pods) {
+      // The pod closest to its limit: each pod's use over the limits of its containers (kube-state-metrics, else cAdvisor's quota).
+      const [use, limits] =
+        signal === 'cpu'
+          ? [
+              `sum by (pod) (rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))`,
+              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="cpu"}) or sum by (pod) (container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000)`,
+            ]
+          : [
+              `sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""})`,
+              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="memory"}) or sum by (pod) (container_spec_memory_limit_bytes{${pods}, container!=""} > 0))`,
+            ];
+      const name = `${SIGNAL_NAMES[signal]} against its limit (the pod closest to it)`;
+      const run = await read(`max(${use} / ${limits})`, `The ${SIGNAL_NAMES[signal]} of ${subject.value}'s pods against their limits`);
+      if (!seriesOf(run).length) {
+        out.push({
+          cannot: `no ${signal === 'cpu' ? 'CPU' : 'memory'} limit of ${subject.value}'s containers was read with their use, so its ${SIGNAL_NAMES[signal]} against its limit is unknown`,
+          run,
+        });
+        continue;
+      }
+      out.push({ signal, name, run, lines: linesOf(run), unit: 'ratio' });
     } else {
       const query =
         signal === 'cpu'
