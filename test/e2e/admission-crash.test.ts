@@ -45,9 +45,13 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** The delivery of `seq`: the same alert but for its `seq` label. */
+const deliveryBody = (seq: number): string =>
+  JSON.stringify({ alerts: [{ labels: { alertname: 'Crash', service: 's', seq: String(seq) }, startsAt: STARTS_AT }] });
+
 /** Sends one delivery; a transport failure (reset, refused, timeout) is an outcome, not a throw. */
 async function deliver(baseUrl: string, integration: { id: string; secret: string }, seq: number): Promise<Outcome> {
-  const body = JSON.stringify({ alerts: [{ labels: { alertname: 'Crash', service: 's', seq: String(seq) }, startsAt: STARTS_AT }] });
+  const body = deliveryBody(seq);
   try {
     const res = await fetch(`${baseUrl}/webhooks/v1/integrations/${integration.id}/alert-events`, {
       method: 'POST',
@@ -74,7 +78,7 @@ async function deliver(baseUrl: string, integration: { id: string; secret: strin
  * (`written`: the API may be reading or committing it, and has not answered yet) and what came of it.
  */
 function deliverWritten(baseUrl: string, integration: { id: string; secret: string }, seq: number): { written: Promise<void>; outcome: Promise<Outcome> } {
-  const body = JSON.stringify({ alerts: [{ labels: { alertname: 'Crash', service: 's', seq: String(seq) }, startsAt: STARTS_AT }] });
+  const body = deliveryBody(seq);
   let written!: () => void;
   const whenWritten = new Promise<void>((resolve) => (written = resolve));
   const outcome = new Promise<Outcome>((resolve) => {

@@ -27,8 +27,10 @@ const MAX_ROWS = 12;
 const SUBJECT_LABELS = ['job', 'service', 'container', 'pod', 'node'];
 /** Labels whose values a word names only whole: "checkout" is no one pod of checkout, "eu" no node. */
 const WHOLE_ONLY = new Set(['pod', 'node']);
-/** A word this close to a known name (edits over the longer length) is that name misspelt: "chekout", "serch". */
+/** A word this close to a known name (see closeness) is that name misspelt: "chekout", "serch". */
 const NEARLY = 0.34;
+/** How far a word is from a name: the edits between them over the longer's length (0 the same, 1 nothing shared). */
+const closeness = (word: string, name: string): number => distance(word, name.toLowerCase()) / Math.max(word.length, name.length);
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 
@@ -56,6 +58,8 @@ export class IncidentQuestions {
   private asked: TypedQuestion;
   /** The user's messages before the question being answered: the conversation's, then the earlier parts of its own message. */
   private earlier: string[];
+  /** The names the sources know, read once per turn (see readNames): every part of a message matches its words against them. */
+  private known?: { catalog: Subject[]; runs: number[] };
 
   /**
    * `parts`: the questions of a message that asks several (see questionParts), answered in order
@@ -194,20 +198,9 @@ export class IncidentQuestions {
     const earlier = this.earlier.map((text) => parseQuestion(text).words);
     const words = this.asked.words;
     if (!words.length && !earlier.some((w) => w.length)) return { found: incidentSubject ? [incidentSubject] : [] };
-    const catalog: Subject[] = [];
-    const runs: number[] = [];
-    for (const label of SUBJECT_LABELS) {
-      const run = await session.runTool({
-        tool: 'prometheus.label_values',
-        integrationId: source.integrationId,
-        arguments: { label },
-        purpose: `Which values of ${label} exist, to match the names in the question`,
-      });
-      runs.push(run.ordinal);
-      const values = run.outcome === 'succeeded' ? ((run.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
-      catalog.push(...values.map((value) => ({ label, value })));
-    }
-    catalog.push(...extra);
+    const known = (this.known ??= await this.readNames(session, source));
+    const catalog = [...known.catalog, ...extra];
+    const runs = known.runs;
     // Each word names the values equal to it, else those it is a part of ("orders" is orders, not orders-worker, when both exist); in the question's order.
     const match = (ws: string[]): Subject[] => {
       const found = ws.flatMap((w) => {
@@ -220,8 +213,7 @@ export class IncidentQuestions {
     const named = match(words);
     // A word that names nothing known is asked about when it stands where a name stands, or nearly
     // matches a known name (a typo); otherwise it is one of the question's own words ("rising").
-    const nearlyNames = (w: string): boolean =>
-      catalog.some((s) => !WHOLE_ONLY.has(s.label) && distance(w, s.value.toLowerCase()) / Math.max(w.length, s.value.length) <= NEARLY);
+    const nearlyNames = (w: string): boolean => catalog.some((s) => !WHOLE_ONLY.has(s.label) && closeness(w, s.value) <= NEARLY);
     const unresolved = words.filter(
       (w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) && (this.asked.placedAsNames.includes(w) || nearlyNames(w)),
     );
@@ -251,10 +243,10 @@ export class IncidentQuestions {
         .find((s) => s.length) ?? [];
     if (!unresolved.length || (this.asked.refers && !named.length)) return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
     // The candidates, the closest to the names asked about first (a typo finds its service), exporters left out.
-    const closeness = (value: string): number => Math.min(...unresolved.map((w) => distance(w, value.toLowerCase()) / Math.max(w.length, value.length)));
+    const nearest = (value: string): number => Math.min(...unresolved.map((w) => closeness(w, value)));
     const services = [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label)).map((s) => s.value))]
       .filter((v) => !EXPORTER_JOBS.test(v))
-      .sort((a, b) => closeness(a) - closeness(b))
+      .sort((a, b) => nearest(a) - nearest(b))
       .slice(0, 10);
     return {
       ask: asking(
@@ -263,6 +255,24 @@ export class IncidentQuestions {
         runs,
       ),
     };
+  }
+
+  /** The values of SUBJECT_LABELS the sources know, one run each, with the runs that read them. */
+  private async readNames(session: InvestigationSession, source: SourceBrief): Promise<{ catalog: Subject[]; runs: number[] }> {
+    const catalog: Subject[] = [];
+    const runs: number[] = [];
+    for (const label of SUBJECT_LABELS) {
+      const run = await session.runTool({
+        tool: 'prometheus.label_values',
+        integrationId: source.integrationId,
+        arguments: { label },
+        purpose: `Which values of ${label} exist, to match the names in the question`,
+      });
+      runs.push(run.ordinal);
+      const values = run.outcome === 'succeeded' ? ((run.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
+      catalog.push(...values.map((value) => ({ label, value })));
+    }
+    return { catalog, runs };
   }
 
   /** The signals asked of `subject` from `from` to `until`, compared before and after a split when asked. */

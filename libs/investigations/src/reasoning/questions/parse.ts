@@ -172,6 +172,7 @@ export function parseQuestion(whole: string): TypedQuestion {
                     : ASKS_CAUSE.test(text)
                       ? 'cause'
                       : 'unknown';
+  const words = subjectWords(text, routes, versions);
   const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
   return {
     kind,
@@ -184,8 +185,8 @@ export function parseQuestion(whole: string): TypedQuestion {
     rangeMinutes: rangeOf(text),
     routes,
     versions,
-    words: subjectWords(text, routes, versions),
-    placedAsNames: subjectWords(text, routes, versions).filter((w) => namePlaced(text, w)),
+    words,
+    placedAsNames: words.filter((w) => namePlaced(text, w)),
     refers: REFERS.test(text),
     asksCluster: ASKS_CLUSTER.test(text),
   };
