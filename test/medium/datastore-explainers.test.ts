@@ -340,6 +340,24 @@ describe('the broker queue explainer against a real RabbitMQ', () => {
       20_000,
       `${queue} to show ${count} ready messages, its oldest message's timestamp and no consumer`,
     );
+    // The management plugin lists connections apart from queues, and under load later: wait for checkout's to be listed and the worker's to be gone.
+    await until(
+      async () => {
+        const read = await catalog.run(
+          'rabbitmq.connections',
+          { vhost: vhost.name },
+          {
+            connection: { integrationId: BROKER, type: 'rabbitmq', baseUrl: RABBITMQ_MANAGEMENT, headers: { authorization: vhost.monitorAuthorization } },
+            window: { from: Timestamp.now().plusSeconds(-60), until: Timestamp.now() },
+            signal: new AbortController().signal,
+          },
+        );
+        const names = ((read.output as { byConnectionName?: Array<{ connectionName: string }> } | null)?.byConnectionName ?? []).map((g) => g.connectionName);
+        return names.includes('checkout') && !names.includes('orders-worker');
+      },
+      20_000,
+      'the broker to list checkout connected and orders-worker gone',
+    );
   }
 
   beforeAll(() => vhost.create());
