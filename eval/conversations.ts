@@ -226,6 +226,66 @@ const DEV_CASES: QuestionCase[] = [
   { scenario: 'checkout-bad-version', split: 'dev', message: 'what does checkout depend on?', expect: { contains: ['checkout calls inventory, payments'] } },
   { scenario: 'payments-bad-version-noisy-neighbour', split: 'dev', message: 'who calls payments?', expect: { contains: ['checkout calls payments'] } },
   { scenario: 'search-traffic-surge', split: 'dev', message: 'which routes does search serve?', expect: { contains: ['| /api/search |', '| /api/suggest |'] } },
+  // What runs on a node, a node named by an earlier answer, and how saturated a node is.
+  { scenario: 'search-noisy-neighbour', split: 'dev', message: 'what else runs on ip-10-0-2-34?', expect: { contains: ['video-transcode', 'search'] } },
+  {
+    scenario: 'search-noisy-neighbour',
+    split: 'dev',
+    message: 'anything else scheduled on that node?',
+    earlier: ['is video-transcode related to search?'],
+    expect: { contains: ['ip-10-0-2-34', 'video-transcode'] },
+  },
+  {
+    scenario: 'search-noisy-neighbour',
+    split: 'dev',
+    message: 'how loaded is node ip-10-0-2-34 right now',
+    expect: { number: '1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"ip-10-0-2-34.*"}[5m]))', tolerance: 0.1 },
+  },
+  {
+    scenario: 'search-noisy-neighbour',
+    split: 'dev',
+    message: 'how much memory is in use on that host?',
+    earlier: ['is video-transcode related to search?'],
+    expect: { number: 'node_memory_MemTotal_bytes{node=~"ip-10-0-2-34.*"} - node_memory_MemAvailable_bytes{node=~"ip-10-0-2-34.*"}', tolerance: 0.2 },
+  },
+  // Moments named by what happened: the start of a change, a rollout of another service, the time an answer named.
+  {
+    scenario: 'search-traffic-surge',
+    split: 'dev',
+    message: 'what was the p99 of search before the surge started?',
+    expect: { all: [{ at: 39, tolerance: 2 }, { direction: 'up' }] },
+  },
+  {
+    scenario: 'search-traffic-surge',
+    split: 'dev',
+    message: 'has the request rate of search gone up since the frontend rollout?',
+    expect: { all: [{ at: 44, tolerance: 2 }, { direction: 'up' }] },
+  },
+  {
+    scenario: 'search-traffic-surge',
+    split: 'dev',
+    message: 'what was its p99 then?',
+    earlier: ['when did traffic to search go up?'],
+    expect: {
+      number: 'histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="search"}[5m] offset 39m)))',
+      tolerance: 0.3,
+    },
+  },
+  {
+    scenario: 'checkout-bad-version',
+    split: 'dev',
+    message: 'was anything deployed around then?',
+    earlier: ['when did the checkout errors start?'],
+    expect: { contains: ['2.15.0'] },
+  },
+  // The same question asked again.
+  {
+    scenario: 'checkout-bad-version',
+    split: 'dev',
+    message: "what's the error ratio of checkout",
+    earlier: ['what is the error ratio of checkout?'],
+    expect: { contains: ['You asked this before'] },
+  },
 ];
 
 const CASES: QuestionCase[] = [...DEV_CASES, ...HOLDOUT_QUESTIONS];

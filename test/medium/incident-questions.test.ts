@@ -221,3 +221,83 @@ describe('questions about memory against its limit', () => {
     expect(plain.summary).toMatch(/^The memory use of orders .* (MiB|GiB)/);
   }, 60_000);
 });
+
+/** The minutes between a `HH:MM UTC` an answer states and the end of the data (`end`, Unix seconds). */
+const minutesBefore = (answer: string, end: number): number => {
+  const m = /(\d\d):(\d\d) UTC/.exec(answer)!;
+  const day = new Date(end * 1000).toISOString().slice(0, 10);
+  return (end - Date.parse(`${day}T${m[1]}:${m[2]}:00Z`) / 1000) / 60;
+};
+
+describe('questions that name a moment by what happened then', () => {
+  // A crawler multiplies search's traffic from 39 minutes before the end; frontend rolled out 5.2.1 five minutes before that.
+  const staged = stagedScenario('search-traffic-surge');
+
+  it('compares with the time before the surge began, found on the measure the surge is of, not before the incident began', async () => {
+    const { conclusion } = await staged.ask('what was the p99 of search before the surge started?');
+    const statement =
+      /^The p99 latency of search was .* before the request rate of search began to change \(((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)\) and .* after: up \[#\d+(, #\d+)*\]$/m.exec(
+        conclusion.summary,
+      );
+    expect(statement).not.toBeNull();
+    expect(Math.abs(minutesBefore(statement![1], staged.end()) - 39)).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it("compares since the rollout of the service the question names, not the alerting service's", async () => {
+    const { conclusion, runs } = await staged.ask('has the request rate of search gone up since the frontend rollout?');
+    const statement =
+      /^The request rate of search was .* before the rollout of frontend 5\.2\.0 → 5\.2\.1 \((\d\d:\d\d UTC)\) and .* after: up \[(#\d+(, #\d+)*)\]$/m.exec(
+        conclusion.summary,
+      );
+    expect(statement).not.toBeNull();
+    expect(Math.abs(minutesBefore(statement![1], staged.end()) - 44)).toBeLessThanOrEqual(2);
+    // The rollout's run is cited with the signal's.
+    const cited = runs.filter((r) => statement![2].split(', ').includes(`#${r.ordinal}`));
+    expect(cited.some((r) => String(r.arguments.query).includes('job="frontend"'))).toBe(true);
+  }, 60_000);
+
+  it('reads "then" as the time the previous answer named: a value at it, and the changes around it', async () => {
+    const first = 'when did traffic to search go up?';
+    const { conclusion: when } = await staged.ask(first);
+    const named = /at (\d\d:\d\d UTC)/.exec(when.summary)![1];
+    const { conclusion: then } = await staged.ask('what was its p99 then?', [first], [when.summary]);
+    expect(then.summary).toMatch(new RegExp(`^The p99 latency of search was \\d+(\\.\\d+)? ms at ${named}, the time the previous answer named \\[#\\d+\\]$`));
+    const { conclusion: changes } = await staged.ask('was anything deployed around then?', [first], [when.summary]);
+    // From half an hour before the moment named: frontend's rollout five minutes before it is listed.
+    expect(changes.summary).toMatch(/^\d+ changes? in namespace \S+ from (\d\d:\d\d UTC) to (\d\d:\d\d UTC)/);
+    expect(minutesBefore(changes.summary.replace(/^.*? from /, ''), staged.end()) - minutesBefore(named, staged.end())).toBe(30);
+    expect(changes.summary).toContain('frontend 5.2.0 → 5.2.1');
+  }, 60_000);
+
+  it('says when a question was asked before, in the same words or others, and not of a different question', async () => {
+    const { conclusion: again } = await staged.ask("what's the request rate of search", ['what is the request rate of search?']);
+    expect(again.summary).toMatch(/^You asked this before, at \d\d:\d\d UTC: the answer below reads the data again/);
+    expect(again.summary).toMatch(/^The request rate of search averaged /m);
+    const { conclusion: other } = await staged.ask('what is the error ratio of search?', ['what is the request rate of search?']);
+    expect(other.summary).not.toContain('You asked this before');
+  }, 60_000);
+});
+
+describe('questions about a node', () => {
+  // A video-transcode batch takes all four cores of ip-10-0-2-34, where one search pod runs.
+  const staged = stagedScenario('search-noisy-neighbour');
+
+  it('lists what runs on a node named, or named by an earlier answer, the busiest first', async () => {
+    const { conclusion } = await staged.ask('what else runs on ip-10-0-2-34?');
+    expect(conclusion.summary).toMatch(
+      /^\d+ pod\(s\) run on node ip-10-0-2-34\S* at \d\d:\d\d UTC, of \d+ workload\(s\): .*search.*; the most CPU: video-transcode-\S+ \(video-transcode\), [\d.]+ cores \[#\d+, #\d+\]$/m,
+    );
+    expect(conclusion.summary).toMatch(/\| video-transcode-\S+ \| video-transcode \| shop \| [\d.]+ cores \|/);
+    const earlier = 'is video-transcode related to search?';
+    const { conclusion: related } = await staged.ask(earlier);
+    const { conclusion: there } = await staged.ask('anything else scheduled on that node?', [earlier], [related.summary]);
+    expect(there.summary.split('\n')[0]).toBe(conclusion.summary.split('\n')[0]);
+  }, 60_000);
+
+  it('answers whether a node is saturated with the shares of its cores and memory in use', async () => {
+    const { conclusion } = await staged.ask('how loaded is node ip-10-0-2-34 right now');
+    const cpu = /^The CPU busy \(a share of its cores\) of ip-10-0-2-34\S* was ([\d.]+)% at /m.exec(conclusion.summary);
+    expect(Number(cpu?.[1])).toBeGreaterThan(85);
+    expect(conclusion.summary).toMatch(/^The memory in use \(a share of its total\) of ip-10-0-2-34\S* was [\d.]+% at /m);
+  }, 60_000);
+});

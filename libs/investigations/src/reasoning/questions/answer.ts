@@ -38,6 +38,16 @@ export class AnswerWriter {
     this.limit('missing_telemetry', sentence, cited);
   }
 
+  /** A sentence about the question itself (that it was asked before), without numbers of its own and so without a run to cite. */
+  note(sentence: string): void {
+    this.lines.push(sentence);
+  }
+
+  /** What the answer says so far, for a later part of the same message that refers to it. */
+  text(): string {
+    return this.lines.join('\n');
+  }
+
   limit(type: LimitationItem['type'], statement: string, runRefs: number[]): void {
     this.limitations.push({ type, statement, runRefs, messageSequences: [] });
   }

@@ -11,6 +11,10 @@ const BEFORE_ALERT = 60n * MINUTE;
 /** A rollout's own change (a version, a limit) within this long of a new generation says what the rollout changed. */
 const SAME_ROLLOUT = 3n * MINUTE;
 const MAX_ROWS = 12;
+/** The changes "around then" are those from this long before the moment an earlier answer named… */
+const AROUND_BEFORE = 30n * MINUTE;
+/** …to this long after it. */
+const AROUND_AFTER = 10n * MINUTE;
 /** Samples a series over the range read. */
 const POINTS = 300;
 
@@ -33,10 +37,18 @@ interface Change {
  * from an hour before its first alert (or over the range asked) to now; each change with its
  * time, listed in order with the run that shows it.
  */
-export async function answerChanges(session: InvestigationSession, source: SourceBrief, answer: AnswerWriter, rangeMinutes: number | null): Promise<void> {
-  const until = session.window.until;
-  const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
-  const wanted = rangeMinutes ? shift(until, -BigInt(rangeMinutes) * MINUTE) : shift(firstAlert, -BEFORE_ALERT);
+export async function answerChanges(
+  session: InvestigationSession,
+  source: SourceBrief,
+  answer: AnswerWriter,
+  asked: { minutes: number | null; around?: Timestamp },
+): Promise<void> {
+  const now = session.window.until;
+  const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? now;
+  // Around a moment an earlier answer named: from AROUND_BEFORE before it to AROUND_AFTER after it.
+  const around = asked.around;
+  const until = around && shift(around, AROUND_AFTER).isBefore(now) ? shift(around, AROUND_AFTER) : now;
+  const wanted = around ? shift(around, -AROUND_BEFORE) : asked.minutes ? shift(now, -BigInt(asked.minutes) * MINUTE) : shift(firstAlert, -BEFORE_ALERT);
   const from = wanted.isAfter(session.window.from) ? wanted : session.window.from;
   const namespace = incidentNamespace(session);
   const ns = namespace ? `namespace=${quote(namespace)}` : '';
@@ -76,7 +88,7 @@ export async function answerChanges(session: InvestigationSession, source: Sourc
       ),
   );
   const where = namespace ? ` in namespace ${namespace}` : '';
-  const range = `from ${clock(from, until)} to ${clock(until, until)}`;
+  const range = `from ${clock(from, now)} to ${clock(until, now)}`;
   if (!runs.some((r) => seriesOf(r).length)) {
     answer.cannot(
       `no build series and no kube-state-metrics series of Deployments, ConfigMaps or pods${where} ${range}, so what changed cannot be seen in the metrics`,
@@ -98,15 +110,48 @@ export async function answerChanges(session: InvestigationSession, source: Sourc
   const table = [
     '| time | change | first alert | run |',
     '|---|---|---|---|',
-    ...shown.map((c) => `| ${clock(c.at, until)} | ${c.what} | ${relative(c.at)} | #${c.run.ordinal} |`),
+    ...shown.map((c) => `| ${clock(c.at, now)} | ${c.what} | ${relative(c.at)} | #${c.run.ordinal} |`),
   ].join('\n');
   const latest = said.filter((c) => !c.at.isAfter(firstAlert)).pop();
   answer.record(
     session,
-    `${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}${latest ? `; the last before the first alert (${clock(firstAlert, until)}): ${latest.what}, at ${clock(latest.at, until)}` : ''}`,
+    `${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}${latest ? `; the last before the first alert (${clock(firstAlert, now)}): ${latest.what}, at ${clock(latest.at, now)}` : ''}`,
     [...new Set(shown.map((c) => c.run))],
     table,
   );
+}
+
+/**
+ * When `workload` last rolled out between `from` and `until`: a new version of its program or a
+ * new image of its container, else a new generation of its Deployment or StatefulSet; null when
+ * it did not roll out then. One run, cited.
+ */
+export async function lastRollout(
+  session: InvestigationSession,
+  source: SourceBrief,
+  workload: string,
+  from: Timestamp,
+  until: Timestamp,
+): Promise<{ at: Timestamp; what: string; run: RecordedRun } | { none: RecordedRun }> {
+  const step = Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 1e6 / POINTS));
+  const name = quote(workload);
+  const run = await session.runTool({
+    tool: 'prometheus.query_range',
+    integrationId: source.integrationId,
+    arguments: {
+      query: `max by (__name__, job, version) ({__name__=~".+_build_info", job=${name}}) or max by (__name__, container, image) (kube_pod_container_info{container=${name}}) or max by (__name__, deployment, statefulset) ({__name__=~"kube_deployment_metadata_generation|kube_statefulset_metadata_generation", deployment=${name}} or {__name__="kube_statefulset_metadata_generation", statefulset=${name}})`,
+      start: from.toISOString(),
+      end: until.toISOString(),
+      step,
+    },
+    purpose: `When ${workload} last rolled out`,
+  });
+  const versions = newVersions(run, from, step);
+  const rollouts = versions.length ? versions : workloadChanges(run).filter((c) => c.generation);
+  const last = rollouts.sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1)).pop();
+  // "frontend 5.2.0 → 5.2.1", "Deployment frontend (generation 3 → 4)": what rolled out, without the kind of change.
+  const what = last?.what.replace(/ \(a new (version|image)\)$/, '').replace(/ rolled out \((generation .*)\)$/, ' ($1)');
+  return last ? { at: last.at, what: what!, run } : { none: run };
 }
 
 /** The order of changes seen within the same step: edits, then what rolled out, then scalings. */

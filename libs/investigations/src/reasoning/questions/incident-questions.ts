@@ -8,16 +8,18 @@ import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner
 import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
-import { answerChanges } from './changes';
+import { answerChanges, lastRollout } from './changes';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerLogs } from './logs';
 import { clock, quantity, Unit } from './format';
-import type { QuestionPart, TypedQuestion } from './parse';
+import type { QuestionPart, Reference, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
 import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
-import { answerWhen, minimumMove } from './when';
+import { answerWhen, changeStart, minimumMove } from './when';
 
+/** "Then" is read from this long before the moment to this long after it, for the sample nearest it. */
+const AROUND_THEN = 10n * MINUTE;
 /** The range read when the question names none. */
 const DEFAULT_RANGE_MINUTES = 60;
 /** A route whose value after is at least this multiple of before (and the difference counts) moved. */
@@ -75,6 +77,7 @@ export class IncidentQuestions {
   }
 
   async answerTurn(session: InvestigationSession): Promise<Conclusion> {
+    this.sayWhenRepeated(session.subject, session.window.until);
     if (!this.parts.length) return (await this.answerPart(session)) ?? this.answer.conclusion(session, null);
     const before = this.earlier;
     for (const [i, part] of this.parts.entries()) {
@@ -90,6 +93,26 @@ export class IncidentQuestions {
       if (ask) return ask;
     }
     return this.answer.conclusion(session, null);
+  }
+
+  /**
+   * A question asked again in the same conversation (the same words, or the same question in
+   * other words) is said to be one: the answer reads the data again, and says which earlier
+   * answer it repeats, by when that was asked.
+   */
+  private sayWhenRepeated(message: string, now: Timestamp): void {
+    const asked = parseQuestion(message);
+    const same = this.conversation?.messages.find(
+      (m) =>
+        m.role === 'user' &&
+        m.sequence !== this.conversation?.messageSequence &&
+        (normalised(m.text) === normalised(message) || sameQuestion(parseQuestion(m.text), asked)),
+    );
+    if (!same) return;
+    const when = Timestamp.parse(same.at);
+    this.answer.note(
+      `You asked this before${when ? `, at ${clock(when, now)}` : ''}: the answer below reads the data again, up to now, rather than repeating the earlier answer.`,
+    );
   }
 
   /** Answers the question asked into the turn's answer; a conclusion only when it must ask the person instead. */
@@ -116,7 +139,8 @@ export class IncidentQuestions {
     }
     const until = session.window.until;
     if (this.asked.kind === 'changes') {
-      await answerChanges(session, source, this.answer, this.asked.rangeMinutes);
+      const around = this.asked.reference?.kind === 'then' ? this.namedTime(session) : null;
+      await answerChanges(session, source, this.answer, { minutes: this.asked.rangeMinutes, ...(around ? { around } : {}) });
       return null;
     }
     // Two services may be related through calls to a peer no job names (a database, a partner's API): the calls are read first.
@@ -156,7 +180,8 @@ export class IncidentQuestions {
     const from = shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE);
     for (const subject of found.slice(0, 2)) {
       session.beginTurn();
-      if (this.asked.kind === 'which' && this.asked.listings.length === 1 && this.asked.listings[0] === 'routes')
+      if (this.asked.kind === 'which' && subject.label === 'node') await this.nodePods(session, source, subject, until);
+      else if (this.asked.kind === 'which' && this.asked.listings.length === 1 && this.asked.listings[0] === 'routes')
         await this.routes(session, source, subject, until);
       else if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
       else await this.signals(session, source, subject, from, until);
@@ -197,10 +222,16 @@ export class IncidentQuestions {
     const incidentSubject = this.incidentSubject(session);
     const earlier = this.earlier.map((text) => parseQuestion(text).words);
     const words = this.asked.words;
-    if (!words.length && !earlier.some((w) => w.length)) return { found: incidentSubject ? [incidentSubject] : [] };
+    const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
+    if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
     const known = (this.known ??= await this.readNames(session, source));
     const catalog = [...known.catalog, ...extra];
     const runs = known.runs;
+    // "that node", "what else runs there": the nodes an earlier answer named, unless the question names one.
+    if (asksNode && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w)))) {
+      const nodes = this.nodesNamedBefore(catalog.filter((s) => s.label === 'node'));
+      if (nodes.length) return { found: nodes };
+    }
     // Each word names the values equal to it, else those it is a part of ("orders" is orders, not orders-worker, when both exist); in the question's order.
     const match = (ws: string[]): Subject[] => {
       const found = ws.flatMap((w) => {
@@ -257,6 +288,94 @@ export class IncidentQuestions {
     };
   }
 
+  /** What the answers before this question said, the latest first: the earlier parts of this message, then the earlier turns. */
+  private answersBefore(): string[] {
+    return [
+      this.answer.text(),
+      ...[...(this.conversation?.turns ?? [])]
+        .reverse()
+        .map((t) => t.summary ?? '')
+        .filter(Boolean),
+    ];
+  }
+
+  /** The nodes the latest answer that named any named, in the order it named them. */
+  private nodesNamedBefore(nodes: Subject[]): Subject[] {
+    for (const text of this.answersBefore()) {
+      const lower = text.toLowerCase();
+      const at = (s: Subject): number => {
+        const value = s.value.toLowerCase();
+        const i = lower.indexOf(value);
+        return i >= 0 ? i : lower.search(new RegExp(`\\b${escape(value.split('.')[0])}\\b`));
+      };
+      const named = nodes.filter((s) => at(s) >= 0).sort((a, b) => at(a) - at(b));
+      if (named.length) return named;
+    }
+    return [];
+  }
+
+  /**
+   * The time the latest answer that states one named ("then"): its first time that is not the
+   * start of a range it read ("from 04:40 UTC to 05:40 UTC") nor the minute it was read at (now),
+   * on the day of the window's end unless it names its own day.
+   */
+  private namedTime(session: InvestigationSession): Timestamp | null {
+    const until = session.window.until;
+    const time = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/g;
+    for (const text of this.answersBefore()) {
+      for (const m of text.replace(new RegExp(`\\bfrom ${time.source} to ${time.source}`, 'g'), '').matchAll(time)) {
+        const day = m[1] ?? until.toISOString().slice(0, 10);
+        let at = Timestamp.parse(`${day}T${m[2]}:${m[3]}:00Z`);
+        if (at && !m[1] && at.isAfter(until)) at = at.plusSeconds(-86_400);
+        if (at && until.epochMicros - at.epochMicros >= MINUTE) return at;
+      }
+    }
+    return null;
+  }
+
+  /** The pods running on `node` at `until`, the workload each belongs to and the CPU each uses, the busiest first. */
+  private async nodePods(session: InvestigationSession, source: SourceBrief, node: Subject, until: Timestamp): Promise<void> {
+    const onNode = `kube_pod_info{node=${quote(node.value)}}`;
+    const query = (q: string, purpose: string) =>
+      session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query: q, time: until.toISOString() }, purpose });
+    const pods = await query(`max by (namespace, pod) (${onNode})`, `Which pods run on node ${node.value}`);
+    const listed = seriesOf(pods).filter((s) => s.metric.pod);
+    if (!listed.length) {
+      this.answer.cannot(`no kube_pod_info names a pod on node ${node.value} at ${clock(until, until)}, so what runs on it is unknown`, pods);
+      return;
+    }
+    const cpu = await query(
+      `sum by (namespace, pod) (rate(container_cpu_usage_seconds_total{container!=""}[5m]) * on (namespace, pod) group_left () max by (namespace, pod) (${onNode}))`,
+      `How much CPU each pod on node ${node.value} uses`,
+    );
+    const used = new Map(seriesOf(cpu).map((s) => [`${s.metric.namespace}/${s.metric.pod}`, Number(s.value?.[1] ?? NaN)]));
+    const rows = listed
+      .map((s) => ({
+        pod: s.metric.pod,
+        namespace: s.metric.namespace,
+        workload: workloadOfPod(s.metric.pod),
+        cpu: used.get(`${s.metric.namespace}/${s.metric.pod}`),
+      }))
+      .sort((a, b) => (b.cpu ?? -1) - (a.cpu ?? -1));
+    const workloads = [...new Set(rows.map((r) => r.workload))];
+    const busiest = rows.find((r) => r.cpu !== undefined && Number.isFinite(r.cpu));
+    this.answer.record(
+      session,
+      `${rows.length} pod(s) run on node ${node.value} at ${clock(until, until)}, of ${workloads.length} workload(s): ${workloads.slice(0, MAX_ROWS).join(', ')}${busiest ? `; the most CPU: ${busiest.pod} (${busiest.workload}), ${quantity(busiest.cpu!, 'cores')}` : ''}`,
+      [pods, busiest ? cpu : null],
+      [
+        '| pod | workload | namespace | CPU |',
+        '|---|---|---|---:|',
+        ...rows
+          .slice(0, MAX_ROWS)
+          .map(
+            (r) =>
+              `| ${r.pod} | ${r.workload} | ${r.namespace ?? '-'} | ${r.cpu !== undefined && Number.isFinite(r.cpu) ? quantity(r.cpu, 'cores') : 'unknown'} |`,
+          ),
+      ].join('\n'),
+    );
+  }
+
   /** The values of SUBJECT_LABELS the sources know, one run each, with the runs that read them. */
   private async readNames(session: InvestigationSession, source: SourceBrief): Promise<{ catalog: Subject[]; runs: number[] }> {
     const catalog: Subject[] = [];
@@ -277,6 +396,10 @@ export class IncidentQuestions {
 
   /** The signals asked of `subject` from `from` to `until`, compared before and after a split when asked. */
   private async signals(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
+    if (this.asked.reference?.kind === 'then' && this.asked.reference.at) {
+      await this.signalsThen(session, source, subject, until);
+      return;
+    }
     const split = await this.splitAt(session, source, subject, from, until);
     const reads = await readSignals(session, source, subject, this.asked.signals, {
       from,
@@ -291,6 +414,39 @@ export class IncidentQuestions {
     }
   }
 
+  /** The signals asked of `subject` at the time the previous answer named ("what was its p99 then?"): the sample nearest it. */
+  private async signalsThen(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const at = this.namedTime(session);
+    if (!at || at.isAfter(until)) {
+      this.answer.limit('scope', 'No earlier answer names a time to read the signals at', []);
+      return;
+    }
+    const reads = await readSignals(session, source, subject, this.asked.signals, {
+      from: shift(at, -AROUND_THEN),
+      until: shift(at, AROUND_THEN).isBefore(until) ? shift(at, AROUND_THEN) : until,
+      byRoute: false,
+      percentile: this.asked.percentile,
+      againstLimit: this.asked.againstLimit,
+    });
+    const distance = (t: Timestamp): bigint => (t.epochMicros > at.epochMicros ? t.epochMicros - at.epochMicros : at.epochMicros - t.epochMicros);
+    for (const read of reads) {
+      if ('cannot' in read) {
+        this.answer.cannot(read.cannot, read.run);
+        continue;
+      }
+      const points = read.lines.flatMap((l) => l.points);
+      const nearest = points.reduce<(typeof points)[number] | null>((a, b) => (!a || distance(b.t) < distance(a.t) ? b : a), null);
+      const sum = nearest && read.lines.reduce((total, l) => total + (l.points.find((p) => p.t.epochMicros === nearest.t.epochMicros)?.v ?? 0), 0);
+      if (!nearest || sum === null) this.answer.cannot(`no series for the ${read.name} of ${subject.value} around ${clock(at, until)}`, [read.run, read.also]);
+      else
+        this.answer.record(
+          session,
+          `The ${read.name} of ${subject.value} was ${quantity(read.lines.length > 1 ? sum : nearest.v, read.unit)} at ${clock(nearest.t, until)}, the time the previous answer named`,
+          [read.run, read.also],
+        );
+    }
+  }
+
   /**
    * Where to split the range for a comparison: when a version named in the question started
    * (its first build series or image of the subject's pods), else when the incident's first alert
@@ -302,9 +458,12 @@ export class IncidentQuestions {
     subject: Subject,
     from: Timestamp,
     until: Timestamp,
-  ): Promise<{ at: Timestamp; what: string; run: RecordedRun | null } | null> {
+  ): Promise<{ at: Timestamp; what: string; run: RecordedRun | RecordedRun[] | null } | null> {
     if (!this.asked.compare) return null;
     const inRange = (t: Timestamp | null | undefined): t is Timestamp => !!t && t.isAfter(from) && !t.isAfter(until);
+    // "since then" after a version was named is since that version started.
+    const reference = this.asked.reference?.kind === 'then' && this.asked.versions.length ? null : this.asked.reference;
+    if (reference) return this.referenceAt(session, source, subject, reference, from, until, inRange);
     const version = this.asked.versions[0];
     if (version) {
       const run = await session.runTool({
@@ -330,12 +489,60 @@ export class IncidentQuestions {
     return inRange(first) ? { at: first, what: 'the incident began', run: null } : null;
   }
 
+  /**
+   * The moment a reference names, found in the data: the start of the change of its measure (of
+   * the service it names, else the question's subject), the last rollout of the service it names
+   * (else of the subject), or the time the previous answer named. Null, with what the data
+   * showed instead, when there is no such moment within the range read.
+   */
+  private async referenceAt(
+    session: InvestigationSession,
+    source: SourceBrief,
+    subject: Subject,
+    reference: Reference,
+    from: Timestamp,
+    until: Timestamp,
+    inRange: (t: Timestamp | null | undefined) => t is Timestamp,
+  ): Promise<{ at: Timestamp; what: string; run: RecordedRun | RecordedRun[] | null } | null> {
+    const range = `from ${clock(from, until)} to ${clock(until, until)}`;
+    if (reference.kind === 'then') {
+      const at = this.namedTime(session);
+      if (inRange(at)) return { at, what: 'the time the previous answer named', run: null };
+      this.answer.limit('scope', `No earlier answer names a time ${range} to compare with`, []);
+      return null;
+    }
+    const known = reference.words.length ? (this.known ??= await this.readNames(session, source)) : null;
+    const whose =
+      known?.catalog.find((s) => !WHOLE_ONLY.has(s.label) && reference.words.some((w) => whole(s, w))) ??
+      known?.catalog.find((s) => !WHOLE_ONLY.has(s.label) && reference.words.some((w) => names(w, s.value))) ??
+      subject;
+    if (reference.kind === 'rollout') {
+      const rollout = await lastRollout(session, source, whose.value, from, until);
+      if ('at' in rollout) return { at: rollout.at, what: `the rollout of ${rollout.what}`, run: rollout.run };
+      this.answer.cannot(`${whose.value} did not roll out ${range}, so there is no rollout to compare with`, rollout.none);
+      return null;
+    }
+    const signal = reference.signal ?? this.asked.signals[0];
+    if (!signal) return null;
+    const started = await changeStart({ session, source, percentile: this.asked.percentile }, signal, whose);
+    if ('cannot' in started) {
+      this.answer.cannot(started.cannot, started.runs);
+      return null;
+    }
+    const runs = started.runs.filter((r): r is RecordedRun => !!r);
+    if (!inRange(started.at)) {
+      this.answer.cannot(`the ${started.name} of ${whose.value} began to change at ${clock(started.at, until)}, outside the range read (${range})`, runs);
+      return null;
+    }
+    return { at: started.at, what: `the ${started.name} of ${whose.value} began to change`, run: runs };
+  }
+
   /** The statement (and, split by route, the table) that answers one signal. */
   private describe(
     session: InvestigationSession,
     read: SignalRead,
     subject: Subject,
-    split: { at: Timestamp; what: string; run: RecordedRun | null } | null,
+    split: { at: Timestamp; what: string; run: RecordedRun | RecordedRun[] | null } | null,
     from: Timestamp,
     until: Timestamp,
   ): void {
@@ -385,7 +592,7 @@ export class IncidentQuestions {
           : asked.length && changed.every((r) => asked.includes(r))
             ? `Only ${changed.join(', ')} of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
             : `The ${name} of ${subject.value} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
-      this.answer.record(session, statement, [run, read.also, split?.run], table);
+      this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()], table);
       return;
     }
     const whole = summarise(withPoints.flatMap((s) => s.points));
@@ -399,7 +606,7 @@ export class IncidentQuestions {
         : split && whole.before !== null && whole.after !== null
           ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
           : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
-    this.answer.record(session, statement, [run, read.also, split?.run]);
+    this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()]);
   }
 
   /** What `subject` calls and what calls it, from the caller → callee pairs read. */
@@ -505,6 +712,39 @@ export class IncidentQuestions {
       this.answer.cannot(`no kube_pod_info names the nodes of ${subject.value}'s pods, so their nodes are unknown`, run);
     this.answer.record(session, statement, run, table);
   }
+}
+
+/** A message's words, lowercased, without its punctuation and spacing. */
+const normalised = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9./_-]+/g, ' ')
+    .trim();
+
+/**
+ * Whether two messages ask the same question in other words: the same kind of question, of the
+ * same subjects named, signals, listings, versions, routes, range, percentile and reference. A
+ * question that names no subject and refers to an earlier one may be about another: never the same.
+ */
+function sameQuestion(a: TypedQuestion, b: TypedQuestion): boolean {
+  const same = (x: readonly unknown[], y: readonly unknown[]): boolean =>
+    x.length === y.length && [...x].map(String).sort().join() === [...y].map(String).sort().join();
+  return (
+    a.kind === b.kind &&
+    a.kind !== 'unknown' &&
+    a.words.length > 0 &&
+    same(a.words, b.words) &&
+    same(a.signals, b.signals) &&
+    same(a.listings, b.listings) &&
+    same(a.versions, b.versions) &&
+    same(a.routes, b.routes) &&
+    a.rangeMinutes === b.rangeMinutes &&
+    a.percentile === b.percentile &&
+    a.compare === b.compare &&
+    a.byRoute === b.byRoute &&
+    a.againstLimit === b.againstLimit &&
+    (a.reference?.kind ?? null) === (b.reference?.kind ?? null)
+  );
 }
 
 /** A turn that ends asking the person which subject they mean (`needs_input`), with why as a limitation citing the runs that listed the names. */

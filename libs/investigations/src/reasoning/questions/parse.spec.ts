@@ -107,6 +107,8 @@ describe('parseQuestion', () => {
     expect(parseQuestion('what changed before checkout started failing?')).toMatchObject({ kind: 'changes', words: ['checkout'] });
     expect(parseQuestion('were there any deploys in the last hour?')).toMatchObject({ kind: 'changes', rangeMinutes: 60, words: [] });
     expect(parseQuestion('what was deployed recently?').kind).toBe('changes');
+    expect(parseQuestion('was anything deployed around then?').kind).toBe('changes');
+    expect(parseQuestion('did anything change before the alert?').kind).toBe('changes');
   });
 
   it('reads whether two services are related, and tells a call apart from how much a service uses', () => {
@@ -130,6 +132,42 @@ describe('parseQuestion', () => {
     expect(parseQuestion('is the payments pod unschedulable?').asksCluster).toBe(true);
     expect(parseQuestion('what is the error rate of checkout?').asksCluster).toBe(false);
     expect(parseQuestion('why is search slow?').asksCluster).toBe(false);
+  });
+
+  it('reads a moment named by what happened then: the start of a change, a rollout, the time of the previous answer', () => {
+    // A change of the measure its noun names, or of the question's own; whose it is, kept out of the subjects.
+    expect(parseQuestion('what was the p99 of search before the surge started?')).toMatchObject({
+      kind: 'signals',
+      signals: ['latency'],
+      compare: true,
+      words: ['search'],
+      reference: { kind: 'change', signal: 'rate', words: [], at: false },
+    });
+    expect(parseQuestion('error ratio of cart since the latency spike').reference).toMatchObject({ kind: 'change', signal: 'latency' });
+    expect(parseQuestion('how much traffic did orders get before payments began failing?')).toMatchObject({
+      signals: ['rate'],
+      words: ['orders'],
+      reference: { kind: 'change', signal: 'errors', words: ['payments'] },
+    });
+    expect(parseQuestion('has the request rate of search gone up since the frontend rollout?')).toMatchObject({
+      signals: ['rate'],
+      words: ['search'],
+      reference: { kind: 'rollout', words: ['frontend'] },
+    });
+    // "then": the value at the time the previous answer named, or a comparison with it.
+    expect(parseQuestion('what was its p99 then?')).toMatchObject({ signals: ['latency'], compare: false, reference: { kind: 'then', at: true } });
+    expect(parseQuestion('did errors go up since then?')).toMatchObject({ compare: true, reference: { kind: 'then', at: false } });
+    expect(parseQuestion('what was deployed around then?')).toMatchObject({ kind: 'changes', reference: { kind: 'then' } });
+    expect(parseQuestion('what is the error rate of checkout?').reference).toBeNull();
+  });
+
+  it('reads what runs on a node, a node an earlier answer named, and saturation asked without a measure', () => {
+    expect(parseQuestion('what else runs on ip-10-0-2-34?')).toMatchObject({ kind: 'which', listings: ['pods'], onNode: true, words: ['ip-10-0-2-34'] });
+    expect(parseQuestion('anything else running there?')).toMatchObject({ kind: 'which', onNode: true, refersNode: true, words: [] });
+    expect(parseQuestion('which pods are on that node?')).toMatchObject({ kind: 'which', refersNode: true });
+    expect(parseQuestion('how loaded is node ip-10-0-2-34 right now')).toMatchObject({ kind: 'signals', signals: ['cpu', 'memory'], againstLimit: true });
+    expect(parseQuestion('is that host under heavy load?')).toMatchObject({ signals: ['cpu', 'memory'], refersNode: true });
+    expect(parseQuestion('is there any error on checkout?')).toMatchObject({ refersNode: false, onNode: false });
   });
 
   it('reads only the beginning of a long message', () => {

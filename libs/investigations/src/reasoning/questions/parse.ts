@@ -52,6 +52,27 @@ export interface TypedQuestion {
   refers: boolean;
   /** Whether it asks what the cluster says: its events, why a pod crashed or cannot start (answered from a Kubernetes integration when there is one). */
   asksCluster: boolean;
+  /** Whether it asks what runs on a node ("what else runs on ip-10-0-2-34?", "which pods are there?"): a listing of the node's pods when its subject is a node. */
+  onNode: boolean;
+  /** Whether it refers to a node an earlier answer named ("that node", "the host", "runs there"). */
+  refersNode: boolean;
+  /** The moment a comparison splits at, or the value is read at, when the question names one other than the incident's start (see Reference). */
+  reference: Reference | null;
+}
+
+/**
+ * A moment the question names by what happened then, found in the data: the start of a change of
+ * a measure ("before the surge started", "since the latency spike"), a rollout ("since the
+ * frontend rollout"), or the time the previous answer named ("then", "since then", "at that time").
+ */
+export interface Reference {
+  kind: 'change' | 'rollout' | 'then';
+  /** For `change`: the measure whose change it is ("surge" is traffic), else the question's own (null: the first it asks). */
+  signal: Signal | null;
+  /** Words of the reference that may name whose change or rollout it is ("the frontend rollout"), kept out of the question's subjects. */
+  words: string[];
+  /** For `then`: whether it asks the value at that moment ("what was its p99 then?") rather than a comparison ("since then"). */
+  at: boolean;
 }
 
 const SIGNALS: Array<[Signal, RegExp]> = [
@@ -83,7 +104,7 @@ const ASKS_PEERS =
 const ASKS_WHEN =
   /\b(when (did|does|do|was|were|is|are|has|have)|since when|what time|how long (has|have|did|is|are|was|were)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\b(what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed)\b/;
+  /\b(what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change)\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -100,6 +121,30 @@ const ASKS_COMPARE =
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
 /** CPU or memory against the containers' limits. */
 const ASKS_LIMIT = /\b(limits?|quotas?|headroom|throttl\w*|saturat\w*|maxed out|max(ed)? out)\b/;
+/** Saturation asked without a measure ("is the node overloaded?", "how loaded is cart?"): its CPU and memory against what it may use. */
+const ASKS_SATURATION =
+  /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
+/** What runs on a node: "what else runs on ip-10-0-2-34?", "which pods are on that node?", "anything else there?". */
+const ASKS_ON_NODE =
+  /\b(what|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) (on|there)\b)/;
+/** A node an earlier answer named: "that node", "the same host", "runs there". */
+const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
+/** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
+const REFERENCE_NOUNS =
+  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes';
+const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade)$/;
+const TRAFFIC_NOUNS = /^(surge|flood|storm|burst)$/;
+/** "before the surge started", "since the latency spike", "after frontend's rollout", "since the frontend deploy": a reference by what happened. */
+const REFERENCE = new RegExp(
+  `\\b(?:before|since|after|prior to|until|from)\\s+((?:(?:the|that|this|its|their|a)\\s+)?(?:[a-z0-9_.'-]+\\s+){0,3}?)(${REFERENCE_NOUNS})(?:s)?\\b`,
+);
+/** "before it started rising", "since errors began climbing", "before checkout began failing": a reference by a change's start. */
+const REFERENCE_BY_VERB =
+  /\b(?:before|since|after|prior to|until)\s+((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*)/;
+/** "then", "since then", "at that time": the time the previous answer named. */
+const THEN =
+  /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b/;
+const COMPARED_THEN = /\b(?:before|after|since|until|till|from) then\b/;
 const REFERS =
   /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b/;
 
@@ -145,10 +190,20 @@ export function parseQuestion(whole: string): TypedQuestion {
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
   const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
-  // An error or failure rate is a ratio of errors, not a request rate.
-  const signals = SIGNALS.filter(([s, re]) => re.test(s === 'rate' ? text.replace(/\b(error|failure|success) ?rates?\b/g, '') : text)).map(([s]) => s);
-  const asksWhich = ASKS_WHICH.test(text) || ASKS_PEERS.test(text);
+  const reference = referenceOf(text);
+  // The signals of the question, not of its reference ("p99 before the surge" asks the p99, not the traffic).
+  const asking = reference?.clause ? text.replace(reference.clause, ' ') : text;
+  // An error or failure rate is a ratio of errors, not a request rate; a node "under load" is not one of requests.
+  const signals = SIGNALS.filter(([s, re]) =>
+    re.test(s === 'rate' ? asking.replace(/\b(error|failure|success) ?rates?\b|\bunder (heavy |much )?load\b/g, '') : asking),
+  ).map(([s]) => s);
+  // Saturation asked without a measure is its CPU and memory against what it may use.
+  const saturation = !signals.length && ASKS_SATURATION.test(text);
+  if (saturation) signals.push('cpu', 'memory');
+  const onNode = !signals.length && ASKS_ON_NODE.test(text);
+  const asksWhich = ASKS_WHICH.test(text) || ASKS_PEERS.test(text) || onNode;
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
+  if (onNode && !listings.includes('pods')) listings.unshift('pods');
   // "why ..." asks for the cause, whatever signal it names ("why is search slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
   const kind: QuestionKind = ASKS_ACTIONS.test(text)
@@ -157,7 +212,7 @@ export function parseQuestion(whole: string): TypedQuestion {
       ? 'logs'
       : /\bwhy\b/.test(text)
         ? 'cause'
-        : ASKS_PEERS.test(text) && !signals.length
+        : (ASKS_PEERS.test(text) || onNode) && !signals.length
           ? 'which'
           : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
             ? 'related'
@@ -172,16 +227,18 @@ export function parseQuestion(whole: string): TypedQuestion {
                     : ASKS_CAUSE.test(text)
                       ? 'cause'
                       : 'unknown';
-  const words = subjectWords(text, routes, versions);
+  // The subjects are named outside the reference ("search's traffic since the frontend rollout" is search's), else in it ("what changed before checkout started failing?").
+  const outside = subjectWords(asking, routes, versions);
+  const words = outside.length || !reference ? outside : reference.words;
   const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
   return {
     kind,
     signals: kind === 'signals' || kind === 'when' ? signals : [],
     percentile: percentile ? Number(percentile[1]) / 100 : null,
     listings,
-    compare: ASKS_COMPARE.test(text) || versions.length > 0,
+    compare: reference?.at ? false : ASKS_COMPARE.test(text) || versions.length > 0 || !!reference,
     byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
-    againstLimit: ASKS_LIMIT.test(text),
+    againstLimit: saturation || ASKS_LIMIT.test(text),
     rangeMinutes: rangeOf(text),
     routes,
     versions,
@@ -189,7 +246,39 @@ export function parseQuestion(whole: string): TypedQuestion {
     placedAsNames: words.filter((w) => namePlaced(text, w)),
     refers: REFERS.test(text),
     asksCluster: ASKS_CLUSTER.test(text),
+    onNode,
+    refersNode: REFERS_NODE.test(text),
+    reference: reference && { kind: reference.kind, signal: reference.signal, words: reference.words, at: reference.at },
   };
+}
+
+/** The verb of a change's start, as the measure it moved: "began failing" is errors, "started slowing" latency. */
+const VERB_SIGNALS: Array<[RegExp, Signal]> = [
+  [/^(fail|error)/, 'errors'],
+  [/^slow/, 'latency'],
+  [/^(crash|restart)/, 'restarts'],
+];
+
+/** The reference a question's text makes (see Reference), with the clause that makes it; null when none. */
+function referenceOf(text: string): (Reference & { clause: string }) | null {
+  const byVerb = REFERENCE_BY_VERB.exec(text);
+  const byNoun = byVerb ? null : REFERENCE.exec(text);
+  const found = byVerb ?? byNoun;
+  if (found) {
+    const [clause, before, what] = found;
+    const noun = what.toLowerCase();
+    const own = SIGNALS.filter(([, re]) => re.test(before)).map(([s]) => s);
+    const signal = own[0] ?? (TRAFFIC_NOUNS.test(noun) ? 'rate' : (VERB_SIGNALS.find(([re]) => re.test(noun))?.[1] ?? null));
+    return {
+      kind: byNoun && ROLLOUT_NOUNS.test(noun) ? 'rollout' : 'change',
+      signal,
+      words: subjectWords(before, [], []),
+      at: false,
+      clause,
+    };
+  }
+  const then = THEN.exec(text);
+  return then ? { kind: 'then', signal: null, words: [], at: !COMPARED_THEN.test(text), clause: '' } : null;
 }
 
 /** One of the questions a message asks, with its own text. */

@@ -80,7 +80,7 @@ export async function readSignals(
       arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
       purpose,
     });
-  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read);
+  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false);
   const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
   const listed = needsMetrics
     ? await session.runTool({
@@ -206,17 +206,29 @@ function failingOutcomes(series: SeriesOut[]): string[] | null {
 /**
  * The signals of a node: the CPU its processes use (node-exporter's busy CPU time) and the memory
  * in use (total less available), read by the node's name (its `node` label, or an `instance` that
- * names it, as kube-prometheus relabels it). Requests, latency and restarts are not a node's.
+ * names it, as kube-prometheus relabels it); `againstCapacity`, as shares of its cores and of its
+ * memory (how saturated it is). Requests, latency and restarts are not a node's.
  */
 async function readNodeSignals(
   node: string,
   signals: Signal[],
   read: (query: string, purpose: string) => Promise<RecordedRun>,
+  againstCapacity: boolean,
 ): Promise<Array<SignalRead | SignalMissing>> {
   const named = [`node=${quote(node)}`, `instance=~${quote(`${escape(node)}(:[0-9]+)?`)}`];
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of signals) {
-    if (signal === 'cpu') {
+    if (againstCapacity && (signal === 'cpu' || signal === 'memory')) {
+      const [query, name] =
+        signal === 'cpu'
+          ? [named.map((m) => `(1 - avg(rate(node_cpu_seconds_total{mode="idle", ${m}}[5m])))`).join(' or '), 'CPU busy (a share of its cores)']
+          : [
+              named.map((m) => `(1 - sum(node_memory_MemAvailable_bytes{${m}}) / sum(node_memory_MemTotal_bytes{${m}}))`).join(' or '),
+              'memory in use (a share of its total)',
+            ];
+      const run = await read(query, `How much of node ${node}'s ${signal === 'cpu' ? 'CPU' : 'memory'} is in use`);
+      out.push({ signal, name, run, lines: linesOf(run), unit: 'ratio' });
+    } else if (signal === 'cpu') {
       const run = await read(named.map((m) => `sum(rate(node_cpu_seconds_total{mode!="idle", ${m}}[5m]))`).join(' or '), `The CPU use of node ${node}`);
       out.push({ signal, name: SIGNAL_NAMES.cpu, run, lines: linesOf(run), unit: 'cores' });
     } else if (signal === 'memory') {

@@ -1,12 +1,12 @@
 import { Timestamp } from '@svc/platform';
 import { alertsOwnSeries, episodeStart } from '../onset';
 import { changeOf, median, Point } from '../ranking/change-points';
-import type { InvestigationSession, SourceBrief } from '../reasoner';
+import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
 import { clock, quantity, Unit } from './format';
 import type { Signal } from './parse';
-import { readSignals, STEP_SECONDS, Subject } from './signal-reads';
+import { readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
 
 /** How far back a `when` question reads from the incident's first alert: enough for a usual level before it. */
 const LOOKBACK = 90n * MINUTE;
@@ -42,32 +42,22 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
   const { session, answer } = q;
   const until = session.window.until;
   const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
-  const lookback = shift(firstAlert, -LOOKBACK);
-  const from = lookback.isAfter(session.window.from) ? lookback : session.window.from;
   if (!q.signal || !subject) {
-    await conditionEpisode(q, from, until, firstAlert);
+    await conditionEpisode(q, lookbackFrom(session, firstAlert), until, firstAlert);
     return;
   }
-  const [read] = await readSignals(session, q.source, subject, [q.signal], { from, until, byRoute: false, percentile: q.percentile });
+  const read = await readChange(q, q.signal, subject);
   if ('cannot' in read) {
-    answer.cannot(read.cannot, read.run);
+    answer.cannot(read.cannot, read.runs);
     return;
   }
-  const cited = [read.run, read.also];
-  const line = read.lines.find((l) => l.points.length);
-  if (!line) {
-    answer.cannot(`no series for the ${read.name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`, cited);
-    return;
-  }
-  const points: Point[] = line.points.map((p) => ({ t: p.t.epochMicros, v: p.v }));
-  const baselineUntil = shift(firstAlert, -BASELINE_BEFORE_ALERT).epochMicros;
-  const of = `The ${read.name} of ${subject.value}`;
-  const usual = points.filter((p) => p.t < baselineUntil).map((p) => p.v);
-  const change = events(q.signal, points, baselineUntil, usual) ?? levelChange(q.signal, points, baselineUntil, firstAlert, until, read.unit);
+  const { from, points, usual, change, runs: cited } = read;
+  const of = `The ${read.read.name} of ${subject.value}`;
+  const unit = read.read.unit;
   if (!change) {
     answer.record(
       session,
-      `${of} did not move from its usual level${usual.length ? ` (about ${quantity(median(usual), read.unit)})` : ''} between ${clock(from, until)} and ${clock(until, until)}`,
+      `${of} did not move from its usual level${usual.length ? ` (about ${quantity(median(usual), unit)})` : ''} between ${clock(from, until)} and ${clock(until, until)}`,
       cited,
     );
     return;
@@ -100,14 +90,76 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
     );
     return;
   }
-  const moved = `${change.after >= change.before ? 'rose' : 'fell'} from ${quantity(change.before, read.unit)} to ${quantity(change.after, read.unit)} at ${began}`;
+  const moved = `${change.after >= change.before ? 'rose' : 'fell'} from ${quantity(change.before, unit)} to ${quantity(change.after, unit)} at ${began}`;
   answer.record(
     session,
     holds
-      ? `${of} ${moved}, and is still at ${quantity(last.v, read.unit)} at ${at(last.t)}`
-      : `${of} ${moved}${back ? `, and went back to ${quantity(back.v, read.unit)} at ${at(back.t)}` : ''}; it no longer holds at ${clock(until, until)}`,
+      ? `${of} ${moved}, and is still at ${quantity(last.v, unit)} at ${at(last.t)}`
+      : `${of} ${moved}${back ? `, and went back to ${quantity(back.v, unit)} at ${at(back.t)}` : ''}; it no longer holds at ${clock(until, until)}`,
     cited,
   );
+}
+
+/** Where a `when` question reads from: LOOKBACK before the first alert, within the session's window. */
+function lookbackFrom(session: InvestigationSession, firstAlert: Timestamp): Timestamp {
+  const lookback = shift(firstAlert, -LOOKBACK);
+  return lookback.isAfter(session.window.from) ? lookback : session.window.from;
+}
+
+/** A signal of a subject read from well before the incident, with its change from the usual level dated (null when it did not move). */
+interface ReadChange {
+  read: SignalRead;
+  runs: Array<RecordedRun | undefined>;
+  from: Timestamp;
+  points: Point[];
+  usual: number[];
+  change: Dated | null;
+}
+
+/**
+ * Reads `signal` of `subject` from LOOKBACK before the incident's first alert to now and dates
+ * its change from its usual level (the samples up to BASELINE_BEFORE_ALERT before that alert):
+ * counted events from their first, a level from where it moved to the level that held when the
+ * alert fired (else that holds now). What cannot be read is said with the runs that showed it.
+ */
+async function readChange(
+  q: Pick<WhenQuestion, 'session' | 'source' | 'percentile'>,
+  signal: Signal,
+  subject: Subject,
+): Promise<ReadChange | { cannot: string; runs: Array<RecordedRun | null | undefined> }> {
+  const { session } = q;
+  const until = session.window.until;
+  const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
+  const from = lookbackFrom(session, firstAlert);
+  const [read] = await readSignals(session, q.source, subject, [signal], { from, until, byRoute: false, percentile: q.percentile });
+  if ('cannot' in read) return { cannot: read.cannot, runs: [read.run] };
+  const runs = [read.run, read.also];
+  const line = read.lines.find((l) => l.points.length);
+  if (!line) return { cannot: `no series for the ${read.name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`, runs };
+  const points: Point[] = line.points.map((p) => ({ t: p.t.epochMicros, v: p.v }));
+  const baselineUntil = shift(firstAlert, -BASELINE_BEFORE_ALERT).epochMicros;
+  const usual = points.filter((p) => p.t < baselineUntil).map((p) => p.v);
+  const change = events(signal, points, baselineUntil, usual) ?? levelChange(signal, points, baselineUntil, firstAlert, until, read.unit);
+  return { read, runs, from, points, usual, change };
+}
+
+/**
+ * When the change of `signal` of `subject` began (see readChange), with the runs that show it;
+ * what cannot be read, or that it did not move, as the reason there is no such moment.
+ */
+export async function changeStart(
+  q: Pick<WhenQuestion, 'session' | 'source' | 'percentile'>,
+  signal: Signal,
+  subject: Subject,
+): Promise<{ at: Timestamp; name: string; runs: Array<RecordedRun | undefined> } | { cannot: string; runs: Array<RecordedRun | null | undefined> }> {
+  const read = await readChange(q, signal, subject);
+  if ('cannot' in read) return read;
+  if (!read.change)
+    return {
+      cannot: `the ${read.read.name} of ${subject.value} did not move from its usual level, so there is no start of a change to compare with`,
+      runs: read.runs,
+    };
+  return { at: Timestamp.fromEpochMicros(read.change.at), name: read.read.name, runs: read.runs };
 }
 
 /** A dated change from a usual level: when it began, the level before and the level reached. */
