@@ -278,6 +278,16 @@ const DEV_CASES: QuestionCase[] = [
     earlier: ['when did the checkout errors start?'],
     expect: { contains: ['2.15.0'] },
   },
+  // Whether a service is affected, and a follow-up that keeps the moment compared with.
+  { scenario: 'inventory-down-harmless-rollout', split: 'dev', message: 'is payments affected?', expect: { direction: 'about the same' } },
+  { scenario: 'checkout-bad-version', split: 'dev', message: 'has checkout been hit?', expect: { direction: 'up' } },
+  {
+    scenario: 'search-traffic-surge',
+    split: 'dev',
+    message: 'did its error ratio go up as well?',
+    earlier: ['what was the p99 of search before the surge started?'],
+    expect: { all: [{ at: 39, tolerance: 2 }, { contains: ['error ratio of search'] }] },
+  },
   // The same question asked again.
   {
     scenario: 'checkout-bad-version',

@@ -269,6 +269,22 @@ describe('questions that name a moment by what happened then', () => {
     expect(changes.summary).toContain('frontend 5.2.0 → 5.2.1');
   }, 60_000);
 
+  it('keeps the moment the conversation compared with for a follow-up that asks the same of another measure', async () => {
+    const first = 'what was the p99 of search before the surge started?';
+    const { conclusion: before } = await staged.ask(first);
+    const moment = /began to change \((\d\d:\d\d UTC)\)/.exec(before.summary)![1];
+    const { conclusion } = await staged.ask('did its error ratio go up as well?', [first], [before.summary]);
+    expect(conclusion.summary).toMatch(
+      new RegExp(
+        `^The error ratio of search was [\\d.]+% before the request rate of search began to change \\(${moment}\\) and [\\d.]+% after: about the same`,
+      ),
+    );
+    // Whether a service is affected is its errors and latency, compared.
+    const { conclusion: affected } = await staged.ask('is search affected?');
+    expect(affected.summary).toMatch(/^The error ratio of search was .* before the incident began .* after: about the same \[/m);
+    expect(affected.summary).toMatch(/^The p99 latency of search was .* before the incident began .* after: up \[/m);
+  }, 60_000);
+
   it('says when a question was asked before, in the same words or others, and not of a different question', async () => {
     const { conclusion: again } = await staged.ask("what's the request rate of search", ['what is the request rate of search?']);
     expect(again.summary).toMatch(/^You asked this before, at \d\d:\d\d UTC: the answer below reads the data again/);

@@ -770,11 +770,15 @@ const fmt = (v: number | null, unit: Unit): string => (v === null ? '-' : quanti
  * version an earlier answer said started (after an arrow, `3.2.1 → 3.3.0`).
  */
 export function withContext(asked: TypedQuestion, conversation: InvestigationSession['conversation']): TypedQuestion {
-  if (!conversation || !asked.refers) return asked;
+  if (!conversation || !(asked.refers || asked.also)) return asked;
   const earlier = conversation.messages
     .filter((m) => m.role === 'user')
     .map((m) => parseQuestion(m.text))
     .reverse();
+  // A comparison that names no moment of its own keeps the one the conversation compared with last ("did errors rise as well?").
+  const reference =
+    asked.reference ?? (asked.compare && !asked.versions.length ? (earlier.find((q) => q.reference && !q.reference.at)?.reference ?? null) : null);
+  if (!asked.refers) return { ...asked, reference };
   const signals =
     asked.signals.length || (asked.kind !== 'when' && asked.kind !== 'signals') ? asked.signals : (earlier.find((q) => q.signals.length)?.signals ?? []);
   const versions = asked.versions.length
@@ -786,5 +790,5 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
         .find((v) => v.length)
         ?.slice(0, 1) ??
       []);
-  return { ...asked, signals, versions };
+  return { ...asked, signals, versions, reference };
 }

@@ -62,7 +62,7 @@ describe('parseQuestion', () => {
     expect(parseQuestion("is fraud-check hit too? and billing's errors?").placedAsNames).toEqual(['fraud-check', 'billing']);
     expect(parseQuestion('warehouse latency over the last hour').placedAsNames).toEqual(['warehouse']);
     // Elsewhere: a word of the question, kept among the words (it may still be a typo of a known name).
-    expect(parseQuestion('when did the checkout errors start rising?')).toMatchObject({ words: ['checkout', 'rising'], placedAsNames: ['checkout'] });
+    expect(parseQuestion('when did the checkout errors start creeping up?')).toMatchObject({ words: ['checkout', 'creeping'], placedAsNames: ['checkout'] });
     expect(parseQuestion('where are the errors originating?')).toMatchObject({ words: ['originating'], placedAsNames: [] });
     expect(parseQuestion('how bad is it for checkout?').placedAsNames).toEqual(['checkout']);
   });
@@ -168,6 +168,13 @@ describe('parseQuestion', () => {
     expect(parseQuestion('how loaded is node ip-10-0-2-34 right now')).toMatchObject({ kind: 'signals', signals: ['cpu', 'memory'], againstLimit: true });
     expect(parseQuestion('is that host under heavy load?')).toMatchObject({ signals: ['cpu', 'memory'], refersNode: true });
     expect(parseQuestion('is there any error on checkout?')).toMatchObject({ refersNode: false, onNode: false });
+  });
+
+  it('reads whether a service is affected as its errors and latency compared, and a follow-up asking the same of something else', () => {
+    expect(parseQuestion('is payments affected?')).toMatchObject({ kind: 'signals', signals: ['errors', 'latency'], compare: true, words: ['payments'] });
+    expect(parseQuestion('has cart been hit too?')).toMatchObject({ kind: 'signals', also: true, words: ['cart'] });
+    expect(parseQuestion('which pods are hit?').kind).toBe('which');
+    expect(parseQuestion('did errors rise as well?')).toMatchObject({ signals: ['errors'], compare: true, also: true, reference: null });
   });
 
   it('reads only the beginning of a long message', () => {

@@ -54,6 +54,8 @@ export interface TypedQuestion {
   asksCluster: boolean;
   /** Whether it asks what runs on a node ("what else runs on ip-10-0-2-34?", "which pods are there?"): a listing of the node's pods when its subject is a node. */
   onNode: boolean;
+  /** Whether it asks the same as an earlier question of something else ("as well", "too"): it keeps that question's reference time. */
+  also: boolean;
   /** Whether it refers to a node an earlier answer named ("that node", "the host", "runs there"). */
   refersNode: boolean;
   /** The moment a comparison splits at, or the value is read at, when the question names one other than the incident's start (see Reference). */
@@ -124,6 +126,11 @@ const ASKS_LIMIT = /\b(limits?|quotas?|headroom|throttl\w*|saturat\w*|maxed out|
 /** Saturation asked without a measure ("is the node overloaded?", "how loaded is cart?"): its CPU and memory against what it may use. */
 const ASKS_SATURATION =
   /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
+/** Whether a service is affected, asked without a measure: "is payments affected?", "was cart hit too?", "is search ok?". */
+const ASKS_AFFECTED =
+  /\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken)\b/;
+/** A follow-up that asks the same of something else: "did errors rise as well?", "and cart too?". */
+const ASKS_ALSO = /\b(too|as well|also|either)\b/;
 /** What runs on a node: "what else runs on ip-10-0-2-34?", "which pods are on that node?", "anything else there?". */
 const ASKS_ON_NODE =
   /\b(what|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) (on|there)\b)/;
@@ -175,7 +182,9 @@ const COMMON = new Set(
     'ratio ratios serve serves served serving need share shares shared affect affects affecting down unreachable unavailable answering responding reachable restart restarts restarted restarting ' +
     'crash crashes crashed crashing crashloop loop oom kill kills killed happening firing broken ongoing erroring limit limits quota quotas headroom ' +
     'log logs logged logging line lines message messages say says said saying show tell stack trace traces written write wrote writes ' +
-    'event events kubernetes k8s cluster probe probes evicted eviction evictions scheduled unscheduled unschedulable scheduling pull pulling image backoff back-off exit code status state states'
+    'event events kubernetes k8s cluster probe probes evicted eviction evictions scheduled unscheduled unschedulable scheduling pull pulling image backoff back-off exit code status state states ' +
+    'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
+    'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either'
   ).split(' '),
 );
 
@@ -200,6 +209,9 @@ export function parseQuestion(whole: string): TypedQuestion {
   // Saturation asked without a measure is its CPU and memory against what it may use.
   const saturation = !signals.length && ASKS_SATURATION.test(text);
   if (saturation) signals.push('cpu', 'memory');
+  // Whether a service is affected, asked without a measure, is its errors and latency compared.
+  const affected = !signals.length && ASKS_AFFECTED.test(text);
+  if (affected) signals.push('errors', 'latency');
   const onNode = !signals.length && ASKS_ON_NODE.test(text);
   const asksWhich = ASKS_WHICH.test(text) || ASKS_PEERS.test(text) || onNode;
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
@@ -236,7 +248,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     signals: kind === 'signals' || kind === 'when' ? signals : [],
     percentile: percentile ? Number(percentile[1]) / 100 : null,
     listings,
-    compare: reference?.at ? false : ASKS_COMPARE.test(text) || versions.length > 0 || !!reference,
+    compare: reference?.at ? false : ASKS_COMPARE.test(text) || versions.length > 0 || !!reference || affected,
     byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
     againstLimit: saturation || ASKS_LIMIT.test(text),
     rangeMinutes: rangeOf(text),
@@ -247,6 +259,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     refers: REFERS.test(text),
     asksCluster: ASKS_CLUSTER.test(text),
     onNode,
+    also: ASKS_ALSO.test(text),
     refersNode: REFERS_NODE.test(text),
     reference: reference && { kind: reference.kind, signal: reference.signal, words: reference.words, at: reference.at },
   };
