@@ -288,6 +288,19 @@ const DEV_CASES: QuestionCase[] = [
     earlier: ['what was the p99 of search before the surge started?'],
     expect: { all: [{ at: 39, tolerance: 2 }, { contains: ['error ratio of search'] }] },
   },
+  // The cause asked with a question answered from the data: both answered, in the order asked.
+  {
+    scenario: 'checkout-bad-version',
+    split: 'dev',
+    message: 'why is checkout failing; which pods run 2.15.0?',
+    expect: { contains: ['2.15.0', 'is the cause', 'pod(s) of checkout run 2.15.0'] },
+  },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'what is the request rate of search and what caused the slowdown?',
+    expect: { all: [{ number: 'sum(increase(http_requests_total{job="search"}[1h])) / 3600', tolerance: 0.15 }, { contains: ['3.3.0', 'is the cause'] }] },
+  },
   // The same question asked again.
   {
     scenario: 'checkout-bad-version',

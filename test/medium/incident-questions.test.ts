@@ -130,6 +130,18 @@ describe('questions about an incident, answered as asked', () => {
     expect(one.summary).not.toMatch(/latency/);
   }, 60_000);
 
+  it('answers the cause asked with a question of the data: both, in the order asked, each citing its runs', async () => {
+    const { conclusion, runs } = await ask('what is the request rate of search and what caused the slowdown?');
+    const [rate, cause] = conclusion.summary.split('\n');
+    expect(rate).toMatch(/^The request rate of search averaged [\d.]+ req\/s from .* \[#\d+\]$/);
+    expect(cause).toMatch(/version="3\.3\.0"\) that started at .* is the cause: .* \[#\d+(, #\d+)*\]$/);
+    expect(conclusion.conclusionStatus).not.toBe('answer_only');
+    expect(conclusion.hypotheses.length).toBeGreaterThan(0);
+    // The rate's run is one of the turn's, read before the investigation's.
+    const rateRun = Number(/\[#(\d+)\]$/.exec(rate)![1]);
+    expect(runs.find((r) => r.ordinal === rateRun)?.tool).toBe('prometheus.query_range');
+  }, 60_000);
+
   it('lists what changed before the incident, and a follow-up finds the pods of "the new version" it named', async () => {
     const { conclusion } = await ask('what changed?');
     expect(conclusion.summary).toMatch(

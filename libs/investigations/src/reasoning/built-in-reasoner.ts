@@ -65,12 +65,26 @@ export class BuiltInReasoner {
       this.question = new IncidentQuestions(parts[0].asked, session.conversation, parts);
       return this.question.answerTurn(session);
     }
-    if (asked && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
+    // The cause or what to do asked with questions answered as asked ("what's the cause, and how much of payments' traffic fails?"):
+    // those first (a few runs), then the investigation; one answer, in the order asked.
+    const asAsked = parts.filter((p) => ANSWERED_AS_ASKED.has(p.asked.kind) || readsTheCluster(p.asked, session));
+    if (asked && !asAsked.length && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
       this.question = new IncidentQuestions(asked, session.conversation);
       return this.question.answerTurn(session);
     }
+    const answered = asAsked.length ? await new IncidentQuestions(asAsked[0].asked, session.conversation, asAsked).answerTurn(session) : null;
+    if (answered?.question !== undefined) return answered;
+    const asksActions = parts.length ? parts.some((p) => p.asked.kind === 'actions') : asked?.kind === 'actions';
     const concluded = await this.investigateIncident(session, session.incident);
-    return session.conversation ? answerInConversation(session.conversation, asked?.kind === 'actions', concluded) : concluded;
+    const answer = session.conversation ? answerInConversation(session.conversation, asksActions, concluded) : concluded;
+    if (!answered) return answer;
+    const causeFirst = parts.findIndex((p) => !asAsked.includes(p)) < parts.indexOf(asAsked[0]);
+    return {
+      ...answer,
+      summary: (causeFirst ? [answer.summary, answered.summary] : [answered.summary, answer.summary]).join('\n').slice(0, 4096),
+      findings: [...answer.findings, ...answered.findings],
+      limitations: [...answer.limitations, ...answered.limitations],
+    };
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
