@@ -301,6 +301,12 @@ const DEV_CASES: QuestionCase[] = [
     message: 'what is the request rate of search and what caused the slowdown?',
     expect: { all: [{ number: 'sum(increase(http_requests_total{job="search"}[1h])) / 3600', tolerance: 0.15 }, { contains: ['3.3.0', 'is the cause'] }] },
   },
+  {
+    scenario: 'search-slow-version-chronic-alert',
+    split: 'dev',
+    message: 'why is search slow, and what should we do about it?',
+    expect: { contains: ['3.3.0', 'is the cause', 'Roll back search'] },
+  },
   // The same question asked again.
   {
     scenario: 'checkout-bad-version',

@@ -140,6 +140,12 @@ describe('questions about an incident, answered as asked', () => {
     // The rate's run is one of the turn's, read before the investigation's.
     const rateRun = Number(/\[#(\d+)\]$/.exec(rate)![1]);
     expect(runs.find((r) => r.ordinal === rateRun)?.tool).toBe('prometheus.query_range');
+    // The cause asked with what to do: the cause, then the actions.
+    const { conclusion: both } = await ask('why is search slow, and what should we do about it?');
+    const lines = both.summary.split('\n');
+    expect(lines[0]).toMatch(/version="3\.3\.0"\) that started at .* is the cause: .* \[#\d+(, #\d+)*\]$/);
+    expect(lines[1]).toMatch(/^What to do, from the analysis/);
+    expect(lines[2]).toMatch(/^1\. Roll back search/);
   }, 60_000);
 
   it('lists what changed before the incident, and a follow-up finds the pods of "the new version" it named', async () => {

@@ -76,7 +76,8 @@ export class BuiltInReasoner {
     if (answered?.question !== undefined) return answered;
     const asksActions = parts.length ? parts.some((p) => p.asked.kind === 'actions') : asked?.kind === 'actions';
     const concluded = await this.investigateIncident(session, session.incident);
-    const answer = session.conversation ? answerInConversation(session.conversation, asksActions, concluded) : concluded;
+    const alsoTheCause = parts.some((p) => p.asked.kind === 'cause');
+    const answer = session.conversation ? answerInConversation(session.conversation, asksActions, concluded, alsoTheCause) : concluded;
     if (!answered) return answer;
     const causeFirst = parts.findIndex((p) => !asAsked.includes(p)) < parts.indexOf(asAsked[0]);
     return {

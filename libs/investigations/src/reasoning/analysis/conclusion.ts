@@ -160,27 +160,32 @@ export function conclude(analysis: Analysis, session: InvestigationSession, stop
   };
 }
 
+/** A conclusion's summary citing the runs its cause rests on (or, without one, those of every finding). */
+function citedSummary(concluded: Conclusion): string {
+  const causes = concluded.findings.filter((f) => f.kind === 'cause');
+  const refs = [...new Set((causes.length ? causes : concluded.findings).flatMap((f) => f.runRefs))].sort((a, b) => a - b);
+  return refs.length ? `${concluded.summary} [${refs.map((r) => `#${r}`).join(', ')}]` : concluded.summary;
+}
+
 /**
  * A conversation turn's conclusion as the answer to what was asked: what to do lists the proposed
  * actions (each with its rationale, how to verify it and the runs it rests on); another answer
  * ends with the runs its cause rests on (those of every finding, without a cause); an answer that
  * an earlier turn gave word for word says so, instead of repeating itself unannounced.
  */
-export function answerInConversation(conversation: ConversationContext, asksWhatToDo: boolean, concluded: Conclusion): Conclusion {
+export function answerInConversation(conversation: ConversationContext, asksWhatToDo: boolean, concluded: Conclusion, alsoTheCause = false): Conclusion {
   let summary = concluded.summary;
+  // The cause asked with what to do ("why is it slow, and what do we do?"): the cause, then the actions.
+  const cause = alsoTheCause && concluded.actions.length ? `${citedSummary(concluded)}\n` : '';
   if (asksWhatToDo)
     summary = concluded.actions.length
       ? [
-          `What to do, from the analysis (${concluded.conclusionStatus.replace('_', ' ')}):`,
+          `${cause}What to do, from the analysis (${concluded.conclusionStatus.replace('_', ' ')}):`,
           ...concluded.actions.map((a, i) => `${i + 1}. ${a.title}: ${a.rationale}. Verify: ${a.verification} [${a.runRefs.map((r) => `#${r}`).join(', ')}]`),
         ].join('\n')
       : `No action is proposed: ${concluded.summary}`;
   // The answer cites the runs its cause rests on (or, without one, those of every finding), as every answer of a conversation does.
-  if (!asksWhatToDo || !concluded.actions.length) {
-    const causes = concluded.findings.filter((f) => f.kind === 'cause');
-    const refs = [...new Set((causes.length ? causes : concluded.findings).flatMap((f) => f.runRefs))].sort((a, b) => a - b);
-    if (refs.length) summary = `${summary} [${refs.map((r) => `#${r}`).join(', ')}]`;
-  }
+  if (!asksWhatToDo || !concluded.actions.length) summary = citedSummary({ ...concluded, summary });
   const same = [...conversation.turns].reverse().find((t) => t.summary === summary);
   if (same) summary = `The same answer as turn ${same.turn}: ${summary}`;
   return { ...concluded, summary: summary.slice(0, 4096) };
