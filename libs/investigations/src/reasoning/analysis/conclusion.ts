@@ -175,7 +175,7 @@ function citedSummary(concluded: Conclusion): string {
  */
 export function answerInConversation(conversation: ConversationContext, asksWhatToDo: boolean, concluded: Conclusion, alsoTheCause = false): Conclusion {
   let summary = concluded.summary;
-  // The cause asked with what to do ("why is it slow, and what do we do?"): the cause, then the actions.
+  // The cause asked with what to do ("why is it slow, and how do we mitigate?"): the cause, then the actions.
   const cause = alsoTheCause && concluded.actions.length ? `${citedSummary(concluded)}\n` : '';
   if (asksWhatToDo)
     summary = concluded.actions.length
