@@ -177,6 +177,16 @@ describe('parseQuestion', () => {
     expect(parseQuestion('did errors rise as well?')).toMatchObject({ signals: ['errors'], compare: true, also: true, reference: null });
   });
 
+  it("reads the grammar's words through a typo, and leaves names and other words alone", () => {
+    expect(parseQuestion('whats the latncy of checkout')).toMatchObject({ kind: 'signals', signals: ['latency'], words: ['checkout'] });
+    expect(parseQuestion('erors of cart since the deplyoment?')).toMatchObject({ signals: ['errors'], compare: true, words: ['cart'] });
+    expect(parseQuestion('whcih pods run 3.3.0?')).toMatchObject({ kind: 'which', listings: ['pods'] });
+    expect(parseQuestion('when did the restrats start?')).toMatchObject({ kind: 'when', signals: ['restarts'] });
+    // A name one edit from a word of the grammar stays a name when it is shaped like one, and "chekout" is no word of the grammar.
+    expect(parseQuestion('latency of errors-api').words).toEqual(['errors-api']);
+    expect(parseQuestion("what's the error ratio of chekout?").words).toEqual(['chekout']);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -1,3 +1,5 @@
+import { distance } from 'fastest-levenshtein';
+
 /**
  * What people ask during an incident, read from a message without a model: the grammar of the
  * common questions (how much traffic, errors, latency, restarts or CPU a service has, compared
@@ -188,13 +190,40 @@ const COMMON = new Set(
   ).split(' '),
 );
 
+/**
+ * The words of the grammar a typo is corrected to ("latncy", "erors", "restrats", "deplyed"), the
+ * likelier first: words of five letters or more, none a usual service name. A word one edit or one
+ * swap of neighbouring letters away from one of them, and not itself a word of COMMON, is read as it.
+ */
+const VOCABULARY = (
+  'latency latencies errors error failures failing failed requests request traffic throughput restarts restarted restarting crashing crashed ' +
+  'memory deployed deploys deployment deployments rollout released changed changes version versions replicas instances percentile ' +
+  'related started happened happening caused causing saturated affected depends dependencies upstream downstream recently rising ' +
+  'increase increased decreased slower compared before since which where still spike surge cause'
+).split(' ');
+
+/** Whether `a` is `b` with two neighbouring letters swapped ("whcih", "latnecy"). */
+function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const at = [...a].findIndex((c, i) => c !== b[i]);
+  return at >= 0 && at < a.length - 1 && a[at] === b[at + 1] && a[at + 1] === b[at] && a.slice(at + 2) === b.slice(at + 2);
+}
+
+/** `text` with the typos of the grammar's words corrected (see VOCABULARY); a name-shaped word (digits, `-`, `_`, `.`) is never touched. */
+function corrected(text: string): string {
+  return text.replace(/[a-z]{5,}/g, (token, at: number) => {
+    if (COMMON.has(token) || VOCABULARY.includes(token) || /[\w.-]/.test(text[at + token.length] ?? '') || /[\w.-]/.test(text[at - 1] ?? '')) return token;
+    return VOCABULARY.find((w) => Math.abs(w.length - token.length) <= 1 && (distance(w, token) === 1 || swapped(w, token))) ?? token;
+  });
+}
+
 /** How much of a message is read: a question is short, and the grammar's patterns scan what they read. */
 const READ_CHARS = 2000;
 
 /** Reads the typed question a message asks (from its first READ_CHARS characters). */
 export function parseQuestion(whole: string): TypedQuestion {
   const message = whole.slice(0, READ_CHARS);
-  const text = message.toLowerCase();
+  const text = corrected(message.toLowerCase());
   const routes = [
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
