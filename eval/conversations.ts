@@ -3,6 +3,7 @@ import type { Conclusion, RecordedRun } from '@svc/investigations';
 import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
+import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
 import { Scenario, SCENARIOS } from './scenarios';
 
@@ -317,7 +318,7 @@ const DEV_CASES: QuestionCase[] = [
   },
 ];
 
-const CASES: QuestionCase[] = [...DEV_CASES, ...HOLDOUT_QUESTIONS];
+const CASES: QuestionCase[] = [...DEV_CASES, ...EXTRA_DEV_CASES, ...HOLDOUT_QUESTIONS];
 
 interface Scored {
   case: QuestionCase;

@@ -114,10 +114,14 @@ describe('questions about an incident in a conversation, through the API', () =>
       ...window,
     });
     const first = await turnEnded(opened.body.id, 1);
-    expect(first.answer).toMatch(/^The request rate of search averaged \d+(\.\d+)? req\/s /);
+    expect(first.answer).toMatch(
+      /^The request rate of search (is|was) \d+(\.\d+)? req\/s (now \(\d\d:\d\d UTC\)|at \d\d:\d\d UTC, the end of the window); it averaged \d+(\.\d+)? req\/s /,
+    );
     await ctx.admin.post(`/api/v1/conversations/${opened.body.id}/messages`, { message: 'and the p99 latency of search?', ...window });
     const second = await turnEnded(opened.body.id, 2);
-    expect(second.answer).toMatch(/^The p99 latency of search averaged \d+(\.\d+)? (ms|s) /);
+    expect(second.answer).toMatch(
+      /^The p99 latency of search (is|was) \d+(\.\d+)? (ms|s) (now \(\d\d:\d\d UTC\)|at \d\d:\d\d UTC, the end of the window); it averaged /,
+    );
 
     const before = (await ctx.admin.get(`/api/v1/investigations/${first.investigationId}`)).body.runs;
     const runs = (await ctx.admin.get(`/api/v1/investigations/${second.investigationId}`)).body.runs;

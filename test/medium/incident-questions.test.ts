@@ -102,7 +102,8 @@ describe('questions about an incident, answered as asked', () => {
     expect(minutesBeforeEnd(conclusion.summary)).toBeGreaterThanOrEqual(35);
     expect(minutesBeforeEnd(conclusion.summary)).toBeLessThanOrEqual(42);
     const { conclusion: still } = await ask('is it still slow?', ['what is the p99 of search?']);
-    expect(still.summary).toContain('and is still at');
+    // Asked whether it still holds: how it is now first.
+    expect(still.summary).toMatch(/^The p99 latency of search is still at \d+(\.\d+)? m?s at .*; it rose from .* at .* \[#\d+\]$/);
   }, 60_000);
 
   it('takes the verbs and adjectives of a question for its own words, not for services to ask about, and still asks about a name where a name stands', async () => {
@@ -133,7 +134,7 @@ describe('questions about an incident, answered as asked', () => {
   it('answers the cause asked with a question of the data: both, in the order asked, each citing its runs', async () => {
     const { conclusion, runs } = await ask('what is the request rate of search and what caused the slowdown?');
     const [rate, cause] = conclusion.summary.split('\n');
-    expect(rate).toMatch(/^The request rate of search averaged [\d.]+ req\/s from .* \[#\d+\]$/);
+    expect(rate).toMatch(/^The request rate of search is [\d.]+ req\/s now \(\d\d:\d\d UTC\); it averaged [\d.]+ req\/s from .* \[#\d+\]$/);
     expect(cause).toMatch(/version="3\.3\.0"\) that started at .* is the cause: .* \[#\d+(, #\d+)*\]$/);
     expect(conclusion.conclusionStatus).not.toBe('answer_only');
     expect(conclusion.hypotheses.length).toBeGreaterThan(0);
@@ -179,13 +180,15 @@ describe('questions about an incident, answered as asked', () => {
     const { conclusion: pods } = await ask('which pods run 3.3.0?');
     const pod = /\| (search-[a-z0-9]+-[a-z0-9]+) \|/.exec(pods.summary)![1];
     const { conclusion: cpu } = await ask(`how much cpu does ${pod} use?`);
-    expect(cpu.summary).toMatch(new RegExp(`^The CPU use of ${pod} averaged \\d+(\\.\\d+)? cores? from `));
+    expect(cpu.summary).toMatch(
+      new RegExp(`^The CPU use of ${pod} is \\d+(\\.\\d+)? cores? now \\(\\d\\d:\\d\\d UTC\\); it averaged \\d+(\\.\\d+)? cores? from `),
+    );
     // A node by its host name: the CPU and memory its processes use.
     const node = /\| search-[a-z0-9]+-[a-z0-9]+ \| (ip-[0-9-]+)\./.exec(pods.summary)![1];
     const { conclusion: busy } = await ask(`how much cpu and memory is ${node} using?`);
     expect(busy.summary).toMatch(
       new RegExp(
-        `^The CPU use of ${node}\\.[a-z0-9.-]+ averaged \\d+(\\.\\d+)? cores? from .*\\nThe memory use of ${node}\\..* averaged \\d+(\\.\\d+)? GiB from `,
+        `^The CPU use of ${node}\\.[a-z0-9.-]+ is \\d+(\\.\\d+)? cores? now .* averaged \\d+(\\.\\d+)? cores? from .*\\nThe memory use of ${node}\\..* is \\d+(\\.\\d+)? GiB now .* averaged \\d+(\\.\\d+)? GiB from `,
       ),
     );
   }, 60_000);
@@ -299,14 +302,17 @@ describe('questions that name a moment by what happened then', () => {
     );
     // Whether a service is affected is its errors and latency, compared.
     const { conclusion: affected } = await staged.ask('is search affected?');
-    expect(affected.summary).toMatch(/^The error ratio of search was .* before the incident began .* after: about the same \[/m);
-    expect(affected.summary).toMatch(/^The p99 latency of search was .* before the incident began .* after: up \[/m);
+    // How it is now first, then how it moved.
+    expect(affected.summary).toMatch(
+      /^The error ratio of search is [\d.]+% now \(\d\d:\d\d UTC\); it was .* before the incident began .* after: about the same \[/m,
+    );
+    expect(affected.summary).toMatch(/^The p99 latency of search is [\d.]+ m?s now \(\d\d:\d\d UTC\); it was .* before the incident began .* after: up \[/m);
   }, 60_000);
 
   it('says when a question was asked before, in the same words or others, and not of a different question', async () => {
     const { conclusion: again } = await staged.ask("what's the request rate of search", ['what is the request rate of search?']);
     expect(again.summary).toMatch(/^You asked this before, at \d\d:\d\d UTC: the answer below reads the data again/);
-    expect(again.summary).toMatch(/^The request rate of search averaged /m);
+    expect(again.summary).toMatch(/^The request rate of search is [\d.]+ req\/s now /m);
     const { conclusion: other } = await staged.ask('what is the error ratio of search?', ['what is the request rate of search?']);
     expect(other.summary).not.toContain('You asked this before');
   }, 60_000);

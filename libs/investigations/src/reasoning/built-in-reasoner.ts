@@ -20,7 +20,7 @@ import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize
 import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
-import { parseQuestion, QuestionKind, questionParts } from './questions/parse';
+import { followingUp, parseQuestion, QuestionKind, questionParts } from './questions/parse';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
 import { earliest } from './series-reading';
@@ -56,7 +56,9 @@ export class BuiltInReasoner {
     // In a conversation, a question about the incident's signals, pods, times, changes, relations, logs or cluster is answered as asked;
     // the cause (and anything the grammar does not read) is investigated, and what to do is
     // answered with the investigation's actions.
-    const asked = session.conversation ? parseQuestion(session.subject) : null;
+    // A follow-up that only names another subject ("what about payments?") asks the question before of it.
+    const earlier = session.conversation?.messages.filter((m) => m.role === 'user').map((m) => m.text) ?? [];
+    const asked = session.conversation ? followingUp(parseQuestion(session.subject), session.subject, earlier) : null;
     // What the cluster says (its events, why a pod crashed) is read from it when a Kubernetes integration is connected.
     const fromCluster = !!asked && readsTheCluster(asked, session);
     // A message that asks several questions answered as asked ("which pods are hit and what's their p99?") gets each answered, in order.

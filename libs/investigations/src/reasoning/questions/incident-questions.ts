@@ -139,7 +139,7 @@ export class IncidentQuestions {
     }
     const until = session.window.until;
     if (this.asked.kind === 'changes') {
-      const around = this.asked.reference?.kind === 'then' ? this.namedTime(session) : null;
+      const around = await this.changesAround(session, source);
       await answerChanges(session, source, this.answer, { minutes: this.asked.rangeMinutes, ...(around ? { around } : {}) });
       return null;
     }
@@ -174,7 +174,10 @@ export class IncidentQuestions {
       this.answer.limit('scope', "The question names no service, and the incident's alerts name none to answer it for", []);
     if (this.asked.kind === 'when') {
       const subject = found[0] ?? null;
-      await answerWhen({ session, source, answer: this.answer, signal: this.asked.signals[0] ?? null, percentile: this.asked.percentile }, subject);
+      await answerWhen(
+        { session, source, answer: this.answer, signal: this.asked.signals[0] ?? null, percentile: this.asked.percentile, still: this.asked.still },
+        subject,
+      );
       return null;
     }
     const from = shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE);
@@ -286,6 +289,25 @@ export class IncidentQuestions {
         runs,
       ),
     };
+  }
+
+  /** The service a reference names ("the frontend rollout", "before checkout began failing"), matched as subjects are; null when it names none. */
+  private async referenceSubject(session: InvestigationSession, source: SourceBrief, reference: Reference): Promise<Subject | null> {
+    if (!reference.words.length) return null;
+    const { catalog } = (this.known ??= await this.readNames(session, source));
+    const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label));
+    return services.find((s) => reference.words.some((w) => whole(s, w))) ?? services.find((s) => reference.words.some((w) => names(w, s.value))) ?? null;
+  }
+
+  /** The moment a changes question asks around: the time the previous answer named ("then"), or when the change it names began ("when search got slow"). */
+  private async changesAround(session: InvestigationSession, source: SourceBrief): Promise<Timestamp | null> {
+    const reference = this.asked.reference;
+    if (reference?.kind === 'then') return this.namedTime(session);
+    if (reference?.kind !== 'change' || !reference.signal) return null;
+    const whose = (await this.referenceSubject(session, source, reference)) ?? this.incidentSubject(session);
+    if (!whose) return null;
+    const started = await changeStart({ session, source, percentile: this.asked.percentile }, reference.signal, whose);
+    return 'at' in started ? started.at : null;
   }
 
   /** What the answers before this question said, the latest first: the earlier parts of this message, then the earlier turns. */
@@ -400,6 +422,14 @@ export class IncidentQuestions {
       await this.signalsThen(session, source, subject, until);
       return;
     }
+    if (this.asked.reference?.kind === 'ago' && this.asked.reference.minutes) {
+      await this.signalsAgo(session, source, subject, until, this.asked.reference.minutes);
+      return;
+    }
+    if (this.asked.limitValue) {
+      await this.limits(session, source, subject, from, until);
+      return;
+    }
     const split = await this.splitAt(session, source, subject, from, until);
     const reads = await readSignals(session, source, subject, this.asked.signals, {
       from,
@@ -444,6 +474,89 @@ export class IncidentQuestions {
           `The ${read.name} of ${subject.value} was ${quantity(read.lines.length > 1 ? sum : nearest.v, read.unit)} at ${clock(nearest.t, until)}, the time the previous answer named`,
           [read.run, read.also],
         );
+    }
+  }
+
+  /** The signals asked of `subject` now against `minutes` ago ("p99 compared to an hour ago"): the latest sample and the one nearest then. */
+  private async signalsAgo(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp, minutes: number): Promise<void> {
+    const then = shift(until, -BigInt(minutes) * MINUTE);
+    const reads = await readSignals(session, source, subject, this.asked.signals, {
+      from: shift(then, -AROUND_THEN),
+      until,
+      byRoute: false,
+      percentile: this.asked.percentile,
+      againstLimit: this.asked.againstLimit,
+    });
+    const far = (t: Timestamp): bigint => (t.epochMicros > then.epochMicros ? t.epochMicros - then.epochMicros : then.epochMicros - t.epochMicros);
+    const ago = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'} ago` : `${minutes} minutes ago`;
+    for (const read of reads) {
+      if ('cannot' in read) {
+        this.answer.cannot(read.cannot, read.run);
+        continue;
+      }
+      const points = read.lines.flatMap((l) => l.points).sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
+      const last = points.at(-1);
+      const before = points.reduce<(typeof points)[number] | null>((a, b) => (!a || far(b.t) < far(a.t) ? b : a), null);
+      if (!last || !before || far(before.t) > AROUND_THEN) {
+        this.answer.cannot(`no series for the ${read.name} of ${subject.value} both now and ${ago}`, [read.run, read.also]);
+        continue;
+      }
+      const direction =
+        last.v >= before.v * MOVED && last.v - before.v > minimumMove(read.unit)
+          ? 'up'
+          : before.v >= last.v * MOVED && before.v - last.v > minimumMove(read.unit)
+            ? 'down'
+            : 'about the same';
+      this.answer.record(
+        session,
+        `The ${read.name} of ${subject.value} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction}`,
+        [read.run, read.also],
+      );
+    }
+  }
+
+  /**
+   * The CPU or memory limit itself of `subject`'s containers ("what's the memory limit of
+   * checkout?"): kube-state-metrics' limits (else cAdvisor's quota or limit) now, largest first, and
+   * the one they had before when it changed within the range.
+   */
+  private async limits(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
+    const namespace = incidentNamespace(session);
+    const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+    for (const signal of this.asked.signals.filter((x): x is 'cpu' | 'memory' => x === 'cpu' || x === 'memory')) {
+      const [query, unit, what]: [string, Unit, string] =
+        signal === 'cpu'
+          ? [
+              `max(kube_pod_container_resource_limits{${pods}, resource="cpu"}) or max(container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000`,
+              'cores',
+              'CPU limit',
+            ]
+          : [
+              `max(kube_pod_container_resource_limits{${pods}, resource="memory"}) or max(container_spec_memory_limit_bytes{${pods}, container!=""} > 0)`,
+              'bytes',
+              'memory limit',
+            ];
+      const run = await session.runTool({
+        tool: 'prometheus.query_range',
+        integrationId: source.integrationId,
+        arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
+        purpose: `The ${what} of ${subject.value}'s containers`,
+      });
+      const points = seriesOf(run)
+        .flatMap((x) => pointsOf(x))
+        .sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
+      const last = points.at(-1);
+      if (!last) {
+        this.answer.cannot(`no ${what} of ${subject.value}'s containers was read (kube-state-metrics' limits or cAdvisor's), so it is unknown`, run);
+        continue;
+      }
+      const changed = [...points].reverse().find((p) => p.v !== last.v);
+      const since = changed && points.find((p) => p.t.isAfter(changed.t));
+      this.answer.record(
+        session,
+        `The ${what} of ${subject.value}'s containers ${current(last, until, unit)}${since ? `; it was ${quantity(changed.v, unit)} until ${clock(since.t, until)}` : `, the same ${`from ${clock(from, until)}`}`}`,
+        run,
+      );
     }
   }
 
@@ -511,11 +624,7 @@ export class IncidentQuestions {
       this.answer.limit('scope', `No earlier answer names a time ${range} to compare with`, []);
       return null;
     }
-    const known = reference.words.length ? (this.known ??= await this.readNames(session, source)) : null;
-    const whose =
-      known?.catalog.find((s) => !WHOLE_ONLY.has(s.label) && reference.words.some((w) => whole(s, w))) ??
-      known?.catalog.find((s) => !WHOLE_ONLY.has(s.label) && reference.words.some((w) => names(w, s.value))) ??
-      subject;
+    const whose = (await this.referenceSubject(session, source, reference)) ?? subject;
     if (reference.kind === 'rollout') {
       const rollout = await lastRollout(session, source, whose.value, from, until);
       if ('at' in rollout) return { at: rollout.at, what: `the rollout of ${rollout.what}`, run: rollout.run };
@@ -559,8 +668,10 @@ export class IncidentQuestions {
     const summarise = (points: Array<{ t: Timestamp; v: number }>) => {
       const before = split ? mean(points.filter((p) => p.t.isBefore(split.at)).map((p) => p.v)) : null;
       const after = split ? mean(points.filter((p) => !p.t.isBefore(split.at)).map((p) => p.v)) : null;
-      return { all: mean(points.map((p) => p.v))!, before, after };
+      return { all: mean(points.map((p) => p.v))!, before, after, now: points.at(-1)?.v ?? null };
     };
+    // No range named: how it is now (the latest sample) first, with the hour's mean.
+    const asksNow = this.asked.rangeMinutes === null;
     const moved = (b: number | null, a: number | null): string =>
       b === null || a === null
         ? ''
@@ -574,7 +685,7 @@ export class IncidentQuestions {
     if (this.asked.byRoute && withPoints.length > 1) {
       const rows = withPoints
         .map((s) => ({ route: routeOf(s.labels) ?? '(no route)', ...summarise(s.points) }))
-        .sort((a, b) => (b.after ?? b.all) - (a.after ?? a.all))
+        .sort((a, b) => (b.after ?? (asksNow ? b.now : null) ?? b.all) - (a.after ?? (asksNow ? a.now : null) ?? a.all))
         .slice(0, MAX_ROWS);
       const table = split
         ? [
@@ -582,11 +693,17 @@ export class IncidentQuestions {
             '|---|---:|---:|---|',
             ...rows.map((r) => `| ${r.route} | ${fmt(r.before, unit)} | ${fmt(r.after, unit)} | ${moved(r.before, r.after) || '-'} |`),
           ].join('\n')
-        : [`| route | mean | `, '|---|---:|', ...rows.map((r) => `| ${r.route} | ${quantity(r.all, unit)} |`)].join('\n');
+        : asksNow
+          ? [`| route | now | mean ${range} |`, '|---|---:|---:|', ...rows.map((r) => `| ${r.route} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`)].join(
+              '\n',
+            )
+          : [`| route | mean | `, '|---|---:|', ...rows.map((r) => `| ${r.route} | ${quantity(r.all, unit)} |`)].join('\n');
       const changed = rows.filter((r) => moved(r.before, r.after) === 'up').map((r) => r.route);
       const asked = this.asked.routes;
       const statement = !split
-        ? `The ${name} of ${subject.value} by route, ${range}: ${rows.map((r) => `${r.route} ${quantity(r.all, unit)}`).join(', ')}`
+        ? asksNow
+          ? `The ${name} of ${subject.value} by route now (${clock(until, until)}): ${rows.map((r) => `${r.route} ${fmt(r.now, unit)}`).join(', ')}`
+          : `The ${name} of ${subject.value} by route, ${range}: ${rows.map((r) => `${r.route} ${quantity(r.all, unit)}`).join(', ')}`
         : !changed.length
           ? `No route of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)})`
           : asked.length && changed.every((r) => asked.includes(r))
@@ -603,9 +720,13 @@ export class IncidentQuestions {
       this.asked.againstLimit && unit === 'ratio' && !split
         ? // How close to its limit is what the pod is at now, and the most it reached.
           `The ${name} of ${subject.value} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
-        : split && whole.before !== null && whole.after !== null
-          ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
-          : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
+        : split && whole.before !== null && whole.after !== null && this.asked.status && this.asked.rangeMinutes === null
+          ? `The ${name} of ${subject.value} ${current(last, until, unit)}; it was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+          : split && whole.before !== null && whole.after !== null
+            ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+            : asksNow
+              ? `The ${name} of ${subject.value} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
+              : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()]);
   }
 
@@ -762,6 +883,22 @@ function asking(question: string, why: string, runs: number[]): Conclusion {
 }
 
 const fmt = (v: number | null, unit: Unit): string => (v === null ? '-' : quantity(v, unit));
+
+/**
+ * How a signal is now: "is 7.71% now (05:39 UTC)" when its latest sample is recent and the window
+ * ends now, "was … at 05:39 UTC, the end of the window" for a window that ended earlier (a resolved
+ * incident's), else "was … at 05:10 UTC, its latest sample".
+ */
+function current(last: { t: Timestamp; v: number }, until: Timestamp, unit: Unit): string {
+  const v = quantity(last.v, unit);
+  if (until.epochMicros - last.t.epochMicros > 2n * BigInt(STEP_SECONDS) * 1_000_000n) return `was ${v} at ${clock(last.t, until)}, its latest sample`;
+  return Timestamp.now().epochMicros - until.epochMicros <= ENDS_NOW
+    ? `is ${v} now (${clock(last.t, until)})`
+    : `was ${v} at ${clock(last.t, until)}, the end of the window`;
+}
+
+/** A window that ends within this long of the present ends now. */
+const ENDS_NOW = 5n * MINUTE;
 
 /**
  * A question read with what the conversation said before it: a question that refers to earlier

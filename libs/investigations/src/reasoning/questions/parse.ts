@@ -58,6 +58,12 @@ export interface TypedQuestion {
   onNode: boolean;
   /** Whether it asks the same as an earlier question of something else ("as well", "too"): it keeps that question's reference time. */
   also: boolean;
+  /** Whether it asks whether something still holds ("is it still failing?"): the answer says how it is now first. */
+  still: boolean;
+  /** Whether it asks how a service is doing, without a measure ("is payments affected?", "is cart on fire?"): how it is now first, then how it moved. */
+  status: boolean;
+  /** Whether it asks the CPU or memory limit itself ("what's the memory limit of checkout?"), not the use against it. */
+  limitValue: boolean;
   /** Whether it refers to a node an earlier answer named ("that node", "the host", "runs there"). */
   refersNode: boolean;
   /** The moment a comparison splits at, or the value is read at, when the question names one other than the incident's start (see Reference). */
@@ -70,7 +76,9 @@ export interface TypedQuestion {
  * frontend rollout"), or the time the previous answer named ("then", "since then", "at that time").
  */
 export interface Reference {
-  kind: 'change' | 'rollout' | 'then';
+  kind: 'change' | 'rollout' | 'then' | 'ago';
+  /** For `ago`: how long before now ("compared to an hour ago": 60). */
+  minutes?: number;
   /** For `change`: the measure whose change it is ("surge" is traffic), else the question's own (null: the first it asks). */
   signal: Signal | null;
   /** Words of the reference that may name whose change or rollout it is ("the frontend rollout"), kept out of the question's subjects. */
@@ -81,7 +89,7 @@ export interface Reference {
 
 const SIGNALS: Array<[Signal, RegExp]> = [
   ['rate', /\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/],
-  ['errors', /\b(errors?|error ?rates?|failures?|failing|failed|fail|5xx|500s?|exceptions?)\b/],
+  ['errors', /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?)\b/],
   ['latency', /\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|response ?times?|durations?|fast|faster)\b/],
   ['down', /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\bnot (answering|responding|reachable)\b|\bunreachable\b/],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
@@ -108,7 +116,7 @@ const ASKS_PEERS =
 const ASKS_WHEN =
   /\b(when (did|does|do|was|were|is|are|has|have)|since when|what time|how long (has|have|did|is|are|was|were)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\b(what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change)\b/;
+  /\b(what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -125,17 +133,24 @@ const ASKS_COMPARE =
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
 /** CPU or memory against the containers' limits. */
 const ASKS_LIMIT = /\b(limits?|quotas?|headroom|throttl\w*|saturat\w*|maxed out|max(ed)? out)\b/;
+/** The limit itself: "cpu limit of recommendations", "what memory limit does checkout have". */
+const ASKS_LIMIT_VALUE = /\b(cpu|memory|mem|ram)\s+(limits?|quotas?)\b|\blimits?\s+(of|for|on)\b/;
+/** Use against a limit: "close to its limit", "vs its quota", "how much of its limit". */
+const AGAINST_LIMIT =
+  /\b(close|closer|near|nearing|against|vs|versus|hit|hits|hitting|reach\w*|approach\w*|how much of|percent|share|headroom|saturat\w*|over|above|under|below|within|exceed\w*|throttl\w*)\b|%/;
 /** Saturation asked without a measure ("is the node overloaded?", "how loaded is cart?"): its CPU and memory against what it may use. */
 const ASKS_SATURATION =
   /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
 /** Whether a service is affected, asked without a measure: "is payments affected?", "was cart hit too?", "is search ok?". */
 const ASKS_AFFECTED =
-  /\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken)\b/;
+  /\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b/;
 /** A follow-up that asks the same of something else: "did errors rise as well?", "and cart too?". */
 const ASKS_ALSO = /\b(too|as well|also|either)\b/;
 /** What runs on a node: "what else runs on ip-10-0-2-34?", "which pods are on that node?", "anything else there?". */
 const ASKS_ON_NODE =
-  /\b(what|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) (on|there)\b)/;
+  /\b(what|what's|whats|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) (on|there)\b)/;
+/** What uses a node's CPU or memory: "what's eating cpu on ip-10-0-3-41?", "which pods hog memory on that node?". */
+const ASKS_USING_NODE = /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there)\b/;
 /** A node an earlier answer named: "that node", "the same host", "runs there". */
 const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
@@ -147,15 +162,18 @@ const TRAFFIC_NOUNS = /^(surge|flood|storm|burst)$/;
 const REFERENCE = new RegExp(
   `\\b(?:before|since|after|prior to|until|from)\\s+((?:(?:the|that|this|its|their|a)\\s+)?(?:[a-z0-9_.'-]+\\s+){0,3}?)(${REFERENCE_NOUNS})(?:s)?\\b`,
 );
-/** "before it started rising", "since errors began climbing", "before checkout began failing": a reference by a change's start. */
+/** "before it started rising", "since errors began climbing", "around when search got slow": a reference by a change's start. */
 const REFERENCE_BY_VERB =
-  /\b(?:before|since|after|prior to|until)\s+((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*)/;
+  /\b(?:before|since|after|prior to|until|around|about|near)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start|got|went|became|turned)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*|down|bad|worse)/;
+/** "compared to an hour ago", "vs 30 min ago", "than two hours ago": now against a moment that long before. */
+const REFERENCE_AGO =
+  /\b(?:compared (?:to|with)|vs\.?|versus|than|since|from|to)\s+(an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h)\s+ago\b/;
 /** "then", "since then", "at that time": the time the previous answer named. */
 const THEN =
   /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b/;
 const COMPARED_THEN = /\b(?:before|after|since|until|till|from) then\b/;
 const REFERS =
-  /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b/;
+  /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b|\b(did|does|do|is|was|has|had|when) (that|this)\b(?!\s+(node|host|machine|pod|service|version|route)s?\b)|\b(that|this)\s*[?.!]*\s*$/;
 
 const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, ten: 10, fifteen: 15, twenty: 20, thirty: 30 };
 const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440 };
@@ -241,7 +259,7 @@ export function parseQuestion(whole: string): TypedQuestion {
   // Whether a service is affected, asked without a measure, is its errors and latency compared.
   const affected = !signals.length && ASKS_AFFECTED.test(text);
   if (affected) signals.push('errors', 'latency');
-  const onNode = !signals.length && ASKS_ON_NODE.test(text);
+  const onNode = (!signals.length && ASKS_ON_NODE.test(text)) || (signals.every((x) => x === 'cpu' || x === 'memory') && ASKS_USING_NODE.test(text));
   const asksWhich = ASKS_WHICH.test(text) || ASKS_PEERS.test(text) || onNode;
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
@@ -253,7 +271,7 @@ export function parseQuestion(whole: string): TypedQuestion {
       ? 'logs'
       : /\bwhy\b/.test(text)
         ? 'cause'
-        : (ASKS_PEERS.test(text) || onNode) && !signals.length
+        : (ASKS_PEERS.test(text) && !signals.length) || onNode
           ? 'which'
           : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
             ? 'related'
@@ -290,7 +308,16 @@ export function parseQuestion(whole: string): TypedQuestion {
     onNode,
     also: ASKS_ALSO.test(text),
     refersNode: REFERS_NODE.test(text),
-    reference: reference && { kind: reference.kind, signal: reference.signal, words: reference.words, at: reference.at },
+    reference: reference && {
+      kind: reference.kind,
+      signal: reference.signal,
+      words: reference.words,
+      at: reference.at,
+      ...(reference.minutes !== undefined ? { minutes: reference.minutes } : {}),
+    },
+    still: /\bstill\b/.test(text),
+    status: affected,
+    limitValue: signals.some((x) => x === 'cpu' || x === 'memory') && ASKS_LIMIT_VALUE.test(text) && !AGAINST_LIMIT.test(text),
   };
 }
 
@@ -299,10 +326,17 @@ const VERB_SIGNALS: Array<[RegExp, Signal]> = [
   [/^(fail|error)/, 'errors'],
   [/^slow/, 'latency'],
   [/^(crash|restart)/, 'restarts'],
+  [/^down$/, 'down'],
 ];
 
 /** The reference a question's text makes (see Reference), with the clause that makes it; null when none. */
 function referenceOf(text: string): (Reference & { clause: string }) | null {
+  const ago = REFERENCE_AGO.exec(text);
+  if (ago) {
+    const count = ago[1] === 'half an' ? 0.5 : (NUMBER_WORDS[ago[1]] ?? Number(ago[1]));
+    const unit = ago[2].replace(/s$/, '');
+    return { kind: 'ago', minutes: Math.round(count * (UNIT_MINUTES[unit] ?? (unit === 'm' ? 1 : 60))), signal: null, words: [], at: false, clause: ago[0] };
+  }
   const byVerb = REFERENCE_BY_VERB.exec(text);
   const byNoun = byVerb ? null : REFERENCE.exec(text);
   const found = byVerb ?? byNoun;
@@ -321,6 +355,41 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
   }
   const then = THEN.exec(text);
   return then ? { kind: 'then', signal: null, words: [], at: !COMPARED_THEN.test(text), clause: '' } : null;
+}
+
+/** A follow-up that asks the question before of another subject: "what about payments?", "same for cart", "and inventory?", "cart too?". */
+const FOLLOW_UP = /^\W*(and|what about|how about|same for|same with|same thing for|also|now|ok and|and what about|and for|for)\b|\b(too|as well|instead)\W*$/;
+/** A fragment that only says against what or over what to read the question before: "compared to …", "vs …", "since …", "over the last day". */
+const FRAGMENT_START = /^\W*(compared|vs\.?|versus|since|before|after|over|during|in the|from)\b/;
+/** The kinds of question a follow-up may repeat of another subject. */
+const REPEATABLE = new Set<QuestionKind>(['signals', 'which', 'when', 'related', 'logs']);
+
+/**
+ * A message that names subjects and asks nothing the grammar reads ("what about payments?",
+ * "same for cart", "and inventory?", or only a name) asks the latest earlier question the grammar
+ * read of those subjects instead: that question with its subjects replaced (and its range, when the
+ * message names one). Any other message is read as it is.
+ */
+export function followingUp(asked: TypedQuestion, message: string, earlier: string[]): TypedQuestion {
+  // A subject, a moment ("compared to before the rollout?") or a range ("and over the last day?") is what it may name.
+  if (asked.kind !== 'unknown' || !(asked.words.length || asked.reference || asked.rangeMinutes !== null)) return asked;
+  const text = message.slice(0, READ_CHARS).toLowerCase();
+  if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && text.split(/\s+/).filter(Boolean).length > 3) return asked;
+  const before = [...earlier]
+    .reverse()
+    .map((m) => parseQuestion(m))
+    .find((q) => REPEATABLE.has(q.kind));
+  if (!before) return asked;
+  const words = asked.words.length ? asked.words : before.words;
+  return {
+    ...before,
+    words,
+    placedAsNames: asked.words.length ? asked.words : before.placedAsNames,
+    refers: false,
+    rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
+    reference: asked.reference ?? before.reference,
+    compare: asked.reference ? !asked.reference.at : before.compare,
+  };
 }
 
 /** One of the questions a message asks, with its own text. */

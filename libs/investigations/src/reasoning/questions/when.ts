@@ -28,6 +28,8 @@ export interface WhenQuestion {
   /** The signal asked about, or null for the incident's own condition. */
   signal: Signal | null;
   percentile: number | null;
+  /** Whether it asks whether it still holds ("is it still failing?"): the answer says how it is now first. */
+  still?: boolean;
 }
 
 /**
@@ -94,7 +96,9 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
   answer.record(
     session,
     holds
-      ? `${of} ${moved}, and is still at ${quantity(last.v, unit)} at ${at(last.t)}`
+      ? q.still
+        ? `${of} is still at ${quantity(last.v, unit)} at ${at(last.t)}; it ${moved}`
+        : `${of} ${moved}, and is still at ${quantity(last.v, unit)} at ${at(last.t)}`
       : `${of} ${moved}${back ? `, and went back to ${quantity(back.v, unit)} at ${at(back.t)}` : ''}; it no longer holds at ${clock(until, until)}`,
     cited,
   );
