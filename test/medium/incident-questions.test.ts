@@ -341,3 +341,20 @@ describe('questions about a node', () => {
     expect(conclusion.summary).toMatch(/^The memory in use \(a share of its total\) of ip-10-0-2-34\S* was [\d.]+% at /m);
   }, 60_000);
 });
+
+describe('questions about a CPU limit and its throttling', () => {
+  // A rollout lowers recommendations' CPU limit from 1 to 0.3 cores 40 minutes before the end; its containers are throttled.
+  const staged = stagedScenario('recommendations-cpu-throttled');
+
+  it('answers the limit itself, with the one before it changed, and how much of the CPU periods are throttled', async () => {
+    const { conclusion } = await staged.ask('what is the cpu limit of recommendations?');
+    const limit = /^The CPU limit of recommendations's containers (is|was) (0\.3) cores (now|at) .*; it was 1 core until (\d\d:\d\d UTC) \[#\d+\]$/.exec(
+      conclusion.summary,
+    );
+    expect(limit).not.toBeNull();
+    expect(Math.abs(minutesBefore(limit![4], staged.end()) - 40)).toBeLessThanOrEqual(2);
+    const { conclusion: throttled } = await staged.ask('how throttled is it?', ['what is the cpu limit of recommendations?'], [conclusion.summary]);
+    const share = /^The share of CPU periods throttled of recommendations (?:is|was) ([\d.]+)% /.exec(throttled.summary);
+    expect(Number(share?.[1])).toBeGreaterThan(20);
+  }, 60_000);
+});

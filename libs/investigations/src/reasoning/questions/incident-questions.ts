@@ -527,12 +527,12 @@ export class IncidentQuestions {
       const [query, unit, what]: [string, Unit, string] =
         signal === 'cpu'
           ? [
-              `max(kube_pod_container_resource_limits{${pods}, resource="cpu"}) or max(container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000`,
+              `max by (pod) (kube_pod_container_resource_limits{${pods}, resource="cpu"}) or max by (pod) (container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000`,
               'cores',
               'CPU limit',
             ]
           : [
-              `max(kube_pod_container_resource_limits{${pods}, resource="memory"}) or max(container_spec_memory_limit_bytes{${pods}, container!=""} > 0)`,
+              `max by (pod) (kube_pod_container_resource_limits{${pods}, resource="memory"}) or max by (pod) (container_spec_memory_limit_bytes{${pods}, container!=""} > 0)`,
               'bytes',
               'memory limit',
             ];
@@ -542,19 +542,22 @@ export class IncidentQuestions {
         arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
         purpose: `The ${what} of ${subject.value}'s containers`,
       });
-      const points = seriesOf(run)
-        .flatMap((x) => pointsOf(x))
-        .sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
-      const last = points.at(-1);
-      if (!last) {
+      // Each pod's limit from when it started: the newest pod's is the limit now; the first pod with it, after pods with another, is when it changed.
+      const started = seriesOf(run)
+        .map((x) => pointsOf(x))
+        .filter((p) => p.length)
+        .sort((a, b) => (a[0].t.isBefore(b[0].t) ? -1 : a[0].t.isAfter(b[0].t) ? 1 : 0));
+      const newest = started.at(-1);
+      const last = newest?.at(-1);
+      if (!newest || !last) {
         this.answer.cannot(`no ${what} of ${subject.value}'s containers was read (kube-state-metrics' limits or cAdvisor's), so it is unknown`, run);
         continue;
       }
-      const changed = [...points].reverse().find((p) => p.v !== last.v);
-      const since = changed && points.find((p) => p.t.isAfter(changed.t));
+      const before = [...started].reverse().find((p) => p[0].v !== last.v);
+      const since = before && started.find((p) => p[0].t.isAfter(before[0].t) && p[0].v === last.v)?.[0];
       this.answer.record(
         session,
-        `The ${what} of ${subject.value}'s containers ${current(last, until, unit)}${since ? `; it was ${quantity(changed.v, unit)} until ${clock(since.t, until)}` : `, the same ${`from ${clock(from, until)}`}`}`,
+        `The ${what} of ${subject.value}'s containers ${current(last, until, unit)}${before && since ? `; it was ${quantity(before[0].v, unit)} until ${clock(since.t, until)}` : `, the same from ${clock(from, until)}`}`,
         run,
       );
     }

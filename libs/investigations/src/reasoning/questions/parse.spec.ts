@@ -76,6 +76,10 @@ describe('parseQuestion', () => {
     });
     expect(parseQuestion('cpu of search vs its quota')).toMatchObject({ signals: ['cpu'], againstLimit: true });
     expect(parseQuestion('what is the memory use of orders?').againstLimit).toBe(false);
+    // The limit itself, and the throttling of the CPU, are measures of their own.
+    expect(parseQuestion('what is the cpu limit of recommendations?')).toMatchObject({ signals: ['cpu'], limitValue: true });
+    expect(parseQuestion('how close is orders to its memory limit?').limitValue).toBe(false);
+    expect(parseQuestion('how much cpu throttling does recommendations have?').signals).toEqual(['throttling']);
   });
 
   it('splits a message into its questions when they are of different kinds, and only then', () => {

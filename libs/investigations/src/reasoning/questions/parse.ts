@@ -9,7 +9,7 @@ import { distance } from 'fastest-levenshtein';
  */
 
 /** What a signals question measures. */
-export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory';
+export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling';
 
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
@@ -95,6 +95,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
+  ['throttling', /\b(throttl\w*|cfs)\b/],
 ];
 
 /** Words of the calls between services: what a service calls, what calls it. */
@@ -132,7 +133,7 @@ const ASKS_COMPARE =
   /\b(go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
 /** CPU or memory against the containers' limits. */
-const ASKS_LIMIT = /\b(limits?|quotas?|headroom|throttl\w*|saturat\w*|maxed out|max(ed)? out)\b/;
+const ASKS_LIMIT = /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out)\b/;
 /** The limit itself: "cpu limit of recommendations", "what memory limit does checkout have". */
 const ASKS_LIMIT_VALUE = /\b(cpu|memory|mem|ram)\s+(limits?|quotas?)\b|\blimits?\s+(of|for|on)\b/;
 /** Use against a limit: "close to its limit", "vs its quota", "how much of its limit". */
@@ -253,6 +254,8 @@ export function parseQuestion(whole: string): TypedQuestion {
   const signals = SIGNALS.filter(([s, re]) =>
     re.test(s === 'rate' ? asking.replace(/\b(error|failure|success) ?rates?\b|\bunder (heavy |much )?load\b/g, '') : asking),
   ).map(([s]) => s);
+  // CPU throttling is its own measure, not the CPU used.
+  if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
   // Saturation asked without a measure is its CPU and memory against what it may use.
   const saturation = !signals.length && ASKS_SATURATION.test(text);
   if (saturation) signals.push('cpu', 'memory');

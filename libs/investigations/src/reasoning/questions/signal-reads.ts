@@ -46,6 +46,7 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
   restarts: 'number of container restarts per 5 minutes',
   cpu: 'CPU use',
   memory: 'memory use',
+  throttling: 'share of CPU periods throttled',
 };
 
 export const STEP_SECONDS = 60;
@@ -147,6 +148,17 @@ export async function readSignals(
       }
       const run = await read(`sum(increase(kube_pod_container_status_restarts_total{${pods}}[5m]))`, `How often the containers of ${subject.value} restarted`);
       out.push({ signal, name: SIGNAL_NAMES.restarts, run, lines: linesOf(run), unit: 'count' });
+    } else if (signal === 'throttling') {
+      if (!pods) {
+        out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so how much its CPU is throttled is unknown`, run: listed });
+        continue;
+      }
+      // cAdvisor's CFS counters: the periods the containers were throttled in, of the periods they ran.
+      const run = await read(
+        `sum(rate(container_cpu_cfs_throttled_periods_total{${pods}, container!=""}[5m])) / sum(rate(container_cpu_cfs_periods_total{${pods}, container!=""}[5m]))`,
+        `How much of the CPU periods of ${subject.value}'s containers were throttled`,
+      );
+      out.push({ signal, name: SIGNAL_NAMES.throttling, run, lines: linesOf(run), unit: 'ratio' });
     } else if (range.againstLimit && pods) {
       // The pod closest to its limit: each pod's use over the limits of its containers (kube-state-metrics, else cAdvisor's quota).
       const [use, limits] =
