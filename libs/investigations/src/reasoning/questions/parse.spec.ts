@@ -169,6 +169,7 @@ describe('parseQuestion', () => {
     expect(parseQuestion('what else runs on ip-10-0-2-34?')).toMatchObject({ kind: 'which', listings: ['pods'], onNode: true, words: ['ip-10-0-2-34'] });
     expect(parseQuestion('anything else running there?')).toMatchObject({ kind: 'which', onNode: true, refersNode: true, words: [] });
     expect(parseQuestion('which pods are on that node?')).toMatchObject({ kind: 'which', refersNode: true });
+    expect(parseQuestion('what else shares that node?')).toMatchObject({ kind: 'which', onNode: true, refersNode: true });
     expect(parseQuestion('how loaded is node ip-10-0-2-34 right now')).toMatchObject({ kind: 'signals', signals: ['cpu', 'memory'], againstLimit: true });
     expect(parseQuestion('is that host under heavy load?')).toMatchObject({ signals: ['cpu', 'memory'], refersNode: true });
     expect(parseQuestion('is there any error on checkout?')).toMatchObject({ refersNode: false, onNode: false });
