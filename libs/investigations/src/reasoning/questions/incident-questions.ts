@@ -295,7 +295,8 @@ export class IncidentQuestions {
   private async referenceSubject(session: InvestigationSession, source: SourceBrief, reference: Reference): Promise<Subject | null> {
     if (!reference.words.length) return null;
     const { catalog } = (this.known ??= await this.readNames(session, source));
-    const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label));
+    // An exporter's job ("redis-exporter") is not the service a reference names ("before redis went down").
+    const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !EXPORTER_JOBS.test(s.value));
     return services.find((s) => reference.words.some((w) => whole(s, w))) ?? services.find((s) => reference.words.some((w) => names(w, s.value))) ?? null;
   }
 
