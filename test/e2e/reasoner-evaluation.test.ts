@@ -4,6 +4,7 @@ import { ALL_SCENARIOS } from '../../eval/suites';
 import { Client } from '../support/api';
 import { useBootstrappedApi } from '../support/factories';
 import { investigationEnded } from '../support/investigations';
+import { until } from '../support/until';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
@@ -163,14 +164,36 @@ describe('the reasoner on generated incidents', () => {
     expect(result.conclusionStatus).toBe('supported_explanation');
   }, 120_000);
 
-  it('names a reported configuration change, which the metrics do not show, as the verified cause', async () => {
-    const result = await investigate('billing-timeout-config-change');
+  it('names a reported configuration change, which the metrics do not show, as the verified cause, and lists it, with its author, when asked what changed', async () => {
+    let answer: { status: string; answer: string } | undefined;
+    const result = await investigate('billing-timeout-config-change', async (incidentId, organizationId) => {
+      const opened = await ctx.admin.post(
+        '/api/v1/conversations',
+        { subject: 'Billing', incidentId, message: 'what changed?' },
+        inOrganization(organizationId),
+      );
+      expect(opened.status).toBe(201);
+      answer = await until(
+        async () => {
+          const res = await ctx.admin.get(`/api/v1/conversations/${opened.body.id}/turns?limit=200`, inOrganization(organizationId));
+          const found = res.body.turns.find((t: { turn: number }) => t.turn === 1);
+          return found && ['concluded', 'partial', 'failed', 'needs_input'].includes(found.status) ? found : undefined;
+        },
+        60_000,
+        'the turn asking what changed to end',
+      );
+    });
     expect(result.error).toBeNull();
     expect(result.conclusionStatus).toBe('verified_cause');
     expect(result.cause).toContain('billing: ledger client timeout 2s -> 150ms');
     expect(result.cause).toMatch(/^The configuration change .* by grace at /);
     expect(result.top1).toBe(true);
     expect(result.grounded).toBe(true);
+    // The metrics show no change; the configuration tool's report is listed, as it names itself.
+    expect(answer!.status).toBe('concluded');
+    expect(answer!.answer).toMatch(
+      /^1 change in namespace \S+ from .* to .*; the last before the first alert \(.*\): Reported: The configuration change "billing: ledger client timeout 2s -> 150ms" on billing by grace/,
+    );
   }, 120_000);
 
   it('rules out a reported deploy that was in place long before the condition began, names the dependency that went down, and reads its changes from then on', async () => {

@@ -1,5 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { quote } from '../explainers/labels';
+import { CHANGES_TOOL, describeChange, isObserved, recordedChangesOf } from '../recorded-changes';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { earliest, MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
@@ -74,8 +75,22 @@ export async function answerChanges(
     `max by (container, resource, pod) (kube_pod_container_resource_limits${inNs('')})`,
     'Which new pods run with other resource limits',
   );
+  // What deploy and configuration tools reported over the same range, when some change was recorded around the window.
+  const reported = session.tools.some((t) => t.name === CHANGES_TOOL)
+    ? await session.runTool({
+        tool: CHANGES_TOOL,
+        integrationId: null,
+        arguments: {
+          onset: until.toISOString(),
+          beforeMinutes: Math.min(1440, Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6))),
+          afterMinutes: 0,
+          services: [],
+        },
+        purpose: 'Which changes deploy and configuration tools reported over the range',
+      })
+    : null;
   const runs = [versions, workloads, limits];
-  const changes = [...newVersions(versions, from, step), ...workloadChanges(workloads), ...limitChanges(limits, from, step)];
+  const changes = [...newVersions(versions, from, step), ...workloadChanges(workloads), ...limitChanges(limits, from, step), ...reportedChanges(reported)];
   // A new generation is a rollout: said only when no version or limit change of the same workload says what it changed.
   const said = changes.filter(
     (c) =>
@@ -89,7 +104,7 @@ export async function answerChanges(
   );
   const where = namespace ? ` in namespace ${namespace}` : '';
   const range = `from ${clock(from, now)} to ${clock(until, now)}`;
-  if (!runs.some((r) => seriesOf(r).length)) {
+  if (!runs.some((r) => seriesOf(r).length) && !recordedChangesOf(reported ?? undefined).length) {
     answer.cannot(
       `no build series and no kube-state-metrics series of Deployments, ConfigMaps or pods${where} ${range}, so what changed cannot be seen in the metrics`,
       runs,
@@ -97,7 +112,11 @@ export async function answerChanges(
     return;
   }
   if (!said.length) {
-    answer.record(session, `Nothing changed${where} ${range}: no new version or image, rollout, scaling, ConfigMap or Secret edit, or resource limit`, runs);
+    answer.record(
+      session,
+      `Nothing changed${where} ${range}: no new version or image, rollout, scaling, ConfigMap or Secret edit, or resource limit${reported ? ', and no change reported' : ''}`,
+      [...runs, reported],
+    );
     return;
   }
   // In time order; within one step, an edit before the rollout it starts, and a rollout before its scaling.
@@ -152,6 +171,21 @@ export async function lastRollout(
   // "frontend 5.2.0 → 5.2.1", "Deployment frontend (generation 3 → 4)": what rolled out, without the kind of change.
   const what = last?.what.replace(/ \(a new (version|image)\)$/, '').replace(/ rolled out \((generation .*)\)$/, ' ($1)');
   return last ? { at: last.at, what: what!, run } : { none: run };
+}
+
+/**
+ * The changes deploy and configuration tools reported (changes.near_onset), each as it names
+ * itself, with its author; not those the service recorded from the metrics (a rollout the
+ * metrics show is listed from them).
+ */
+function reportedChanges(run: RecordedRun | null): Change[] {
+  return recordedChangesOf(run ?? undefined)
+    .filter((c) => !isObserved(c))
+    .flatMap((c) => {
+      const at = Timestamp.parse(c.occurredAt);
+      const what = describeChange(c);
+      return at ? [{ at, of: c.service ?? '', what: `Reported: ${what[0].toUpperCase()}${what.slice(1)} (${c.source})`, run: run! }] : [];
+    });
 }
 
 /** The order of changes seen within the same step: edits, then what rolled out, then scalings. */

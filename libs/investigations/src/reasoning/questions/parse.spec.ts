@@ -173,6 +173,8 @@ describe('parseQuestion', () => {
     expect(parseQuestion('how loaded is node ip-10-0-2-34 right now')).toMatchObject({ kind: 'signals', signals: ['cpu', 'memory'], againstLimit: true });
     expect(parseQuestion('is that host under heavy load?')).toMatchObject({ signals: ['cpu', 'memory'], refersNode: true });
     expect(parseQuestion('is there any error on checkout?')).toMatchObject({ refersNode: false, onNode: false });
+    expect(parseQuestion('what events are there?')).toMatchObject({ onNode: false, asksCluster: true });
+    expect(parseQuestion("what's on ip-10-0-2-34?").onNode).toBe(true);
   });
 
   it('reads whether a service is affected as its errors and latency compared, and a follow-up asking the same of something else', () => {

@@ -149,7 +149,7 @@ const ASKS_AFFECTED =
 const ASKS_ALSO = /\b(too|as well|also|either)\b/;
 /** What runs on a node: "what else runs on ip-10-0-2-34?", "which pods are on that node?", "anything else there?". */
 const ASKS_ON_NODE =
-  /\b(what|what's|whats|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed|shar\w*|co-?located)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) (on|there)\b)/;
+  /\b(what|what's|whats|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed|shar\w*|co-?located)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) on\b|'?s on\b)/;
 /** What uses a node's CPU or memory: "what's eating cpu on ip-10-0-3-41?", "which pods hog memory on that node?". */
 const ASKS_USING_NODE = /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there)\b/;
 /** A node an earlier answer named: "that node", "the same host", "runs there". */
