@@ -25,6 +25,8 @@ interface Change {
   /** The workload, ConfigMap or program it changed. */
   of: string;
   what: string;
+  /** For a rollout (a new version or image, a new generation): what rolled out, without the kind of change ("frontend 5.2.0 → 5.2.1"). */
+  rolled?: string;
   run: RecordedRun;
   /** A new generation, said only when nothing else says what the rollout changed. */
   generation?: boolean;
@@ -168,9 +170,7 @@ export async function lastRollout(
   const versions = newVersions(run, from, step);
   const rollouts = versions.length ? versions : workloadChanges(run).filter((c) => c.generation);
   const last = rollouts.sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1)).pop();
-  // "frontend 5.2.0 → 5.2.1", "Deployment frontend (generation 3 → 4)": what rolled out, without the kind of change.
-  const what = last?.what.replace(/ \(a new (version|image)\)$/, '').replace(/ rolled out \((generation .*)\)$/, ' ($1)');
-  return last ? { at: last.at, what: what!, run } : { none: run };
+  return last ? { at: last.at, what: last.rolled ?? last.what, run } : { none: run };
 }
 
 /**
@@ -209,10 +209,12 @@ function newVersions(run: RecordedRun, from: Timestamp, step: number): Change[] 
       .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))[0];
     if (!before) continue;
     // A range query sees a new series at the first step after it began.
+    const rolled = `${programOf(next.m)} ${versionOf(before.m)} → ${versionOf(next.m)}`;
     found.push({
       at: next.at,
       of: programOf(next.m)!,
-      what: `${programOf(next.m)} ${versionOf(before.m)} → ${versionOf(next.m)} (a new ${next.m.__name__ === 'kube_pod_container_info' ? 'image' : 'version'})`,
+      what: `${rolled} (a new ${next.m.__name__ === 'kube_pod_container_info' ? 'image' : 'version'})`,
+      rolled,
       run,
     });
   }
@@ -233,7 +235,14 @@ function workloadChanges(run: RecordedRun): Change[] {
       const workload = m.deployment ?? m.statefulset;
       const kind = m.deployment ? 'Deployment' : 'StatefulSet';
       if (/_generation$/.test(m.__name__ ?? '') && workload)
-        found.push({ at, of: workload, what: `${kind} ${workload} rolled out (generation ${a} → ${b})`, run, generation: true });
+        found.push({
+          at,
+          of: workload,
+          what: `${kind} ${workload} rolled out (generation ${a} → ${b})`,
+          rolled: `${kind} ${workload} (generation ${a} → ${b})`,
+          run,
+          generation: true,
+        });
       else if (/_replicas$/.test(m.__name__ ?? '') && workload)
         found.push({ at, of: workload, what: `${kind} ${workload} scaled from ${a} to ${b} replicas`, run });
       else if (m.configmap) found.push({ at, of: m.configmap, what: `ConfigMap ${m.configmap} edited`, run });

@@ -459,14 +459,15 @@ export class IncidentQuestions {
       percentile: this.asked.percentile,
       againstLimit: this.asked.againstLimit,
     });
-    const distance = (t: Timestamp): bigint => (t.epochMicros > at.epochMicros ? t.epochMicros - at.epochMicros : at.epochMicros - t.epochMicros);
     for (const read of reads) {
       if ('cannot' in read) {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
-      const points = read.lines.flatMap((l) => l.points);
-      const nearest = points.reduce<(typeof points)[number] | null>((a, b) => (!a || distance(b.t) < distance(a.t) ? b : a), null);
+      const nearest = nearestTo(
+        read.lines.flatMap((l) => l.points),
+        at,
+      );
       const sum = nearest && read.lines.reduce((total, l) => total + (l.points.find((p) => p.t.epochMicros === nearest.t.epochMicros)?.v ?? 0), 0);
       if (!nearest || sum === null) this.answer.cannot(`no series for the ${read.name} of ${subject.value} around ${clock(at, until)}`, [read.run, read.also]);
       else
@@ -488,7 +489,6 @@ export class IncidentQuestions {
       percentile: this.asked.percentile,
       againstLimit: this.asked.againstLimit,
     });
-    const far = (t: Timestamp): bigint => (t.epochMicros > then.epochMicros ? t.epochMicros - then.epochMicros : then.epochMicros - t.epochMicros);
     const ago = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'} ago` : `${minutes} minutes ago`;
     for (const read of reads) {
       if ('cannot' in read) {
@@ -497,20 +497,14 @@ export class IncidentQuestions {
       }
       const points = read.lines.flatMap((l) => l.points).sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
       const last = points.at(-1);
-      const before = points.reduce<(typeof points)[number] | null>((a, b) => (!a || far(b.t) < far(a.t) ? b : a), null);
-      if (!last || !before || far(before.t) > AROUND_THEN) {
+      const before = nearestTo(points, then);
+      if (!last || !before || apart(before.t, then) > AROUND_THEN) {
         this.answer.cannot(`no series for the ${read.name} of ${subject.value} both now and ${ago}`, [read.run, read.also]);
         continue;
       }
-      const direction =
-        last.v >= before.v * MOVED && last.v - before.v > minimumMove(read.unit)
-          ? 'up'
-          : before.v >= last.v * MOVED && before.v - last.v > minimumMove(read.unit)
-            ? 'down'
-            : 'about the same';
       this.answer.record(
         session,
-        `The ${read.name} of ${subject.value} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction}`,
+        `The ${read.name} of ${subject.value} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction(before.v, last.v, read.unit)}`,
         [read.run, read.also],
       );
     }
@@ -518,8 +512,9 @@ export class IncidentQuestions {
 
   /**
    * The CPU or memory limit itself of `subject`'s containers ("what's the memory limit of
-   * checkout?"): kube-state-metrics' limits (else cAdvisor's quota or limit) now, largest first, and
-   * the one they had before when it changed within the range.
+   * checkout?"): kube-state-metrics' limits (else cAdvisor's quota or limit), the newest pod's now,
+   * and the one the pods before it had, with when the first pod with the new one started, when it
+   * changed within the range.
    */
   private async limits(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
     const namespace = incidentNamespace(session);
@@ -676,14 +671,7 @@ export class IncidentQuestions {
     };
     // No range named: how it is now (the latest sample) first, with the hour's mean.
     const asksNow = this.asked.rangeMinutes === null;
-    const moved = (b: number | null, a: number | null): string =>
-      b === null || a === null
-        ? ''
-        : a >= b * MOVED && a - b > minimumMove(unit)
-          ? 'up'
-          : b >= a * MOVED && b - a > minimumMove(unit)
-            ? 'down'
-            : 'about the same';
+    const moved = (b: number | null, a: number | null): string => (b === null || a === null ? '' : direction(b, a, unit));
     if (this.asked.byRoute && withPoints.every((l) => routeOf(l.labels) === undefined))
       this.answer.cannot(`no series of the ${name} of ${subject.value} labels its route, so the split by route is unknown`, run);
     if (this.asked.byRoute && withPoints.length > 1) {
@@ -887,6 +875,21 @@ function asking(question: string, why: string, runs: number[]): Conclusion {
 }
 
 const fmt = (v: number | null, unit: Unit): string => (v === null ? '-' : quantity(v, unit));
+
+/** How a value moved from `before` to `after`: up or down by half again and by more than the unit's minimum move, else about the same. */
+function direction(before: number, after: number, unit: Unit): 'up' | 'down' | 'about the same' {
+  if (after >= before * MOVED && after - before > minimumMove(unit)) return 'up';
+  if (before >= after * MOVED && before - after > minimumMove(unit)) return 'down';
+  return 'about the same';
+}
+
+/** The time between two moments, in microseconds. */
+const apart = (a: Timestamp, b: Timestamp): bigint => (a.epochMicros > b.epochMicros ? a.epochMicros - b.epochMicros : b.epochMicros - a.epochMicros);
+
+/** The sample nearest `at`, or null when there is none. */
+function nearestTo<P extends { t: Timestamp }>(points: P[], at: Timestamp): P | null {
+  return points.reduce<P | null>((a, b) => (!a || apart(b.t, at) < apart(a.t, at) ? b : a), null);
+}
 
 /**
  * How a signal is now: "is 7.71% now (05:39 UTC)" when its latest sample is recent and the window
