@@ -27,8 +27,11 @@ export type Expect =
 export interface QuestionCase {
   /** The scenario (eval/scenarios.ts) whose incident the conversation is about. */
   scenario: string;
-  /** `dev` cases may be tuned on; `holdout` cases are written before the code they score and never tuned on. */
-  split: 'dev' | 'holdout';
+  /**
+   * `dev` cases may be tuned on; `holdout` and `holdout-2` cases are written before the code they
+   * score and never tuned on (`holdout-2` is the second set, written after the first had been scored).
+   */
+  split: 'dev' | 'holdout' | 'holdout-2';
   message: string;
   /** Questions asked before in the same conversation, each answered in turn first. */
   earlier?: string[];

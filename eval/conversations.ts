@@ -4,7 +4,9 @@ import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
+import { MORE_DEV_CASES } from './conversation-dev-more';
 import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
+import { SECOND_HOLDOUT_QUESTIONS } from './holdout/conversation-questions-2';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -318,7 +320,7 @@ const DEV_CASES: QuestionCase[] = [
   },
 ];
 
-const CASES: QuestionCase[] = [...DEV_CASES, ...EXTRA_DEV_CASES, ...HOLDOUT_QUESTIONS];
+const CASES: QuestionCase[] = [...DEV_CASES, ...EXTRA_DEV_CASES, ...MORE_DEV_CASES, ...HOLDOUT_QUESTIONS, ...SECOND_HOLDOUT_QUESTIONS];
 
 interface Scored {
   case: QuestionCase;
@@ -332,10 +334,17 @@ interface Scored {
 
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
-/** The numbers of an answer with their units, in the unit the oracle computes (req/s, a ratio, seconds, cores, bytes), in order. */
+/**
+ * The numbers of an answer with their units, in the unit the oracle computes (req/s, a ratio,
+ * seconds, cores, bytes, or a count of what it names: "12 restarts", "480 failed requests"), in order.
+ */
 function numbersIn(answer: string): number[] {
   const scale: Record<string, number> = { '%': 0.01, ms: 0.001, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
-  return [...answer.matchAll(/(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B)(?![A-Za-z])/g)].map((m) => Number(m[1]) * (scale[m[2]] ?? 1));
+  return [
+    ...answer.matchAll(
+      /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B|(?:(?:failed|container|OOM) )?(?:requests|restarts|errors|failures|kills|times))(?![A-Za-z])/g,
+    ),
+  ].map((m) => Number(m[1]) * (scale[m[2]] ?? 1));
 }
 
 /** The times an answer states (`05:01 UTC`, or `2026-11-26 05:01 UTC`), in Unix seconds, on the day of `until` unless it names its own, in order. */
@@ -494,7 +503,8 @@ async function main(): Promise<void> {
         const { session, conclusion } = await ask(c.message, c.earlier ?? [], answers);
         const scored = await scoreCase(c, scenario, staged, conclusion, Number(session.window.until.epochMicros / 1000n) / 1000, session.runs);
         results.push(scored);
-        if (process.argv.includes('--verbose') || !scored.correct || !scored.cited || scored.unshown.length)
+        // A held-out case is never shown, whatever its result: only the split's totals are read.
+        if (c.split === 'dev' && (process.argv.includes('--verbose') || !scored.correct || !scored.cited || scored.unshown.length))
           console.log(
             `${scored.correct ? 'ok  ' : 'MISS'} ${scored.cited ? '' : '(uncited) '}${scored.unshown.length ? `(not shown by its runs: ${scored.unshown.join(', ')}) ` : ''}[${c.split}] ${c.message}\n     ${(process.argv.includes('--verbose') ? scored.answer : scored.answer.split('\n')[0]).replace(/\n/g, '\n     ')}\n     ${scored.correct ? '' : scored.why}`,
           );
@@ -504,7 +514,7 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n| split | questions | correct | cited | numbers shown by the cited runs |\n|---|---:|---:|---:|---:|');
-  for (const s of ['dev', 'holdout'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (r.length)
       console.log(

@@ -26,6 +26,12 @@ function stagedScenario(name: string) {
   });
   return {
     end: () => at.staged!.end,
+    /** What PromQL gives at the data's end: the number an answer is checked against. */
+    value: async (query: string): Promise<number> => {
+      const res = await fetch(`${at.staged!.prometheus.url}/api/v1/query?${new URLSearchParams({ query, time: String(at.staged!.end) })}`);
+      const body = (await res.json()) as { data: { result: Array<{ value: [number, string] }> } };
+      return Number(body.data.result[0]?.value[1]);
+    },
     ask: async (message: string, earlier: string[] = [], answers: string[] = []) => {
       const session = directSession(at.staged!.prometheus.url, at.page!, [], DEFAULT_BUDGETS, { message, earlier, answers });
       const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
@@ -348,7 +354,7 @@ describe('questions about a CPU limit and its throttling', () => {
 
   it('answers the limit itself, with the one before it changed, and how much of the CPU periods are throttled', async () => {
     const { conclusion } = await staged.ask('what is the cpu limit of recommendations?');
-    const limit = /^The CPU limit of recommendations's containers (is|was) (0\.3) cores (now|at) .*; it was 1 core until (\d\d:\d\d UTC) \[#\d+\]$/.exec(
+    const limit = /^The CPU limit of recommendations's containers (is|was) (0\.3) cores (now|at) .*; it was 1 core until (\d\d:\d\d UTC): down \[#\d+\]$/.exec(
       conclusion.summary,
     );
     expect(limit).not.toBeNull();
@@ -356,5 +362,67 @@ describe('questions about a CPU limit and its throttling', () => {
     const { conclusion: throttled } = await staged.ask('how throttled is it?', ['what is the cpu limit of recommendations?'], [conclusion.summary]);
     const share = /^The share of CPU periods throttled of recommendations (?:is|was) ([\d.]+)% /.exec(throttled.summary);
     expect(Number(share?.[1])).toBeGreaterThan(20);
+  }, 60_000);
+});
+
+describe('questions that count, and what no source records', () => {
+  // cart's new containers crash loop after a ConfigMap edit 38 minutes before the end.
+  const staged = stagedScenario('cart-config-crashloop');
+
+  it('counts the restarts over the range asked, as the increase of the counter', async () => {
+    const { conclusion } = await staged.ask('how many restarts did cart have in the last hour?');
+    const counted = /^cart had (\d+) container restarts from (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC to \d\d:\d\d UTC \[#\d+\]$/m.exec(conclusion.summary);
+    expect(counted).not.toBeNull();
+    const want = await staged.value('sum(increase(kube_pod_container_status_restarts_total{container="cart"}[1h]))');
+    expect(Math.abs(Number(counted![1]) - want)).toBeLessThanOrEqual(Math.max(1, want * 0.1));
+    // A count asked per second is a rate, not a count.
+    const { conclusion: perSecond } = await staged.ask('how many requests per second does cart get?');
+    expect(perSecond.summary).toMatch(/^The request rate of cart is [\d.]+ req\/s now/);
+  }, 60_000);
+
+  it('says that who approved a deploy is not in the data, and claims nothing in its place', async () => {
+    const { conclusion } = await staged.ask('who approved the cart-config change?');
+    expect(conclusion.summary).toMatch(/^This cannot be answered from the data: the connected sources \(prometheus\) record what the systems did/);
+    expect(conclusion.findings).toHaveLength(0);
+    expect(conclusion.hypotheses).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('questions about calls to a dependency', () => {
+  // partner-bank's certificate expired 35 minutes before the end: every call payments makes to it fails.
+  const staged = stagedScenario('partner-bank-certificate-expired');
+
+  it("reads the calls of the service named to the dependency named from the caller's client-side series", async () => {
+    const { conclusion } = await staged.ask("what share of payments' calls to partner-bank fail?");
+    const share = /^The error ratio of calls of payments to partner-bank is ([\d.]+)% now/.exec(conclusion.summary);
+    expect(share).not.toBeNull();
+    const want = await staged.value(
+      'sum(rate(http_client_requests_total{job="payments", peer="partner-bank", code!="200"}[5m])) / sum(rate(http_client_requests_total{job="payments", peer="partner-bank"}[5m]))',
+    );
+    expect(Math.abs(Number(share![1]) / 100 - want)).toBeLessThanOrEqual(want * 0.1);
+    // A dependency no job names is a subject of its own: what calls it, read from the callers.
+    const { conclusion: latency } = await staged.ask('avg latency of calls to partner-bank');
+    expect(latency.summary).toMatch(/^The mean latency of calls to partner-bank is [\d.]+ (ms|s) now/);
+  }, 60_000);
+});
+
+describe('questions about disks', () => {
+  // /var/lib/media on ip-10-0-2-34 fills up 37 minutes before the end; the node's root filesystem is not full.
+  const staged = stagedScenario('media-disk-full-flapping-alert');
+
+  it("lists the filesystems of the nodes a service runs on, the fullest first, and a mount's size when asked how big", async () => {
+    const { conclusion } = await staged.ask('which mount is full on the media nodes?');
+    expect(conclusion.summary).toMatch(
+      /^The fullest of \d+ filesystems and volumes: \/var\/lib\/media on ip-10-0-2-34 is 100% used, 0 B free of 200 GiB at \d\d:\d\d UTC \[#\d+\]$/m,
+    );
+    expect(conclusion.summary).toMatch(/^\| \/ \| ip-10-0-2-34 \| [\d.]+% \|/m);
+    const { conclusion: size } = await staged.ask('how big is /var/lib/media?');
+    expect(size.summary).toMatch(/^\/var\/lib\/media on ip-10-0-2-34 is 200 GiB, 100% used \(0 B free\) at /);
+    const { conclusion: root } = await staged.ask('how full is / on that node?', ['how big is /var/lib/media?'], [size.summary]);
+    const used = /^\/ on ip-10-0-2-34 is ([\d.]+)% used/.exec(root.summary);
+    const want = await staged.value(
+      '1 - node_filesystem_avail_bytes{node=~"ip-10-0-2-34.*", mountpoint="/"} / node_filesystem_size_bytes{node=~"ip-10-0-2-34.*", mountpoint="/"}',
+    );
+    expect(Math.abs(Number(used?.[1]) / 100 - want)).toBeLessThanOrEqual(0.02);
   }, 60_000);
 });

@@ -29,7 +29,7 @@ import { unreadSource } from './source-failure';
 /** How many ranked suspects are tested in order until one is supported. */
 const RANKED_TESTED = 2;
 /** The kinds of question a conversation turn answers as asked, from the data; the cause and what to do come from the incident's analysis. */
-const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related', 'logs']);
+const ANSWERED_AS_ASKED = new Set<QuestionKind>(['signals', 'which', 'when', 'changes', 'related', 'logs', 'outside']);
 
 /** Detected causes in order of first appearance, one per hypothesis id. */
 const firstOfEach = (causes: DetectedCause[]): DetectedCause[] => causes.filter((d, i) => causes.findIndex((o) => o.id === d.id) === i);

@@ -10,6 +10,7 @@ import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { answerChanges, lastRollout } from './changes';
 import { answerCluster, readsTheCluster } from './cluster';
+import { answerDisks } from './disks';
 import { answerLogs } from './logs';
 import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, TypedQuestion } from './parse';
@@ -25,8 +26,8 @@ const DEFAULT_RANGE_MINUTES = 60;
 /** A route whose value after is at least this multiple of before (and the difference counts) moved. */
 const MOVED = 1.5;
 const MAX_ROWS = 12;
-/** Labels whose values name the subjects a question may be about: services and jobs, and containers (a batch job without a scrape target). */
-const SUBJECT_LABELS = ['job', 'service', 'container', 'pod', 'node'];
+/** Labels whose values name the subjects a question may be about: services and jobs, containers (a batch job without a scrape target), and what services call (a database, a partner's API). */
+const SUBJECT_LABELS = ['job', 'service', 'container', 'pod', 'node', 'peer'];
 /** Labels whose values a word names only whole: "checkout" is no one pod of checkout, "eu" no node. */
 const WHOLE_ONLY = new Set(['pod', 'node']);
 /** A word this close to a known name (see closeness) is that name misspelt: "chekout", "serch". */
@@ -36,10 +37,10 @@ const closeness = (word: string, name: string): number => distance(word, name.to
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 
-/** Whether a word is a subject's whole name: its value, or a node's host name without its domain (`ip-10-0-2-34`). */
+/** Whether a word is a subject's whole name: its value (or its plural, "frontends calls"), or a node's host name without its domain (`ip-10-0-2-34`). */
 const whole = (s: Subject, word: string): boolean => {
   const value = s.value.toLowerCase();
-  return value === word || (s.label === 'node' && value.split('.')[0] === word);
+  return value === word || (s.label !== 'node' && s.label !== 'pod' && `${value}s` === word) || (s.label === 'node' && value.split('.')[0] === word);
 };
 
 const mean = (values: number[]): number | null => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
@@ -118,6 +119,14 @@ export class IncidentQuestions {
   /** Answers the question asked into the turn's answer; a conclusion only when it must ask the person instead. */
   private async answerPart(session: InvestigationSession): Promise<Conclusion | null> {
     session.beginTurn();
+    if (this.asked.kind === 'outside') {
+      const types = [...new Set(session.sources.map((s) => s.type))];
+      this.answer.cannot(
+        `this cannot be answered from the data: the connected sources (${types.join(', ') || 'none'}) record what the systems did, not who approved, reviewed or owns what, what customers or tickets said, or which thread or line of code ran`,
+        null,
+      );
+      return null;
+    }
     const source = session.sources.find((s) => s.type === 'prometheus');
     // The cluster's events and pod states, when a Kubernetes integration is connected and the question asks what it says.
     if (readsTheCluster(this.asked, session)) {
@@ -158,7 +167,7 @@ export class IncidentQuestions {
     const peers = calls ? [...new Set(calls.pairs.flatMap((p) => [p.caller, p.callee]))].map((value) => ({ label: 'peer', value })) : [];
     const subjects = await this.subjects(session, source, peers, this.asked.kind === 'related' ? 2 : 1);
     if ('ask' in subjects) return subjects.ask;
-    const found = subjects.found;
+    const found = this.asked.callee ? callsTo(subjects.found, this.asked.callee) : subjects.found;
     if (calls && listsPeers) {
       for (const subject of found.slice(0, 2)) this.peers(session, subject, calls);
       return null;
@@ -255,6 +264,8 @@ export class IncidentQuestions {
     const ambiguous = words
       .filter((w) => !catalog.some((s) => whole(s, w)))
       .map((w) => ({ w, values: [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value)).map((s) => s.value))] }))
+      // An exporter's job ("redis-exporter") is not what a word names when a service is named by it too ("sessions-redis").
+      .map(({ w, values }) => ({ w, values: values.some((v) => !EXPORTER_JOBS.test(v)) ? values.filter((v) => !EXPORTER_JOBS.test(v)) : values }))
       .filter(({ values }) => values.length > 1);
     if (ambiguous.length)
       return {
@@ -431,17 +442,77 @@ export class IncidentQuestions {
       await this.limits(session, source, subject, from, until);
       return;
     }
+    // How full its disks are is a listing of its filesystems and volumes, not a series over time.
+    if (this.asked.signals.includes('disk')) {
+      await answerDisks(session, source, this.answer, subject, until, { mounts: this.asked.routes, size: this.asked.size });
+      if (this.asked.signals.length === 1) return;
+    }
+    const asked = this.asked.signals.filter((x) => x !== 'disk');
     const split = await this.splitAt(session, source, subject, from, until);
-    const reads = await readSignals(session, source, subject, this.asked.signals, {
+    if (this.asked.count) {
+      await this.counts(session, source, subject, split ?? { at: from, what: null }, until);
+      return;
+    }
+    const reads = await readSignals(session, source, subject, asked, {
       from,
       until,
-      byRoute: this.asked.byRoute,
+      byRoute: this.asked.byRoute && !this.asked.signals.includes('disk'),
       percentile: this.asked.percentile,
       againstLimit: this.asked.againstLimit,
+      failedPerSecond: this.asked.failedPerSecond,
+      mean: this.asked.mean,
     });
     for (const read of reads) {
       if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
       else this.describe(session, read, subject, split, from, until);
+    }
+    // How a service is doing ("anything weird with payments?") is told with what it rolled out, when it did within the range.
+    if (this.asked.status && subject.label !== 'node') {
+      const rollout = await lastRollout(session, source, subject.value, from, until);
+      if ('at' in rollout) {
+        const began = earliest(session.alerts.map((a) => a.startsAt));
+        const minutes = began ? Math.round(Number(began.epochMicros - rollout.at.epochMicros) / 60e6) : null;
+        const relative =
+          minutes === null
+            ? ''
+            : minutes > 0
+              ? `, ${minutes} min before the incident began`
+              : minutes < 0
+                ? `, ${-minutes} min after the incident began`
+                : ', as the incident began';
+        this.answer.record(session, `${subject.value} rolled out ${rollout.what} at ${clock(rollout.at, until)}${relative}`, rollout.run);
+      }
+    }
+  }
+
+  /**
+   * How many requests, failed requests or container restarts `subject` had from `since.at` to
+   * `until` ("how many requests failed since then?"): the increase of their counters over it,
+   * since the moment the question names (`since.what`), else over the range asked.
+   */
+  private async counts(
+    session: InvestigationSession,
+    source: SourceBrief,
+    subject: Subject,
+    since: { at: Timestamp; what: string | null; run?: RecordedRun | RecordedRun[] | null },
+    until: Timestamp,
+  ): Promise<void> {
+    const reads = await readSignals(session, source, subject, this.asked.signals, {
+      from: since.at,
+      until,
+      byRoute: false,
+      percentile: null,
+      count: true,
+    });
+    const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+    for (const read of reads) {
+      if ('cannot' in read) {
+        this.answer.cannot(read.cannot, read.run);
+        continue;
+      }
+      const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
+      if (n === undefined) this.answer.cannot(`no series counts the ${read.name} of ${subject.value} ${range}`, read.run);
+      else this.answer.record(session, `${subject.value} had ${Math.round(n)} ${read.name} ${range}`, [read.run, read.also, ...[since.run].flat()]);
     }
   }
 
@@ -553,7 +624,9 @@ export class IncidentQuestions {
       const since = before && started.find((p) => p[0].t.isAfter(before[0].t) && p[0].v === last.v)?.[0];
       this.answer.record(
         session,
-        `The ${what} of ${subject.value}'s containers ${current(last, until, unit)}${before && since ? `; it was ${quantity(before[0].v, unit)} until ${clock(since.t, until)}` : `, the same from ${clock(from, until)}`}`,
+        before && since && this.asked.before
+          ? `The ${what} of ${subject.value}'s containers was ${quantity(before[0].v, unit)} until ${clock(since.t, until)}, when the first pod with ${quantity(last.v, unit)} started; it ${current(last, until, unit)}: ${last.v < before[0].v ? 'down' : 'up'}`
+          : `The ${what} of ${subject.value}'s containers ${current(last, until, unit)}${before && since ? `; it was ${quantity(before[0].v, unit)} until ${clock(since.t, until)}: ${last.v < before[0].v ? 'down' : 'up'}` : `, the same from ${clock(from, until)}`}`,
         run,
       );
     }
@@ -658,7 +731,7 @@ export class IncidentQuestions {
     const withPoints = read.lines.filter((s) => s.points.length);
     if (!withPoints.length) {
       this.answer.cannot(
-        `${run.summary.startsWith('No series') ? 'no series' : 'nothing'} for the ${name} of ${subject.value} from ${clock(from, until)} to ${clock(until, until)}`,
+        `${run.summary.startsWith('No series') ? 'no series' : 'nothing'} for the ${name} of ${shownAs(subject)} from ${clock(from, until)} to ${clock(until, until)}`,
         run,
       );
       return;
@@ -673,12 +746,14 @@ export class IncidentQuestions {
     const asksNow = this.asked.rangeMinutes === null;
     const moved = (b: number | null, a: number | null): string => (b === null || a === null ? '' : direction(b, a, unit));
     if (this.asked.byRoute && withPoints.every((l) => routeOf(l.labels) === undefined))
-      this.answer.cannot(`no series of the ${name} of ${subject.value} labels its route, so the split by route is unknown`, run);
+      this.answer.cannot(`no series of the ${name} of ${shownAs(subject)} labels its route, so the split by route is unknown`, run);
     if (this.asked.byRoute && withPoints.length > 1) {
       const rows = withPoints
         .map((s) => ({ route: routeOf(s.labels) ?? '(no route)', ...summarise(s.points) }))
         .sort((a, b) => (b.after ?? (asksNow ? b.now : null) ?? b.all) - (a.after ?? (asksNow ? a.now : null) ?? a.all))
-        .slice(0, MAX_ROWS);
+        .slice(0, MAX_ROWS)
+        // The routes asked about first.
+        .sort((a, b) => Number(this.asked.routes.includes(b.route)) - Number(this.asked.routes.includes(a.route)));
       const table = split
         ? [
             `| route | before (${clock(split.at, until)}) | after | change |`,
@@ -692,15 +767,27 @@ export class IncidentQuestions {
           : [`| route | mean | `, '|---|---:|', ...rows.map((r) => `| ${r.route} | ${quantity(r.all, unit)} |`)].join('\n');
       const changed = rows.filter((r) => moved(r.before, r.after) === 'up').map((r) => r.route);
       const asked = this.asked.routes;
-      const statement = !split
-        ? asksNow
-          ? `The ${name} of ${subject.value} by route now (${clock(until, until)}): ${rows.map((r) => `${r.route} ${fmt(r.now, unit)}`).join(', ')}`
-          : `The ${name} of ${subject.value} by route, ${range}: ${rows.map((r) => `${r.route} ${quantity(r.all, unit)}`).join(', ')}`
-        : !changed.length
-          ? `No route of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)})`
-          : asked.length && changed.every((r) => asked.includes(r))
-            ? `Only ${changed.join(', ')} of ${subject.value} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
-            : `The ${name} of ${subject.value} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
+      const mine = rows.filter((r) => asked.includes(r.route) && r.before !== null && r.after !== null);
+      const others = changed.filter((r) => !asked.includes(r));
+      const onlyAsked = asked.length > 0 && changed.length > 0 && changed.every((r) => asked.includes(r));
+      const statement =
+        split && mine.length && !onlyAsked
+          ? // The routes asked about, each compared on its own; the others that moved said before.
+            `${others.length ? `Of ${shownAs(subject)}'s other routes, ${others.join(', ')} ${others.length === 1 ? 'has' : 'have'} a higher ${name} since ${split.what}; ` : ''}${mine
+              .map(
+                (r) =>
+                  `on ${r.route} the ${name} of ${shownAs(subject)} was ${fmt(r.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${fmt(r.after, unit)} after: ${moved(r.before, r.after)}`,
+              )
+              .join('; ')}`.replace(/^o/, 'O')
+          : !split
+            ? asksNow
+              ? `The ${name} of ${shownAs(subject)} by route now (${clock(until, until)}): ${rows.map((r) => `${r.route} ${fmt(r.now, unit)}`).join(', ')}`
+              : `The ${name} of ${shownAs(subject)} by route, ${range}: ${rows.map((r) => `${r.route} ${quantity(r.all, unit)}`).join(', ')}`
+            : !changed.length
+              ? `No route of ${shownAs(subject)} has a higher ${name} since ${split.what} (${clock(split.at, until)})`
+              : asked.length && changed.every((r) => asked.includes(r))
+                ? `Only ${changed.join(', ')} of ${shownAs(subject)} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
+                : `The ${name} of ${shownAs(subject)} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
       this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()], table);
       return;
     }
@@ -711,14 +798,14 @@ export class IncidentQuestions {
     const statement =
       this.asked.againstLimit && unit === 'ratio' && !split
         ? // How close to its limit is what the pod is at now, and the most it reached.
-          `The ${name} of ${subject.value} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
+          `The ${name} of ${shownAs(subject)} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
         : split && whole.before !== null && whole.after !== null && this.asked.status && this.asked.rangeMinutes === null
-          ? `The ${name} of ${subject.value} ${current(last, until, unit)}; it was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+          ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
           : split && whole.before !== null && whole.after !== null
-            ? `The ${name} of ${subject.value} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+            ? `The ${name} of ${shownAs(subject)} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
             : asksNow
-              ? `The ${name} of ${subject.value} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
-              : `The ${name} of ${subject.value} averaged ${quantity(whole.all, unit)} ${range}`;
+              ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
+              : `The ${name} of ${shownAs(subject)} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()]);
   }
 
@@ -858,6 +945,21 @@ function sameQuestion(a: TypedQuestion, b: TypedQuestion): boolean {
     a.againstLimit === b.againstLimit &&
     (a.reference?.kind ?? null) === (b.reference?.kind ?? null)
   );
+}
+
+/** How an answer names its subject: its name, or the calls to what services call ("calls of payments to partner-bank"). */
+const shownAs = (s: Subject): string => (s.label === 'peer' ? `calls${s.caller ? ` of ${s.caller}` : ''} to ${s.value}` : s.value);
+
+/**
+ * The subjects of a question about calls to something ("billing's calls to ledger", "cart's redis
+ * calls"): what `callee` names, as a peer its callers' client-side series name, of the other
+ * service named when there is one; the subjects as they are when `callee` names none of them.
+ */
+function callsTo(found: Subject[], callee: string): Subject[] {
+  const called = found.find((s) => whole(s, callee) || names(callee, s.value));
+  if (!called) return found;
+  const caller = found.find((s) => s !== called && s.label !== 'peer' && s.label !== 'node');
+  return [{ label: 'peer', value: called.value, ...(caller ? { caller: caller.value } : {}) }];
 }
 
 /** A turn that ends asking the person which subject they mean (`needs_input`), with why as a limitation citing the runs that listed the names. */

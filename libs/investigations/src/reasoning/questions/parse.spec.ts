@@ -194,6 +194,35 @@ describe('parseQuestion', () => {
     expect(parseQuestion("what's the error ratio of chekout?").words).toEqual(['chekout']);
   });
 
+  it('reads counts apart from rates and shares, and failures per second apart from their share', () => {
+    expect(parseQuestion('how many requests failed since then?')).toMatchObject({ kind: 'signals', signals: ['errors'], count: true });
+    expect(parseQuestion('how many restarts did the cart pods have in the last 30m')).toMatchObject({
+      kind: 'signals',
+      signals: ['restarts'],
+      count: true,
+      rangeMinutes: 30,
+    });
+    expect(parseQuestion('how many requests per second does cart get?')).toMatchObject({ signals: ['rate'], count: false });
+    expect(parseQuestion('how many checkout requests failed, as a %?')).toMatchObject({ signals: ['errors'], count: false, failedPerSecond: false });
+    expect(parseQuestion('how many reqs/s of checkout r failing rn')).toMatchObject({ signals: ['errors'], count: false, failedPerSecond: true });
+  });
+
+  it('reads what no source records as such, and who deployed as a question of changes', () => {
+    expect(parseQuestion('who approved the 3.3.0 rollout?').kind).toBe('outside');
+    expect(parseQuestion('did anyone sign off on it?').kind).toBe('outside');
+    expect(parseQuestion('which thread is stuck in inventory?').kind).toBe('outside');
+    expect(parseQuestion('who deployed checkout recently?').kind).toBe('changes');
+  });
+
+  it('reads calls to a dependency, the mean latency, disks with their mounts, and chat shorthand', () => {
+    expect(parseQuestion("what % of billing's calls to ledger time out")).toMatchObject({ kind: 'signals', signals: ['errors'], callee: 'ledger' });
+    expect(parseQuestion('avg latency of carts redis calls')).toMatchObject({ signals: ['latency'], callee: 'redis', mean: true });
+    expect(parseQuestion('how full is / on that box')).toMatchObject({ kind: 'signals', signals: ['disk'], routes: ['/'], refersNode: true, size: false });
+    expect(parseQuestion('how big is /var/lib/media?')).toMatchObject({ signals: ['disk'], routes: ['/var/lib/media'], size: true });
+    expect(parseQuestion('recs cpu limit b4 the rollout?')).toMatchObject({ signals: ['cpu'], limitValue: true, before: true });
+    expect(parseQuestion('checkout errs rn').signals).toEqual(['errors']);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -9,7 +9,7 @@ import { distance } from 'fastest-levenshtein';
  */
 
 /** What a signals question measures. */
-export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling';
+export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk';
 
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
@@ -18,9 +18,10 @@ export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
  * The kind of a question: its signals over a range (`signals`), a listing (`which`), when
  * something started and whether it still holds (`when`), what changed (`changes`), whether two
  * subjects are related (`related`), what the logs say (`logs`), the cause (`cause`), what to do
- * (`actions`); `unknown` when none of the grammar's forms matched.
+ * (`actions`); what no telemetry records, such as who approved a deploy or what customers said
+ * (`outside`); `unknown` when none of the grammar's forms matched.
  */
-export type QuestionKind = 'signals' | 'which' | 'when' | 'changes' | 'related' | 'logs' | 'cause' | 'actions' | 'unknown';
+export type QuestionKind = 'signals' | 'which' | 'when' | 'changes' | 'related' | 'logs' | 'cause' | 'actions' | 'outside' | 'unknown';
 
 export interface TypedQuestion {
   kind: QuestionKind;
@@ -68,6 +69,18 @@ export interface TypedQuestion {
   refersNode: boolean;
   /** The moment a comparison splits at, or the value is read at, when the question names one other than the incident's start (see Reference). */
   reference: Reference | null;
+  /** Whether it asks how many requests, failed requests or restarts there were ("how many requests failed since then?"), not how many a second. */
+  count: boolean;
+  /** Whether it asks failures per second ("how many reqs/s are failing?"), not their share of the requests. */
+  failedPerSecond: boolean;
+  /** The word naming what is called when it asks about calls to something ("billing's calls to ledger", "cart's redis calls"): read from the callers' side. */
+  callee: string | null;
+  /** Whether it asks the mean ("avg latency"), not a percentile. */
+  mean: boolean;
+  /** For disks: whether it asks how big a filesystem is, not how full. */
+  size: boolean;
+  /** Whether it asks how something was before a moment ("the memory limit before the rollout"): the answer leads with then. */
+  before: boolean;
 }
 
 /**
@@ -89,13 +102,20 @@ export interface Reference {
 
 const SIGNALS: Array<[Signal, RegExp]> = [
   ['rate', /\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/],
-  ['errors', /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?)\b/],
-  ['latency', /\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|response ?times?|durations?|fast|faster)\b/],
+  ['errors', /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?)\b/],
+  [
+    'latency',
+    /\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|response ?times?|durations?|fast|faster|drag\w*|sluggish|lag\w*|crawl(s|ing)?)\b/,
+  ],
   ['down', /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\bnot (answering|responding|reachable)\b|\bunreachable\b/],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
   ['throttling', /\b(throttl\w*|cfs)\b/],
+  [
+    'disk',
+    /\b(disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
+  ],
 ];
 
 /** Words of the calls between services: what a service calls, what calls it. */
@@ -110,7 +130,7 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are)\b[^?.!]*\b(run|running|scheduled)\b/;
+  /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?.!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
@@ -125,15 +145,22 @@ const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|t
 /** What the Kubernetes API answers: events, crashes and their reasons, pods that cannot start or be scheduled. */
 const ASKS_CLUSTER =
   /\b(events?|crash(es|ed|ing)?|crash ?loop\w*|oom ?kill(s|ed)?|evict(ed|ions?)?|kubernetes|k8s|probes?|(un)?schedul(ed|able|ing)|image ?pull\w*|back-?off|pod (status|states?)|exit code)\b/;
+/**
+ * What no source of telemetry records: people and process (who approved, reviewed or owns
+ * something, who is on call), what customers said, tickets, and the code inside a process (which
+ * thread, line or function). Who deployed or changed something is what a changes integration reports.
+ */
+const ASKS_OUTSIDE =
+  /\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|status ?page|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler) or (a |the )?(human|person|someone|somebody|manual\w*)\b|\b(human|person|someone|somebody) or (the |an? )?(hpa|autoscaler)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 const ASKS_ACTIONS =
   /\b(what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
-  /\b(go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
+  /\b(than (usual|normal|typical|expected|baseline)|go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
 /** CPU or memory against the containers' limits. */
-const ASKS_LIMIT = /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out)\b/;
+const ASKS_LIMIT = /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out|starv\w*|pegged|overload\w*|over ?loaded)\b/;
 /** The limit itself: "cpu limit of recommendations", "what memory limit does checkout have". */
 const ASKS_LIMIT_VALUE = /\b(cpu|memory|mem|ram)\s+(limits?|quotas?)\b|\blimits?\s+(of|for|on)\b/;
 /** Use against a limit: "close to its limit", "vs its quota", "how much of its limit". */
@@ -144,7 +171,17 @@ const ASKS_SATURATION =
   /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
 /** Whether a service is affected, asked without a measure: "is payments affected?", "was cart hit too?", "is search ok?". */
 const ASKS_AFFECTED =
-  /\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b/;
+  /\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
+/** How many of something countable there were: "how many requests failed", "how many restarts so far", "total number of errors". */
+const ASKS_COUNT =
+  /\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
+/** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
+const CALLS_TO = /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)/;
+const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries)\b/;
+/** A count asked as a share: "how many failed, as a %", "what fraction of requests failed". */
+const AS_A_SHARE = /%|\b(percent\w*|percentage|fraction|share|proportion|ratio)\b/;
+/** Failures asked per second, not as a share: "how many reqs/s are failing", "errors per second", "5xx/s". */
+const PER_SECOND = /\b(per (second|sec|s)|a (second|sec)|rps|qps)\b|\/s(ec)?\b/;
 /** A follow-up that asks the same of something else: "did errors rise as well?", "and cart too?". */
 const ASKS_ALSO = /\b(too|as well|also|either)\b/;
 /** What runs on a node: "what else runs on ip-10-0-2-34?", "which pods are on that node?", "anything else there?". */
@@ -153,7 +190,7 @@ const ASKS_ON_NODE =
 /** What uses a node's CPU or memory: "what's eating cpu on ip-10-0-3-41?", "which pods hog memory on that node?". */
 const ASKS_USING_NODE = /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there)\b/;
 /** A node an earlier answer named: "that node", "the same host", "runs there". */
-const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
+const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine|box|server|vm)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
 const REFERENCE_NOUNS =
   'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes';
@@ -166,18 +203,21 @@ const REFERENCE = new RegExp(
 /** "before it started rising", "since errors began climbing", "around when search got slow": a reference by a change's start. */
 const REFERENCE_BY_VERB =
   /\b(?:before|since|after|prior to|until|around|about|near)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start|got|went|became|turned)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*|down|bad|worse)/;
+/** "before the crawler showed up", "since the batch job kicked in": the start of a change of the question's own measure. */
+const REFERENCE_BY_ARRIVAL =
+  /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|hit|started|began|landed)\b/;
 /** "compared to an hour ago", "vs 30 min ago", "than two hours ago": now against a moment that long before. */
 const REFERENCE_AGO =
   /\b(?:compared (?:to|with)|vs\.?|versus|than|since|from|to)\s+(an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h)\s+ago\b/;
 /** "then", "since then", "at that time": the time the previous answer named. */
 const THEN =
-  /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b/;
+  /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b|\b(?:just|right) (?:before|after) (?:that|it)\s*[?.!]*\s*$/;
 const COMPARED_THEN = /\b(?:before|after|since|until|till|from) then\b/;
 const REFERS =
   /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b|\b(did|does|do|is|was|has|had|when) (that|this)\b(?!\s+(node|host|machine|pod|service|version|route)s?\b)|\b(that|this)\s*[?.!]*\s*$/;
 
 const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, ten: 10, fifteen: 15, twenty: 20, thirty: 30 };
-const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440 };
+const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, m: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440 };
 
 /**
  * Words that never name a subject: the grammar's own words, common English, times and numbers.
@@ -205,7 +245,8 @@ const COMMON = new Set(
     'log logs logged logging line lines message messages say says said saying show tell stack trace traces written write wrote writes ' +
     'event events kubernetes k8s cluster probe probes evicted eviction evictions scheduled unscheduled unschedulable scheduling pull pulling image backoff back-off exit code status state states ' +
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
-    'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either'
+    'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
+    'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts'
   ).split(' '),
 );
 
@@ -228,10 +269,45 @@ function swapped(a: string, b: string): boolean {
   return at >= 0 && at < a.length - 1 && a[at] === b[at + 1] && a[at + 1] === b[at] && a.slice(at + 2) === b.slice(at + 2);
 }
 
-/** `text` with the typos of the grammar's words corrected (see VOCABULARY); a name-shaped word (digits, `-`, `_`, `.`) is never touched. */
+/** Chat shorthand, read as the words it stands for: "b4" is before, "rn" right now, "reqs" requests. */
+const SHORTHAND: Record<string, string> = {
+  b4: 'before',
+  rn: 'right now',
+  atm: 'now',
+  r: 'are',
+  u: 'you',
+  ur: 'your',
+  pls: 'please',
+  plz: 'please',
+  smth: 'something',
+  sth: 'something',
+  thx: 'thanks',
+  req: 'request',
+  reqs: 'requests',
+  msg: 'message',
+  msgs: 'messages',
+  conn: 'connection',
+  conns: 'connections',
+  svc: 'service',
+  prev: 'previous',
+  hr: 'hour',
+  hrs: 'hours',
+  avg: 'average',
+  w: 'with',
+  bc: 'because',
+  cuz: 'because',
+  pct: 'percent',
+  perc: 'percent',
+  lat: 'latency',
+  errs: 'errors',
+  err: 'error',
+};
+
+/** `text` with the typos of the grammar's words corrected (see VOCABULARY) and its shorthand spelt out (see SHORTHAND); a name-shaped word (digits, `-`, `_`, `.`) is never touched. */
 function corrected(text: string): string {
-  return text.replace(/[a-z]{5,}/g, (token, at: number) => {
-    if (COMMON.has(token) || VOCABULARY.includes(token) || /[\w.-]/.test(text[at + token.length] ?? '') || /[\w.-]/.test(text[at - 1] ?? '')) return token;
+  const spelt = text.replace(/(?<![\w./-])[a-z0-9]+(?![\w./-])/g, (token) => SHORTHAND[token] ?? token);
+  return spelt.replace(/[a-z]{5,}/g, (token, at: number) => {
+    if (COMMON.has(token) || VOCABULARY.includes(token) || /[\w.-]/.test(spelt[at + token.length] ?? '') || /[\w.-]/.test(spelt[at - 1] ?? '')) return token;
     return VOCABULARY.find((w) => Math.abs(w.length - token.length) <= 1 && (distance(w, token) === 1 || swapped(w, token))) ?? token;
   });
 }
@@ -247,6 +323,8 @@ export function parseQuestion(whole: string): TypedQuestion {
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
   const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
+  // The root filesystem of a disk question ("how full is / on that node?") is a mount, as paths are.
+  if (/(^|\s)\/(?=[\s?.!,]|$)/.test(message) && SIGNALS.find(([x]) => x === 'disk')![1].test(text)) routes.push('/');
   const reference = referenceOf(text);
   // The signals of the question, not of its reference ("p99 before the surge" asks the p99, not the traffic).
   const asking = reference?.clause ? text.replace(reference.clause, ' ') : text;
@@ -262,33 +340,44 @@ export function parseQuestion(whole: string): TypedQuestion {
   // Whether a service is affected, asked without a measure, is its errors and latency compared.
   const affected = !signals.length && ASKS_AFFECTED.test(text);
   if (affected) signals.push('errors', 'latency');
+  // A count of failed requests is of the failures, not of every request; a count of OOM kills is one of restarts.
+  const count =
+    ASKS_COUNT.test(text) && !AS_A_SHARE.test(text) && !PER_SECOND.test(text) && signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts');
+  if (count && signals.includes('errors') && signals.includes('rate')) signals.splice(signals.indexOf('rate'), 1);
+  if (count && signals.includes('restarts') && signals.includes('memory')) signals.splice(signals.indexOf('memory'), 1);
+  const calleeWord = CALLS_TO.exec(asking)?.[1] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
+  const callee = calleeWord && !COMMON.has(calleeWord) && signals.length ? calleeWord : null;
   const onNode = (!signals.length && ASKS_ON_NODE.test(text)) || (signals.every((x) => x === 'cpu' || x === 'memory') && ASKS_USING_NODE.test(text));
-  const asksWhich = ASKS_WHICH.test(text) || ASKS_PEERS.test(text) || onNode;
+  // "how many restarts did the cart pods have?" counts restarts; it lists no pods.
+  // "which mount is full on the checkout nodes?" asks how full the disks are; the listing of them answers it.
+  const asksWhich = (!count && !signals.includes('disk') && ASKS_WHICH.test(text)) || (!callee && ASKS_PEERS.test(text)) || onNode;
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
   // "why ..." asks for the cause, whatever signal it names ("why is search slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
   const kind: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
-    : ASKS_LOGS.test(text)
-      ? 'logs'
-      : /\bwhy\b/.test(text)
-        ? 'cause'
-        : (ASKS_PEERS.test(text) && !signals.length) || onNode
-          ? 'which'
-          : ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))
-            ? 'related'
-            : ASKS_CHANGES.test(text)
-              ? 'changes'
-              : ASKS_WHEN.test(text)
-                ? 'when'
-                : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
-                  ? 'which'
-                  : signals.length
-                    ? 'signals'
-                    : ASKS_CAUSE.test(text)
-                      ? 'cause'
-                      : 'unknown';
+    : ASKS_OUTSIDE.test(text)
+      ? 'outside'
+      : ASKS_LOGS.test(text)
+        ? 'logs'
+        : /\bwhy\b/.test(text)
+          ? 'cause'
+          : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode
+            ? 'which'
+            : (ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))) && !callee
+              ? 'related'
+              : ASKS_CHANGES.test(text)
+                ? 'changes'
+                : ASKS_WHEN.test(text)
+                  ? 'when'
+                  : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+                    ? 'which'
+                    : signals.length
+                      ? 'signals'
+                      : ASKS_CAUSE.test(text)
+                        ? 'cause'
+                        : 'unknown';
   // The subjects are named outside the reference ("search's traffic since the frontend rollout" is search's), else in it ("what changed before checkout started failing?").
   const outside = subjectWords(asking, routes, versions);
   const words = outside.length || !reference ? outside : reference.words;
@@ -321,6 +410,12 @@ export function parseQuestion(whole: string): TypedQuestion {
     still: /\bstill\b/.test(text),
     status: affected,
     limitValue: signals.some((x) => x === 'cpu' || x === 'memory') && ASKS_LIMIT_VALUE.test(text) && !AGAINST_LIMIT.test(text),
+    count,
+    failedPerSecond: signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text),
+    callee,
+    before: /\b(before|prior to|until)\b/.test(text),
+    size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
+    mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
   };
 }
 
@@ -342,6 +437,8 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
   }
   const byVerb = REFERENCE_BY_VERB.exec(text);
   const byNoun = byVerb ? null : REFERENCE.exec(text);
+  const arrival = byVerb || byNoun ? null : REFERENCE_BY_ARRIVAL.exec(text);
+  if (arrival) return { kind: 'change', signal: null, words: subjectWords(arrival[1], [], []), at: false, clause: arrival[0] };
   const found = byVerb ?? byNoun;
   if (found) {
     const [clause, before, what] = found;
@@ -375,7 +472,7 @@ const REPEATABLE = new Set<QuestionKind>(['signals', 'which', 'when', 'related',
  */
 export function followingUp(asked: TypedQuestion, message: string, earlier: string[]): TypedQuestion {
   // A subject, a moment ("compared to before the rollout?") or a range ("and over the last day?") is what it may name.
-  if (asked.kind !== 'unknown' || !(asked.words.length || asked.reference || asked.rangeMinutes !== null)) return asked;
+  if (asked.kind !== 'unknown' || !(asked.words.length || asked.routes.length || asked.reference || asked.rangeMinutes !== null)) return asked;
   const text = message.slice(0, READ_CHARS).toLowerCase();
   if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && text.split(/\s+/).filter(Boolean).length > 3) return asked;
   const before = [...earlier]
@@ -390,6 +487,7 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     placedAsNames: asked.words.length ? asked.words : before.placedAsNames,
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
+    ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),
     reference: asked.reference ?? before.reference,
     compare: asked.reference ? !asked.reference.at : before.compare,
   };
@@ -428,7 +526,7 @@ export function questionParts(whole: string): QuestionPart[] {
 /** "over the last hour" → 60, "in the past 30 minutes" → 30, "last 2h" → 120; null when none is said. */
 function rangeOf(text: string): number | null {
   const m =
-    /\b(?:last|past|previous|recent)\s+(?:(\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|ten|fifteen|twenty|thirty)\s*)?(minutes?|mins?|hours?|hrs?|h|days?|d)\b/.exec(
+    /\b(?:last|past|previous|recent)\s+(?:(\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|ten|fifteen|twenty|thirty)\s*)?(minutes?|mins?|m|hours?|hrs?|h|days?|d)\b/.exec(
       text,
     );
   if (!m) return null;
@@ -442,7 +540,7 @@ const BEFORE_NAMES = new Set(
   'of for on in to from with about by between than vs versus and or call calls calling hit affect affects reach uses use'.split(' '),
 );
 /** Verbs after which a name stands when they open the question (or follow its question word): "is billing down?", "how is billing?", not "which pods are affected?". */
-const OPENING_VERBS = new Set('is are was were does do did has have'.split(' '));
+const OPENING_VERBS = new Set("is are was were does do did has have hows how's".split(' '));
 const QUESTION_WORDS = new Set("what what's whats which who where how when why".split(' '));
 /** Words a name stands before: "the billing service", "billing's latency", "the billing pods". */
 const AFTER_NAMES = new Set(

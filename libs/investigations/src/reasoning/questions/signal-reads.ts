@@ -1,15 +1,20 @@
 import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
-import { escape, podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
+import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { anyOf, pointsOf, SeriesOut, seriesOf } from '../series-reading';
 import type { Timestamp } from '@svc/platform';
 import type { Unit } from './format';
 import type { Signal } from './parse';
 
-/** What an answer is about: a label value that names a service, job or container. */
+/**
+ * What an answer is about: a label value that names a service, job or container; or, labelled
+ * `peer`, what services call (a database, a partner's API), read from its callers' client-side
+ * series, of one `caller` when the question names whose calls ("billing's calls to ledger").
+ */
 export interface Subject {
   label: string;
   value: string;
+  caller?: string;
 }
 
 /** A series read for an answer: its labels and its points over time. */
@@ -47,15 +52,33 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
   cpu: 'CPU use',
   memory: 'memory use',
   throttling: 'share of CPU periods throttled',
+  disk: 'share used of its fullest disk',
+};
+
+/** What a count of a signal counts, as the answer says it ("12 container restarts"). */
+export const COUNT_NAMES: Record<'rate' | 'errors' | 'restarts', string> = {
+  rate: 'requests',
+  errors: 'failed requests',
+  restarts: 'container restarts',
 };
 
 export const STEP_SECONDS = 60;
+
+/** Filesystems that hold no data of their own: memory, container layers, snaps, namespaces. */
+export const VIRTUAL_FILESYSTEMS = 'tmpfs|overlay|squashfs|nsfs|ramfs|devtmpfs';
+
+/** The gauges that say whether what a service calls answers: exporters' `<name>_up` (redis_up, pg_up, mysql_up) and blackbox's probe_success. */
+const WATCHERS = '{__name__=~"[a-z][a-z0-9]*_up|probe_success"}';
 
 /** The namespace the incident's alerts name (the first that names one), if any. */
 export const incidentNamespace = (session: InvestigationSession): string | undefined => session.alerts.find((a) => a.labels.namespace)?.labels.namespace;
 
 /** A read's series as lines, without the samples that are not numbers (a quantile of no requests). */
-const linesOf = (run: RecordedRun): Line[] => seriesOf(run).map((s) => ({ labels: s.metric, points: pointsOf(s).filter((x) => Number.isFinite(x.v)) }));
+const linesOf = (run: RecordedRun): Line[] =>
+  seriesOf(run).map((s) => ({
+    labels: s.metric,
+    points: pointsOf(s.value && !s.values ? { ...s, values: [s.value] } : s).filter((x) => Number.isFinite(x.v)),
+  }));
 
 /**
  * Reads the signals of `subject` from `from` to `until` (a step a minute), each a run: which
@@ -70,17 +93,35 @@ export async function readSignals(
   source: SourceBrief,
   subject: Subject,
   signals: Signal[],
-  range: { from: Timestamp; until: Timestamp; byRoute: boolean; percentile: number | null; againstLimit?: boolean },
+  range: {
+    from: Timestamp;
+    until: Timestamp;
+    byRoute: boolean;
+    percentile: number | null;
+    againstLimit?: boolean;
+    count?: boolean;
+    failedPerSecond?: boolean;
+    mean?: boolean;
+  },
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
-  const selector = `${subject.label}=${quote(subject.value)}`;
-  const read = (query: string, purpose: string): Promise<RecordedRun> =>
+  const selector = `${subject.label}=${quote(subject.value)}${subject.caller ? `, job=${quote(subject.caller)}` : ''}`;
+  // What services call is read from the calls to it: their client-side counters and histograms.
+  const calls = subject.label === 'peer';
+  const readFrom = (start: Timestamp, query: string, purpose: string): Promise<RecordedRun> =>
     session.runTool({
       tool: 'prometheus.query_range',
       integrationId: source.integrationId,
-      arguments: { query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
+      arguments: { query, start: start.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
       purpose,
     });
+  // A count is one instant read at the range's end, of the increase over the whole range.
+  const read = (query: string, purpose: string): Promise<RecordedRun> =>
+    range.count
+      ? session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query, time: until.toISOString() }, purpose })
+      : readFrom(from, query, purpose);
+  const span = `${Math.max(STEP_SECONDS, Math.round(Number(until.epochMicros - from.epochMicros) / 1e6))}s`;
+  const counted = range.count ? signals.filter((x) => x === 'rate' || x === 'errors' || x === 'restarts') : [];
   if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false);
   const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
   const listed = needsMetrics
@@ -92,8 +133,11 @@ export async function readSignals(
       })
     : null;
   const metrics = listed?.outcome === 'succeeded' ? ((listed.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
-  const counter = REQUEST_RATES.find((m) => metrics.includes(m));
-  const histogram = SERVER_HISTOGRAMS.split('|').find((m) => metrics.includes(m));
+  const counters = calls ? CLIENT_COUNTERS.split('|') : REQUEST_RATES;
+  const histograms = (calls ? CLIENT_HISTOGRAMS : SERVER_HISTOGRAMS).split('|');
+  const counter = counters.find((m) => metrics.includes(m));
+  const histogram = histograms.find((m) => metrics.includes(m));
+  const of = calls ? `calls${subject.caller ? ` of ${subject.caller}` : ''} to ${subject.value}` : subject.value;
   const byRoute = range.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : '';
   const percentile = range.percentile ?? 0.99;
   const p = `p${Math.round(percentile * 1000) / 10}`;
@@ -104,40 +148,79 @@ export async function readSignals(
       ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
       : podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
   const out: Array<SignalRead | SignalMissing> = [];
-  for (const signal of signals) {
+  for (const signal of counted.length ? counted : signals) {
     if ((signal === 'rate' || signal === 'errors') && !counter) {
-      out.push({ cannot: `no request counter (${REQUEST_RATES.join(', ')}) names ${subject.value}, so its ${SIGNAL_NAMES[signal]} is unknown`, run: listed });
+      out.push({ cannot: `no request counter (${counters.join(', ')}) names ${of}, so its ${SIGNAL_NAMES[signal]} is unknown`, run: listed });
       continue;
     }
     if (signal === 'latency' && !histogram) {
-      out.push({ cannot: `no latency histogram (${SERVER_HISTOGRAMS.split('|').join(', ')}) names ${subject.value}, so its latency is unknown`, run: listed });
+      out.push({ cannot: `no latency histogram (${histograms.join(', ')}) names ${of}, so its latency is unknown`, run: listed });
       continue;
     }
-    if (signal === 'rate') {
-      const run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${subject.value}`);
+    if (range.count && signal === 'rate') {
+      const run = await read(`sum(increase(${counter}{${selector}}[${span}]))`, `How many ${calls ? `${of} were made` : `requests ${of} answered`}`);
+      out.push({ signal, name: COUNT_NAMES.rate, run, lines: linesOf(run), unit: 'count' });
+    } else if (signal === 'rate') {
+      const run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${of}`);
       out.push({ signal, name: SIGNAL_NAMES.rate, run, lines: linesOf(run), unit: 'rps' });
     } else if (signal === 'errors') {
       // Which outcomes fail, then their share read as a ratio: the number the answer states is one the run shows.
-      const outcomes = await read(
+      const outcomes = await readFrom(
+        from,
         `sum by (${OUTCOME_LABELS.join(', ')}) (rate(${counter}{${selector}}[5m]))`,
-        `Which outcomes the requests of ${subject.value} have, to tell the failed ones`,
+        `Which outcomes the requests of ${of} have, to tell the failed ones`,
       );
-      const failing = failingOutcomes(seriesOf(outcomes));
+      const failing = failingOutcomes(seriesOf(outcomes), calls);
       if (failing === null) {
-        out.push({ cannot: `no label of ${subject.value}'s requests says which failed, so its error ratio is unknown`, run: outcomes });
+        out.push({ cannot: `no label of the requests of ${of} says which failed, so its error ratio is unknown`, run: outcomes });
+        continue;
+      }
+      if (range.count) {
+        const failed = failing.length ? `sum(${failing.map((m) => `increase(${counter}{${selector}, ${m}}[${span}])`).join(' or ')})` : null;
+        const run = await read(`${failed ? `${failed} or ` : ''}sum(increase(${counter}{${selector}}[${span}])) * 0`, `How many requests of ${of} failed`);
+        out.push({ signal, name: COUNT_NAMES.errors, run, lines: linesOf(run), unit: 'count', also: outcomes });
         continue;
       }
       const by = range.byRoute ? ` by (${ROUTE_LABELS.join(', ')})` : '';
       const total = `sum${by} (rate(${counter}{${selector}}[5m]))`;
       const failed = failing.length ? `sum${by} (${failing.map((m) => `rate(${counter}{${selector}, ${m}}[5m])`).join(' or ')})` : null;
-      const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${subject.value} that failed`);
+      if (range.failedPerSecond) {
+        const run = await read(`${failed ? `${failed} or ` : ''}${total} * 0`, `How many requests of ${of} failed a second`);
+        out.push({ signal, name: 'rate of failed requests', run, lines: linesOf(run), unit: 'rps', also: outcomes });
+        continue;
+      }
+      const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${of} that failed`);
       out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: linesOf(run), unit: 'ratio', also: outcomes });
+    } else if (signal === 'latency' && range.mean) {
+      // The mean: the histogram's sum of durations over its count of observations.
+      const base = histogram!.replace(/_bucket$/, '');
+      const run = await read(`sum(rate(${base}_sum{${selector}}[5m])) / sum(rate(${base}_count{${selector}}[5m]))`, `The mean latency of ${of}`);
+      out.push({ signal, name: 'mean latency', run, lines: linesOf(run), unit: 'seconds' });
     } else if (signal === 'latency') {
-      const run = await read(
-        `histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`,
-        `The ${p} latency of ${subject.value}`,
-      );
+      const run = await read(`histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`, `The ${p} latency of ${of}`);
       out.push({ signal, name: `${p} latency`, run, lines: linesOf(run), unit: 'seconds' });
+    } else if (signal === 'down' && calls) {
+      // What services call is down when what watches it says so: an exporter's `<name>_up` or blackbox's probe_success whose labels name it.
+      const watched = await session.runTool({
+        tool: 'prometheus.series',
+        integrationId: source.integrationId,
+        arguments: { match: [WATCHERS], start: from.toISOString(), end: until.toISOString() },
+        purpose: `Which exporter or probe watches ${subject.value}`,
+      });
+      const series = ((watched.output as { series?: Array<Record<string, string>> } | null)?.series ?? []).filter((labels) =>
+        Object.entries(labels).some(([k, v]) => k !== '__name__' && v.toLowerCase().includes(subject.value.toLowerCase())),
+      );
+      const watcher = series[0];
+      const label = watcher && Object.keys(watcher).find((k) => k !== '__name__' && watcher[k].toLowerCase().includes(subject.value.toLowerCase()));
+      if (!watcher || !label) {
+        out.push({
+          cannot: `no exporter or probe (a \`<name>_up\` gauge or probe_success) names ${subject.value}, so whether it is down is unknown`,
+          run: watched,
+        });
+        continue;
+      }
+      const run = await read(`sum(1 - ${watcher.__name__}{${label}=${quote(watcher[label])}})`, `Whether ${subject.value} was down, by ${watcher.__name__}`);
+      out.push({ signal, name: `number of ${watcher.__name__} targets of ${subject.value} down`, run, lines: linesOf(run), unit: 'count', also: watched });
     } else if (signal === 'down') {
       const run = await read(`sum(1 - up{${selector}})`, `How many scrape targets of ${subject.value} were down`);
       out.push({ signal, name: SIGNAL_NAMES.down, run, lines: linesOf(run), unit: 'count' });
@@ -146,8 +229,11 @@ export async function readSignals(
         out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so its restarts are unknown`, run: listed });
         continue;
       }
-      const run = await read(`sum(increase(kube_pod_container_status_restarts_total{${pods}}[5m]))`, `How often the containers of ${subject.value} restarted`);
-      out.push({ signal, name: SIGNAL_NAMES.restarts, run, lines: linesOf(run), unit: 'count' });
+      const run = await read(
+        `sum(increase(kube_pod_container_status_restarts_total{${pods}}[${range.count ? span : '5m'}]))`,
+        `How often the containers of ${subject.value} restarted`,
+      );
+      out.push({ signal, name: range.count ? COUNT_NAMES.restarts : SIGNAL_NAMES.restarts, run, lines: linesOf(run), unit: 'count' });
     } else if (signal === 'throttling') {
       if (!pods) {
         out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so how much its CPU is throttled is unknown`, run: listed });
@@ -159,6 +245,15 @@ export async function readSignals(
         `How much of the CPU periods of ${subject.value}'s containers were throttled`,
       );
       out.push({ signal, name: SIGNAL_NAMES.throttling, run, lines: linesOf(run), unit: 'ratio' });
+    } else if (signal === 'disk') {
+      // The share used of its fullest filesystem (the node's, or those of the nodes its pods run on) or volume its pods claim.
+      const fs = `(1 - node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}"${subject.label === 'node' ? `, node=${quote(subject.value)}` : ''}} / node_filesystem_size_bytes)`;
+      const query =
+        subject.label === 'node' || !pods
+          ? `max(${fs})`
+          : `max(${fs} * on (node) group_left () max by (node) (kube_pod_info{${pods}}) or (1 - kubelet_volume_stats_available_bytes / kubelet_volume_stats_capacity_bytes) * on (namespace, persistentvolumeclaim) group_left () max by (namespace, persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}}))`;
+      const run = await read(query, `How full the fullest disk of ${subject.value} is`);
+      out.push({ signal, name: 'share used of its fullest disk', run, lines: linesOf(run), unit: 'ratio' });
     } else if (range.againstLimit && pods) {
       // The pod closest to its limit: each pod's use over the limits of its containers (kube-state-metrics, else cAdvisor's quota).
       const [use, limits] =
@@ -202,10 +297,10 @@ const MAX_FAILING = 20;
  * to none, so that each request series matches one combination at most. Empty when none failed;
  * null when no series carries an outcome label.
  */
-function failingOutcomes(series: SeriesOut[]): string[] | null {
+function failingOutcomes(series: SeriesOut[], calls = false): string[] | null {
   const present = OUTCOME_LABELS.filter((l) => series.some((s) => s.metric[l]));
   if (!present.length) return null;
-  const failed = series.filter((s) => failedOutcome(s.metric) === true);
+  const failed = series.filter((s) => failedOutcome(s.metric) === true || (calls && transportFailure(s.metric)));
   const matchers = [...new Set(failed.map((s) => present.map((l) => `${l}=${quote(s.metric[l] ?? '')}`).join(', ')))];
   if (matchers.length <= MAX_FAILING) return matchers;
   // Many failing outcomes: one pattern per label, of the values that failed.
@@ -214,6 +309,16 @@ function failingOutcomes(series: SeriesOut[]): string[] | null {
     .filter(([, values]) => values.length)
     .map(([l, values]) => `${l}=~${anyOf([...values])}`);
 }
+
+/**
+ * Whether a call's status code names a failure of the call itself rather than an HTTP status: a
+ * caller's client records `connection_refused`, `timeout` or `tls_handshake_failed` where no
+ * response came.
+ */
+const transportFailure = (labels: Record<string, string>): boolean => {
+  const code = labels.code ?? labels.status_code ?? labels.status;
+  return code !== undefined && code !== '' && !/^\d+$|^[1-4]xx$|^(ok|success|succeeded|none|unset)$/i.test(code);
+};
 
 /**
  * The signals of a node: the CPU its processes use (node-exporter's busy CPU time) and the memory
@@ -249,6 +354,12 @@ async function readNodeSignals(
         `The memory in use on node ${node}`,
       );
       out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: linesOf(run), unit: 'bytes' });
+    } else if (signal === 'disk') {
+      const run = await read(
+        named.map((m) => `max(1 - node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}", ${m}} / node_filesystem_size_bytes{${m}})`).join(' or '),
+        `How full the fullest filesystem of node ${node} is`,
+      );
+      out.push({ signal, name: SIGNAL_NAMES.disk, run, lines: linesOf(run), unit: 'ratio' });
     } else out.push({ cannot: `the ${SIGNAL_NAMES[signal]} is a service's, not a node's: name the service on node ${node} to read it`, run: null });
   }
   return out;
