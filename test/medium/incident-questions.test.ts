@@ -251,9 +251,10 @@ describe('questions about memory against its limit', () => {
 
 /** The minutes between a `HH:MM UTC` an answer states and the end of the data (`end`, Unix seconds). */
 const minutesBefore = (answer: string, end: number): number => {
-  const m = /(\d\d):(\d\d) UTC/.exec(answer)!;
-  const day = new Date(end * 1000).toISOString().slice(0, 10);
-  return (end - Date.parse(`${day}T${m[1]}:${m[2]}:00Z`) / 1000) / 60;
+  // A time of another day than the end's carries its date (a range that crosses midnight).
+  const m = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/.exec(answer)!;
+  const day = m[1] ?? new Date(end * 1000).toISOString().slice(0, 10);
+  return (end - Date.parse(`${day}T${m[2]}:${m[3]}:00Z`) / 1000) / 60;
 };
 
 describe('questions that name a moment by what happened then', () => {
@@ -286,12 +287,12 @@ describe('questions that name a moment by what happened then', () => {
   it('reads "then" as the time the previous answer named: a value at it, and the changes around it', async () => {
     const first = 'when did traffic to search go up?';
     const { conclusion: when } = await staged.ask(first);
-    const named = /at (\d\d:\d\d UTC)/.exec(when.summary)![1];
+    const named = /at ((?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(when.summary)![1];
     const { conclusion: then } = await staged.ask('what was its p99 then?', [first], [when.summary]);
     expect(then.summary).toMatch(new RegExp(`^The p99 latency of search was \\d+(\\.\\d+)? ms at ${named}, the time the previous answer named \\[#\\d+\\]$`));
     const { conclusion: changes } = await staged.ask('was anything deployed around then?', [first], [when.summary]);
     // From half an hour before the moment named: frontend's rollout five minutes before it is listed.
-    expect(changes.summary).toMatch(/^\d+ changes? in namespace \S+ from (\d\d:\d\d UTC) to (\d\d:\d\d UTC)/);
+    expect(changes.summary).toMatch(/^\d+ changes? in namespace \S+ from ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC) to ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/);
     expect(minutesBefore(changes.summary.replace(/^.*? from /, ''), staged.end()) - minutesBefore(named, staged.end())).toBe(30);
     expect(changes.summary).toContain('frontend 5.2.0 → 5.2.1');
   }, 60_000);
@@ -338,6 +339,10 @@ describe('questions about a node', () => {
     const { conclusion: related } = await staged.ask(earlier);
     const { conclusion: there } = await staged.ask('anything else scheduled on that node?', [earlier], [related.summary]);
     expect(there.summary.split('\n')[0]).toBe(conclusion.summary.split('\n')[0]);
+    // A service's node, not named: the busiest of those its pods run on.
+    const { conclusion: busiest } = await staged.ask("one of search's nodes looks pegged, what's running there?");
+    expect(busiest.summary).toMatch(/^The busiest node search runs on is ip-10-0-2-34\S*, [\d.]+% of its cores busy at \d\d:\d\d UTC \[#\d+\]$/m);
+    expect(busiest.summary).toMatch(/^\| video-transcode-\S+ \| video-transcode \|/m);
   }, 60_000);
 
   it('answers whether a node is saturated with the shares of its cores and memory in use', async () => {

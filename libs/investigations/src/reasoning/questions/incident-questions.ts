@@ -37,6 +37,9 @@ const closeness = (word: string, name: string): number => distance(word, name.to
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 
+/** Whether a job is an exporter's (Kubernetes' own, or any `…-exporter` such as redis-exporter): what it watches is named elsewhere. */
+const isExporter = (value: string): boolean => EXPORTER_JOBS.test(value) || /(^|[-_])exporter([-_]|$)/.test(value);
+
 /** Whether a word is a subject's whole name: its value (or its plural, "frontends calls"), or a node's host name without its domain (`ip-10-0-2-34`). */
 const whole = (s: Subject, word: string): boolean => {
   const value = s.value.toLowerCase();
@@ -193,6 +196,14 @@ export class IncidentQuestions {
     for (const subject of found.slice(0, 2)) {
       session.beginTurn();
       if (this.asked.kind === 'which' && subject.label === 'node') await this.nodePods(session, source, subject, until);
+      else if (
+        this.asked.kind === 'which' &&
+        this.asked.onNode &&
+        (this.asked.refersNode || this.asked.listings.includes('nodes')) &&
+        !this.asked.versions.length &&
+        subject.label !== 'peer'
+      )
+        await this.busiestNodePods(session, source, subject, until);
       else if (this.asked.kind === 'which' && this.asked.listings.length === 1 && this.asked.listings[0] === 'routes')
         await this.routes(session, source, subject, until);
       else if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
@@ -265,7 +276,7 @@ export class IncidentQuestions {
       .filter((w) => !catalog.some((s) => whole(s, w)))
       .map((w) => ({ w, values: [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value)).map((s) => s.value))] }))
       // An exporter's job ("redis-exporter") is not what a word names when a service is named by it too ("sessions-redis").
-      .map(({ w, values }) => ({ w, values: values.some((v) => !EXPORTER_JOBS.test(v)) ? values.filter((v) => !EXPORTER_JOBS.test(v)) : values }))
+      .map(({ w, values }) => ({ w, values: values.some((v) => !isExporter(v)) ? values.filter((v) => !isExporter(v)) : values }))
       .filter(({ values }) => values.length > 1);
     if (ambiguous.length)
       return {
@@ -290,7 +301,7 @@ export class IncidentQuestions {
     // The candidates, the closest to the names asked about first (a typo finds its service), exporters left out.
     const nearest = (value: string): number => Math.min(...unresolved.map((w) => closeness(w, value)));
     const services = [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label)).map((s) => s.value))]
-      .filter((v) => !EXPORTER_JOBS.test(v))
+      .filter((v) => !isExporter(v))
       .sort((a, b) => nearest(a) - nearest(b))
       .slice(0, 10);
     return {
@@ -307,7 +318,7 @@ export class IncidentQuestions {
     if (!reference.words.length) return null;
     const { catalog } = (this.known ??= await this.readNames(session, source));
     // An exporter's job ("redis-exporter") is not the service a reference names ("before redis went down").
-    const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !EXPORTER_JOBS.test(s.value));
+    const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value));
     return services.find((s) => reference.words.some((w) => whole(s, w))) ?? services.find((s) => reference.words.some((w) => names(w, s.value))) ?? null;
   }
 
@@ -368,6 +379,39 @@ export class IncidentQuestions {
   }
 
   /** The pods running on `node` at `until`, the workload each belongs to and the CPU each uses, the busiest first. */
+  /**
+   * What runs on a service's node when the question names the service, not the node ("one of the
+   * checkout nodes looks pegged, what's running there?"): the busiest of the nodes its pods run on
+   * (the share of its cores busy), then that node's pods.
+   */
+  private async busiestNodePods(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const namespace = incidentNamespace(session);
+    const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+    const run = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `(1 - avg by (node) (rate(node_cpu_seconds_total{mode="idle"}[5m]))) * on (node) group_left () max by (node) (kube_pod_info{${pods}})`,
+        time: until.toISOString(),
+      },
+      purpose: `How busy the CPUs of the nodes ${subject.value} runs on are`,
+    });
+    const busiest = seriesOf(run)
+      .map((x) => ({ node: x.metric.node, busy: Number(x.value?.[1]) }))
+      .filter((x) => x.node && Number.isFinite(x.busy))
+      .sort((a, b) => b.busy - a.busy)[0];
+    if (!busiest) {
+      await this.listing(session, source, subject, until);
+      return;
+    }
+    this.answer.record(
+      session,
+      `The busiest node ${subject.value} runs on is ${busiest.node}, ${quantity(busiest.busy, 'ratio')} of its cores busy at ${clock(until, until)}`,
+      run,
+    );
+    await this.nodePods(session, source, { label: 'node', value: busiest.node }, until);
+  }
+
   private async nodePods(session: InvestigationSession, source: SourceBrief, node: Subject, until: Timestamp): Promise<void> {
     const onNode = `kube_pod_info{node=${quote(node.value)}}`;
     const query = (q: string, purpose: string) =>
@@ -956,9 +1000,11 @@ const shownAs = (s: Subject): string => (s.label === 'peer' ? `calls${s.caller ?
  * service named when there is one; the subjects as they are when `callee` names none of them.
  */
 function callsTo(found: Subject[], callee: string): Subject[] {
-  const called = found.find((s) => whole(s, callee) || names(callee, s.value));
+  // What callers name as a peer first, an exporter's job last ("redis" is sessions-redis, not redis-exporter).
+  const rank = (s: Subject): number => (s.label === 'peer' ? 0 : isExporter(s.value) ? 2 : 1);
+  const called = found.filter((s) => whole(s, callee) || names(callee, s.value)).sort((a, b) => rank(a) - rank(b))[0];
   if (!called) return found;
-  const caller = found.find((s) => s !== called && s.label !== 'peer' && s.label !== 'node');
+  const caller = found.find((s) => s.value !== called.value && s.label !== 'peer' && s.label !== 'node' && !isExporter(s.value) && !names(callee, s.value));
   return [{ label: 'peer', value: called.value, ...(caller ? { caller: caller.value } : {}) }];
 }
 

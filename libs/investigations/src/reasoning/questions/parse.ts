@@ -246,7 +246,8 @@ const COMMON = new Set(
     'event events kubernetes k8s cluster probe probes evicted eviction evictions scheduled unscheduled unschedulable scheduling pull pulling image backoff back-off exit code status state states ' +
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
-    'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts'
+    'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
+    'starved starving pegged throttled stalled stuck'
   ).split(' '),
 );
 

@@ -220,7 +220,7 @@ export async function readSignals(
         continue;
       }
       const run = await read(`sum(1 - ${watcher.__name__}{${label}=${quote(watcher[label])}})`, `Whether ${subject.value} was down, by ${watcher.__name__}`);
-      out.push({ signal, name: `number of ${watcher.__name__} targets of ${subject.value} down`, run, lines: linesOf(run), unit: 'count', also: watched });
+      out.push({ signal, name: `number of ${watcher.__name__} targets down`, run, lines: linesOf(run), unit: 'count', also: watched });
     } else if (signal === 'down') {
       const run = await read(`sum(1 - up{${selector}})`, `How many scrape targets of ${subject.value} were down`);
       out.push({ signal, name: SIGNAL_NAMES.down, run, lines: linesOf(run), unit: 'count' });
