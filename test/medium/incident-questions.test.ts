@@ -431,3 +431,33 @@ describe('questions about disks', () => {
     expect(Math.abs(Number(used?.[1]) / 100 - want)).toBeLessThanOrEqual(0.02);
   }, 60_000);
 });
+
+describe('questions about resources that run out', () => {
+  // orders leaks memory from 75 minutes before the end; its containers are OOM-killed from about 41 minutes before it.
+  const leak = stagedScenario('orders-memory-leak-oom');
+  // A report holds transactions open on ordersdb until its connections reach max_connections, 40 minutes before the end.
+  const connections = stagedScenario('ordersdb-connections-exhausted');
+  // orders-worker is scaled to zero 44 minutes before the end.
+  const scaled = stagedScenario('orders-worker-scaled-to-zero');
+
+  it('dates when a gradual climb began, not its steepest step', async () => {
+    const { conclusion } = await leak.ask('when did orders memory start climbing?');
+    expect(conclusion.summary).toMatch(/^The memory use of orders rose from \S+ MiB to \S+ GiB at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/);
+    const at = /at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(conclusion.summary)![1];
+    expect(Math.abs(minutesBefore(at, leak.end()) - 75)).toBeLessThanOrEqual(5);
+  }, 60_000);
+
+  it("answers a database's connections against its own limit, and a pool's against its size", async () => {
+    const { conclusion } = await connections.ask('ordersdb connections vs max_connections?');
+    const share = /^The connections in use \(a share of the most allowed\) of calls to ordersdb is ([\d.]+)% now/.exec(conclusion.summary);
+    const want = await connections.value('sum(pg_stat_activity_count{datname="orders"}) / scalar(pg_settings_max_connections)');
+    expect(Math.abs(Number(share?.[1]) / 100 - want)).toBeLessThanOrEqual(0.02);
+  }, 60_000);
+
+  it('dates when a workload was scaled down from its available replicas', async () => {
+    const { conclusion } = await scaled.ask('when did orders-worker go to 0?');
+    const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(conclusion.summary);
+    expect(fell).not.toBeNull();
+    expect(Math.abs(minutesBefore(fell![1], scaled.end()) - 44)).toBeLessThanOrEqual(2);
+  }, 60_000);
+});

@@ -187,7 +187,15 @@ export class IncidentQuestions {
     if (this.asked.kind === 'when') {
       const subject = found[0] ?? null;
       await answerWhen(
-        { session, source, answer: this.answer, signal: this.asked.signals[0] ?? null, percentile: this.asked.percentile, still: this.asked.still },
+        {
+          session,
+          source,
+          answer: this.answer,
+          signal: this.asked.signals[0] ?? null,
+          percentile: this.asked.percentile,
+          still: this.asked.still,
+          trend: this.asked.trend,
+        },
         subject,
       );
       return null;
@@ -255,11 +263,20 @@ export class IncidentQuestions {
       const nodes = this.nodesNamedBefore(catalog.filter((s) => s.label === 'node'));
       if (nodes.length) return { found: nodes };
     }
+    // A shortening of one service's name where a name stands ("recs", "recos" for recommendations, "inv" for inventory): the start of exactly one, three letters or more.
+    const abbreviated = (w: string): Subject[] => {
+      const stem = w.replace(/s$/, '');
+      if (stem.length < 3 || /[\d_.-]/.test(stem) || !this.asked.placedAsNames.includes(w)) return [];
+      const starting = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value) && s.value.toLowerCase().startsWith(stem));
+      return new Set(starting.map((s) => s.value)).size === 1 ? starting.slice(0, 1) : [];
+    };
     // Each word names the values equal to it, else those it is a part of ("orders" is orders, not orders-worker, when both exist); in the question's order.
     const match = (ws: string[]): Subject[] => {
       const found = ws.flatMap((w) => {
         const exact = catalog.filter((s) => whole(s, w));
-        return exact.length ? exact : catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value));
+        if (exact.length) return exact;
+        const part = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value));
+        return part.length ? part : abbreviated(w);
       });
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
@@ -269,7 +286,10 @@ export class IncidentQuestions {
     // matches a known name (a typo); otherwise it is one of the question's own words ("rising").
     const nearlyNames = (w: string): boolean => catalog.some((s) => !WHOLE_ONLY.has(s.label) && closeness(w, s.value) <= NEARLY);
     const unresolved = words.filter(
-      (w) => !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) && (this.asked.placedAsNames.includes(w) || nearlyNames(w)),
+      (w) =>
+        !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) &&
+        !abbreviated(w).length &&
+        (this.asked.placedAsNames.includes(w) || nearlyNames(w)),
     );
     // A word that is a part of several names and the whole of none is ambiguous: asked about, never guessed.
     const ambiguous = words
@@ -524,7 +544,11 @@ export class IncidentQuestions {
               : minutes < 0
                 ? `, ${-minutes} min after the incident began`
                 : ', as the incident began';
-        this.answer.record(session, `${subject.value} rolled out ${rollout.what} at ${clock(rollout.at, until)}${relative}`, rollout.run);
+        this.answer.record(
+          session,
+          `The last rollout of ${subject.value} in the range: ${rollout.what}, at ${clock(rollout.at, until)}${relative}`,
+          rollout.run,
+        );
       }
     }
   }
@@ -562,7 +586,9 @@ export class IncidentQuestions {
 
   /** The signals asked of `subject` at the time the previous answer named ("what was its p99 then?"): the sample nearest it. */
   private async signalsThen(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
-    const at = this.namedTime(session);
+    // "Just before that" is the sample two steps before the moment named, before what happened then shows.
+    const named = this.namedTime(session);
+    const at = named && this.asked.reference?.justBefore ? shift(named, -2n * BigInt(STEP_SECONDS) * 1_000_000n) : named;
     if (!at || at.isAfter(until)) {
       this.answer.limit('scope', 'No earlier answer names a time to read the signals at', []);
       return;
@@ -588,7 +614,7 @@ export class IncidentQuestions {
       else
         this.answer.record(
           session,
-          `The ${read.name} of ${subject.value} was ${quantity(read.lines.length > 1 ? sum : nearest.v, read.unit)} at ${clock(nearest.t, until)}, the time the previous answer named`,
+          `The ${read.name} of ${subject.value} was ${quantity(read.lines.length > 1 ? sum : nearest.v, read.unit)} at ${clock(nearest.t, until)}, ${this.asked.reference?.justBefore ? 'just before ' : ''}the time the previous answer named`,
           [read.run, read.also],
         );
     }

@@ -9,7 +9,7 @@ import { distance } from 'fastest-levenshtein';
  */
 
 /** What a signals question measures. */
-export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk';
+export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas';
 
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
@@ -81,6 +81,8 @@ export interface TypedQuestion {
   size: boolean;
   /** Whether it asks how something was before a moment ("the memory limit before the rollout"): the answer leads with then. */
   before: boolean;
+  /** For `when`: whether it asks when a gradual rise began ("when did memory start climbing?"). */
+  trend: boolean;
 }
 
 /**
@@ -98,10 +100,15 @@ export interface Reference {
   words: string[];
   /** For `then`: whether it asks the value at that moment ("what was its p99 then?") rather than a comparison ("since then"). */
   at: boolean;
+  /** For `then`: whether it asks just before that moment ("how busy was it just before that?"). */
+  justBefore?: boolean;
 }
 
 const SIGNALS: Array<[Signal, RegExp]> = [
-  ['rate', /\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/],
+  [
+    'rate',
+    /\breqs?\/s(ec)?\b|\brequests?\/s(ec)?\b|\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/,
+  ],
   ['errors', /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?)\b/],
   [
     'latency',
@@ -112,6 +119,11 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
   ['throttling', /\b(throttl\w*|cfs)\b/],
+  [
+    'replicas',
+    /\b(scaled?|scaling|scales|autoscal\w*)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/,
+  ],
+  ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
     'disk',
     /\b(disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
@@ -155,7 +167,7 @@ const ASKS_OUTSIDE =
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 const ASKS_ACTIONS =
-  /\b(what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
+  /\b((is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
   /\b(than (usual|normal|typical|expected|baseline)|go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
@@ -247,7 +259,7 @@ const COMMON = new Set(
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
-    'starved starving pegged throttled stalled stuck'
+    'one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections'
   ).split(' '),
 );
 
@@ -341,10 +353,13 @@ export function parseQuestion(whole: string): TypedQuestion {
   // Whether a service is affected, asked without a measure, is its errors and latency compared.
   const affected = !signals.length && ASKS_AFFECTED.test(text);
   if (affected) signals.push('errors', 'latency');
-  // A count of failed requests is of the failures, not of every request; a count of OOM kills is one of restarts.
+  // How many there were, not how many a second nor what share.
   const count =
     ASKS_COUNT.test(text) && !AS_A_SHARE.test(text) && !PER_SECOND.test(text) && signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts');
-  if (count && signals.includes('errors') && signals.includes('rate')) signals.splice(signals.indexOf('rate'), 1);
+  // A count of failed requests is of the failures, and failures per second ("reqs/s failing") are a rate of failures, not of every
+  // request; a count of OOM kills is one of restarts.
+  const failedPerSecond = signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text);
+  if ((count || failedPerSecond) && signals.includes('errors') && signals.includes('rate')) signals.splice(signals.indexOf('rate'), 1);
   if (count && signals.includes('restarts') && signals.includes('memory')) signals.splice(signals.indexOf('memory'), 1);
   const calleeWord = CALLS_TO.exec(asking)?.[1] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
   const callee = calleeWord && !COMMON.has(calleeWord) && signals.length ? calleeWord : null;
@@ -388,7 +403,14 @@ export function parseQuestion(whole: string): TypedQuestion {
     signals: kind === 'signals' || kind === 'when' ? signals : [],
     percentile: percentile ? Number(percentile[1]) / 100 : null,
     listings,
-    compare: reference?.at ? false : ASKS_COMPARE.test(text) || versions.length > 0 || !!reference || affected,
+    // "vs its limit", "against max_connections" is a share of a limit, not a comparison in time.
+    compare: reference?.at
+      ? false
+      : (ASKS_COMPARE.test(text) &&
+          !/^[^?.!]*\b(vs\.?|versus|against)\s+(its |the |their )?(max\w*|limits?|capacity|quotas?|pool size)\b[^?.!]*$/.test(text)) ||
+        versions.length > 0 ||
+        !!reference ||
+        affected,
     byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
     againstLimit: saturation || ASKS_LIMIT.test(text),
     rangeMinutes: rangeOf(text),
@@ -407,14 +429,16 @@ export function parseQuestion(whole: string): TypedQuestion {
       words: reference.words,
       at: reference.at,
       ...(reference.minutes !== undefined ? { minutes: reference.minutes } : {}),
+      ...(reference.justBefore ? { justBefore: true } : {}),
     },
     still: /\bstill\b/.test(text),
     status: affected,
     limitValue: signals.some((x) => x === 'cpu' || x === 'memory') && ASKS_LIMIT_VALUE.test(text) && !AGAINST_LIMIT.test(text),
     count,
-    failedPerSecond: signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text),
+    failedPerSecond,
     callee,
     before: /\b(before|prior to|until)\b/.test(text),
+    trend: kind === 'when' && /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
   };
@@ -455,7 +479,16 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
     };
   }
   const then = THEN.exec(text);
-  return then ? { kind: 'then', signal: null, words: [], at: !COMPARED_THEN.test(text), clause: '' } : null;
+  return then
+    ? {
+        kind: 'then',
+        signal: null,
+        words: [],
+        at: !COMPARED_THEN.test(text),
+        clause: '',
+        ...(/\b(just|right) before (that|it)\b/.test(text) ? { justBefore: true } : {}),
+      }
+    : null;
 }
 
 /** A follow-up that asks the question before of another subject: "what about payments?", "same for cart", "and inventory?", "cart too?". */

@@ -53,6 +53,8 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
   memory: 'memory use',
   throttling: 'share of CPU periods throttled',
   disk: 'share used of its fullest disk',
+  connections: 'connections in use (a share of the most allowed)',
+  replicas: 'number of available replicas',
 };
 
 /** What a count of a signal counts, as the answer says it ("12 container restarts"). */
@@ -63,6 +65,59 @@ export const COUNT_NAMES: Record<'rate' | 'errors' | 'restarts', string> = {
 };
 
 export const STEP_SECONDS = 60;
+
+/**
+ * The databases' own limits on connections, each with what counts the connections held, as their
+ * exporters write them: postgres-exporter, mysqld-exporter, redis-exporter.
+ */
+const SERVER_CONNECTIONS: Array<{ max: string; held: (m: string) => string }> = [
+  { max: 'pg_settings_max_connections', held: (m) => `sum(pg_stat_activity_count{${m}})` },
+  { max: 'mysql_global_variables_max_connections', held: (m) => `max(mysql_global_status_threads_connected{${m}})` },
+  { max: 'redis_config_maxclients', held: (m) => `max(redis_connected_clients{${m}})` },
+];
+
+/**
+ * The connections in use against the most allowed: of a database (what services call), its
+ * server's count against its own limit, found by the exporter series whose labels name it; of a
+ * service, its connection pools' (HikariCP, OpenTelemetry's `db.client.connections`) in use against their size.
+ */
+async function readConnections(
+  session: InvestigationSession,
+  source: SourceBrief,
+  subject: Subject,
+  selector: string,
+  read: (query: string, purpose: string) => Promise<RecordedRun>,
+  from: Timestamp,
+  until: Timestamp,
+): Promise<SignalRead | SignalMissing> {
+  const name = SIGNAL_NAMES.connections;
+  if (subject.label === 'peer') {
+    const listed = await session.runTool({
+      tool: 'prometheus.series',
+      integrationId: source.integrationId,
+      arguments: { match: SERVER_CONNECTIONS.map((c) => c.max), start: from.toISOString(), end: until.toISOString() },
+      purpose: `Which database server's limit on connections names ${subject.value}`,
+    });
+    const series = (listed.output as { series?: Array<Record<string, string>> } | null)?.series ?? [];
+    const naming = (labels: Record<string, string>): string | undefined =>
+      Object.keys(labels).find((k) => k !== '__name__' && labels[k].toLowerCase().includes(subject.value.toLowerCase()));
+    const named = series.find((labels) => naming(labels));
+    const label = named && naming(named);
+    const kind = named && SERVER_CONNECTIONS.find((c) => c.max === named.__name__);
+    if (!named || !label || !kind)
+      return { cannot: `no database exporter's limit on connections names ${subject.value}, so its connections are unknown`, run: listed };
+    const m = `${label}=${quote(named[label])}`;
+    const run = await read(`${kind.held(m)} / max(${kind.max}{${m}})`, `The connections of ${subject.value} against its ${kind.max}`);
+    return { signal: 'connections', name, run, lines: linesOf(run), unit: 'ratio', also: listed };
+  }
+  const run = await read(
+    `sum(hikaricp_connections_active{${selector}}) / sum(hikaricp_connections_max{${selector}}) or sum(db_client_connections_usage{${selector}, state="used"}) / sum(db_client_connections_max{${selector}})`,
+    `The connections of ${subject.value}'s pools in use against their size`,
+  );
+  if (!seriesOf(run).length)
+    return { cannot: `no connection pool of ${subject.value} (HikariCP's or OpenTelemetry's) was read, so its connections are unknown`, run };
+  return { signal: 'connections', name, run, lines: linesOf(run), unit: 'ratio' };
+}
 
 /** Filesystems that hold no data of their own: memory, container layers, snaps, namespaces. */
 export const VIRTUAL_FILESYSTEMS = 'tmpfs|overlay|squashfs|nsfs|ramfs|devtmpfs';
@@ -245,6 +300,20 @@ export async function readSignals(
         `How much of the CPU periods of ${subject.value}'s containers were throttled`,
       );
       out.push({ signal, name: SIGNAL_NAMES.throttling, run, lines: linesOf(run), unit: 'ratio' });
+    } else if (signal === 'replicas') {
+      // kube-state-metrics' available replicas of its Deployment (or ready ones of its StatefulSet), named after it.
+      const named = `${namespace ? `namespace=${quote(namespace)}, ` : ''}`;
+      const run = await read(
+        `sum(kube_deployment_status_replicas_available{${named}deployment=${quote(subject.value)}}) or sum(kube_statefulset_status_replicas_ready{${named}statefulset=${quote(subject.value)}})`,
+        `How many replicas of ${subject.value} were available`,
+      );
+      if (!seriesOf(run).length) {
+        out.push({ cannot: `no Deployment or StatefulSet named ${subject.value} is in kube-state-metrics, so its replicas are unknown`, run });
+        continue;
+      }
+      out.push({ signal, name: SIGNAL_NAMES.replicas, run, lines: linesOf(run), unit: 'count' });
+    } else if (signal === 'connections') {
+      out.push(await readConnections(session, source, subject, selector, read, from, until));
     } else if (signal === 'disk') {
       // The share used of its fullest filesystem (the node's, or those of the nodes its pods run on) or volume its pods claim.
       const fs = `(1 - node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}"${subject.label === 'node' ? `, node=${quote(subject.value)}` : ''}} / node_filesystem_size_bytes)`;

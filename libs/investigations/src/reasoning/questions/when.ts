@@ -30,6 +30,8 @@ export interface WhenQuestion {
   percentile: number | null;
   /** Whether it asks whether it still holds ("is it still failing?"): the answer says how it is now first. */
   still?: boolean;
+  /** Whether it asks when a gradual rise began ("when did memory start climbing?"): the start of the climb, not of its steepest step. */
+  trend?: boolean;
 }
 
 /**
@@ -127,7 +129,7 @@ interface ReadChange {
  * alert fired (else that holds now). What cannot be read is said with the runs that showed it.
  */
 async function readChange(
-  q: Pick<WhenQuestion, 'session' | 'source' | 'percentile'>,
+  q: Pick<WhenQuestion, 'session' | 'source' | 'percentile' | 'trend'>,
   signal: Signal,
   subject: Subject,
 ): Promise<ReadChange | { cannot: string; runs: Array<RecordedRun | null | undefined> }> {
@@ -143,7 +145,10 @@ async function readChange(
   const points: Point[] = line.points.map((p) => ({ t: p.t.epochMicros, v: p.v }));
   const baselineUntil = shift(firstAlert, -BASELINE_BEFORE_ALERT).epochMicros;
   const usual = points.filter((p) => p.t < baselineUntil).map((p) => p.v);
-  const change = events(signal, points, baselineUntil, usual) ?? levelChange(signal, points, baselineUntil, firstAlert, until, read.unit);
+  const change =
+    events(signal, points, baselineUntil, usual) ??
+    (q.trend ? climbStart(points, read.unit) : null) ??
+    levelChange(signal, points, baselineUntil, firstAlert, until, read.unit);
   return { read, runs, from, points, usual, change };
 }
 
@@ -188,9 +193,34 @@ function events(signal: Signal, points: Point[], baselineUntil: bigint, usual: n
   return { at: first.t, before: median(usual), after: Math.max(...later.filter((p) => p.t >= first.t).map((p) => p.v)), events: true };
 }
 
+/** The samples a gradual rise is told from: the earliest of the range, before anything moved. */
+const EARLY_SAMPLES = 15;
+
+/**
+ * When a gradual rise began (a leak that climbs for an hour before anything pages): the level of
+ * the earliest samples, the first sample (of a five-sample median) that stays clear of it for five
+ * samples, then back along the climb to where it left that level. Null when it never rose.
+ */
+function climbStart(points: Point[], unit: Unit): Dated | null {
+  if (points.length < EARLY_SAMPLES * 2) return null;
+  const smooth = points.map((_, i) => median(points.slice(Math.max(0, i - 2), i + 3).map((p) => p.v)));
+  const early = smooth.slice(0, EARLY_SAMPLES);
+  const base = median(early);
+  const spread = median(early.map((v) => Math.abs(v - base)));
+  const clear = Math.max(minimumMove(unit), 4 * spread, 0.05 * Math.abs(base));
+  const above = smooth.findIndex(
+    (v, i) => i >= EARLY_SAMPLES && smooth.slice(i, i + 5).length === 5 && smooth.slice(i, i + 5).every((x) => x > base + clear / 2) && v > base + clear,
+  );
+  if (above < 0) return null;
+  let start = above;
+  while (start > EARLY_SAMPLES && smooth[start - 1] < smooth[start] && smooth[start - 1] > base + clear / 4) start--;
+  return { at: points[start].t, before: base, after: Math.max(...points.slice(start).map((p) => p.v)) };
+}
+
 /** A level that moved: the change that held when the incident's first alert fired, else the one that holds now (see changeOf). */
 function levelChange(signal: Signal, points: Point[], baselineUntil: bigint, firstAlert: Timestamp, until: Timestamp, unit: Unit): Dated | null {
-  const options = { baselineUntil, worse: signal === 'rate' ? ('either' as const) : ('up' as const), minimumDelta: minimumMove(unit) };
+  // Traffic and replicas move either way; the rest get worse going up.
+  const options = { baselineUntil, worse: signal === 'rate' || signal === 'replicas' ? ('either' as const) : ('up' as const), minimumDelta: minimumMove(unit) };
   const change =
     changeOf(points, { ...options, heldAt: shift(firstAlert, HELD_AFTER_ALERT).epochMicros }) ?? changeOf(points, { ...options, heldAt: until.epochMicros });
   return change && { at: change.at, before: change.before, after: change.after };
