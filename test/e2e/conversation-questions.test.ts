@@ -133,6 +133,7 @@ describe('questions about an incident in a conversation, through the API', () =>
       'prometheus.label_values container',
       'prometheus.label_values pod',
       'prometheus.label_values node',
+      'prometheus.label_values peer',
       'prometheus.label_values __name__',
     ]);
     for (const r of reused) {

@@ -71,6 +71,12 @@ describe('questions about an incident, answered as asked', () => {
     expect(conclusion.findings).toHaveLength(2);
   }, 60_000);
 
+  it('answers when the version named went out', async () => {
+    const { conclusion } = await ask('where did 3.3.0 land and what time did it go out');
+    expect(conclusion.summary).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at /);
+    expect(conclusion.summary).toMatch(/^3\.3\.0 of search started at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, when its first pod with it did \[#\d+\]$/m);
+  }, 60_000);
+
   it('lists which pods run the version asked about and on which nodes, and resolves "those pods" to the service named before', async () => {
     const { conclusion } = await ask('which pods run 3.3.0 and on which nodes?');
     expect(conclusion.summary).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, on \d node\(s\): /);
@@ -408,6 +414,15 @@ describe('questions about calls to a dependency', () => {
     // A dependency no job names is a subject of its own: what calls it, read from the callers.
     const { conclusion: latency } = await staged.ask('avg latency of calls to partner-bank');
     expect(latency.summary).toMatch(/^The mean latency of calls to partner-bank is [\d.]+ (ms|s) now/);
+  }, 60_000);
+
+  it('answers when a certificate expired from the probe of the dependency named', async () => {
+    const { conclusion } = await staged.ask('when did the partner-bank cert expire?');
+    const expired = /^The TLS certificate of https:\/\/api\.partner-bank\.example\/health expired at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC), before /.exec(
+      conclusion.summary,
+    );
+    expect(expired).not.toBeNull();
+    expect(Math.abs(minutesBefore(expired![1], staged.end()) - 35)).toBeLessThanOrEqual(1);
   }, 60_000);
 });
 

@@ -10,6 +10,7 @@ import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { answerChanges, lastRollout } from './changes';
 import { answerCluster, readsTheCluster } from './cluster';
+import { answerCertificates } from './certificates';
 import { answerDisks } from './disks';
 import { answerLogs } from './logs';
 import { clock, quantity, Unit } from './format';
@@ -184,6 +185,21 @@ export class IncidentQuestions {
     }
     if (!found.length && this.asked.kind !== 'when')
       this.answer.limit('scope', "The question names no service, and the incident's alerts name none to answer it for", []);
+    // When a certificate expires is a time the probe reads, not a change to date.
+    if ((this.asked.kind === 'when' || this.asked.kind === 'signals') && this.asked.signals.includes('certificate') && found[0]) {
+      await answerCertificates(session, source, this.answer, found[0], until);
+      if (this.asked.signals.length === 1) return null;
+      this.asked = { ...this.asked, signals: this.asked.signals.filter((x) => x !== 'certificate') };
+    }
+    // "What time did 2.15.0 go out?": when the version named (or the one the conversation named) started.
+    if (this.asked.kind === 'when' && !this.asked.signals.length && this.asked.versions.length && found[0]) {
+      const version = this.asked.versions[0];
+      const from = shift(until, -BigInt(DEFAULT_RANGE_MINUTES * 3) * MINUTE);
+      const { at, run } = await this.versionStart(session, source, found[0], version, from, until);
+      if (at) this.answer.record(session, `${version} of ${found[0].value} started at ${clock(at, until)}, when its first pod with it did`, run);
+      else this.answer.cannot(`${version} of ${found[0].value} did not start from ${clock(from, until)} to ${clock(until, until)}`, run);
+      return null;
+    }
     if (this.asked.kind === 'when') {
       const subject = found[0] ?? null;
       await answerWhen(
@@ -721,27 +737,40 @@ export class IncidentQuestions {
     if (reference) return this.referenceAt(session, source, subject, reference, from, until, inRange);
     const version = this.asked.versions[0];
     if (version) {
-      const run = await session.runTool({
-        tool: 'prometheus.query_range',
-        integrationId: source.integrationId,
-        arguments: {
-          query: `max by (${subject.label}, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}, version=~${quote(`v?${escape(version)}`)}}) or max by (container, image) (kube_pod_container_info{image=~${quote(`.*:v?${escape(version)}`)}, container=${quote(subject.value)}})`,
-          start: from.toISOString(),
-          end: until.toISOString(),
-          step: STEP_SECONDS,
-        },
-        purpose: `When did ${version} of ${subject.value} start?`,
-      });
-      const started = seriesOf(run)
-        .map((s) => pointsOf(s)[0]?.t)
-        .filter(inRange)
-        .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
+      const { at: started, run } = await this.versionStart(session, source, subject, version, from, until);
       if (started) return { at: started, what: `${version} started`, run };
       this.answer.cannot(`${version} of ${subject.value} did not start within the range read, so there is no before and after it to compare`, run);
       return null;
     }
     const first = earliest(session.alerts.map((a) => a.startsAt));
     return inRange(first) ? { at: first, what: 'the incident began', run: null } : null;
+  }
+
+  /** When `version` of `subject` started between `from` and `until`: its first build series or image of the subject's pods; null when it did not start then. */
+  private async versionStart(
+    session: InvestigationSession,
+    source: SourceBrief,
+    subject: Subject,
+    version: string,
+    from: Timestamp,
+    until: Timestamp,
+  ): Promise<{ at: Timestamp | null; run: RecordedRun }> {
+    const run = await session.runTool({
+      tool: 'prometheus.query_range',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `max by (${subject.label}, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}, version=~${quote(`v?${escape(version)}`)}}) or max by (container, image) (kube_pod_container_info{image=~${quote(`.*:v?${escape(version)}`)}, container=${quote(subject.value)}})`,
+        start: from.toISOString(),
+        end: until.toISOString(),
+        step: STEP_SECONDS,
+      },
+      purpose: `When did ${version} of ${subject.value} start?`,
+    });
+    const started = seriesOf(run)
+      .map((s) => pointsOf(s)[0]?.t)
+      .filter((t): t is Timestamp => !!t && t.isAfter(from) && !t.isAfter(until))
+      .sort((a, b) => (a.isAfter(b) ? 1 : -1))[0];
+    return { at: started ?? null, run };
   }
 
   /**

@@ -9,7 +9,8 @@ import { distance } from 'fastest-levenshtein';
  */
 
 /** What a signals question measures. */
-export type Signal = 'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas';
+export type Signal =
+  'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas' | 'certificate';
 
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
@@ -119,6 +120,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
   ['throttling', /\b(throttl\w*|cfs)\b/],
+  ['certificate', /\b(certs?|certificates?|tls|ssl|x509)\b/],
   [
     'replicas',
     /\b(scaled?|scaling|scales|autoscal\w*)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/,
@@ -142,7 +144,7 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?.!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
+  /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
@@ -259,7 +261,7 @@ const COMMON = new Set(
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
-    'one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections'
+    'cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections'
   ).split(' '),
 );
 
@@ -368,6 +370,8 @@ export function parseQuestion(whole: string): TypedQuestion {
   // "which mount is full on the checkout nodes?" asks how full the disks are; the listing of them answers it.
   const asksWhich = (!count && !signals.includes('disk') && ASKS_WHICH.test(text)) || (!callee && ASKS_PEERS.test(text)) || onNode;
   const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
+  // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
+  if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
   // "why ..." asks for the cause, whatever signal it names ("why is search slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
@@ -514,11 +518,13 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     .map((m) => parseQuestion(m))
     .find((q) => REPEATABLE.has(q.kind));
   if (!before) return asked;
-  const words = asked.words.length ? asked.words : before.words;
+  // The words of its moment alone ("before the crawler showed up") name no subject of their own: the question before keeps its subjects.
+  const own = asked.words.filter((w) => !(asked.reference?.words ?? []).includes(w));
+  const words = own.length ? own : before.words;
   return {
     ...before,
     words,
-    placedAsNames: asked.words.length ? asked.words : before.placedAsNames,
+    placedAsNames: own.length ? own : before.placedAsNames,
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),

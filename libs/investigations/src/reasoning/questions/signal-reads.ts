@@ -55,6 +55,7 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
   disk: 'share used of its fullest disk',
   connections: 'connections in use (a share of the most allowed)',
   replicas: 'number of available replicas',
+  certificate: 'TLS certificate expiry',
 };
 
 /** What a count of a signal counts, as the answer says it ("12 container restarts"). */
