@@ -469,6 +469,15 @@ describe('questions about resources that run out', () => {
     expect(Math.abs(Number(share?.[1]) / 100 - want)).toBeLessThanOrEqual(0.02);
   }, 60_000);
 
+  it("answers a queue's oldest message, its consumers against an hour ago, and what waits in it", async () => {
+    const { conclusion } = await scaled.ask('how old is the oldest msg in the orders queue?');
+    const age = /^The age of the oldest message waiting in the queue of orders is ([\d.]+) s now/.exec(conclusion.summary);
+    const want = await scaled.value('max(time() - rabbitmq_queue_head_message_timestamp{queue="orders"})');
+    expect(Math.abs(Number(age?.[1]) - want)).toBeLessThanOrEqual(want * 0.05);
+    const { conclusion: consumers } = await scaled.ask('consumers on the orders queue vs an hour ago');
+    expect(consumers.summary).toMatch(/^The number of consumers in the queue of orders is 0 now .* and was [1-9]\d* 1 hour ago \(.*\): down \[#\d+\]$/m);
+  }, 60_000);
+
   it('dates when a workload was scaled down from its available replicas', async () => {
     const { conclusion } = await scaled.ask('when did orders-worker go to 0?');
     const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(conclusion.summary);

@@ -541,6 +541,7 @@ export class IncidentQuestions {
       againstLimit: this.asked.againstLimit,
       failedPerSecond: this.asked.failedPerSecond,
       mean: this.asked.mean,
+      queue: this.asked.queue,
     });
     for (const read of reads) {
       if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
@@ -615,6 +616,7 @@ export class IncidentQuestions {
       byRoute: false,
       percentile: this.asked.percentile,
       againstLimit: this.asked.againstLimit,
+      queue: this.asked.queue,
     });
     for (const read of reads) {
       if ('cannot' in read) {
@@ -645,6 +647,7 @@ export class IncidentQuestions {
       byRoute: false,
       percentile: this.asked.percentile,
       againstLimit: this.asked.againstLimit,
+      queue: this.asked.queue,
     });
     const ago = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'} ago` : `${minutes} minutes ago`;
     for (const read of reads) {

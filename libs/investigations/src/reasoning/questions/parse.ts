@@ -10,7 +10,7 @@ import { distance } from 'fastest-levenshtein';
 
 /** What a signals question measures. */
 export type Signal =
-  'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas' | 'certificate';
+  'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas' | 'certificate' | 'queue';
 
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
@@ -84,6 +84,8 @@ export interface TypedQuestion {
   before: boolean;
   /** For `when`: whether it asks when a gradual rise began ("when did memory start climbing?"). */
   trend: boolean;
+  /** For a queue: what of it is asked: how old its oldest message is, how many consume it, else how many messages wait. */
+  queue: 'age' | 'consumers' | 'depth';
 }
 
 /**
@@ -120,6 +122,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
   ['throttling', /\b(throttl\w*|cfs)\b/],
+  ['queue', /\b(queues?|backlog|messages? (waiting|ready|queued|pending)|oldest (message|msg)|consumers?|unacked|enqueued)\b/],
   ['certificate', /\b(certs?|certificates?|tls|ssl|x509)\b/],
   [
     'replicas',
@@ -261,7 +264,7 @@ const COMMON = new Set(
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
-    'cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections'
+    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections'
   ).split(' '),
 );
 
@@ -379,7 +382,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     ? 'actions'
     : ASKS_OUTSIDE.test(text)
       ? 'outside'
-      : ASKS_LOGS.test(text)
+      : ASKS_LOGS.test(routes.reduce((t, r) => t.split(r.toLowerCase()).join(' '), text))
         ? 'logs'
         : /\bwhy\b/.test(text)
           ? 'cause'
@@ -442,6 +445,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     failedPerSecond,
     callee,
     before: /\b(before|prior to|until)\b/.test(text),
+    queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
     trend: kind === 'when' && /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),

@@ -56,6 +56,7 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
   connections: 'connections in use (a share of the most allowed)',
   replicas: 'number of available replicas',
   certificate: 'TLS certificate expiry',
+  queue: 'number of messages waiting',
 };
 
 /** What a count of a signal counts, as the answer says it ("12 container restarts"). */
@@ -158,6 +159,8 @@ export async function readSignals(
     count?: boolean;
     failedPerSecond?: boolean;
     mean?: boolean;
+    /** For a queue: its oldest message's age, its consumers, or the messages waiting. */
+    queue?: 'age' | 'consumers' | 'depth';
   },
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
@@ -301,6 +304,21 @@ export async function readSignals(
         `How much of the CPU periods of ${subject.value}'s containers were throttled`,
       );
       out.push({ signal, name: SIGNAL_NAMES.throttling, run, lines: linesOf(run), unit: 'ratio' });
+    } else if (signal === 'queue') {
+      // The queue named after the subject (RabbitMQ's exporter, as its Prometheus plugin writes it): its oldest message's age, its consumers, or the messages waiting.
+      const q = `queue=${quote(subject.value)}`;
+      const [query, name, unit]: [string, string, Unit] =
+        range.queue === 'age'
+          ? [`max(time() - rabbitmq_queue_head_message_timestamp{${q}})`, 'age of the oldest message waiting', 'seconds']
+          : range.queue === 'consumers'
+            ? [`sum(rabbitmq_queue_consumers{${q}})`, 'number of consumers', 'count']
+            : [`sum(rabbitmq_queue_messages_ready{${q}})`, SIGNAL_NAMES.queue, 'count'];
+      const run = await read(query, `The ${name} of queue ${subject.value}`);
+      if (!seriesOf(run).length) {
+        out.push({ cannot: `no queue named ${subject.value} is in the metrics (RabbitMQ's rabbitmq_queue_*), so its ${name} is unknown`, run });
+        continue;
+      }
+      out.push({ signal, name: `${name} in the queue`, run, lines: linesOf(run), unit });
     } else if (signal === 'replicas') {
       // kube-state-metrics' available replicas of its Deployment (or ready ones of its StatefulSet), named after it.
       const named = `${namespace ? `namespace=${quote(namespace)}, ` : ''}`;
