@@ -192,7 +192,7 @@ export class IncidentQuestions {
       this.asked = { ...this.asked, signals: this.asked.signals.filter((x) => x !== 'certificate') };
     }
     // "What time did 2.15.0 go out?": when the version named (or the one the conversation named) started.
-    if (this.asked.kind === 'when' && !this.asked.signals.length && this.asked.versions.length && found[0]) {
+    if (this.asked.kind === 'when' && !this.asked.signals.length && this.asked.versions.length && this.asked.wentOut && !this.asked.still && found[0]) {
       const version = this.asked.versions[0];
       const from = shift(until, -BigInt(DEFAULT_RANGE_MINUTES * 3) * MINUTE);
       const { at, run } = await this.versionStart(session, source, found[0], version, from, until);

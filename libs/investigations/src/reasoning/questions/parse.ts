@@ -84,6 +84,8 @@ export interface TypedQuestion {
   before: boolean;
   /** For `when`: whether it asks when a gradual rise began ("when did memory start climbing?"). */
   trend: boolean;
+  /** Whether it asks when something went out ("what time did it go out?", "when was 2.15.0 deployed?"), not when a signal moved. */
+  wentOut: boolean;
   /** For a queue: what of it is asked: how old its oldest message is, how many consume it, else how many messages wait. */
   queue: 'age' | 'consumers' | 'depth';
 }
@@ -446,6 +448,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     callee,
     before: /\b(before|prior to|until)\b/.test(text),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
+    wentOut: /\b(go|goes|gone|went) (out|live)\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(text),
     trend: kind === 'when' && /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
