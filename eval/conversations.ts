@@ -1,10 +1,14 @@
 import { BuiltInReasoner, checkConclusion, unshownNumbers } from '@svc/investigations/engine';
+import { BudgetExhausted } from '@svc/investigations';
 import type { Conclusion, RecordedRun } from '@svc/investigations';
 import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { MORE_DEV_CASES } from './conversation-dev-more';
+import { SRE_DEV_CASES } from './conversation-dev-sre';
+import { STAKEHOLDER_DEV_CASES } from './conversation-dev-stakeholder';
+import { TERSE_DEV_CASES } from './conversation-dev-terse';
 import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
 import { SECOND_HOLDOUT_QUESTIONS } from './holdout/conversation-questions-2';
 import { Scenario, SCENARIOS } from './scenarios';
@@ -19,7 +23,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`, `--only=<words of the questions>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -320,7 +324,17 @@ const DEV_CASES: QuestionCase[] = [
   },
 ];
 
-const CASES: QuestionCase[] = [...DEV_CASES, ...EXTRA_DEV_CASES, ...MORE_DEV_CASES, ...HOLDOUT_QUESTIONS, ...SECOND_HOLDOUT_QUESTIONS];
+/** The development cases by the batch they were written in (`--batch=<name>` asks only one's). */
+const DEV_BATCHES: Record<string, QuestionCase[]> = {
+  first: DEV_CASES,
+  extra: EXTRA_DEV_CASES,
+  more: MORE_DEV_CASES,
+  stakeholder: STAKEHOLDER_DEV_CASES,
+  sre: SRE_DEV_CASES,
+  terse: TERSE_DEV_CASES,
+};
+
+const CASES: QuestionCase[] = [...Object.values(DEV_BATCHES).flat(), ...HOLDOUT_QUESTIONS, ...SECOND_HOLDOUT_QUESTIONS];
 
 interface Scored {
   case: QuestionCase;
@@ -480,7 +494,12 @@ async function judge(
 async function main(): Promise<void> {
   const split = arg('split');
   const only = arg('only');
-  const cases = CASES.filter((c) => (!split || c.split === split) && (!only || c.message.includes(only)));
+  const scenarios = arg('scenario')?.split(',');
+  const batch = arg('batch');
+  if (batch && !DEV_BATCHES[batch]) throw new Error(`no batch ${batch}: the batches are ${Object.keys(DEV_BATCHES).join(', ')}`);
+  const cases = (batch ? DEV_BATCHES[batch] : CASES).filter(
+    (c) => (!split || c.split === split) && (!only || c.message.includes(only)) && (!scenarios || scenarios.includes(c.scenario)),
+  );
   const results: Scored[] = [];
   for (const name of [...new Set(cases.map((c) => c.scenario))]) {
     const scenario = SCENARIOS.find((s) => s.name === name);
@@ -492,8 +511,23 @@ async function main(): Promise<void> {
       for (const c of cases.filter((x) => x.scenario === name)) {
         // A follow-up is asked after the earlier questions of its conversation, each answered in turn.
         const ask = async (message: string, earlier: string[], answers: string[]) => {
-          const session = directSession(staged.prometheus.url, page, [], DEFAULT_BUDGETS, { message, earlier, answers });
-          return { session, conclusion: checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs) };
+          const session = directSession(
+            staged.prometheus.url,
+            page,
+            [],
+            DEFAULT_BUDGETS,
+            { message, earlier, answers },
+            undefined,
+            undefined,
+            scenario.changes?.(staged.end),
+          );
+          // A budget that runs out ends the turn with what it found, as the worker ends it.
+          const reasoner = new BuiltInReasoner();
+          const concluded = await reasoner.investigate(session).catch((err: unknown) => {
+            if (err instanceof BudgetExhausted) return reasoner.concludeEarly(session, err.stoppedBy);
+            throw err;
+          });
+          return { session, conclusion: checkConclusion(concluded, session.investigationId, session.runs) };
         };
         const answers: string[] = [];
         for (const [i, message] of (c.earlier ?? []).entries()) {

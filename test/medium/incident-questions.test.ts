@@ -253,6 +253,13 @@ describe('questions about memory against its limit', () => {
     const { conclusion: plain } = await staged.ask('what is the memory use of orders?');
     expect(plain.summary).toMatch(/^The memory use of orders .* (MiB|GiB)/);
   }, 60_000);
+
+  it("reads a workload's own pods, not those of another whose name begins with its name (orders-worker's are no pods of orders)", async () => {
+    const { conclusion } = await staged.ask('What is the memory limit for the orders service?');
+    expect(conclusion.summary).toMatch(/^The memory limit of orders's containers is 1 GiB now /);
+    const { conclusion: worker } = await staged.ask('and the memory limit of the orders worker?');
+    expect(worker.summary).toMatch(/^The memory limit of orders-worker's containers is 512 MiB now /);
+  }, 60_000);
 });
 
 /** The minutes between a `HH:MM UTC` an answer states and the end of the data (`end`, Unix seconds). */
@@ -444,6 +451,27 @@ describe('questions about disks', () => {
       '1 - node_filesystem_avail_bytes{node=~"ip-10-0-2-34.*", mountpoint="/"} / node_filesystem_size_bytes{node=~"ip-10-0-2-34.*", mountpoint="/"}',
     );
     expect(Math.abs(Number(used?.[1]) / 100 - want)).toBeLessThanOrEqual(0.02);
+  }, 60_000);
+});
+
+describe('questions that name a route by a word of its path, and who made a change', () => {
+  // media's POST /api/uploads fails once /var/lib/media is full; its GET /api/media/{id} does not.
+  const staged = stagedScenario('media-disk-full-flapping-alert');
+
+  it('reads the route a word names ("uploads" is /api/uploads) rather than asking which service it is', async () => {
+    const { conclusion } = await staged.ask('what share of uploads are failing at the moment?');
+    expect(conclusion.question).toBeUndefined();
+    const ratio = /^The error ratio of media by route now \(\d\d:\d\d UTC\): \/api\/uploads ([\d.]+)%/.exec(conclusion.summary);
+    const want = await staged.value(
+      'sum(rate(http_requests_total{job="media", route="/api/uploads", code=~"5.."}[5m])) / sum(rate(http_requests_total{job="media", route="/api/uploads"}[5m]))',
+    );
+    expect(Math.abs(Number(ratio?.[1]) / 100 - want)).toBeLessThanOrEqual(0.05 * want);
+  }, 60_000);
+
+  it('says who made a change is not in the data when no changes integration reports it, and claims nothing in its place', async () => {
+    const { conclusion } = await staged.ask('who ran the last deploy of media?');
+    expect(conclusion.summary).toMatch(/^Who made a change cannot be answered from the data: no changes integration/);
+    expect(conclusion.findings).toHaveLength(0);
   }, 60_000);
 });
 

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Timestamp } from '@svc/platform';
+import type { ChangeView } from '@svc/changes';
 import type { Budgets, HypothesisItem, InvestigationSession, RecordedRun, SessionTool, ToolCall } from '@svc/investigations';
 import { BudgetExhausted, ToolCatalog } from '@svc/investigations';
+import { CHANGES_NEAR_ONSET_TOOL, ChangeReader, runChangesNearOnsetTool } from '@svc/investigations/engine';
 import { DerivedAlert, notifications } from '../../eval/harness';
+import type { ReportedChange } from '../../eval/scenarios';
 
 /** The default budgets of an Organization's policy. */
 export const DEFAULT_BUDGETS: Budgets = { toolRuns: 24, reasonerTurns: 12, wallClockSeconds: 300, stagnationTurns: 3, contextTokens: 100_000 };
@@ -24,6 +27,8 @@ export function directSession(
   loki?: { url: string },
   /** A Kubernetes API server (plain HTTP, a bearer token): the cluster is a source too. */
   kubernetes?: { url: string; token: string },
+  /** Changes deploy and configuration tools reported: changes.near_onset reads them, as the worker reads the recorded ones. */
+  changes: ReportedChange[] = [],
 ): InvestigationSession & { runs: RecordedRun[]; hypotheses: HypothesisItem[] } {
   const catalog = new ToolCatalog();
   const integrationId = randomUUID();
@@ -83,7 +88,7 @@ export function directSession(
       ...(loki ? [{ integrationId: lokiId, type: 'loki' as const, name: 'Loki', rank: 2, reason: 'the logs' }] : []),
       ...(kubernetes ? [{ integrationId: kubernetesId, type: 'kubernetes' as const, name: 'Cluster', rank: 3, reason: 'the cluster' }] : []),
     ],
-    tools: catalog.list().map((t) => ({ ...t })) as SessionTool[],
+    tools: [...catalog.list().map((t) => ({ ...t })), ...(changes.length ? [CHANGES_NEAR_ONSET_TOOL] : [])] as SessionTool[],
     budgets,
     signal: new AbortController().signal,
     runs,
@@ -114,6 +119,10 @@ export function directSession(
       };
       if (call.tool === 'incident.alert_events')
         return record({ outcome: 'succeeded', summary: `${alerts.length} alert(s)`, output: { alerts }, truncated: false, error: null, window: null });
+      if (call.tool === CHANGES_NEAR_ONSET_TOOL.name) {
+        const result = await runChangesNearOnsetTool(reportedChanges(changes, integrationId), alerts, call.arguments, window);
+        return record({ ...result, error: result.error ?? null, window: result.window ?? null });
+      }
       const result = await catalog.run(call.tool, call.arguments, {
         connection:
           loki && call.integrationId === lokiId
@@ -144,4 +153,43 @@ export function directSession(
     async noteCalls() {},
   };
   return session;
+}
+
+/** A change reader over reported changes, as the changes library reads them: those of the window on the services asked and those naming none (every one of it without services), oldest first. */
+function reportedChanges(changes: ReportedChange[], integrationId: string): ChangeReader {
+  const views = changes
+    .map((c): ChangeView => ({
+      id: randomUUID(),
+      integrationId,
+      deliveryId: null,
+      investigationId: null,
+      source: 'generic',
+      externalId: `generic:${c.id}`,
+      occurredAt: new Date(c.at * 1000).toISOString(),
+      receivedAt: new Date(c.at * 1000).toISOString(),
+      service: c.service,
+      environment: null,
+      kind: c.kind,
+      summary: c.summary,
+      author: c.author ?? null,
+      versionBefore: c.versionBefore ?? null,
+      versionAfter: c.versionAfter ?? null,
+      links: [],
+      details: {},
+    }))
+    .sort((a, b) => (a.occurredAt < b.occurredAt ? -1 : 1));
+  return {
+    async near(range, services, limit) {
+      const asked = new Set(services.map((s) => s.toLowerCase()));
+      return views
+        .filter((v) => {
+          const at = Timestamp.parse(v.occurredAt)!;
+          return !at.isBefore(range.from) && at.isBefore(range.until) && (!asked.size || v.service === null || asked.has(v.service.toLowerCase()));
+        })
+        .slice(0, limit);
+    },
+    async dependenciesOf() {
+      return [];
+    },
+  };
 }

@@ -123,6 +123,10 @@ export const newVersionExplainer: Explainer = {
     const version = matchers(named) || (s.metric.__name__ ?? '');
     const program = s.metric.__name__ === CONTAINER_INFO ? s.metric.container : s.metric.job;
     const predecessor = found.predecessor;
+    // The build it replaced, by the same labels: what a rollback returns to.
+    const previous = predecessor
+      ? matchers(named.flatMap(([k]) => (predecessor.s.metric[k] !== undefined ? [[k, predecessor.s.metric[k]] as [string, string]] : [])))
+      : '';
     const cause: DetectedCause = {
       id: 'h-version',
       statement: `The new build (${version}) that started at ${at.toISOString()} caused the alert's condition`,
@@ -133,7 +137,7 @@ export const newVersionExplainer: Explainer = {
       chainRuns: [],
       unexplained: [],
       action: {
-        title: `Roll back ${program ?? 'the service'} from ${version}`,
+        title: `Roll back ${program ?? 'the service'} from ${version}${previous ? ` to ${previous}` : ''}`,
         rationale: 'The condition began with this version and not before',
         verification: `The alert's expression returns no series after the rollback${ctx.scope.expression ? `: ${ctx.scope.expression}` : ''}`,
       },

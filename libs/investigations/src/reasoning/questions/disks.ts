@@ -1,10 +1,10 @@
 import type { Timestamp } from '@svc/platform';
-import { podMatchersOf, quote } from '../explainers/labels';
+import { quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { seriesOf } from '../series-reading';
 import type { AnswerWriter } from './answer';
 import { clock, quantity } from './format';
-import { incidentNamespace, Subject, VIRTUAL_FILESYSTEMS } from './signal-reads';
+import { incidentNamespace, Subject, VIRTUAL_FILESYSTEMS, workloadPods } from './signal-reads';
 
 const MAX_ROWS = 12;
 
@@ -36,7 +36,7 @@ export async function answerDisks(
   const query = (q: string, purpose: string): Promise<RecordedRun> =>
     session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query: q, time: until.toISOString() }, purpose });
   const namespace = incidentNamespace(session);
-  const pods = subject.label === 'node' ? '' : podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+  const pods = subject.label === 'node' ? '' : workloadPods(namespace, subject.value);
   // The node's filesystems, or those of the nodes the service's pods run on; size and free space in one read.
   const onNodes = subject.label === 'node' ? `, node=${quote(subject.value)}` : '';
   const joined = subject.label === 'node' || !pods ? '' : ` * on (node) group_left () max by (node) (kube_pod_info{${pods}})`;

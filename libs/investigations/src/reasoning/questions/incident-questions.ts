@@ -1,13 +1,14 @@
 import { distance } from 'fastest-levenshtein';
 import { Timestamp } from '@svc/platform';
 import type { Conclusion, StoppedBy } from '../../conclusion.types';
-import { detectionScopeOf, escape, EXPORTER_JOBS, podMatchersOf, quote, routeOf, workloadOfPod } from '../explainers/labels';
+import { detectionScopeOf, escape, EXPORTER_JOBS, quote, REQUEST_RATES, ROUTE_LABELS, routeOf, workloadOfPod } from '../explainers/labels';
 import { CallPair, readCallPairs } from '../graph/call-graph';
 import { prometheusReader } from '../discovery/related-series';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
+import { CHANGES_TOOL } from '../recorded-changes';
 import { answerChanges, lastRollout } from './changes';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerCertificates } from './certificates';
@@ -17,7 +18,7 @@ import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
-import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject } from './signal-reads';
+import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject, workloadPods } from './signal-reads';
 import { answerWhen, changeStart, minimumMove } from './when';
 
 /** "Then" is read from this long before the moment to this long after it, for the sample nearest it. */
@@ -65,6 +66,8 @@ export class IncidentQuestions {
   private asked: TypedQuestion;
   /** The user's messages before the question being answered: the conversation's, then the earlier parts of its own message. */
   private earlier: string[];
+  /** The routes the services answer with their methods, read once per turn (see routesNamed). */
+  private routeCatalog?: RecordedRun;
   /** The names the sources know, read once per turn (see readNames): every part of a message matches its words against them. */
   private known?: { catalog: Subject[]; runs: number[] };
 
@@ -93,8 +96,9 @@ export class IncidentQuestions {
       };
       this.asked = withContext(part.asked, conversation);
       this.earlier = [...before, ...earlier];
-      // A part that must ask which service is meant asks for the whole message.
-      const ask = await this.answerPart(session);
+      // A part that must ask which service is meant asks for the whole message. The parts of one message are one
+      // turn: a part answered without a read (what no source records) is no stagnation of the turns.
+      const ask = await this.answerPart(session, i === 0);
       if (ask) return ask;
     }
     return this.answer.conclusion(session, null);
@@ -121,8 +125,8 @@ export class IncidentQuestions {
   }
 
   /** Answers the question asked into the turn's answer; a conclusion only when it must ask the person instead. */
-  private async answerPart(session: InvestigationSession): Promise<Conclusion | null> {
-    session.beginTurn();
+  private async answerPart(session: InvestigationSession, newTurn = true): Promise<Conclusion | null> {
+    if (newTurn) session.beginTurn();
     if (this.asked.kind === 'outside') {
       const types = [...new Set(session.sources.map((s) => s.type))];
       this.answer.cannot(
@@ -152,6 +156,14 @@ export class IncidentQuestions {
     }
     const until = session.window.until;
     if (this.asked.kind === 'changes') {
+      // Who made a change is what deploy and configuration tools report; the metrics only show what changed.
+      if (this.asked.asksWho && !session.tools.some((t) => t.name === CHANGES_TOOL)) {
+        this.answer.cannot(
+          "who made a change cannot be answered from the data: no changes integration reports this incident's deploys and configuration changes with their authors, and the metrics record what changed, not who changed it",
+          null,
+        );
+        return null;
+      }
       const around = await this.changesAround(session, source);
       await answerChanges(session, source, this.answer, { minutes: this.asked.rangeMinutes, ...(around ? { around } : {}) });
       return null;
@@ -211,6 +223,7 @@ export class IncidentQuestions {
           percentile: this.asked.percentile,
           still: this.asked.still,
           trend: this.asked.trend,
+          latest: this.asked.latest,
         },
         subject,
       );
@@ -268,12 +281,27 @@ export class IncidentQuestions {
   ): Promise<{ found: Subject[] } | { ask: Conclusion }> {
     const incidentSubject = this.incidentSubject(session);
     const earlier = this.earlier.map((text) => parseQuestion(text).words);
-    const words = this.asked.words;
+    let words = this.asked.words;
     const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
     if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
     const known = (this.known ??= await this.readNames(session, source));
     const catalog = [...known.catalog, ...extra];
     const runs = known.runs;
+    // A word that names no service but a part of a route's path ("uploads", "the status route") asks about that route.
+    if (!this.asked.routes.length && this.asked.signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency')) {
+      const candidates = this.asked.routeWords.filter((w) => !catalog.some((s) => whole(s, w) || names(w, s.value)));
+      const jobs = [...words.filter((w) => catalog.some((s) => s.label === 'job' && whole(s, w))), ...[this.incidentSubject(session)?.value ?? []].flat()];
+      const named = candidates.length || this.asked.method ? await this.routesNamed(session, source, candidates, jobs) : null;
+      if (named?.routes.length) {
+        this.asked = { ...this.asked, routes: named.routes, byRoute: true };
+        words = words.filter((w) => !named.words.includes(w));
+      }
+    }
+    // A name written with a space ("the orders worker") is the one name when the sources know it, not its two words.
+    for (const compound of this.asked.compounds.filter((c) => catalog.some((s) => whole(s, c)))) {
+      const first = words.find((w) => compound.startsWith(`${w}-`) && words.includes(compound.slice(w.length + 1)));
+      if (first) words = words.flatMap((w) => (w === first ? [compound] : w === compound.slice(first.length + 1) ? [] : [w]));
+    }
     // "that node", "what else runs there": the nodes an earlier answer named, unless the question names one.
     if (asksNode && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w)))) {
       const nodes = this.nodesNamedBefore(catalog.filter((s) => s.label === 'node'));
@@ -333,7 +361,11 @@ export class IncidentQuestions {
         .reverse()
         .map(match)
         .find((s) => s.length) ?? [];
-    if (!unresolved.length || (this.asked.refers && !named.length)) return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
+    // A reference ("is it still failing?") means what was named before, unless a word of the question is plainly a name
+    // nothing known is called: one shaped like a name ("notifications-gateway") or a known name misspelt ("the inventroy service").
+    const plainlyNames = unresolved.some((w) => /[\d_.-]/.test(w) || nearlyNames(w));
+    if (!unresolved.length || (this.asked.refers && !named.length && !plainlyNames))
+      return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
     // The candidates, the closest to the names asked about first (a typo finds its service), exporters left out.
     const nearest = (value: string): number => Math.min(...unresolved.map((w) => closeness(w, value)));
     const services = [...new Set(catalog.filter((s) => !WHOLE_ONLY.has(s.label)).map((s) => s.value))]
@@ -422,7 +454,7 @@ export class IncidentQuestions {
    */
   private async busiestNodePods(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
     const namespace = incidentNamespace(session);
-    const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+    const pods = workloadPods(namespace, subject.value);
     const run = await session.runTool({
       tool: 'prometheus.query',
       integrationId: source.integrationId,
@@ -491,6 +523,47 @@ export class IncidentQuestions {
   }
 
   /** The values of SUBJECT_LABELS the sources know, one run each, with the runs that read them. */
+  /**
+   * The routes `words` name by a part of their path ("uploads" names `/api/uploads`, "invoice"
+   * `/api/invoices`), of the writes or reads asked for: read once per turn, with their methods.
+   */
+  private async routesNamed(
+    session: InvestigationSession,
+    source: SourceBrief,
+    words: string[],
+    /** The services asked about, the first named first: writes or reads alone ("ledger writes") are of the first's routes. */
+    jobs: string[],
+  ): Promise<{ routes: string[]; words: string[] }> {
+    const run = (this.routeCatalog ??= await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `group by (job, method, ${ROUTE_LABELS.join(', ')}) ({__name__=~${quote(REQUEST_RATES.join('|'))}})`,
+        time: session.window.until.toISOString(),
+      },
+      purpose: 'Which routes the services answer, to match the routes the question names',
+    }));
+    const routes = seriesOf(run).flatMap((s) => {
+      const route = routeOf(s.metric);
+      return route ? [{ route, method: s.metric.method?.toUpperCase() as string | undefined, job: s.metric.job as string | undefined }] : [];
+    });
+    const forms = (w: string): string[] => [w, `${w}s`, w.replace(/s$/, ''), w.replace(/ies$/, 'y'), w.replace(/y$/, 'ies')];
+    const segments = (route: string): string[] =>
+      route
+        .toLowerCase()
+        .split(/[/._-]+/)
+        .filter((x) => x && x !== 'api' && !/^\{.*\}$|^v\d+$/.test(x));
+    const used = words.filter((w) => routes.some((r) => r.route && segments(r.route).some((x) => forms(w).includes(x))));
+    const wanted = (m: string | undefined): boolean =>
+      !this.asked.method || !m || (this.asked.method === 'read' ? m === 'GET' || m === 'HEAD' : m !== 'GET' && m !== 'HEAD');
+    const found = routes.filter(
+      (r) =>
+        wanted(r.method) &&
+        (used.length ? segments(r.route).some((x) => used.some((w) => forms(w).includes(x))) : !!this.asked.method && !!jobs[0] && r.job === jobs[0]),
+    );
+    return { routes: [...new Set(found.map((r) => r.route))], words: used };
+  }
+
   private async readNames(session: InvestigationSession, source: SourceBrief): Promise<{ catalog: Subject[]; runs: number[] }> {
     const catalog: Subject[] = [];
     const runs: number[] = [];
@@ -533,16 +606,13 @@ export class IncidentQuestions {
       await this.counts(session, source, subject, split ?? { at: from, what: null }, until);
       return;
     }
-    const reads = await readSignals(session, source, subject, asked, {
-      from,
-      until,
-      byRoute: this.asked.byRoute && !this.asked.signals.includes('disk'),
-      percentile: this.asked.percentile,
-      againstLimit: this.asked.againstLimit,
-      failedPerSecond: this.asked.failedPerSecond,
-      mean: this.asked.mean,
-      queue: this.asked.queue,
-    });
+    const reads = await readSignals(
+      session,
+      source,
+      subject,
+      asked,
+      this.readOptions(from, until, { byRoute: this.asked.byRoute && !this.asked.signals.includes('disk') }),
+    );
     for (const read of reads) {
       if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
       else this.describe(session, read, subject, split, from, until);
@@ -582,13 +652,7 @@ export class IncidentQuestions {
     since: { at: Timestamp; what: string | null; run?: RecordedRun | RecordedRun[] | null },
     until: Timestamp,
   ): Promise<void> {
-    const reads = await readSignals(session, source, subject, this.asked.signals, {
-      from: since.at,
-      until,
-      byRoute: false,
-      percentile: null,
-      count: true,
-    });
+    const reads = await readSignals(session, source, subject, this.asked.signals, { ...this.readOptions(since.at, until), percentile: null, count: true });
     const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
     for (const read of reads) {
       if ('cannot' in read) {
@@ -596,9 +660,23 @@ export class IncidentQuestions {
         continue;
       }
       const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
-      if (n === undefined) this.answer.cannot(`no series counts the ${read.name} of ${subject.value} ${range}`, read.run);
-      else this.answer.record(session, `${subject.value} had ${Math.round(n)} ${read.name} ${range}`, [read.run, read.also, ...[since.run].flat()]);
+      if (n === undefined) this.answer.cannot(`no series counts the ${read.name} of ${shownAs(subject)} ${range}`, read.run);
+      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${range}`, [read.run, read.also, ...[since.run].flat()]);
     }
+  }
+
+  /** How the signals asked are read from `from` to `until`: the percentile, limit, failures per second, mean and queue measure the question asks, split by route only when `byRoute` says. */
+  private readOptions(from: Timestamp, until: Timestamp, options: { byRoute?: boolean } = {}): Parameters<typeof readSignals>[4] {
+    return {
+      from,
+      until,
+      byRoute: options.byRoute ?? false,
+      percentile: this.asked.percentile,
+      againstLimit: this.asked.againstLimit,
+      failedPerSecond: this.asked.failedPerSecond,
+      mean: this.asked.mean,
+      queue: this.asked.queue,
+    };
   }
 
   /** The signals asked of `subject` at the time the previous answer named ("what was its p99 then?"): the sample nearest it. */
@@ -610,14 +688,13 @@ export class IncidentQuestions {
       this.answer.limit('scope', 'No earlier answer names a time to read the signals at', []);
       return;
     }
-    const reads = await readSignals(session, source, subject, this.asked.signals, {
-      from: shift(at, -AROUND_THEN),
-      until: shift(at, AROUND_THEN).isBefore(until) ? shift(at, AROUND_THEN) : until,
-      byRoute: false,
-      percentile: this.asked.percentile,
-      againstLimit: this.asked.againstLimit,
-      queue: this.asked.queue,
-    });
+    const reads = await readSignals(
+      session,
+      source,
+      subject,
+      this.asked.signals,
+      this.readOptions(shift(at, -AROUND_THEN), shift(at, AROUND_THEN).isBefore(until) ? shift(at, AROUND_THEN) : until),
+    );
     for (const read of reads) {
       if ('cannot' in read) {
         this.answer.cannot(read.cannot, read.run);
@@ -628,11 +705,12 @@ export class IncidentQuestions {
         at,
       );
       const sum = nearest && read.lines.reduce((total, l) => total + (l.points.find((p) => p.t.epochMicros === nearest.t.epochMicros)?.v ?? 0), 0);
-      if (!nearest || sum === null) this.answer.cannot(`no series for the ${read.name} of ${subject.value} around ${clock(at, until)}`, [read.run, read.also]);
+      if (!nearest || sum === null)
+        this.answer.cannot(`no series for the ${read.name} of ${shownAs(subject)} around ${clock(at, until)}`, [read.run, read.also]);
       else
         this.answer.record(
           session,
-          `The ${read.name} of ${subject.value} was ${quantity(read.lines.length > 1 ? sum : nearest.v, read.unit)} at ${clock(nearest.t, until)}, ${this.asked.reference?.justBefore ? 'just before ' : ''}the time the previous answer named`,
+          `The ${read.name} of ${shownAs(subject)} was ${quantity(read.lines.length > 1 ? sum : nearest.v, read.unit)} at ${clock(nearest.t, until)}, ${this.asked.reference?.justBefore ? 'just before ' : ''}the time the previous answer named`,
           [read.run, read.also],
         );
     }
@@ -641,14 +719,7 @@ export class IncidentQuestions {
   /** The signals asked of `subject` now against `minutes` ago ("p99 compared to an hour ago"): the latest sample and the one nearest then. */
   private async signalsAgo(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp, minutes: number): Promise<void> {
     const then = shift(until, -BigInt(minutes) * MINUTE);
-    const reads = await readSignals(session, source, subject, this.asked.signals, {
-      from: shift(then, -AROUND_THEN),
-      until,
-      byRoute: false,
-      percentile: this.asked.percentile,
-      againstLimit: this.asked.againstLimit,
-      queue: this.asked.queue,
-    });
+    const reads = await readSignals(session, source, subject, this.asked.signals, this.readOptions(shift(then, -AROUND_THEN), until));
     const ago = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'} ago` : `${minutes} minutes ago`;
     for (const read of reads) {
       if ('cannot' in read) {
@@ -659,12 +730,12 @@ export class IncidentQuestions {
       const last = points.at(-1);
       const before = nearestTo(points, then);
       if (!last || !before || apart(before.t, then) > AROUND_THEN) {
-        this.answer.cannot(`no series for the ${read.name} of ${subject.value} both now and ${ago}`, [read.run, read.also]);
+        this.answer.cannot(`no series for the ${read.name} of ${shownAs(subject)} both now and ${ago}`, [read.run, read.also]);
         continue;
       }
       this.answer.record(
         session,
-        `The ${read.name} of ${subject.value} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction(before.v, last.v, read.unit)}`,
+        `The ${read.name} of ${shownAs(subject)} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction(before.v, last.v, read.unit)}`,
         [read.run, read.also],
       );
     }
@@ -678,7 +749,7 @@ export class IncidentQuestions {
    */
   private async limits(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
     const namespace = incidentNamespace(session);
-    const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+    const pods = workloadPods(namespace, subject.value);
     for (const signal of this.asked.signals.filter((x): x is 'cpu' | 'memory' => x === 'cpu' || x === 'memory')) {
       const [query, unit, what]: [string, Unit, string] =
         signal === 'cpu'
@@ -963,7 +1034,7 @@ export class IncidentQuestions {
   /** Which pods of `subject` run where, and which version each runs, at `until`. */
   private async listing(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
     const namespace = incidentNamespace(session);
-    const pods = podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+    const pods = workloadPods(namespace, subject.value);
     const workload = [namespace ? `namespace=${quote(namespace)}` : '', `deployment=${quote(subject.value)}`].filter(Boolean).join(', ');
     const run = await session.runTool({
       tool: 'prometheus.query',
@@ -1120,17 +1191,28 @@ const ENDS_NOW = 5n * MINUTE;
  * version an earlier answer said started (after an arrow, `3.2.1 → 3.3.0`).
  */
 export function withContext(asked: TypedQuestion, conversation: InvestigationSession['conversation']): TypedQuestion {
-  if (!conversation || !(asked.refers || asked.also)) return asked;
+  if (!conversation || !(asked.refers || asked.also || asked.calleeRefers)) return asked;
   const earlier = conversation.messages
     .filter((m) => m.role === 'user')
     .map((m) => parseQuestion(m.text))
     .reverse();
+  // "orders' calls to it": what is called is what the conversation named last (what it called, else its subject).
+  if (asked.calleeRefers) {
+    const named = earlier.find((q) => q.callee || q.words.length);
+    const callee = named?.callee ?? named?.words[0] ?? null;
+    if (callee) asked = { ...asked, callee, words: asked.words.includes(callee) ? asked.words : [...asked.words, callee] };
+  }
+  // "when did those start?" after a question about calls to something keeps what was called.
+  if (asked.refers && !asked.callee && !asked.words.length) {
+    const named = earlier.find((q) => q.callee || q.words.length);
+    if (named?.callee) asked = { ...asked, callee: named.callee, words: named.words };
+  }
   // A comparison that names no moment of its own keeps the one the conversation compared with last ("did errors rise as well?").
   const reference =
     asked.reference ?? (asked.compare && !asked.versions.length ? (earlier.find((q) => q.reference && !q.reference.at)?.reference ?? null) : null);
   if (!asked.refers) return { ...asked, reference };
   const signals =
-    asked.signals.length || (asked.kind !== 'when' && asked.kind !== 'signals') ? asked.signals : (earlier.find((q) => q.signals.length)?.signals ?? []);
+    asked.signals.length || (asked.kind !== 'when' && asked.kind !== 'signals') ? asked.signals : (earlier.find((q) => q.mentioned.length)?.mentioned ?? []);
   const versions = asked.versions.length
     ? asked.versions
     : (earlier.find((q) => q.versions.length)?.versions ??

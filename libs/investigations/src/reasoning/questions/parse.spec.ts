@@ -223,6 +223,60 @@ describe('parseQuestion', () => {
     expect(parseQuestion('checkout errs rn').signals).toEqual(['errors']);
   });
 
+  it('reads whether what was just named is the cause as a question of the cause', () => {
+    expect(parseQuestion('the disk on that node is full, is that it?').kind).toBe('cause');
+    expect(parseQuestion('could this be the culprit?').kind).toBe('cause');
+    expect(parseQuestion('is that what is causing the errors').kind).toBe('cause');
+    expect(parseQuestion('is it still failing?').kind).toBe('when');
+  });
+
+  it('reads connections refused, reset or timed out as failed calls, not as connections held', () => {
+    expect(parseQuestion('how many connections does ordersdb have vs max_connections')).toMatchObject({ signals: ['connections'] });
+    expect(parseQuestion('any connection refused errors from statements?').signals).toEqual(['errors']);
+    expect(parseQuestion('statements conn resets to archive rn').signals).toEqual(['errors']);
+  });
+
+  it('reads the question past the pleasantries and the clause that says who asks or what for', () => {
+    expect(parseQuestion('Good morning. For the status page, when did this begin?')).toMatchObject({ kind: 'when', words: [] });
+    expect(parseQuestion('Thanks! which nodes run 2.15.0?')).toMatchObject({ kind: 'which', words: [], versions: ['2.15.0'] });
+    expect(parseQuestion('As the incident commander I need the start time for my update: when did cart start failing?')).toMatchObject({
+      kind: 'when',
+      words: ['cart'],
+    });
+  });
+
+  it('reads chat shorthand, "&" and "+" joining two questions, and counts asked as totals', () => {
+    expect(parseQuestion('wen did it start')).toMatchObject({ kind: 'when' });
+    expect(parseQuestion('wich pods r on wat nodes')).toMatchObject({ kind: 'which', listings: ['pods', 'nodes'] });
+    expect(parseQuestion('cart errs/s rn')).toMatchObject({ signals: ['errors'], failedPerSecond: true, words: ['cart'] });
+    expect(questionParts('checkout err % rn + wen did it start').map((p) => p.asked.kind)).toEqual(['signals', 'when']);
+    expect(parseQuestion('total inventory restarts so far')).toMatchObject({ signals: ['restarts'], count: true });
+    expect(parseQuestion('cart restarts last 15m')).toMatchObject({ signals: ['restarts'], count: true, rangeMinutes: 15 });
+    expect(parseQuestion('restarts in the past half hour')).toMatchObject({ count: true, rangeMinutes: 30 });
+  });
+
+  it('reads what no source records about people, money and intent as such, without taking "for our users" for one', () => {
+    for (const q of [
+      'which of our enterprise customers rely most on search?',
+      'how much revenue have we lost?',
+      'which engineer is on call for orders?',
+      'was that scale-down intentional?',
+      'kubectl or a pipeline?',
+    ])
+      expect(parseQuestion(q).kind, q).toBe('outside');
+    expect(parseQuestion('how slow is search for our users at the 99th percentile?')).toMatchObject({ kind: 'signals', percentile: 0.99 });
+    expect(parseQuestion('who pushed it?')).toMatchObject({ kind: 'changes', asksWho: true });
+  });
+
+  it('reads route words, writes and reads, a name written with a space, and a limit compared in time', () => {
+    expect(parseQuestion('what share of uploads are failing?')).toMatchObject({ signals: ['errors'], routeWords: ['uploads'] });
+    expect(parseQuestion('is the status route slow too?').routeWords).toContain('status');
+    expect(parseQuestion('ledger writes failing % rn')).toMatchObject({ method: 'write', words: ['ledger'] });
+    expect(parseQuestion('when did the orders worker stop running?')).toMatchObject({ kind: 'when', signals: ['replicas'], compounds: ['orders-worker'] });
+    expect(parseQuestion('CPU limit on recommendations now vs before the rollout?')).toMatchObject({ limitValue: true, before: true });
+    expect(parseQuestion('How busy is the node from before at present?')).toMatchObject({ compare: false, refersNode: true });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -52,6 +52,8 @@ export interface TypedQuestion {
    * "originating") unless it nearly matches a known name (a typo).
    */
   placedAsNames: string[];
+  /** Two neighbouring words joined by `-` ("orders worker" is `orders-worker`): a name written with a space; it stands for both words when the sources know it. */
+  compounds: string[];
   /** Whether it refers to what the conversation named before ("it", "that service", "those pods", "the new version"). */
   refers: boolean;
   /** Whether it asks what the cluster says: its events, why a pod crashed or cannot start (answered from a Kubernetes integration when there is one). */
@@ -76,6 +78,17 @@ export interface TypedQuestion {
   failedPerSecond: boolean;
   /** The word naming what is called when it asks about calls to something ("billing's calls to ledger", "cart's redis calls"): read from the callers' side. */
   callee: string | null;
+  /**
+   * Words that may name a route by a part of its path ("uploads" is `/api/uploads`, "the status route"
+   * `/api/checkout/status`): the question's words, and a grammar word only when a route noun follows it.
+   */
+  routeWords: string[];
+  /** Whether it asks about writes (POST, PUT, PATCH, DELETE requests) or reads (GET requests), else null. */
+  method: 'write' | 'read' | null;
+  /** For `changes`: whether it asks who made a change ("who pushed it?", "deployed by whom?"). */
+  asksWho: boolean;
+  /** Whether it asks about calls to what was named before ("what % of orders' calls to it fail?"). */
+  calleeRefers: boolean;
   /** Whether it asks the mean ("avg latency"), not a percentile. */
   mean: boolean;
   /** For disks: whether it asks how big a filesystem is, not how full. */
@@ -86,6 +99,10 @@ export interface TypedQuestion {
   trend: boolean;
   /** Whether it asks when something went out ("what time did it go out?", "when was 2.15.0 deployed?"), not when a signal moved. */
   wentOut: boolean;
+  /** For `when`: whether it asks the latest of counted events ("when was the latest one?", "when did it last restart?"), not the first. */
+  latest: boolean;
+  /** Every signal the message names, whatever its kind ("which pods got OOM-killed?" names restarts): what a follow-up that names none inherits. */
+  mentioned: Signal[];
   /** For a queue: what of it is asked: how old its oldest message is, how many consume it, else how many messages wait. */
   queue: 'age' | 'consumers' | 'depth';
 }
@@ -114,10 +131,13 @@ const SIGNALS: Array<[Signal, RegExp]> = [
     'rate',
     /\breqs?\/s(ec)?\b|\brequests?\/s(ec)?\b|\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/,
   ],
-  ['errors', /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?)\b/],
+  [
+    'errors',
+    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?)\b/,
+  ],
   [
     'latency',
-    /\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|response ?times?|durations?|fast|faster|drag\w*|sluggish|lag\w*|crawl(s|ing)?)\b/,
+    /\bhow long\b[^?.!]*\b(tak(e|es|ing)|took)\b|\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|(response|call|request|query) ?times?|durations?|fast|faster|drag\w*|sluggish|lag\w*|crawl(s|ing)?)\b/,
   ],
   ['down', /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\bnot (answering|responding|reachable)\b|\bunreachable\b/],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
@@ -128,14 +148,17 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['certificate', /\b(certs?|certificates?|tls|ssl|x509)\b/],
   [
     'replicas',
-    /\b(scaled?|scaling|scales|autoscal\w*)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/,
+    /\b(scaled?|scaling|scales|autoscal\w*|running at all|stop(ped|s)? running|no longer running|not running)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/,
   ],
   ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
     'disk',
-    /\b(disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
+    /\b(out of (disk )?space|(no|free|disk) space|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
   ],
 ];
+
+/** Connections that failed ("connection refused errors", "conn resets", "connections timing out"): failed calls, not connections held. */
+const CONNECTION_FAILURES = /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b/g;
 
 /** Words of the calls between services: what a service calls, what calls it. */
 const CALLS = /\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
@@ -149,14 +172,14 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(which|what|list|show|how many)\b[^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
+  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(which|what|list|show|how many|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
 const ASKS_WHEN =
-  /\b(when (did|does|do|was|were|is|are|has|have)|since when|what time|how long (has|have|did|is|are|was|were)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\b(what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
+  /\b(who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -170,11 +193,14 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|status ?page|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler) or (a |the )?(human|person|someone|somebody|manual\w*)\b|\b(human|person|someone|somebody) or (the |an? )?(hpa|autoscaler)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b/;
+  /\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*|were|have been|got)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
+/** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
+const CONFIRMS_CAUSE =
+  /\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 const ASKS_ACTIONS =
-  /\b((is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
+  /\b(what'?s the plan|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
   /\b(than (usual|normal|typical|expected|baseline)|go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
@@ -190,10 +216,10 @@ const ASKS_SATURATION =
   /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
 /** Whether a service is affected, asked without a measure: "is payments affected?", "was cart hit too?", "is search ok?". */
 const ASKS_AFFECTED =
-  /\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
+  /\b(hurt|hurting|in trouble)\b|\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\bhow\b[^?.!]*\b(is|are) (doing|looking|holding up|behaving|performing)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
 /** How many of something countable there were: "how many requests failed", "how many restarts so far", "total number of errors". */
 const ASKS_COUNT =
-  /\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
+  /\bso far\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
 const CALLS_TO = /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)/;
 const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries)\b/;
@@ -227,16 +253,33 @@ const REFERENCE_BY_ARRIVAL =
   /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|hit|started|began|landed)\b/;
 /** "compared to an hour ago", "vs 30 min ago", "than two hours ago": now against a moment that long before. */
 const REFERENCE_AGO =
-  /\b(?:compared (?:to|with)|vs\.?|versus|than|since|from|to)\s+(an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h)\s+ago\b/;
+  /\b(?:compared (?:to|with)|vs\.?|versus|than|since|from|to|with|at)\s+(an?|one|two|three|four|five|six|seven|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w)\s+ago\b/;
+/** "the same time yesterday", "vs yesterday", "last week": now against a day or a week before. */
+const REFERENCE_DAYS =
+  /\b(?:(?:the )?same time (?:yesterday|last week)|(?:compared (?:to|with)|vs\.?|versus|than|with|from|since) (?:yesterday|last week)|yesterday|last week)\b/;
 /** "then", "since then", "at that time": the time the previous answer named. */
 const THEN =
   /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b|\b(?:just|right) (?:before|after) (?:that|it)\s*[?.!]*\s*$/;
 const COMPARED_THEN = /\b(?:before|after|since|until|till|from) then\b/;
 const REFERS =
-  /\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the new version|the old version|that version|this version|same)\b|\b(did|does|do|is|was|has|had|when) (that|this)\b(?!\s+(node|host|machine|pod|service|version|route)s?\b)|\b(that|this)\s*[?.!]*\s*$/;
+  /\bthe (latest|last|first|other|previous|same|earlier|newer|older|new|old) ones?\b|\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the (new|old|bad|previous|latest) (version|build|release|image|deploy)|(that|this) (version|build|release|image)|same)\b|\b(did|does|do|is|was|has|had|when) (that|this)\b(?!\s+(node|host|machine|pod|service|version|route)s?\b)|\b(that|this)\s*[?.!]*\s*$/;
 
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, ten: 10, fifteen: 15, twenty: 20, thirty: 30 };
-const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, m: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440 };
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  ten: 10,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+};
+const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, m: 1, hour: 60, hr: 60, h: 60, day: 1440, d: 1440, week: 10080, w: 10080 };
 
 /**
  * Words that never name a subject: the grammar's own words, common English, times and numbers.
@@ -266,7 +309,10 @@ const COMMON = new Set(
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
-    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections'
+    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
+    'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
+    'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
+    'part reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall replicaset replicasets statefulset daemonset plan hurt hurting'
   ).split(' '),
 );
 
@@ -321,11 +367,35 @@ const SHORTHAND: Record<string, string> = {
   lat: 'latency',
   errs: 'errors',
   err: 'error',
+  wen: 'when',
+  wat: 'what',
+  wot: 'what',
+  wut: 'what',
+  wich: 'which',
+  whcih: 'which',
+  y: 'why',
+  hw: 'how',
+  abt: 'about',
+  ppl: 'people',
+  rly: 'really',
+  tho: 'though',
+  mem: 'memory',
+  num: 'number',
+  cnt: 'count',
+  diff: 'difference',
+  prod: 'production',
+  dep: 'dependency',
+  deps: 'dependencies',
+  cfg: 'config',
 };
 
 /** `text` with the typos of the grammar's words corrected (see VOCABULARY) and its shorthand spelt out (see SHORTHAND); a name-shaped word (digits, `-`, `_`, `.`) is never touched. */
 function corrected(text: string): string {
-  const spelt = text.replace(/(?<![\w./-])[a-z0-9]+(?![\w./-])/g, (token) => SHORTHAND[token] ?? token);
+  // "errs/s" is errors a second; "&" and "+" between words join two questions as "and" does.
+  const spelt = text
+    .replace(/(?<![\w./-])[a-z0-9]+(?![\w.-])(?!\/[a-z0-9]{2})/g, (token) => SHORTHAND[token] ?? token)
+    .replace(/\s+[&+]\s+/g, ' and ')
+    .replace(/\bout[- ]of[- ]memory\b/g, 'oom');
   return spelt.replace(/[a-z]{5,}/g, (token, at: number) => {
     if (COMMON.has(token) || VOCABULARY.includes(token) || /[\w.-]/.test(spelt[at + token.length] ?? '') || /[\w.-]/.test(spelt[at - 1] ?? '')) return token;
     return VOCABULARY.find((w) => Math.abs(w.length - token.length) <= 1 && (distance(w, token) === 1 || swapped(w, token))) ?? token;
@@ -335,10 +405,28 @@ function corrected(text: string): string {
 /** How much of a message is read: a question is short, and the grammar's patterns scan what they read. */
 const READ_CHARS = 2000;
 
+/** Greetings and thanks a message opens with: "Good morning.", "Thanks!", "hi team,". */
+const PLEASANTRY =
+  /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*/;
+/** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …". */
+const PURPOSE =
+  /^\s*(for|as|re|regarding) [^,:?]{0,100}[,:]\s+|^[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
+
+/** The question of a message without the pleasantries that open it and the clause that says who asks it or what for. */
+function withoutPreamble(text: string): string {
+  let rest = text;
+  for (let i = 0; i < 3; i++) {
+    const next = rest.replace(PLEASANTRY, '').replace(PURPOSE, '');
+    if (next === rest) break;
+    rest = next;
+  }
+  return /[a-z]/.test(rest) ? rest : text;
+}
+
 /** Reads the typed question a message asks (from its first READ_CHARS characters). */
 export function parseQuestion(whole: string): TypedQuestion {
   const message = whole.slice(0, READ_CHARS);
-  const text = corrected(message.toLowerCase());
+  const text = corrected(withoutPreamble(message.toLowerCase()));
   const routes = [
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
@@ -348,9 +436,18 @@ export function parseQuestion(whole: string): TypedQuestion {
   const reference = referenceOf(text);
   // The signals of the question, not of its reference ("p99 before the surge" asks the p99, not the traffic).
   const asking = reference?.clause ? text.replace(reference.clause, ' ') : text;
+  // "the node from before", "the version you mentioned earlier": what the conversation named, not a comparison in time.
+  const compared = text.replace(/\b(from|mentioned|named|said|listed|given|shown) (before|earlier)\b|\byou (mentioned|named|said|listed|gave|showed)\b/g, ' ');
   // An error or failure rate is a ratio of errors, not a request rate; a node "under load" is not one of requests.
+  // Connections refused, reset or timed out are failed calls, not connections held.
   const signals = SIGNALS.filter(([s, re]) =>
-    re.test(s === 'rate' ? asking.replace(/\b(error|failure|success) ?rates?\b|\bunder (heavy |much )?load\b/g, '') : asking),
+    re.test(
+      s === 'rate'
+        ? asking.replace(/\b(error|failure|success) ?rates?\b|\bunder (heavy |much )?load\b/g, '')
+        : s === 'connections'
+          ? asking.replace(CONNECTION_FAILURES, ' ')
+          : asking,
+    ),
   ).map(([s]) => s);
   // CPU throttling is its own measure, not the CPU used.
   if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
@@ -361,8 +458,12 @@ export function parseQuestion(whole: string): TypedQuestion {
   const affected = !signals.length && ASKS_AFFECTED.test(text);
   if (affected) signals.push('errors', 'latency');
   // How many there were, not how many a second nor what share.
+  // Restarts over a range asked ("cart restarts last 15m") are how many there were.
   const count =
-    ASKS_COUNT.test(text) && !AS_A_SHARE.test(text) && !PER_SECOND.test(text) && signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts');
+    (ASKS_COUNT.test(text) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
+    !AS_A_SHARE.test(text) &&
+    !PER_SECOND.test(text) &&
+    signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts');
   // A count of failed requests is of the failures, and failures per second ("reqs/s failing") are a rate of failures, not of every
   // request; a count of OOM kills is one of restarts.
   const failedPerSecond = signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text);
@@ -370,11 +471,15 @@ export function parseQuestion(whole: string): TypedQuestion {
   if (count && signals.includes('restarts') && signals.includes('memory')) signals.splice(signals.indexOf('memory'), 1);
   const calleeWord = CALLS_TO.exec(asking)?.[1] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
   const callee = calleeWord && !COMMON.has(calleeWord) && signals.length ? calleeWord : null;
+  // "orders' calls to it": calls to what the conversation named before.
+  const calleeRefers = !!calleeWord && /^(it|that|this|them|those)$/.test(calleeWord) && signals.length > 0;
   const onNode = (!signals.length && ASKS_ON_NODE.test(text)) || (signals.every((x) => x === 'cpu' || x === 'memory') && ASKS_USING_NODE.test(text));
   // "how many restarts did the cart pods have?" counts restarts; it lists no pods.
   // "which mount is full on the checkout nodes?" asks how full the disks are; the listing of them answers it.
   const asksWhich = (!count && !signals.includes('disk') && ASKS_WHICH.test(text)) || (!callee && ASKS_PEERS.test(text)) || onNode;
-  const listings = asksWhich ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
+  // "orders-worker replicas?", "the checkout pods": a listing asked without a question word.
+  const bareListing = !signals.length && /\b(pods?|replicas?|instances?|nodes?)\s*\??\s*$/.test(text);
+  const listings = asksWhich || bareListing ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
   // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
   if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
@@ -386,7 +491,7 @@ export function parseQuestion(whole: string): TypedQuestion {
       ? 'outside'
       : ASKS_LOGS.test(routes.reduce((t, r) => t.split(r.toLowerCase()).join(' '), text))
         ? 'logs'
-        : /\bwhy\b/.test(text)
+        : /\bwhy\b/.test(text) || CONFIRMS_CAUSE.test(text)
           ? 'cause'
           : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode
             ? 'which'
@@ -402,11 +507,16 @@ export function parseQuestion(whole: string): TypedQuestion {
                       ? 'signals'
                       : ASKS_CAUSE.test(text)
                         ? 'cause'
-                        : 'unknown';
+                        : bareListing
+                          ? 'which'
+                          : 'unknown';
   // The subjects are named outside the reference ("search's traffic since the frontend rollout" is search's), else in it ("what changed before checkout started failing?").
   const outside = subjectWords(asking, routes, versions);
   const words = outside.length || !reference ? outside : reference.words;
-  const percentile = /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ?? /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text);
+  const percentile =
+    /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
+    /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text) ??
+    (/\b(typical|typically|median)\b/.test(text) ? ['', '50'] : null);
   return {
     kind,
     signals: kind === 'signals' || kind === 'when' ? signals : [],
@@ -415,7 +525,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     // "vs its limit", "against max_connections" is a share of a limit, not a comparison in time.
     compare: reference?.at
       ? false
-      : (ASKS_COMPARE.test(text) &&
+      : (ASKS_COMPARE.test(compared) &&
           !/^[^?.!]*\b(vs\.?|versus|against)\s+(its |the |their )?(max\w*|limits?|capacity|quotas?|pool size)\b[^?.!]*$/.test(text)) ||
         versions.length > 0 ||
         !!reference ||
@@ -427,6 +537,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     versions,
     words,
     placedAsNames: words.filter((w) => namePlaced(text, w)),
+    compounds: compoundsOf(asking, words),
     refers: REFERS.test(text),
     asksCluster: ASKS_CLUSTER.test(text),
     onNode,
@@ -442,18 +553,39 @@ export function parseQuestion(whole: string): TypedQuestion {
     },
     still: /\bstill\b/.test(text),
     status: affected,
-    limitValue: signals.some((x) => x === 'cpu' || x === 'memory') && ASKS_LIMIT_VALUE.test(text) && !AGAINST_LIMIT.test(text),
+    // "cpu limit now vs before the rollout" compares the limit in time; "cpu vs its limit" is the use against it.
+    limitValue:
+      signals.some((x) => x === 'cpu' || x === 'memory') &&
+      ASKS_LIMIT_VALUE.test(text) &&
+      !AGAINST_LIMIT.test(asking.replace(/\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(before|earlier|then|yesterday|last|prior)\b|\bnow vs\.?\b/g, ' ')),
     count,
     failedPerSecond,
     callee,
-    before: /\b(before|prior to|until)\b/.test(text),
+    calleeRefers,
+    asksWho: kind === 'changes' && /\bwho(m)?\b/.test(text),
+    routeWords: [
+      ...new Set([
+        ...words.filter((w) => /^[a-z]{4,}$/.test(w)),
+        ...[...asking.matchAll(/\b([a-z]{4,}) (?:route|routes|endpoint|endpoints|path|paths|handler|handlers|requests|calls)\b/g)].map((m) => m[1]),
+      ]),
+    ].filter((w) => !ROUTE_NOUNS.has(w)),
+    method: /\b(writes?|posts?|puts?|writing)\b/.test(asking) ? 'write' : /\b(reads?|gets|reading)\b/.test(asking) ? 'read' : null,
+    before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
     wentOut: /\b(go|goes|gone|went) (out|live)\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(text),
+    latest:
+      kind === 'when' && /\b(latest|most recent|newest)\b|\blast (one|time|restart|crash|kill|oom\w*)\b|\blast (restart|crash|fail|die|di|oom)\w*\b/.test(text),
+    mentioned: signals,
     trend: kind === 'when' && /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
   };
 }
+
+/** Words of routes that name none: "the status route" names `status`. */
+const ROUTE_NOUNS = new Set(
+  'route routes endpoint endpoints path paths handler handlers requests calls error errors failing failed reads writes read write posts gets'.split(' '),
+);
 
 /** The verb of a change's start, as the measure it moved: "began failing" is errors, "started slowing" latency. */
 const VERB_SIGNALS: Array<[RegExp, Signal]> = [
@@ -465,6 +597,8 @@ const VERB_SIGNALS: Array<[RegExp, Signal]> = [
 
 /** The reference a question's text makes (see Reference), with the clause that makes it; null when none. */
 function referenceOf(text: string): (Reference & { clause: string }) | null {
+  const days = REFERENCE_DAYS.exec(text);
+  if (days) return { kind: 'ago', minutes: /week/.test(days[0]) ? 7 * 1440 : 1440, signal: null, words: [], at: false, clause: days[0] };
   const ago = REFERENCE_AGO.exec(text);
   if (ago) {
     const count = ago[1] === 'half an' ? 0.5 : (NUMBER_WORDS[ago[1]] ?? Number(ago[1]));
@@ -502,6 +636,9 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
     : null;
 }
 
+/** A message that asks only how it is now: "and now?", "ok and rn?", "what about currently?". */
+const ASKS_NOW =
+  /^\W*(ok\W+|okay\W+|so\W+)?(and\s+)?(what about\s+|how about\s+|how is it\s+|how's it\s+)?(now|right now|currently|at the moment|at present|today|still)\W*$/;
 /** A follow-up that asks the question before of another subject: "what about payments?", "same for cart", "and inventory?", "cart too?". */
 const FOLLOW_UP = /^\W*(and|what about|how about|same for|same with|same thing for|also|now|ok and|and what about|and for|for)\b|\b(too|as well|instead)\W*$/;
 /** A fragment that only says against what or over what to read the question before: "compared to …", "vs …", "since …", "over the last day". */
@@ -516,15 +653,22 @@ const REPEATABLE = new Set<QuestionKind>(['signals', 'which', 'when', 'related',
  * message names one). Any other message is read as it is.
  */
 export function followingUp(asked: TypedQuestion, message: string, earlier: string[]): TypedQuestion {
-  // A subject, a moment ("compared to before the rollout?") or a range ("and over the last day?") is what it may name.
-  if (asked.kind !== 'unknown' || !(asked.words.length || asked.routes.length || asked.reference || asked.rangeMinutes !== null)) return asked;
-  const text = message.slice(0, READ_CHARS).toLowerCase();
+  const text = corrected(message.slice(0, READ_CHARS).toLowerCase());
+  // "and now?", "ok and rn?": the question before, read now.
+  const now = asked.kind !== 'outside' && ASKS_NOW.test(text);
+  // A subject, a moment ("compared to before the rollout?"), a version ("and b4 3.3.0?") or a range ("and over the last day?") is what it may name.
+  if (
+    !now &&
+    (asked.kind !== 'unknown' || !(asked.words.length || asked.routes.length || asked.versions.length || asked.reference || asked.rangeMinutes !== null))
+  )
+    return asked;
   if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && text.split(/\s+/).filter(Boolean).length > 3) return asked;
   const before = [...earlier]
     .reverse()
     .map((m) => parseQuestion(m))
     .find((q) => REPEATABLE.has(q.kind));
   if (!before) return asked;
+  if (now) return { ...before, refers: false, reference: null, compare: false, rangeMinutes: null, before: false, still: true };
   // The words of its moment alone ("before the crawler showed up") name no subject of their own: the question before keeps its subjects.
   const own = asked.words.filter((w) => !(asked.reference?.words ?? []).includes(w));
   const words = own.length ? own : before.words;
@@ -535,8 +679,11 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),
+    ...(asked.versions.length ? { versions: asked.versions, compare: true } : {}),
     reference: asked.reference ?? before.reference,
-    compare: asked.reference ? !asked.reference.at : before.compare,
+    compare: asked.reference || asked.versions.length ? !asked.reference?.at : before.compare,
+    // A fragment asking before a moment ("and prior to the deploy?") asks how it was then: the answer leads with then.
+    before: asked.before || before.before,
   };
 }
 
@@ -551,7 +698,8 @@ export interface QuestionPart {
  * ", and") followed by a question's word ("which pods are hit and what's their p99?"); not at an
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
-const PART_BREAK = /\s*(?:[?;]+|,?\s+and\s+(?=(?:what|what's|whats|which|when|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their)\b))\s*/;
+const PART_BREAK =
+  /\s*(?:[?;]+|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and
@@ -565,13 +713,16 @@ export function questionParts(whole: string): QuestionPart[] {
     .split(PART_BREAK)
     .map((t) => t.trim())
     .filter((t) => /[a-z]/i.test(t))
-    .map((text) => ({ text, asked: parseQuestion(text) }));
+    .map((text) => ({ text, asked: parseQuestion(text) }))
+    // A later part that names no subject and no measure ("… and since when?") asks about what the part before it named.
+    .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p));
   if (parts.length < 2 || parts.some((p) => p.asked.kind === 'unknown')) return [];
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }
 
 /** "over the last hour" → 60, "in the past 30 minutes" → 30, "last 2h" → 120; null when none is said. */
 function rangeOf(text: string): number | null {
+  if (/\b(?:last|past|previous|recent)\s+half(?:\s+an|-an)?[\s-]+hour\b|\bhalf an hour\b/.test(text)) return 30;
   const m =
     /\b(?:last|past|previous|recent)\s+(?:(\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|ten|fifteen|twenty|thirty)\s*)?(minutes?|mins?|m|hours?|hrs?|h|days?|d)\b/.exec(
       text,
@@ -580,6 +731,12 @@ function rangeOf(text: string): number | null {
   const count = m[1] === undefined ? 1 : (NUMBER_WORDS[m[1]] ?? Number(m[1]));
   const unit = m[2].replace(/s$/, '');
   return Math.round(count * (UNIT_MINUTES[unit] ?? 60));
+}
+
+/** Neighbouring words of `text` that may each name a subject (see subjectWords), joined by `-`. */
+function compoundsOf(text: string, words: string[]): string[] {
+  const tokens = text.split(/[^a-z0-9_.-]+/).filter(Boolean);
+  return [...new Set(tokens.slice(1).flatMap((t, i) => (words.includes(tokens[i]) && words.includes(t) ? [`${tokens[i]}-${t}`] : [])))];
 }
 
 /** Words after which a name stands: "the latency of billing", "does checkout call billing". */

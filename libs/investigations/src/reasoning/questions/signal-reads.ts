@@ -1,5 +1,5 @@
 import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
-import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, podMatchersOf, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
+import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { anyOf, pointsOf, SeriesOut, seriesOf } from '../series-reading';
 import type { Timestamp } from '@svc/platform';
@@ -138,6 +138,17 @@ const linesOf = (run: RecordedRun): Line[] =>
   }));
 
 /**
+ * The matchers of a workload's pods: those named after it with a ReplicaSet's and a pod's hash
+ * (`orders-6fb5cc5f8-rff78`), a DaemonSet's or Job's suffix, or a StatefulSet's ordinal; not
+ * another workload's whose name it begins (`orders-worker-…` is no pod of orders).
+ */
+export function workloadPods(namespace: string | null | undefined, workload: string): string {
+  return [namespace ? `namespace=${quote(namespace)}` : '', `pod=~${quote(`${escape(workload)}-(([a-z0-9]{5,10}-)?[a-z0-9]{5}|[0-9]+)`)}`]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/**
  * Reads the signals of `subject` from `from` to `until` (a step a minute), each a run: which
  * metrics name the subject (one read for all signals), then each signal from the metric its
  * instrumentation exposes: requests and their outcomes from the request counters, latency at a
@@ -205,7 +216,7 @@ export async function readSignals(
   const pods =
     subject.label === 'pod'
       ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
-      : podMatchersOf([{ ...(namespace ? { namespace } : {}), job: subject.value }]);
+      : workloadPods(namespace, subject.value);
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of counted.length ? counted : signals) {
     if ((signal === 'rate' || signal === 'errors') && !counter) {

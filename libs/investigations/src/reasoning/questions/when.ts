@@ -30,6 +30,8 @@ export interface WhenQuestion {
   percentile: number | null;
   /** Whether it asks whether it still holds ("is it still failing?"): the answer says how it is now first. */
   still?: boolean;
+  /** Whether it asks the latest of counted events ("when was the latest one?"): the answer leads with the last. */
+  latest?: boolean;
   /** Whether it asks when a gradual rise began ("when did memory start climbing?"): the start of the climb, not of its steepest step. */
   trend?: boolean;
 }
@@ -85,6 +87,17 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
             'still restart',
             'have not restarted',
           ];
+    // The latest event asked for leads: when the count last rose (a window counts an event from the sample it happened before), then when they began.
+    if (q.latest) {
+      const rose = points.filter((p, i) => i > 0 && p.v - points[i - 1].v >= minimumMove('count')).at(-1) ?? lastOut;
+      const latest = `The latest ${q.signal === 'down' ? `scrape target of ${subject.value} to go down` : `restart of ${subject.value}'s containers`} was at ${at(rose.t)}`;
+      answer.record(
+        session,
+        `${latest}${holds ? `, ${still === 'still restart' ? 'and they still restart' : `and they ${still}`}` : ''}; the first at ${began}`,
+        cited,
+      );
+      return;
+    }
     answer.record(
       session,
       holds
