@@ -28,10 +28,10 @@ export interface QuestionCase {
   /** The scenario (eval/scenarios.ts) whose incident the conversation is about. */
   scenario: string;
   /**
-   * `dev` cases may be tuned on; `holdout` and `holdout-2` cases are written before the code they
-   * score and never tuned on (`holdout-2` is the second set, written after the first had been scored).
+   * `dev` cases may be tuned on; `holdout`, `holdout-2` and `holdout-3` cases are written before the
+   * code they score and never tuned on (each set written after the one before it had been scored).
    */
-  split: 'dev' | 'holdout' | 'holdout-2';
+  split: 'dev' | 'holdout' | 'holdout-2' | 'holdout-3';
   message: string;
   /** Questions asked before in the same conversation, each answered in turn first. */
   earlier?: string[];

@@ -11,6 +11,8 @@ import { STAKEHOLDER_DEV_CASES } from './conversation-dev-stakeholder';
 import { TERSE_DEV_CASES } from './conversation-dev-terse';
 import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
 import { SECOND_HOLDOUT_QUESTIONS } from './holdout/conversation-questions-2';
+import { THIRD_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-3a';
+import { THIRD_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-3b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -23,7 +25,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev` or `--split=holdout`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2` or `--split=holdout-3`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -334,7 +336,13 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   terse: TERSE_DEV_CASES,
 };
 
-const CASES: QuestionCase[] = [...Object.values(DEV_BATCHES).flat(), ...HOLDOUT_QUESTIONS, ...SECOND_HOLDOUT_QUESTIONS];
+const CASES: QuestionCase[] = [
+  ...Object.values(DEV_BATCHES).flat(),
+  ...HOLDOUT_QUESTIONS,
+  ...SECOND_HOLDOUT_QUESTIONS,
+  ...THIRD_HOLDOUT_QUESTIONS_A,
+  ...THIRD_HOLDOUT_QUESTIONS_B,
+];
 
 interface Scored {
   case: QuestionCase;
@@ -548,7 +556,7 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n| split | questions | correct | cited | numbers shown by the cited runs |\n|---|---:|---:|---:|---:|');
-  for (const s of ['dev', 'holdout', 'holdout-2'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (r.length)
       console.log(
