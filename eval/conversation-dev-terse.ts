@@ -136,7 +136,7 @@ export const TERSE_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'inventory-down-harmless-rollout',
     split: 'dev',
-    message: 'payments same q',
+    message: 'same question for payments',
     earlier: ['rps checkout rn'],
     expect: { number: rps('payments'), tolerance: 0.2 },
   },

@@ -227,6 +227,17 @@ describe('questions about a crash loop after a configuration change', () => {
     expect(rows.map((r) => r.split(' | ')[1])).toEqual(['ConfigMap cart-config edited', 'Deployment cart rolled out (generation 1 → 2)']);
   }, 60_000);
 
+  it('dates the edit of a ConfigMap the question names, which no service is called', async () => {
+    const conclusion = await ask('what time was cart-config edited');
+    expect(conclusion.question).toBeUndefined();
+    expect(conclusion.summary).toMatch(
+      /^ConfigMap cart-config was edited at \d\d:\d\d UTC, \d+ min before the first alert \(its resource version changed\) \[#\d+\]$/,
+    );
+    const minutes = minutesBefore(conclusion.summary, staged.end());
+    // The scenario edits it 38 minutes before the end of its data.
+    expect(Math.abs(minutes - 38)).toBeLessThanOrEqual(2);
+  }, 60_000);
+
   it('dates when the containers began restarting, and that they still do', async () => {
     const conclusion = await ask('when did cart start crashing?');
     expect(conclusion.summary).toMatch(
@@ -358,6 +369,21 @@ describe('questions about a node', () => {
     expect(busiest.summary).toMatch(/^\| video-transcode-\S+ \| video-transcode \|/m);
   }, 60_000);
 
+  it('reads the node a workload runs on when the question asks about that node, and lists the node of a pod named', async () => {
+    const { conclusion } = await staged.ask('cpu on the node video-transcode is on');
+    expect(conclusion.summary).toMatch(/^The CPU busy \(a share of its cores\) of ip-10-0-2-34\S* /);
+    const { conclusion: pod } = await staged.ask('which node is search-878b86fb7-m9xrk scheduled on?');
+    expect(pod.summary).toMatch(/^Pod search-878b86fb7-m9xrk runs \S+ on node ip-10-0-2-34\S* at \d\d:\d\d UTC \[#\d+\]$/m);
+  }, 60_000);
+
+  it('says a measure no series gives (inodes, the JVM heap) cannot be answered, and claims nothing in its place', async () => {
+    for (const q of ['how many inodes are left on the search nodes?', 'whats the jvm heap of search look like?']) {
+      const { conclusion } = await staged.ask(q);
+      expect(conclusion.summary, q).toMatch(/^No series measures (inodes|the heap of the runtime) \(/);
+      expect(conclusion.findings, q).toHaveLength(0);
+    }
+  }, 60_000);
+
   it('answers whether a node is saturated with the shares of its cores and memory in use', async () => {
     const { conclusion } = await staged.ask('how loaded is node ip-10-0-2-34 right now');
     const cpu = /^The CPU busy \(a share of its cores\) of ip-10-0-2-34\S* was ([\d.]+)% at /m.exec(conclusion.summary);
@@ -472,6 +498,34 @@ describe('questions that name a route by a word of its path, and who made a chan
     const { conclusion } = await staged.ask('who ran the last deploy of media?');
     expect(conclusion.summary).toMatch(/^Who made a change cannot be answered from the data: no changes integration/);
     expect(conclusion.findings).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('questions about a node that failed', () => {
+  // ip-10-0-3-41 goes NotReady 36 minutes before the end; a cart pod ran on it.
+  const staged = stagedScenario('node-not-ready');
+
+  it('names the node that is not Ready, since when, and the pods that ran on it just before', async () => {
+    const { conclusion } = await staged.ask('which node died and what cart pod was on it?');
+    expect(conclusion.summary).toMatch(/^Node ip-10-0-3-41\S* has not been Ready since \d\d:\d\d UTC, and still at \d\d:\d\d UTC; \d+ pod\(s\) ran on /);
+    expect(Math.abs(minutesBefore(conclusion.summary, staged.end()) - 36)).toBeLessThanOrEqual(2);
+    expect(conclusion.summary).toMatch(/^\| cart-[a-z0-9]+-[a-z0-9]+ \| shop \|$/m);
+  }, 60_000);
+});
+
+describe('questions about a volume that fills up beside a disk full all along', () => {
+  // ledger's claim data-ledger fills 36 minutes before the end; /var/log/archive on the same node has been full for hours.
+  const staged = stagedScenario('ledger-volume-full-chronic-mount');
+
+  it('dates the volume that filled, not the disk full all along, and answers how full a claim named is', async () => {
+    const { conclusion } = await staged.ask("When did ledger's storage fill up?");
+    expect(conclusion.summary).toMatch(
+      /^volume claim data-ledger on \S+ filled up at \d\d:\d\d UTC \(from [\d.]+% used at \d\d:\d\d UTC\); \/var\/log\/archive on \S+ was full already/,
+    );
+    expect(Math.abs(minutesBefore(conclusion.summary, staged.end()) - 36)).toBeLessThanOrEqual(2);
+    const { conclusion: claim } = await staged.ask('how full is the data-ledger PVC?');
+    expect(claim.question).toBeUndefined();
+    expect(claim.summary).toMatch(/^volume claim data-ledger on \S+ is 100% used/);
   }, 60_000);
 });
 

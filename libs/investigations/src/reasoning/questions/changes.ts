@@ -273,3 +273,71 @@ function limitChanges(run: RecordedRun, from: Timestamp, step: number): Change[]
   }
   return found;
 }
+
+/**
+ * When a ConfigMap or Secret named was edited ("what time was cart-config edited?"): each change
+ * of its resource version (kube-state-metrics) over the window, the latest first, with when the
+ * incident's first alert fired for comparison.
+ */
+export async function answerEdits(
+  session: InvestigationSession,
+  source: SourceBrief,
+  answer: AnswerWriter,
+  object: { label: 'configmap' | 'secret'; value: string },
+): Promise<void> {
+  const until = session.window.until;
+  const from = session.window.from;
+  const kind = object.label === 'configmap' ? 'ConfigMap' : 'Secret';
+  const step = Math.max(15, Math.ceil(Number(until.epochMicros - from.epochMicros) / 1e6 / POINTS));
+  const namespace = incidentNamespace(session);
+  const run = await session.runTool({
+    tool: 'prometheus.query_range',
+    integrationId: source.integrationId,
+    arguments: {
+      query: `max(kube_${object.label}_metadata_resource_version{${object.label}=${quote(object.value)}${namespace ? `, namespace=${quote(namespace)}` : ''}})`,
+      start: from.toISOString(),
+      end: until.toISOString(),
+      step,
+    },
+    purpose: `When ${kind} ${object.value} was edited (its resource version)`,
+  });
+  const points = seriesOf(run).flatMap((s) => pointsOf(s));
+  if (!points.length) {
+    answer.cannot(
+      `no resource version of ${kind} ${object.value} was read from ${clock(from, until)} to ${clock(until, until)}, so when it was edited is unknown`,
+      run,
+    );
+    return;
+  }
+  const edits = points.filter((p, i) => i > 0 && p.v !== points[i - 1].v).map((p) => p.t);
+  const firstAlert = earliest(session.alerts.map((a) => a.startsAt));
+  const relative = (t: Timestamp): string => {
+    if (!firstAlert) return '';
+    const minutes = Math.round(Number(firstAlert.epochMicros - t.epochMicros) / 60e6);
+    return minutes > 0
+      ? `, ${minutes} min before the first alert`
+      : minutes < 0
+        ? `, ${-minutes} min after the first alert`
+        : ', the minute of the first alert';
+  };
+  if (!edits.length) {
+    answer.record(
+      session,
+      `${kind} ${object.value} was not edited from ${clock(from, until)} to ${clock(until, until)}: its resource version did not change`,
+      run,
+    );
+    return;
+  }
+  const latest = edits[edits.length - 1];
+  answer.record(
+    session,
+    `${kind} ${object.value} was ${edits.length > 1 ? 'last ' : ''}edited at ${clock(latest, until)}${relative(latest)} (its resource version changed)` +
+      (edits.length > 1
+        ? `; ${edits.length - 1} earlier edit(s) from ${clock(from, until)}: ${edits
+            .slice(0, -1)
+            .map((t) => clock(t, until))
+            .join(', ')}`
+        : ''),
+    run,
+  );
+}

@@ -1,7 +1,7 @@
 import type { Timestamp } from '@svc/platform';
 import { quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
-import { seriesOf } from '../series-reading';
+import { pointsOf, seriesOf } from '../series-reading';
 import type { AnswerWriter } from './answer';
 import { clock, quantity } from './format';
 import { incidentNamespace, Subject, VIRTUAL_FILESYSTEMS, workloadPods } from './signal-reads';
@@ -36,6 +36,14 @@ export async function answerDisks(
   const query = (q: string, purpose: string): Promise<RecordedRun> =>
     session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query: q, time: until.toISOString() }, purpose });
   const namespace = incidentNamespace(session);
+  // A volume claim named ("the data-ledger PVC") is that claim alone.
+  if (subject.label === 'persistentvolumeclaim') {
+    const volumes = await query(claimQuery(`persistentvolumeclaim=${quote(subject.value)}`, ''), `How full volume claim ${subject.value} is`);
+    const claims = paired(volumes, 'persistentvolumeclaim').map((d) => ({ ...d, mount: `volume claim ${d.mount}` }));
+    if (!claims.length) answer.cannot(`no kubelet volume stats of claim ${subject.value} were read, so how full it is is unknown`, volumes);
+    else sayDisks(session, answer, claims, until, asked.size);
+    return;
+  }
   const pods = subject.label === 'node' ? '' : workloadPods(namespace, subject.value);
   // The node's filesystems, or those of the nodes the service's pods run on; size and free space in one read.
   const onNodes = subject.label === 'node' ? `, node=${quote(subject.value)}` : '';
@@ -54,17 +62,7 @@ export async function answerDisks(
   const disks = paired(filesystems, 'mountpoint');
   // The volumes the service's pods claim (kubelet's stats of each claim).
   if (pods) {
-    const claimed = ` * on (namespace, persistentvolumeclaim) group_left () max by (namespace, persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}})`;
-    const claim = (expression: string, measure: string): string =>
-      `label_replace(max by (namespace, persistentvolumeclaim, node) (${expression})${claimed}, "measure", "${measure}", "", "")`;
-    const volumes = await query(
-      [
-        claim('kubelet_volume_stats_capacity_bytes', 'size'),
-        claim('kubelet_volume_stats_available_bytes', 'free'),
-        claim('1 - kubelet_volume_stats_available_bytes / kubelet_volume_stats_capacity_bytes', 'used'),
-      ].join(' or '),
-      `How full the volumes ${subject.value}'s pods claim are`,
-    );
+    const volumes = await query(claimQuery('', pods), `How full the volumes ${subject.value}'s pods claim are`);
     disks.push(...paired(volumes, 'persistentvolumeclaim').map((d) => ({ ...d, mount: `volume claim ${d.mount}` })));
   }
   const named = asked.mounts.length ? disks.filter((d) => asked.mounts.some((m) => d.mount === m || d.mount.endsWith(` ${m}`))) : disks;
@@ -77,6 +75,29 @@ export async function answerDisks(
     );
     return;
   }
+  sayDisks(session, answer, named, until, asked.size);
+}
+
+/**
+ * The size, free space and share used of volume claims (kubelet's stats), those `claim` selects
+ * (a matcher of the claim) or those the pods `pods` select claim, each labelled `measure`.
+ */
+function claimQuery(claim: string, pods: string): string {
+  const claimed = pods
+    ? ` * on (namespace, persistentvolumeclaim) group_left () max by (namespace, persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}})`
+    : '';
+  const each = (metric: string, measure: string, expression = `${metric}{${claim}}`): string =>
+    `label_replace(max by (namespace, persistentvolumeclaim, node) (${expression})${claimed}, "measure", "${measure}", "", "")`;
+  return [
+    each('kubelet_volume_stats_capacity_bytes', 'size'),
+    each('kubelet_volume_stats_available_bytes', 'free'),
+    each('', 'used', `1 - kubelet_volume_stats_available_bytes{${claim}} / kubelet_volume_stats_capacity_bytes{${claim}}`),
+  ].join(' or ');
+}
+
+/** The disks read, the fullest first (a table when several), as one statement citing their reads. */
+function sayDisks(session: InvestigationSession, answer: AnswerWriter, named: Disk[], until: Timestamp, size: boolean): void {
+  const asked = { size };
   const used = (d: Disk): number => d.used;
   const rows = named.sort((a, b) => used(b) - used(a)).slice(0, MAX_ROWS);
   const short = (node: string): string => node.split('.')[0];
@@ -119,5 +140,88 @@ function paired(run: RecordedRun, key: string): Disk[] {
     d.size !== undefined && d.free !== undefined && d.used !== undefined
       ? [{ mount: d.mount, node: d.node, size: d.size, free: d.free, used: d.used, run }]
       : [],
+  );
+}
+
+/** A disk this full is full. */
+const FULL = 0.99;
+/** A disk within this share of the fullest it got has filled (a megabyte of 100 GB): the last free bytes go slowly. */
+const FILLED_WITHIN = 0.00001;
+
+/**
+ * When a disk of `subject` filled up ("when did ledger's storage fill up?", "when did it hit
+ * 100%?"): the share used of the filesystems of its nodes and of the volumes its pods claim (or
+ * of the claim named) read over the range, and the first moment each that was not full at its
+ * start reached FULL; those full from the start are said to have been full all along, so a disk
+ * full for hours is not taken for the one that filled.
+ */
+export async function answerDiskFilled(
+  session: InvestigationSession,
+  source: SourceBrief,
+  answer: AnswerWriter,
+  subject: Subject,
+  from: Timestamp,
+  until: Timestamp,
+  mounts: string[],
+): Promise<void> {
+  const namespace = incidentNamespace(session);
+  const real = `fstype!~"${VIRTUAL_FILESYSTEMS}"`;
+  const used = (selector: string) => `1 - node_filesystem_avail_bytes{${selector}} / node_filesystem_size_bytes{${selector}}`;
+  const volume = (selector: string) => `1 - kubelet_volume_stats_available_bytes{${selector}} / kubelet_volume_stats_capacity_bytes{${selector}}`;
+  const pods = subject.label === 'node' || subject.label === 'persistentvolumeclaim' ? '' : workloadPods(namespace, subject.value);
+  const query =
+    subject.label === 'persistentvolumeclaim'
+      ? `max by (persistentvolumeclaim, node) (${volume(`persistentvolumeclaim=${quote(subject.value)}`)})`
+      : subject.label === 'node'
+        ? `max by (node, mountpoint) (${used(`${real}, node=${quote(subject.value)}`)})`
+        : `max by (node, mountpoint) (${used(real)}) * on (node) group_left () max by (node) (kube_pod_info{${pods}}) or max by (persistentvolumeclaim, node) (${volume('')}) * on (persistentvolumeclaim) group_left () max by (persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}})`;
+  const step = Math.max(30, Math.ceil(Number(until.epochMicros - from.epochMicros) / 1e6 / 240));
+  const run = await session.runTool({
+    tool: 'prometheus.query_range',
+    integrationId: source.integrationId,
+    arguments: { query, start: from.toISOString(), end: until.toISOString(), step },
+    purpose: `When the filesystems and volumes of ${subject.value} filled up`,
+  });
+  const disks = seriesOf(run)
+    .map((s) => ({
+      mount: s.metric.mountpoint ?? `volume claim ${s.metric.persistentvolumeclaim ?? ''}`,
+      node: (s.metric.node ?? '').split('.')[0],
+      points: pointsOf(s),
+    }))
+    .filter((d) => d.points.length && (!mounts.length || mounts.some((m) => d.mount === m || d.mount.endsWith(` ${m}`))));
+  if (!disks.length) {
+    answer.cannot(
+      `no filesystem or volume of ${subject.value} was read from ${clock(from, until)} to ${clock(until, until)}, so when one filled up is unknown`,
+      run,
+    );
+    return;
+  }
+  // Filled: when it first reached the fullest it got (a disk fills its last percent slowly, so not when it passed FULL).
+  const filled = disks
+    .filter((d) => d.points[0].v < FULL)
+    .map((d) => {
+      const top = Math.max(...d.points.map((p) => p.v));
+      return { ...d, at: top >= FULL ? d.points.find((p) => p.v >= top - FILLED_WITHIN) : undefined };
+    })
+    .filter((d): d is typeof d & { at: { t: Timestamp; v: number } } => !!d.at)
+    .sort((a, b) => (a.at.t.isAfter(b.at.t) ? -1 : 1));
+  const always = disks.filter((d) => d.points[0].v >= FULL);
+  const where = (d: { mount: string; node: string }) => `${d.mount}${d.node ? ` on ${d.node}` : ''}`;
+  const full = always.length
+    ? `; ${always.map(where).join(', ')} ${always.length === 1 ? 'was' : 'were'} full already at ${clock(from, until)}, the start of the range read`
+    : '';
+  if (!filled.length) {
+    answer.record(session, `No filesystem or volume of ${subject.value} filled up from ${clock(from, until)} to ${clock(until, until)}${full}`, run);
+    return;
+  }
+  answer.record(
+    session,
+    filled
+      .map(
+        (d, i) =>
+          `${i === 0 ? '' : 'and '}${where(d)} filled up at ${clock(d.at.t, until)} (from ${quantity(d.points[0].v, 'ratio')} used at ${clock(d.points[0].t, until)})`,
+      )
+      .join('; ') + full,
+    run,
   );
 }

@@ -9,11 +9,12 @@ import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { CHANGES_TOOL } from '../recorded-changes';
-import { answerChanges, lastRollout } from './changes';
+import { answerChanges, answerEdits, lastRollout } from './changes';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerCertificates } from './certificates';
-import { answerDisks } from './disks';
+import { answerDiskFilled, answerDisks } from './disks';
 import { answerLogs } from './logs';
+import { answerNodeHealth } from './nodes';
 import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
@@ -31,7 +32,9 @@ const MAX_ROWS = 12;
 /** Labels whose values name the subjects a question may be about: services and jobs, containers (a batch job without a scrape target), and what services call (a database, a partner's API). */
 const SUBJECT_LABELS = ['job', 'service', 'container', 'pod', 'node', 'peer'];
 /** Labels whose values a word names only whole: "checkout" is no one pod of checkout, "eu" no node. */
-const WHOLE_ONLY = new Set(['pod', 'node']);
+const WHOLE_ONLY = new Set(['pod', 'node', 'configmap', 'secret', 'persistentvolumeclaim']);
+/** Labels of the Kubernetes objects a question may name besides workloads (kube-state-metrics'): read only when a name matches nothing else. */
+const OBJECT_LABELS = ['configmap', 'secret', 'persistentvolumeclaim'];
 /** A word this close to a known name (see closeness) is that name misspelt: "chekout", "serch". */
 const NEARLY = 0.34;
 /** How far a word is from a name: the edits between them over the longer's length (0 the same, 1 nothing shared). */
@@ -69,7 +72,7 @@ export class IncidentQuestions {
   /** The routes the services answer with their methods, read once per turn (see routesNamed). */
   private routeCatalog?: RecordedRun;
   /** The names the sources know, read once per turn (see readNames): every part of a message matches its words against them. */
-  private known?: { catalog: Subject[]; runs: number[] };
+  private known?: { catalog: Subject[]; runs: number[]; objects?: boolean };
 
   /**
    * `parts`: the questions of a message that asks several (see questionParts), answered in order
@@ -155,6 +158,19 @@ export class IncidentQuestions {
       return null;
     }
     const until = session.window.until;
+    // Which node failed, and when: the nodes' conditions, of the nodes the question names (else of every node).
+    if (this.asked.nodeHealth && ['which', 'when', 'signals', 'unknown'].includes(this.asked.kind)) {
+      const named = await this.subjects(session, source);
+      const found = 'found' in named ? named.found : [];
+      // A pod or workload named ("is the node orders-6fb5cc5f8-rpc5b runs on under pressure?"): the nodes it runs on.
+      const nodes = found.some((s) => s.label === 'node')
+        ? found.filter((s) => s.label === 'node').map((s) => s.value)
+        : this.asked.words.length && found[0] && found[0].label !== 'peer'
+          ? (await this.nodesOf(session, source, found[0], until)).map((s) => s.value)
+          : [];
+      await answerNodeHealth(session, source, this.answer, nodes, until);
+      return null;
+    }
     if (this.asked.kind === 'changes') {
       // Who made a change is what deploy and configuration tools report; the metrics only show what changed.
       if (this.asked.asksWho && !session.tools.some((t) => t.name === CHANGES_TOOL)) {
@@ -183,7 +199,20 @@ export class IncidentQuestions {
     const peers = calls ? [...new Set(calls.pairs.flatMap((p) => [p.caller, p.callee]))].map((value) => ({ label: 'peer', value })) : [];
     const subjects = await this.subjects(session, source, peers, this.asked.kind === 'related' ? 2 : 1);
     if ('ask' in subjects) return subjects.ask;
-    const found = this.asked.callee ? callsTo(subjects.found, this.asked.callee) : subjects.found;
+    let found = this.asked.callee ? callsTo(subjects.found, this.asked.callee) : subjects.found;
+    // "p99 of the search pod on ip-10-0-2-34": the pods of the workload on the node named.
+    const onNode = found.find((f) => f.label === 'node');
+    const workload = found.find((f) => f.label !== 'node' && f.label !== 'peer' && f.label !== 'pod');
+    const namedHere = (s: Subject): boolean => this.asked.words.some((w) => whole(s, w) || names(w, s.value));
+    if (onNode && workload && namedHere(onNode) && namedHere(workload) && (this.asked.kind === 'signals' || this.asked.kind === 'when') && !this.asked.nodeOf) {
+      const pods = await this.podsOn(session, source, workload, onNode.value, until);
+      if (pods.length) found = pods;
+    }
+    // "cpu on the node ledger-reconcile is on": the nodes its pods run on.
+    if (this.asked.nodeOf && this.asked.kind !== 'which' && found[0] && found[0].label !== 'node' && found[0].label !== 'peer') {
+      const nodes = await this.nodesOf(session, source, found[0], until);
+      if (nodes.length) found = nodes;
+    }
     if (calls && listsPeers) {
       for (const subject of found.slice(0, 2)) this.peers(session, subject, calls);
       return null;
@@ -193,6 +222,26 @@ export class IncidentQuestions {
       const pair = [...found, ...(incident && !found.some((f) => f.value === incident.value) ? [incident] : [])];
       if (pair.length < 2) this.answer.limit('scope', 'The question names one service, and there is no other (nor an incident service) to relate it to', []);
       else await answerRelated(session, source, this.answer, [pair[0], pair[1]], calls);
+      return null;
+    }
+    // A measure outside the signals ("inodes left", "jvm heap", "cpu requests") is answered from its own series only: none, and it is unknown.
+    if (this.asked.runtime && (this.asked.kind === 'signals' || this.asked.kind === 'when')) {
+      const { what, metrics } = this.asked.runtime;
+      const run = await session.runTool({
+        tool: 'prometheus.query',
+        integrationId: source.integrationId,
+        arguments: { query: `count by (__name__) ({__name__=~${quote(metrics)}})`, time: until.toISOString() },
+        purpose: `Which series measure ${what}`,
+      });
+      if (run.outcome === 'succeeded' && !seriesOf(run).length) {
+        this.answer.cannot(`no series measures ${what} (${metrics.split('|').join(', ')}), so it cannot be answered from the data`, run);
+        return null;
+      }
+    }
+    // A ConfigMap or Secret named ("when was cart-config edited?"): when it was edited.
+    const object = found[0];
+    if (object && (object.label === 'configmap' || object.label === 'secret') && this.asked.kind !== 'which') {
+      await answerEdits(session, source, this.answer, { label: object.label, value: object.value });
       return null;
     }
     if (!found.length && this.asked.kind !== 'when')
@@ -210,6 +259,11 @@ export class IncidentQuestions {
       const { at, run } = await this.versionStart(session, source, found[0], version, from, until);
       if (at) this.answer.record(session, `${version} of ${found[0].value} started at ${clock(at, until)}, when its first pod with it did`, run);
       else this.answer.cannot(`${version} of ${found[0].value} did not start from ${clock(from, until)} to ${clock(until, until)}`, run);
+      return null;
+    }
+    // When a disk filled up: the one that was not full before, not one full all along.
+    if (this.asked.kind === 'when' && this.asked.signals[0] === 'disk' && found[0]) {
+      await answerDiskFilled(session, source, this.answer, found[0], session.window.from, until, this.asked.routes);
       return null;
     }
     if (this.asked.kind === 'when') {
@@ -284,7 +338,15 @@ export class IncidentQuestions {
     let words = this.asked.words;
     const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
     if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
-    const known = (this.known ??= await this.readNames(session, source));
+    const known: { catalog: Subject[]; runs: number[]; objects?: boolean } = (this.known ??= await this.readNames(session, source));
+    // A name-shaped word no service, pod or node is called may name a ConfigMap, a Secret or a volume claim ("cart-config", "the data-ledger PVC"): those are read then.
+    const unknownName = words.some((w) => /[-_.]/.test(w) && !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value))));
+    if (unknownName && !known.objects) {
+      const objects = await this.readNames(session, source, OBJECT_LABELS);
+      known.objects = true;
+      known.catalog.push(...objects.catalog);
+      known.runs.push(...objects.runs);
+    }
     const catalog = [...known.catalog, ...extra];
     const runs = known.runs;
     // A word that names no service but a part of a route's path ("uploads", "the status route") asks about that route.
@@ -301,6 +363,15 @@ export class IncidentQuestions {
     for (const compound of this.asked.compounds.filter((c) => catalog.some((s) => whole(s, c)))) {
       const first = words.find((w) => compound.startsWith(`${w}-`) && words.includes(compound.slice(w.length + 1)));
       if (first) words = words.flatMap((w) => (w === first ? [compound] : w === compound.slice(first.length + 1) ? [] : [w]));
+    }
+    // "the other replica": the other pods of the workload whose pod the question before named.
+    if (this.asked.other) {
+      const lastAnswer = this.conversation?.turns.at(-1)?.summary ?? '';
+      const named = catalog.filter((s) => s.label === 'pod' && (words.some((w) => whole(s, w)) || lastAnswer.includes(s.value)));
+      const others = catalog.filter(
+        (s) => s.label === 'pod' && named.some((n) => n.value !== s.value && workloadOfPod(n.value) === workloadOfPod(s.value)) && !named.includes(s),
+      );
+      if (others.length) return { found: others };
     }
     // "that node", "what else runs there": the nodes an earlier answer named, unless the question names one.
     if (asksNode && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w)))) {
@@ -564,10 +635,10 @@ export class IncidentQuestions {
     return { routes: [...new Set(found.map((r) => r.route))], words: used };
   }
 
-  private async readNames(session: InvestigationSession, source: SourceBrief): Promise<{ catalog: Subject[]; runs: number[] }> {
+  private async readNames(session: InvestigationSession, source: SourceBrief, labels = SUBJECT_LABELS): Promise<{ catalog: Subject[]; runs: number[] }> {
     const catalog: Subject[] = [];
     const runs: number[] = [];
-    for (const label of SUBJECT_LABELS) {
+    for (const label of labels) {
       const run = await session.runTool({
         tool: 'prometheus.label_values',
         integrationId: source.integrationId,
@@ -811,9 +882,19 @@ export class IncidentQuestions {
     if (reference) return this.referenceAt(session, source, subject, reference, from, until, inRange);
     const version = this.asked.versions[0];
     if (version) {
-      const { at: started, run } = await this.versionStart(session, source, subject, version, from, until);
-      if (started) return { at: started, what: `${version} started`, run };
-      this.answer.cannot(`${version} of ${subject.value} did not start within the range read, so there is no before and after it to compare`, run);
+      // A version is of the subject, else of the caller whose calls are asked about or of the incident's service
+      // ("checkout's calls to payments since 2.15.0": checkout's 2.15.0).
+      const incident = this.incidentSubject(session);
+      const owners = [subject, ...(subject.caller ? [{ label: 'job', value: subject.caller }] : []), ...(incident ? [incident] : [])].filter(
+        (o, i, all) => o.label !== 'peer' && all.findIndex((x) => x.value === o.value) === i,
+      );
+      const runs: RecordedRun[] = [];
+      for (const owner of owners) {
+        const { at: started, run } = await this.versionStart(session, source, owner, version, from, until);
+        runs.push(run);
+        if (started) return { at: started, what: `${version}${owner.value === subject.value ? '' : ` of ${owner.value}`} started`, run };
+      }
+      this.answer.cannot(`${version} of ${subject.value} did not start within the range read, so there is no before and after it to compare`, runs);
       return null;
     }
     const first = earliest(session.alerts.map((a) => a.startsAt));
@@ -869,7 +950,7 @@ export class IncidentQuestions {
       this.answer.limit('scope', `No earlier answer names a time ${range} to compare with`, []);
       return null;
     }
-    const whose = (await this.referenceSubject(session, source, reference)) ?? subject;
+    let whose = (await this.referenceSubject(session, source, reference)) ?? subject;
     if (reference.kind === 'rollout') {
       const rollout = await lastRollout(session, source, whose.value, from, until);
       if ('at' in rollout) return { at: rollout.at, what: `the rollout of ${rollout.what}`, run: rollout.run };
@@ -878,11 +959,26 @@ export class IncidentQuestions {
     }
     const signal = reference.signal ?? this.asked.signals[0];
     if (!signal) return null;
-    const started = await changeStart({ session, source, percentile: this.asked.percentile }, signal, whose);
+    // A change the reference names of no subject it has ("p50 of cart's calls to redis before the restarts began") is of the caller, else of the incident's service.
+    const incident = this.incidentSubject(session);
+    const owners = [whose, ...(whose.caller ? [{ label: 'job', value: whose.caller }] : []), ...(incident ? [incident] : [])].filter(
+      (o, i, all) => all.findIndex((x) => x.value === o.value && x.label === o.label) === i,
+    );
+    let started = await changeStart({ session, source, percentile: this.asked.percentile }, signal, owners[0]);
+    let owner = owners[0];
+    for (const next of owners.slice(1)) {
+      if (!('cannot' in started)) break;
+      const tried = await changeStart({ session, source, percentile: this.asked.percentile }, signal, next);
+      if (!('cannot' in tried)) {
+        started = tried;
+        owner = next;
+      }
+    }
     if ('cannot' in started) {
       this.answer.cannot(started.cannot, started.runs);
       return null;
     }
+    whose = owner;
     const runs = started.runs.filter((r): r is RecordedRun => !!r);
     if (!inRange(started.at)) {
       this.answer.cannot(`the ${started.name} of ${whose.value} began to change at ${clock(started.at, until)}, outside the range read (${range})`, runs);
@@ -972,7 +1068,7 @@ export class IncidentQuestions {
       this.asked.againstLimit && unit === 'ratio' && !split
         ? // How close to its limit is what the pod is at now, and the most it reached.
           `The ${name} of ${shownAs(subject)} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
-        : split && whole.before !== null && whole.after !== null && this.asked.status && this.asked.rangeMinutes === null
+        : split && whole.before !== null && whole.after !== null && (this.asked.status || this.asked.valueFirst) && this.asked.rangeMinutes === null
           ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
           : split && whole.before !== null && whole.after !== null
             ? `The ${name} of ${shownAs(subject)} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
@@ -1032,15 +1128,59 @@ export class IncidentQuestions {
   }
 
   /** Which pods of `subject` run where, and which version each runs, at `until`. */
-  private async listing(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
-    const namespace = incidentNamespace(session);
-    const pods = workloadPods(namespace, subject.value);
-    const workload = [namespace ? `namespace=${quote(namespace)}` : '', `deployment=${quote(subject.value)}`].filter(Boolean).join(', ');
+  /** The pods of `workload` that run on `node` now (kube_pod_info). */
+  private async podsOn(session: InvestigationSession, source: SourceBrief, workload: Subject, node: string, until: Timestamp): Promise<Subject[]> {
     const run = await session.runTool({
       tool: 'prometheus.query',
       integrationId: source.integrationId,
       arguments: {
-        query: `max by (namespace, pod, node) (kube_pod_info{${pods}}) or max by (namespace, pod, image) (kube_pod_container_info{${pods}, container=${quote(subject.value)}}) or max by (pod, instance, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}}) or max by (deployment) (kube_deployment_spec_replicas{${workload}})`,
+        query: `count by (pod) (kube_pod_info{${workloadPods(incidentNamespace(session), workload.value)}, node=${quote(node)}})`,
+        time: until.toISOString(),
+      },
+      purpose: `Which pods of ${workload.value} run on ${node}`,
+    });
+    return seriesOf(run)
+      .map((s) => s.metric.pod)
+      .filter((p): p is string => !!p)
+      .map((value) => ({ label: 'pod', value }));
+  }
+
+  /** The nodes the pods of `subject` (a workload, or one pod) run on now (kube_pod_info). */
+  private async nodesOf(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<Subject[]> {
+    const namespace = incidentNamespace(session);
+    const pods =
+      subject.label === 'pod'
+        ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
+        : workloadPods(namespace, subject.value);
+    const run = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: { query: `count by (node) (kube_pod_info{${pods}})`, time: until.toISOString() },
+      purpose: `Which nodes ${subject.value} runs on`,
+    });
+    return [
+      ...new Set(
+        seriesOf(run)
+          .map((s) => s.metric.node)
+          .filter((n): n is string => !!n),
+      ),
+    ].map((value) => ({ label: 'node', value }));
+  }
+
+  private async listing(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const namespace = incidentNamespace(session);
+    // A pod named ("which node is orders-6fb5cc5f8-rpc5b on?") is listed alone, with its workload's container.
+    const onePod = subject.label === 'pod';
+    const pods = onePod
+      ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
+      : workloadPods(namespace, subject.value);
+    const container = onePod ? workloadOfPod(subject.value) : subject.value;
+    const workload = [namespace ? `namespace=${quote(namespace)}` : '', `deployment=${quote(container)}`].filter(Boolean).join(', ');
+    const run = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `max by (namespace, pod, node) (kube_pod_info{${pods}}) or max by (namespace, pod, image) (kube_pod_container_info{${pods}, container=${quote(container)}}) or max by (pod, instance, version) ({__name__=~".+_build_info", ${subject.label}=${quote(subject.value)}}) or max by (deployment) (kube_deployment_spec_replicas{${workload}})`,
         time: until.toISOString(),
       },
       purpose: `Which pods of ${subject.value} run, on which nodes, and which version each runs`,
@@ -1049,12 +1189,12 @@ export class IncidentQuestions {
     let replicas: number | null = null;
     for (const s of seriesOf(run)) {
       if (s.metric.deployment) {
-        replicas = Number(s.value?.[1] ?? NaN);
+        if (!onePod) replicas = Number(s.value?.[1] ?? NaN);
         continue;
       }
       const pod = s.metric.pod ?? s.metric.instance;
       // orders-worker's pods are not orders': a pod named like a workload's replica belongs to that workload.
-      if (!pod || (s.metric.pod && workloadOfPod(pod) !== pod && workloadOfPod(pod) !== subject.value)) continue;
+      if (!pod || (onePod ? pod !== subject.value : s.metric.pod && workloadOfPod(pod) !== pod && workloadOfPod(pod) !== subject.value)) continue;
       const row = rows.get(pod) ?? {};
       if (s.metric.node) row.node = s.metric.node;
       const version = s.metric.version ?? s.metric.image?.split(':').pop();
@@ -1071,9 +1211,12 @@ export class IncidentQuestions {
     }
     const versionWord = wanted.length ? ` run ${wanted.join(' or ')}` : '';
     const nodes = [...new Set(matching.map(([, r]) => r.node).filter((n): n is string => !!n))];
-    const statement = !matching.length
-      ? `No pod of ${subject.value}${versionWord} at ${clock(until, until)} (${rows.size} pod(s) run other versions: ${[...new Set([...rows.values()].map((r) => r.version ?? 'unknown'))].join(', ')})`
-      : `${matching.length} pod(s) of ${subject.value}${versionWord} at ${clock(until, until)}${nodes.length ? `, on ${nodes.length} node(s): ${nodes.join(', ')}` : ''}`;
+    const statement =
+      onePod && matching.length === 1
+        ? `Pod ${subject.value} runs${matching[0][1].version ? ` ${matching[0][1].version}` : ''} on node ${matching[0][1].node ?? 'unknown'} at ${clock(until, until)}`
+        : !matching.length
+          ? `No pod of ${subject.value}${versionWord} at ${clock(until, until)} (${rows.size} pod(s) run other versions: ${[...new Set([...rows.values()].map((r) => r.version ?? 'unknown'))].join(', ')})`
+          : `${matching.length} pod(s) of ${subject.value}${versionWord} at ${clock(until, until)}${nodes.length ? `, on ${nodes.length} node(s): ${nodes.join(', ')}` : ''}`;
     const table = matching.length
       ? [
           '| pod | node | version |',
@@ -1191,7 +1334,9 @@ const ENDS_NOW = 5n * MINUTE;
  * version an earlier answer said started (after an arrow, `3.2.1 → 3.3.0`).
  */
 export function withContext(asked: TypedQuestion, conversation: InvestigationSession['conversation']): TypedQuestion {
-  if (!conversation || !(asked.refers || asked.also || asked.calleeRefers)) return asked;
+  // "since when?" after a question names nothing of its own: it asks when what was asked about began.
+  const bareWhen = asked.kind === 'when' && !asked.words.length && !asked.signals.length && !asked.versions.length;
+  if (!conversation || !(asked.refers || asked.also || asked.calleeRefers || bareWhen)) return asked;
   const earlier = conversation.messages
     .filter((m) => m.role === 'user')
     .map((m) => parseQuestion(m.text))
@@ -1210,7 +1355,7 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
   // A comparison that names no moment of its own keeps the one the conversation compared with last ("did errors rise as well?").
   const reference =
     asked.reference ?? (asked.compare && !asked.versions.length ? (earlier.find((q) => q.reference && !q.reference.at)?.reference ?? null) : null);
-  if (!asked.refers) return { ...asked, reference };
+  if (!asked.refers && !bareWhen) return { ...asked, reference };
   const signals =
     asked.signals.length || (asked.kind !== 'when' && asked.kind !== 'signals') ? asked.signals : (earlier.find((q) => q.mentioned.length)?.mentioned ?? []);
   const versions = asked.versions.length

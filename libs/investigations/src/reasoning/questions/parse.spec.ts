@@ -277,6 +277,29 @@ describe('parseQuestion', () => {
     expect(parseQuestion('How busy is the node from before at present?')).toMatchObject({ compare: false, refersNode: true });
   });
 
+  it('reads a question after statements about what it names, and the parts of a request for a status update', () => {
+    expect(parseQuestion('We also had a frontend alert earlier. Leaving that aside, when did media start failing?').words[0]).toBe('media');
+    const parts = questionParts(
+      'For the status page I need: when the checkout errors began, what share of checkout requests fail now, and which service checkout is struggling to reach.',
+    );
+    expect(parts.map((p) => p.asked.kind)).toEqual(['when', 'signals', 'which']);
+    expect(parts[2].asked.listings).toEqual(['peers']);
+    expect(
+      questionParts('when did this begin and roughly what share of checkout requests fail? Could you give me both, please?').map((p) => p.asked.kind),
+    ).toEqual(['when', 'signals']);
+  });
+
+  it('reads node failures, the other replica, a value asked since a moment, and measures no signal covers', () => {
+    expect(parseQuestion('wich node died')).toMatchObject({ kind: 'which', nodeHealth: true });
+    expect(parseQuestion('when did it go notready?')).toMatchObject({ kind: 'when', nodeHealth: true });
+    expect(parseQuestion('and the other replica?')).toMatchObject({ other: true });
+    expect(parseQuestion("what's payments' 5xx share since then?")).toMatchObject({ valueFirst: true, compare: true });
+    expect(parseQuestion('did payments errors go up since then?')).toMatchObject({ valueFirst: false, compare: true });
+    expect(parseQuestion('how many inodes are left on /var/lib/media?').runtime?.what).toBe('inodes');
+    expect(parseQuestion('what are the cpu requests of recommendations?').runtime?.what).toBe('resource requests');
+    expect(parseQuestion('what is the request rate of search?').runtime).toBeNull();
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

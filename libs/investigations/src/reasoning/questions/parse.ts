@@ -12,6 +12,45 @@ import { distance } from 'fastest-levenshtein';
 export type Signal =
   'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas' | 'certificate' | 'queue';
 
+/**
+ * Measures outside the grammar's signals, each with the metric names that would give it: a
+ * question about one is answered only when such series exist; else it says no series measures it.
+ */
+const RUNTIME_MEASURES: Array<{ words: RegExp; what: string; metrics: string }> = [
+  { words: /\binodes?\b/, what: 'inodes', metrics: 'node_filesystem_files(_free)?|kubelet_volume_stats_inodes.*' },
+  {
+    words: /\b(jvm|heap)\b/,
+    what: 'the heap of the runtime',
+    metrics: 'jvm_memory_.*|go_memstats_heap_.*|nodejs_heap_.*|process_heap_bytes|dotnet_gc_heap.*|python_gc_.*',
+  },
+  {
+    words: /\b(gc|garbage collect\w*)\b/,
+    what: 'garbage collection',
+    metrics: 'jvm_gc_.*|go_gc_duration_seconds.*|nodejs_gc_.*|dotnet_gc_.*|python_gc_.*',
+  },
+  { words: /\b(threads?|goroutines?|thread pools?)\b/, what: 'threads', metrics: 'jvm_threads_.*|go_goroutines|process_threads|executor_.*' },
+  { words: /\b(file descriptors?|fds|open files)\b/, what: 'file descriptors', metrics: 'process_open_fds|process_max_fds' },
+  { words: /\b(hit ratio|hit rate|cache hits?|cache misses|miss ratio)\b/, what: 'cache hits', metrics: '.*_hits_total|.*_misses_total|.*cache_hit.*' },
+  {
+    words: /\b(cpu|memory|mem|resource) requests?\b|\brequests? (of|for) (cpu|memory)\b/,
+    what: 'resource requests',
+    metrics: 'kube_pod_container_resource_requests',
+  },
+  {
+    words: /\breplication lag\b|\breplica lag\b|\bseconds behind\b/,
+    what: 'replication lag',
+    metrics: '.*replication_lag.*|.*seconds_behind_master|pg_replication_.*',
+  },
+  { words: /\b(consumer|kafka) lag\b|\blag of the consumers?\b/, what: 'consumer lag', metrics: 'kafka_consumergroup_lag.*|.*consumer_lag.*' },
+  { words: /\bevent[- ]loop\b/, what: 'the event loop', metrics: 'nodejs_eventloop_.*' },
+];
+
+/** The measure outside the signals a question asks about, if any (see RUNTIME_MEASURES). */
+function runtimeMeasure(text: string): { what: string; metrics: string } | null {
+  const found = RUNTIME_MEASURES.find((m) => m.words.test(text));
+  return found ? { what: found.what, metrics: found.metrics } : null;
+}
+
 /** What a `which` question lists. */
 export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
 
@@ -66,8 +105,21 @@ export interface TypedQuestion {
   still: boolean;
   /** Whether it asks how a service is doing, without a measure ("is payments affected?", "is cart on fire?"): how it is now first, then how it moved. */
   status: boolean;
+  /**
+   * Whether it asks a value ("what's payments' 5xx share since then?"), not whether it moved ("did
+   * errors go up since then?"): a comparison answered with how it is now first.
+   */
+  valueFirst: boolean;
+  /** A measure outside the signals ("inodes", "jvm heap", "gc pauses", "cpu requests"): what it is, and the metric names that would give it. */
+  runtime: { what: string; metrics: string } | null;
   /** Whether it asks the CPU or memory limit itself ("what's the memory limit of checkout?"), not the use against it. */
   limitValue: boolean;
+  /** Whether it asks about the node a workload or pod runs on ("cpu on the node ledger-reconcile is on", "catalog-sync's node"), not the workload itself. */
+  nodeOf: boolean;
+  /** Whether it asks which node failed or when it did ("which node died?", "when did it go NotReady?"): read from the nodes' conditions. */
+  nodeHealth: boolean;
+  /** Whether it asks about the other pods of the workload whose pod was named before ("and the other replica?", "same for the other one"). */
+  other: boolean;
   /** Whether it refers to a node an earlier answer named ("that node", "the host", "runs there"). */
   refersNode: boolean;
   /** The moment a comparison splits at, or the value is read at, when the question names one other than the incident's start (see Reference). */
@@ -153,7 +205,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
     'disk',
-    /\b(out of (disk )?space|(no|free|disk) space|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
+    /\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
   ],
 ];
 
@@ -161,7 +213,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
 const CONNECTION_FAILURES = /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b/g;
 
 /** Words of the calls between services: what a service calls, what calls it. */
-const CALLS = /\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
+const CALLS = /\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 
 const LISTINGS: Array<[Listing, RegExp]> = [
   ['pods', /\b(pods?|replicas?|instances?|containers?)\b/],
@@ -175,9 +227,9 @@ const ASKS_WHICH =
   /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(which|what|list|show|how many|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
-  /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?)\b/;
+  /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\b(who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
@@ -234,6 +286,14 @@ const ASKS_ON_NODE =
   /\b(what|what's|whats|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed|shar\w*|co-?located)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) on\b|'?s on\b)/;
 /** What uses a node's CPU or memory: "what's eating cpu on ip-10-0-3-41?", "which pods hog memory on that node?". */
 const ASKS_USING_NODE = /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there)\b/;
+/** The node a workload or pod runs on: "the node ledger-reconcile is on", "catalog-sync's node", "the host running search". */
+const NODE_OF =
+  /\b(node|host|machine|box|vm)s? (that |which |where )?[a-z0-9][a-z0-9_.-]* (is|are|runs?|was|were|sits?|lives?|is running|is scheduled) on\b|\b[a-z0-9][a-z0-9_.-]*'s (node|host|machine|box|vm)s?\b|\b(node|host|machine|box|vm)s? (running|hosting|under) [a-z0-9][a-z0-9_.-]*\b/;
+/** A node that failed: "which node died?", "the machine that went down", "when did it go NotReady?". */
+const NODE_HEALTH =
+  /\b(nodes?|hosts?|machines?|vms?|box|instances? of the cluster)\b[^?.!]*\b(died|dead|down|failed|failing|not ?ready|notready|unhealthy|lost|crashed|went away|gone|unreachable|under (memory|disk|pid) pressure)\b|\b(not ?ready|notready)\b|\b(memory|disk|pid) ?pressure\b/;
+/** The other pods of a workload one of whose pods was named: "the other replica", "the other one". */
+const OTHER = /\bthe other (one|replica|pod|instance|container)s?\b|\bthe other\s*\W*$/;
 /** A node an earlier answer named: "that node", "the same host", "runs there". */
 const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine|box|server|vm)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
@@ -312,7 +372,7 @@ const COMMON = new Set(
     'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall replicaset replicasets statefulset daemonset plan hurt hurting'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall replicaset replicasets statefulset daemonset plan hurt hurting'
   ).split(' '),
 );
 
@@ -367,6 +427,8 @@ const SHORTHAND: Record<string, string> = {
   lat: 'latency',
   errs: 'errors',
   err: 'error',
+  q: 'queue',
+  qs: 'queues',
   wen: 'when',
   wat: 'what',
   wot: 'what',
@@ -507,11 +569,15 @@ export function parseQuestion(whole: string): TypedQuestion {
                       ? 'signals'
                       : ASKS_CAUSE.test(text)
                         ? 'cause'
-                        : bareListing
+                        : bareListing || NODE_HEALTH.test(text)
                           ? 'which'
-                          : 'unknown';
+                          : runtimeMeasure(text)
+                            ? 'signals'
+                            : 'unknown';
   // The subjects are named outside the reference ("search's traffic since the frontend rollout" is search's), else in it ("what changed before checkout started failing?").
-  const outside = subjectWords(asking, routes, versions);
+  // A question after statements ("We also had a frontend alert. Leaving that aside, when did media …?") is about what the question names first.
+  const sentences = asking.split(/(?<=[.!])\s+(?=[a-z])/);
+  const outside = [...new Set([...subjectWords(sentences[sentences.length - 1], routes, versions), ...subjectWords(asking, routes, versions)])];
   const words = outside.length || !reference ? outside : reference.words;
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
@@ -531,7 +597,8 @@ export function parseQuestion(whole: string): TypedQuestion {
         !!reference ||
         affected,
     byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
-    againstLimit: saturation || ASKS_LIMIT.test(text),
+    // The CPU or memory of the node a workload runs on is how much of the node's is in use, unless asked how much.
+    againstLimit: saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text)),
     rangeMinutes: rangeOf(text),
     routes,
     versions,
@@ -543,6 +610,9 @@ export function parseQuestion(whole: string): TypedQuestion {
     onNode,
     also: ASKS_ALSO.test(text),
     refersNode: REFERS_NODE.test(text),
+    nodeOf: NODE_OF.test(text),
+    other: OTHER.test(text),
+    nodeHealth: NODE_HEALTH.test(text),
     reference: reference && {
       kind: reference.kind,
       signal: reference.signal,
@@ -553,6 +623,12 @@ export function parseQuestion(whole: string): TypedQuestion {
     },
     still: /\bstill\b/.test(text),
     status: affected,
+    runtime: runtimeMeasure(text),
+    valueFirst:
+      /^\W*(what('?s| is| are)|whats|how (much|many|high|low|fast|slow|big|bad))\b/.test(text) &&
+      !/\b(go(ne|es)? up|went up|go(ne|es)? down|went down|ris(e|en|ing)|rose|increas\w*|decreas\w*|drop\w*|chang\w*|compar\w*|differen\w*|higher|lower|worse|better|than|vs\.?|versus|before)\b/.test(
+        text,
+      ),
     // "cpu limit now vs before the rollout" compares the limit in time; "cpu vs its limit" is the use against it.
     limitValue:
       signals.some((x) => x === 'cpu' || x === 'memory') &&
@@ -656,10 +732,19 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
   const text = corrected(message.slice(0, READ_CHARS).toLowerCase());
   // "and now?", "ok and rn?": the question before, read now.
   const now = asked.kind !== 'outside' && ASKS_NOW.test(text);
+  // "and the other replica?": the question before, of the other pods of the workload it named a pod of.
+  if (asked.other && !asked.words.length && !asked.signals.length) {
+    const before = [...earlier]
+      .reverse()
+      .map((m) => parseQuestion(m))
+      .find((q) => REPEATABLE.has(q.kind) && q.words.length);
+    if (before) return { ...before, other: true, refers: false };
+  }
   // A subject, a moment ("compared to before the rollout?"), a version ("and b4 3.3.0?") or a range ("and over the last day?") is what it may name.
   if (
     !now &&
-    (asked.kind !== 'unknown' || !(asked.words.length || asked.routes.length || asked.versions.length || asked.reference || asked.rangeMinutes !== null))
+    (asked.kind !== 'unknown' ||
+      !(asked.words.length || asked.routes.length || asked.versions.length || asked.reference || asked.rangeMinutes !== null || asked.method))
   )
     return asked;
   if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && text.split(/\s+/).filter(Boolean).length > 3) return asked;
@@ -679,9 +764,12 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),
+    // "reads too?" after a question about writes: the reads, of the routes they name anew.
+    ...(asked.method ? { method: asked.method, routes: asked.routes, routeWords: [] } : {}),
     ...(asked.versions.length ? { versions: asked.versions, compare: true } : {}),
     reference: asked.reference ?? before.reference,
-    compare: asked.reference || asked.versions.length ? !asked.reference?.at : before.compare,
+    // "reads too?", "cart as well?" asks whether it moved as the first did: compared.
+    compare: asked.reference || asked.versions.length ? !asked.reference?.at : before.compare || asked.also,
     // A fragment asking before a moment ("and prior to the deploy?") asks how it was then: the answer leads with then.
     before: asked.before || before.before,
   };
@@ -715,7 +803,9 @@ export function questionParts(whole: string): QuestionPart[] {
     .filter((t) => /[a-z]/i.test(t))
     .map((text) => ({ text, asked: parseQuestion(text) }))
     // A later part that names no subject and no measure ("… and since when?") asks about what the part before it named.
-    .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p));
+    .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
+    // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
+    .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
   if (parts.length < 2 || parts.some((p) => p.asked.kind === 'unknown')) return [];
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }

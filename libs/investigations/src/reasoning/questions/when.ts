@@ -160,7 +160,10 @@ async function readChange(
   const usual = points.filter((p) => p.t < baselineUntil).map((p) => p.v);
   const change =
     events(signal, points, baselineUntil, usual) ??
-    (q.trend ? climbStart(points, read.unit) : null) ??
+    // A climb is a resource's (a leak, a disk, a pool filling); traffic, errors and latency that ramp change level.
+    (q.trend && (signal === 'memory' || signal === 'disk' || signal === 'connections' || signal === 'queue' || signal === 'cpu')
+      ? climbStart(points, read.unit)
+      : null) ??
     levelChange(signal, points, baselineUntil, firstAlert, until, read.unit);
   return { read, runs, from, points, usual, change };
 }
