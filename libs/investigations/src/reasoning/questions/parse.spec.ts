@@ -265,6 +265,7 @@ describe('parseQuestion', () => {
     ])
       expect(parseQuestion(q).kind, q).toBe('outside');
     expect(parseQuestion('how slow is search for our users at the 99th percentile?')).toMatchObject({ kind: 'signals', percentile: 0.99 });
+    expect(parseQuestion("users were getting 500s, what's the error rate of checkout?").kind).toBe('signals');
     expect(parseQuestion('who pushed it?')).toMatchObject({ kind: 'changes', asksWho: true });
   });
 
