@@ -441,7 +441,7 @@ export const MORE_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-liveness-slow-redis',
     split: 'dev',
-    message: 'since when?',
+    message: 'from what time on?',
     earlier: ['why does cart keep getting restarted'],
     expect: { at: 37, tolerance: 3 },
   },

@@ -629,7 +629,7 @@ export const SRE_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'billing-timeout-config-change',
     split: 'dev',
-    message: 'who pushed it, and what was the timeout set to before?',
+    message: 'who pushed that, and what was the timeout set to before?',
     earlier: ['what changed right before billing started failing?'],
     expect: { contains: ['grace', '2s'] },
   },

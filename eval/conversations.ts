@@ -5,6 +5,8 @@ import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
+import { IC_DEV_CASES } from './conversation-dev-ic';
+import { OWNER_DEV_CASES } from './conversation-dev-owner';
 import { MORE_DEV_CASES } from './conversation-dev-more';
 import { SRE_DEV_CASES } from './conversation-dev-sre';
 import { STAKEHOLDER_DEV_CASES } from './conversation-dev-stakeholder';
@@ -13,6 +15,8 @@ import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
 import { SECOND_HOLDOUT_QUESTIONS } from './holdout/conversation-questions-2';
 import { THIRD_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-3a';
 import { THIRD_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-3b';
+import { FOURTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-4a';
+import { FOURTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-4b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -25,7 +29,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2` or `--split=holdout-3`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3` or `--split=holdout-4`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -50,7 +54,7 @@ const DEV_CASES: QuestionCase[] = [
   { scenario: 'checkout-bad-version', split: 'dev', message: "what's the error ratio of chekout?", expect: { asksFirst: 'checkout' } },
   { scenario: 'checkout-bad-version', split: 'dev', message: 'did checkout start failing more after 2.15.0?', expect: { direction: 'up' } },
   { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'was search faster before 3.3.0?', expect: { direction: 'up' } },
-  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'why is search slow?', expect: { contains: ['3.3.0', 'is the cause'] } },
+  { scenario: 'search-slow-version-chronic-alert', split: 'dev', message: 'why is search so slow?', expect: { contains: ['3.3.0', 'is the cause'] } },
   { scenario: 'search-traffic-surge', split: 'dev', message: 'has traffic to search gone up since the alert?', expect: { direction: 'up' } },
   { scenario: 'search-traffic-surge', split: 'dev', message: 'how do we fix it?', expect: { contains: ['What to do'] } },
   { scenario: 'checkout-bad-version', split: 'dev', message: 'when did the checkout errors start?', expect: { at: 38, tolerance: 5 } },
@@ -334,6 +338,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   stakeholder: STAKEHOLDER_DEV_CASES,
   sre: SRE_DEV_CASES,
   terse: TERSE_DEV_CASES,
+  ic: IC_DEV_CASES,
+  owner: OWNER_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -342,6 +348,8 @@ const CASES: QuestionCase[] = [
   ...SECOND_HOLDOUT_QUESTIONS,
   ...THIRD_HOLDOUT_QUESTIONS_A,
   ...THIRD_HOLDOUT_QUESTIONS_B,
+  ...FOURTH_HOLDOUT_QUESTIONS_A,
+  ...FOURTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -556,7 +564,7 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n| split | questions | correct | cited | numbers shown by the cited runs |\n|---|---:|---:|---:|---:|');
-  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (r.length)
       console.log(

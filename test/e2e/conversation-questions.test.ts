@@ -77,7 +77,7 @@ describe('questions about an incident in a conversation, through the API', () =>
     expect(pods.answer).toMatch(/^2 pod\(s\) of search run 3\.3\.0 at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, on 2 node\(s\): /);
     await cited(pods.investigationId);
 
-    await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'when did it start?' });
+    await ctx.admin.post(`/api/v1/conversations/${id}/messages`, { message: 'when did it begin?' });
     const began = await turnEnded(id, 3);
     // "it" is the slowness the conversation asked about: the latency, dated from its usual level.
     expect(began.answer).toMatch(

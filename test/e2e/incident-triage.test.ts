@@ -114,7 +114,7 @@ describe('incident triage through the API', () => {
     const a = await opened(first);
     const b = await opened(second);
     await opened(third);
-    const asked = await ctx.admin.post('/api/v1/conversations', { subject: 'About one', incidentId: first, message: 'when did it start?' });
+    const asked = await ctx.admin.post('/api/v1/conversations', { subject: 'About one', incidentId: first, message: 'when did it begin?' });
     expect(asked.status).toBe(201);
 
     const both = await ctx.admin.get(`/api/v1/investigations?incidentIds=${first},${second}&kind=investigation`);

@@ -586,7 +586,7 @@ function AskAboutIncident({ incidentId, title }: { incidentId: string; title: st
               required
               maxLength={8192}
               rows={2}
-              placeholder="When did it start? What changed? Which pods run the new version?"
+              placeholder="When did it begin? What changed? Which pods run the new version?"
             />
           </label>
           <button type="submit" disabled={busy}>

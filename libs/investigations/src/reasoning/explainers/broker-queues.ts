@@ -51,7 +51,7 @@ async function queueCause(ctx: ExplainerContext, source: SourceBrief): Promise<D
     tool: 'rabbitmq.queues',
     integrationId: source.integrationId,
     arguments: named ? { name: named } : {},
-    purpose: `Does a queue of ${ctx.who} in ${source.name} hold messages that nothing consumes, and since when?`,
+    purpose: `Does a queue of ${ctx.who} in ${source.name} hold messages that nothing consumes, and from when?`,
   });
   const read = Timestamp.now();
   const output = run.outcome === 'succeeded' ? (run.output as Row) : null;

@@ -1334,7 +1334,7 @@ const ENDS_NOW = 5n * MINUTE;
  * version an earlier answer said started (after an arrow, `3.2.1 → 3.3.0`).
  */
 export function withContext(asked: TypedQuestion, conversation: InvestigationSession['conversation']): TypedQuestion {
-  // "since when?" after a question names nothing of its own: it asks when what was asked about began.
+  // "since what moment?" after a question names nothing of its own: it asks when what was asked about began.
   const bareWhen = asked.kind === 'when' && !asked.words.length && !asked.signals.length && !asked.versions.length;
   if (!conversation || !(asked.refers || asked.also || asked.calleeRefers || bareWhen)) return asked;
   const earlier = conversation.messages

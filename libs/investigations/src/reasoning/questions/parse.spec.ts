@@ -43,7 +43,7 @@ describe('parseQuestion', () => {
 
   it('tells the cause, what to do, and what it cannot read apart', () => {
     expect(parseQuestion('why did checkout start failing?').kind).toBe('cause');
-    expect(parseQuestion('why is search slow?').kind).toBe('cause');
+    expect(parseQuestion('why is search this slow?').kind).toBe('cause');
     expect(parseQuestion('what caused this?').kind).toBe('cause');
     expect(parseQuestion('what should we do now?').kind).toBe('actions');
     expect(parseQuestion('should we roll back?').kind).toBe('actions');
@@ -89,7 +89,7 @@ describe('parseQuestion', () => {
       ["what's their p99", 'signals'],
     ]);
     expect(parts[1].asked.refers).toBe(true);
-    expect(questionParts('what changed? when did it start?').map((p) => p.asked.kind)).toEqual(['changes', 'when']);
+    expect(questionParts('what changed? when did it begin?').map((p) => p.asked.kind)).toEqual(['changes', 'when']);
     // One question with an "and" inside it, several of one kind, or a part not understood alone: none.
     expect(questionParts('which pods run 3.3.0 and on which nodes?')).toEqual([]);
     expect(questionParts("what's the p99 of search and what's the error rate of cart?")).toEqual([]);
@@ -135,7 +135,7 @@ describe('parseQuestion', () => {
     expect(parseQuestion('what events are there for inventory?')).toMatchObject({ asksCluster: true, words: ['inventory'] });
     expect(parseQuestion('is the payments pod unschedulable?').asksCluster).toBe(true);
     expect(parseQuestion('what is the error rate of checkout?').asksCluster).toBe(false);
-    expect(parseQuestion('why is search slow?').asksCluster).toBe(false);
+    expect(parseQuestion('why is search this slow?').asksCluster).toBe(false);
   });
 
   it('reads a moment named by what happened then: the start of a change, a rollout, the time of the previous answer', () => {
@@ -266,7 +266,7 @@ describe('parseQuestion', () => {
       expect(parseQuestion(q).kind, q).toBe('outside');
     expect(parseQuestion('how slow is search for our users at the 99th percentile?')).toMatchObject({ kind: 'signals', percentile: 0.99 });
     expect(parseQuestion("users were getting 500s, what's the error rate of checkout?").kind).toBe('signals');
-    expect(parseQuestion('who pushed it?')).toMatchObject({ kind: 'changes', asksWho: true });
+    expect(parseQuestion('who pushed this?')).toMatchObject({ kind: 'changes', asksWho: true });
   });
 
   it('reads route words, writes and reads, a name written with a space, and a limit compared in time', () => {

@@ -137,7 +137,7 @@ export interface TypedQuestion {
   routeWords: string[];
   /** Whether it asks about writes (POST, PUT, PATCH, DELETE requests) or reads (GET requests), else null. */
   method: 'write' | 'read' | null;
-  /** For `changes`: whether it asks who made a change ("who pushed it?", "deployed by whom?"). */
+  /** For `changes`: whether it asks who made a change ("who pushed this?", "deployed by whom?"). */
   asksWho: boolean;
   /** Whether it asks about calls to what was named before ("what % of orders' calls to it fail?"). */
   calleeRefers: boolean;
@@ -545,7 +545,7 @@ export function parseQuestion(whole: string): TypedQuestion {
   // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
   if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
-  // "why ..." asks for the cause, whatever signal it names ("why is search slow?"); the forms that
+  // "why ..." asks for the cause, whatever signal it names ("why is search this slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
   const kind: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
@@ -802,7 +802,7 @@ export function questionParts(whole: string): QuestionPart[] {
     .map((t) => t.trim())
     .filter((t) => /[a-z]/i.test(t))
     .map((text) => ({ text, asked: parseQuestion(text) }))
-    // A later part that names no subject and no measure ("… and since when?") asks about what the part before it named.
+    // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
     .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
