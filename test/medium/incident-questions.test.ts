@@ -33,7 +33,17 @@ function stagedScenario(name: string) {
       return Number(body.data.result[0]?.value[1]);
     },
     ask: async (message: string, earlier: string[] = [], answers: string[] = []) => {
-      const session = directSession(at.staged!.prometheus.url, at.page!, [], DEFAULT_BUDGETS, { message, earlier, answers });
+      // The changes the scenario's deploy and configuration tools reported, as the worker reads them.
+      const session = directSession(
+        at.staged!.prometheus.url,
+        at.page!,
+        [],
+        DEFAULT_BUDGETS,
+        { message, earlier, answers },
+        undefined,
+        undefined,
+        scenario.changes?.(at.staged!.end),
+      );
       const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
       return { conclusion, runs: session.runs };
     },
@@ -565,5 +575,101 @@ describe('questions about resources that run out', () => {
     const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(conclusion.summary);
     expect(fell).not.toBeNull();
     expect(Math.abs(minutesBefore(fell![1], scaled.end()) - 44)).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
+
+describe('questions about a dependency that went down, and the rollouts before it', () => {
+  // inventory stops answering 36 minutes before the end (its blackbox probe fails from then); checkout 2.14.4 rolled out 44 minutes before the end.
+  const staged = stagedScenario('inventory-down-harmless-rollout');
+
+  it('dates a failing probe from the probe of the service named, not from the exporter that runs it', async () => {
+    const { conclusion } = await staged.ask('when did the blackbox probe against inventory begin to fail?');
+    const down = /^The probe_success targets of inventory went down at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(conclusion.summary);
+    expect(down).not.toBeNull();
+    expect(Math.abs(minutesBefore(down![1], staged.end()) - 36)).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it('answers each time a message asks of different things, in the order asked: a rollout, then when a service went down', async () => {
+    const { conclusion } = await staged.ask('for the timeline, when did checkout roll out, and when did inventory stop answering?');
+    const lines = conclusion.summary.split('\n');
+    const rollout = /^The rollout of checkout \S+ → 2\.14\.4.* started at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(lines[0]);
+    expect(rollout).not.toBeNull();
+    expect(Math.abs(minutesBefore(rollout![1], staged.end()) - 44)).toBeLessThanOrEqual(2);
+    const down = lines.slice(1).find((l) => /inventory/.test(l) && /\d\d:\d\d UTC/.test(l));
+    expect(down).toBeDefined();
+    expect(Math.abs(minutesBefore(down!, staged.end()) - 36)).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
+
+describe('questions about what connections are doing, and about a deploy only a report shows', () => {
+  // A report holds transactions open on ordersdb until its connections reach max_connections.
+  const connections = stagedScenario('ordersdb-connections-exhausted');
+  // A deploy of statements is reported 48 minutes before the end; the metrics show no new version.
+  const reported = stagedScenario('archive-down-reported-deploy-red-herring');
+
+  it("counts a PostgreSQL server's connections by state, the most first", async () => {
+    const { conclusion } = await connections.ask('and what are the ordersdb connections doing, by state?');
+    const states = /^The connections of ordersdb by state at \d\d:\d\d UTC: idle in transaction (\d+), /.exec(conclusion.summary);
+    expect(states).not.toBeNull();
+    const want = await connections.value('sum by () (pg_stat_activity_count{state=~"idle in transaction"})');
+    expect(Number(states![1])).toBe(Math.round(want));
+    expect(conclusion.summary).toMatch(/^\| idle in transaction \| \d+ \|$/m);
+  }, 60_000);
+
+  it('dates a deploy of the service named from its report when the metrics show none, and says what it runs', async () => {
+    const { conclusion } = await reported.ask('at what time was statements deployed?');
+    const deploy = /^The deploy "Deployed statements-static [^"]+" on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
+      conclusion.summary,
+    );
+    expect(deploy).not.toBeNull();
+    expect(Math.abs(minutesBefore(deploy![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
+    const { conclusion: shipped } = await reported.ask('did anyone ship anything for archive?');
+    expect(shipped.summary).toMatch(/^archive runs 5\.0\.3 \(2 pods\) at \d\d:\d\d UTC \[#\d+\]$/m);
+  }, 60_000);
+});
+
+describe('questions that compare with a time ago, pod by pod, and free space', () => {
+  // A traffic surge on search's /api/search from about 40 minutes before the end.
+  const surge = stagedScenario('search-traffic-surge');
+  // video-transcode takes the CPU of the node one search pod runs on: that pod is slow, the other is not.
+  const neighbour = stagedScenario('search-noisy-neighbour');
+  // /var/lib/media fills up 37 minutes before the end.
+  const disk = stagedScenario('media-disk-full-flapping-alert');
+
+  it('reads a route named now and a time ago, and leads with the value then when that is what a follow-up asks', async () => {
+    const { conclusion } = await surge.ask('/api/search requests per second now, and two hours ago?');
+    const both = /^The request rate of search on \/api\/search is ([\d.]+) req\/s now .* and was ([\d.]+) req\/s 2 hours ago/.exec(conclusion.summary);
+    expect(both).not.toBeNull();
+    const now = await surge.value('sum(rate(http_requests_total{job="search", route="/api/search"}[5m]))');
+    expect(Math.abs(Number(both![1]) - now)).toBeLessThanOrEqual(now * 0.1);
+    const { conclusion: then } = await surge.ask('and 2 hours ago?', ["what's search's request rate?"], ['']);
+    const ago = /^The request rate of search was ([\d.]+) req\/s 2 hours ago/.exec(then.summary);
+    const want = await surge.value('sum(rate(http_requests_total{job="search"}[5m] offset 120m))');
+    expect(Math.abs(Number(ago?.[1]) - want)).toBeLessThanOrEqual(want * 0.1);
+  }, 60_000);
+
+  it('splits the latency by pod when asked whether one pod or both are slow, the slowest first', async () => {
+    const { conclusion } = await neighbour.ask('is the p99 bad on each search pod or only one of them?');
+    const pods =
+      /^The p99 latency of search by pod now \(\d\d:\d\d UTC\), the highest first: (search-\S+) ([\d.]+ (?:ms|s)), (search-\S+) ([\d.]+ (?:ms|s))/.exec(
+        conclusion.summary,
+      );
+    expect(pods).not.toBeNull();
+    const slowest = await neighbour.value(
+      `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="search", pod="${pods![1]}"}[5m])))`,
+    );
+    const other = await neighbour.value(
+      `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="search", pod="${pods![3]}"}[5m])))`,
+    );
+    expect(slowest).toBeGreaterThan(other * 2);
+  }, 60_000);
+
+  it('answers the free space a mount had a time ago in bytes, the value then first', async () => {
+    const { conclusion } = await disk.ask('how much space was left on /var/lib/media 90 minutes ago?');
+    const free = /^The free space on \/var\/lib\/media of media was ([\d.]+) (GiB|MiB) 90 minutes ago/.exec(conclusion.summary);
+    expect(free?.[1]).toBeDefined();
+    const want = await disk.value('min(node_filesystem_avail_bytes{mountpoint="/var/lib/media"} offset 90m)');
+    const got = Number(free![1]) * (free![2] === 'GiB' ? 1024 ** 3 : 1024 ** 2);
+    expect(Math.abs(got - want)).toBeLessThanOrEqual(want * 0.05);
   }, 60_000);
 });

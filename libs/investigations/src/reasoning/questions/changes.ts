@@ -153,7 +153,7 @@ export async function lastRollout(
   workload: string,
   from: Timestamp,
   until: Timestamp,
-): Promise<{ at: Timestamp; what: string; run: RecordedRun } | { none: RecordedRun }> {
+): Promise<{ at: Timestamp; what: string; run: RecordedRun; reported?: boolean } | { none: RecordedRun }> {
   const step = Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 1e6 / POINTS));
   const name = quote(workload);
   const run = await session.runTool({
@@ -170,7 +170,29 @@ export async function lastRollout(
   const versions = newVersions(run, from, step);
   const rollouts = versions.length ? versions : workloadChanges(run).filter((c) => c.generation);
   const last = rollouts.sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1)).pop();
-  return last ? { at: last.at, what: last.rolled ?? last.what, run } : { none: run };
+  if (last) return { at: last.at, what: last.rolled ?? last.what, run };
+  // A deploy the metrics do not show (static assets, a build of the same version) is known from its report.
+  if (!session.tools.some((t) => t.name === CHANGES_TOOL)) return { none: run };
+  const reported = await session.runTool({
+    tool: CHANGES_TOOL,
+    integrationId: null,
+    arguments: {
+      onset: until.toISOString(),
+      beforeMinutes: Math.min(1440, Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6))),
+      afterMinutes: 0,
+      services: [workload],
+    },
+    purpose: `Which deploys of ${workload} were reported`,
+  });
+  const deploy = recordedChangesOf(reported)
+    .filter((c) => !isObserved(c) && c.service === workload && c.kind === 'deploy')
+    .flatMap((c) => {
+      const at = Timestamp.parse(c.occurredAt);
+      return at && !at.isBefore(from) && !at.isAfter(until) ? [{ at, what: describeChange(c) }] : [];
+    })
+    .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))
+    .pop();
+  return deploy ? { at: deploy.at, what: deploy.what, run: reported, reported: true } : { none: run };
 }
 
 /**

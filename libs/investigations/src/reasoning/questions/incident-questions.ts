@@ -10,6 +10,7 @@ import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { CHANGES_TOOL } from '../recorded-changes';
 import { answerChanges, answerEdits, lastRollout } from './changes';
+import { answerConnectionStates } from './connection-states';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerCertificates } from './certificates';
 import { answerDiskFilled, answerDisks } from './disks';
@@ -182,6 +183,12 @@ export class IncidentQuestions {
       }
       const around = await this.changesAround(session, source);
       await answerChanges(session, source, this.answer, { minutes: this.asked.rangeMinutes, ...(around ? { around } : {}) });
+      // "Did we ship anything for cart?": what the service named runs now, whatever changed.
+      if (this.asked.words.length) {
+        const named = await this.subjects(session, source);
+        const service = 'found' in named ? named.found.find((s) => s.label !== 'node' && s.label !== 'peer' && s.label !== 'pod') : undefined;
+        if (service) await this.runningVersions(session, source, service, until);
+      }
       return null;
     }
     // Two services may be related through calls to a peer no job names (a database, a partner's API): the calls are read first.
@@ -261,6 +268,30 @@ export class IncidentQuestions {
       else this.answer.cannot(`${version} of ${found[0].value} did not start from ${clock(from, until)} to ${clock(until, until)}`, run);
       return null;
     }
+    // "When did the checkout rollout start?": the subject's last rollout, from its versions (else a reported deploy).
+    if (
+      this.asked.kind === 'when' &&
+      this.asked.rollout &&
+      !this.asked.versions.length &&
+      !this.asked.still &&
+      found[0] &&
+      found[0].label !== 'node' &&
+      found[0].label !== 'peer'
+    ) {
+      const from = shift(until, -BigInt(DEFAULT_RANGE_MINUTES * 3) * MINUTE);
+      const rollout = await lastRollout(session, source, found[0].value, from, until);
+      if ('at' in rollout)
+        this.answer.record(
+          session,
+          rollout.reported
+            ? `${rollout.what[0].toUpperCase()}${rollout.what.slice(1)} was reported at ${clock(rollout.at, until)}; the metrics show no new version of ${found[0].value}`
+            : `The rollout of ${rollout.what} started at ${clock(rollout.at, until)}`,
+          rollout.run,
+        );
+      else if (!this.asked.words.length) await answerChanges(session, source, this.answer, { minutes: null });
+      else this.answer.cannot(`${found[0].value} did not roll out from ${clock(from, until)} to ${clock(until, until)}`, rollout.none);
+      return null;
+    }
     // When a disk filled up: the one that was not full before, not one full all along.
     if (this.asked.kind === 'when' && this.asked.signals[0] === 'disk' && found[0]) {
       await answerDiskFilled(session, source, this.answer, found[0], session.window.from, until, this.asked.routes);
@@ -278,6 +309,7 @@ export class IncidentQuestions {
           still: this.asked.still,
           trend: this.asked.trend,
           latest: this.asked.latest,
+          probe: this.asked.probe,
         },
         subject,
       );
@@ -301,6 +333,30 @@ export class IncidentQuestions {
       else await this.signals(session, source, subject, from, until);
     }
     return null;
+  }
+
+  /** The versions `service`'s pods run at `until` (its build series, else its containers' images), with how many pods run each. */
+  private async runningVersions(session: InvestigationSession, source: SourceBrief, service: Subject, until: Timestamp): Promise<void> {
+    const name = quote(service.value);
+    const run = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `count by (version) ({__name__=~".+_build_info", job=${name}}) or count by (image) (kube_pod_container_info{container=${name}})`,
+        time: until.toISOString(),
+      },
+      purpose: `Which versions ${service.value} runs now`,
+    });
+    const versions = seriesOf(run)
+      // An image is said by its tag ("registry/shop/archive:5.0.3" runs 5.0.3).
+      .map((s) => ({ version: s.metric.version ?? (s.metric.image ?? '').replace(/^[^@]*:(?=[^:/@]+$)/, ''), pods: Number(s.value?.[1] ?? 0) }))
+      .filter((v) => v.version);
+    if (!versions.length) return;
+    this.answer.record(
+      session,
+      `${service.value} runs ${versions.map((v) => `${v.version} (${v.pods} pod${v.pods === 1 ? '' : 's'})`).join(', ')} at ${clock(until, until)}`,
+      run,
+    );
   }
 
   async concludeEarly(session: InvestigationSession, stoppedBy: StoppedBy): Promise<Conclusion> {
@@ -334,8 +390,11 @@ export class IncidentQuestions {
     needs = 1,
   ): Promise<{ found: Subject[] } | { ask: Conclusion }> {
     const incidentSubject = this.incidentSubject(session);
-    const earlier = this.earlier.map((text) => parseQuestion(text).words);
-    let words = this.asked.words;
+    // An alert's name ("RecommendationsLatencyHigh is firing") names the alert, not a service: its labels say what it is about.
+    const alertNames = new Set(session.alerts.map((a) => (a.labels.alertname ?? '').toLowerCase()).filter(Boolean));
+    const notAlerts = (ws: string[]): string[] => ws.filter((w) => !alertNames.has(w));
+    const earlier = this.earlier.map((text) => notAlerts(parseQuestion(text).words));
+    let words = notAlerts(this.asked.words);
     const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
     if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
     const known: { catalog: Subject[]; runs: number[]; objects?: boolean } = (this.known ??= await this.readNames(session, source));
@@ -396,7 +455,11 @@ export class IncidentQuestions {
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
     };
-    const named = match(words);
+    // An exporter named beside a service ("the blackbox probe on inventory") is how the service is watched: the service comes first.
+    const matched = match(words);
+    const named = matched.some((s) => !isExporter(s.value))
+      ? [...matched.filter((s) => !isExporter(s.value)), ...matched.filter((s) => isExporter(s.value))]
+      : matched;
     // A word that names nothing known is asked about when it stands where a name stands, or nearly
     // matches a known name (a typo); otherwise it is one of the question's own words ("rising").
     const nearlyNames = (w: string): boolean => catalog.some((s) => !WHOLE_ONLY.has(s.label) && closeness(w, s.value) <= NEARLY);
@@ -427,11 +490,9 @@ export class IncidentQuestions {
       return { found: named };
     }
     // A reference, or no name at all: what the conversation named last, else the incident's service.
-    const before =
-      [...earlier]
-        .reverse()
-        .map(match)
-        .find((s) => s.length) ?? [];
+    // What an earlier message named that is a service, before an exporter it named ("so the kubelet is killing it" is still about inventory).
+    const named_ = [...earlier].reverse().map(match);
+    const before = named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? [];
     // A reference ("is it still failing?") means what was named before, unless a word of the question is plainly a name
     // nothing known is called: one shaped like a name ("notifications-gateway") or a known name misspelt ("the inventroy service").
     const plainlyNames = unresolved.some((w) => /[\d_.-]/.test(w) || nearlyNames(w));
@@ -654,6 +715,11 @@ export class IncidentQuestions {
 
   /** The signals asked of `subject` from `from` to `until`, compared before and after a split when asked. */
   private async signals(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
+    // The limit itself is told with the one it had before it changed, whatever moment is named.
+    if (this.asked.limitValue) {
+      await this.limits(session, source, subject, from, until);
+      return;
+    }
     if (this.asked.reference?.kind === 'then' && this.asked.reference.at) {
       await this.signalsThen(session, source, subject, until);
       return;
@@ -662,16 +728,16 @@ export class IncidentQuestions {
       await this.signalsAgo(session, source, subject, until, this.asked.reference.minutes);
       return;
     }
-    if (this.asked.limitValue) {
-      await this.limits(session, source, subject, from, until);
+    if (this.asked.connectionStates && this.asked.signals[0] === 'connections') {
+      await answerConnectionStates(session, source, this.answer, subject, until);
       return;
     }
     // How full its disks are is a listing of its filesystems and volumes, not a series over time.
-    if (this.asked.signals.includes('disk')) {
+    if (this.asked.signals.includes('disk') && !this.asked.free) {
       await answerDisks(session, source, this.answer, subject, until, { mounts: this.asked.routes, size: this.asked.size });
       if (this.asked.signals.length === 1) return;
     }
-    const asked = this.asked.signals.filter((x) => x !== 'disk');
+    const asked = this.asked.free ? this.asked.signals : this.asked.signals.filter((x) => x !== 'disk');
     const split = await this.splitAt(session, source, subject, from, until);
     if (this.asked.count) {
       await this.counts(session, source, subject, split ?? { at: from, what: null }, until);
@@ -747,6 +813,9 @@ export class IncidentQuestions {
       failedPerSecond: this.asked.failedPerSecond,
       mean: this.asked.mean,
       queue: this.asked.queue,
+      probe: this.asked.probe,
+      byPod: this.asked.byPod && !options.byRoute,
+      ...(this.asked.free ? { free: { volumes: this.asked.free === 'volumes', mounts: this.asked.routes } } : {}),
     };
   }
 
@@ -790,23 +859,41 @@ export class IncidentQuestions {
   /** The signals asked of `subject` now against `minutes` ago ("p99 compared to an hour ago"): the latest sample and the one nearest then. */
   private async signalsAgo(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp, minutes: number): Promise<void> {
     const then = shift(until, -BigInt(minutes) * MINUTE);
-    const reads = await readSignals(session, source, subject, this.asked.signals, this.readOptions(shift(then, -AROUND_THEN), until));
+    // The routes named ("/api/search traffic now and an hour ago") are read apart, and only they are compared.
+    // (A disk question's paths are its mounts, read by readSignals itself.)
+    const routes = this.asked.signals.includes('disk') ? [] : this.asked.routes;
+    const reads = await readSignals(
+      session,
+      source,
+      subject,
+      this.asked.signals,
+      this.readOptions(shift(then, -AROUND_THEN), until, { byRoute: routes.length > 0 }),
+    );
     const ago = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'} ago` : `${minutes} minutes ago`;
     for (const read of reads) {
       if ('cannot' in read) {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
-      const points = read.lines.flatMap((l) => l.points).sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
+      const onRoutes = routes.length ? read.lines.filter((l) => routes.includes(routeOf(l.labels) ?? '')) : [];
+      if (routes.length && !onRoutes.length) {
+        this.answer.cannot(`no series of the ${read.name} of ${shownAs(subject)} names ${routes.join(', ')}`, [read.run, read.also]);
+        continue;
+      }
+      const of = onRoutes.length ? `${shownAs(subject)} on ${[...new Set(onRoutes.map((l) => routeOf(l.labels)))].join(', ')}` : shownAs(subject);
+      const points = (onRoutes.length ? onRoutes : read.lines).flatMap((l) => l.points).sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
       const last = points.at(-1);
       const before = nearestTo(points, then);
       if (!last || !before || apart(before.t, then) > AROUND_THEN) {
-        this.answer.cannot(`no series for the ${read.name} of ${shownAs(subject)} both now and ${ago}`, [read.run, read.also]);
+        this.answer.cannot(`no series for the ${read.name} of ${of} both now and ${ago}`, [read.run, read.also]);
         continue;
       }
+      // The value then leads when that is what is asked ("what was the p99 two hours ago?").
       this.answer.record(
         session,
-        `The ${read.name} of ${shownAs(subject)} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction(before.v, last.v, read.unit)}`,
+        this.asked.reference?.at
+          ? `The ${read.name} of ${of} was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}); it ${current(last, until, read.unit)}: ${direction(before.v, last.v, read.unit)}`
+          : `The ${read.name} of ${of} ${current(last, until, read.unit)} and was ${quantity(before.v, read.unit)} ${ago} (${clock(before.t, until)}): ${direction(before.v, last.v, read.unit)}`,
         [read.run, read.also],
       );
     }
@@ -953,7 +1040,7 @@ export class IncidentQuestions {
     let whose = (await this.referenceSubject(session, source, reference)) ?? subject;
     if (reference.kind === 'rollout') {
       const rollout = await lastRollout(session, source, whose.value, from, until);
-      if ('at' in rollout) return { at: rollout.at, what: `the rollout of ${rollout.what}`, run: rollout.run };
+      if ('at' in rollout) return { at: rollout.at, what: rollout.reported ? rollout.what : `the rollout of ${rollout.what}`, run: rollout.run };
       this.answer.cannot(`${whose.value} did not roll out ${range}, so there is no rollout to compare with`, rollout.none);
       return null;
     }
@@ -1014,6 +1101,25 @@ export class IncidentQuestions {
     // No range named: how it is now (the latest sample) first, with the hour's mean.
     const asksNow = this.asked.rangeMinutes === null;
     const moved = (b: number | null, a: number | null): string => (b === null || a === null ? '' : direction(b, a, unit));
+    // "Both pods or just one?": each pod's, the highest first.
+    if (this.asked.byPod && !this.asked.byRoute && withPoints.length > 1 && withPoints.every((l) => l.labels.pod)) {
+      const rows = withPoints
+        .map((s) => ({ pod: s.labels.pod, ...summarise(s.points) }))
+        .sort((a, b) => (b.now ?? b.all) - (a.now ?? a.all))
+        .slice(0, MAX_ROWS);
+      const table = [
+        `| pod | now | mean ${range} |`,
+        '|---|---:|---:|',
+        ...rows.map((r) => `| ${r.pod} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`),
+      ].join('\n');
+      this.answer.record(
+        session,
+        `The ${name} of ${shownAs(subject)} by pod now (${clock(until, until)}), the highest first: ${rows.map((r) => `${r.pod} ${fmt(r.now, unit)}`).join(', ')}`,
+        [run, read.also],
+        table,
+      );
+      return;
+    }
     if (this.asked.byRoute && withPoints.every((l) => routeOf(l.labels) === undefined))
       this.answer.cannot(`no series of the ${name} of ${shownAs(subject)} labels its route, so the split by route is unknown`, run);
     if (this.asked.byRoute && withPoints.length > 1) {

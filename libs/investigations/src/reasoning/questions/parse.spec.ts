@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuestion, questionParts } from './parse';
+import { followingUp, parseQuestion, questionParts } from './parse';
 
 describe('parseQuestion', () => {
   it('reads a question about the logs, with the workload it names and none of its own words as names', () => {
@@ -299,6 +299,53 @@ describe('parseQuestion', () => {
     expect(parseQuestion('how many inodes are left on /var/lib/media?').runtime?.what).toBe('inodes');
     expect(parseQuestion('what are the cpu requests of recommendations?').runtime?.what).toBe('resource requests');
     expect(parseQuestion('what is the request rate of search?').runtime).toBeNull();
+  });
+
+  it('reads the cause, what to do and what no source records when they are asked in other words', () => {
+    expect(parseQuestion('what is payments actually choking on?').kind).toBe('cause');
+    expect(parseQuestion("so what's hurting them?").kind).toBe('cause');
+    expect(parseQuestion('was it the config push or not?').kind).toBe('cause');
+    expect(parseQuestion('is it us or something downstream of us?').kind).toBe('cause');
+    expect(parseQuestion('what version do we revert it to?').kind).toBe('actions');
+    expect(parseQuestion('what do we need to fix first?').kind).toBe('actions');
+    expect(parseQuestion('when will the vendor have it fixed?').kind).toBe('outside');
+    expect(parseQuestion('which sql is keeping the locks?').kind).toBe('outside');
+    // When a certificate expires is in the probe's series.
+    expect(parseQuestion('when will the partner cert expire?').kind).not.toBe('outside');
+  });
+
+  it('reads a question after statements as its own sentence asks, about what the statements name', () => {
+    const q = parseQuestion('reports-batch is hogging a node next to checkout. what cpu does it take?');
+    expect(q).toMatchObject({ kind: 'signals', signals: ['cpu'] });
+    expect(q.words).toContain('reports-batch');
+    // Asked of another kind than the statements' words make it, the sentence's own kind.
+    expect(parseQuestion('orders restarts a lot after the new config. is that what breaks checkout?').kind).toBe('cause');
+  });
+
+  it('splits times asked of different things, and leaves out the parts that only set a condition or acknowledge', () => {
+    expect(questionParts('when did payments roll out and when did its errors begin?').map((p) => p.asked.kind)).toEqual(['when', 'when']);
+    // One time asked twice over is one question.
+    expect(questionParts('how long has that been going on, when did it begin?')).toEqual([]);
+    expect(questionParts("ok, and which pods run it? what's their p99?").map((p) => p.text)).toEqual(['and which pods run it', "what's their p99"]);
+    expect(parseQuestion("if it isn't the memory, what's killing the pods?").kind).toBe('cause');
+  });
+
+  it('reads follow-ups that only say how to read the question before again', () => {
+    const earlier = ["what's the p99 of cart right now?"];
+    expect(followingUp(parseQuestion('and 3 hours ago?'), 'and 3 hours ago?', earlier)).toMatchObject({
+      kind: 'signals',
+      signals: ['latency'],
+      reference: { kind: 'ago', minutes: 180, at: true },
+    });
+    expect(followingUp(parseQuestion('is it every route or one route?'), 'is it every route or one route?', earlier)).toMatchObject({
+      kind: 'signals',
+      byRoute: true,
+    });
+    expect(parseQuestion("what's the 5xx rate of cart?").signals).toEqual(['errors']);
+    expect(parseQuestion('is the p99 bad on both cart pods or on one?')).toMatchObject({ byPod: true, byRoute: false });
+    expect(parseQuestion('how much space was left on /var/lib/media an hour ago?')).toMatchObject({ kind: 'signals', free: 'disks', signals: ['disk'] });
+    expect(parseQuestion('how much free space does our volume have?').free).toBe('volumes');
+    expect(parseQuestion('how much free space does our volume have?').signals).toEqual(['disk']);
   });
 
   it('reads only the beginning of a long message', () => {

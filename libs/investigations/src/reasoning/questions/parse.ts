@@ -157,6 +157,16 @@ export interface TypedQuestion {
   mentioned: Signal[];
   /** For a queue: what of it is asked: how old its oldest message is, how many consume it, else how many messages wait. */
   queue: 'age' | 'consumers' | 'depth';
+  /** Whether it asks what the connections are doing ("what state are they in?", "how many are idle in transaction?"): by state. */
+  connectionStates: boolean;
+  /** For `when`: whether it asks when a rollout went out without naming its version ("when did the checkout rollout start?", "when was orders deployed?"). */
+  rollout: boolean;
+  /** For disks: whether it asks the free space left (bytes), of volumes (claims) or of any disk; null when it asks how full. */
+  free: 'volumes' | 'disks' | null;
+  /** Whether it asks requests, errors or latency pod by pod ("is it both pods or just one?", "which replica is slow?"). */
+  byPod: boolean;
+  /** Whether it asks about what probes the subject from outside ("the blackbox probe on inventory", "the synthetic check"): whether it is down, by the probe. */
+  probe: boolean;
 }
 
 /**
@@ -191,7 +201,10 @@ const SIGNALS: Array<[Signal, RegExp]> = [
     'latency',
     /\bhow long\b[^?.!]*\b(tak(e|es|ing)|took)\b|\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|(response|call|request|query) ?times?|durations?|fast|faster|drag\w*|sluggish|lag\w*|crawl(s|ing)?)\b/,
   ],
-  ['down', /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\bnot (answering|responding|reachable)\b|\bunreachable\b/],
+  [
+    'down',
+    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable)\b|\bunreachable\b/,
+  ],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
@@ -205,12 +218,20 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
     'disk',
-    /\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
+    /\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space (was |is |are )?(left|remaining|free|available)|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
   ],
 ];
 
+/** A volume that is a disk ("our volume", "the data volume", "free space on the volume"), not a volume of traffic. */
+const DISK_VOLUME =
+  /\b(?:(?:the|our|its|their|that|this|data|persistent|mounted) volumes?|volumes? (?:claims?|mounts?|space|usage|full|fill\w*|size))\b|\bvolumes?\b(?=[^?.!]*\b(?:space|disk|full|fill\w*|bytes|gib|mib|pvc|claim|mount)\b)|(?<=\b(?:space|disk|full|bytes|pvc|claim|mount)\b[^?.!]*)\bvolumes?\b/g;
+
 /** Connections that failed ("connection refused errors", "conn resets", "connections timing out"): failed calls, not connections held. */
 const CONNECTION_FAILURES = /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b/g;
+
+/** A probe from outside the service: blackbox's, a synthetic or uptime check; not the kubelet's liveness or readiness probes. */
+const PROBES =
+  /\b(blackbox|synthetic|uptime|external|http) ?(probes?|checks?|monitors?)\b|\bprobe_success\b|\b(probes?|health ?checks?) (on|of|against|for|to|hitting)\b(?![^?.!]*\b(liveness|readiness|startup)\b)/;
 
 /** Words of the calls between services: what a service calls, what calls it. */
 const CALLS = /\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
@@ -224,14 +245,14 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(which|what|list|show|how many|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
+  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
   /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\b(who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
+  /\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -245,19 +266,24 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
+  /\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
-  /\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b/;
+  /\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|causing|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
+/** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
+const ASKS_CAUSE_PHRASED =
+  /\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
-  /\b(what'?s the plan|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
+  /\b(what'?s the plan|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
-  /\b(than (usual|normal|typical|expected|baseline)|go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
-const ASKS_BY_ROUTE = /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only)\b/;
+  /\b(than (usual|normal|typical|expected|baseline)|mov(e|ed|ing)|budg(e|ed)|shift(ed)?|go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
+const ASKS_BY_ROUTE =
+  /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only|(one|a single|single|specific|particular|some|certain|all the|every) (routes?|endpoints?|paths?)|spread (over|across))\b/;
 /** CPU or memory against the containers' limits. */
-const ASKS_LIMIT = /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out|starv\w*|pegged|overload\w*|over ?loaded)\b/;
+const ASKS_LIMIT =
+  /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out|starv\w*|pegged|overload\w*|over ?loaded|busy|utili[sz]\w*|out of (cpu|memory|mem|cores?|capacity))\b/;
 /** The limit itself: "cpu limit of recommendations", "what memory limit does checkout have". */
 const ASKS_LIMIT_VALUE = /\b(cpu|memory|mem|ram)\s+(limits?|quotas?)\b|\blimits?\s+(of|for|on)\b/;
 /** Use against a limit: "close to its limit", "vs its quota", "how much of its limit". */
@@ -265,7 +291,7 @@ const AGAINST_LIMIT =
   /\b(close|closer|near|nearing|against|vs|versus|hit|hits|hitting|reach\w*|approach\w*|how much of|percent|share|headroom|saturat\w*|over|above|under|below|within|exceed\w*|throttl\w*)\b|%/;
 /** Saturation asked without a measure ("is the node overloaded?", "how loaded is cart?"): its CPU and memory against what it may use. */
 const ASKS_SATURATION =
-  /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
+  /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|%? ?busy|utili[sz]\w*|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
 /** Whether a service is affected, asked without a measure: "is payments affected?", "was cart hit too?", "is search ok?". */
 const ASKS_AFFECTED =
   /\b(hurt|hurting|in trouble)\b|\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\bhow\b[^?.!]*\b(is|are) (doing|looking|holding up|behaving|performing)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
@@ -313,7 +339,7 @@ const REFERENCE_BY_ARRIVAL =
   /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|hit|started|began|landed)\b/;
 /** "compared to an hour ago", "vs 30 min ago", "than two hours ago": now against a moment that long before. */
 const REFERENCE_AGO =
-  /\b(?:compared (?:to|with)|vs\.?|versus|than|since|from|to|with|at)\s+(an?|one|two|three|four|five|six|seven|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w)\s+ago\b/;
+  /\b(?:(?:compared (?:to|with)|vs\.?|versus|than|since|from|to|with|at)\s+)?(an?|one|two|three|four|five|six|seven|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w)\s+ago\b/;
 /** "the same time yesterday", "vs yesterday", "last week": now against a day or a week before. */
 const REFERENCE_DAYS =
   /\b(?:(?:the )?same time (?:yesterday|last week)|(?:compared (?:to|with)|vs\.?|versus|than|with|from|since) (?:yesterday|last week)|yesterday|last week)\b/;
@@ -372,7 +398,7 @@ const COMMON = new Set(
     'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall replicaset replicasets statefulset daemonset plan hurt hurting'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
   ).split(' '),
 );
 
@@ -485,8 +511,34 @@ function withoutPreamble(text: string): string {
   return /[a-z]/.test(rest) ? rest : text;
 }
 
-/** Reads the typed question a message asks (from its first READ_CHARS characters). */
+/**
+ * Reads the typed question a message asks (from its first READ_CHARS characters). A question
+ * after statements ("catalog-sync shares a node with inventory. what CPU does it take?") is
+ * of the kind its own sentence asks, about what the statements name when it names nothing itself.
+ */
 export function parseQuestion(whole: string): TypedQuestion {
+  const full = parseText(whole);
+  const sentences = whole
+    .slice(0, READ_CHARS)
+    .split(/(?<=[.!?])\s+(?=\S)/)
+    .filter((s) => /[a-z]/i.test(s));
+  if (sentences.length < 2 || sentences.slice(0, -1).some((s) => /\?\s*$/.test(s))) return full;
+  const own = parseText(sentences[sentences.length - 1]);
+  if (own.kind === 'unknown' || own.kind === full.kind) return full;
+  const names = own.words.length > 0;
+  return {
+    ...own,
+    words: names ? own.words : full.words,
+    placedAsNames: names ? own.placedAsNames : full.placedAsNames,
+    compounds: names ? own.compounds : full.compounds,
+    refers: names || !full.words.length ? own.refers : false,
+    versions: own.versions.length ? own.versions : full.versions,
+    routes: own.routes.length ? own.routes : full.routes,
+  };
+}
+
+/** The typed question of a message read whole. */
+function parseText(whole: string): TypedQuestion {
   const message = whole.slice(0, READ_CHARS);
   const text = corrected(withoutPreamble(message.toLowerCase()));
   const routes = [
@@ -505,12 +557,18 @@ export function parseQuestion(whole: string): TypedQuestion {
   const signals = SIGNALS.filter(([s, re]) =>
     re.test(
       s === 'rate'
-        ? asking.replace(/\b(error|failure|success) ?rates?\b|\bunder (heavy |much )?load\b/g, '')
+        ? asking
+            .replace(DISK_VOLUME, ' ')
+            .replace(/\b(error|failure|success|5xx|4xx|5\d\d|500s|errors|failed|failing) ?(rates?|ratios?)\b|\bunder (heavy |much )?load\b/g, '')
         : s === 'connections'
           ? asking.replace(CONNECTION_FAILURES, ' ')
           : asking,
     ),
   ).map(([s]) => s);
+  // A probe from outside that fails ("the blackbox probe on inventory started failing") says the service is down, by the probe.
+  const probe = PROBES.test(asking);
+  if (probe && signals.includes('errors')) signals.splice(signals.indexOf('errors'), 1, 'down');
+  if (probe && !signals.length) signals.push('down');
   // CPU throttling is its own measure, not the CPU used.
   if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
   // Saturation asked without a measure is its CPU and memory against what it may use.
@@ -553,7 +611,7 @@ export function parseQuestion(whole: string): TypedQuestion {
       ? 'outside'
       : ASKS_LOGS.test(routes.reduce((t, r) => t.split(r.toLowerCase()).join(' '), text))
         ? 'logs'
-        : /\bwhy\b/.test(text) || CONFIRMS_CAUSE.test(text)
+        : /\bwhy\b/.test(text) || CONFIRMS_CAUSE.test(text) || ASKS_CAUSE_PHRASED.test(text)
           ? 'cause'
           : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode
             ? 'which'
@@ -561,7 +619,7 @@ export function parseQuestion(whole: string): TypedQuestion {
               ? 'related'
               : ASKS_CHANGES.test(text)
                 ? 'changes'
-                : ASKS_WHEN.test(text)
+                : ASKS_WHEN.test(text) && !(signals.includes('queue') && /\boldest\b/.test(text))
                   ? 'when'
                   : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
                     ? 'which'
@@ -579,6 +637,12 @@ export function parseQuestion(whole: string): TypedQuestion {
   const sentences = asking.split(/(?<=[.!])\s+(?=[a-z])/);
   const outside = [...new Set([...subjectWords(sentences[sentences.length - 1], routes, versions), ...subjectWords(asking, routes, versions)])];
   const words = outside.length || !reference ? outside : reference.words;
+  // Requests, errors or latency asked pod by pod ("is it both pods or just one?", "which replica is slow?").
+  const byPod =
+    signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') &&
+    /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b/.test(
+      text,
+    );
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
     /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text) ??
@@ -596,7 +660,8 @@ export function parseQuestion(whole: string): TypedQuestion {
         versions.length > 0 ||
         !!reference ||
         affected,
-    byRoute: ASKS_BY_ROUTE.test(text) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
+    // "only one of the pods?" splits by pod, not by route.
+    byRoute: (ASKS_BY_ROUTE.test(text) && !byPod) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
     // The CPU or memory of the node a workload runs on is how much of the node's is in use, unless asked how much.
     againstLimit: saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text)),
     rangeMinutes: rangeOf(text),
@@ -606,7 +671,8 @@ export function parseQuestion(whole: string): TypedQuestion {
     placedAsNames: words.filter((w) => namePlaced(text, w)),
     compounds: compoundsOf(asking, words),
     refers: REFERS.test(text),
-    asksCluster: ASKS_CLUSTER.test(text),
+    // A probe from outside is not one of the kubelet's: the cluster's events do not tell it.
+    asksCluster: ASKS_CLUSTER.test(probe ? text.replace(/\bprobes?\b/g, ' ') : text),
     onNode,
     also: ASKS_ALSO.test(text),
     refersNode: REFERS_NODE.test(text),
@@ -625,7 +691,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     status: affected,
     runtime: runtimeMeasure(text),
     valueFirst:
-      /^\W*(what('?s| is| are)|whats|how (much|many|high|low|fast|slow|big|bad))\b/.test(text) &&
+      /^\W*(what('?s| is| are)|whats|how (much|many|high|low|fast|slow|big|bad))\b/.test(sentences[sentences.length - 1]) &&
       !/\b(go(ne|es)? up|went up|go(ne|es)? down|went down|ris(e|en|ing)|rose|increas\w*|decreas\w*|drop\w*|chang\w*|compar\w*|differen\w*|higher|lower|worse|better|than|vs\.?|versus|before)\b/.test(
         text,
       ),
@@ -648,13 +714,33 @@ export function parseQuestion(whole: string): TypedQuestion {
     method: /\b(writes?|posts?|puts?|writing)\b/.test(asking) ? 'write' : /\b(reads?|gets|reading)\b/.test(asking) ? 'read' : null,
     before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
-    wentOut: /\b(go|goes|gone|went) (out|live)\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(text),
+    wentOut:
+      /\b(go|goes|gone|went) (out|live)\b|\broll(s|ed|ing)? out\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(
+        text,
+      ),
     latest:
       kind === 'when' && /\b(latest|most recent|newest)\b|\blast (one|time|restart|crash|kill|oom\w*)\b|\blast (restart|crash|fail|die|di|oom)\w*\b/.test(text),
     mentioned: signals,
-    trend: kind === 'when' && /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*)\b/.test(text),
+    trend:
+      kind === 'when' &&
+      /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*|go(ing|es)? up|went up|build(s|ing)? up|swell\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
+    probe,
+    free:
+      signals.includes('disk') && /\b(free|left|available|remaining|room)\b/.test(asking) && !/%|\b(percent\w*|share|ratio|how full|fill\w*)\b/.test(asking)
+        ? /\b(volumes?|pvcs?|claims?|persistent)\b/.test(asking)
+          ? 'volumes'
+          : 'disks'
+        : null,
+    byPod,
+    connectionStates: signals.includes('connections') && /\b(states?|idle|doing)\b/.test(asking),
+    rollout:
+      kind === 'when' &&
+      !signals.length &&
+      /\b(rollouts?|roll-outs?|deploys?|deployments?|releases?|upgrades?|roll(?:s|ed|ing)? out|deployed|released|shipped|went out|go out|went live|go live)\b/.test(
+        text,
+      ),
   };
 }
 
@@ -679,7 +765,12 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
   if (ago) {
     const count = ago[1] === 'half an' ? 0.5 : (NUMBER_WORDS[ago[1]] ?? Number(ago[1]));
     const unit = ago[2].replace(/s$/, '');
-    return { kind: 'ago', minutes: Math.round(count * (UNIT_MINUTES[unit] ?? (unit === 'm' ? 1 : 60))), signal: null, words: [], at: false, clause: ago[0] };
+    // "what was the p99 two hours ago?" asks the value then; "now vs an hour ago", "what it was an hour ago, and now?" compare.
+    const fragment = /^\W*(?:(?:ok|so|and|what about|how about)\W+)*$/.test(text.replace(ago[0], ' '));
+    const at =
+      (fragment || /\b(was|were|did|had)\b/.test(text)) &&
+      !/\b(now|right now|currently|compared|vs\.?|versus|than|since|today|still)\b/.test(text.replace(ago[0], ' '));
+    return { kind: 'ago', minutes: Math.round(count * (UNIT_MINUTES[unit] ?? (unit === 'm' ? 1 : 60))), signal: null, words: [], at, clause: ago[0] };
   }
   const byVerb = REFERENCE_BY_VERB.exec(text);
   const byNoun = byVerb ? null : REFERENCE.exec(text);
@@ -699,7 +790,9 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
       clause,
     };
   }
-  const then = THEN.exec(text);
+  const found_ = THEN.exec(text);
+  // A closing "then" that names no measure is a word of the conversation ("so what is it then?"), not a time.
+  const then = found_ && /^\s*then\s*[?.!]*\s*$/.test(found_[0]) && !SIGNALS.some(([, re]) => re.test(text)) ? null : found_;
   return then
     ? {
         kind: 'then',
@@ -716,7 +809,8 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
 const ASKS_NOW =
   /^\W*(ok\W+|okay\W+|so\W+)?(and\s+)?(what about\s+|how about\s+|how is it\s+|how's it\s+)?(now|right now|currently|at the moment|at present|today|still)\W*$/;
 /** A follow-up that asks the question before of another subject: "what about payments?", "same for cart", "and inventory?", "cart too?". */
-const FOLLOW_UP = /^\W*(and|what about|how about|same for|same with|same thing for|also|now|ok and|and what about|and for|for)\b|\b(too|as well|instead)\W*$/;
+const FOLLOW_UP =
+  /^\W*(and|what about|how about|same (question |q |thing |check |query )?(for|with)|ditto for|likewise for|do the same for|repeat (that|this|it) for|also|now|ok and|and what about|and for|for)\b|\b(too|as well|instead)\W*$/;
 /** A fragment that only says against what or over what to read the question before: "compared to …", "vs …", "since …", "over the last day". */
 const FRAGMENT_START = /^\W*(compared|vs\.?|versus|since|before|after|over|during|in the|from)\b/;
 /** The kinds of question a follow-up may repeat of another subject. */
@@ -732,6 +826,14 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
   const text = corrected(message.slice(0, READ_CHARS).toLowerCase());
   // "and now?", "ok and rn?": the question before, read now.
   const now = asked.kind !== 'outside' && ASKS_NOW.test(text);
+  // "what state are they stuck in?" after a question about connections: those connections, by state.
+  if (asked.kind === 'unknown' && /\bstates?\b/.test(text)) {
+    const before = [...earlier]
+      .reverse()
+      .map((m) => parseQuestion(m))
+      .find((q) => q.mentioned.includes('connections'));
+    if (before) return { ...before, kind: 'signals', signals: ['connections'], connectionStates: true, refers: false, reference: null, compare: false };
+  }
   // "and the other replica?": the question before, of the other pods of the workload it named a pod of.
   if (asked.other && !asked.words.length && !asked.signals.length) {
     const before = [...earlier]
@@ -744,14 +846,19 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
   if (
     !now &&
     (asked.kind !== 'unknown' ||
-      !(asked.words.length || asked.routes.length || asked.versions.length || asked.reference || asked.rangeMinutes !== null || asked.method))
+      !(asked.words.length || asked.routes.length || asked.versions.length || asked.reference || asked.rangeMinutes !== null || asked.method || asked.byRoute))
   )
     return asked;
-  if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && text.split(/\s+/).filter(Boolean).length > 3) return asked;
-  const before = [...earlier]
+  // A longer message follows up when it refers back and only says how to read it again ("what was the p99 two hours ago?", "is it the whole of search or one route?").
+  const modifies = asked.refers && (!!asked.reference || asked.rangeMinutes !== null || asked.byRoute || asked.versions.length > 0 || !!asked.method);
+  if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && !modifies && text.split(/\s+/).filter(Boolean).length > 3) return asked;
+  // A route, a method or a moment reads a measure again: the latest question of measures, before any other.
+  const reads = asked.routes.length > 0 || asked.byRoute || !!asked.method || !!asked.reference;
+  const repeatable = [...earlier]
     .reverse()
     .map((m) => parseQuestion(m))
-    .find((q) => REPEATABLE.has(q.kind));
+    .filter((q) => REPEATABLE.has(q.kind));
+  const before = (reads ? repeatable.find((q) => q.kind === 'signals') : undefined) ?? repeatable[0];
   if (!before) return asked;
   if (now) return { ...before, refers: false, reference: null, compare: false, rangeMinutes: null, before: false, still: true };
   // The words of its moment alone ("before the crawler showed up") name no subject of their own: the question before keeps its subjects.
@@ -760,9 +867,10 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
   return {
     ...before,
     words,
-    placedAsNames: own.length ? own : before.placedAsNames,
+    placedAsNames: own.length ? (modifies ? asked.placedAsNames.filter((w) => own.includes(w)) : own) : before.placedAsNames,
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
+    ...(asked.byRoute ? { byRoute: true } : {}),
     ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),
     // "reads too?" after a question about writes: the reads, of the routes they name anew.
     ...(asked.method ? { method: asked.method, routes: asked.routes, routeWords: [] } : {}),
@@ -774,6 +882,13 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     before: asked.before || before.before,
   };
 }
+
+/** A part of a message that only acknowledges or hedges ("ok", "so", "got it", "thanks"): no question of its own. */
+const FILLER =
+  /^\W*(ok(ay)?|so|right|alright|cool|great|thanks?|thank you|got it|understood|sure|yes|yeah|no|nope|fine|hm+|and|also|then|quick one|one more)\W*$/i;
+
+/** A clause that sets a condition for the question after it ("so if it's not memory, what's killing them?"): no question of its own. */
+const CONDITION = /^\W*(?:(?:so|and|but|ok|okay)\W+)?(?:if|assuming|given that|unless|in case)\b/i;
 
 /** One of the questions a message asks, with its own text. */
 export interface QuestionPart {
@@ -796,17 +911,24 @@ const PART_BREAK =
  * is not understood alone.
  */
 export function questionParts(whole: string): QuestionPart[] {
-  const parts = whole
-    .slice(0, READ_CHARS)
+  // The pleasantries and the purpose clause that open a message ("for the timeline, …") are no part of their own.
+  const message = whole.slice(0, READ_CHARS);
+  const asked = message.slice(message.length - withoutPreamble(message.toLowerCase()).length);
+  const parts = asked
     .split(PART_BREAK)
     .map((t) => t.trim())
-    .filter((t) => /[a-z]/i.test(t))
+    .filter((t) => /[a-z]/i.test(t) && !FILLER.test(t) && !CONDITION.test(t))
     .map((text) => ({ text, asked: parseQuestion(text) }))
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
     .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
   if (parts.length < 2 || parts.some((p) => p.asked.kind === 'unknown')) return [];
+  // Several times asked ("when did the rollout start, and when did inventory go down?"): each its own, when they ask of different things.
+  const times = parts.every((p) => p.asked.kind === 'when');
+  const asksOf = (q: TypedQuestion): string => JSON.stringify([q.words, q.signals, q.versions, q.rollout]);
+  const ownSubject = (q: TypedQuestion): boolean => q.words.length > 0 || q.signals.length > 0 || q.versions.length > 0 || q.rollout;
+  if (times) return parts.every((p) => ownSubject(p.asked)) && new Set(parts.map((p) => asksOf(p.asked))).size === parts.length ? parts : [];
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }
 

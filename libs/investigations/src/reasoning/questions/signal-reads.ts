@@ -172,6 +172,12 @@ export async function readSignals(
     mean?: boolean;
     /** For a queue: its oldest message's age, its consumers, or the messages waiting. */
     queue?: 'age' | 'consumers' | 'depth';
+    /** Whether whether it is down is asked of what probes it (blackbox's probe_success, an exporter's `<name>_up`), not of its own scrape targets. */
+    probe?: boolean;
+    /** For disks: the free space asked (bytes left), of the volumes only when `volumes`, of the mounts named when `mounts`. */
+    free?: { volumes: boolean; mounts: string[] };
+    /** Whether requests, errors and latency are split by pod ("is it both pods or just one?"). */
+    byPod?: boolean;
   },
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
@@ -208,7 +214,7 @@ export async function readSignals(
   const counter = counters.find((m) => metrics.includes(m));
   const histogram = histograms.find((m) => metrics.includes(m));
   const of = calls ? `calls${subject.caller ? ` of ${subject.caller}` : ''} to ${subject.value}` : subject.value;
-  const byRoute = range.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : '';
+  const byRoute = range.byRoute ? `, ${ROUTE_LABELS.join(', ')}` : range.byPod ? ', pod' : '';
   const percentile = range.percentile ?? 0.99;
   const p = `p${Math.round(percentile * 1000) / 10}`;
   const namespace = incidentNamespace(session);
@@ -251,7 +257,7 @@ export async function readSignals(
         out.push({ signal, name: COUNT_NAMES.errors, run, lines: linesOf(run), unit: 'count', also: outcomes });
         continue;
       }
-      const by = range.byRoute ? ` by (${ROUTE_LABELS.join(', ')})` : '';
+      const by = range.byRoute ? ` by (${ROUTE_LABELS.join(', ')})` : range.byPod ? ' by (pod)' : '';
       const total = `sum${by} (rate(${counter}{${selector}}[5m]))`;
       const failed = failing.length ? `sum${by} (${failing.map((m) => `rate(${counter}{${selector}, ${m}}[5m])`).join(' or ')})` : null;
       if (range.failedPerSecond) {
@@ -269,7 +275,7 @@ export async function readSignals(
     } else if (signal === 'latency') {
       const run = await read(`histogram_quantile(${percentile}, sum by (le${byRoute}) (rate(${histogram}{${selector}}[5m])))`, `The ${p} latency of ${of}`);
       out.push({ signal, name: `${p} latency`, run, lines: linesOf(run), unit: 'seconds' });
-    } else if (signal === 'down' && calls) {
+    } else if (signal === 'down' && (calls || range.probe)) {
       // What services call is down when what watches it says so: an exporter's `<name>_up` or blackbox's probe_success whose labels name it.
       const watched = await session.runTool({
         tool: 'prometheus.series',
@@ -344,6 +350,27 @@ export async function readSignals(
       out.push({ signal, name: SIGNAL_NAMES.replicas, run, lines: linesOf(run), unit: 'count' });
     } else if (signal === 'connections') {
       out.push(await readConnections(session, source, subject, selector, read, from, until));
+    } else if (signal === 'disk' && range.free) {
+      // The free space of the disk with the least left: the mounts named, else the node's filesystems (or those of the nodes its pods run on) and the volumes its pods claim.
+      const mounts = range.free.mounts.length ? `, mountpoint=~${quote(range.free.mounts.map(escape).join('|'))}` : '';
+      const nodeFs = `node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}"${subject.label === 'node' ? `, node=${quote(subject.value)}` : ''}${mounts}}`;
+      const volumes = pods
+        ? `kubelet_volume_stats_available_bytes * on (namespace, persistentvolumeclaim) group_left () max by (namespace, persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}})`
+        : '';
+      const query =
+        subject.label === 'node' || !pods
+          ? `min(${nodeFs})`
+          : range.free.volumes && !mounts
+            ? `min(${volumes})`
+            : `min(${nodeFs} * on (node) group_left () max by (node) (kube_pod_info{${pods}})${mounts ? '' : ` or ${volumes}`})`;
+      const run = await read(query, `How much space is left on the disk of ${subject.value} with the least`);
+      out.push({
+        signal,
+        name: range.free.mounts.length ? `free space on ${range.free.mounts.join(', ')}` : 'free space of the disk with the least left',
+        run,
+        lines: linesOf(run),
+        unit: 'bytes',
+      });
     } else if (signal === 'disk') {
       // The share used of its fullest filesystem (the node's, or those of the nodes its pods run on) or volume its pods claim.
       const fs = `(1 - node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}"${subject.label === 'node' ? `, node=${quote(subject.value)}` : ''}} / node_filesystem_size_bytes)`;

@@ -34,6 +34,8 @@ export interface WhenQuestion {
   latest?: boolean;
   /** Whether it asks when a gradual rise began ("when did memory start climbing?"): the start of the climb, not of its steepest step. */
   trend?: boolean;
+  /** Whether it asks about what probes the subject (see readSignals' `probe`). */
+  probe?: boolean;
 }
 
 /**
@@ -79,9 +81,11 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
   const back = points.find((p) => p.t > lastOut.t);
   const at = (t: bigint): string => clock(Timestamp.fromEpochMicros(t), until);
   if (change.events) {
+    // What went down: its scrape targets, or what probes it (probe_success targets).
+    const targets = read.read.name.replace(/^number of /, '').replace(/ down$/, '');
     const [what, still, none] =
       q.signal === 'down'
-        ? [`Scrape targets of ${subject.value} went down at ${began} (as many as ${count(change.after)} at once)`, 'are still down', 'have been up']
+        ? [`The ${targets} of ${subject.value} went down at ${began} (as many as ${count(change.after)} at once)`, 'are still down', 'have been up']
         : [
             `The containers of ${subject.value} began restarting at ${began} (as many as ${count(change.after)} restarts in 5 minutes)`,
             'still restart',
@@ -90,7 +94,7 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
     // The latest event asked for leads: when the count last rose (a window counts an event from the sample it happened before), then when they began.
     if (q.latest) {
       const rose = points.filter((p, i) => i > 0 && p.v - points[i - 1].v >= minimumMove('count')).at(-1) ?? lastOut;
-      const latest = `The latest ${q.signal === 'down' ? `scrape target of ${subject.value} to go down` : `restart of ${subject.value}'s containers`} was at ${at(rose.t)}`;
+      const latest = `The latest ${q.signal === 'down' ? `of the ${targets} of ${subject.value} to go down` : `restart of ${subject.value}'s containers`} was at ${at(rose.t)}`;
       answer.record(
         session,
         `${latest}${holds ? `, ${still === 'still restart' ? 'and they still restart' : `and they ${still}`}` : ''}; the first at ${began}`,
@@ -142,7 +146,7 @@ interface ReadChange {
  * alert fired (else that holds now). What cannot be read is said with the runs that showed it.
  */
 async function readChange(
-  q: Pick<WhenQuestion, 'session' | 'source' | 'percentile' | 'trend'>,
+  q: Pick<WhenQuestion, 'session' | 'source' | 'percentile' | 'trend' | 'probe'>,
   signal: Signal,
   subject: Subject,
 ): Promise<ReadChange | { cannot: string; runs: Array<RecordedRun | null | undefined> }> {
@@ -150,7 +154,7 @@ async function readChange(
   const until = session.window.until;
   const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
   const from = lookbackFrom(session, firstAlert);
-  const [read] = await readSignals(session, q.source, subject, [signal], { from, until, byRoute: false, percentile: q.percentile });
+  const [read] = await readSignals(session, q.source, subject, [signal], { from, until, byRoute: false, percentile: q.percentile, probe: q.probe });
   if ('cannot' in read) return { cannot: read.cannot, runs: [read.run] };
   const runs = [read.run, read.also];
   const line = read.lines.find((l) => l.points.length);
