@@ -673,3 +673,23 @@ describe('questions that compare with a time ago, pod by pod, and free space', (
     expect(Math.abs(got - want)).toBeLessThanOrEqual(want * 0.05);
   }, 60_000);
 });
+
+describe('compound questions that ask what to do, and names no source knows', () => {
+  // orders-worker is scaled to zero 44 minutes before the end; the orders queue fills up.
+  const scaled = stagedScenario('orders-worker-scaled-to-zero');
+
+  it('investigates first when a message asks what to do beside questions answered as asked, so the budget goes to the cause', async () => {
+    const { conclusion } = await scaled.ask('are orders and rabbitmq related, and what should we change to drain the queue?');
+    expect(conclusion.summary).toMatch(/^1\. Scale orders-worker back to 2 replicas: /m);
+    // The part answered as asked comes first, as it was asked first, with what its runs left allowed.
+    expect(conclusion.summary.split('\n')[0]).not.toMatch(/Scale orders-worker/);
+  }, 60_000);
+
+  it('asks about the first name of a question when no source knows it, rather than answering for the next name', async () => {
+    const { conclusion } = await scaled.ask('The coupon-engine service reads the orders queue as well. Is it hurt too?');
+    expect(conclusion.question).toMatch(/^I could not find "coupon-engine" among the services and jobs the sources know\. Which of these do you mean: /);
+    // A hyphenated word of the language is no name to ask about.
+    const { conclusion: plain } = await scaled.ask('a follow-up on orders-worker: how many replicas does it have now?');
+    expect(plain.question).toBeUndefined();
+  }, 60_000);
+});

@@ -21,6 +21,7 @@ import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
 import { followingUp, parseQuestion, QuestionKind, questionParts } from './questions/parse';
+import { BudgetExhausted } from './reasoner';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
 import { earliest } from './series-reading';
@@ -43,6 +44,9 @@ const firstOfEach = (causes: DetectedCause[]): DetectedCause[] => causes.filter(
  * walk the calls down to what changed first; conclude from what the data showed. Its steps are
  * the modules of `analysis/`, sharing what is known so far (Analysis).
  */
+/** The kinds of question answered as asked that read a few series: answered before an investigation asked with them. */
+const CHEAP_KINDS = new Set<QuestionKind>(['signals', 'when', 'which', 'changes', 'outside']);
+
 export class BuiltInReasoner {
   readonly name = 'built-in';
   private readonly analysis = new Analysis();
@@ -68,16 +72,30 @@ export class BuiltInReasoner {
       return this.question.answerTurn(session);
     }
     // The cause or what to do asked with questions answered as asked ("what's the cause, and how much of payments' traffic fails?"):
-    // those first (a few runs), then the investigation; one answer, in the order asked.
+    // one answer, in the order asked. Parts that read a few series (a measure, a time, a listing, the changes) are answered first and
+    // the investigation spends the runs left as its budget allows; a part that reads more (how two services relate, logs, the cluster)
+    // comes after the investigation, with the runs it left, so that the cause is not starved.
     const asAsked = parts.filter((p) => ANSWERED_AS_ASKED.has(p.asked.kind) || readsTheCluster(p.asked, session));
     if (asked && !asAsked.length && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
       this.question = new IncidentQuestions(asked, session.conversation);
       return this.question.answerTurn(session);
     }
-    const answered = asAsked.length ? await new IncidentQuestions(asAsked[0].asked, session.conversation, asAsked).answerTurn(session) : null;
-    if (answered?.question !== undefined) return answered;
     const asksActions = parts.length ? parts.some((p) => p.asked.kind === 'actions') : asked?.kind === 'actions';
+    const cheap = asAsked.every((p) => CHEAP_KINDS.has(p.asked.kind) && !readsTheCluster(p.asked, session));
+    const answerParts = async (): Promise<Conclusion | null> => {
+      if (!asAsked.length) return null;
+      const questions = new IncidentQuestions(asAsked[0].asked, session.conversation, asAsked);
+      // A budget spent on those parts ends them with what they read; the investigation's answer stands.
+      return questions.answerTurn(session).catch((err: unknown) => {
+        if (err instanceof BudgetExhausted) return questions.concludeEarly(session, err.stoppedBy);
+        throw err;
+      });
+    };
+    let answered = cheap ? await answerParts() : null;
+    if (answered?.question !== undefined) return answered;
     const concluded = await this.investigateIncident(session, session.incident);
+    if (!cheap) answered = await answerParts();
+    if (answered?.question !== undefined) return answered;
     const alsoTheCause = parts.some((p) => p.asked.kind === 'cause');
     const answer = session.conversation ? answerInConversation(session.conversation, asksActions, concluded, alsoTheCause) : concluded;
     if (!answered) return answer;

@@ -484,8 +484,11 @@ export class IncidentQuestions {
           runs,
         ),
       };
+    // The first name of the question is one no source knows ("the loyalty-points service also calls payments: is it affected?"): asked about, not passed over for the next.
+    const firstNamed = words.find((w) => unresolved.includes(w) || match([w]).length);
+    const unknownFirst = !!firstNamed && unresolved.includes(firstNamed) && this.asked.nameShaped.includes(firstNamed);
     // Enough named to answer (a relation needs two): the names not found are said; else they are asked about.
-    if (named.length >= needs || (named.length && !unresolved.length)) {
+    if (!unknownFirst && (named.length >= needs || (named.length && !unresolved.length))) {
       if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
       return { found: named };
     }

@@ -348,6 +348,10 @@ describe('parseQuestion', () => {
     expect(parseQuestion('how much free space does our volume have?').signals).toEqual(['disk']);
   });
 
+  it('tells words shaped as names from hyphenated words of the language', () => {
+    expect(parseQuestion('is the coupon-engine service hurt by the one-off follow-up?').nameShaped).toEqual(['coupon-engine']);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -91,6 +91,8 @@ export interface TypedQuestion {
    * "originating") unless it nearly matches a known name (a typo).
    */
   placedAsNames: string[];
+  /** Those of `words` shaped as a service's name ("loyalty-points", "sessions-memcached"): joined parts, none a common word ("follow-up", "time-series" are not). */
+  nameShaped: string[];
   /** Two neighbouring words joined by `-` ("orders worker" is `orders-worker`): a name written with a space; it stands for both words when the sources know it. */
   compounds: string[];
   /** Whether it refers to what the conversation named before ("it", "that service", "those pods", "the new version"). */
@@ -203,7 +205,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'down',
-    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable)\b|\bunreachable\b/,
+    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b/,
   ],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
@@ -530,6 +532,7 @@ export function parseQuestion(whole: string): TypedQuestion {
     ...own,
     words: names ? own.words : full.words,
     placedAsNames: names ? own.placedAsNames : full.placedAsNames,
+    nameShaped: names ? own.nameShaped : full.nameShaped,
     compounds: names ? own.compounds : full.compounds,
     refers: names || !full.words.length ? own.refers : false,
     versions: own.versions.length ? own.versions : full.versions,
@@ -669,6 +672,7 @@ function parseText(whole: string): TypedQuestion {
     versions,
     words,
     placedAsNames: words.filter((w) => namePlaced(text, w)),
+    nameShaped: words.filter((w) => /[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))),
     compounds: compoundsOf(asking, words),
     refers: REFERS.test(text),
     // A probe from outside is not one of the kubelet's: the cluster's events do not tell it.
@@ -868,6 +872,7 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     ...before,
     words,
     placedAsNames: own.length ? (modifies ? asked.placedAsNames.filter((w) => own.includes(w)) : own) : before.placedAsNames,
+    nameShaped: own.length ? asked.nameShaped : before.nameShaped,
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.byRoute ? { byRoute: true } : {}),
