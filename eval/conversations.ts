@@ -7,9 +7,11 @@ import { Expect, QuestionCase } from './conversation-cases';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { IC_DEV_CASES } from './conversation-dev-ic';
 import { OWNER_DEV_CASES } from './conversation-dev-owner';
+import { PLATFORM_DEV_CASES } from './conversation-dev-platform';
 import { MORE_DEV_CASES } from './conversation-dev-more';
 import { SRE_DEV_CASES } from './conversation-dev-sre';
 import { STAKEHOLDER_DEV_CASES } from './conversation-dev-stakeholder';
+import { SUPPORT_DEV_CASES } from './conversation-dev-support';
 import { TERSE_DEV_CASES } from './conversation-dev-terse';
 import { HOLDOUT_QUESTIONS } from './holdout/conversation-questions';
 import { SECOND_HOLDOUT_QUESTIONS } from './holdout/conversation-questions-2';
@@ -340,6 +342,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   terse: TERSE_DEV_CASES,
   ic: IC_DEV_CASES,
   owner: OWNER_DEV_CASES,
+  platform: PLATFORM_DEV_CASES,
+  support: SUPPORT_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [

@@ -623,6 +623,14 @@ describe('questions about what connections are doing, and about a deploy only a 
     );
     expect(deploy).not.toBeNull();
     expect(Math.abs(minutesBefore(deploy![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
+    // A version only the report names: dated from the report.
+    const { conclusion: version } = await reported.ask('when did 2026.11.27-1 of statements go out?');
+    const out =
+      /^The deploy "Deployed statements-static 2026\.11\.27-1[^"]*" on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC); the metrics show no 2026\.11\.27-1 of statements/.exec(
+        version.summary,
+      );
+    expect(out).not.toBeNull();
+    expect(Math.abs(minutesBefore(out![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
     const { conclusion: shipped } = await reported.ask('did anyone ship anything for archive?');
     expect(shipped.summary).toMatch(/^archive runs 5\.0\.3 \(2 pods\) at \d\d:\d\d UTC \[#\d+\]$/m);
   }, 60_000);
@@ -662,6 +670,15 @@ describe('questions that compare with a time ago, pod by pod, and free space', (
       `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="search", pod="${pods![3]}"}[5m])))`,
     );
     expect(slowest).toBeGreaterThan(other * 2);
+  }, 60_000);
+
+  it("answers a mount's size and the free space of another on the same node, each as its own part", async () => {
+    const { conclusion } = await disk.ask('how big is /var/lib/media, and how much is free on / of that node?');
+    const [size, free] = conclusion.summary.split('\n').filter((l) => /\[#\d+\]$/.test(l));
+    expect(size).toMatch(/^\/var\/lib\/media on ip-10-0-2-34 is 200 GiB, /);
+    const left = /^The free space on \/ of ip-10-0-2-34\S* is ([\d.]+) GiB now/.exec(free);
+    const want = await disk.value('min(node_filesystem_avail_bytes{mountpoint="/", node=~"ip-10-0-2-34.*"})');
+    expect(Math.abs(Number(left?.[1]) * 1024 ** 3 - want)).toBeLessThanOrEqual(want * 0.02);
   }, 60_000);
 
   it('answers the free space a mount had a time ago in bytes, the value then first', async () => {

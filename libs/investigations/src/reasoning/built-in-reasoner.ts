@@ -84,7 +84,7 @@ export class BuiltInReasoner {
     const cheap = asAsked.every((p) => CHEAP_KINDS.has(p.asked.kind) && !readsTheCluster(p.asked, session));
     const answerParts = async (): Promise<Conclusion | null> => {
       if (!asAsked.length) return null;
-      const questions = new IncidentQuestions(asAsked[0].asked, session.conversation, asAsked);
+      const questions = new IncidentQuestions(asAsked[0].asked, session.conversation, asAsked, true);
       // A budget spent on those parts ends them with what they read; the investigation's answer stands.
       return questions.answerTurn(session).catch((err: unknown) => {
         if (err instanceof BudgetExhausted) return questions.concludeEarly(session, err.stoppedBy);

@@ -1,6 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { quote } from '../explainers/labels';
-import { CHANGES_TOOL, describeChange, isObserved, recordedChangesOf } from '../recorded-changes';
+import { CHANGES_TOOL, describeChange, isObserved, RecordedChange, recordedChangesOf } from '../recorded-changes';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { earliest, MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
@@ -172,7 +172,23 @@ export async function lastRollout(
   const last = rollouts.sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1)).pop();
   if (last) return { at: last.at, what: last.rolled ?? last.what, run };
   // A deploy the metrics do not show (static assets, a build of the same version) is known from its report.
-  if (!session.tools.some((t) => t.name === CHANGES_TOOL)) return { none: run };
+  const deploy = await reportedDeploy(session, from, until, workload, (c) => c.service === workload);
+  return deploy ? { ...deploy, reported: true } : { none: run };
+}
+
+/**
+ * The latest deploy deploy tools reported between `from` and `until` that `matches` accepts (of
+ * `service`, or naming a version), with the run that read it; null with no changes integration
+ * or no such report.
+ */
+export async function reportedDeploy(
+  session: InvestigationSession,
+  from: Timestamp,
+  until: Timestamp,
+  service: string | null,
+  matches: (c: RecordedChange) => boolean,
+): Promise<{ at: Timestamp; what: string; run: RecordedRun } | null> {
+  if (!session.tools.some((t) => t.name === CHANGES_TOOL)) return null;
   const reported = await session.runTool({
     tool: CHANGES_TOOL,
     integrationId: null,
@@ -180,19 +196,19 @@ export async function lastRollout(
       onset: until.toISOString(),
       beforeMinutes: Math.min(1440, Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6))),
       afterMinutes: 0,
-      services: [workload],
+      services: service ? [service] : [],
     },
-    purpose: `Which deploys of ${workload} were reported`,
+    purpose: `Which deploys${service ? ` of ${service}` : ''} were reported`,
   });
   const deploy = recordedChangesOf(reported)
-    .filter((c) => !isObserved(c) && c.service === workload && c.kind === 'deploy')
+    .filter((c) => !isObserved(c) && c.kind === 'deploy' && matches(c))
     .flatMap((c) => {
       const at = Timestamp.parse(c.occurredAt);
       return at && !at.isBefore(from) && !at.isAfter(until) ? [{ at, what: describeChange(c) }] : [];
     })
     .sort((a, b) => (a.at.isAfter(b.at) ? 1 : -1))
     .pop();
-  return deploy ? { at: deploy.at, what: deploy.what, run: reported, reported: true } : { none: run };
+  return deploy ? { ...deploy, run: reported } : null;
 }
 
 /**
@@ -206,7 +222,9 @@ function reportedChanges(run: RecordedRun | null): Change[] {
     .flatMap((c) => {
       const at = Timestamp.parse(c.occurredAt);
       const what = describeChange(c);
-      return at ? [{ at, of: c.service ?? '', what: `Reported: ${what[0].toUpperCase()}${what.slice(1)} (${c.source})`, run: run! }] : [];
+      // What it changed from and to, when the report says ("timeout=2s → timeout=150ms").
+      const versions = c.versionBefore || c.versionAfter ? `, ${c.versionBefore ?? '?'} → ${c.versionAfter ?? '?'}` : '';
+      return at ? [{ at, of: c.service ?? '', what: `Reported: ${what[0].toUpperCase()}${what.slice(1)} (${c.source}${versions})`, run: run! }] : [];
     });
 }
 

@@ -9,7 +9,7 @@ import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { CHANGES_TOOL } from '../recorded-changes';
-import { answerChanges, answerEdits, lastRollout } from './changes';
+import { answerChanges, answerEdits, lastRollout, reportedDeploy } from './changes';
 import { answerConnectionStates } from './connection-states';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerCertificates } from './certificates';
@@ -65,6 +65,14 @@ const mean = (values: number[]): number | null => (values.length ? values.reduce
  * sources' label values; a reference ("it", "those pods", "the new version") or no subject at all
  * means what the conversation named before, else the incident's service.
  */
+/** The names the sources know, read once per turn: the jobs first, every subject label (`all`) and the objects when needed. */
+interface Known {
+  catalog: Subject[];
+  runs: number[];
+  objects?: boolean;
+  all?: boolean;
+}
+
 export class IncidentQuestions {
   private readonly answer = new AnswerWriter();
   private asked: TypedQuestion;
@@ -73,7 +81,7 @@ export class IncidentQuestions {
   /** The routes the services answer with their methods, read once per turn (see routesNamed). */
   private routeCatalog?: RecordedRun;
   /** The names the sources know, read once per turn (see readNames): every part of a message matches its words against them. */
-  private known?: { catalog: Subject[]; runs: number[]; objects?: boolean };
+  private known?: Known;
 
   /**
    * `parts`: the questions of a message that asks several (see questionParts), answered in order
@@ -83,6 +91,8 @@ export class IncidentQuestions {
     asked: TypedQuestion,
     private readonly conversation: InvestigationSession['conversation'] = null,
     private readonly parts: QuestionPart[] = [],
+    /** Whether the incident is investigated in the same turn: what is only said beside an answer (a status's last rollout) is left to the investigation. */
+    private readonly lean = false,
   ) {
     this.asked = withContext(asked, conversation);
     this.earlier = (conversation?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.text);
@@ -264,7 +274,18 @@ export class IncidentQuestions {
       const version = this.asked.versions[0];
       const from = shift(until, -BigInt(DEFAULT_RANGE_MINUTES * 3) * MINUTE);
       const { at, run } = await this.versionStart(session, source, found[0], version, from, until);
-      if (at) this.answer.record(session, `${version} of ${found[0].value} started at ${clock(at, until)}, when its first pod with it did`, run);
+      if (at) {
+        this.answer.record(session, `${version} of ${found[0].value} started at ${clock(at, until)}, when its first pod with it did`, run);
+        return null;
+      }
+      // A version the metrics do not show (an asset bundle, a build of the same program) may be known from its report.
+      const reported = await reportedDeploy(session, from, until, null, (c) => c.versionAfter === version || c.summary.includes(version));
+      if (reported)
+        this.answer.record(
+          session,
+          `${reported.what[0].toUpperCase()}${reported.what.slice(1)} was reported at ${clock(reported.at, until)}; the metrics show no ${version} of ${found[0].value}`,
+          [run, reported.run],
+        );
       else this.answer.cannot(`${version} of ${found[0].value} did not start from ${clock(from, until)} to ${clock(until, until)}`, run);
       return null;
     }
@@ -397,7 +418,27 @@ export class IncidentQuestions {
     let words = notAlerts(this.asked.words);
     const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
     if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
-    const known: { catalog: Subject[]; runs: number[]; objects?: boolean } = (this.known ??= await this.readNames(session, source));
+    // The jobs first (one read): the other labels (services, containers, pods, nodes, peers) only when a word the question
+    // places as a name is none of the jobs, or it asks about nodes, pods or what is called.
+    const known: Known = (this.known ??= await this.readNames(session, source, ['job']));
+    if (!known.all) {
+      const inJobs = (w: string): boolean => known.catalog.some((s) => whole(s, w) || names(w, s.value));
+      const placedEarlier = this.earlier.flatMap((text) => parseQuestion(text).placedAsNames);
+      const wanting =
+        asksNode ||
+        this.asked.other ||
+        this.asked.nodeOf ||
+        this.asked.onNode ||
+        this.asked.nodeHealth ||
+        this.asked.listings.includes('nodes') ||
+        !!this.asked.callee ||
+        this.asked.calleeRefers ||
+        words.some(
+          (w) => !inJobs(w) && (this.asked.placedAsNames.includes(w) || /[\d_.-]/.test(w) || known.catalog.some((s) => closeness(w, s.value) <= NEARLY)),
+        ) ||
+        earlier.some((ws) => ws.some((w) => !inJobs(w) && (placedEarlier.includes(w) || /[\d_.-]/.test(w))));
+      if (wanting) await this.allNames(session, source);
+    }
     // A name-shaped word no service, pod or node is called may name a ConfigMap, a Secret or a volume claim ("cart-config", "the data-ledger PVC"): those are read then.
     const unknownName = words.some((w) => /[-_.]/.test(w) && !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value))));
     if (unknownName && !known.objects) {
@@ -519,10 +560,14 @@ export class IncidentQuestions {
   /** The service a reference names ("the frontend rollout", "before checkout began failing"), matched as subjects are; null when it names none. */
   private async referenceSubject(session: InvestigationSession, source: SourceBrief, reference: Reference): Promise<Subject | null> {
     if (!reference.words.length) return null;
-    const { catalog } = (this.known ??= await this.readNames(session, source));
-    // An exporter's job ("redis-exporter") is not the service a reference names ("before redis went down").
-    const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value));
-    return services.find((s) => reference.words.some((w) => whole(s, w))) ?? services.find((s) => reference.words.some((w) => names(w, s.value))) ?? null;
+    // The jobs first; the other names (a database, a dependency no job names) when no job is named.
+    const find = (catalog: Subject[]): Subject | null => {
+      // An exporter's job ("redis-exporter") is not the service a reference names ("before redis went down").
+      const services = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value));
+      return services.find((s) => reference.words.some((w) => whole(s, w))) ?? services.find((s) => reference.words.some((w) => names(w, s.value))) ?? null;
+    };
+    const jobs = (this.known ??= await this.readNames(session, source, ['job']));
+    return find(jobs.catalog) ?? (jobs.all ? null : find((await this.allNames(session, source)).catalog));
   }
 
   /** The moment a changes question asks around: the time the previous answer named ("then"), or when the change it names began ("when search got slow"). */
@@ -699,7 +744,22 @@ export class IncidentQuestions {
     return { routes: [...new Set(found.map((r) => r.route))], words: used };
   }
 
-  private async readNames(session: InvestigationSession, source: SourceBrief, labels = SUBJECT_LABELS): Promise<{ catalog: Subject[]; runs: number[] }> {
+  /** The names of every subject label, beside the jobs read first (see subjects). */
+  private async allNames(session: InvestigationSession, source: SourceBrief): Promise<Known> {
+    const known = (this.known ??= await this.readNames(session, source, ['job']));
+    if (known.all) return known;
+    const rest = await this.readNames(
+      session,
+      source,
+      SUBJECT_LABELS.filter((l) => l !== 'job'),
+    );
+    known.catalog.push(...rest.catalog);
+    known.runs.push(...rest.runs);
+    known.all = true;
+    return known;
+  }
+
+  private async readNames(session: InvestigationSession, source: SourceBrief, labels = SUBJECT_LABELS): Promise<Known> {
     const catalog: Subject[] = [];
     const runs: number[] = [];
     for (const label of labels) {
@@ -758,7 +818,7 @@ export class IncidentQuestions {
       else this.describe(session, read, subject, split, from, until);
     }
     // How a service is doing ("anything weird with payments?") is told with what it rolled out, when it did within the range.
-    if (this.asked.status && subject.label !== 'node') {
+    if (this.asked.status && subject.label !== 'node' && !this.lean) {
       const rollout = await lastRollout(session, source, subject.value, from, until);
       if ('at' in rollout) {
         const began = earliest(session.alerts.map((a) => a.startsAt));
@@ -1465,8 +1525,12 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
   const reference =
     asked.reference ?? (asked.compare && !asked.versions.length ? (earlier.find((q) => q.reference && !q.reference.at)?.reference ?? null) : null);
   if (!asked.refers && !bareWhen) return { ...asked, reference };
+  // When something went out ("when did it roll out?", "when did 1.4.1 go out?") is asked of no measure.
+  const goesOut = asked.kind === 'when' && (asked.rollout || (asked.versions.length > 0 && asked.wentOut));
   const signals =
-    asked.signals.length || (asked.kind !== 'when' && asked.kind !== 'signals') ? asked.signals : (earlier.find((q) => q.mentioned.length)?.mentioned ?? []);
+    asked.signals.length || goesOut || (asked.kind !== 'when' && asked.kind !== 'signals')
+      ? asked.signals
+      : (earlier.find((q) => q.mentioned.length)?.mentioned ?? []);
   const versions = asked.versions.length
     ? asked.versions
     : (earlier.find((q) => q.versions.length)?.versions ??

@@ -352,6 +352,29 @@ describe('parseQuestion', () => {
     expect(parseQuestion('is the coupon-engine service hurt by the one-off follow-up?').nameShaped).toEqual(['coupon-engine']);
   });
 
+  it('reads what customers report as context, and asks what no source records only when it is asked', () => {
+    expect(parseQuestion('Customers say search hangs. Where is the slowness coming from?').kind).toBe('cause');
+    expect(parseQuestion('what did customers report about search?').kind).toBe('outside');
+    expect(parseQuestion('is billing a part of this incident?').kind).toBe('cause');
+    expect(parseQuestion('is there a deadlock in the code of inventory?').kind).toBe('outside');
+    expect(parseQuestion('which client or session is keeping them open?').kind).toBe('outside');
+  });
+
+  it('reads routes asked by "which endpoint", targets that fail and services back up as what they measure', () => {
+    expect(parseQuestion('which search endpoint got slower?')).toMatchObject({ kind: 'signals', byRoute: true });
+    expect(parseQuestion('when did the cart scrape targets start failing?').signals).toEqual(['down']);
+    expect(parseQuestion('is sessions-redis back up?').signals).toEqual(['down']);
+    expect(parseQuestion('capacity of the data-ledger volume?')).toMatchObject({ signals: ['disk'], size: true });
+  });
+
+  it('splits a disk size asked with its free space, and drops a part that is only context', () => {
+    expect(questionParts('size of /var/lib/media, and how much is free on / there?').map((p) => [p.asked.size, p.asked.free])).toEqual([
+      [true, null],
+      [false, 'disks'],
+    ]);
+    expect(questionParts('Users report hangs on transfers. Is that this incident, and what is causing it?')).toEqual([]);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -205,7 +205,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'down',
-    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b/,
+    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b/,
   ],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
@@ -220,13 +220,13 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
     'disk',
-    /\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space (was |is |are )?(left|remaining|free|available)|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)/,
+    /\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space (was |is |are )?(left|remaining|free|available)|(size|capacity)(?=[^?.!]*(\s\/|volumes?|pvcs?|claims?|mounts?|disks?|filesystems?))|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)|\b(free|left|used|full) (on|in|at) \//,
   ],
 ];
 
 /** A volume that is a disk ("our volume", "the data volume", "free space on the volume"), not a volume of traffic. */
 const DISK_VOLUME =
-  /\b(?:(?:the|our|its|their|that|this|data|persistent|mounted) volumes?|volumes? (?:claims?|mounts?|space|usage|full|fill\w*|size))\b|\bvolumes?\b(?=[^?.!]*\b(?:space|disk|full|fill\w*|bytes|gib|mib|pvc|claim|mount)\b)|(?<=\b(?:space|disk|full|bytes|pvc|claim|mount)\b[^?.!]*)\bvolumes?\b/g;
+  /\b(?:(?:the|our|its|their|that|this|data|persistent|mounted|[a-z0-9]+-[a-z0-9-]+) volumes?|volumes? (?:claims?|mounts?|space|usage|full|fill\w*|size|capacity))\b|\bvolumes?\b(?=[^?.!]*\b(?:space|disk|full|fill\w*|bytes|gib|mib|pvc|claim|mount|free|capacity|size|left)\b)|(?<=\b(?:space|disk|full|bytes|pvc|claim|mount|capacity|size)\b[^?.!]*)\bvolumes?\b/g;
 
 /** Connections that failed ("connection refused errors", "conn resets", "connections timing out"): failed calls, not connections held. */
 const CONNECTION_FAILURES = /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b/g;
@@ -255,7 +255,7 @@ const ASKS_WHEN =
   /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
-const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|same nodes?|shares?d? (a |any )?nodes?)\b/;
+const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
 /** "what do the logs say?", "any errors in the logs of inventory?", "show me checkout's log lines": the logs. */
@@ -268,21 +268,21 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
+  /\bdeadlock\w*\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
-  /\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|causing|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting)\b/;
+  /\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
-  /\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
+  /\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?wrong (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
-  /\b(what'?s the plan|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
+  /\b(what'?s the plan|(?:should|shall|must|can|could|do) (?:we|i|you) roll (?:it|this|that|them|[a-z0-9_.-]+) back|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
   /\b(than (usual|normal|typical|expected|baseline)|mov(e|ed|ing)|budg(e|ed)|shift(ed)?|go(ne|es)? up|went up|go(ne|es)? down|went down|increase[ds]?|decrease[ds]?|rise|rose|risen|drop(ped)?|higher|lower|more|less|worse|better|changed?|compare[ds]?|compared|before|after|since|too|also|spike[ds]?|jump(ed)?|slower|faster)\b/;
 const ASKS_BY_ROUTE =
-  /\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only|(one|a single|single|specific|particular|some|certain|all the|every) (routes?|endpoints?|paths?)|spread (over|across))\b/;
+  /\bwhich (?:[a-z0-9_-]+ )?(?:routes?|endpoints?|paths?|urls?|handlers?)\b|\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only|(one|a single|single|specific|particular|some|certain|all the|every) (routes?|endpoints?|paths?)|spread (over|across))\b/;
 /** CPU or memory against the containers' limits. */
 const ASKS_LIMIT =
   /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out|starv\w*|pegged|overload\w*|over ?loaded|busy|utili[sz]\w*|out of (cpu|memory|mem|cores?|capacity))\b/;
@@ -301,8 +301,8 @@ const ASKS_AFFECTED =
 const ASKS_COUNT =
   /\bso far\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
-const CALLS_TO = /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)/;
-const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries)\b/;
+const CALLS_TO = /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)/;
+const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries|call (?=time|latency|duration|errors?|failures?|rate))/;
 /** A count asked as a share: "how many failed, as a %", "what fraction of requests failed". */
 const AS_A_SHARE = /%|\b(percent\w*|percentage|fraction|share|proportion|ratio)\b/;
 /** Failures asked per second, not as a share: "how many reqs/s are failing", "errors per second", "5xx/s". */
@@ -338,7 +338,7 @@ const REFERENCE_BY_VERB =
   /\b(?:before|since|after|prior to|until|around|about|near)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start|got|went|became|turned)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*|down|bad|worse)/;
 /** "before the crawler showed up", "since the batch job kicked in": the start of a change of the question's own measure. */
 const REFERENCE_BY_ARRIVAL =
-  /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|hit|started|began|landed)\b/;
+  /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|came up|came online|went live|rolled out|hit|started|began|landed)\b/;
 /** "compared to an hour ago", "vs 30 min ago", "than two hours ago": now against a moment that long before. */
 const REFERENCE_AGO =
   /\b(?:(?:compared (?:to|with)|vs\.?|versus|than|since|from|to|with|at)\s+)?(an?|one|two|three|four|five|six|seven|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w)\s+ago\b/;
@@ -400,7 +400,7 @@ const COMMON = new Set(
     'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
   ).split(' '),
 );
 
@@ -549,7 +549,8 @@ function parseText(whole: string): TypedQuestion {
   ];
   const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
   // The root filesystem of a disk question ("how full is / on that node?") is a mount, as paths are.
-  if (/(^|\s)\/(?=[\s?.!,]|$)/.test(message) && SIGNALS.find(([x]) => x === 'disk')![1].test(text)) routes.push('/');
+  if (/(^|\s)\/(?=[\s?.!,]|$)/.test(message) && (SIGNALS.find(([x]) => x === 'disk')![1].test(text) || /\b(free|left|full|used)\b/.test(text)))
+    routes.push('/');
   const reference = referenceOf(text);
   // The signals of the question, not of its reference ("p99 before the surge" asks the p99, not the traffic).
   const asking = reference?.clause ? text.replace(reference.clause, ' ') : text;
@@ -572,6 +573,11 @@ function parseText(whole: string): TypedQuestion {
   const probe = PROBES.test(asking);
   if (probe && signals.includes('errors')) signals.splice(signals.indexOf('errors'), 1, 'down');
   if (probe && !signals.length) signals.push('down');
+  // Scrape targets that fail ("when did the inventory scrape targets start failing?") are targets down.
+  if (/\b(scrape ?targets?|scrapes?|targets?)\b/.test(asking) && signals.includes('errors') && !signals.includes('down'))
+    signals.splice(signals.indexOf('errors'), 1, 'down');
+  // A version's ReplicaSet that scaled up ("when did the 2.15.0 ReplicaSet start scaling up?") is the version going out.
+  if (versions.length && /\breplicasets?\b/.test(asking) && signals.includes('replicas')) signals.splice(signals.indexOf('replicas'), 1);
   // CPU throttling is its own measure, not the CPU used.
   if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
   // Saturation asked without a measure is its CPU and memory against what it may use.
@@ -664,7 +670,10 @@ function parseText(whole: string): TypedQuestion {
         !!reference ||
         affected,
     // "only one of the pods?" splits by pod, not by route.
-    byRoute: (ASKS_BY_ROUTE.test(text) && !byPod) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text)),
+    // A disk's paths are mounts, not routes.
+    byRoute:
+      !(signals.length > 0 && signals.every((x) => x === 'disk')) &&
+      ((ASKS_BY_ROUTE.test(text) && !byPod) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text))),
     // The CPU or memory of the node a workload runs on is how much of the node's is in use, unless asked how much.
     againstLimit: saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text)),
     rangeMinutes: rangeOf(text),
@@ -719,7 +728,7 @@ function parseText(whole: string): TypedQuestion {
     before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
     wentOut:
-      /\b(go|goes|gone|went) (out|live)\b|\broll(s|ed|ing)? out\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(
+      /\b(go|goes|gone|went) (out|live)\b|\breplicasets?\b|\bscal(ed|ing) up\b|\bcame up\b|\broll(s|ed|ing)? out\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(
         text,
       ),
     latest:
@@ -772,7 +781,7 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
     // "what was the p99 two hours ago?" asks the value then; "now vs an hour ago", "what it was an hour ago, and now?" compare.
     const fragment = /^\W*(?:(?:ok|so|and|what about|how about)\W+)*$/.test(text.replace(ago[0], ' '));
     const at =
-      (fragment || /\b(was|were|did|had)\b/.test(text)) &&
+      (fragment || /\b(was|were|did|had|before)\b/.test(text)) &&
       !/\b(now|right now|currently|compared|vs\.?|versus|than|since|today|still)\b/.test(text.replace(ago[0], ' '));
     return { kind: 'ago', minutes: Math.round(count * (UNIT_MINUTES[unit] ?? (unit === 'm' ? 1 : 60))), signal: null, words: [], at, clause: ago[0] };
   }
@@ -826,7 +835,13 @@ const REPEATABLE = new Set<QuestionKind>(['signals', 'which', 'when', 'related',
  * read of those subjects instead: that question with its subjects replaced (and its range, when the
  * message names one). Any other message is read as it is.
  */
-export function followingUp(asked: TypedQuestion, message: string, earlier: string[]): TypedQuestion {
+export function followingUp(
+  asked: TypedQuestion,
+  message: string,
+  earlier: string[],
+  /** Whether the message is a later part of one that asked the earlier parts just before: it follows them whatever its length. */
+  part = false,
+): TypedQuestion {
   const text = corrected(message.slice(0, READ_CHARS).toLowerCase());
   // "and now?", "ok and rn?": the question before, read now.
   const now = asked.kind !== 'outside' && ASKS_NOW.test(text);
@@ -855,7 +870,7 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     return asked;
   // A longer message follows up when it refers back and only says how to read it again ("what was the p99 two hours ago?", "is it the whole of search or one route?").
   const modifies = asked.refers && (!!asked.reference || asked.rangeMinutes !== null || asked.byRoute || asked.versions.length > 0 || !!asked.method);
-  if (!FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && !modifies && text.split(/\s+/).filter(Boolean).length > 3) return asked;
+  if (!part && !FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && !modifies && text.split(/\s+/).filter(Boolean).length > 3) return asked;
   // A route, a method or a moment reads a measure again: the latest question of measures, before any other.
   const reads = asked.routes.length > 0 || asked.byRoute || !!asked.method || !!asked.reference;
   const repeatable = [...earlier]
@@ -873,6 +888,8 @@ export function followingUp(asked: TypedQuestion, message: string, earlier: stri
     words,
     placedAsNames: own.length ? (modifies ? asked.placedAsNames.filter((w) => own.includes(w)) : own) : before.placedAsNames,
     nameShaped: own.length ? asked.nameShaped : before.nameShaped,
+    // "how much was free on it an hour ago?" after a question about a disk: its free space.
+    ...(before.signals.includes('disk') && /\b(free|left|available|remaining)\b/.test(text) ? { free: before.free ?? 'disks', size: asked.size } : {}),
     refers: false,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.byRoute ? { byRoute: true } : {}),
@@ -894,6 +911,17 @@ const FILLER =
 
 /** A clause that sets a condition for the question after it ("so if it's not memory, what's killing them?"): no question of its own. */
 const CONDITION = /^\W*(?:(?:so|and|but|ok|okay)\W+)?(?:if|assuming|given that|unless|in case)\b/i;
+
+/**
+ * A part that is statements and a last sentence that asks nothing the grammar reads and names
+ * nothing ("Customers report that transfers hang. Is that this incident"): context, no question.
+ */
+function onlyContext(part: string): boolean {
+  const sentences = part.split(/(?<=[.!])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
+  if (sentences.length < 2) return false;
+  const last = parseText(sentences[sentences.length - 1]);
+  return last.kind === 'unknown' && !last.words.length && !last.routes.length && !last.versions.length;
+}
 
 /** One of the questions a message asks, with its own text. */
 export interface QuestionPart {
@@ -922,8 +950,22 @@ export function questionParts(whole: string): QuestionPart[] {
   const parts = asked
     .split(PART_BREAK)
     .map((t) => t.trim())
-    .filter((t) => /[a-z]/i.test(t) && !FILLER.test(t) && !CONDITION.test(t))
+    .filter((t) => /[a-z]/i.test(t) && !FILLER.test(t) && !CONDITION.test(t) && !onlyContext(t))
     .map((text) => ({ text, asked: parseQuestion(text) }))
+    // A later part that only says how to read the part before again ("…, and how much was free on it an hour ago?") asks that part again.
+    .map((p, i, all) =>
+      i > 0 && p.asked.kind === 'unknown'
+        ? {
+            ...p,
+            asked: followingUp(
+              p.asked,
+              p.text,
+              all.slice(0, i).map((x) => x.text),
+              true,
+            ),
+          }
+        : p,
+    )
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
@@ -932,6 +974,12 @@ export function questionParts(whole: string): QuestionPart[] {
   // Several times asked ("when did the rollout start, and when did inventory go down?"): each its own, when they ask of different things.
   const times = parts.every((p) => p.asked.kind === 'when');
   const asksOf = (q: TypedQuestion): string => JSON.stringify([q.words, q.signals, q.versions, q.rollout]);
+  // A disk's size asked with its free space ("size of /var/lib/media, and how much is free on /?"): each its own.
+  if (
+    parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.includes('disk')) &&
+    new Set(parts.map((p) => `${p.asked.free}|${p.asked.size}`)).size === parts.length
+  )
+    return parts;
   const ownSubject = (q: TypedQuestion): boolean => q.words.length > 0 || q.signals.length > 0 || q.versions.length > 0 || q.rollout;
   if (times) return parts.every((p) => ownSubject(p.asked)) && new Set(parts.map((p) => asksOf(p.asked))).size === parts.length ? parts : [];
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];

@@ -198,7 +198,7 @@ export async function readSignals(
       : readFrom(from, query, purpose);
   const span = `${Math.max(STEP_SECONDS, Math.round(Number(until.epochMicros - from.epochMicros) / 1e6))}s`;
   const counted = range.count ? signals.filter((x) => x === 'rate' || x === 'errors' || x === 'restarts') : [];
-  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false);
+  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false, range.free?.mounts);
   const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
   const listed = needsMetrics
     ? await session.runTool({
@@ -358,15 +358,21 @@ export async function readSignals(
         ? `kubelet_volume_stats_available_bytes * on (namespace, persistentvolumeclaim) group_left () max by (namespace, persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}})`
         : '';
       const query =
-        subject.label === 'node' || !pods
-          ? `min(${nodeFs})`
-          : range.free.volumes && !mounts
-            ? `min(${volumes})`
-            : `min(${nodeFs} * on (node) group_left () max by (node) (kube_pod_info{${pods}})${mounts ? '' : ` or ${volumes}`})`;
+        subject.label === 'persistentvolumeclaim'
+          ? `min(kubelet_volume_stats_available_bytes{persistentvolumeclaim=${quote(subject.value)}})`
+          : subject.label === 'node' || !pods
+            ? `min(${nodeFs})`
+            : range.free.volumes && !mounts
+              ? `min(${volumes})`
+              : `min(${nodeFs} * on (node) group_left () max by (node) (kube_pod_info{${pods}})${mounts ? '' : ` or ${volumes}`})`;
       const run = await read(query, `How much space is left on the disk of ${subject.value} with the least`);
       out.push({
         signal,
-        name: range.free.mounts.length ? `free space on ${range.free.mounts.join(', ')}` : 'free space of the disk with the least left',
+        name: range.free.mounts.length
+          ? `free space on ${range.free.mounts.join(', ')}`
+          : subject.label === 'persistentvolumeclaim'
+            ? 'free space'
+            : 'free space of the disk with the least left',
         run,
         lines: linesOf(run),
         unit: 'bytes',
@@ -457,6 +463,8 @@ async function readNodeSignals(
   signals: Signal[],
   read: (query: string, purpose: string) => Promise<RecordedRun>,
   againstCapacity: boolean,
+  /** The mounts whose free space is asked (none named: the filesystem with the least left); undefined when how full is asked. */
+  free?: string[],
 ): Promise<Array<SignalRead | SignalMissing>> {
   const named = [`node=${quote(node)}`, `instance=~${quote(`${escape(node)}(:[0-9]+)?`)}`];
   const out: Array<SignalRead | SignalMissing> = [];
@@ -480,6 +488,19 @@ async function readNodeSignals(
         `The memory in use on node ${node}`,
       );
       out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: linesOf(run), unit: 'bytes' });
+    } else if (signal === 'disk' && free) {
+      const mounts = free.length ? `, mountpoint=~${quote(free.map(escape).join('|'))}` : '';
+      const run = await read(
+        named.map((m) => `min(node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}", ${m}${mounts}})`).join(' or '),
+        `How much space is left on ${free.length ? free.join(', ') : 'the filesystem with the least left'} of node ${node}`,
+      );
+      out.push({
+        signal,
+        name: free.length ? `free space on ${free.join(', ')}` : 'free space of the filesystem with the least left',
+        run,
+        lines: linesOf(run),
+        unit: 'bytes',
+      });
     } else if (signal === 'disk') {
       const run = await read(
         named.map((m) => `max(1 - node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}", ${m}} / node_filesystem_size_bytes{${m}})`).join(' or '),
