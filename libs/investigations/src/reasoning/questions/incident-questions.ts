@@ -527,7 +527,8 @@ export class IncidentQuestions {
       };
     // The first name of the question is one no source knows ("the loyalty-points service also calls payments: is it affected?"): asked about, not passed over for the next.
     const firstNamed = words.find((w) => unresolved.includes(w) || match([w]).length);
-    const unknownFirst = !!firstNamed && unresolved.includes(firstNamed) && this.asked.nameShaped.includes(firstNamed);
+    // (A question about a version may name what a deploy report calls the service: "the statements-static 2026.11.27-1 bundle".)
+    const unknownFirst = !!firstNamed && unresolved.includes(firstNamed) && this.asked.nameShaped.includes(firstNamed) && !this.asked.versions.length;
     // Enough named to answer (a relation needs two): the names not found are said; else they are asked about.
     if (!unknownFirst && (named.length >= needs || (named.length && !unresolved.length))) {
       if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
@@ -878,6 +879,7 @@ export class IncidentQuestions {
       queue: this.asked.queue,
       probe: this.asked.probe,
       byPod: this.asked.byPod && !options.byRoute,
+      largest: this.asked.largest,
       ...(this.asked.free ? { free: { volumes: this.asked.free === 'volumes', mounts: this.asked.routes } } : {}),
     };
   }

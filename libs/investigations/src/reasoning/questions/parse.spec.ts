@@ -375,6 +375,11 @@ describe('parseQuestion', () => {
     expect(questionParts('Users report hangs on transfers. Is that this incident, and what is causing it?')).toEqual([]);
   });
 
+  it('reads the largest pod of a workload apart from the sum of its pods', () => {
+    expect(parseQuestion('how much memory does the largest checkout container use?').largest).toBe(true);
+    expect(parseQuestion('how much memory do the checkout containers use?').largest).toBe(false);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -165,6 +165,8 @@ export interface TypedQuestion {
   rollout: boolean;
   /** For disks: whether it asks the free space left (bytes), of volumes (claims) or of any disk; null when it asks how full. */
   free: 'volumes' | 'disks' | null;
+  /** For CPU and memory: whether it asks the pod that uses the most ("the largest orders container", "the biggest pod"). */
+  largest: boolean;
   /** Whether it asks requests, errors or latency pod by pod ("is it both pods or just one?", "which replica is slow?"). */
   byPod: boolean;
   /** Whether it asks about what probes the subject from outside ("the blackbox probe on inventory", "the synthetic check"): whether it is down, by the probe. */
@@ -205,7 +207,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'down',
-    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b/,
+    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable|reporting)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b|\bc[oa]me back\b/,
   ],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
@@ -252,7 +254,7 @@ const ASKS_WHICH =
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
@@ -400,7 +402,7 @@ const COMMON = new Set(
     'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
   ).split(' '),
 );
 
@@ -747,6 +749,11 @@ function parseText(whole: string): TypedQuestion {
           : 'disks'
         : null,
     byPod,
+    largest:
+      signals.some((x) => x === 'cpu' || x === 'memory') &&
+      /\b(largest|biggest|heaviest|hungriest|single|one) (\w+ )?(pod|container|replica|instance)\b|\b(pod|container|replica|instance) (that uses|using) the most\b/.test(
+        asking,
+      ),
     connectionStates: signals.includes('connections') && /\b(states?|idle|doing)\b/.test(asking),
     rollout:
       kind === 'when' &&
@@ -935,7 +942,7 @@ export interface QuestionPart {
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
 const PART_BREAK =
-  /\s*(?:[?;]+|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who)\b))\s*/;
+  /\s*(?:[?;]+|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and

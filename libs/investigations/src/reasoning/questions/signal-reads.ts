@@ -176,6 +176,8 @@ export async function readSignals(
     probe?: boolean;
     /** For disks: the free space asked (bytes left), of the volumes only when `volumes`, of the mounts named when `mounts`. */
     free?: { volumes: boolean; mounts: string[] };
+    /** For CPU and memory: the pod that uses the most, not the sum of them ("the largest orders container"). */
+    largest?: boolean;
     /** Whether requests, errors and latency are split by pod ("is it both pods or just one?"). */
     byPod?: boolean;
   },
@@ -408,6 +410,14 @@ export async function readSignals(
         continue;
       }
       out.push({ signal, name, run, lines: linesOf(run), unit: 'ratio' });
+    } else if (range.largest && pods) {
+      // Its largest pod ("the biggest orders container"): each pod's containers' use, the most of them.
+      const query =
+        signal === 'cpu'
+          ? `max(sum by (pod) (rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m])))`
+          : `max(sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""}))`;
+      const run = await read(query, `The ${SIGNAL_NAMES[signal]} of ${subject.value}'s largest pod`);
+      out.push({ signal, name: `${SIGNAL_NAMES[signal]} of its largest pod`, run, lines: linesOf(run), unit: signal === 'cpu' ? 'cores' : 'bytes' });
     } else {
       const query =
         signal === 'cpu'
