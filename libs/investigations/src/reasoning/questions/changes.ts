@@ -78,19 +78,7 @@ export async function answerChanges(
     'Which new pods run with other resource limits',
   );
   // What deploy and configuration tools reported over the same range, when some change was recorded around the window.
-  const reported = session.tools.some((t) => t.name === CHANGES_TOOL)
-    ? await session.runTool({
-        tool: CHANGES_TOOL,
-        integrationId: null,
-        arguments: {
-          onset: until.toISOString(),
-          beforeMinutes: Math.min(1440, Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6))),
-          afterMinutes: 0,
-          services: [],
-        },
-        purpose: 'Which changes deploy and configuration tools reported over the range',
-      })
-    : null;
+  const reported = await readReported(session, from, until, [], 'Which changes deploy and configuration tools reported over the range');
   const runs = [versions, workloads, limits];
   const changes = [...newVersions(versions, from, step), ...workloadChanges(workloads), ...limitChanges(limits, from, step), ...reportedChanges(reported)];
   // A new generation is a rollout: said only when no version or limit change of the same workload says what it changed.
@@ -176,8 +164,30 @@ export async function lastRollout(
   return deploy ? { ...deploy, reported: true } : { none: run };
 }
 
+/** The changes deploy and configuration tools reported from `from` to `until` (of `services`, else all); null with no changes integration. */
+async function readReported(
+  session: InvestigationSession,
+  from: Timestamp,
+  until: Timestamp,
+  services: string[],
+  purpose: string,
+): Promise<RecordedRun | null> {
+  if (!session.tools.some((t) => t.name === CHANGES_TOOL)) return null;
+  return session.runTool({
+    tool: CHANGES_TOOL,
+    integrationId: null,
+    arguments: {
+      onset: until.toISOString(),
+      beforeMinutes: Math.min(1440, Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6))),
+      afterMinutes: 0,
+      services,
+    },
+    purpose,
+  });
+}
+
 /**
- * The latest deploy deploy tools reported between `from` and `until` that `matches` accepts (of
+ * The latest deploy that deploy tools reported between `from` and `until` that `matches` accepts (of
  * `service`, or naming a version), with the run that read it; null with no changes integration
  * or no such report.
  */
@@ -188,18 +198,8 @@ export async function reportedDeploy(
   service: string | null,
   matches: (c: RecordedChange) => boolean,
 ): Promise<{ at: Timestamp; what: string; run: RecordedRun } | null> {
-  if (!session.tools.some((t) => t.name === CHANGES_TOOL)) return null;
-  const reported = await session.runTool({
-    tool: CHANGES_TOOL,
-    integrationId: null,
-    arguments: {
-      onset: until.toISOString(),
-      beforeMinutes: Math.min(1440, Math.max(1, Math.ceil(Number(until.epochMicros - from.epochMicros) / 60e6))),
-      afterMinutes: 0,
-      services: service ? [service] : [],
-    },
-    purpose: `Which deploys${service ? ` of ${service}` : ''} were reported`,
-  });
+  const reported = await readReported(session, from, until, service ? [service] : [], `Which deploys${service ? ` of ${service}` : ''} were reported`);
+  if (!reported) return null;
   const deploy = recordedChangesOf(reported)
     .filter((c) => !isObserved(c) && c.kind === 'deploy' && matches(c))
     .flatMap((c) => {
