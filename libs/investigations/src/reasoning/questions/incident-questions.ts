@@ -65,6 +65,10 @@ const mean = (values: number[]): number | null => (values.length ? values.reduce
  * sources' label values; a reference ("it", "those pods", "the new version") or no subject at all
  * means what the conversation named before, else the incident's service.
  */
+/** A deploy only its report shows, said as reported, with what the metrics do not show of it. */
+const reportedAt = (deploy: { what: string; at: Timestamp }, until: Timestamp, unseen: string): string =>
+  `${deploy.what[0].toUpperCase()}${deploy.what.slice(1)} was reported at ${clock(deploy.at, until)}; the metrics show no ${unseen}`;
+
 /** The names the sources know, read once per turn: the jobs first, every subject label (`all`) and the objects when needed. */
 interface Known {
   catalog: Subject[];
@@ -280,12 +284,7 @@ export class IncidentQuestions {
       }
       // A version the metrics do not show (an asset bundle, a build of the same program) may be known from its report.
       const reported = await reportedDeploy(session, from, until, null, (c) => c.versionAfter === version || c.summary.includes(version));
-      if (reported)
-        this.answer.record(
-          session,
-          `${reported.what[0].toUpperCase()}${reported.what.slice(1)} was reported at ${clock(reported.at, until)}; the metrics show no ${version} of ${found[0].value}`,
-          [run, reported.run],
-        );
+      if (reported) this.answer.record(session, reportedAt(reported, until, `${version} of ${found[0].value}`), [run, reported.run]);
       else this.answer.cannot(`${version} of ${found[0].value} did not start from ${clock(from, until)} to ${clock(until, until)}`, run);
       return null;
     }
@@ -305,7 +304,7 @@ export class IncidentQuestions {
         this.answer.record(
           session,
           rollout.reported
-            ? `${rollout.what[0].toUpperCase()}${rollout.what.slice(1)} was reported at ${clock(rollout.at, until)}; the metrics show no new version of ${found[0].value}`
+            ? reportedAt(rollout, until, `new version of ${found[0].value}`)
             : `The rollout of ${rollout.what} started at ${clock(rollout.at, until)}`,
           rollout.run,
         );
@@ -414,7 +413,8 @@ export class IncidentQuestions {
     // An alert's name ("RecommendationsLatencyHigh is firing") names the alert, not a service: its labels say what it is about.
     const alertNames = new Set(session.alerts.map((a) => (a.labels.alertname ?? '').toLowerCase()).filter(Boolean));
     const notAlerts = (ws: string[]): string[] => ws.filter((w) => !alertNames.has(w));
-    const earlier = this.earlier.map((text) => notAlerts(parseQuestion(text).words));
+    const earlierAsked = this.earlier.map((text) => parseQuestion(text));
+    const earlier = earlierAsked.map((q) => notAlerts(q.words));
     let words = notAlerts(this.asked.words);
     const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
     if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
@@ -423,7 +423,7 @@ export class IncidentQuestions {
     const known: Known = (this.known ??= await this.readNames(session, source, ['job']));
     if (!known.all) {
       const inJobs = (w: string): boolean => known.catalog.some((s) => whole(s, w) || names(w, s.value));
-      const placedEarlier = this.earlier.flatMap((text) => parseQuestion(text).placedAsNames);
+      const placedEarlier = earlierAsked.flatMap((q) => q.placedAsNames);
       const wanting =
         asksNode ||
         this.asked.other ||

@@ -852,20 +852,17 @@ export function followingUp(
   const text = corrected(message.slice(0, READ_CHARS).toLowerCase());
   // "and now?", "ok and rn?": the question before, read now.
   const now = asked.kind !== 'outside' && ASKS_NOW.test(text);
+  // The earlier messages as the grammar reads them, the latest first: read once, for whichever form below needs them.
+  let read: TypedQuestion[] | undefined;
+  const latestFirst = (): TypedQuestion[] => (read ??= [...earlier].reverse().map((m) => parseQuestion(m)));
   // "what state are they stuck in?" after a question about connections: those connections, by state.
   if (asked.kind === 'unknown' && /\bstates?\b/.test(text)) {
-    const before = [...earlier]
-      .reverse()
-      .map((m) => parseQuestion(m))
-      .find((q) => q.mentioned.includes('connections'));
+    const before = latestFirst().find((q) => q.mentioned.includes('connections'));
     if (before) return { ...before, kind: 'signals', signals: ['connections'], connectionStates: true, refers: false, reference: null, compare: false };
   }
   // "and the other replica?": the question before, of the other pods of the workload it named a pod of.
   if (asked.other && !asked.words.length && !asked.signals.length) {
-    const before = [...earlier]
-      .reverse()
-      .map((m) => parseQuestion(m))
-      .find((q) => REPEATABLE.has(q.kind) && q.words.length);
+    const before = latestFirst().find((q) => REPEATABLE.has(q.kind) && q.words.length);
     if (before) return { ...before, other: true, refers: false };
   }
   // A subject, a moment ("compared to before the rollout?"), a version ("and b4 3.3.0?") or a range ("and over the last day?") is what it may name.
@@ -880,10 +877,7 @@ export function followingUp(
   if (!part && !FOLLOW_UP.test(text) && !FRAGMENT_START.test(text) && !modifies && text.split(/\s+/).filter(Boolean).length > 3) return asked;
   // A route, a method or a moment reads a measure again: the latest question of measures, before any other.
   const reads = asked.routes.length > 0 || asked.byRoute || !!asked.method || !!asked.reference;
-  const repeatable = [...earlier]
-    .reverse()
-    .map((m) => parseQuestion(m))
-    .filter((q) => REPEATABLE.has(q.kind));
+  const repeatable = latestFirst().filter((q) => REPEATABLE.has(q.kind));
   const before = (reads ? repeatable.find((q) => q.kind === 'signals') : undefined) ?? repeatable[0];
   if (!before) return asked;
   if (now) return { ...before, refers: false, reference: null, compare: false, rangeMinutes: null, before: false, still: true };

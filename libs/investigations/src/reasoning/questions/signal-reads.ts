@@ -353,16 +353,16 @@ export async function readSignals(
     } else if (signal === 'connections') {
       out.push(await readConnections(session, source, subject, selector, read, from, until));
     } else if (signal === 'disk' && range.free) {
-      // The free space of the disk with the least left: the mounts named, else the node's filesystems (or those of the nodes its pods run on) and the volumes its pods claim.
+      // The free space of the disk with the least left: the mounts named, else the filesystems of the nodes its pods run on and the volumes its pods claim (a node's own are read by readNodeSignals).
       const mounts = range.free.mounts.length ? `, mountpoint=~${quote(range.free.mounts.map(escape).join('|'))}` : '';
-      const nodeFs = `node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}"${subject.label === 'node' ? `, node=${quote(subject.value)}` : ''}${mounts}}`;
+      const nodeFs = `node_filesystem_avail_bytes{fstype!~"${VIRTUAL_FILESYSTEMS}"${mounts}}`;
       const volumes = pods
         ? `kubelet_volume_stats_available_bytes * on (namespace, persistentvolumeclaim) group_left () max by (namespace, persistentvolumeclaim) (kube_pod_spec_volumes_persistentvolumeclaims_info{${pods}})`
         : '';
       const query =
         subject.label === 'persistentvolumeclaim'
           ? `min(kubelet_volume_stats_available_bytes{persistentvolumeclaim=${quote(subject.value)}})`
-          : subject.label === 'node' || !pods
+          : !pods
             ? `min(${nodeFs})`
             : range.free.volumes && !mounts
               ? `min(${volumes})`
