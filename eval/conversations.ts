@@ -4,11 +4,13 @@ import type { Conclusion, RecordedRun } from '@svc/investigations';
 import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
+import { CHAINS_DEV_CASES } from './conversation-dev-chains';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { IC_DEV_CASES } from './conversation-dev-ic';
 import { OWNER_DEV_CASES } from './conversation-dev-owner';
 import { PLATFORM_DEV_CASES } from './conversation-dev-platform';
 import { MORE_DEV_CASES } from './conversation-dev-more';
+import { NEWCOMER_DEV_CASES } from './conversation-dev-newcomer';
 import { SRE_DEV_CASES } from './conversation-dev-sre';
 import { STAKEHOLDER_DEV_CASES } from './conversation-dev-stakeholder';
 import { SUPPORT_DEV_CASES } from './conversation-dev-support';
@@ -19,6 +21,8 @@ import { THIRD_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-3a';
 import { THIRD_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-3b';
 import { FOURTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-4a';
 import { FOURTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-4b';
+import { FIFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-5a';
+import { FIFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-5b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -31,7 +35,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3` or `--split=holdout-4`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4` or `--split=holdout-5`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -344,6 +348,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   owner: OWNER_DEV_CASES,
   platform: PLATFORM_DEV_CASES,
   support: SUPPORT_DEV_CASES,
+  newcomer: NEWCOMER_DEV_CASES,
+  chains: CHAINS_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -354,6 +360,8 @@ const CASES: QuestionCase[] = [
   ...THIRD_HOLDOUT_QUESTIONS_B,
   ...FOURTH_HOLDOUT_QUESTIONS_A,
   ...FOURTH_HOLDOUT_QUESTIONS_B,
+  ...FIFTH_HOLDOUT_QUESTIONS_A,
+  ...FIFTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -568,7 +576,7 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n| split | questions | correct | cited | numbers shown by the cited runs |\n|---|---:|---:|---:|---:|');
-  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (r.length)
       console.log(
