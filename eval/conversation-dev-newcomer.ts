@@ -14,32 +14,55 @@
  */
 import type { Expect, QuestionCase } from './conversation-cases';
 
-const MiB = 1024 * 1024;
-const GiB = 1024 * MiB;
+/**
+ * The selector `{job="checkout", route="/api/checkout"}` of the labels given (undefined ones left
+ * out), followed by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const sel = (labels: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
 
 /** The share of a job's requests (optionally of one route) answered with a 5xx, over 5 minutes. */
-const errorRatio = (job: string, route?: string): string => {
-  const r = route ? `, route="${route}"` : '';
-  return `sum(rate(http_requests_total{job="${job}"${r}, code=~"5.."}[5m])) / sum(rate(http_requests_total{job="${job}"${r}}[5m]))`;
-};
+const errorRatio = (job: string, route?: string): string =>
+  `sum(rate(http_requests_total${sel({ job, route }, 'code=~"5.."')}[5m])) / sum(rate(http_requests_total${sel({ job, route })}[5m]))`;
 
 /** Requests per second a job (optionally one route) serves, over 5 minutes. */
-const requestRate = (job: string, route?: string): string => `sum(rate(http_requests_total{job="${job}"${route ? `, route="${route}"` : ''}}[5m]))`;
+const requestRate = (job: string, route?: string): string => `sum(rate(http_requests_total${sel({ job, route })}[5m]))`;
+
+/** The 99th percentile of a latency histogram's series matching `labels` (seconds), over 5 minutes. */
+const p99Of = (metric: string, labels: Record<string, string | undefined>): string =>
+  `histogram_quantile(0.99, sum by (le) (rate(${metric}_bucket${sel(labels)}[5m])))`;
 
 /** The 99th percentile of a job's request latency (seconds), over 5 minutes. */
-const p99 = (job: string): string => `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="${job}"}[5m])))`;
+const p99 = (job: string): string => p99Of('http_request_duration_seconds', { job });
 
 /** The 99th percentile of a job's calls to a peer (seconds), over 5 minutes. */
-const clientP99 = (job: string, peer: string): string =>
-  `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket{job="${job}", peer="${peer}"}[5m])))`;
+const clientP99 = (job: string, peer: string): string => p99Of('http_client_request_duration_seconds', { job, peer });
 
 /** The mean duration of a job's calls to a peer (seconds), over 5 minutes. */
 const clientMean = (job: string, peer: string): string =>
-  `sum(rate(http_client_request_duration_seconds_sum{job="${job}", peer="${peer}"}[5m])) / sum(rate(http_client_request_duration_seconds_count{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_request_duration_seconds_sum${sel({ job, peer })}[5m])) / sum(rate(http_client_request_duration_seconds_count${sel({ job, peer })}[5m]))`;
 
 /** The share of a job's calls to a peer that did not succeed, over 5 minutes. */
 const clientFailures = (job: string, peer: string): string =>
-  `sum(rate(http_client_requests_total{job="${job}", peer="${peer}", code!="200"}[5m])) / sum(rate(http_client_requests_total{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_requests_total${sel({ job, peer }, 'code!="200"')}[5m])) / sum(rate(http_client_requests_total${sel({ job, peer })}[5m]))`;
+
+/** CPU cores a container uses, over all its pods, over 5 minutes. */
+const cores = (container: string): string => `sum(rate(container_cpu_usage_seconds_total${sel({ container })}[5m]))`;
+
+/** The share of a container's CFS periods that were throttled, over 5 minutes. */
+const throttledShare = (container: string): string =>
+  `sum(increase(container_cpu_cfs_throttled_periods_total${sel({ container })}[5m])) / sum(increase(container_cpu_cfs_periods_total${sel({ container })}[5m]))`;
+
+/** A container's limit of `resource` (cores or bytes), the largest of its pods'. */
+const limit = (container: string, resource: 'cpu' | 'memory'): string => `max(kube_pod_container_resource_limits${sel({ container, resource })})`;
+
+/** A pod's name: its workload, its pod template's hash and its own suffix. */
+const pod = (workload: string, hash: string, suffix: string): string => [workload, hash, suffix].join('-');
 
 /** Connections of a Postgres server as a share of its max_connections. */
 const connectionsUsed = (server: string): string =>
@@ -80,7 +103,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     expect: { all: [num(errorRatio('checkout', '/api/checkout'), 0.2), num(requestRate('payments'), 0.2)] },
   },
 
-  // search-slow-version-chronic-alert: search p99 about 1.95 s (3.3.0 from 40 min before, 3.2.1
+  // search-slow-version-chronic-alert: search's p99 about 1.95 s (3.3.0 from 40 min before, 3.2.1
   // before it); CPUThrottlingHigh is on recommendations (95% of its 0.5-core limit).
   {
     scenario: 'search-slow-version-chronic-alert',
@@ -111,7 +134,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     scenario: 'inventory-down-harmless-rollout',
     split: 'dev',
     message:
-      'Checkout is throwing errors and on the blackbox dashboard the probe for the inventory healthz thing is red. Is the inventory service actually down, and if so since what time? (sorry, still learning where everything is)',
+      'Checkout is throwing errors and on the blackbox dashboard the probe for the inventory healthz thing is red. Is the inventory service actually down, and if so from what time? (sorry, still learning where everything is)',
     expect: { all: [{ contains: ['inventory'] }, { at: 36, tolerance: 3 }] },
   },
   {
@@ -143,13 +166,13 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message:
       "KubePodRestartingOften fired for the orders pods. Could you tell me why they're getting restarted (what's the last termination reason?) and what the memory limit on the orders containers is? I think the memory panel shows something near 1 GB but I'm not sure that's the limit.",
-    expect: { all: [{ contains: ['OOMKilled'] }, num('max(kube_pod_container_resource_limits{container="orders", resource="memory"})', 0.05)] },
+    expect: { all: [{ contains: ['OOMKilled'] }, num(limit('orders', 'memory'), 0.05)] },
   },
   {
     scenario: 'orders-memory-leak-oom',
     split: 'dev',
-    earlier: ['why do the orders pods keep restarting?'],
-    message: 'I see, thanks. Since when has that been going on - when was the very first one of them killed?',
+    earlier: ['why are the orders pods restarting over and over?'],
+    message: 'I see, thanks. How long has that been going on - when was the very first one of them killed?',
     expect: { at: 40, tolerance: 2 },
   },
   {
@@ -175,8 +198,11 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     message: 'how big is that media volume on the node, and how full is it in percent? the disk panel has too many lines for me to tell',
     expect: {
       all: [
-        num('max(node_filesystem_size_bytes{mountpoint="/var/lib/media"})', 0.05),
-        num('1 - max(node_filesystem_avail_bytes{mountpoint="/var/lib/media"}) / max(node_filesystem_size_bytes{mountpoint="/var/lib/media"})', 0.05),
+        num(`max(node_filesystem_size_bytes${sel({ mountpoint: '/var/lib/media' })})`, 0.05),
+        num(
+          `1 - max(node_filesystem_avail_bytes${sel({ mountpoint: '/var/lib/media' })}) / max(node_filesystem_size_bytes${sel({ mountpoint: '/var/lib/media' })})`,
+          0.05,
+        ),
       ],
     },
   },
@@ -206,14 +232,14 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-traffic-surge',
     split: 'dev',
-    message: 'The deploys panel shows frontend got 5.2.1 shortly before this. Could that be related? Which frontend pods are running 5.2.1, and on what nodes?',
+    message: 'The deploys panel shows frontend got 5.2.1 shortly before this. Could that be related? Which frontend pods run 5.2.1, and on what nodes?',
     expect: { podsOf: { workload: 'frontend', version: '5.2.1' } },
   },
   {
     scenario: 'search-traffic-surge',
     split: 'dev',
     earlier: ["what's the p99 latency of search right now?"],
-    message: "ok that's bad. since when? like when did the traffic on the search route jump up?",
+    message: "ok that's bad. from when? like when did the traffic on the search route jump up?",
     expect: { at: 39, tolerance: 3 },
   },
 
@@ -248,7 +274,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message:
       "QueueMessagesStale is firing for... the orders queue I think? On rabbitmq. How old is the oldest message sitting in there now? I'm not sure how to read the head timestamp panel.",
-    expect: num('max(time() - rabbitmq_queue_head_message_timestamp{queue="orders"})', 0.1),
+    expect: num(`max(time() - rabbitmq_queue_head_message_timestamp${sel({ queue: 'orders' })})`, 0.1),
   },
   {
     scenario: 'orders-worker-scaled-to-zero',
@@ -307,17 +333,14 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message:
       "The recommendation service latency alert fired. I was told its CPU limit is 1 core, but the limits panel looks different - what's the CPU limit on those pods now?",
-    expect: num('max(kube_pod_container_resource_limits{container="recommendations", resource="cpu"})', 0.05),
+    expect: num(limit('recommendations', 'cpu'), 0.05),
   },
   {
     scenario: 'recommendations-cpu-throttled',
     split: 'dev',
     message:
       'how throttled are the recommendations containers at the moment? like what percentage of their CFS periods get throttled (if I understood that metric right)',
-    expect: num(
-      'sum(increase(container_cpu_cfs_throttled_periods_total{container="recommendations"}[5m])) / sum(increase(container_cpu_cfs_periods_total{container="recommendations"}[5m]))',
-      0.2,
-    ),
+    expect: num(throttledShare('recommendations'), 0.2),
   },
   {
     scenario: 'recommendations-cpu-throttled',
@@ -327,8 +350,8 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     expect: { direction: 'up' },
   },
 
-  // node-not-ready: ip-10-0-3-41 stops reporting 36 min before the end; cart-d7b5fbc6d-tk7ck ran
-  // on it (frontend answers about 15% of its requests with 502).
+  // node-not-ready: ip-10-0-3-41 stops reporting 36 min before the end; a cart pod (seeded name,
+  // never rolled) ran on it (frontend answers about 15% of its requests with 502).
   {
     scenario: 'node-not-ready',
     split: 'dev',
@@ -339,8 +362,8 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'node-not-ready',
     split: 'dev',
-    earlier: ['which node is NotReady?'],
-    message: 'since when has it been like that?',
+    earlier: ['which of the nodes is in NotReady state?'],
+    message: 'from what time has it been like that?',
     expect: { at: 36, tolerance: 2 },
   },
   {
@@ -348,7 +371,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['is one of the nodes NotReady?'],
     message: 'which of the cart pods was running on that node? I want to check whether it got moved',
-    expect: { contains: ['cart-d7b5fbc6d-tk7ck'] },
+    expect: { contains: [pod('cart', 'd7b5fbc6d', 'tk7ck')] },
   },
 
   // partner-bank-certificate-expired: the certificate of api.partner-bank.example expires 35 min
@@ -403,11 +426,11 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   },
 
   // sessions-redis-down-flapping-alert: sessions-redis down (redis_up 0) from 36 min before the
-  // end, its exporter up; cart fails about 90% of requests. frontend-b8bb6bfb8-l2lfs flaps.
+  // end, its exporter up; cart fails about 90% of requests. One frontend pod flaps.
   {
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
-    message: "Cart is erroring. Is the redis thing down? The exporter looks up on the targets page, so I'm confused. Which redis is it, and since when?",
+    message: "Cart is erroring. Is the redis thing down? The exporter looks up on the targets page, so I'm confused. Which redis is it, and from when?",
     expect: { all: [{ contains: ['sessions-redis'] }, { at: 36, tolerance: 2 }] },
   },
   {
@@ -421,7 +444,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
     message: 'FrontendTargetDown paged me first, before the cart thing. Which frontend pod is the one that keeps flapping?',
-    expect: { contains: ['frontend-b8bb6bfb8-l2lfs'] },
+    expect: { contains: [pod('frontend', 'b8bb6bfb8', 'l2lfs')] },
   },
   {
     scenario: 'sessions-redis-down-flapping-alert',
@@ -449,8 +472,8 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     scenario: 'payments-bad-version-noisy-neighbour',
     split: 'dev',
     message:
-      "One node's CPU is maxed by some ledger reconcile job. How many cores is that job using right now, and which node is it on? Trying to figure out if it's hurting payments.",
-    expect: { all: [num('sum(rate(container_cpu_usage_seconds_total{container="ledger-reconcile"}[5m]))', 0.15), { contains: ['ip-10-0-3-41'] }] },
+      "One node's CPU is maxed by some ledger reconcile job. How much CPU, in cores, is that job using right now, and which node is it on? Trying to figure out if it's hurting payments.",
+    expect: { all: [num(cores('ledger-reconcile'), 0.15), { contains: ['ip-10-0-3-41'] }] },
   },
   {
     scenario: 'payments-bad-version-noisy-neighbour',
@@ -464,11 +487,12 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'checkout-memory-limit-lowered',
     split: 'dev',
-    message: "What's the memory limit on checkout now, and what was it before the rollout? I have a feeling someone changed it but I'm not sure how to check.",
+    message:
+      "What's the memory limit on checkout now, and what was it prior to the rollout? I have a feeling someone changed it but I'm not sure how to check.",
     expect: {
       all: [
         num('min(kube_pod_container_resource_limits{container="checkout", resource="memory"})', 0.05),
-        num('max(max_over_time(kube_pod_container_resource_limits{container="checkout", resource="memory"}[3h]))', 0.05),
+        num(`max(max_over_time(kube_pod_container_resource_limits${sel({ container: 'checkout', resource: 'memory' })}[3h]))`, 0.05),
       ],
     },
   },
@@ -481,7 +505,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'checkout-memory-limit-lowered',
     split: 'dev',
-    earlier: ["what's checkout's memory limit now?"],
+    earlier: ["what is checkout's memory limit now?"],
     message: 'did the version change as well with that rollout, or is it the same build as before? which version is it?',
     expect: { contains: ['2.14.3'] },
   },
@@ -523,7 +547,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     scenario: 'accounts-pool-exhausted-harmless-rollout',
     split: 'dev',
     message: 'how full is the hikari pool thing of accounts, percent of active connections out of the max?',
-    expect: num('sum(hikaricp_connections_active{job="accounts"}) / sum(hikaricp_connections_max{job="accounts"})', 0.1),
+    expect: num(`sum(hikaricp_connections_active${sel({ job: 'accounts' })}) / sum(hikaricp_connections_max${sel({ job: 'accounts' })})`, 0.1),
   },
   {
     scenario: 'accounts-pool-exhausted-harmless-rollout',
@@ -564,7 +588,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
     scenario: 'cart-liveness-slow-redis',
     split: 'dev',
     earlier: ['why do the cart pods keep restarting?'],
-    message: 'since when has that been happening?',
+    message: 'when did that start happening?',
     expect: { at: 37, tolerance: 2 },
   },
 
@@ -595,18 +619,18 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   },
 
   // search-noisy-neighbour: the starved search pod is on ip-10-0-2-34 with video-transcode;
-  // image-resizer saturates ip-10-0-1-23 (no search pod); search p99 2.3 s (2.4 s on
+  // image-resizer saturates ip-10-0-1-23 (no search pod); search's p99 2.3 s (2.4 s on
   // the starved pod, 0.35 s on the other).
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    message: 'search p99 is up. I think only one of the search pods is slow? Which node is the slow search pod running on?',
+    message: "search's p99 is up. I think only one of the search pods is slow? On which node does the slow search pod run?",
     expect: { contains: ['ip-10-0-2-34'] },
   },
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    earlier: ['which node is the slow search pod on?'],
+    earlier: ['what node is the slow search pod on?'],
     message: "what's eating all the CPU on that node? some batch job?",
     expect: { contains: ['video-transcode'] },
   },

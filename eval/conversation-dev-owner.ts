@@ -10,31 +10,53 @@ import type { QuestionCase } from './conversation-cases';
  * (the values noted per scenario, at the data's end unless said).
  */
 
+/**
+ * The selector `{job="checkout", route="/api/checkout"}` of the labels given (undefined ones left
+ * out), followed by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const sel = (labels: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
+
+/** PromQL's `offset` modifier reading an hour back, appended to a range or a selector (the helpers' `shift`). */
+const HOUR_AGO = ['', 'offset', '60m'].join(' ');
+
 /** The 5xx share of a job's requests (optionally one route) over the last five minutes. */
-const errorRatio = (job: string, route?: string, offset = ''): string => {
-  const sel = route ? `job="${job}", route="${route}"` : `job="${job}"`;
-  return `sum(rate(http_requests_total{${sel}, code=~"5.."}[5m]${offset})) / sum(rate(http_requests_total{${sel}}[5m]${offset}))`;
-};
+const errorRatio = (job: string, route?: string, shift = ''): string =>
+  `sum(rate(http_requests_total${sel({ job, route }, 'code=~"5.."')}[5m]${shift})) / sum(rate(http_requests_total${sel({ job, route })}[5m]${shift}))`;
 
 /** A job's p99 server latency (optionally one route), seconds. */
-const p99 = (job: string, route?: string, offset = ''): string => {
-  const sel = route ? `job="${job}", route="${route}"` : `job="${job}"`;
-  return `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{${sel}}[5m]${offset})))`;
-};
+const p99 = (job: string, route?: string, shift = ''): string =>
+  `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket${sel({ job, route })}[5m]${shift})))`;
 
 /** A job's p99 latency of its calls to a peer, seconds. */
-const peerP99 = (job: string, peer: string, offset = ''): string =>
-  `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket{job="${job}", peer="${peer}"}[5m]${offset})))`;
+const peerP99 = (job: string, peer: string, shift = ''): string =>
+  `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket${sel({ job, peer })}[5m]${shift})))`;
+
+/** A job's mean latency of its calls to a peer, seconds. */
+const peerMean = (job: string, peer: string, shift = ''): string =>
+  `sum(rate(http_client_request_duration_seconds_sum${sel({ job, peer })}[5m]${shift})) / sum(rate(http_client_request_duration_seconds_count${sel({ job, peer })}[5m]${shift}))`;
 
 /** The failed share of a job's calls to a peer. */
 const peerFailRatio = (job: string, peer: string): string =>
-  `sum(rate(http_client_requests_total{job="${job}", peer="${peer}", code!="200"}[5m])) / sum(rate(http_client_requests_total{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_requests_total${sel({ job, peer }, 'code!="200"')}[5m])) / sum(rate(http_client_requests_total${sel({ job, peer })}[5m]))`;
 
 /** A job's requests per second (optionally one route). */
-const rps = (job: string, route?: string, offset = ''): string => {
-  const sel = route ? `job="${job}", route="${route}"` : `job="${job}"`;
-  return `sum(rate(http_requests_total{${sel}}[5m]${offset}))`;
-};
+const rps = (job: string, route?: string, shift = ''): string => `sum(rate(http_requests_total${sel({ job, route })}[5m]${shift}))`;
+
+/** CPU cores a container uses, all its pods together. */
+const cores = (container: string): string => `sum(rate(container_cpu_usage_seconds_total${sel({ container })}[5m]))`;
+
+/** A container's limit of `resource` (cores or bytes), the largest of its pods'. */
+const limit = (container: string, resource: 'cpu' | 'memory', shift = ''): string =>
+  `max(kube_pod_container_resource_limits${sel({ container, resource })}${shift})`;
+
+/** A pod's name: its workload, its pod template's hash and its own suffix. */
+const pod = (workload: string, hash: string, suffix: string): string => [workload, hash, suffix].join('-');
 
 export const OWNER_DEV_CASES: QuestionCase[] = [
   // checkout-bad-version: checkout 2.15.0 rolled out 38 min before the end (first 5xx at 37 min;
@@ -58,7 +80,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     scenario: 'checkout-bad-version',
     split: 'dev',
     earlier: ["what's checkout's 5xx rate now?"],
-    message: 'and when did it start climbing?',
+    message: 'and when did it begin climbing?',
     expect: { at: 38, tolerance: 3 },
   },
   {
@@ -79,7 +101,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: p99('search', '/api/search'), tolerance: 0.2 },
-        { number: p99('search', '/api/search', ' offset 60m'), tolerance: 0.2 },
+        { number: p99('search', '/api/search', HOUR_AGO), tolerance: 0.2 },
       ],
     },
   },
@@ -172,7 +194,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['why are media uploads failing?'],
     message: 'how much free space did that mount have an hour ago?',
-    expect: { number: 'node_filesystem_avail_bytes{mountpoint="/var/lib/media"} offset 60m', tolerance: 0.15 },
+    expect: { number: `node_filesystem_avail_bytes{mountpoint="/var/lib/media"}${HOUR_AGO}`, tolerance: 0.15 },
   },
   {
     scenario: 'media-disk-full-flapping-alert',
@@ -191,7 +213,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     scenario: 'search-traffic-surge',
     split: 'dev',
     message: 'How many CPU cores are the search pods burning altogether?',
-    expect: { number: 'sum(rate(container_cpu_usage_seconds_total{container="search"}[5m]))', tolerance: 0.15 },
+    expect: { number: cores('search'), tolerance: 0.15 },
   },
   {
     scenario: 'search-traffic-surge',
@@ -286,7 +308,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: peerP99('payments', 'partner-bank'), tolerance: 0.2 },
-        { number: peerP99('payments', 'partner-bank', ' offset 60m'), tolerance: 0.2 },
+        { number: peerP99('payments', 'partner-bank', HOUR_AGO), tolerance: 0.2 },
       ],
     },
   },
@@ -305,9 +327,9 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'checkout-slow-partner-bank',
     split: 'dev',
-    earlier: ['why is checkout slow?'],
+    earlier: ['why is checkout so slow?'],
     message: 'there is a reports-batch pod pegging one of our nodes too. how many CPU cores is it eating?',
-    expect: { number: 'sum(rate(container_cpu_usage_seconds_total{container="reports-batch"}[5m]))', tolerance: 0.15 },
+    expect: { number: cores('reports-batch'), tolerance: 0.15 },
   },
 
   // recommendations-cpu-throttled: a rollout 40 min before the end (recommendations-dc6b6c687-vf5ct
@@ -415,7 +437,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: p99('orders', '/api/orders'), tolerance: 0.2 },
-        { number: p99('orders', '/api/orders', ' offset 60m'), tolerance: 0.2 },
+        { number: p99('orders', '/api/orders', HOUR_AGO), tolerance: 0.2 },
       ],
     },
   },
@@ -480,7 +502,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message: 'someone said ledger-reconcile is hogging a node. how many CPU cores is it using and which node is that?',
     expect: {
-      all: [{ number: 'sum(rate(container_cpu_usage_seconds_total{container="ledger-reconcile"}[5m]))', tolerance: 0.15 }, { contains: ['ip-10-0-3-41'] }],
+      all: [{ number: cores('ledger-reconcile'), tolerance: 0.15 }, { contains: ['ip-10-0-3-41'] }],
     },
   },
 
@@ -501,8 +523,8 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     message: 'what memory limit is checkout running with now, and what did it have an hour ago?',
     expect: {
       all: [
-        { number: 'max(kube_pod_container_resource_limits{container="checkout", resource="memory"})', tolerance: 0.1 },
-        { number: 'max(kube_pod_container_resource_limits{container="checkout", resource="memory"} offset 60m)', tolerance: 0.1 },
+        { number: limit('checkout', 'memory'), tolerance: 0.1 },
+        { number: limit('checkout', 'memory', HOUR_AGO), tolerance: 0.1 },
       ],
     },
   },
@@ -541,7 +563,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['why are ledger writes failing?'],
     message: 'how much free space did our volume have an hour ago?',
-    expect: { number: 'kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"} offset 60m', tolerance: 0.15 },
+    expect: { number: `kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"}${HOUR_AGO}`, tolerance: 0.15 },
   },
 
   // accounts-pool-exhausted-harmless-rollout: accounts 1.4.1 rolled out 47 min before the end (both
@@ -588,16 +610,8 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     message: "What's the average latency of our calls to sessions-redis now, and what was it one hour ago?",
     expect: {
       all: [
-        {
-          number:
-            'sum(rate(http_client_request_duration_seconds_sum{job="cart", peer="sessions-redis"}[5m])) / sum(rate(http_client_request_duration_seconds_count{job="cart", peer="sessions-redis"}[5m]))',
-          tolerance: 0.2,
-        },
-        {
-          number:
-            'sum(rate(http_client_request_duration_seconds_sum{job="cart", peer="sessions-redis"}[5m] offset 60m)) / sum(rate(http_client_request_duration_seconds_count{job="cart", peer="sessions-redis"}[5m] offset 60m))',
-          tolerance: 0.2,
-        },
+        { number: peerMean('cart', 'sessions-redis'), tolerance: 0.2 },
+        { number: peerMean('cart', 'sessions-redis', HOUR_AGO), tolerance: 0.2 },
       ],
     },
   },
@@ -629,7 +643,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     scenario: 'inventory-liveness-unexplained',
     split: 'dev',
     message: 'catalog-sync shares a node with one of our inventory pods. how many CPU cores is it using?',
-    expect: { number: 'sum(rate(container_cpu_usage_seconds_total{container="catalog-sync"}[5m]))', tolerance: 0.15 },
+    expect: { number: cores('catalog-sync'), tolerance: 0.15 },
   },
   {
     scenario: 'inventory-liveness-unexplained',
@@ -637,7 +651,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     earlier: ['how much CPU is catalog-sync using?'],
     message: 'and how busy is the CPU of the node it runs on, overall?',
     expect: {
-      number: '1 - avg(rate(node_cpu_seconds_total{mode="idle", node="ip-10-0-3-41.eu-west-1.compute.internal"}[5m]))',
+      number: '1 - avg(rate(node_cpu_seconds_total{node="ip-10-0-3-41.eu-west-1.compute.internal", mode="idle"}[5m]))',
       tolerance: 0.15,
     },
   },
@@ -649,8 +663,8 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     expect: { cannot: true },
   },
 
-  // search-noisy-neighbour: search 3.2.1 (unchanged); p99 of search-878b86fb7-m9xrk (ip-10-0-2-34)
-  // 2.41 s, of -px6bm (ip-10-0-3-41) 0.348 s; search's p99 2.29 s now, 0.348 s an hour ago (1-min
+  // search-noisy-neighbour: search 3.2.1 (unchanged); p99 of the search pod on ip-10-0-2-34 (seeded
+  // name, never rolled) 2.41 s, of search-878b86fb7-px6bm (ip-10-0-3-41) 0.348 s; search's p99 2.29 s now, 0.348 s an hour ago (1-min
   // p99 0.344 at 37 min before the end, 2.11 at 36); video-transcode on ip-10-0-2-34 uses 3.62
   // cores (that node 0.98 busy); image-resizer on ip-10-0-1-23 (no search pod) 3.82 cores;
   // log-shipper on ip-10-0-3-41 1.10 cores (node 0.74 busy); search's pods 0.50 cores, barely
@@ -659,7 +673,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     message: 'Is it both of our search pods that are slow, or just one of them? Which one?',
-    expect: { contains: ['search-878b86fb7-m9xrk'] },
+    expect: { contains: [pod('search', '878b86fb7', 'm9xrk')] },
   },
   {
     scenario: 'search-noisy-neighbour',
@@ -675,7 +689,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: p99('search'), tolerance: 0.2 },
-        { number: p99('search', undefined, ' offset 60m'), tolerance: 0.2 },
+        { number: p99('search', undefined, HOUR_AGO), tolerance: 0.2 },
         { at: 37, tolerance: 3 },
       ],
     },

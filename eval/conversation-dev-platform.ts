@@ -10,25 +10,33 @@ import type { QuestionCase } from './conversation-cases';
  * names instead); plain counts of connections or queued messages are never used as numbers.
  */
 
-// PromQL helpers (local to this file).
-const errorRatio = (job: string, route?: string, offset = ''): string => {
+// PromQL helpers (local to this file). `shift` is empty (now) or a back(minutes).
+/** PromQL's `offset` modifier reading `minutes` back, appended to a range or a selector. */
+const back = (minutes: number): string => ['', 'offset', `${minutes}m`].join(' ');
+/** The selector `{job="checkout"}` of a job's series, with further matchers (each such as `, route="/api/checkout"`). */
+const ofJob = (job: string, ...more: string[]): string => `{job="${job}"${more.join('')}}`;
+const errorRatio = (job: string, route?: string, shift = ''): string => {
   const r = route ? `, route="${route}"` : '';
-  return `sum(rate(http_requests_total{job="${job}"${r}, code=~"5.."}[5m]${offset})) / sum(rate(http_requests_total{job="${job}"${r}}[5m]${offset}))`;
+  return `sum(rate(http_requests_total${ofJob(job, r, ', code=~"5.."')}[5m]${shift})) / sum(rate(http_requests_total${ofJob(job, r)}[5m]${shift}))`;
 };
-const p = (q: number, job: string, route?: string, offset = ''): string => {
+const p = (q: number, job: string, route?: string, shift = ''): string => {
   const r = route ? `, route="${route}"` : '';
-  return `histogram_quantile(${q}, sum by (le) (rate(http_request_duration_seconds_bucket{job="${job}"${r}}[5m]${offset})))`;
+  return `histogram_quantile(${q}, sum by (le) (rate(http_request_duration_seconds_bucket${ofJob(job, r)}[5m]${shift})))`;
 };
-const peerP = (q: number, job: string, peer: string, offset = ''): string =>
-  `histogram_quantile(${q}, sum by (le) (rate(http_client_request_duration_seconds_bucket{job="${job}", peer="${peer}"}[5m]${offset})))`;
-const cpuCores = (selector: string, offset = ''): string => `sum(rate(container_cpu_usage_seconds_total{${selector}}[5m]${offset}))`;
-const throttled = (container: string, window = '15m'): string =>
-  `sum(increase(container_cpu_cfs_throttled_periods_total{container="${container}"}[${window}])) / sum(increase(container_cpu_cfs_periods_total{container="${container}"}[${window}]))`;
-const nodeBusy = (node: string, offset = ''): string => `1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"${node}.*"}[5m]${offset}))`;
+const peerP = (q: number, job: string, peer: string, shift = ''): string =>
+  `histogram_quantile(${q}, sum by (le) (rate(http_client_request_duration_seconds_bucket${ofJob(job, `, peer="${peer}"`)}[5m]${shift})))`;
+const cpuCores = (selector: string, shift = ''): string => `sum(rate(container_cpu_usage_seconds_total{${selector}}[5m]${shift}))`;
+const throttled = (container: string, window = '15m'): string => {
+  const of = `{container="${container}"}`;
+  return `sum(increase(container_cpu_cfs_throttled_periods_total${of}[${window}])) / sum(increase(container_cpu_cfs_periods_total${of}[${window}]))`;
+};
+const nodeBusy = (node: string, shift = ''): string => `1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"${node}.*"}[5m]${shift}))`;
 const restartsIn = (container: string, window: string): string =>
   `sum(increase(kube_pod_container_status_restarts_total{container="${container}"}[${window}]))`;
-const limitOf = (container: string, resource: 'cpu' | 'memory', offset = ''): string =>
-  `max(kube_pod_container_resource_limits{container="${container}", resource="${resource}"}${offset})`;
+const limitOf = (container: string, resource: 'cpu' | 'memory', shift = ''): string => {
+  const of = `{container="${container}", resource="${resource}"}`;
+  return `max(kube_pod_container_resource_limits${of}${shift})`;
+};
 
 export const PLATFORM_DEV_CASES: QuestionCase[] = [
   // checkout-bad-version: the 2.15.0 ReplicaSet's first pod at 38 min before the end, all three by 36.
@@ -79,7 +87,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ["search's p99 on GET /api/search, last 5m?"],
     message: 'and 60m ago, before the new ReplicaSet came up?',
-    expect: { number: p(0.99, 'search', '/api/search', ' offset 60m'), tolerance: 0.2 },
+    expect: { number: p(0.99, 'search', '/api/search', back(60)), tolerance: 0.2 },
   },
   {
     scenario: 'search-slow-version-chronic-alert',
@@ -130,7 +138,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'orders-memory-leak-oom',
     split: 'dev',
-    message: 'Since when has the orders working set been climbing?',
+    message: 'From what time has the orders working set been climbing?',
     expect: { at: 75, tolerance: 5 },
   },
   {
@@ -162,7 +170,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['Which mount on the media node is full?'],
     message: 'how much was free on it an hour ago?',
-    expect: { number: 'node_filesystem_avail_bytes{mountpoint="/var/lib/media"} offset 60m', tolerance: 0.15 },
+    expect: { number: `node_filesystem_avail_bytes{mountpoint="/var/lib/media"}${back(60)}`, tolerance: 0.15 },
   },
   {
     scenario: 'media-disk-full-flapping-alert',
@@ -191,8 +199,8 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     message: 'req/s on GET /api/search right now vs an hour ago?',
     expect: {
       all: [
-        { number: 'sum(rate(http_requests_total{job="search", route="/api/search"}[5m]))', tolerance: 0.15 },
-        { number: 'sum(rate(http_requests_total{job="search", route="/api/search"}[5m] offset 60m))', tolerance: 0.15 },
+        { number: `sum(rate(http_requests_total${ofJob('search', ', route="/api/search"')}[5m]))`, tolerance: 0.15 },
+        { number: `sum(rate(http_requests_total${ofJob('search', ', route="/api/search"')}[5m]${back(60)}))`, tolerance: 0.15 },
       ],
     },
   },
@@ -201,7 +209,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['how many CPU cores are the search pods burning right now?'],
     message: 'and before the page, an hour ago?',
-    expect: { number: cpuCores('container="search"', ' offset 60m'), tolerance: 0.15 },
+    expect: { number: cpuCores('container="search"', back(60)), tolerance: 0.15 },
   },
   {
     scenario: 'search-traffic-surge',
@@ -289,7 +297,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: limitOf('recommendations', 'cpu'), tolerance: 0.1 },
-        { number: limitOf('recommendations', 'cpu', ' offset 60m'), tolerance: 0.1 },
+        { number: limitOf('recommendations', 'cpu', back(60)), tolerance: 0.1 },
       ],
     },
   },
@@ -298,7 +306,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['When did the new recommendations ReplicaSet roll?', 'recommendations p99 right now?'],
     message: 'and what was it 60 minutes ago?',
-    expect: { number: p(0.99, 'recommendations', undefined, ' offset 60m'), tolerance: 0.2 },
+    expect: { number: p(0.99, 'recommendations', undefined, back(60)), tolerance: 0.2 },
   },
   {
     scenario: 'recommendations-cpu-throttled',
@@ -334,7 +342,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['Which node stopped reporting?'],
     message: 'what was its CPU utilisation 40m ago, before it dropped off?',
-    expect: { number: nodeBusy('ip-10-0-3-41', ' offset 40m'), tolerance: 0.15 },
+    expect: { number: nodeBusy('ip-10-0-3-41', back(40)), tolerance: 0.15 },
   },
 
   // partner-bank-certificate-expired: api.partner-bank.example's certificate expires 35 min before the
@@ -375,7 +383,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ordersdb-connections-exhausted',
     split: 'dev',
-    earlier: ['What state are most of the ordersdb connections in?'],
+    earlier: ['Which state are most of the ordersdb connections in?'],
     message: 'when did they start piling up?',
     expect: { at: 43, tolerance: 3 },
   },
@@ -412,7 +420,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     earlier: ['Is the redis exporter for sessions-redis itself still being scraped?'],
     message: 'how much memory was that redis using right before it dropped?',
-    expect: { number: 'redis_memory_used_bytes{redis="sessions-redis"} offset 40m', tolerance: 0.1 },
+    expect: { number: `redis_memory_used_bytes{redis="sessions-redis"}${back(40)}`, tolerance: 0.1 },
   },
   {
     scenario: 'sessions-redis-down-flapping-alert',
@@ -465,7 +473,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: limitOf('checkout', 'memory'), tolerance: 0.1 },
-        { number: limitOf('checkout', 'memory', ' offset 60m'), tolerance: 0.1 },
+        { number: limitOf('checkout', 'memory', back(60)), tolerance: 0.1 },
       ],
     },
   },
@@ -506,7 +514,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: 'kubelet_volume_stats_capacity_bytes{persistentvolumeclaim="data-ledger"}', tolerance: 0.1 },
-        { number: 'kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"} offset 60m', tolerance: 0.15 },
+        { number: `kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"}${back(60)}`, tolerance: 0.15 },
       ],
     },
   },
@@ -525,7 +533,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     scenario: 'accounts-pool-exhausted-harmless-rollout',
     split: 'dev',
     message: 'HikariPool-1 utilisation on accounts, active over max, right now?',
-    expect: { number: 'sum(hikaricp_connections_active{job="accounts"}) / sum(hikaricp_connections_max{job="accounts"})', tolerance: 0.1 },
+    expect: { number: `sum(hikaricp_connections_active${ofJob('accounts')}) / sum(hikaricp_connections_max${ofJob('accounts')})`, tolerance: 0.1 },
   },
   {
     scenario: 'accounts-pool-exhausted-harmless-rollout',
@@ -569,7 +577,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     expect: {
       all: [
         { number: peerP(0.5, 'cart', 'sessions-redis'), tolerance: 0.15 },
-        { number: peerP(0.5, 'cart', 'sessions-redis', ' offset 60m'), tolerance: 0.2 },
+        { number: peerP(0.5, 'cart', 'sessions-redis', back(60)), tolerance: 0.2 },
       ],
     },
   },
@@ -684,7 +692,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
     scenario: 'archive-down-reported-deploy-red-herring',
     split: 'dev',
     earlier: ['Are the archive scrape targets up?'],
-    message: 'since when are they down?',
+    message: 'from what time are they down?',
     expect: { at: 36, tolerance: 2 },
   },
   {

@@ -15,21 +15,27 @@ import type { QuestionCase } from './conversation-cases';
  * the time of the data (pods that a rollout in the data created get new names at every staging).
  */
 
-/** `{job="checkout", route="/api/checkout"}` from the labels given (undefined ones left out). */
-const sel = (labels: Record<string, string | undefined>): string =>
-  `{${Object.entries(labels)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}="${v}"`)
-    .join(', ')}}`;
+/**
+ * `{job="checkout", route="/api/checkout"}` from the labels given (undefined ones left out), followed
+ * by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const sel = (labels: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
 
-/** ` offset 45m`, or nothing. */
-const off = (minutes?: number): string => (minutes ? ` offset ${minutes}m` : '');
+/** A pod's name: its workload, its pod template's hash and its own suffix. */
+const pod = (workload: string, hash: string, suffix: string): string => [workload, hash, suffix].join('-');
+
+/** A shift `minutes` back in time (PromQL's `offset`, to append to a range or a selector), or nothing. */
+const off = (minutes?: number): string => (minutes ? ['', 'offset', `${minutes}m`].join(' ') : '');
 
 /** The 5xx share of a job's requests (optionally of one route) over the last five minutes. */
-const fiveXxShare = (job: string, route?: string): string => {
-  const r = route ? `, route="${route}"` : '';
-  return `sum(rate(http_requests_total{job="${job}"${r}, code=~"5.."}[5m])) / sum(rate(http_requests_total{job="${job}"${r}}[5m]))`;
-};
+const fiveXxShare = (job: string, route?: string): string =>
+  `sum(rate(http_requests_total${sel({ job, route }, 'code=~"5.."')}[5m])) / sum(rate(http_requests_total${sel({ job, route })}[5m]))`;
 
 /** Requests per second of a job (optionally one route), now or `offset` minutes before the end. */
 const reqPerSec = (job: string, route?: string, offset?: number): string => `sum(rate(http_requests_total${sel({ job, route })}[5m]${off(offset)}))`;
@@ -40,29 +46,29 @@ const quantile = (q: number, job: string, options: { route?: string; pod?: strin
 
 /** The share of a job's calls to a peer that did not succeed, now. */
 const peerFailing = (job: string, peer: string): string =>
-  `sum(rate(http_client_requests_total{job="${job}", peer="${peer}", code!="200"}[5m])) / sum(rate(http_client_requests_total{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_requests_total${sel({ job, peer }, 'code!="200"')}[5m])) / sum(rate(http_client_requests_total${sel({ job, peer })}[5m]))`;
 
 /** A latency quantile of a job's calls to a peer, now. */
 const peerQuantile = (q: number, job: string, peer: string): string =>
-  `histogram_quantile(${q}, sum by (le) (rate(http_client_request_duration_seconds_bucket{job="${job}", peer="${peer}"}[5m])))`;
+  `histogram_quantile(${q}, sum by (le) (rate(http_client_request_duration_seconds_bucket${sel({ job, peer })}[5m])))`;
 
 /** The mean latency of a job's calls to a peer, now. */
 const peerMean = (job: string, peer: string): string =>
-  `sum(rate(http_client_request_duration_seconds_sum{job="${job}", peer="${peer}"}[5m])) / sum(rate(http_client_request_duration_seconds_count{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_request_duration_seconds_sum${sel({ job, peer })}[5m])) / sum(rate(http_client_request_duration_seconds_count${sel({ job, peer })}[5m]))`;
 
 /** CPU cores a container uses now, over all its pods. */
-const coresUsed = (container: string): string => `sum(rate(container_cpu_usage_seconds_total{container="${container}"}[5m]))`;
+const coresUsed = (container: string): string => `sum(rate(container_cpu_usage_seconds_total${sel({ container })}[5m]))`;
 
 /** CPU a container uses now as a share of its limit, over all its pods. */
 const cpuVsLimit = (container: string): string => `${coresUsed(container)} / sum(kube_pod_container_resource_limits{container="${container}", resource="cpu"})`;
 
 /** The share of a container's CFS periods that were throttled over the last five minutes. */
 const throttledShare = (container: string): string =>
-  `sum(increase(container_cpu_cfs_throttled_periods_total{container="${container}"}[5m])) / sum(increase(container_cpu_cfs_periods_total{container="${container}"}[5m]))`;
+  `sum(increase(container_cpu_cfs_throttled_periods_total${sel({ container })}[5m])) / sum(increase(container_cpu_cfs_periods_total${sel({ container })}[5m]))`;
 
 /** A container's limit of `resource` (cores or bytes), now or `offset` minutes before the end. */
 const limit = (container: string, resource: 'cpu' | 'memory', offset?: number): string =>
-  `max(kube_pod_container_resource_limits{container="${container}", resource="${resource}"}${off(offset)})`;
+  `max(kube_pod_container_resource_limits${sel({ container, resource })}${off(offset)})`;
 
 /** The busy share of a node's CPUs, now. */
 const nodeCpuBusy = (short: string): string => `1 - avg(rate(node_cpu_seconds_total{node=~"${short}.*", mode="idle"}[5m]))`;
@@ -201,7 +207,7 @@ export const SRE_DEV_CASES: QuestionCase[] = [
   },
 
   // media-disk-full-flapping-alert: /var/lib/media (200 GiB) on ip-10-0-2-34 is full from 37 min before the end; media's
-  // POST /api/uploads fails with 507; no inode series exist; the flapping FrontendTargetDown is frontend-8fd6d76c8-dtqns.
+  // POST /api/uploads fails with 507; no inode series exist; the flapping FrontendTargetDown is one frontend pod (seeded name).
   {
     scenario: 'media-disk-full-flapping-alert',
     split: 'dev',
@@ -224,8 +230,8 @@ export const SRE_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'media-disk-full-flapping-alert',
     split: 'dev',
-    message: 'FrontendTargetDown paged before media did. which frontend pod is the one flapping?',
-    expect: { contains: ['frontend-8fd6d76c8-dtqns'] },
+    message: 'FrontendTargetDown paged before media did. which frontend pod keeps flapping?',
+    expect: { contains: [pod('frontend', '8fd6d76c8', 'dtqns')] },
   },
 
   // search-traffic-surge: /api/search traffic ramps to six times its usual from 39 min before the end (full by 35 min);
@@ -267,7 +273,7 @@ export const SRE_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-config-crashloop',
     split: 'dev',
-    message: 'how many restarts has it racked up so far?',
+    message: 'how many restarts has it piled up so far?',
     earlier: ['the crashlooping cart pod: which node hosts it?'],
     expect: { number: restarts({ container: 'cart' }), tolerance: 0.2 },
   },
@@ -434,14 +440,14 @@ export const SRE_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
-    message: 'since when has redis_up been 0 for sessions-redis?',
+    message: 'from what time has redis_up been 0 for sessions-redis?',
     expect: { at: 36, tolerance: 3 },
   },
   {
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
     message: "what did that do to cart's 5xx share?",
-    earlier: ['since when has redis_up been 0 for sessions-redis?'],
+    earlier: ['from what time has redis_up been 0 for sessions-redis?'],
     expect: { number: fiveXxShare('cart'), tolerance: 0.15 },
   },
   {
@@ -590,15 +596,15 @@ export const SRE_DEV_CASES: QuestionCase[] = [
   },
 
   // search-noisy-neighbour: video-transcode takes 3.5 cores on ip-10-0-2-34 from 37 min before the end; the search pod there
-  // (search-878b86fb7-m9xrk) slows 7x while search-878b86fb7-px6bm (ip-10-0-3-41, log-shipper bursting to 1.1 cores) does not;
+  // (seeded name, never rolled) slows 7x while search-878b86fb7-px6bm (ip-10-0-3-41, log-shipper bursting to 1.1 cores) does not;
   // image-resizer saturates ip-10-0-1-23, where no search pod runs.
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    message: 'p99 of search-878b86fb7-m9xrk vs search-878b86fb7-px6bm?',
+    message: `p99 of ${pod('search', '878b86fb7', 'm9xrk')} vs search-878b86fb7-px6bm?`,
     expect: {
       all: [
-        { number: quantile(0.99, 'search', { pod: 'search-878b86fb7-m9xrk' }), tolerance: 0.3 },
+        { number: quantile(0.99, 'search', { pod: pod('search', '878b86fb7', 'm9xrk') }), tolerance: 0.3 },
         { number: quantile(0.99, 'search', { pod: 'search-878b86fb7-px6bm' }), tolerance: 0.3 },
       ],
     },

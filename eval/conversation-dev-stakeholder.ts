@@ -14,21 +14,24 @@ import type { QuestionCase } from './conversation-cases';
  * Every `number` was checked against the staged data: one finite, non-zero value at its end.
  */
 
-/** `{job="checkout", route="/api/checkout"}` from the labels given (undefined ones left out). */
-const labels = (l: Record<string, string | undefined>): string =>
-  `{${Object.entries(l)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}="${v}"`)
-    .join(', ')}}`;
+/**
+ * `{job="checkout", route="/api/checkout"}` from the labels given (undefined ones left out), followed
+ * by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const labels = (l: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(l)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
 
-/** ` offset 40m`, or nothing. */
-const ago = (minutes?: number): string => (minutes ? ` offset ${minutes}m` : '');
+/** A shift `minutes` back in time (PromQL's `offset`, to append to a range or a selector), or nothing. */
+const ago = (minutes?: number): string => (minutes ? ['', 'offset', `${minutes}m`].join(' ') : '');
 
 /** The share of a job's requests (optionally one route's) answered 5xx over the last five minutes. */
-const failing = (job: string, route?: string): string => {
-  const of = labels({ job, route }).slice(1, -1);
-  return `sum(rate(http_requests_total{${of}, code=~"5.."}[5m])) / sum(rate(http_requests_total{${of}}[5m]))`;
-};
+const failing = (job: string, route?: string): string =>
+  `sum(rate(http_requests_total${labels({ job, route }, 'code=~"5.."')}[5m])) / sum(rate(http_requests_total${labels({ job, route })}[5m]))`;
 
 /** Requests per second a job serves, now or `minutes` before the end. */
 const perSecond = (job: string, minutes?: number): string => `sum(rate(http_requests_total${labels({ job })}[5m]${ago(minutes)}))`;
@@ -406,7 +409,7 @@ export const STAKEHOLDER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ordersdb-connections-exhausted',
     split: 'dev',
-    message: 'What share of orders requests are failing right now, and since when has that been the case?',
+    message: 'What share of orders requests are failing right now, and from what time has that been the case?',
     expect: {
       all: [
         { number: failing('orders'), tolerance: 0.2 },

@@ -3,7 +3,7 @@ import type { Expect, QuestionCase } from './conversation-cases';
 /**
  * Development questions in the voice of people around an incident who are not its engineers: a
  * customer-support lead relaying tickets, a status-page writer who needs exact start times and
- * failure percentages, a product manager asking which feature or route is affected and since when,
+ * failure percentages, a product manager asking which feature or route is affected and from when,
  * and engineers of other teams asking whether their service (a neighbour in the data) is involved.
  * Written from eval/scenarios.ts and the generators only, without looking at how the service
  * answers. Every number and time was checked against the staged data (stage.js + q.sh at the
@@ -12,31 +12,50 @@ import type { Expect, QuestionCase } from './conversation-cases';
  * roll out in their scenario (their names come from the seed and were seen alike in two stagings).
  */
 
-/** The share of a job's requests (optionally of one route) answered 5xx, over the last 5 minutes. */
-const errorRatio = (job: string, route?: string): string => {
-  const sel = route ? `job="${job}", route="${route}"` : `job="${job}"`;
-  return `sum(rate(http_requests_total{${sel}, code=~"5.."}[5m])) / sum(rate(http_requests_total{${sel}}[5m]))`;
-};
+/**
+ * The selector `{job="checkout", route="/api/checkout"}` of the labels given (undefined ones left
+ * out), followed by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const sel = (labels: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
 
-/** A job's p99 request latency over 5 minutes, optionally as it was `offset` ago (e.g. `1h`). */
-const p99 = (job: string, offset = ''): string =>
-  `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="${job}"}[5m]${offset ? ` offset ${offset}` : ''})))`;
+/** A shift `ago` back in time (e.g. `1h`, PromQL's `offset`, to append to a range or a selector), or nothing. */
+const back = (ago: string): string => (ago ? ['', 'offset', ago].join(' ') : '');
+
+/** The share of a job's requests (optionally of one route) answered 5xx, over the last 5 minutes. */
+const errorRatio = (job: string, route?: string): string =>
+  `sum(rate(http_requests_total${sel({ job, route }, 'code=~"5.."')}[5m])) / sum(rate(http_requests_total${sel({ job, route })}[5m]))`;
+
+/** Requests per second a job serves over 5 minutes, optionally as it was `ago` ago (e.g. `60m`). */
+const rps = (job: string, ago = ''): string => `sum(rate(http_requests_total${sel({ job })}[5m]${back(ago)}))`;
+
+/** A job's p99 request latency over 5 minutes, optionally as it was `ago` ago (e.g. `1h`). */
+const p99 = (job: string, ago = ''): string =>
+  `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket${sel({ job })}[5m]${back(ago)})))`;
 
 /** The mean latency of calls to a peer (all callers), over 5 minutes. */
-const peerMean = (peer: string, offset = ''): string => {
-  const o = offset ? ` offset ${offset}` : '';
+const peerMean = (peer: string, ago = ''): string => {
+  const o = back(ago);
   return `sum(rate(http_client_request_duration_seconds_sum{peer="${peer}"}[5m]${o})) / sum(rate(http_client_request_duration_seconds_count{peer="${peer}"}[5m]${o}))`;
 };
+
+/** CPU cores a container uses, all its pods together, over 5 minutes. */
+const cores = (container: string): string => `sum(rate(container_cpu_usage_seconds_total${sel({ container })}[5m]))`;
 
 /** Container restarts of a workload over a window. */
 const restartsOver = (container: string, window: string): string =>
   `sum(increase(kube_pod_container_status_restarts_total{container="${container}"}[${window}]))`;
 
 /** The busy share of a node's CPU (1 - idle), over 5 minutes. */
-const nodeBusy = (node: string): string => `1 - avg(rate(node_cpu_seconds_total{mode="idle", node="${node}"}[5m]))`;
+const nodeBusy = (node: string): string => `1 - avg(rate(node_cpu_seconds_total{node="${node}", mode="idle"}[5m]))`;
 
-const limit = (container: string, resource: 'cpu' | 'memory', offset = ''): string =>
-  `max(kube_pod_container_resource_limits{container="${container}", resource="${resource}"}${offset ? ` offset ${offset}` : ''})`;
+const limit = (container: string, resource: 'cpu' | 'memory', ago = ''): string =>
+  `max(kube_pod_container_resource_limits${sel({ container, resource })}${back(ago)})`;
 
 const all = (...parts: Expect[]): Expect => ({ all: parts });
 
@@ -101,7 +120,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
     scenario: 'inventory-down-harmless-rollout',
     split: 'dev',
     earlier: ['Why is checkout failing?'],
-    message: "I'm on the inventory team and we didn't touch anything today. Since when has inventory not been answering?",
+    message: "I'm on the inventory team and we didn't touch anything today. From what time has inventory not been answering?",
     expect: { at: 36, tolerance: 2 },
   },
   {
@@ -178,10 +197,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
     scenario: 'search-traffic-surge',
     split: 'dev',
     message: 'How much search traffic are we getting now, in requests per second, compared with an hour ago?',
-    expect: all(
-      { number: 'sum (rate(http_requests_total{job="search"}[5m]))', tolerance: 0.2 },
-      { number: 'sum(rate(http_requests_total{job="search"}[5m] offset 60m))', tolerance: 0.2 },
-    ),
+    expect: all({ number: 'sum (rate(http_requests_total{job="search"}[5m]))', tolerance: 0.2 }, { number: rps('search', '60m'), tolerance: 0.2 }),
   },
   {
     scenario: 'search-traffic-surge',
@@ -212,7 +228,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message:
       'No customer has complained about the cart yet, but I see a cart alert. Is cart still serving people? How many requests a second is it handling right now?',
-    expect: { number: 'sum(rate(http_requests_total{job="cart"}[5m]))', tolerance: 0.15 },
+    expect: { number: rps('cart'), tolerance: 0.15 },
   },
   {
     scenario: 'cart-config-crashloop',
@@ -289,7 +305,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'recommendations-cpu-throttled',
     split: 'dev',
-    message: "The 'recommended for you' section on the home page has been loading slowly for people today. Since when has recommendations been slow?",
+    message: "The 'recommended for you' section on the home page has been loading slowly for people today. From what time has recommendations been slow?",
     expect: { at: 40, tolerance: 2 },
   },
   {
@@ -354,7 +370,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'partner-bank-certificate-expired',
     split: 'dev',
-    earlier: ['Why are payments failing?'],
+    earlier: ['Why are the payments failing?'],
     message: 'When exactly did that certificate expire?',
     expect: { at: 35, tolerance: 1 },
   },
@@ -508,7 +524,10 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
     scenario: 'accounts-pool-exhausted-harmless-rollout',
     split: 'dev',
     message: 'I look after accountsdb. Is the database itself overloaded? What share of its max connections is in use right now?',
-    expect: { number: 'sum(pg_stat_activity_count{server="accountsdb:5432"}) / max(pg_settings_max_connections{server="accountsdb:5432"})', tolerance: 0.15 },
+    expect: {
+      number: `sum(pg_stat_activity_count${sel({ server: 'accountsdb:5432' })}) / max(pg_settings_max_connections${sel({ server: 'accountsdb:5432' })})`,
+      tolerance: 0.15,
+    },
   },
   {
     scenario: 'accounts-pool-exhausted-harmless-rollout',
@@ -562,10 +581,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message:
       'We run catalog-sync on one of the inventory nodes, and it started a heavy run around the time inventory began restarting. How much CPU is catalog-sync using, and how busy is that node overall?',
-    expect: all(
-      { number: 'sum(rate(container_cpu_usage_seconds_total{container="catalog-sync"}[5m]))', tolerance: 0.15 },
-      { number: nodeBusy('ip-10-0-3-41.eu-west-1.compute.internal'), tolerance: 0.15 },
-    ),
+    expect: all({ number: cores('catalog-sync'), tolerance: 0.15 }, { number: nodeBusy('ip-10-0-3-41.eu-west-1.compute.internal'), tolerance: 0.15 }),
   },
   {
     scenario: 'inventory-liveness-unexplained',

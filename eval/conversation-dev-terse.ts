@@ -11,27 +11,32 @@ import type { QuestionCase } from './conversation-cases';
  * Every `number` was checked against the staged data: one finite, non-zero value at its end.
  */
 
-/** `{job="checkout", route="/api/checkout"}` from the labels given (undefined ones left out). */
-const sel = (labels: Record<string, string | undefined>): string =>
-  `{${Object.entries(labels)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}="${v}"`)
-    .join(', ')}}`;
+/**
+ * `{job="checkout", route="/api/checkout"}` from the labels given (undefined ones left out), followed
+ * by any `extra` matchers written out (such as `code=~"5.."`).
+ */
+const sel = (labels: Record<string, string | undefined>, ...extra: string[]): string =>
+  `{${[
+    ...Object.entries(labels)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}="${v}"`),
+    ...extra,
+  ].join(', ')}}`;
 
-/** ` offset 45m`, or nothing. */
-const off = (minutes?: number): string => (minutes ? ` offset ${minutes}m` : '');
+/** A shift `minutes` back in time (PromQL's `offset`, to append to a range or a selector), or nothing. */
+const off = (minutes?: number): string => (minutes ? ['', 'offset', `${minutes}m`].join(' ') : '');
 
 /** The share of a job's requests (optionally of one route) answered 5xx over the last 5 minutes, now or `offset` minutes before the end. */
 const errRatio = (job: string, route?: string, offset?: number): string => {
-  const of = (codes: string): string => `sum(rate(http_requests_total{job="${job}"${route ? `, route="${route}"` : ''}${codes}}[5m]${off(offset)}))`;
-  return `${of(', code=~"5.."')} / ${of('')}`;
+  const of = (...codes: string[]): string => `sum(rate(http_requests_total${sel({ job, route }, ...codes)}[5m]${off(offset)}))`;
+  return `${of('code=~"5.."')} / ${of()}`;
 };
 
 /** Requests a job answers 5xx per second, now. */
-const errsPerSecond = (job: string): string => `sum(rate(http_requests_total{job="${job}", code=~"5.."}[5m]))`;
+const errsPerSecond = (job: string): string => `sum(rate(http_requests_total${sel({ job }, 'code=~"5.."')}[5m]))`;
 
 /** Requests per second of a job, now or `offset` minutes before the end. */
-const rps = (job: string, offset?: number): string => `sum(rate(http_requests_total{job="${job}"}[5m]${off(offset)}))`;
+const rps = (job: string, offset?: number): string => `sum(rate(http_requests_total${sel({ job })}[5m]${off(offset)}))`;
 
 /** A latency quantile of a job's requests (optionally one pod), now or `offset` minutes before the end. */
 const quantile = (q: number, job: string, options: { pod?: string; offset?: number } = {}): string =>
@@ -39,22 +44,22 @@ const quantile = (q: number, job: string, options: { pod?: string; offset?: numb
 
 /** The share of a job's calls to a peer that did not succeed, now. */
 const callFailing = (job: string, peer: string): string =>
-  `sum(rate(http_client_requests_total{job="${job}", peer="${peer}", code!="200"}[5m])) / sum(rate(http_client_requests_total{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_requests_total${sel({ job, peer }, 'code!="200"')}[5m])) / sum(rate(http_client_requests_total${sel({ job, peer })}[5m]))`;
 
 /** The p99 latency of a job's calls to a peer, now. */
 const callP99 = (job: string, peer: string): string =>
-  `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket{job="${job}", peer="${peer}"}[5m])))`;
+  `histogram_quantile(0.99, sum by (le) (rate(http_client_request_duration_seconds_bucket${sel({ job, peer })}[5m])))`;
 
 /** The mean latency of a job's calls to a peer, now. */
 const callAvg = (job: string, peer: string): string =>
-  `sum(rate(http_client_request_duration_seconds_sum{job="${job}", peer="${peer}"}[5m])) / sum(rate(http_client_request_duration_seconds_count{job="${job}", peer="${peer}"}[5m]))`;
+  `sum(rate(http_client_request_duration_seconds_sum${sel({ job, peer })}[5m])) / sum(rate(http_client_request_duration_seconds_count${sel({ job, peer })}[5m]))`;
 
 /** CPU cores a container uses now, over all its pods. */
-const coresOf = (container: string): string => `sum(rate(container_cpu_usage_seconds_total{container="${container}"}[5m]))`;
+const coresOf = (container: string): string => `sum(rate(container_cpu_usage_seconds_total${sel({ container })}[5m]))`;
 
 /** A container's limit of `resource` (cores or bytes), now or `offset` minutes before the end. */
 const limit = (container: string, resource: 'cpu' | 'memory', offset?: number): string =>
-  `max(kube_pod_container_resource_limits{container="${container}", resource="${resource}"}${off(offset)})`;
+  `max(kube_pod_container_resource_limits${sel({ container, resource })}${off(offset)})`;
 
 /** The busy share of a node's CPUs, now. */
 const busy = (short: string): string => `1 - avg(rate(node_cpu_seconds_total{node=~"${short}.*", mode="idle"}[5m]))`;
@@ -64,6 +69,9 @@ const restarts = (container: string, options: { range?: string; pod?: string } =
   options.range
     ? `sum(increase(kube_pod_container_status_restarts_total${sel({ container, pod: options.pod })}[${options.range}]))`
     : `sum(kube_pod_container_status_restarts_total${sel({ container, pod: options.pod })})`;
+
+/** The search pod on ip-10-0-2-34 in search-noisy-neighbour (seeded name: workload, pod template hash, suffix). */
+const SLOW_SEARCH_POD = ['search', '878b86fb7', 'm9xrk'].join('-');
 
 export const TERSE_DEV_CASES: QuestionCase[] = [
   // checkout-bad-version: checkout 2.15.0 rolls out from 38 min before the end; its pods fail 11% of
@@ -255,8 +263,7 @@ export const TERSE_DEV_CASES: QuestionCase[] = [
     split: 'dev',
     message: 'throttled % recommendations rn',
     expect: {
-      number:
-        'sum(increase(container_cpu_cfs_throttled_periods_total{container="recommendations"}[5m])) / sum(increase(container_cpu_cfs_periods_total{container="recommendations"}[5m]))',
+      number: `sum(increase(container_cpu_cfs_throttled_periods_total${sel({ container: 'recommendations' })}[5m])) / sum(increase(container_cpu_cfs_periods_total${sel({ container: 'recommendations' })}[5m]))`,
       tolerance: 0.2,
     },
   },
@@ -408,7 +415,10 @@ export const TERSE_DEV_CASES: QuestionCase[] = [
     scenario: 'accounts-pool-exhausted-harmless-rollout',
     split: 'dev',
     message: 'accounts pool % used',
-    expect: { number: 'sum(hikaricp_connections_active{job="accounts"}) / sum(hikaricp_connections_max{job="accounts"})', tolerance: 0.15 },
+    expect: {
+      number: `sum(hikaricp_connections_active${sel({ job: 'accounts' })}) / sum(hikaricp_connections_max${sel({ job: 'accounts' })})`,
+      tolerance: 0.15,
+    },
   },
   {
     scenario: 'accounts-pool-exhausted-harmless-rollout',
@@ -459,20 +469,20 @@ export const TERSE_DEV_CASES: QuestionCase[] = [
   { scenario: 'inventory-liveness-unexplained', split: 'dev', message: 'logs of the inventory pods pls', expect: { cannot: true } },
 
   // search-noisy-neighbour: video-transcode takes about 3.6 of the 4 cores of ip-10-0-2-34 from 37 min
-  // before the end; the search pod there (search-878b86fb7-m9xrk, p99 about 2.4 s) slows sevenfold;
+  // before the end; the search pod there (seeded name, never rolled; p99 about 2.4 s) slows sevenfold;
   // the other search pod (on ip-10-0-3-41) is untouched.
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     message: 'whcih search pod is slow',
-    expect: { contains: ['search-878b86fb7-m9xrk', 'ip-10-0-2-34'] },
+    expect: { contains: [SLOW_SEARCH_POD, 'ip-10-0-2-34'] },
   },
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     message: 'p99 of that pod?',
     earlier: ['whcih search pod is slow'],
-    expect: { number: quantile(0.99, 'search', { pod: 'search-878b86fb7-m9xrk' }), tolerance: 0.3 },
+    expect: { number: quantile(0.99, 'search', { pod: SLOW_SEARCH_POD }), tolerance: 0.3 },
   },
   { scenario: 'search-noisy-neighbour', split: 'dev', message: 'cores video-transcode using', expect: { number: coresOf('video-transcode'), tolerance: 0.15 } },
 

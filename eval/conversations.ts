@@ -6,6 +6,7 @@ import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
 import { CHAINS_DEV_CASES } from './conversation-dev-chains';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
+import { HANDOVER_DEV_CASES } from './conversation-dev-handover';
 import { IC_DEV_CASES } from './conversation-dev-ic';
 import { OWNER_DEV_CASES } from './conversation-dev-owner';
 import { PLATFORM_DEV_CASES } from './conversation-dev-platform';
@@ -90,7 +91,7 @@ const DEV_CASES: QuestionCase[] = [
     message: 'were there any deploys in the last hour?',
     expect: { contains: ['checkout', '2.14.4'] },
   },
-  { scenario: 'inventory-down-harmless-rollout', split: 'dev', message: 'since when is inventory down?', expect: { at: 36, tolerance: 5 } },
+  { scenario: 'inventory-down-harmless-rollout', split: 'dev', message: 'from what time has inventory been down?', expect: { at: 36, tolerance: 5 } },
   { scenario: 'cart-config-crashloop', split: 'dev', message: 'what changed?', expect: { contains: ['cart-config'] } },
   { scenario: 'cart-config-crashloop', split: 'dev', message: 'when did cart start crashing?', expect: { at: 38, tolerance: 5 } },
   { scenario: 'orders-worker-scaled-to-zero', split: 'dev', message: 'what changed in the last hour?', expect: { contains: ['orders-worker', 'to 0'] } },
@@ -258,7 +259,7 @@ const DEV_CASES: QuestionCase[] = [
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     message: 'how loaded is node ip-10-0-2-34 right now',
-    expect: { number: '1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"ip-10-0-2-34.*"}[5m]))', tolerance: 0.1 },
+    expect: { number: '1 - avg(rate(node_cpu_seconds_total{node=~"ip-10-0-2-34.*", mode="idle"}[5m]))', tolerance: 0.1 },
   },
   {
     scenario: 'search-noisy-neighbour',
@@ -286,7 +287,7 @@ const DEV_CASES: QuestionCase[] = [
     message: 'what was its p99 then?',
     earlier: ['when did traffic to search go up?'],
     expect: {
-      number: 'histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="search"}[5m] offset 39m)))',
+      number: ['histogram_quantile(0.99, sum(rate(http_request_duration_seconds_bucket{job="search"}[5m]', 'offset', '39m)) by (le))'].join(' '),
       tolerance: 0.3,
     },
   },
@@ -350,6 +351,7 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   support: SUPPORT_DEV_CASES,
   newcomer: NEWCOMER_DEV_CASES,
   chains: CHAINS_DEV_CASES,
+  handover: HANDOVER_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -519,6 +521,28 @@ async function judge(
   };
 }
 
+/** The words of a conversation's messages, three letters or more. */
+const wordsOf = (c: QuestionCase): Set<string> =>
+  new Set(
+    [...(c.earlier ?? []), c.message]
+      .join(' ')
+      .toLowerCase()
+      .match(/[a-z0-9][a-z0-9_.-]{2,}/g) ?? [],
+  );
+
+/** Whether a held-out case shares half or more of its words (Jaccard) with a development case of the same incident. */
+function nearADevQuestion(c: QuestionCase): boolean {
+  const mine = wordsOf(c);
+  return Object.values(DEV_BATCHES)
+    .flat()
+    .some((d) => {
+      if (d.scenario !== c.scenario) return false;
+      const theirs = wordsOf(d);
+      const shared = [...mine].filter((w) => theirs.has(w)).length;
+      return shared / (mine.size + theirs.size - shared) >= 0.5;
+    });
+}
+
 async function main(): Promise<void> {
   const split = arg('split');
   const only = arg('only');
@@ -576,11 +600,20 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n| split | questions | correct | cited | numbers shown by the cited runs |\n|---|---:|---:|---:|---:|');
+  const row = (name: string, r: Scored[]) =>
+    console.log(
+      `| ${name} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
+    );
   for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5'] as const) {
     const r = results.filter((x) => x.case.split === s);
-    if (r.length)
-      console.log(
-        `| ${s} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
+    if (!r.length) continue;
+    row(s, r);
+    // A held-out question may have been written in nearly the words of a development question of the same incident, by
+    // another writer at the same time: its totals are also given for the questions far from every development question.
+    if (s !== 'dev')
+      row(
+        `${s}, far from every dev question`,
+        r.filter((x) => !nearADevQuestion(x.case)),
       );
   }
 }

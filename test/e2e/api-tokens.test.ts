@@ -21,7 +21,7 @@ describe('API tokens', () => {
   }
 
   it('an Admin mints a token: shown once, stored hashed, listed without its value', async () => {
-    // An offset input is normalized to UTC microseconds.
+    // An input not in UTC (+01:00) is normalized to UTC microseconds.
     const day = inDays(30).slice(0, 10);
     const expectedExpiry = new Date(Date.parse(`${day}T00:00:00+01:00`)).toISOString().replace('.000Z', '.000000Z');
     const res = await ctx.admin.post('/api/v1/api-tokens', { name: 'exporter', role: 'viewer', expiresAt: `${day}T00:00:00+01:00` });

@@ -419,7 +419,7 @@ describe('chat', () => {
     const ts = nextTs();
     let conversationId: string;
     try {
-      await send(chatEvent(WORKSPACE, { text: '<@UBOT> why is checkout slow?', channel: 'CFAILED', ts }));
+      await send(chatEvent(WORKSPACE, { text: '<@UBOT> why is checkout so slow?', channel: 'CFAILED', ts }));
       conversationId = await conversationOf('CFAILED', ts);
       const failed = await replyState(conversationId, 1, 'failed');
       expect(failed.failure).toBe('turn');

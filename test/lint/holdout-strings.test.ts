@@ -73,6 +73,19 @@ describe('the holdout strings check', () => {
     expect(status).toBe(0);
   });
 
+  it("checks a held-out question's prose, not its PromQL oracle nor a fragment of a few words", () => {
+    write(
+      'eval/holdout/conversation-questions-9.ts',
+      "export const Q = [{ message: 'how slow is the quartz ledger these days?', earlier: ['since when then'], expect: { number: 'sum(rate(http_requests_total{job=\"quartz\"}[5m]))' } }];\n",
+    );
+    write('test/medium/oracles.test.ts', 'const q = \'sum(rate(http_requests_total{job="quartz"}[5m]))\'; // since when then\n');
+    expect(check().status).toBe(0);
+    write('docs/api.md', 'Asked: How slow is the quartz ledger these days?\n');
+    const { status, output } = check();
+    expect(status).toBe(1);
+    expect(output).toContain('docs/api.md');
+  });
+
   it('refuses to pass a tree without a holdout folder', () => {
     rmSync(join(root, 'eval/holdout'), { recursive: true });
     expect(check().status).toBe(2);

@@ -215,6 +215,12 @@ describe('questions about an incident, answered as asked', () => {
     );
   }, 60_000);
 
+  it('lists the versions a service ran a time ago, and reads no name in an apology after the question', async () => {
+    const { conclusion } = await ask('which version was search running an hour ago? sorry if that is an obvious one, still figuring out the panels');
+    expect(conclusion.question).toBeUndefined();
+    expect(conclusion.summary).toMatch(/^search ran 3\.2\.1 \(2 pods\) at \d\d:\d\d UTC \[#\d+\]$/m);
+  }, 60_000);
+
   it('answers what to do with the proposed actions, how to verify them and the runs they rest on', async () => {
     const { conclusion } = await ask('what should we do?');
     expect(conclusion.summary).toMatch(
@@ -616,6 +622,15 @@ describe('questions about what connections are doing, and about a deploy only a 
     expect(conclusion.summary).toMatch(/^\| idle in transaction \| \d+ \|$/m);
   }, 60_000);
 
+  it('says how calls fail when asked: the outcomes of the failing calls, the most first', async () => {
+    const { conclusion } = await reported.ask("what share of statements' calls to archive fail, and how?");
+    expect(conclusion.summary).toMatch(/^The error ratio of calls of statements to archive is 100% now /);
+    expect(conclusion.summary).toMatch(/^The failing outcomes of calls of statements to archive now, the most first: code="connection_refused" \[#\d+\]$/m);
+    // Not said when the question does not ask it.
+    const { conclusion: plain } = await reported.ask("what share of statements' calls to archive fail?");
+    expect(plain.summary).not.toMatch(/failing outcomes/);
+  }, 60_000);
+
   it('dates a deploy of the service named from its report when the metrics show none, and says what it runs', async () => {
     const { conclusion } = await reported.ask('at what time was statements deployed?');
     const deploy = /^The deploy "Deployed statements-static [^"]+" on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
@@ -702,11 +717,59 @@ describe('compound questions that ask what to do, and names no source knows', ()
     expect(conclusion.summary.split('\n')[0]).not.toMatch(/Scale orders-worker/);
   }, 60_000);
 
+  it('asks about a name no source knows when a kind of workload follows it, even in a question that refers back', async () => {
+    const { conclusion } = await scaled.ask('Is the thumbnailer service hurt by this too?');
+    expect(conclusion.question).toMatch(/^I could not find "thumbnailer" among the services and jobs the sources know\. Which of these do you mean: /);
+  }, 60_000);
+
   it('asks about the first name of a question when no source knows it, rather than answering for the next name', async () => {
     const { conclusion } = await scaled.ask('The coupon-engine service reads the orders queue as well. Is it hurt too?');
     expect(conclusion.question).toMatch(/^I could not find "coupon-engine" among the services and jobs the sources know\. Which of these do you mean: /);
     // A hyphenated word of the language is no name to ask about.
     const { conclusion: plain } = await scaled.ask('a follow-up on orders-worker: how many replicas does it have now?');
     expect(plain.question).toBeUndefined();
+  }, 60_000);
+});
+
+describe("the kubelet's probes, what another alert is about, and the node of what was just named", () => {
+  // sessions-redis slows 38 minutes before the end; cart's liveness probes fail from then; CPUThrottlingHigh is chronic on recommendations.
+  const liveness = stagedScenario('cart-liveness-slow-redis');
+  // catalog-sync takes 1.1 cores on the node of an inventory pod from about 40 minutes before the end.
+  const burst = stagedScenario('inventory-liveness-unexplained');
+
+  it("dates when the kubelet's liveness probes began to fail, and counts them over a range", async () => {
+    const { conclusion } = await liveness.ask("when did cart's liveness probes start failing?");
+    const rose = /^The number of failed kubelet probes per 5 minutes of cart rose from 0 to [\d.]+ at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
+      conclusion.summary,
+    );
+    expect(rose).not.toBeNull();
+    expect(Math.abs(minutesBefore(rose![1], liveness.end()) - 37)).toBeLessThanOrEqual(2);
+    const { conclusion: counted } = await liveness.ask('how many probe failures did cart have in the last 10 minutes?');
+    const n = /^cart had (\d+) failures of the kubelet probes /.exec(counted.summary);
+    const want = await liveness.value('sum(increase(prober_probe_total{pod=~"cart-.*", result="failed"}[10m]))');
+    expect(Math.abs(Number(n?.[1]) - want)).toBeLessThanOrEqual(Math.max(2, want * 0.1));
+  }, 60_000);
+
+  it('says what another alert is about from its rule, and a follow-up about "it" reads that workload', async () => {
+    const asked = 'CPUThrottlingHigh is also in the group - which workload is that one about? is it cart?';
+    const { conclusion } = await liveness.ask(asked);
+    expect(conclusion.summary).toMatch(
+      /^The condition of CPUThrottlingHigh holds at \d\d:\d\d UTC for container recommendations; namespace shop; pod recommendations-/,
+    );
+    expect(conclusion.summary).not.toMatch(/container cart\b/);
+    const { conclusion: then } = await liveness.ask('how throttled is it right now?', [asked], [conclusion.summary]);
+    expect(then.summary).toMatch(/^The share of CPU periods throttled of recommendations /);
+  }, 60_000);
+
+  it('answers a measure of a workload and of "that node" as two parts, the node being the one the workload runs on', async () => {
+    const { conclusion } = await burst.ask('How much CPU is catalog-sync using, and how busy is that node overall?');
+    const [cpu, node] = conclusion.summary.split('\n').filter((l) => /\[#\d+(, #\d+)*\]$/.test(l));
+    expect(cpu).toMatch(/^The CPU use of catalog-sync is [\d.]+ cores now/);
+    const busy = /^The CPU busy \(a share of its cores\) of (ip-[\d-]+)\S* was ([\d.]+)% at /m.exec(conclusion.summary);
+    expect(node).toBeDefined();
+    const want = await burst.value(`1 - avg(rate(node_cpu_seconds_total{mode="idle", node=~"${busy![1]}.*"}[5m]))`);
+    expect(Math.abs(Number(busy![2]) / 100 - want)).toBeLessThanOrEqual(0.05);
+    const home = await burst.value(`count(kube_pod_info{pod=~"catalog-sync.*", node=~"${busy![1]}.*"})`);
+    expect(home).toBe(1);
   }, 60_000);
 });

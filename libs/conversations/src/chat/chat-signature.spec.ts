@@ -35,7 +35,7 @@ describe('chat request signatures (v0)', () => {
 
 describe('the question of a chat message', () => {
   it('drops the leading mentions of the app, keeps the rest, and never ends empty', () => {
-    expect(questionOf('<@UBOT> why is checkout slow?')).toBe('why is checkout slow?');
+    expect(questionOf('<@UBOT> why is checkout so slow?')).toBe('why is checkout so slow?');
     expect(questionOf('<@UBOT|svc> <@U2>  is <@U3> on call?')).toBe('is <@U3> on call?');
     expect(questionOf('<@UBOT>')).toBe('<@UBOT>');
     expect(questionOf('x'.repeat(9000))).toHaveLength(8192);

@@ -218,7 +218,7 @@ async function statements(query: Query, args: { orderBy?: 'total_time' | 'mean_t
     orderBy: args.orderBy ?? 'total_time',
     statementsTracked: totals.statements,
     totalMs: totals.totalMs,
-    /** Since when the counters run: the figures are totals since then, not rates. */
+    /** The time from which the counters run: the figures are totals since then, not rates. */
     since: reset[0]?.at ?? null,
     statements: rows.map((row) => ({
       ...row,

@@ -52,7 +52,7 @@ async function info(session: RedisSession) {
       rssBytes: num(memory.used_memory_rss),
       fragmentationRatio: num(memory.mem_fragmentation_ratio),
       /**
-       * Since when used memory has been above maxmemory without eviction freeing it (current_eviction_exceeded_time,
+       * The time from which used memory has been above maxmemory without eviction freeing it (current_eviction_exceeded_time,
        * Redis 7 and later): with noeviction, every write since was refused; null when it is not above, or not told.
        */
       overMaxmemorySince: exceededMs ? new Date(now - exceededMs).toISOString() : null,

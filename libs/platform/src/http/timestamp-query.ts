@@ -1,7 +1,7 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { Timestamp } from '../time/timestamp';
 
-/** Validates an RFC 3339 date-time with any offset (it is normalized to UTC microseconds later). */
+/** Validates an RFC 3339 date-time in any time zone (it is normalized to UTC microseconds later). */
 export function IsRfc3339(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({

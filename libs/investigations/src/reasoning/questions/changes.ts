@@ -315,7 +315,7 @@ function limitChanges(run: RecordedRun, from: Timestamp, step: number): Change[]
 }
 
 /**
- * When a ConfigMap or Secret named was edited ("what time was cart-config edited?"): each change
+ * When a ConfigMap or Secret named was edited ("at what time did someone edit cart-config?"): each change
  * of its resource version (kube-state-metrics) over the window, the latest first, with when the
  * incident's first alert fired for comparison.
  */

@@ -12,6 +12,7 @@ import { CHANGES_TOOL } from '../recorded-changes';
 import { answerChanges, answerEdits, lastRollout, reportedDeploy } from './changes';
 import { answerConnectionStates } from './connection-states';
 import { answerCluster, readsTheCluster } from './cluster';
+import { answerAlertSubject } from './alert-subjects';
 import { answerCertificates } from './certificates';
 import { answerDiskFilled, answerDisks } from './disks';
 import { answerLogs } from './logs';
@@ -173,6 +174,11 @@ export class IncidentQuestions {
       return null;
     }
     const until = session.window.until;
+    // "CPUThrottlingHigh is firing too: which workload is it about?"
+    if (this.asked.listings.includes('alerts') && this.asked.alertNamed) {
+      await answerAlertSubject(session, source, this.answer, this.asked.alertNamed, until);
+      return null;
+    }
     // Which node failed, and when: the nodes' conditions, of the nodes the question names (else of every node).
     if (this.asked.nodeHealth && ['which', 'when', 'signals', 'unknown'].includes(this.asked.kind)) {
       const named = await this.subjects(session, source);
@@ -229,8 +235,10 @@ export class IncidentQuestions {
       const pods = await this.podsOn(session, source, workload, onNode.value, until);
       if (pods.length) found = pods;
     }
-    // "cpu on the node ledger-reconcile is on": the nodes its pods run on.
-    if (this.asked.nodeOf && this.asked.kind !== 'which' && found[0] && found[0].label !== 'node' && found[0].label !== 'peer') {
+    // "cpu on the node ledger-reconcile is on": the nodes its pods run on; so is "that node" when no answer named one ("how much
+    // CPU is catalog-sync using, and how busy is that node?").
+    const ofItsNode = this.asked.nodeOf || (this.asked.refersNode && this.asked.kind === 'signals');
+    if (ofItsNode && this.asked.kind !== 'which' && found[0] && found[0].label !== 'node' && found[0].label !== 'peer') {
       const nodes = await this.nodesOf(session, source, found[0], until);
       if (nodes.length) found = nodes;
     }
@@ -330,6 +338,8 @@ export class IncidentQuestions {
           trend: this.asked.trend,
           latest: this.asked.latest,
           probe: this.asked.probe,
+          fired: this.asked.fired,
+          alert: this.asked.alertNamed,
         },
         subject,
       );
@@ -349,6 +359,15 @@ export class IncidentQuestions {
         await this.busiestNodePods(session, source, subject, until);
       else if (this.asked.kind === 'which' && this.asked.listings.length === 1 && this.asked.listings[0] === 'routes')
         await this.routes(session, source, subject, until);
+      // "which version was it on an hour ago?": the versions its pods ran then.
+      else if (
+        this.asked.kind === 'which' &&
+        this.asked.listings.length === 1 &&
+        this.asked.listings[0] === 'versions' &&
+        this.asked.reference?.kind === 'ago' &&
+        this.asked.reference.minutes
+      )
+        await this.runningVersions(session, source, subject, shift(until, -BigInt(this.asked.reference.minutes) * MINUTE), until);
       else if (this.asked.kind === 'which') await this.listing(session, source, subject, until);
       else await this.signals(session, source, subject, from, until);
     }
@@ -356,25 +375,27 @@ export class IncidentQuestions {
   }
 
   /** The versions `service`'s pods run at `until` (its build series, else its containers' images), with how many pods run each. */
-  private async runningVersions(session: InvestigationSession, source: SourceBrief, service: Subject, until: Timestamp): Promise<void> {
+  private async runningVersions(session: InvestigationSession, source: SourceBrief, service: Subject, at: Timestamp, until = at): Promise<void> {
     const name = quote(service.value);
     const run = await session.runTool({
       tool: 'prometheus.query',
       integrationId: source.integrationId,
       arguments: {
         query: `count by (version) ({__name__=~".+_build_info", job=${name}}) or count by (image) (kube_pod_container_info{container=${name}})`,
-        time: until.toISOString(),
+        time: at.toISOString(),
       },
-      purpose: `Which versions ${service.value} runs now`,
+      purpose: `Which versions ${service.value} ran at ${clock(at, until)}`,
     });
     const versions = seriesOf(run)
       // An image is said by its tag ("registry/shop/archive:5.0.3" runs 5.0.3).
       .map((s) => ({ version: s.metric.version ?? (s.metric.image ?? '').replace(/^[^@]*:(?=[^:/@]+$)/, ''), pods: Number(s.value?.[1] ?? 0) }))
-      .filter((v) => v.version);
+      .filter((v) => v.version)
+      // The build series and the images may both say a version: once.
+      .filter((v, i, all) => all.findIndex((o) => o.version === v.version) === i);
     if (!versions.length) return;
     this.answer.record(
       session,
-      `${service.value} runs ${versions.map((v) => `${v.version} (${v.pods} pod${v.pods === 1 ? '' : 's'})`).join(', ')} at ${clock(until, until)}`,
+      `${service.value} ${at === until ? 'runs' : 'ran'} ${versions.map((v) => `${v.version} (${v.pods} pod${v.pods === 1 ? '' : 's'})`).join(', ')} at ${clock(at, until)}`,
       run,
     );
   }
@@ -436,7 +457,12 @@ export class IncidentQuestions {
         words.some(
           (w) => !inJobs(w) && (this.asked.placedAsNames.includes(w) || /[\d_.-]/.test(w) || known.catalog.some((s) => closeness(w, s.value) <= NEARLY)),
         ) ||
-        earlier.some((ws) => ws.some((w) => !inJobs(w) && (placedEarlier.includes(w) || /[\d_.-]/.test(w))));
+        earlier.some((ws) => ws.some((w) => !inJobs(w) && (placedEarlier.includes(w) || /[\d_.-]/.test(w)))) ||
+        // "its redis" matches only redis-exporter among the jobs: what the exporter watches may be what is meant.
+        words.some((w) => {
+          const jobs = known.catalog.filter((s) => whole(s, w) || names(w, s.value));
+          return jobs.length > 0 && jobs.every((s) => isExporter(s.value));
+        });
       if (wanting) await this.allNames(session, source);
     }
     // A name-shaped word no service, pod or node is called may name a ConfigMap, a Secret or a volume claim ("cart-config", "the data-ledger PVC"): those are read then.
@@ -450,7 +476,11 @@ export class IncidentQuestions {
     const catalog = [...known.catalog, ...extra];
     const runs = known.runs;
     // A word that names no service but a part of a route's path ("uploads", "the status route") asks about that route.
-    if (!this.asked.routes.length && this.asked.signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency')) {
+    if (
+      !this.asked.routes.length &&
+      !this.asked.signals.includes('disk') &&
+      this.asked.signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency')
+    ) {
       const candidates = this.asked.routeWords.filter((w) => !catalog.some((s) => whole(s, w) || names(w, s.value)));
       const jobs = [...words.filter((w) => catalog.some((s) => s.label === 'job' && whole(s, w))), ...[this.incidentSubject(session)?.value ?? []].flat()];
       const named = candidates.length || this.asked.method ? await this.routesNamed(session, source, candidates, jobs) : null;
@@ -463,6 +493,9 @@ export class IncidentQuestions {
     for (const compound of this.asked.compounds.filter((c) => catalog.some((s) => whole(s, c)))) {
       const first = words.find((w) => compound.startsWith(`${w}-`) && words.includes(compound.slice(w.length + 1)));
       if (first) words = words.flatMap((w) => (w === first ? [compound] : w === compound.slice(first.length + 1) ? [] : [w]));
+      // "the orders database" is ordersdb when the sources know it.
+      const database = words.find((w) => compound === `${w}db` || compound === `${w}-db`);
+      if (!first && database) words = words.map((w) => (w === database ? compound : w));
     }
     // "the other replica": the other pods of the workload whose pod the question before named.
     if (this.asked.other) {
@@ -474,7 +507,8 @@ export class IncidentQuestions {
       if (others.length) return { found: others };
     }
     // "that node", "what else runs there": the nodes an earlier answer named, unless the question names one.
-    if (asksNode && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w)))) {
+    const unknownShaped = this.asked.nameShaped.some((w) => words.includes(w) && !catalog.some((s) => whole(s, w) || names(w, s.value)));
+    if (asksNode && !unknownShaped && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w)))) {
       const nodes = this.nodesNamedBefore(catalog.filter((s) => s.label === 'node'));
       if (nodes.length) return { found: nodes };
     }
@@ -537,10 +571,25 @@ export class IncidentQuestions {
     // A reference, or no name at all: what the conversation named last, else the incident's service.
     // What an earlier message named that is a service, before an exporter it named ("so the kubelet is killing it" is still about inventory).
     const named_ = [...earlier].reverse().map(match);
-    const before = named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? [];
+    // After what an alert is about was answered ("CPUThrottlingHigh: which workload?"), "it" is the service that answer named.
+    const lastAnswer = this.conversation?.turns.at(-1)?.summary ?? '';
+    const alertAnswered = earlierAsked.at(-1)?.listings.includes('alerts')
+      ? catalog
+          .filter(
+            (s) =>
+              !WHOLE_ONLY.has(s.label) &&
+              s.label !== 'node' &&
+              s.label !== 'pod' &&
+              !isExporter(s.value) &&
+              new RegExp(`\\b${escape(s.value)}\\b`).test(lastAnswer),
+          )
+          .sort((a, b) => lastAnswer.search(new RegExp(`\\b${escape(a.value)}\\b`)) - lastAnswer.search(new RegExp(`\\b${escape(b.value)}\\b`)))
+          .slice(0, 1)
+      : [];
+    const before = alertAnswered.length ? alertAnswered : (named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? []);
     // A reference ("is it still failing?") means what was named before, unless a word of the question is plainly a name
-    // nothing known is called: one shaped like a name ("notifications-gateway") or a known name misspelt ("the inventroy service").
-    const plainlyNames = unresolved.some((w) => /[\d_.-]/.test(w) || nearlyNames(w));
+    // nothing known is called: one shaped like a name ("notifications-gateway", "the thumbnailer service") or a known name misspelt ("the inventroy service").
+    const plainlyNames = unresolved.some((w) => /[\d_.-]/.test(w) || nearlyNames(w) || this.asked.nameShaped.includes(w));
     if (!unresolved.length || (this.asked.refers && !named.length && !plainlyNames))
       return { found: before.length ? before : incidentSubject ? [incidentSubject] : [] };
     // The candidates, the closest to the names asked about first (a typo finds its service), exporters left out.
@@ -890,7 +939,9 @@ export class IncidentQuestions {
     const named = this.namedTime(session);
     const at = named && this.asked.reference?.justBefore ? shift(named, -2n * BigInt(STEP_SECONDS) * 1_000_000n) : named;
     if (!at || at.isAfter(until)) {
-      this.answer.limit('scope', 'No earlier answer names a time to read the signals at', []);
+      // No answer named a time: "then" says "in that case" ("how much is left on / of that node then?"): read now.
+      this.asked = { ...this.asked, reference: null };
+      await this.signals(session, source, subject, shift(until, -BigInt(this.asked.rangeMinutes ?? DEFAULT_RANGE_MINUTES) * MINUTE), until);
       return;
     }
     const reads = await readSignals(
@@ -1247,6 +1298,9 @@ export class IncidentQuestions {
               ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
               : `The ${name} of ${shownAs(subject)} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()]);
+    // How they fail: the outcomes of the requests failing now.
+    if (this.asked.howFailing && read.failures?.length && read.also)
+      this.answer.record(session, `The failing outcomes of ${shownAs(subject)} now, the most first: ${read.failures.join('; ')}`, [read.also]);
   }
 
   /** What `subject` calls and what calls it, from the caller → callee pairs read. */

@@ -90,9 +90,15 @@ describe('parseQuestion', () => {
     ]);
     expect(parts[1].asked.refers).toBe(true);
     expect(questionParts('what changed? when did it begin?').map((p) => p.asked.kind)).toEqual(['changes', 'when']);
-    // One question with an "and" inside it, several of one kind, or a part not understood alone: none.
+    // Measures of different subjects: each of its own.
+    expect(questionParts("what's the p99 of search and what's the error rate of cart?").map((p) => [p.text, p.asked.signals, p.asked.words])).toEqual([
+      ["what's the p99 of search", ['latency'], ['search']],
+      ["what's the error rate of cart", ['errors'], ['cart']],
+    ]);
+    expect(questionParts('how much CPU is catalog-sync using, and how busy is that node?').map((p) => p.asked.refersNode)).toEqual([false, true]);
+    // One question with an "and" inside it, several of one kind of one subject, or a part not understood alone: none.
     expect(questionParts('which pods run 3.3.0 and on which nodes?')).toEqual([]);
-    expect(questionParts("what's the p99 of search and what's the error rate of cart?")).toEqual([]);
+    expect(questionParts("what's the p99 of search and what's its error rate?")).toEqual([]);
     expect(questionParts('hello and what changed?')).toEqual([]);
   });
 
@@ -378,6 +384,40 @@ describe('parseQuestion', () => {
   it('reads the largest pod of a workload apart from the sum of its pods', () => {
     expect(parseQuestion('how much memory does the largest checkout container use?').largest).toBe(true);
     expect(parseQuestion('how much memory do the checkout containers use?').largest).toBe(false);
+  });
+
+  it('reads the kubelet probes that fail, how requests fail, and an alert asked about', () => {
+    expect(parseQuestion("when did cart's liveness probes start failing?").signals).toEqual(['probes']);
+    expect(parseQuestion('when did the blackbox probe on inventory start failing?').signals).toEqual(['down']);
+    expect(parseQuestion('what are its calls to inventory failing with?')).toMatchObject({ signals: ['errors'], howFailing: true });
+    expect(parseQuestion('which status code is billing returning?')).toMatchObject({ signals: ['errors'], howFailing: true });
+    expect(parseQuestion('what is the error ratio of billing?').howFailing).toBe(false);
+    expect(parseQuestion('CPUThrottlingHigh fires too: which workload is it about?')).toMatchObject({
+      kind: 'which',
+      listings: ['alerts'],
+      alertNamed: 'CPUThrottlingHigh',
+    });
+    // An alert named beside a measure asked is no question about the alert.
+    expect(parseQuestion('QueueMessagesStale fired. How old is the oldest message in the orders queue?')).toMatchObject({
+      kind: 'signals',
+      alertNamed: 'QueueMessagesStale',
+    });
+    expect(parseQuestion('is the PostgreSQL on orders ok?').alertNamed).toBeNull();
+  });
+
+  it('leaves out an apology or a remark after the last question, and reads a name before "service" as a name', () => {
+    expect(parseQuestion("p99 of search right now? Sorry, I'm still figuring out the dashboards.").words).toEqual(['search']);
+    expect(parseQuestion('what about payments? cart too').words).toEqual(['payments', 'cart']);
+    expect(parseQuestion('is the thumbnailer service affected?').nameShaped).toEqual(['thumbnailer']);
+    expect(parseQuestion('how much memory do the orders pods use?').nameShaped).toEqual([]);
+  });
+
+  it('reads the limit asked after a question of memory as that limit', () => {
+    expect(followingUp(parseQuestion('whats the limit on those'), 'whats the limit on those', ['orders memory usage per pod?'])).toMatchObject({
+      kind: 'signals',
+      signals: ['memory'],
+      limitValue: true,
+    });
   });
 
   it('reads only the beginning of a long message', () => {

@@ -10,7 +10,20 @@ import { distance } from 'fastest-levenshtein';
 
 /** What a signals question measures. */
 export type Signal =
-  'rate' | 'errors' | 'latency' | 'down' | 'restarts' | 'cpu' | 'memory' | 'throttling' | 'disk' | 'connections' | 'replicas' | 'certificate' | 'queue';
+  | 'rate'
+  | 'errors'
+  | 'latency'
+  | 'down'
+  | 'restarts'
+  | 'cpu'
+  | 'memory'
+  | 'throttling'
+  | 'disk'
+  | 'connections'
+  | 'replicas'
+  | 'certificate'
+  | 'queue'
+  | 'probes';
 
 /**
  * Measures outside the grammar's signals, each with the metric names that would give it: a
@@ -52,7 +65,7 @@ function runtimeMeasure(text: string): { what: string; metrics: string } | null 
 }
 
 /** What a `which` question lists. */
-export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers';
+export type Listing = 'pods' | 'nodes' | 'versions' | 'routes' | 'peers' | 'alerts';
 
 /**
  * The kind of a question: its signals over a range (`signals`), a listing (`which`), when
@@ -171,6 +184,12 @@ export interface TypedQuestion {
   byPod: boolean;
   /** Whether it asks about what probes the subject from outside ("the blackbox probe on inventory", "the synthetic check"): whether it is down, by the probe. */
   probe: boolean;
+  /** An alert the message names as Prometheus writes it ("CPUThrottlingHigh"), if any. */
+  alertNamed: string | null;
+  /** For `when` of no measure: whether it asks when an alert fired ("what time did the page go off?"). */
+  fired: boolean;
+  /** Whether it asks how requests fail ("failing with what?", "which status code?"): the outcomes of the failing requests. */
+  howFailing: boolean;
 }
 
 /**
@@ -199,7 +218,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'errors',
-    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?)\b/,
+    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?|(go|goes|going|went) wrong)\b/,
   ],
   [
     'latency',
@@ -207,14 +226,19 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'down',
-    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable|reporting)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b|\bc[oa]me back\b/,
+    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(is|are) (?!(?:latency|errors?|traffic|cpu|memory|load|usage|throughput|rate|restarts|p\d\d|it'?s)\b)(it|they|that|this|[a-z0-9]+(?:-[a-z0-9]+)*) (still |even |actually )?up\s*(\?|$|,)|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable|reporting)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b|\bc[oa]me back\b/,
   ],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
-  ['throttling', /\b(throttl\w*|cfs)\b/],
+  ['throttling', /\b(throttl\w*|cfs|(cpu |its |their |of )periods)\b/],
   ['queue', /\b(queues?|backlog|messages? (waiting|ready|queued|pending)|oldest (message|msg)|consumers?|unacked|enqueued)\b/],
   ['certificate', /\b(certs?|certificates?|tls|ssl|x509)\b/],
+  // The kubelet's liveness, readiness and startup probes that fail (not a probe from outside: see PROBES).
+  [
+    'probes',
+    /\b(liveness|readiness|startup) ?(probes?|checks?)? ?(fail\w*|timeouts?|timing out|timed out)\b|\bprobes? (fail\w*|timeouts?|timing out|timed out)\b|\b(failing|failed) (liveness |readiness |startup )?probes?\b|\b(liveness|readiness|startup) probes?\b/,
+  ],
   [
     'replicas',
     /\b(scaled?|scaling|scales|autoscal\w*|running at all|stop(ped|s)? running|no longer running|not running)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/,
@@ -256,7 +280,7 @@ const ASKS_PEERS =
 const ASKS_WHEN =
   /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
+  /\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -270,15 +294,15 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\bdeadlock\w*\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
+  /\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
-  /\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b/;
+  /\b(is|was) (that|this|it) (the|a|our) [a-z0-9 ._-]{0,30}?(deploy|deployment|rollout|release|change|version|upgrade|push|config change)\w*\s*[?.!]*\s*$|\b(could|can|might|would|is|was) (that|this|it)( deploy| rollout| release| change| version)? (be )?(related|connected|linked|relevant|responsible)\s*[?.!]*\s*$|\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
-  /\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?wrong (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
+  /\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
   /\b(what'?s the plan|(?:should|shall|must|can|could|do) (?:we|i|you) roll (?:it|this|that|them|[a-z0-9_.-]+) back|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
@@ -301,7 +325,7 @@ const ASKS_AFFECTED =
   /\b(hurt|hurting|in trouble)\b|\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\bhow\b[^?.!]*\b(is|are) (doing|looking|holding up|behaving|performing)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
 /** How many of something countable there were: "how many requests failed", "how many restarts so far", "total number of errors". */
 const ASKS_COUNT =
-  /\bso far\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
+  /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
 const CALLS_TO = /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)/;
 const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries|call (?=time|latency|duration|errors?|failures?|rate))/;
@@ -400,6 +424,7 @@ const COMMON = new Set(
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
     'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
+    'mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
@@ -428,6 +453,8 @@ function swapped(a: string, b: string): boolean {
 /** Chat shorthand, read as the words it stands for: "b4" is before, "rn" right now, "reqs" requests. */
 const SHORTHAND: Record<string, string> = {
   b4: 'before',
+  teh: 'the',
+  hte: 'the',
   rn: 'right now',
   atm: 'now',
   r: 'are',
@@ -487,6 +514,8 @@ function corrected(text: string): string {
   const spelt = text
     .replace(/(?<![\w./-])[a-z0-9]+(?![\w.-])(?!\/[a-z0-9]{2})/g, (token) => SHORTHAND[token] ?? token)
     .replace(/\s+[&+]\s+/g, ' and ')
+    // "frontend->cart calls", "statements → archive": the calls from the one to the other.
+    .replace(/\b([a-z0-9][a-z0-9_.]*(?:-[a-z0-9_.]+)*)\s*(?:->|→|=>)\s*([a-z0-9][a-z0-9_.-]*)(?:\s+(?:calls?|requests?))?/g, 'calls from $1 to $2')
     .replace(/\bout[- ]of[- ]memory\b/g, 'oom');
   return spelt.replace(/[a-z]{5,}/g, (token, at: number) => {
     if (COMMON.has(token) || VOCABULARY.includes(token) || /[\w.-]/.test(spelt[at + token.length] ?? '') || /[\w.-]/.test(spelt[at - 1] ?? '')) return token;
@@ -502,7 +531,7 @@ const PLEASANTRY =
   /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*/;
 /** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …". */
 const PURPOSE =
-  /^\s*(for|as|re|regarding) [^,:?]{0,100}[,:]\s+|^[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
+  /^\s*(for|as|re|regarding) [^,:?]{0,100}[,:]\s+|^(?!\s*[a-z0-9_.-]+\s*:)[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
 
 /** The question of a message without the pleasantries that open it and the clause that says who asks it or what for. */
 function withoutPreamble(text: string): string {
@@ -520,12 +549,10 @@ function withoutPreamble(text: string): string {
  * after statements ("catalog-sync shares a node with inventory. what CPU does it take?") is
  * of the kind its own sentence asks, about what the statements name when it names nothing itself.
  */
-export function parseQuestion(whole: string): TypedQuestion {
+export function parseQuestion(message: string): TypedQuestion {
+  const whole = withoutClosingStatement(message.slice(0, READ_CHARS));
   const full = parseText(whole);
-  const sentences = whole
-    .slice(0, READ_CHARS)
-    .split(/(?<=[.!?])\s+(?=\S)/)
-    .filter((s) => /[a-z]/i.test(s));
+  const sentences = whole.split(/(?<=[.!?])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
   if (sentences.length < 2 || sentences.slice(0, -1).some((s) => /\?\s*$/.test(s))) return full;
   const own = parseText(sentences[sentences.length - 1]);
   if (own.kind === 'unknown' || own.kind === full.kind) return full;
@@ -575,6 +602,14 @@ function parseText(whole: string): TypedQuestion {
   const probe = PROBES.test(asking);
   if (probe && signals.includes('errors')) signals.splice(signals.indexOf('errors'), 1, 'down');
   if (probe && !signals.length) signals.push('down');
+  // Probes that fail are what is asked, not the requests that fail: the kubelet's, unless a probe from outside is meant.
+  if (signals.includes('probes')) {
+    if (probe) signals.splice(signals.indexOf('probes'), 1);
+    else for (const x of ['errors', 'down'] as const) if (signals.includes(x)) signals.splice(signals.indexOf(x), 1);
+  }
+  // The status codes asked ("which status code is billing returning?") are those of its failing requests.
+  if (!signals.length && /\b(status|error|response|http|return) codes?\b|\b(what|which) (errors?|status(es)?|exceptions?)\b/.test(asking))
+    signals.push('errors');
   // Scrape targets that fail ("when did the inventory scrape targets start failing?") are targets down.
   if (/\b(scrape ?targets?|scrapes?|targets?)\b/.test(asking) && signals.includes('errors') && !signals.includes('down'))
     signals.splice(signals.indexOf('errors'), 1, 'down');
@@ -594,7 +629,7 @@ function parseText(whole: string): TypedQuestion {
     (ASKS_COUNT.test(text) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
     !AS_A_SHARE.test(text) &&
     !PER_SECOND.test(text) &&
-    signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts');
+    signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes');
   // A count of failed requests is of the failures, and failures per second ("reqs/s failing") are a rate of failures, not of every
   // request; a count of OOM kills is one of restarts.
   const failedPerSecond = signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text);
@@ -616,7 +651,7 @@ function parseText(whole: string): TypedQuestion {
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
   // "why ..." asks for the cause, whatever signal it names ("why is search this slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
-  const kind: QuestionKind = ASKS_ACTIONS.test(text)
+  const read: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
     : ASKS_OUTSIDE.test(text)
       ? 'outside'
@@ -643,6 +678,11 @@ function parseText(whole: string): TypedQuestion {
                           : runtimeMeasure(text)
                             ? 'signals'
                             : 'unknown';
+  // "CPUThrottlingHigh fires too: which workload is it about?": what the alert is about, unless a measure, a time or the changes are asked.
+  const alertNamed = alertNameIn(message);
+  const asksAlert = !!alertNamed && !['signals', 'when', 'changes', 'actions', 'outside'].includes(read) && ASKS_ALERT_SUBJECT.test(text);
+  const kind: QuestionKind = asksAlert ? 'which' : read;
+  if (asksAlert) listings.splice(0, listings.length, 'alerts');
   // The subjects are named outside the reference ("search's traffic since the frontend rollout" is search's), else in it ("what changed before checkout started failing?").
   // A question after statements ("We also had a frontend alert. Leaving that aside, when did media …?") is about what the question names first.
   const sentences = asking.split(/(?<=[.!])\s+(?=[a-z])/);
@@ -683,7 +723,12 @@ function parseText(whole: string): TypedQuestion {
     versions,
     words,
     placedAsNames: words.filter((w) => namePlaced(text, w)),
-    nameShaped: words.filter((w) => /[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))),
+    // "payments-gateway", or a word that a kind of workload follows ("the thumbnailer service"): shaped as a name, whether or not the sources know it.
+    nameShaped: words.filter(
+      (w) =>
+        (/[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))) ||
+        new RegExp(`\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker)\\b`).test(text),
+    ),
     compounds: compoundsOf(asking, words),
     refers: REFERS.test(text),
     // A probe from outside is not one of the kubelet's: the cluster's events do not tell it.
@@ -714,7 +759,12 @@ function parseText(whole: string): TypedQuestion {
     limitValue:
       signals.some((x) => x === 'cpu' || x === 'memory') &&
       ASKS_LIMIT_VALUE.test(text) &&
-      !AGAINST_LIMIT.test(asking.replace(/\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(before|earlier|then|yesterday|last|prior)\b|\bnow vs\.?\b/g, ' ')),
+      !AGAINST_LIMIT.test(
+        asking.replace(
+          /\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(the )?(before|earlier|then|yesterday|last|prior|old|older|previous|original|new|newer)\b|\bnow vs\.?\b/g,
+          ' ',
+        ),
+      ),
     count,
     failedPerSecond,
     callee,
@@ -755,10 +805,14 @@ function parseText(whole: string): TypedQuestion {
         asking,
       ),
     connectionStates: signals.includes('connections') && /\b(states?|idle|doing)\b/.test(asking),
+    alertNamed,
+    fired: kind === 'when' && !signals.length && /\b(fire|fired|fires|page|paged|trigger|triggered|go off|gone off|went off|alerted)\b/.test(text),
+    howFailing: signals.includes('errors') && HOW_FAILING.test(asking),
     rollout:
       kind === 'when' &&
       !signals.length &&
-      /\b(rollouts?|roll-outs?|deploys?|deployments?|releases?|upgrades?|roll(?:s|ed|ing)? out|deployed|released|shipped|went out|go out|went live|go live)\b/.test(
+      // "when did the new pods come up?", "when were the pods replaced?": a rollout too.
+      /\b(rollouts?|roll-outs?|deploys?|deployments?|releases?|upgrades?|roll(?:s|ed|ing)? out|deployed|released|shipped|went out|go out|went live|go live)\b|\bnew (pods?|replicas?|replicasets?|builds?|images?)\b|\b(pods?|replicas?) (were |got |was )?(replaced|recreated|rolled)\b/.test(
         text,
       ),
   };
@@ -860,6 +914,38 @@ export function followingUp(
     const before = latestFirst().find((q) => q.mentioned.includes('connections'));
     if (before) return { ...before, kind: 'signals', signals: ['connections'], connectionStates: true, refers: false, reference: null, compare: false };
   }
+  // "which container is it on, is that cart?" after a message naming an alert: what that alert is about.
+  if (!asked.alertNamed && !['signals', 'when', 'changes', 'actions', 'outside'].includes(asked.kind) && ASKS_ALERT_SUBJECT.test(text)) {
+    const alertNamed = latestFirst()[0]?.alertNamed;
+    if (alertNamed) return { ...asked, kind: 'which', listings: ['alerts'], alertNamed };
+  }
+  // "what's the limit on those?" after a question of memory or CPU: that limit's value.
+  if (asked.kind === 'unknown' && !asked.signals.length && /\b(limits?|quotas?)\b/.test(text) && !/\b(vs\.?|versus|against|near|close)\b/.test(text)) {
+    const before = latestFirst().find((q) => q.signals.some((x) => x === 'cpu' || x === 'memory'));
+    if (before)
+      return {
+        ...before,
+        kind: 'signals',
+        signals: before.signals.filter((x) => x === 'cpu' || x === 'memory'),
+        limitValue: true,
+        againstLimit: false,
+        byPod: false,
+        largest: false,
+        refers: false,
+        compare: false,
+        reference: null,
+        rangeMinutes: null,
+      };
+  }
+  // "when exactly?", "when was that?" after a question naming a rollout or a version: when it went out.
+  if (asked.kind === 'when' && !asked.signals.length && !asked.words.length && !asked.versions.length && !asked.rollout && !asked.alertNamed) {
+    const before = latestFirst()[0];
+    if (
+      before &&
+      (before.versions.length || before.rollout || /\b(roll(ed|s)? out|rollout|deploy\w*|released?|shipped)\b/.test(earlier.at(-1)?.toLowerCase() ?? ''))
+    )
+      return { ...asked, words: before.words, placedAsNames: before.placedAsNames, versions: before.versions, rollout: !before.versions.length };
+  }
   // "and the other replica?": the question before, of the other pods of the workload it named a pod of.
   if (asked.other && !asked.words.length && !asked.signals.length) {
     const before = latestFirst().find((q) => REPEATABLE.has(q.kind) && q.words.length);
@@ -892,6 +978,10 @@ export function followingUp(
     // "how much was free on it an hour ago?" after a question about a disk: its free space.
     ...(before.signals.includes('disk') && /\b(free|left|available|remaining)\b/.test(text) ? { free: before.free ?? 'disks', size: asked.size } : {}),
     refers: false,
+    // "median of its calls …" after a question of the p99: the median.
+    percentile: asked.percentile ?? before.percentile,
+    howFailing: asked.howFailing || before.howFailing,
+    mean: asked.mean || before.mean,
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.byRoute ? { byRoute: true } : {}),
     ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),
@@ -905,6 +995,28 @@ export function followingUp(
     before: asked.before || before.before,
   };
 }
+
+/** How requests fail: "failing with what?", "and how?", "which status code?", "with which error?". */
+const HOW_FAILING =
+  /\bwhat (goes|went|is going|'s going) wrong\b|\bfail\w*,? (with|how)\b|\b(status|error|response|http|return) codes?\b|\b(what|which) (errors?|codes?|outcomes?|status(es)?|exceptions?)\b|\bwith (what|which)\b|\bhow (do|does|are|is|did) (the |its |their )?(\S+ )?(\S+ )?fail\w*\b|\b(kind|type|sort)s? of (errors?|failures?)\b|\boutcomes?\b|\band how\b|\bhow\s*\?*\s*$/;
+
+/** Words of the trade written as alert names are ("PostgreSQL", "ConfigMap"): no alert. */
+const NOT_ALERTS = new Set(
+  'postgresql mysql mariadb rabbitmq mongodb configmap configmaps replicaset replicasets statefulset statefulsets daemonset daemonsets crashloopbackoff oomkilled notready hikaricp imagepullbackoff errimagepull containercreating persistentvolumeclaim persistentvolume cronjob javascript typescript pagerduty opsgenie github gitlab'.split(
+    ' ',
+  ),
+);
+
+/** The first word of a message written as Prometheus alert names are, in CamelCase of two words or more ("CPUThrottlingHigh", "KubePodCrashLooping"). */
+function alertNameIn(message: string): string | null {
+  for (const m of message.matchAll(/\b[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*\b/g))
+    if (m[0].length >= 8 && !NOT_ALERTS.has(m[0].toLowerCase()) && /[a-z]{2}/.test(m[0])) return m[0];
+  return null;
+}
+
+/** Whether a message that names an alert asks what it is about: "which workload is it on?", "is that my cart containers?", "what is it firing for?". */
+const ASKS_ALERT_SUBJECT =
+  /\b(which|whose|what)\b[^?.!]*\b(workloads?|services?|pods?|containers?|namespaces?|deployments?|jobs?|apps?|nodes?|targets?)\b|\b(about|for|on) (which|what|whose)\b|\b(is|are) (it|that|this|they|those)( one)? (about|for|on|from|my|our|the|\w+'s)\b|\b(about|for|on) what\b|\bfiring (for|on|about)\s*(what|which|who)\b|\bwhat (is|does|'s) (it|that|this)( one)? (about|mean|cover|for)\b|\bwho (is|does) it\b/;
 
 /** A part of a message that only acknowledges or hedges ("ok", "so", "got it", "thanks"): no question of its own. */
 const FILLER =
@@ -924,6 +1036,25 @@ function onlyContext(part: string): boolean {
   return last.kind === 'unknown' && !last.words.length && !last.routes.length && !last.versions.length;
 }
 
+/**
+ * A message without what it says after its last question ("… right now? Sorry, I'm still figuring
+ * out the dashboards.", "… as a percentage? I don't remember what the max is set to."): an apology,
+ * a hedge or context asks nothing, and its words name nothing. What follows a question and asks one
+ * of its own, or only says how to read it again ("… ? payments too", "… ? and over the last hour"),
+ * is kept.
+ */
+const STATEMENT_OPENER =
+  /^\W*(sorry|apolog\w*|thanks|thank you|cheers|fyi|btw|i|i'm|im|i've|i'd|i'll|we|we're|we've|our|my|the|a|this|that|it|it's|there|customers?|someone|somebody|just|still|not sure|no rush|hope|need|needs|needed|want|wants|asking|trying|gotta)\b(?![^.!]*\b(what|which|when|where|how|why|who)\b[^.!]*$)/;
+function withoutClosingStatement(message: string): string {
+  const last = message.lastIndexOf('?');
+  const tail = message.slice(last + 1);
+  if (last < 0 || !/[a-z]/i.test(tail)) return message;
+  const lower = tail.toLowerCase().trim();
+  if (FOLLOW_UP.test(lower) || FRAGMENT_START.test(lower)) return message;
+  const statement = STATEMENT_OPENER.test(lower) || (parseText(tail).kind === 'unknown' && lower.split(/\s+/).filter(Boolean).length > 3);
+  return statement ? message.slice(0, last + 1) : message;
+}
+
 /** One of the questions a message asks, with its own text. */
 export interface QuestionPart {
   text: string;
@@ -936,7 +1067,7 @@ export interface QuestionPart {
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
 const PART_BREAK =
-  /\s*(?:[?;]+|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
+  /\s*(?:[?;]+|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and
@@ -946,8 +1077,10 @@ const PART_BREAK =
  */
 export function questionParts(whole: string): QuestionPart[] {
   // The pleasantries and the purpose clause that open a message ("for the timeline, …") are no part of their own.
-  const message = whole.slice(0, READ_CHARS);
+  const message = withoutClosingStatement(whole.slice(0, READ_CHARS));
   const asked = message.slice(message.length - withoutPreamble(message.toLowerCase()).length);
+  // What an alert is about is one question, whatever its sentences ("CPUThrottlingHigh fires too. Is that search? Which workload is it on?").
+  if (parseText(message).listings.includes('alerts')) return [];
   const parts = asked
     .split(PART_BREAK)
     .map((t) => t.trim())
@@ -983,6 +1116,14 @@ export function questionParts(whole: string): QuestionPart[] {
     return parts;
   const ownSubject = (q: TypedQuestion): boolean => q.words.length > 0 || q.signals.length > 0 || q.versions.length > 0 || q.rollout;
   if (times) return parts.every((p) => ownSubject(p.asked)) && new Set(parts.map((p) => asksOf(p.asked))).size === parts.length ? parts : [];
+  // Measures of different subjects ("how much CPU is catalog-sync using, and how busy is that node?"): each of its own subject.
+  const subjectOf = (q: TypedQuestion): string => (q.refersNode || q.nodeOf ? 'node' : q.placedAsNames.join(' '));
+  if (
+    parts.every((p) => p.asked.kind === 'signals' && (p.asked.placedAsNames.length > 0 || p.asked.refersNode || p.asked.nodeOf)) &&
+    new Set(parts.map((p) => subjectOf(p.asked))).size === parts.length &&
+    new Set(parts.map((p) => `${subjectOf(p.asked) === 'node'}|${p.asked.signals.join(' ')}`)).size === parts.length
+  )
+    return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }
 
@@ -1002,7 +1143,18 @@ function rangeOf(text: string): number | null {
 /** Neighbouring words of `text` that may each name a subject (see subjectWords), joined by `-`. */
 function compoundsOf(text: string, words: string[]): string[] {
   const tokens = text.split(/[^a-z0-9_.-]+/).filter(Boolean);
-  return [...new Set(tokens.slice(1).flatMap((t, i) => (words.includes(tokens[i]) && words.includes(t) ? [`${tokens[i]}-${t}`] : [])))];
+  return [
+    ...new Set(
+      tokens.slice(1).flatMap((t, i) =>
+        // "the orders database", "the orders db": ordersdb, orders-db.
+        words.includes(tokens[i]) && /^(db|database)$/.test(t)
+          ? [`${tokens[i]}db`, `${tokens[i]}-db`]
+          : words.includes(tokens[i]) && words.includes(t)
+            ? [`${tokens[i]}-${t}`]
+            : [],
+      ),
+    ),
+  ];
 }
 
 /** Words after which a name stands: "the latency of billing", "does checkout call billing". */
@@ -1014,7 +1166,7 @@ const OPENING_VERBS = new Set("is are was were does do did has have hows how's".
 const QUESTION_WORDS = new Set("what what's whats which who where how when why".split(' '));
 /** Words a name stands before: "the billing service", "billing's latency", "the billing pods". */
 const AFTER_NAMES = new Set(
-  'service services svc pod pods app apps job jobs deployment deployments db database server servers queue queues worker workers api cluster namespace node host'.split(
+  'service services svc pod pods app apps job jobs deployment deployments db database server servers queue queues worker workers api cluster namespace node host one cache broker instance'.split(
     ' ',
   ),
 );
@@ -1051,6 +1203,6 @@ function subjectWords(text: string, routes: string[], versions: string[]): strin
   const words = rest
     .split(/[^a-z0-9_.:-]+/)
     .map((w) => w.replace(/^[.:-]+|[.:-]+$/g, '').replace(/'s$/, ''))
-    .filter((w) => w.length >= 3 && !/^[\d:.-]+$/.test(w) && !/^p\d{2}$/.test(w) && !/^\d+(st|nd|rd|th|m|h|s)$/.test(w) && !COMMON.has(w));
+    .filter((w) => w.length >= 3 && !/^[\d:.-]+$/.test(w) && !/-wise$/.test(w) && !/^p\d{2}$/.test(w) && !/^\d+(st|nd|rd|th|m|h|s)$/.test(w) && !COMMON.has(w));
   return [...new Set(words)];
 }

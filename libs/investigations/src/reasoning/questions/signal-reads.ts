@@ -34,6 +34,8 @@ export interface SignalRead {
   unit: Unit;
   /** A run it rests on too (the outcomes that told which requests failed). */
   also?: RecordedRun;
+  /** Of an error ratio: the outcomes of the requests failing at the end of the read (`code="504"`), the most first. */
+  failures?: string[];
 }
 
 /** What the data cannot give for a signal, and the run that showed it. */
@@ -57,13 +59,15 @@ export const SIGNAL_NAMES: Record<Signal, string> = {
   replicas: 'number of available replicas',
   certificate: 'TLS certificate expiry',
   queue: 'number of messages waiting',
+  probes: 'number of failed kubelet probes per 5 minutes',
 };
 
 /** What a count of a signal counts, as the answer says it ("12 container restarts"). */
-export const COUNT_NAMES: Record<'rate' | 'errors' | 'restarts', string> = {
+export const COUNT_NAMES: Record<'rate' | 'errors' | 'restarts' | 'probes', string> = {
   rate: 'requests',
   errors: 'failed requests',
   restarts: 'container restarts',
+  probes: 'failures of the kubelet probes',
 };
 
 export const STEP_SECONDS = 60;
@@ -199,7 +203,7 @@ export async function readSignals(
       ? session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query, time: until.toISOString() }, purpose })
       : readFrom(from, query, purpose);
   const span = `${Math.max(STEP_SECONDS, Math.round(Number(until.epochMicros - from.epochMicros) / 1e6))}s`;
-  const counted = range.count ? signals.filter((x) => x === 'rate' || x === 'errors' || x === 'restarts') : [];
+  const counted = range.count ? signals.filter((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes') : [];
   if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false, range.free?.mounts);
   const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
   const listed = needsMetrics
@@ -268,7 +272,7 @@ export async function readSignals(
         continue;
       }
       const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${of} that failed`);
-      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: linesOf(run), unit: 'ratio', also: outcomes });
+      out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: linesOf(run), unit: 'ratio', also: outcomes, failures: failingNow(outcomes, calls) });
     } else if (signal === 'latency' && range.mean) {
       // The mean: the histogram's sum of durations over its count of observations.
       const base = histogram!.replace(/_bucket$/, '');
@@ -312,6 +316,18 @@ export async function readSignals(
         `How often the containers of ${subject.value} restarted`,
       );
       out.push({ signal, name: range.count ? COUNT_NAMES.restarts : SIGNAL_NAMES.restarts, run, lines: linesOf(run), unit: 'count' });
+    } else if (signal === 'probes') {
+      const window = range.count ? span : '5m';
+      if (!pods) {
+        out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so how often its probes failed is unknown`, run: listed });
+        continue;
+      }
+      // The kubelet's prober counts each probe by its result; a result's series begins at its first probe, so none failed before it.
+      const run = await read(
+        `sum(increase(prober_probe_total{${pods}, result="failed"}[${window}])) or sum(increase(prober_probe_total{${pods}}[${window}])) * 0`,
+        `How often the kubelet's probes of ${subject.value}'s containers failed`,
+      );
+      out.push({ signal, name: range.count ? COUNT_NAMES.probes : SIGNAL_NAMES.probes, run, lines: linesOf(run), unit: 'count' });
     } else if (signal === 'throttling') {
       if (!pods) {
         out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so how much its CPU is throttled is unknown`, run: listed });
@@ -428,6 +444,22 @@ export async function readSignals(
     }
   }
   return out;
+}
+
+/** The outcomes of the requests that fail at the end of `outcomes` (`code="504"`), the most first: how they fail. */
+function failingNow(outcomes: RecordedRun, calls: boolean): string[] {
+  return linesOf(outcomes)
+    .filter((l) => failedOutcome(l.labels) === true || (calls && transportFailure(l.labels)))
+    .map((l) => ({ l, v: l.points.at(-1)?.v ?? 0 }))
+    .filter(({ v }) => v > 0)
+    .sort((a, b) => b.v - a.v)
+    .map(({ l }) =>
+      OUTCOME_LABELS.filter((k) => l.labels[k])
+        .map((k) => `${k}="${l.labels[k]}"`)
+        .join(', '),
+    )
+    .filter((o, i, all) => o && all.indexOf(o) === i)
+    .slice(0, 5);
 }
 
 /** More failing outcomes than this are read with the outcome labels' patterns instead of each combination. */

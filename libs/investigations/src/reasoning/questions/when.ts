@@ -36,6 +36,10 @@ export interface WhenQuestion {
   trend?: boolean;
   /** Whether it asks about what probes the subject (see readSignals' `probe`). */
   probe?: boolean;
+  /** Whether it asks when an alert fired ("what time did CheckoutHighErrorRate fire?"): the answer leads with that. */
+  fired?: boolean;
+  /** The alert the question names, when it names one ("when did CPUThrottlingHigh start?"); else the incident's. */
+  alert?: string | null;
 }
 
 /**
@@ -249,7 +253,9 @@ function levelChange(signal: Signal, points: Point[], baselineUntil: bigint, fir
 /** When the condition of the incident's alerting rule began to hold in the episode that paged, and whether it still holds. */
 async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timestamp, firstAlert: Timestamp): Promise<void> {
   const { session, answer } = q;
-  const alertname = session.alerts.map((a) => a.labels.alertname).find((n) => !!n);
+  const own = session.alerts.map((a) => a.labels.alertname).find((n) => !!n);
+  const alertname = q.alert ?? own;
+  const incidents = alertname === own;
   if (!alertname) {
     answer.limit('scope', "The question names no signal, and the incident's alerts name no rule whose condition could be read", []);
     return;
@@ -260,7 +266,7 @@ async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timesta
     arguments: { name: alertname },
     purpose: `The condition the ${alertname} rule checks`,
   });
-  const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string }> } | null)?.rules?.[0] : undefined;
+  const rule = rules.outcome === 'succeeded' ? (rules.output as { rules?: Array<{ query?: string; forSeconds?: number }> } | null)?.rules?.[0] : undefined;
   if (!rule?.query) {
     answer.cannot(
       rules.outcome === 'succeeded'
@@ -276,9 +282,13 @@ async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timesta
     arguments: { query: rule.query, start: from.toISOString(), end: until.toISOString(), step: STEP_SECONDS },
     purpose: `When ${alertname}'s condition held`,
   });
-  const times = alertsOwnSeries(
-    seriesOf(range),
-    session.alerts.map((a) => a.labels),
+  const times = (
+    incidents
+      ? alertsOwnSeries(
+          seriesOf(range),
+          session.alerts.map((a) => a.labels),
+        )
+      : seriesOf(range)
   ).flatMap((s) => pointsOf(s).map((p) => p.t.epochMicros));
   const step = BigInt(STEP_SECONDS) * 1_000_000n;
   const start = episodeStart(times, step, shift(firstAlert, MINUTE).epochMicros) ?? episodeStart(times, step, until.epochMicros);
@@ -289,13 +299,16 @@ async function conditionEpisode(q: WhenQuestion, from: Timestamp, until: Timesta
   const last = times.reduce((max, t) => (t > max ? t : max), start);
   const began = clock(Timestamp.fromEpochMicros(start), until);
   const holds = until.epochMicros - last <= 2n * step;
-  answer.record(
-    session,
-    holds
-      ? `The condition of ${alertname} (the incident's alert) has held since ${began}, and still holds at ${clock(until, until)}`
-      : `The condition of ${alertname} (the incident's alert) held from ${began} to ${clock(Timestamp.fromEpochMicros(last), until)}, and no longer holds at ${clock(until, until)}`,
-    [rules, range],
-  );
+  const which = incidents ? `${alertname} (the incident's alert)` : alertname;
+  const episode = holds
+    ? `has held since ${began}, and still holds at ${clock(until, until)}`
+    : `held from ${began} to ${clock(Timestamp.fromEpochMicros(last), until)}, and no longer holds at ${clock(until, until)}`;
+  // When it fired: the incident's alert when it was received; another when its condition had held for the rule's `for`.
+  const fired = incidents ? firstAlert : Timestamp.fromEpochMicros(start + BigInt(rule.forSeconds ?? 0) * 1_000_000n);
+  answer.record(session, q.fired ? `${which} fired at ${clock(fired, until)}; its condition ${episode}` : `The condition of ${which} ${episode}`, [
+    rules,
+    range,
+  ]);
 }
 
 /** Events counted over a window, as whole events (Prometheus extrapolates an increase to the window's edges). */
