@@ -543,6 +543,13 @@ describe('questions about a volume that fills up beside a disk full all along', 
     expect(claim.question).toBeUndefined();
     expect(claim.summary).toMatch(/^volume claim data-ledger on \S+ is 100% used/);
   }, 60_000);
+  it('reads the free space a follow-up asks of the claims the question before asked about, not of the fullest disk', async () => {
+    const { conclusion } = await staged.ask('how much free did it have 2h ago', ['which PVC is out of space?'], ['']);
+    const free = /^The free space of the disk with the least left of ledger was ([\d.]+) (GiB|MiB) 2 hours ago/m.exec(conclusion.summary);
+    expect(free).not.toBeNull();
+    const want = await staged.value('sum(kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"} offset 2h)');
+    expect(Math.abs(Number(free![1]) * (free![2] === 'GiB' ? 1024 ** 3 : 1024 ** 2) - want)).toBeLessThanOrEqual(want * 0.05);
+  }, 60_000);
 });
 
 describe('questions about resources that run out', () => {
@@ -736,6 +743,14 @@ describe("the kubelet's probes, what another alert is about, and the node of wha
   const liveness = stagedScenario('cart-liveness-slow-redis');
   // catalog-sync takes 1.1 cores on the node of an inventory pod from about 40 minutes before the end.
   const burst = stagedScenario('inventory-liveness-unexplained');
+
+  it('reads the memory of a Redis its callers call from its exporter', async () => {
+    const { conclusion } = await liveness.ask('how much memory is sessions-redis using?');
+    const used = /^The memory use of sessions-redis is ([\d.]+) GiB now/m.exec(conclusion.summary);
+    expect(used).not.toBeNull();
+    const want = await liveness.value('sum(redis_memory_used_bytes{redis="sessions-redis"})');
+    expect(Math.abs(Number(used![1]) * 1024 ** 3 - want)).toBeLessThanOrEqual(want * 0.02);
+  }, 60_000);
 
   it("dates when the kubelet's liveness probes began to fail, and counts them over a range", async () => {
     const { conclusion } = await liveness.ask("when did cart's liveness probes start failing?");

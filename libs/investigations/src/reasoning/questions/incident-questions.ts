@@ -182,6 +182,8 @@ export class IncidentQuestions {
     // Which node failed, and when: the nodes' conditions, of the nodes the question names (else of every node).
     if (this.asked.nodeHealth && ['which', 'when', 'signals', 'unknown'].includes(this.asked.kind)) {
       const named = await this.subjects(session, source);
+      // A name no source knows ("did the wishlist service lose pods there too?") is asked about.
+      if ('ask' in named && this.asked.nameShaped.length) return named.ask;
       const found = 'found' in named ? named.found : [];
       // A pod or workload named ("is the node orders-6fb5cc5f8-rpc5b runs on under pressure?"): the nodes it runs on.
       const nodes = found.some((s) => s.label === 'node')
@@ -203,8 +205,8 @@ export class IncidentQuestions {
       }
       const around = await this.changesAround(session, source);
       await answerChanges(session, source, this.answer, { minutes: this.asked.rangeMinutes, ...(around ? { around } : {}) });
-      // "Did we ship anything for cart?": what the service named runs now, whatever changed.
-      if (this.asked.words.length) {
+      // "Did we ship anything for cart?", "did the version change too?": what the service named (or asked about before) runs now, whatever changed.
+      if (this.asked.words.length || this.asked.aboutVersions) {
         const named = await this.subjects(session, source);
         const service = 'found' in named ? named.found.find((s) => s.label !== 'node' && s.label !== 'peer' && s.label !== 'pod') : undefined;
         if (service) await this.runningVersions(session, source, service, until);
@@ -865,7 +867,8 @@ export class IncidentQuestions {
     );
     for (const read of reads) {
       if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
-      else this.describe(session, read, subject, split, from, until);
+      // The memory of what is called is its own, as its exporter says, not of the calls to it.
+      else this.describe(session, read, read.signal === 'memory' && subject.label === 'peer' ? { ...subject, label: 'service' } : subject, split, from, until);
     }
     // How a service is doing ("anything weird with payments?") is told with what it rolled out, when it did within the range.
     if (this.asked.status && subject.label !== 'node' && !this.lean) {

@@ -188,6 +188,8 @@ export interface TypedQuestion {
   alertNamed: string | null;
   /** For `when` of no measure: whether it asks when an alert fired ("what time did the page go off?"). */
   fired: boolean;
+  /** For `changes`: whether it asks about versions or images ("did the image version change?"): what runs now is said too. */
+  aboutVersions: boolean;
   /** Whether it asks how requests fail ("failing with what?", "which status code?"): the outcomes of the failing requests. */
   howFailing: boolean;
 }
@@ -278,9 +280,9 @@ const ASKS_WHICH =
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
+  /\bdid (the |its |their )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -294,7 +296,7 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
+  /\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
@@ -339,7 +341,8 @@ const ASKS_ALSO = /\b(too|as well|also|either)\b/;
 const ASKS_ON_NODE =
   /\b(what|what's|whats|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed|shar\w*|co-?located)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) on\b|'?s on\b)/;
 /** What uses a node's CPU or memory: "what's eating cpu on ip-10-0-3-41?", "which pods hog memory on that node?". */
-const ASKS_USING_NODE = /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there)\b/;
+const ASKS_USING_NODE =
+  /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there|(node|host|machine|box)'?s)\b/;
 /** The node a workload or pod runs on: "the node ledger-reconcile is on", "catalog-sync's node", "the host running search". */
 const NODE_OF =
   /\b(node|host|machine|box|vm)s? (that |which |where )?[a-z0-9][a-z0-9_.-]* (is|are|runs?|was|were|sits?|lives?|is running|is scheduled) on\b|\b[a-z0-9][a-z0-9_.-]*'s (node|host|machine|box|vm)s?\b|\b(node|host|machine|box|vm)s? (running|hosting|under) [a-z0-9][a-z0-9_.-]*\b/;
@@ -424,7 +427,7 @@ const COMMON = new Set(
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
     'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
-    'mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
+    'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
@@ -727,7 +730,9 @@ function parseText(whole: string): TypedQuestion {
     nameShaped: words.filter(
       (w) =>
         (/[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))) ||
-        new RegExp(`\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker)\\b`).test(text),
+        new RegExp(
+          `\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker|one|cache|instance|cluster|database|db)\\b`,
+        ).test(text),
     ),
     compounds: compoundsOf(asking, words),
     refers: REFERS.test(text),
@@ -776,7 +781,12 @@ function parseText(whole: string): TypedQuestion {
         ...[...asking.matchAll(/\b([a-z]{4,}) (?:route|routes|endpoint|endpoints|path|paths|handler|handlers|requests|calls)\b/g)].map((m) => m[1]),
       ]),
     ].filter((w) => !ROUTE_NOUNS.has(w)),
-    method: /\b(writes?|posts?|puts?|writing)\b/.test(asking) ? 'write' : /\b(reads?|gets|reading)\b/.test(asking) ? 'read' : null,
+    // Reads or writes of a service, not the asker's own ("I'm not sure I'm reading it right", "writing the status update").
+    method: /\b(writes?|posts?|puts?|writing)\b/.test(asking.replace(OWN_READING, ' '))
+      ? 'write'
+      : /\b(reads?|gets|reading)\b/.test(asking.replace(OWN_READING, ' '))
+        ? 'read'
+        : null,
     before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
     wentOut:
@@ -806,6 +816,7 @@ function parseText(whole: string): TypedQuestion {
       ),
     connectionStates: signals.includes('connections') && /\b(states?|idle|doing)\b/.test(asking),
     alertNamed,
+    aboutVersions: kind === 'changes' && /\b(versions?|images?|builds?|tags?)\b/.test(text),
     fired: kind === 'when' && !signals.length && /\b(fire|fired|fires|page|paged|trigger|triggered|go off|gone off|went off|alerted)\b/.test(text),
     howFailing: signals.includes('errors') && HOW_FAILING.test(asking),
     rollout:
@@ -976,7 +987,9 @@ export function followingUp(
     placedAsNames: own.length ? (modifies ? asked.placedAsNames.filter((w) => own.includes(w)) : own) : before.placedAsNames,
     nameShaped: own.length ? asked.nameShaped : before.nameShaped,
     // "how much was free on it an hour ago?" after a question about a disk: its free space.
-    ...(before.signals.includes('disk') && /\b(free|left|available|remaining)\b/.test(text) ? { free: before.free ?? 'disks', size: asked.size } : {}),
+    ...(before.signals.includes('disk') && /\b(free|left|available|remaining)\b/.test(text)
+      ? { free: before.free ?? (earlier.some((m) => /\b(volumes?|pvcs?|claims?|persistent)\b/i.test(m)) ? 'volumes' : 'disks'), size: asked.size }
+      : {}),
     refers: false,
     // "median of its calls …" after a question of the p99: the median.
     percentile: asked.percentile ?? before.percentile,
@@ -995,6 +1008,10 @@ export function followingUp(
     before: asked.before || before.before,
   };
 }
+
+/** What the asker reads or writes, not a service's reads or writes. */
+const OWN_READING =
+  /\b(i|i'm|im|we|we're|you|am|are|was|were|been|not|to|can't|cannot|don't)\s+(reading|read|writing|write|posting|post)\b|\b(read|reading|write|writing|post|posting|puts?)\s+(it|this|that|them|the|a|an|my|our|up)\b(?! (route|routes|path|paths|requests?|calls?|endpoints?|queries|traffic))/g;
 
 /** How requests fail: "failing with what?", "and how?", "which status code?", "with which error?". */
 const HOW_FAILING =
@@ -1016,7 +1033,7 @@ function alertNameIn(message: string): string | null {
 
 /** Whether a message that names an alert asks what it is about: "which workload is it on?", "is that my cart containers?", "what is it firing for?". */
 const ASKS_ALERT_SUBJECT =
-  /\b(which|whose|what)\b[^?.!]*\b(workloads?|services?|pods?|containers?|namespaces?|deployments?|jobs?|apps?|nodes?|targets?)\b|\b(about|for|on) (which|what|whose)\b|\b(is|are) (it|that|this|they|those)( one)? (about|for|on|from|my|our|the|\w+'s)\b|\b(about|for|on) what\b|\bfiring (for|on|about)\s*(what|which|who)\b|\bwhat (is|does|'s) (it|that|this)( one)? (about|mean|cover|for)\b|\bwho (is|does) it\b/;
+  /\b(which|whose|what)( [a-z0-9_-]+){0,2} (workloads?|services?|pods?|containers?|namespaces?|deployments?|jobs?|apps?|nodes?|targets?)\b|\b(about|for|on) (which|what|whose)\b|\b(is|are) (it|that|this|they|those)( one)? (about|for|on|from|my|our|the|\w+'s)\b|\b(about|for|on) what\b|\bfiring (for|on|about)\s*(what|which|who)\b|\bwhat (is|does|'s) (it|that|this)( one)? (about|mean|cover|for)\b|\bwho (is|does) it\b/;
 
 /** A part of a message that only acknowledges or hedges ("ok", "so", "got it", "thanks"): no question of its own. */
 const FILLER =
@@ -1117,11 +1134,12 @@ export function questionParts(whole: string): QuestionPart[] {
   const ownSubject = (q: TypedQuestion): boolean => q.words.length > 0 || q.signals.length > 0 || q.versions.length > 0 || q.rollout;
   if (times) return parts.every((p) => ownSubject(p.asked)) && new Set(parts.map((p) => asksOf(p.asked))).size === parts.length ? parts : [];
   // Measures of different subjects ("how much CPU is catalog-sync using, and how busy is that node?"): each of its own subject.
-  const subjectOf = (q: TypedQuestion): string => (q.refersNode || q.nodeOf ? 'node' : q.placedAsNames.join(' '));
+  const subjectOf = (q: TypedQuestion): string =>
+    q.refersNode || q.nodeOf ? 'node' : [...(q.placedAsNames.length ? q.placedAsNames : q.words), ...q.routes].join(' ');
   if (
-    parts.every((p) => p.asked.kind === 'signals' && (p.asked.placedAsNames.length > 0 || p.asked.refersNode || p.asked.nodeOf)) &&
+    parts.every((p) => p.asked.kind === 'signals' && (p.asked.words.length > 0 || p.asked.routes.length > 0 || p.asked.refersNode || p.asked.nodeOf)) &&
     new Set(parts.map((p) => subjectOf(p.asked))).size === parts.length &&
-    new Set(parts.map((p) => `${subjectOf(p.asked) === 'node'}|${p.asked.signals.join(' ')}`)).size === parts.length
+    new Set(parts.map((p) => `${subjectOf(p.asked) === 'node'}|${p.asked.signals.join(' ')}|${p.asked.callee ?? ''}`)).size === parts.length
   )
     return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];

@@ -128,6 +128,9 @@ async function readConnections(
 /** Filesystems that hold no data of their own: memory, container layers, snaps, namespaces. */
 export const VIRTUAL_FILESYSTEMS = 'tmpfs|overlay|squashfs|nsfs|ramfs|devtmpfs';
 
+/** The memory a datastore's exporter says it uses: redis_exporter's, memcached's, MongoDB's, Elasticsearch's JVM heap. */
+const DATASTORE_MEMORY_NAMES = ['redis_memory_used_bytes', 'memcached_current_bytes', 'mongodb_memory', 'elasticsearch_jvm_memory_used_bytes'];
+const DATASTORE_MEMORY = `{__name__=~"${DATASTORE_MEMORY_NAMES.join('|')}"}`;
 /** The gauges that say whether what a service calls answers: exporters' `<name>_up` (redis_up, pg_up, mysql_up) and blackbox's probe_success. */
 const WATCHERS = '{__name__=~"[a-z][a-z0-9]*_up|probe_success"}';
 
@@ -434,6 +437,28 @@ export async function readSignals(
           : `max(sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""}))`;
       const run = await read(query, `The ${SIGNAL_NAMES[signal]} of ${subject.value}'s largest pod`);
       out.push({ signal, name: `${SIGNAL_NAMES[signal]} of its largest pod`, run, lines: linesOf(run), unit: signal === 'cpu' ? 'cores' : 'bytes' });
+    } else if (signal === 'memory' && calls) {
+      // What services call (a Redis, a database) uses memory as its exporter says: the series whose labels name it.
+      const watched = await session.runTool({
+        tool: 'prometheus.series',
+        integrationId: source.integrationId,
+        arguments: { match: [DATASTORE_MEMORY], start: from.toISOString(), end: until.toISOString() },
+        purpose: `Which exporter says how much memory ${subject.value} uses`,
+      });
+      const series = ((watched.output as { series?: Array<Record<string, string>> } | null)?.series ?? []).filter((labels) =>
+        Object.entries(labels).some(([k, v]) => k !== '__name__' && v.toLowerCase() === subject.value.toLowerCase()),
+      );
+      const found = series[0];
+      const label = found && Object.keys(found).find((k) => k !== '__name__' && found[k].toLowerCase() === subject.value.toLowerCase());
+      if (!found || !label) {
+        out.push({
+          cannot: `no exporter's memory series (${DATASTORE_MEMORY_NAMES.join(', ')}) names ${subject.value}, so its memory use is unknown`,
+          run: watched,
+        });
+        continue;
+      }
+      const run = await read(`sum(${found.__name__}{${label}=${quote(found[label])}})`, `The memory ${subject.value} uses, by ${found.__name__}`);
+      out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: linesOf(run), unit: 'bytes', also: watched });
     } else {
       const query =
         signal === 'cpu'
