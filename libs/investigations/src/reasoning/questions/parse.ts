@@ -254,7 +254,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
 
 /** A volume that is a disk ("our volume", "the data volume", "free space on the volume"), not a volume of traffic. */
 const DISK_VOLUME =
-  /\b(?:(?:the|our|its|their|that|this|data|persistent|mounted|[a-z0-9]+-[a-z0-9-]+) volumes?|volumes? (?:claims?|mounts?|space|usage|full|fill\w*|size|capacity))\b|\bvolumes?\b(?=[^?.!]*\b(?:space|disk|full|fill\w*|bytes|gib|mib|pvc|claim|mount|free|capacity|size|left)\b)|(?<=\b(?:space|disk|full|bytes|pvc|claim|mount|capacity|size)\b[^?.!]*)\bvolumes?\b/g;
+  /\b(?:(?:the|our|its|their|that|this|data|persistent|mounted|[a-z0-9]+-[a-z0-9-]+) volumes?|(?:the|our|its|their|that|this) (?!(?:traffic|request|requests|call|calls|message|messages|order|orders|error|errors|log|logs|query|queries|search|upload|uploads)\b)[a-z0-9-]+ volumes?\b|volumes? (?:claims?|mounts?|space|usage|full|fill\w*|size|capacity))\b|\bvolumes?\b(?=[^?.!]*\b(?:space|disk|full|fill\w*|bytes|gib|mib|pvc|claim|mount|free|capacity|size|left)\b)|(?<=\b(?:space|disk|full|bytes|pvc|claim|mount|capacity|size|big|large)\b[^?.!]*)\bvolumes?\b/g;
 
 /** Connections that failed ("connection refused errors", "conn resets", "connections timing out"): failed calls, not connections held. */
 const CONNECTION_FAILURES = /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b/g;
@@ -1115,6 +1115,12 @@ export function questionParts(whole: string): QuestionPart[] {
               true,
             ),
           }
+        : p,
+    )
+    // "… and how full is it?" after a part about a disk: that disk's fill, not the saturation of a service.
+    .map((p, i, all) =>
+      i > 0 && /\b(how )?full\b|\bfill\w*\b/.test(p.text.toLowerCase()) && all[i - 1].asked.signals.includes('disk') && !p.asked.signals.includes('disk')
+        ? { ...p, asked: { ...all[i - 1].asked, size: false, free: null, refers: true } }
         : p,
     )
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
