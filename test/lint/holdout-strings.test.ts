@@ -76,9 +76,9 @@ describe('the holdout strings check', () => {
   it("checks a held-out question's prose, not its PromQL oracle nor a fragment of a few words", () => {
     write(
       'eval/holdout/conversation-questions-9.ts',
-      "export const Q = [{ message: 'how slow is the quartz ledger these days?', earlier: ['since when then'], expect: { number: 'sum(rate(http_requests_total{job=\"quartz\"}[5m]))' } }];\n",
+      "export const Q = [{ message: 'how slow is the quartz ledger these days?', earlier: ['from then on'], expect: { number: 'sum(rate(http_requests_total{job=\"quartz\"}[5m]))' } }];\n",
     );
-    write('test/medium/oracles.test.ts', 'const q = \'sum(rate(http_requests_total{job="quartz"}[5m]))\'; // since when then\n');
+    write('test/medium/oracles.test.ts', 'const q = \'sum(rate(http_requests_total{job="quartz"}[5m]))\'; // from then on\n');
     expect(check().status).toBe(0);
     write('docs/api.md', 'Asked: How slow is the quartz ledger these days?\n');
     const { status, output } = check();
