@@ -50,27 +50,19 @@ export async function answerAlertSubject(
     answer.cannot(`Prometheus has no alerting rule named ${name}, so what it is about is unknown`, rules);
     return;
   }
+  const query = (expr: string, purpose: string) =>
+    session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query: expr, time: until.toISOString() }, purpose });
   let labels = rule.alerts.map((a) => a.labels);
   let run = rules;
   if (!labels.length) {
     // No active alert now: what the rule's condition holds for, read at the end of the window.
-    run = await session.runTool({
-      tool: 'prometheus.query',
-      integrationId: source.integrationId,
-      arguments: { query: rule.query, time: until.toISOString() },
-      purpose: `What the condition of ${name} holds for at ${clock(until, until)}`,
-    });
+    run = await query(rule.query, `What the condition of ${name} holds for at ${clock(until, until)}`);
     labels = seriesOf(run).map((s) => s.metric);
   }
   // Nothing now (an alert that flaps): what it held for at any time of the last hour.
   let when = `holds at ${clock(until, until)}`;
   if (!labels.length) {
-    run = await session.runTool({
-      tool: 'prometheus.query',
-      integrationId: source.integrationId,
-      arguments: { query: `count_over_time((${rule.query})[1h:1m])`, time: until.toISOString() },
-      purpose: `What the condition of ${name} held for in the hour to ${clock(until, until)}`,
-    });
+    run = await query(`count_over_time((${rule.query})[1h:1m])`, `What the condition of ${name} held for in the hour to ${clock(until, until)}`);
     labels = seriesOf(run).map((s) => s.metric);
     when = `held at times in the hour to ${clock(until, until)}, not at ${clock(until, until)},`;
   }

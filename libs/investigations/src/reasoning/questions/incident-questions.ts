@@ -577,16 +577,12 @@ export class IncidentQuestions {
     const lastAnswer = this.conversation?.turns.at(-1)?.summary ?? '';
     const alertAnswered = earlierAsked.at(-1)?.listings.includes('alerts')
       ? catalog
-          .filter(
-            (s) =>
-              !WHOLE_ONLY.has(s.label) &&
-              s.label !== 'node' &&
-              s.label !== 'pod' &&
-              !isExporter(s.value) &&
-              new RegExp(`\\b${escape(s.value)}\\b`).test(lastAnswer),
-          )
-          .sort((a, b) => lastAnswer.search(new RegExp(`\\b${escape(a.value)}\\b`)) - lastAnswer.search(new RegExp(`\\b${escape(b.value)}\\b`)))
+          .filter((s) => !WHOLE_ONLY.has(s.label) && s.label !== 'node' && s.label !== 'pod' && !isExporter(s.value))
+          .map((s) => ({ s, at: lastAnswer.search(new RegExp(`\\b${escape(s.value)}\\b`)) }))
+          .filter(({ at }) => at >= 0)
+          .sort((a, b) => a.at - b.at)
           .slice(0, 1)
+          .map(({ s }) => s)
       : [];
     const before = alertAnswered.length ? alertAnswered : (named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? []);
     // A reference ("is it still failing?") means what was named before, unless a word of the question is plainly a name

@@ -286,26 +286,25 @@ export async function readSignals(
       out.push({ signal, name: `${p} latency`, run, lines: linesOf(run), unit: 'seconds' });
     } else if (signal === 'down' && (calls || range.probe)) {
       // What services call is down when what watches it says so: an exporter's `<name>_up` or blackbox's probe_success whose labels name it.
-      const watched = await session.runTool({
-        tool: 'prometheus.series',
-        integrationId: source.integrationId,
-        arguments: { match: [WATCHERS], start: from.toISOString(), end: until.toISOString() },
-        purpose: `Which exporter or probe watches ${subject.value}`,
-      });
-      const series = ((watched.output as { series?: Array<Record<string, string>> } | null)?.series ?? []).filter((labels) =>
-        Object.entries(labels).some(([k, v]) => k !== '__name__' && v.toLowerCase().includes(subject.value.toLowerCase())),
+      const { run: watched, watcher } = await seriesNaming(
+        session,
+        source,
+        WATCHERS,
+        subject.value,
+        from,
+        until,
+        `Which exporter or probe watches ${subject.value}`,
+        false,
       );
-      const watcher = series[0];
-      const label = watcher && Object.keys(watcher).find((k) => k !== '__name__' && watcher[k].toLowerCase().includes(subject.value.toLowerCase()));
-      if (!watcher || !label) {
+      if (!watcher) {
         out.push({
           cannot: `no exporter or probe (a \`<name>_up\` gauge or probe_success) names ${subject.value}, so whether it is down is unknown`,
           run: watched,
         });
         continue;
       }
-      const run = await read(`sum(1 - ${watcher.__name__}{${label}=${quote(watcher[label])}})`, `Whether ${subject.value} was down, by ${watcher.__name__}`);
-      out.push({ signal, name: `number of ${watcher.__name__} targets down`, run, lines: linesOf(run), unit: 'count', also: watched });
+      const run = await read(`sum(1 - ${watcher.matcher})`, `Whether ${subject.value} was down, by ${watcher.metric}`);
+      out.push({ signal, name: `number of ${watcher.metric} targets down`, run, lines: linesOf(run), unit: 'count', also: watched });
     } else if (signal === 'down') {
       const run = await read(`sum(1 - up{${selector}})`, `How many scrape targets of ${subject.value} were down`);
       out.push({ signal, name: SIGNAL_NAMES.down, run, lines: linesOf(run), unit: 'count' });
@@ -439,25 +438,24 @@ export async function readSignals(
       out.push({ signal, name: `${SIGNAL_NAMES[signal]} of its largest pod`, run, lines: linesOf(run), unit: signal === 'cpu' ? 'cores' : 'bytes' });
     } else if (signal === 'memory' && calls) {
       // What services call (a Redis, a database) uses memory as its exporter says: the series whose labels name it.
-      const watched = await session.runTool({
-        tool: 'prometheus.series',
-        integrationId: source.integrationId,
-        arguments: { match: [DATASTORE_MEMORY], start: from.toISOString(), end: until.toISOString() },
-        purpose: `Which exporter says how much memory ${subject.value} uses`,
-      });
-      const series = ((watched.output as { series?: Array<Record<string, string>> } | null)?.series ?? []).filter((labels) =>
-        Object.entries(labels).some(([k, v]) => k !== '__name__' && v.toLowerCase() === subject.value.toLowerCase()),
+      const { run: watched, watcher } = await seriesNaming(
+        session,
+        source,
+        DATASTORE_MEMORY,
+        subject.value,
+        from,
+        until,
+        `Which exporter says how much memory ${subject.value} uses`,
+        true,
       );
-      const found = series[0];
-      const label = found && Object.keys(found).find((k) => k !== '__name__' && found[k].toLowerCase() === subject.value.toLowerCase());
-      if (!found || !label) {
+      if (!watcher) {
         out.push({
           cannot: `no exporter's memory series (${DATASTORE_MEMORY_NAMES.join(', ')}) names ${subject.value}, so its memory use is unknown`,
           run: watched,
         });
         continue;
       }
-      const run = await read(`sum(${found.__name__}{${label}=${quote(found[label])}})`, `The memory ${subject.value} uses, by ${found.__name__}`);
+      const run = await read(`sum(${watcher.matcher})`, `The memory ${subject.value} uses, by ${watcher.metric}`);
       out.push({ signal, name: SIGNAL_NAMES.memory, run, lines: linesOf(run), unit: 'bytes', also: watched });
     } else {
       const query =
@@ -469,6 +467,36 @@ export async function readSignals(
     }
   }
   return out;
+}
+
+/**
+ * The first series of `match` (an exporter's or a probe's) with a label whose value names `name`:
+ * is it (`exact`), or holds it ("https://api.partner-bank.example/health" names partner-bank);
+ * with its metric and the matcher that reads it alone. None when no label names it.
+ */
+async function seriesNaming(
+  session: InvestigationSession,
+  source: SourceBrief,
+  match: string,
+  name: string,
+  from: Timestamp,
+  until: Timestamp,
+  purpose: string,
+  exact: boolean,
+): Promise<{ run: RecordedRun; watcher?: { metric: string; matcher: string } }> {
+  const run = await session.runTool({
+    tool: 'prometheus.series',
+    integrationId: source.integrationId,
+    arguments: { match: [match], start: from.toISOString(), end: until.toISOString() },
+    purpose,
+  });
+  const wanted = name.toLowerCase();
+  const names = (v: string): boolean => (exact ? v.toLowerCase() === wanted : v.toLowerCase().includes(wanted));
+  for (const labels of (run.output as { series?: Array<Record<string, string>> } | null)?.series ?? []) {
+    const label = Object.keys(labels).find((k) => k !== '__name__' && names(labels[k]));
+    if (label) return { run, watcher: { metric: labels.__name__, matcher: `${labels.__name__}{${label}=${quote(labels[label])}}` } };
+  }
+  return { run };
 }
 
 /** The outcomes of the requests that fail at the end of `outcomes` (`code="504"`), the most first: how they fail. */
