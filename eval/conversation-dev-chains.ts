@@ -77,7 +77,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'checkout-bad-version',
     split: 'dev',
-    earlier: ['what version is checkout running now?'],
+    earlier: ['which version does checkout run now?'],
     message: 'which pods are on that one, and what nodes are they on',
     expect: { podsOf: { workload: 'checkout', version: '2.15.0' } },
   },

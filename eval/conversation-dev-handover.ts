@@ -548,7 +548,7 @@ export const HANDOVER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'accounts-pool-exhausted-harmless-rollout',
     split: 'dev',
-    message: 'when did 1.4.1 go out, and when did the errors start? want both in the timeline',
+    message: 'when did 1.4.1 roll out, and when did the errors start? want both in the timeline',
     expect: {
       all: [
         { at: 47, tolerance: 2 },

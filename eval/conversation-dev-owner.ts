@@ -192,14 +192,14 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'media-disk-full-flapping-alert',
     split: 'dev',
-    earlier: ['why are media uploads failing?'],
+    earlier: ['why do media uploads fail?'],
     message: 'how much free space did that mount have an hour ago?',
     expect: { number: `node_filesystem_avail_bytes{mountpoint="/var/lib/media"}${HOUR_AGO}`, tolerance: 0.15 },
   },
   {
     scenario: 'media-disk-full-flapping-alert',
     split: 'dev',
-    earlier: ['why are media uploads failing?'],
+    earlier: ['why do media uploads fail?'],
     message: 'when exactly did it fill up?',
     expect: { at: 37, tolerance: 3 },
   },
@@ -606,7 +606,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-liveness-slow-redis',
     split: 'dev',
-    earlier: ['why is cart restarting?'],
+    earlier: ['cart: why all the restarts?'],
     message: "What's the average latency of our calls to sessions-redis now, and what was it one hour ago?",
     expect: {
       all: [

@@ -372,7 +372,7 @@ export const SRE_DEV_CASES: QuestionCase[] = [
     scenario: 'node-not-ready',
     split: 'dev',
     message: "what share of frontend's calls to cart are timing out now?",
-    earlier: ['when did ip-10-0-3-41 go NotReady?', 'what was running on it?'],
+    earlier: ['when did ip-10-0-3-41 turn NotReady?', 'what was running on it?'],
     expect: { number: peerFailing('frontend', 'cart'), tolerance: 0.2 },
   },
   {

@@ -5,6 +5,7 @@ import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
 import { CHAINS_DEV_CASES } from './conversation-dev-chains';
+import { DEBUG_DEV_CASES } from './conversation-dev-debug';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { HANDOVER_DEV_CASES } from './conversation-dev-handover';
 import { IC_DEV_CASES } from './conversation-dev-ic';
@@ -12,6 +13,8 @@ import { OWNER_DEV_CASES } from './conversation-dev-owner';
 import { PLATFORM_DEV_CASES } from './conversation-dev-platform';
 import { MORE_DEV_CASES } from './conversation-dev-more';
 import { NEWCOMER_DEV_CASES } from './conversation-dev-newcomer';
+import { POSTMORTEM_DEV_CASES } from './conversation-dev-postmortem';
+import { RELAY_DEV_CASES } from './conversation-dev-relay';
 import { SRE_DEV_CASES } from './conversation-dev-sre';
 import { STAKEHOLDER_DEV_CASES } from './conversation-dev-stakeholder';
 import { SUPPORT_DEV_CASES } from './conversation-dev-support';
@@ -24,6 +27,8 @@ import { FOURTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-4a'
 import { FOURTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-4b';
 import { FIFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-5a';
 import { FIFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-5b';
+import { SIXTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-6a';
+import { SIXTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-6b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -36,7 +41,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4` or `--split=holdout-5`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5` or `--split=holdout-6`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -352,6 +357,9 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   newcomer: NEWCOMER_DEV_CASES,
   chains: CHAINS_DEV_CASES,
   handover: HANDOVER_DEV_CASES,
+  postmortem: POSTMORTEM_DEV_CASES,
+  relay: RELAY_DEV_CASES,
+  debug: DEBUG_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -364,6 +372,8 @@ const CASES: QuestionCase[] = [
   ...FOURTH_HOLDOUT_QUESTIONS_B,
   ...FIFTH_HOLDOUT_QUESTIONS_A,
   ...FIFTH_HOLDOUT_QUESTIONS_B,
+  ...SIXTH_HOLDOUT_QUESTIONS_A,
+  ...SIXTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -604,7 +614,7 @@ async function main(): Promise<void> {
     console.log(
       `| ${name} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
     );
-  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
     row(s, r);

@@ -1580,7 +1580,7 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
   const reference =
     asked.reference ?? (asked.compare && !asked.versions.length ? (earlier.find((q) => q.reference && !q.reference.at)?.reference ?? null) : null);
   if (!asked.refers && !bareWhen) return { ...asked, reference };
-  // When something went out ("when did it roll out?", "when did 1.4.1 go out?") is asked of no measure.
+  // When something went out ("when did it roll out?", "when was 1.4.1 released?") is asked of no measure.
   const goesOut = asked.kind === 'when' && (asked.rollout || (asked.versions.length > 0 && asked.wentOut));
   const signals =
     asked.signals.length || goesOut || (asked.kind !== 'when' && asked.kind !== 'signals')
