@@ -17,6 +17,11 @@ import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
 function stagedScenario(name: string) {
   const scenario = SCENARIOS.find((s) => s.name === name)!;
   const at: { staged?: StagedPrometheus; page?: Awaited<ReturnType<typeof deriveAlerts>>[number] } = {};
+  const instant = async (query: string): Promise<{ metric: Record<string, string>; value: [number, string] } | undefined> => {
+    const res = await fetch(`${at.staged!.prometheus.url}/api/v1/query?${new URLSearchParams({ query, time: String(at.staged!.end) })}`);
+    const body = (await res.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+    return body.data.result[0];
+  };
   beforeAll(async () => {
     at.staged = await stagePrometheus(scenario);
     [at.page] = await deriveAlerts(at.staged.prometheus.url, scenario.rule, at.staged.start, at.staged.end);
@@ -27,11 +32,9 @@ function stagedScenario(name: string) {
   return {
     end: () => at.staged!.end,
     /** What PromQL gives at the data's end: the number an answer is checked against. */
-    value: async (query: string): Promise<number> => {
-      const res = await fetch(`${at.staged!.prometheus.url}/api/v1/query?${new URLSearchParams({ query, time: String(at.staged!.end) })}`);
-      const body = (await res.json()) as { data: { result: Array<{ value: [number, string] }> } };
-      return Number(body.data.result[0]?.value[1]);
-    },
+    value: async (query: string): Promise<number> => Number((await instant(query))?.value[1]),
+    /** A label of the first series PromQL gives at the data's end (the name of a pod the generator made). */
+    labelOf: async (query: string, label: string): Promise<string | undefined> => (await instant(query))?.metric[label],
     ask: async (message: string, earlier: string[] = [], answers: string[] = []) => {
       // The changes the scenario's deploy and configuration tools reported, as the worker reads them.
       const session = directSession(
@@ -787,5 +790,67 @@ describe("the kubelet's probes, what another alert is about, and the node of wha
     expect(Math.abs(Number(busy![2]) / 100 - want)).toBeLessThanOrEqual(0.05);
     const home = await burst.value(`count(kube_pod_info{pod=~"catalog-sync.*", node=~"${busy![1]}.*"})`);
     expect(home).toBe(1);
+  }, 60_000);
+});
+
+describe('follow-ups that name a queue, a pod or a change of the conversation, counters so far, and what no source holds', () => {
+  // orders-worker is scaled to zero 44 minutes before the end: the orders queue grows; the emails queue keeps its consumers.
+  const scaled = stagedScenario('orders-worker-scaled-to-zero');
+  // sessions-redis slows 38 minutes before the end; cart's containers restart from then.
+  const liveness = stagedScenario('cart-liveness-slow-redis');
+  // billing's ledger client timeout is lowered 37 minutes before the end, as the configuration tool reported.
+  const config = stagedScenario('billing-timeout-config-change');
+  // accounts' HikariCP pool is exhausted while accountsdb has connections to spare.
+  const pool = stagedScenario('accounts-pool-exhausted-harmless-rollout');
+
+  it('asks the question before of a queue a follow-up names, which no service is called', async () => {
+    const asked = 'how old is the oldest message in the orders queue now, in seconds?';
+    const { conclusion } = await scaled.ask('same for emails? is that queue still draining', [asked]);
+    const age = /^The age of the oldest message waiting in the queue of emails is ([\d.]+) s now/.exec(conclusion.summary);
+    expect(age).not.toBeNull();
+    // Read at the turn's end, a little after the data's: within a minute of the emails queue's, far from the orders queue's.
+    const want = await scaled.value('max(time() - rabbitmq_queue_head_message_timestamp{queue="emails"})');
+    expect(Math.abs(Number(age![1]) - want)).toBeLessThanOrEqual(60);
+    expect(await scaled.value('max(time() - rabbitmq_queue_head_message_timestamp{queue="orders"})')).toBeGreaterThan(want + 600);
+  }, 60_000);
+
+  it("counts a pod's restarts and its workload's so far from their restart counters", async () => {
+    const pod = await liveness.labelOf('topk(1, kube_pod_container_status_restarts_total{container="cart"})', 'pod');
+    const { conclusion } = await liveness.ask(`restarts on ${pod}? and total across all cart pods?`);
+    const [one, all] = [...conclusion.summary.matchAll(/^(\S+) had (\d+) container restarts so far \(its pods' restart counters\) at /gm)];
+    expect(one[1]).toBe(pod);
+    expect(Number(one[2])).toBe(await liveness.value(`sum(kube_pod_container_status_restarts_total{pod="${pod}"})`));
+    expect(all[1]).toBe('cart');
+    expect(Number(all[2])).toBe(await liveness.value('sum(kube_pod_container_status_restarts_total{pod=~"cart-.*"})'));
+  }, 60_000);
+
+  it('reads "the restarts" of the service whose restarts were asked, not of what was named after it', async () => {
+    const { conclusion } = await liveness.ask('when did the restarts begin?', [
+      'are the cart pods restarting?',
+      'is sessions redis slow? how long do the calls take?',
+    ]);
+    const began = /^The containers of cart began restarting at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(conclusion.summary);
+    expect(began).not.toBeNull();
+    expect(Math.abs(minutesBefore(began![1], liveness.end()) - 37)).toBeLessThanOrEqual(3);
+  }, 60_000);
+
+  it('dates a configuration change the conversation asked about from its report, and says what no source holds', async () => {
+    const { conclusion } = await config.ask('what time did that go out?', ['any config changes pushed to billing in the last hour? what changed?']);
+    expect(conclusion.summary).toMatch(/^The configuration change "billing: ledger client timeout 2s -> 150ms" on billing by grace was reported at /);
+    expect(Math.abs(minutesBefore(conclusion.summary, config.end()) - 37)).toBeLessThanOrEqual(1);
+    const { conclusion: outside } = await config.ask('why did grace push cfg-8841? is there a ticket for it?');
+    expect(outside.findings).toEqual([]);
+    expect(outside.summary).toMatch(/cannot/);
+  }, 60_000);
+
+  it("names the pool a service's connections wait on, and reads the measure a question asks rather than the one its statement names", async () => {
+    const { conclusion } = await pool.ask('what connection pool is it waiting on then', ['accounts requests timing out', 'db looks fine']);
+    expect(conclusion.summary).toMatch(/^The connections in use of pool HikariPool-1 \(a share of its size\) of accounts /);
+    const { conclusion: db } = await pool.ask(
+      'accounts is failing requests. Is the accounts database saturated? What percent of its max_connections is used right now?',
+    );
+    const share = /^The connections in use \(a share of the most allowed\) of calls to accountsdb (?:is|was) ([\d.]+)%/.exec(db.summary);
+    expect(share).not.toBeNull();
+    expect(db.summary).not.toMatch(/error ratio/);
   }, 60_000);
 });

@@ -197,11 +197,14 @@ export async function reportedDeploy(
   until: Timestamp,
   service: string | null,
   matches: (c: RecordedChange) => boolean,
+  /** Any change reported (a configuration change too), not only deploys. */
+  anyKind = false,
 ): Promise<{ at: Timestamp; what: string; run: RecordedRun } | null> {
-  const reported = await readReported(session, from, until, service ? [service] : [], `Which deploys${service ? ` of ${service}` : ''} were reported`);
+  const what = anyKind ? 'changes' : 'deploys';
+  const reported = await readReported(session, from, until, service ? [service] : [], `Which ${what}${service ? ` of ${service}` : ''} were reported`);
   if (!reported) return null;
   const deploy = recordedChangesOf(reported)
-    .filter((c) => !isObserved(c) && c.kind === 'deploy' && matches(c))
+    .filter((c) => !isObserved(c) && (anyKind || c.kind === 'deploy') && matches(c))
     .flatMap((c) => {
       const at = Timestamp.parse(c.occurredAt);
       return at && !at.isBefore(from) && !at.isAfter(until) ? [{ at, what: describeChange(c) }] : [];

@@ -18,10 +18,10 @@ import { answerDiskFilled, answerDisks } from './disks';
 import { answerLogs } from './logs';
 import { answerNodeHealth } from './nodes';
 import { clock, quantity, Unit } from './format';
-import type { QuestionPart, Reference, TypedQuestion } from './parse';
+import type { QuestionPart, Reference, Signal, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
-import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject, workloadPods } from './signal-reads';
+import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject, subjectPods, workloadPods } from './signal-reads';
 import { answerWhen, changeStart, minimumMove } from './when';
 
 /** "Then" is read from this long before the moment to this long after it, for the sample nearest it. */
@@ -43,6 +43,8 @@ const NEARLY = 0.34;
 const closeness = (word: string, name: string): number => distance(word, name.toLowerCase()) / Math.max(word.length, name.length);
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
+/** A version as an answer's table or sentence writes it (`2.15.0`), not a part of an address (`10.2.0.11`). */
+const A_VERSION = /(?<![\w.])v?(\d+\.\d+\.\d+(?:-[a-z0-9.]+)?)(?![\w.]*\d)/g;
 
 /** Whether a job is an exporter's (Kubernetes' own, or any `…-exporter` such as redis-exporter): what it watches is named elsewhere. */
 const isExporter = (value: string): boolean => EXPORTER_JOBS.test(value) || /(^|[-_])exporter([-_]|$)/.test(value);
@@ -75,6 +77,7 @@ interface Known {
   catalog: Subject[];
   runs: number[];
   objects?: boolean;
+  queues?: boolean;
   all?: boolean;
 }
 
@@ -310,7 +313,13 @@ export class IncidentQuestions {
     ) {
       const from = shift(until, -BigInt(DEFAULT_RANGE_MINUTES * 3) * MINUTE);
       const rollout = await lastRollout(session, source, found[0].value, from, until);
-      if ('at' in rollout)
+      // "what time did that go out?" after a question about changes: the last change reported of it, a configuration change too.
+      const changed =
+        !('at' in rollout) && parseQuestion(this.earlier.at(-1) ?? '').kind === 'changes'
+          ? await reportedDeploy(session, from, until, found[0].value, (c) => c.service === found[0].value, true)
+          : null;
+      if (changed) this.answer.record(session, reportedAt(changed, until, `change of ${found[0].value}`), changed.run);
+      else if ('at' in rollout)
         this.answer.record(
           session,
           rollout.reported
@@ -456,6 +465,8 @@ export class IncidentQuestions {
         this.asked.listings.includes('nodes') ||
         !!this.asked.callee ||
         this.asked.calleeRefers ||
+        // "the orders database" may be ordersdb, which no job is called.
+        this.asked.compounds.some((c) => /db$/.test(c) && !inJobs(c)) ||
         words.some(
           (w) => !inJobs(w) && (this.asked.placedAsNames.includes(w) || /[\d_.-]/.test(w) || known.catalog.some((s) => closeness(w, s.value) <= NEARLY)),
         ) ||
@@ -475,8 +486,21 @@ export class IncidentQuestions {
       known.catalog.push(...objects.catalog);
       known.runs.push(...objects.runs);
     }
+    // A word that names nothing else, in a question of a queue ("same for emails?"), may name a queue: RabbitMQ's queues are read then.
+    const unknownWord = words.some((w) => !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value))));
+    if (unknownWord && this.asked.signals.includes('queue') && !known.queues) {
+      const queues = await this.readNames(session, source, ['queue']);
+      known.queues = true;
+      known.catalog.push(...queues.catalog);
+      known.runs.push(...queues.runs);
+    }
     const catalog = [...known.catalog, ...extra];
     const runs = known.runs;
+    // A host name no service is called, in a question of certificates ("the cert on api.partner-bank.example"): the probes' target that names it.
+    const host = this.asked.signals.includes('certificate')
+      ? words.find((w) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(w) && !catalog.some((s) => whole(s, w)))
+      : undefined;
+    if (host) return { found: [{ label: 'instance', value: host }] };
     // A word that names no service but a part of a route's path ("uploads", "the status route") asks about that route.
     if (
       !this.asked.routes.length &&
@@ -518,7 +542,14 @@ export class IncidentQuestions {
     const abbreviated = (w: string): Subject[] => {
       const stem = w.replace(/s$/, '');
       if (stem.length < 3 || /[\d_.-]/.test(stem) || !this.asked.placedAsNames.includes(w)) return [];
-      const starting = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value) && s.value.toLowerCase().startsWith(stem));
+      // (A name short of a letter or two is misspelt, not shortened: "archiv" is asked about; "payment" is payments.)
+      const starting = catalog.filter(
+        (s) =>
+          !WHOLE_ONLY.has(s.label) &&
+          !isExporter(s.value) &&
+          s.value.toLowerCase().startsWith(stem) &&
+          (s.value.length - stem.length >= 3 || s.value.toLowerCase() === `${stem}s`),
+      );
       return new Set(starting.map((s) => s.value)).size === 1 ? starting.slice(0, 1) : [];
     };
     // Each word names the values equal to it, else those it is a part of ("orders" is orders, not orders-worker, when both exist); in the question's order.
@@ -584,7 +615,21 @@ export class IncidentQuestions {
           .slice(0, 1)
           .map(({ s }) => s)
       : [];
-    const before = alertAnswered.length ? alertAnswered : (named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? []);
+    // "when did the restarts begin?" after a question about cart's restarts and then one about redis's latency: cart, whose restarts were asked.
+    const askedLatestFirst = [...earlierAsked].reverse();
+    const latestNamed = named_.findIndex((s) => s.length);
+    const measures = (q: TypedQuestion | undefined): Signal[] => q?.mentioned ?? [];
+    const sameMeasure =
+      !words.length &&
+      this.asked.signals.length &&
+      latestNamed >= 0 &&
+      measures(askedLatestFirst[latestNamed]).length &&
+      !measures(askedLatestFirst[latestNamed]).some((x) => this.asked.signals.includes(x))
+        ? named_.find((s, i) => s.length && measures(askedLatestFirst[i]).some((x) => this.asked.signals.includes(x)))
+        : undefined;
+    const before = alertAnswered.length
+      ? alertAnswered
+      : (sameMeasure ?? named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? []);
     // A reference ("is it still failing?") means what was named before, unless a word of the question is plainly a name
     // nothing known is called: one shaped like a name ("notifications-gateway", "the thumbnailer service") or a known name misspelt ("the inventroy service").
     const plainlyNames = unresolved.some((w) => /[\d_.-]/.test(w) || nearlyNames(w) || this.asked.nameShaped.includes(w));
@@ -850,6 +895,12 @@ export class IncidentQuestions {
     }
     const asked = this.asked.free ? this.asked.signals : this.asked.signals.filter((x) => x !== 'disk');
     const split = await this.splitAt(session, source, subject, from, until);
+    // A pod's restarts, asked with no range nor moment, are its restart counter ("restarts on cart-567575f65-gv5zw?").
+    const podCounter = subject.label === 'pod' && !this.asked.count && !this.asked.compare && !this.asked.rangeMinutes && !this.asked.reference;
+    if ((this.asked.soFar || podCounter) && this.asked.signals.length && this.asked.signals.every((x) => x === 'restarts')) {
+      await this.restartsSoFar(session, source, subject, until);
+      return;
+    }
     if (this.asked.count) {
       await this.counts(session, source, subject, split ?? { at: from, what: null }, until);
       return;
@@ -911,6 +962,17 @@ export class IncidentQuestions {
       const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
       if (n === undefined) this.answer.cannot(`no series counts the ${read.name} of ${shownAs(subject)} ${range}`, read.run);
       else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${range}`, [read.run, read.also, ...[since.run].flat()]);
+    }
+  }
+
+  /** How many times `subject`'s containers restarted so far: the restart counters of its pods now, as `kubectl get pods` shows them. */
+  private async restartsSoFar(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const reads = await readSignals(session, source, subject, ['restarts'], { ...this.readOptions(shift(until, -5n * MINUTE), until), soFar: true });
+    for (const read of reads) {
+      const n = 'cannot' in read ? undefined : read.lines.flatMap((l) => l.points).at(-1)?.v;
+      if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
+      else if (n === undefined) this.answer.cannot(`no restart counter of ${shownAs(subject)}'s pods was read at ${clock(until, until)}`, read.run);
+      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} at ${clock(until, until)}`, read.run);
     }
   }
 
@@ -1021,8 +1083,7 @@ export class IncidentQuestions {
    * changed within the range.
    */
   private async limits(session: InvestigationSession, source: SourceBrief, subject: Subject, from: Timestamp, until: Timestamp): Promise<void> {
-    const namespace = incidentNamespace(session);
-    const pods = workloadPods(namespace, subject.value);
+    const pods = subjectPods(incidentNamespace(session), subject);
     for (const signal of this.asked.signals.filter((x): x is 'cpu' | 'memory' => x === 'cpu' || x === 'memory')) {
       const [query, unit, what]: [string, Unit, string] =
         signal === 'cpu'
@@ -1286,16 +1347,19 @@ export class IncidentQuestions {
     const last = points[points.length - 1];
     const peak = points.reduce((a, b) => (b.v > a.v ? b : a));
     const statement =
-      this.asked.againstLimit && unit === 'ratio' && !split
-        ? // How close to its limit is what the pod is at now, and the most it reached.
-          `The ${name} of ${shownAs(subject)} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
-        : split && whole.before !== null && whole.after !== null && (this.asked.status || this.asked.valueFirst) && this.asked.rangeMinutes === null
-          ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
-          : split && whole.before !== null && whole.after !== null
-            ? `The ${name} of ${shownAs(subject)} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
-            : asksNow
-              ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
-              : `The ${name} of ${shownAs(subject)} averaged ${quantity(whole.all, unit)} ${range}`;
+      this.asked.peak && !split
+        ? // The highest it reached, which is what is asked, then where it is now.
+          `The ${name} of ${shownAs(subject)} peaked at ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}; it ${current(last, until, unit)}`
+        : this.asked.againstLimit && unit === 'ratio' && !split
+          ? // How close to its limit is what the pod is at now, and the most it reached.
+            `The ${name} of ${shownAs(subject)} was ${quantity(last.v, unit)} at ${clock(last.t, until)}, at most ${quantity(peak.v, unit)} (${clock(peak.t, until)}) ${range}`
+          : split && whole.before !== null && whole.after !== null && (this.asked.status || this.asked.valueFirst) && this.asked.rangeMinutes === null
+            ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+            : split && whole.before !== null && whole.after !== null
+              ? `The ${name} of ${shownAs(subject)} was ${quantity(whole.before, unit)} before ${split.what} (${clock(split.at, until)}) and ${quantity(whole.after, unit)} after${moved(whole.before, whole.after) === 'about the same' ? ': about the same' : `: ${moved(whole.before, whole.after)}`}`
+              : asksNow
+                ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
+                : `The ${name} of ${shownAs(subject)} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()]);
     // How they fail: the outcomes of the requests failing now.
     if (this.asked.howFailing && read.failures?.length && read.also)
@@ -1581,7 +1645,8 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
     asked.reference ?? (asked.compare && !asked.versions.length ? (earlier.find((q) => q.reference && !q.reference.at)?.reference ?? null) : null);
   if (!asked.refers && !bareWhen) return { ...asked, reference };
   // When something went out ("when did it roll out?", "when was 1.4.1 released?") is asked of no measure.
-  const goesOut = asked.kind === 'when' && (asked.rollout || (asked.versions.length > 0 && asked.wentOut));
+  // When an alert fired ("and when did QueueMessagesStale fire after that?") is asked of no measure either.
+  const goesOut = asked.kind === 'when' && (asked.rollout || (asked.versions.length > 0 && asked.wentOut) || (!!asked.alertNamed && asked.fired));
   const signals =
     asked.signals.length || goesOut || (asked.kind !== 'when' && asked.kind !== 'signals')
       ? asked.signals
@@ -1595,5 +1660,12 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
         .find((v) => v.length)
         ?.slice(0, 1) ??
       []);
+  // "which pods are on that one?" after "what version does checkout run?": the one version that answer named, not a node it named.
+  const latest = earlier[0];
+  const versionAsked = latest && (latest.listings.includes('versions') || latest.aboutVersions);
+  if (!versions.length && versionAsked && asked.kind === 'which' && asked.listings.includes('pods')) {
+    const named = new Set([...(conversation.turns.at(-1)?.summary ?? '').matchAll(A_VERSION)].map((m) => m[1]));
+    if (named.size === 1) return { ...asked, signals, versions: [...named], reference, onNode: false, refersNode: false };
+  }
   return { ...asked, signals, versions, reference };
 }

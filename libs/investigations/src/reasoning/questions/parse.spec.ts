@@ -420,6 +420,47 @@ describe('parseQuestion', () => {
     });
   });
 
+  it('reads the highest a measure reached, a limit asked beside its use, a size with no other measure, and a share and a count as two parts', () => {
+    expect(parseQuestion('worst p99 of checkout during the incident?')).toMatchObject({ signals: ['latency'], peak: true });
+    expect(parseQuestion('ordersdb connections vs max_connections?').peak).toBe(false);
+    expect(parseQuestion('what memory limit were the orders pods hitting?')).toMatchObject({ signals: ['memory'], limitValue: true });
+    expect(parseQuestion('how big is data-ledger?')).toMatchObject({ kind: 'signals', signals: ['disk'], size: true });
+    expect(
+      questionParts('peak checkout 5xx ratio during the incident, and total failed checkout requests since the rollout began?').map((p) => p.asked.count),
+    ).toEqual([false, true]);
+  });
+
+  it('reads restarts so far from their counters, and an alert asked when it fired whatever the question before', () => {
+    expect(parseQuestion('how many times has cart restarted so far?')).toMatchObject({ signals: ['restarts'], soFar: true });
+    expect(parseQuestion('cart restarts in the last 30 min?').soFar).toBe(false);
+    expect(
+      followingUp(parseQuestion('and PaymentsHighErrorRate fired when?'), 'and PaymentsHighErrorRate fired when?', ['when did the partner-bank cert expire?']),
+    ).toMatchObject({
+      kind: 'when',
+      alertNamed: 'PaymentsHighErrorRate',
+      fired: true,
+    });
+  });
+
+  it('reads what telemetry does not hold as outside the data: campaigns, dumps, ids, credits, earlier incidents, why a person did something', () => {
+    for (const q of [
+      'was that surge a marketing campaign?',
+      'did anyone take a heap dump of the orders pods?',
+      'can you list the order ids that failed?',
+      'will we credit their plan for today?',
+      'is this the same as the previous incident with redis?',
+      'why did alice approve that change?',
+    ])
+      expect(parseQuestion(q).kind).toBe('outside');
+    expect(parseQuestion('are credit card payments failing?').kind).not.toBe('outside');
+  });
+
+  it('reads who asks before the question, and a fragment that begins with what it lists', () => {
+    expect(parseQuestion('security: when does the cert of partner-bank expire?').words).not.toContain('security');
+    expect(parseQuestion('statements -> archive calls: how many fail per second?')).toMatchObject({ words: ['statements', 'archive'], callee: 'archive' });
+    expect(parseQuestion('pods on it + their nodes pls')).toMatchObject({ kind: 'which', refers: true });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -158,6 +158,10 @@ export interface TypedQuestion {
   calleeRefers: boolean;
   /** Whether it asks the mean ("avg latency"), not a percentile. */
   mean: boolean;
+  /** Whether it asks the highest a measure reached ("peak 5xx ratio", "worst p99 during the incident"). */
+  peak: boolean;
+  /** Of restarts: how many so far, as the pods' restart counters say ("restarts of cart so far?", "total restarts"). */
+  soFar: boolean;
   /** For disks: whether it asks how big a filesystem is, not how full. */
   size: boolean;
   /** Whether it asks how something was before a moment ("the memory limit before the rollout"): the answer leads with then. */
@@ -220,7 +224,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'errors',
-    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?|(go|goes|going|went) wrong)\b/,
+    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?|(go|goes|going|went) wrong|connection_refused|too_many_connections|tls_error)\b/,
   ],
   [
     'latency',
@@ -280,7 +284,7 @@ const ASKS_WHICH =
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^?.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
@@ -296,7 +300,7 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status)\b/;
+  /\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b/;
 const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
@@ -329,8 +333,11 @@ const ASKS_AFFECTED =
 const ASKS_COUNT =
   /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
-const CALLS_TO = /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)/;
+const CALLS_TO =
+  /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)/;
 const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries|call (?=time|latency|duration|errors?|failures?|rate))/;
+/** How many so far, as a counter says: "so far", "in total", "the restart count". */
+const SO_FAR = /\b(so far|in total|total|altogether|to date|all[- ]time|restart count|restarts? counts?|counters?)\b/;
 /** A count asked as a share: "how many failed, as a %", "what fraction of requests failed". */
 const AS_A_SHARE = /%|\b(percent\w*|percentage|fraction|share|proportion|ratio)\b/;
 /** Failures asked per second, not as a share: "how many reqs/s are failing", "errors per second", "5xx/s". */
@@ -355,8 +362,9 @@ const OTHER = /\bthe other (one|replica|pod|instance|container)s?\b|\bthe other\
 const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine|box|server|vm)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
 const REFERENCE_NOUNS =
-  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes';
-const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade)$/;
+  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes|change|edit|config change';
+/** A change made to a service (as deploy and configuration tools report them), not one of a measure. */
+const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade|change|edit|config change)$/;
 const TRAFFIC_NOUNS = /^(surge|flood|storm|burst)$/;
 /** "before the surge started", "since the latency spike", "after frontend's rollout", "since the frontend deploy": a reference by what happened. */
 const REFERENCE = new RegExp(
@@ -426,7 +434,7 @@ const COMMON = new Set(
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
-    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
+    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked draining drained drain drains think guess believe suppose full sec secs told filled yet recovering improving improve improved trending stabilising stabilizing settling easing fire fired fires timeline specifically security three four five several different according customer customers doc docs cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
     'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
@@ -532,9 +540,9 @@ const READ_CHARS = 2000;
 /** Greetings and thanks a message opens with: "Good morning.", "Thanks!", "hi team,". */
 const PLEASANTRY =
   /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*/;
-/** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …". */
+/** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …", "security here. …", "data eng: …". */
 const PURPOSE =
-  /^\s*(for|as|re|regarding) [^,:?]{0,100}[,:]\s+|^(?!\s*[a-z0-9_.-]+\s*:)[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
+  /^\s*(for|as|re|regarding) [^,:?]{0,100}[,:]\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
 
 /** The question of a message without the pleasantries that open it and the clause that says who asks it or what for. */
 function withoutPreamble(text: string): string {
@@ -556,9 +564,14 @@ export function parseQuestion(message: string): TypedQuestion {
   const whole = withoutClosingStatement(message.slice(0, READ_CHARS));
   const full = parseText(whole);
   const sentences = whole.split(/(?<=[.!?])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
-  if (sentences.length < 2 || sentences.slice(0, -1).some((s) => /\?\s*$/.test(s))) return full;
-  const own = parseText(sentences[sentences.length - 1]);
-  if (own.kind === 'unknown' || own.kind === full.kind) return full;
+  // The questions begin at the first sentence that asks one (the last sentence when none ends with a question mark).
+  const asking = sentences.findIndex((s) => /\?\s*$/.test(s));
+  const from = asking < 0 ? sentences.length - 1 : asking;
+  if (sentences.length < 2 || from === 0) return full;
+  const own = parseText(sentences.slice(from).join(' '));
+  // Measures the questions name are what is asked, not those the statements before them name ("accounts is failing requests. What percent of its max_connections is used?").
+  const ownMeasures = own.kind === 'signals' && full.kind === 'signals' && own.signals.length > 0 && own.signals.length < full.signals.length;
+  if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures)) return full;
   const names = own.words.length > 0;
   return {
     ...own,
@@ -583,7 +596,12 @@ function parseText(whole: string): TypedQuestion {
   // The root filesystem of a disk question ("how full is / on that node?") is a mount, as paths are.
   if (/(^|\s)\/(?=[\s?.!,]|$)/.test(message) && (SIGNALS.find(([x]) => x === 'disk')![1].test(text) || /\b(free|left|full|used)\b/.test(text)))
     routes.push('/');
-  const reference = referenceOf(text);
+  // "getting better or worse?", "is it recovering?": now against a quarter of an hour before.
+  const reference =
+    referenceOf(text) ??
+    (RECENT_DIRECTION.test(text) && rangeOf(text) === null
+      ? { kind: 'ago' as const, minutes: RECENT_MINUTES, signal: null, words: [], at: false, clause: '' }
+      : null);
   // The signals of the question, not of its reference ("p99 before the surge" asks the p99, not the traffic).
   const asking = reference?.clause ? text.replace(reference.clause, ' ') : text;
   // "the node from before", "the version you mentioned earlier": what the conversation named, not a comparison in time.
@@ -623,11 +641,20 @@ function parseText(whole: string): TypedQuestion {
   // CPU throttling is its own measure, not the CPU used.
   if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
   // Saturation asked without a measure is its CPU and memory against what it may use.
+  // "how big is data-ledger?": a size asked of no other measure is a disk's or a volume's.
+  if (
+    !signals.length &&
+    /\b(how big|how large|what size|size of|total size)\b/.test(text) &&
+    !/\b(spike|surge|jump|drop|increase|rise|backlog|queue|heap|batch|team|impact)\b/.test(text)
+  )
+    signals.push('disk');
   const saturation = !signals.length && ASKS_SATURATION.test(text);
   if (saturation) signals.push('cpu', 'memory');
   // Whether a service is affected, asked without a measure, is its errors and latency compared.
   const affected = !signals.length && ASKS_AFFECTED.test(text);
   if (affected) signals.push('errors', 'latency');
+  // "is checkout recovering?": how its errors and latency moved lately.
+  if (!signals.length && RECENT_DIRECTION.test(text) && !ASKS_CAUSE.test(text)) signals.push('errors', 'latency');
   // How many there were, not how many a second nor what share.
   // Restarts over a range asked ("cart restarts last 15m") are how many there were.
   const count =
@@ -640,7 +667,8 @@ function parseText(whole: string): TypedQuestion {
   const failedPerSecond = signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text);
   if ((count || failedPerSecond) && signals.includes('errors') && signals.includes('rate')) signals.splice(signals.indexOf('rate'), 1);
   if (count && signals.includes('restarts') && signals.includes('memory')) signals.splice(signals.indexOf('memory'), 1);
-  const calleeWord = CALLS_TO.exec(asking)?.[1] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
+  const callsTo = CALLS_TO.exec(asking);
+  const calleeWord = callsTo?.[1] ?? callsTo?.[2] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
   const callee = calleeWord && !COMMON.has(calleeWord) && signals.length ? calleeWord : null;
   // "orders' calls to it": calls to what the conversation named before.
   const calleeRefers = !!calleeWord && /^(it|that|this|them|those)$/.test(calleeWord) && signals.length > 0;
@@ -649,7 +677,9 @@ function parseText(whole: string): TypedQuestion {
   // "which mount is full on the checkout nodes?" asks how full the disks are; the listing of them answers it.
   const asksWhich = (!count && !signals.includes('disk') && ASKS_WHICH.test(text)) || (!callee && ASKS_PEERS.test(text)) || onNode;
   // "orders-worker replicas?", "the checkout pods": a listing asked without a question word.
-  const bareListing = !signals.length && /\b(pods?|replicas?|instances?|nodes?)\s*\??\s*$/.test(text);
+  // "pods on it + their nodes pls": a fragment that begins with what it lists.
+  const bareListing =
+    !signals.length && !SO_FAR.test(text) && /\b(pods?|replicas?|instances?|nodes?)\s*\??\s*$|^\W*(its |their |the )?(pods?|replicas?|instances?)\b/.test(text);
   const listings = asksWhich || bareListing ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
   // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
   if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
@@ -763,15 +793,17 @@ function parseText(whole: string): TypedQuestion {
         text,
       ),
     // "cpu limit now vs before the rollout" compares the limit in time; "cpu vs its limit" is the use against it.
+    // ("what memory limit were they hitting?" asks the limit.)
     limitValue:
       signals.some((x) => x === 'cpu' || x === 'memory') &&
       ASKS_LIMIT_VALUE.test(text) &&
-      !AGAINST_LIMIT.test(
-        asking.replace(
-          /\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(the )?(before|earlier|then|yesterday|last|prior|old|older|previous|original|new|newer)\b|\bnow vs\.?\b/g,
-          ' ',
-        ),
-      ),
+      (/\bwhat(?:'s| is| was| were)? (?:the |its |their )?(cpu|memory|mem|ram) limits?\b/.test(text) ||
+        !AGAINST_LIMIT.test(
+          asking.replace(
+            /\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(the )?(before|earlier|then|yesterday|last|prior|old|older|previous|original|new|newer)\b|\bnow vs\.?\b/g,
+            ' ',
+          ),
+        )),
     count,
     failedPerSecond,
     callee,
@@ -797,12 +829,21 @@ function parseText(whole: string): TypedQuestion {
       ),
     latest:
       kind === 'when' && /\b(latest|most recent|newest)\b|\blast (one|time|restart|crash|kill|oom\w*)\b|\blast (restart|crash|fail|die|di|oom)\w*\b/.test(text),
-    mentioned: signals,
+    // In the order the question names them ("is inventory up? checkout gets errors on calls to it": whether it is down first).
+    mentioned: [...signals].sort((a, b) => firstMention(text, a) - firstMention(text, b)),
     trend:
       kind === 'when' &&
       /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*|go(ing|es)? up|went up|build(s|ing)? up|swell\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
+    soFar: signals.includes('restarts') && rangeOf(text) === null && (SO_FAR.test(text) ? !reference || /\bso far\b/.test(text) : false),
+    // ("as % of max", "vs the max" name a limit, not the highest.)
+    peak:
+      signals.length > 0 &&
+      !count &&
+      /\b(peak|peaked|highest|worst|maximum|max|at (its|the) (worst|highest|peak))\b(?! (limit|size|allowed|connections|is|set))/.test(
+        asking.replace(/\b(of|vs\.?|versus|against|near|to|at|reach\w*|hit\w*) (the |its |their )?max(imum)?\b/g, ' '),
+      ),
     probe,
     free:
       signals.includes('disk') && /\b(free|left|available|remaining|room)\b/.test(asking) && !/%|\b(percent\w*|share|ratio|how full|fill\w*)\b/.test(asking)
@@ -844,6 +885,11 @@ const VERB_SIGNALS: Array<[RegExp, Signal]> = [
   [/^down$/, 'down'],
 ];
 
+/** Whether a measure is getting better or worse lately: now against this many minutes before. */
+const RECENT_DIRECTION =
+  /\b(getting (better|worse)|better or worse|worse or better|improv(e|es|ed|ing)|recovering|trending|stabili[sz]\w*|settling( down)?|calming down|easing( off)?)\b/;
+const RECENT_MINUTES = 15;
+
 /** The reference a question's text makes (see Reference), with the clause that makes it; null when none. */
 function referenceOf(text: string): (Reference & { clause: string }) | null {
   const days = REFERENCE_DAYS.exec(text);
@@ -853,9 +899,10 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
     const count = ago[1] === 'half an' ? 0.5 : (NUMBER_WORDS[ago[1]] ?? Number(ago[1]));
     const unit = ago[2].replace(/s$/, '');
     // "what was the p99 two hours ago?" asks the value then; "now vs an hour ago", "what it was an hour ago, and now?" compare.
-    const fragment = /^\W*(?:(?:ok|so|and|what about|how about)\W+)*$/.test(text.replace(ago[0], ' '));
+    // ("same but an hour ago", "what's normal? say an hour ago": the value then too.)
+    const fragment = /^\W*(?:(?:ok|so|and|but|same|say|then|like|what about|how about)\W+)*$/.test(text.replace(ago[0], ' '));
     const at =
-      (fragment || /\b(was|were|did|had|before)\b/.test(text)) &&
+      (fragment || /\b(was|were|did|had|before|normal|usual|baseline|typical)\b/.test(text)) &&
       !/\b(now|right now|currently|compared|vs\.?|versus|than|since|today|still)\b/.test(text.replace(ago[0], ' '));
     return { kind: 'ago', minutes: Math.round(count * (UNIT_MINUTES[unit] ?? (unit === 'm' ? 1 : 60))), signal: null, words: [], at, clause: ago[0] };
   }
@@ -870,7 +917,8 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
     const own = SIGNALS.filter(([, re]) => re.test(before)).map(([s]) => s);
     const signal = own[0] ?? (TRAFFIC_NOUNS.test(noun) ? 'rate' : (VERB_SIGNALS.find(([re]) => re.test(noun))?.[1] ?? null));
     return {
-      kind: byNoun && ROLLOUT_NOUNS.test(noun) ? 'rollout' : 'change',
+      // ("since the latency change" is the change of a measure.)
+      kind: byNoun && ROLLOUT_NOUNS.test(noun) && !(/change$/.test(noun) && own.length) ? 'rollout' : 'change',
       signal,
       words: subjectWords(before, [], []),
       at: false,
@@ -964,6 +1012,13 @@ export function followingUp(
     const before = latestFirst().find((q) => REPEATABLE.has(q.kind) && q.words.length);
     if (before) return { ...before, other: true, refers: false };
   }
+  // "same for emails? is that queue still draining": the question before, of what the leading follow-up names; the rest asks of the same subject.
+  const lead = /^[^?]*\?/.exec(text)?.[0];
+  if (lead && lead.length < text.trim().length && /^\W*(same|ditto|likewise|what about|how about)\b/.test(lead)) {
+    const first = parseQuestion(lead);
+    const followed = first.kind === 'unknown' && first.words.length ? followingUp(first, lead, earlier, part) : first;
+    if (followed !== first) return { ...followed, still: followed.still || asked.still };
+  }
   // A subject, a moment ("compared to before the rollout?"), a version ("and b4 3.3.0?") or a range ("and over the last day?") is what it may name.
   if (
     !now &&
@@ -979,7 +1034,7 @@ export function followingUp(
   const repeatable = latestFirst().filter((q) => REPEATABLE.has(q.kind));
   const before = (reads ? repeatable.find((q) => q.kind === 'signals') : undefined) ?? repeatable[0];
   if (!before) return asked;
-  if (now) return { ...before, refers: false, reference: null, compare: false, rangeMinutes: null, before: false, still: true };
+  if (now) return { ...before, refers: false, reference: null, compare: false, rangeMinutes: null, before: false, peak: false, still: true };
   // The words of its moment alone ("before the crawler showed up") name no subject of their own: the question before keeps its subjects.
   const own = asked.words.filter((w) => !(asked.reference?.words ?? []).includes(w));
   const words = own.length ? own : before.words;
@@ -997,6 +1052,9 @@ export function followingUp(
     percentile: asked.percentile ?? before.percentile,
     howFailing: asked.howFailing || before.howFailing,
     mean: asked.mean || before.mean,
+    peak: asked.peak || before.peak,
+    // "… and total across all cart pods?" after a question of restarts: their counters.
+    soFar: asked.soFar || before.soFar || (before.signals.includes('restarts') && SO_FAR.test(text)),
     rangeMinutes: asked.rangeMinutes ?? before.rangeMinutes,
     ...(asked.byRoute ? { byRoute: true } : {}),
     ...(asked.routes.length ? { routes: asked.routes, byRoute: true } : {}),
@@ -1017,7 +1075,7 @@ const OWN_READING =
 
 /** How requests fail: "failing with what?", "and how?", "which status code?", "with which error?". */
 const HOW_FAILING =
-  /\bwhat (goes|went|is going|'s going) wrong\b|\bfail\w*,? (with|how)\b|\b(status|error|response|http|return) codes?\b|\b(what|which) (errors?|codes?|outcomes?|status(es)?|exceptions?)\b|\bwith (what|which)\b|\bhow (do|does|are|is|did) (the |its |their )?(\S+ )?(\S+ )?fail\w*\b|\b(kind|type|sort)s? of (errors?|failures?)\b|\boutcomes?\b|\band how\b|\bhow\s*\?*\s*$/;
+  /\bwhat(?:'s| is| are) the (errors?|codes?|status(es)?|outcomes?)\b(?! (ratio|rate|percent|share|count|budget|numbers?))|\bwhat (goes|went|is going|'s going) wrong\b|\bfail\w*,? (with|how)\b|\b(status|error|response|http|return) codes?\b|\b(what|which) (errors?|codes?|outcomes?|status(es)?|exceptions?)\b|\bwith (what|which)\b|\bhow (do|does|are|is|did) (the |its |their )?([^\s,.;?]+ ){0,4}fail\w*\b|\b(kind|type|sort)s? of (errors?|failures?)\b|\boutcomes?\b|\band how\b|\bhow\s*\?*\s*$/;
 
 /** Words of the trade written as alert names are ("PostgreSQL", "ConfigMap"): no alert. */
 const NOT_ALERTS = new Set(
@@ -1086,7 +1144,7 @@ export interface QuestionPart {
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
 const PART_BREAK =
-  /\s*(?:[?;]+|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
+  /\s*(?:[?;]+(?!\s*\))|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and
@@ -1150,7 +1208,21 @@ export function questionParts(whole: string): QuestionPart[] {
     new Set(parts.map((p) => `${subjectOf(p.asked) === 'node'}|${p.asked.signals.join(' ')}|${p.asked.callee ?? ''}`)).size === parts.length
   )
     return parts;
+  // A share and a count of one measure ("peak 5xx ratio, and total failed requests since the rollout"), or a use and a limit
+  // ("working set of that pod, and what's its mem limit"): each its own.
+  if (
+    parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length) &&
+    new Set(parts.map((p) => `${p.asked.count}|${p.asked.limitValue}`)).size === parts.length
+  )
+    return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
+}
+
+/** Where a signal's words first appear in a question (its length when they do not). */
+function firstMention(text: string, signal: Signal): number {
+  const re = SIGNALS.find(([s]) => s === signal)?.[1];
+  const at = re ? text.search(new RegExp(re.source, re.flags.replace('g', ''))) : -1;
+  return at < 0 ? text.length : at;
 }
 
 /** "over the last hour" → 60, "in the past 30 minutes" → 30, "last 2h" → 120; null when none is said. */

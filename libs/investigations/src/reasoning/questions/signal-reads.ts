@@ -117,12 +117,26 @@ async function readConnections(
     return { signal: 'connections', name, run, lines: linesOf(run), unit: 'ratio', also: listed };
   }
   const run = await read(
-    `sum(hikaricp_connections_active{${selector}}) / sum(hikaricp_connections_max{${selector}}) or sum(db_client_connections_usage{${selector}, state="used"}) / sum(db_client_connections_max{${selector}})`,
+    // By pool, which names it (HikariCP's `pool`, OpenTelemetry's `pool.name`): a service may hold several.
+    `sum by (pool) (hikaricp_connections_active{${selector}}) / sum by (pool) (hikaricp_connections_max{${selector}}) or sum by (pool_name) (db_client_connections_usage{${selector}, state="used"}) / sum by (pool_name) (db_client_connections_max{${selector}})`,
     `The connections of ${subject.value}'s pools in use against their size`,
   );
   if (!seriesOf(run).length)
     return { cannot: `no connection pool of ${subject.value} (HikariCP's or OpenTelemetry's) was read, so its connections are unknown`, run };
-  return { signal: 'connections', name, run, lines: linesOf(run), unit: 'ratio' };
+  const lines = linesOf(run);
+  const pools = [...new Set(lines.map((l) => l.labels.pool ?? l.labels.pool_name).filter(Boolean))];
+  if (pools.length <= 1)
+    return { signal: 'connections', name: pools.length ? `connections in use of pool ${pools[0]} (a share of its size)` : name, run, lines, unit: 'ratio' };
+  // Several pools: the fullest at each minute, the one that makes callers wait.
+  const fullest = new Map<bigint, { t: Timestamp; v: number }>();
+  for (const p of lines.flatMap((l) => l.points)) if (!fullest.has(p.t.epochMicros) || fullest.get(p.t.epochMicros)!.v < p.v) fullest.set(p.t.epochMicros, p);
+  return {
+    signal: 'connections',
+    name: `connections in use of its fullest pool (of ${pools.join(', ')}; a share of its size)`,
+    run,
+    lines: [{ labels: {}, points: [...fullest.values()].sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1)) }],
+    unit: 'ratio',
+  };
 }
 
 /** Filesystems that hold no data of their own: memory, container layers, snaps, namespaces. */
@@ -155,6 +169,13 @@ export function workloadPods(namespace: string | null | undefined, workload: str
     .join(', ');
 }
 
+/** The matchers of a subject's pods: a pod named is that pod; a service's pods are named after it. */
+export function subjectPods(namespace: string | null | undefined, subject: Subject): string {
+  return subject.label === 'pod'
+    ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
+    : workloadPods(namespace, subject.value);
+}
+
 /**
  * Reads the signals of `subject` from `from` to `until` (a step a minute), each a run: which
  * metrics name the subject (one read for all signals), then each signal from the metric its
@@ -175,6 +196,8 @@ export async function readSignals(
     percentile: number | null;
     againstLimit?: boolean;
     count?: boolean;
+    /** Of restarts: the pods' restart counters now (how many so far), not their increase over the range. */
+    soFar?: boolean;
     failedPerSecond?: boolean;
     mean?: boolean;
     /** For a queue: its oldest message's age, its consumers, or the messages waiting. */
@@ -227,11 +250,7 @@ export async function readSignals(
   const percentile = range.percentile ?? 0.99;
   const p = `p${Math.round(percentile * 1000) / 10}`;
   const namespace = incidentNamespace(session);
-  // A pod named is that pod; a service's pods are named after it.
-  const pods =
-    subject.label === 'pod'
-      ? [namespace ? `namespace=${quote(namespace)}` : '', `pod=${quote(subject.value)}`].filter(Boolean).join(', ')
-      : workloadPods(namespace, subject.value);
+  const pods = subjectPods(namespace, subject);
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of counted.length ? counted : signals) {
     if ((signal === 'rate' || signal === 'errors') && !counter) {
@@ -271,7 +290,7 @@ export async function readSignals(
       const failed = failing.length ? `sum${by} (${failing.map((m) => `rate(${counter}{${selector}, ${m}}[5m])`).join(' or ')})` : null;
       if (range.failedPerSecond) {
         const run = await read(`${failed ? `${failed} or ` : ''}${total} * 0`, `How many requests of ${of} failed a second`);
-        out.push({ signal, name: 'rate of failed requests', run, lines: linesOf(run), unit: 'rps', also: outcomes });
+        out.push({ signal, name: 'rate of failed requests', run, lines: linesOf(run), unit: 'rps', also: outcomes, failures: failingNow(outcomes, calls) });
         continue;
       }
       const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${of} that failed`);
@@ -311,6 +330,14 @@ export async function readSignals(
     } else if (signal === 'restarts') {
       if (!pods) {
         out.push({ cannot: `the pods of ${subject.value} cannot be told from its name, so its restarts are unknown`, run: listed });
+        continue;
+      }
+      if (range.soFar) {
+        const run = await read(
+          `sum(kube_pod_container_status_restarts_total{${pods}})`,
+          `How many times the containers of ${subject.value}'s pods restarted so far`,
+        );
+        out.push({ signal, name: "container restarts so far (its pods' restart counters)", run, lines: linesOf(run), unit: 'count' });
         continue;
       }
       const run = await read(
