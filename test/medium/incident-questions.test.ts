@@ -802,6 +802,8 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
   const config = stagedScenario('billing-timeout-config-change');
   // accounts' HikariCP pool is exhausted while accountsdb has connections to spare.
   const pool = stagedScenario('accounts-pool-exhausted-harmless-rollout');
+  // A resources-only rollout lowers recommendations' CPU limit from 1 to 0.3 cores.
+  const throttled = stagedScenario('recommendations-cpu-throttled');
 
   it('asks the question before of a queue a follow-up names, which no service is called', async () => {
     const asked = 'how old is the oldest message in the orders queue now, in seconds?';
@@ -841,6 +843,17 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     const { conclusion: outside } = await config.ask('why did grace push cfg-8841? is there a ticket for it?');
     expect(outside.findings).toEqual([]);
     expect(outside.summary).toMatch(/cannot/);
+  }, 60_000);
+
+  it('dates when a CPU limit was lowered from the limit of the pods before and after it', async () => {
+    const { conclusion } = await throttled.ask('when did the recommendations cpu limit get changed?');
+    const lowered =
+      /^The CPU limit of recommendations's containers was 1 core until ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC), when the first pod with 0\.3 cores started/.exec(
+        conclusion.summary,
+      );
+    expect(lowered).not.toBeNull();
+    // The rollout begins 40 minutes before the end.
+    expect(Math.abs(minutesBefore(lowered![1], throttled.end()) - 40)).toBeLessThanOrEqual(3);
   }, 60_000);
 
   it("names the pool a service's connections wait on, and reads the measure a question asks rather than the one its statement names", async () => {

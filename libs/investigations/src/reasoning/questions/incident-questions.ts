@@ -336,6 +336,12 @@ export class IncidentQuestions {
       await answerDiskFilled(session, source, this.answer, found[0], session.window.from, until, this.asked.routes);
       return null;
     }
+    // When a CPU or memory limit changed ("when did the recommendations cpu limit get changed?"): the limit it had until then, then now.
+    if (this.asked.kind === 'when' && this.asked.limitValue && found[0]) {
+      this.asked = { ...this.asked, before: true };
+      await this.limits(session, source, found[0], shift(until, -BigInt(DEFAULT_RANGE_MINUTES * 3) * MINUTE), until);
+      return null;
+    }
     if (this.asked.kind === 'when') {
       const subject = found[0] ?? null;
       await answerWhen(

@@ -455,6 +455,12 @@ describe('parseQuestion', () => {
     expect(parseQuestion('are credit card payments failing?').kind).not.toBe('outside');
   });
 
+  it('reads a service going down, a metric named as no subject, and when a limit changed as a question of that limit', () => {
+    expect(parseQuestion('when did sessions-redis go down? redis_up i mean')).toMatchObject({ kind: 'when', signals: ['down'], words: ['sessions-redis'] });
+    expect(parseQuestion('when did the error rate go down?').signals).toEqual(['errors']);
+    expect(parseQuestion('when did the recommendations cpu limit get changed?')).toMatchObject({ kind: 'when', signals: ['cpu'], limitValue: true });
+  });
+
   it('reads who asks before the question, and a fragment that begins with what it lists', () => {
     expect(parseQuestion('security: when does the cert of partner-bank expire?').words).not.toContain('security');
     expect(parseQuestion('statements -> archive calls: how many fail per second?')).toMatchObject({ words: ['statements', 'archive'], callee: 'archive' });

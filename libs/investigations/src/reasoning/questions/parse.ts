@@ -434,7 +434,7 @@ const COMMON = new Set(
     'affected impacted hit degraded healthy unhealthy okay fine suffering involved touched saturated saturation overloaded loaded busy pressure capacity ' +
     'placed hosted lives co-located colocated surge spike spikes jump rise rising climb climbing burst flood storm dip fall upgrade downgrade started began well either ' +
     'usual normal normally typical typically baseline expected bad box server right just exactly anyway dragging sluggish lagging timing timeout timeouts ' +
-    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked draining drained drain drains think guess believe suppose full sec secs told filled yet recovering improving improve improved trending stabilising stabilizing settling easing fire fired fires timeline specifically security three four five several different according customer customers doc docs cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
+    'queue queues backlog message messages msg msgs consumer consumers oldest stale staleness waiting ready pending unacked draining drained drain drains think guess believe suppose full sec secs told filled yet itself themselves recovering improving improve improved trending stabilising stabilizing settling easing fire fired fires timeline specifically security three four five several different according customer customers doc docs cert certs certificate certificates tls ssl x509 expire expired expires expiry expiring one ones other another cut cuts lowered raised bumped dropped reduced starved starving pegged throttled stalled stuck connection connections pool pools hikari hikaricp max_connections latest last first earliest newest previous ' +
     'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
@@ -570,9 +570,12 @@ export function parseQuestion(message: string): TypedQuestion {
   if (sentences.length < 2 || from === 0) return full;
   const own = parseText(sentences.slice(from).join(' '));
   // Measures the questions name are what is asked, not those the statements before them name ("accounts is failing requests. What percent of its max_connections is used?").
-  const ownMeasures = own.kind === 'signals' && full.kind === 'signals' && own.signals.length > 0 && own.signals.length < full.signals.length;
+  // (Nor a comparison only the statements make: "… keeps dying with 'too many clients'. how close is ordersdb to its limit right now?")
+  const ownMeasures =
+    own.kind === 'signals' && full.kind === 'signals' && own.signals.length > 0 && (own.signals.length < full.signals.length || (full.compare && !own.compare));
   if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures)) return full;
-  const names = own.words.length > 0;
+  // ("I look after accountsdb. Is the database itself overloaded?": "the database" is the one the statements named.)
+  const names = own.words.some((w) => !/^(database|db|service|app|server|cache|queue|cluster|system|thing|one)$/.test(w));
   return {
     ...own,
     words: names ? own.words : full.words,
@@ -623,6 +626,8 @@ function parseText(whole: string): TypedQuestion {
   const probe = PROBES.test(asking);
   if (probe && signals.includes('errors')) signals.splice(signals.indexOf('errors'), 1, 'down');
   if (probe && !signals.length) signals.push('down');
+  // "when did sessions-redis go down?": a service going down, when no measure is named that could fall.
+  if (!signals.length && /\b(go|goes|went|gone|going) (down|offline|dark)\b/.test(asking)) signals.push('down');
   // Probes that fail are what is asked, not the requests that fail: the kubelet's, unless a probe from outside is meant.
   if (signals.includes('probes')) {
     if (probe) signals.splice(signals.indexOf('probes'), 1);
@@ -1301,6 +1306,16 @@ function subjectWords(text: string, routes: string[], versions: string[]): strin
   const words = rest
     .split(/[^a-z0-9_.:-]+/)
     .map((w) => w.replace(/^[.:-]+|[.:-]+$/g, '').replace(/'s$/, ''))
-    .filter((w) => w.length >= 3 && !/^[\d:.-]+$/.test(w) && !/-wise$/.test(w) && !/^p\d{2}$/.test(w) && !/^\d+(st|nd|rd|th|m|h|s)$/.test(w) && !COMMON.has(w));
+    // A metric's name ("redis_up i mean", "pg_stat_activity_count") names no subject.
+    .filter(
+      (w) =>
+        w.length >= 3 &&
+        !/^[\d:.-]+$/.test(w) &&
+        !/-wise$/.test(w) &&
+        !/^p\d{2}$/.test(w) &&
+        !/^\d+(st|nd|rd|th|m|h|s)$/.test(w) &&
+        !/^[a-z][a-z0-9]*(_[a-z0-9]+)*_(up|total|bytes|seconds|count|bucket|sum|info|ratio)$/.test(w) &&
+        !COMMON.has(w),
+    );
   return [...new Set(words)];
 }
