@@ -575,7 +575,11 @@ export function parseQuestion(message: string): TypedQuestion {
     own.kind === 'signals' && full.kind === 'signals' && own.signals.length > 0 && (own.signals.length < full.signals.length || (full.compare && !own.compare));
   if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures)) return full;
   // ("I look after accountsdb. Is the database itself overloaded?": "the database" is the one the statements named.)
-  const names = own.words.some((w) => !/^(database|db|service|app|server|cache|queue|cluster|system|thing|one)$/.test(w));
+  const names = own.words.some(
+    (w) =>
+      (own.placedAsNames.includes(w) || own.nameShaped.includes(w) || /[-_.\d]/.test(w)) &&
+      !/^(database|db|service|app|server|cache|queue|cluster|system|thing|one)$/.test(w),
+  );
   return {
     ...own,
     words: names ? own.words : full.words,
