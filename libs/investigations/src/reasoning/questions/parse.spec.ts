@@ -423,6 +423,8 @@ describe('parseQuestion', () => {
   it('reads the highest a measure reached, a limit asked beside its use, a size with no other measure, and a share and a count as two parts', () => {
     expect(parseQuestion('worst p99 of checkout during the incident?')).toMatchObject({ signals: ['latency'], peak: true });
     expect(parseQuestion('ordersdb connections vs max_connections?').peak).toBe(false);
+    expect(parseQuestion('pool utilisation on accounts, active over max, right now?').peak).toBe(false);
+    expect(parseQuestion('accountsdb connections as % of max?').peak).toBe(false);
     expect(parseQuestion('what memory limit were the orders pods hitting?')).toMatchObject({ signals: ['memory'], limitValue: true });
     expect(parseQuestion('how big is data-ledger?')).toMatchObject({ kind: 'signals', signals: ['disk'], size: true });
     expect(

@@ -851,7 +851,7 @@ function parseText(whole: string): TypedQuestion {
       signals.length > 0 &&
       !count &&
       /\b(peak|peaked|highest|worst|maximum|max|at (its|the) (worst|highest|peak))\b(?! (limit|size|allowed|connections|is|set))/.test(
-        asking.replace(/\b(of|vs\.?|versus|against|near|to|at|reach\w*|hit\w*) (the |its |their )?max(imum)?\b/g, ' '),
+        asking.replace(/\b(of|vs\.?|versus|against|near|to|at|over|out of|reach\w*|hit\w*) (the |its |their )?max(imum)?\b|\/\s*max\b/g, ' '),
       ),
     probe,
     free:
