@@ -21,7 +21,7 @@ import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, Signal, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
-import { incidentNamespace, readSignals, SignalRead, STEP_SECONDS, Subject, subjectPods, workloadPods } from './signal-reads';
+import { incidentNamespace, readSignals, SignalMissing, SignalRead, STEP_SECONDS, Subject, subjectPods, workloadPods } from './signal-reads';
 import { answerWhen, changeStart, minimumMove } from './when';
 
 /** "Then" is read from this long before the moment to this long after it, for the sample nearest it. */
@@ -484,21 +484,16 @@ export class IncidentQuestions {
         });
       if (wanting) await this.allNames(session, source);
     }
+    const unknown = (w: string): boolean => !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value)));
     // A name-shaped word no service, pod or node is called may name a ConfigMap, a Secret or a volume claim ("cart-config", "the data-ledger PVC"): those are read then.
-    const unknownName = words.some((w) => /[-_.]/.test(w) && !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value))));
-    if (unknownName && !known.objects) {
-      const objects = await this.readNames(session, source, OBJECT_LABELS);
+    if (words.some((w) => /[-_.]/.test(w) && unknown(w)) && !known.objects) {
+      await this.learnNames(session, source, known, OBJECT_LABELS);
       known.objects = true;
-      known.catalog.push(...objects.catalog);
-      known.runs.push(...objects.runs);
     }
     // A word that names nothing else, in a question of a queue ("same for emails?"), may name a queue: RabbitMQ's queues are read then.
-    const unknownWord = words.some((w) => !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value))));
-    if (unknownWord && this.asked.signals.includes('queue') && !known.queues) {
-      const queues = await this.readNames(session, source, ['queue']);
+    if (words.some(unknown) && this.asked.signals.includes('queue') && !known.queues) {
+      await this.learnNames(session, source, known, ['queue']);
       known.queues = true;
-      known.catalog.push(...queues.catalog);
-      known.runs.push(...queues.runs);
     }
     const catalog = [...known.catalog, ...extra];
     const runs = known.runs;
@@ -847,15 +842,21 @@ export class IncidentQuestions {
   private async allNames(session: InvestigationSession, source: SourceBrief): Promise<Known> {
     const known = (this.known ??= await this.readNames(session, source, ['job']));
     if (known.all) return known;
-    const rest = await this.readNames(
+    await this.learnNames(
       session,
       source,
+      known,
       SUBJECT_LABELS.filter((l) => l !== 'job'),
     );
-    known.catalog.push(...rest.catalog);
-    known.runs.push(...rest.runs);
     known.all = true;
     return known;
+  }
+
+  /** Reads the values of `labels` into what is known, with the runs that read them. */
+  private async learnNames(session: InvestigationSession, source: SourceBrief, known: Known, labels: string[]): Promise<void> {
+    const read = await this.readNames(session, source, labels);
+    known.catalog.push(...read.catalog);
+    known.runs.push(...read.runs);
   }
 
   private async readNames(session: InvestigationSession, source: SourceBrief, labels = SUBJECT_LABELS): Promise<Known> {
@@ -960,25 +961,33 @@ export class IncidentQuestions {
   ): Promise<void> {
     const reads = await readSignals(session, source, subject, this.asked.signals, { ...this.readOptions(since.at, until), percentile: null, count: true });
     const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+    this.recordCounts(session, reads, subject, range, (name) => `no series counts the ${name} of ${shownAs(subject)} ${range}`, since.run);
+  }
+
+  /** How many times `subject`'s containers restarted so far: the restart counters of its pods now, as `kubectl get pods` shows them. */
+  private async restartsSoFar(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const reads = await readSignals(session, source, subject, ['restarts'], { ...this.readOptions(shift(until, -5n * MINUTE), until), soFar: true });
+    const at = `at ${clock(until, until)}`;
+    this.recordCounts(session, reads, subject, at, () => `no restart counter of ${shownAs(subject)}'s pods was read ${at}`);
+  }
+
+  /** Each count read ("cart had 12 container restarts <when>"), the last sample of its series; what is `missing` (of the count named) when there is none. */
+  private recordCounts(
+    session: InvestigationSession,
+    reads: Array<SignalRead | SignalMissing>,
+    subject: Subject,
+    when: string,
+    missing: (name: string) => string,
+    since?: RecordedRun | RecordedRun[] | null,
+  ): void {
     for (const read of reads) {
       if ('cannot' in read) {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
       const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
-      if (n === undefined) this.answer.cannot(`no series counts the ${read.name} of ${shownAs(subject)} ${range}`, read.run);
-      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${range}`, [read.run, read.also, ...[since.run].flat()]);
-    }
-  }
-
-  /** How many times `subject`'s containers restarted so far: the restart counters of its pods now, as `kubectl get pods` shows them. */
-  private async restartsSoFar(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
-    const reads = await readSignals(session, source, subject, ['restarts'], { ...this.readOptions(shift(until, -5n * MINUTE), until), soFar: true });
-    for (const read of reads) {
-      const n = 'cannot' in read ? undefined : read.lines.flatMap((l) => l.points).at(-1)?.v;
-      if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
-      else if (n === undefined) this.answer.cannot(`no restart counter of ${shownAs(subject)}'s pods was read at ${clock(until, until)}`, read.run);
-      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} at ${clock(until, until)}`, read.run);
+      if (n === undefined) this.answer.cannot(missing(read.name), read.run);
+      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${when}`, [read.run, read.also, ...[since].flat()]);
     }
   }
 

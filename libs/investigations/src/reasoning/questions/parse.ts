@@ -1230,7 +1230,7 @@ export function questionParts(whole: string): QuestionPart[] {
 /** Where a signal's words first appear in a question (its length when they do not). */
 function firstMention(text: string, signal: Signal): number {
   const re = SIGNALS.find(([s]) => s === signal)?.[1];
-  const at = re ? text.search(new RegExp(re.source, re.flags.replace('g', ''))) : -1;
+  const at = re ? text.search(re) : -1;
   return at < 0 ? text.length : at;
 }
 
