@@ -5,6 +5,7 @@ import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
 import { CHAINS_DEV_CASES } from './conversation-dev-chains';
+import { CUSTOMER_DEV_CASES } from './conversation-dev-customer';
 import { DEBUG_DEV_CASES } from './conversation-dev-debug';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { HANDOVER_DEV_CASES } from './conversation-dev-handover';
@@ -29,6 +30,8 @@ import { FIFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-5a';
 import { FIFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-5b';
 import { SIXTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-6a';
 import { SIXTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-6b';
+import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
+import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -41,7 +44,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5` or `--split=holdout-6`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6` or `--split=holdout-7`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -360,6 +363,7 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   postmortem: POSTMORTEM_DEV_CASES,
   relay: RELAY_DEV_CASES,
   debug: DEBUG_DEV_CASES,
+  customer: CUSTOMER_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -374,6 +378,8 @@ const CASES: QuestionCase[] = [
   ...FIFTH_HOLDOUT_QUESTIONS_B,
   ...SIXTH_HOLDOUT_QUESTIONS_A,
   ...SIXTH_HOLDOUT_QUESTIONS_B,
+  ...SEVENTH_HOLDOUT_QUESTIONS_A,
+  ...SEVENTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -614,7 +620,7 @@ async function main(): Promise<void> {
     console.log(
       `| ${name} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
     );
-  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6', 'holdout-7'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
     row(s, r);
