@@ -4,12 +4,14 @@ import type { Conclusion, RecordedRun } from '@svc/investigations';
 import { DEFAULT_BUDGETS, directSession } from '../test/support/direct-session';
 import { deriveAlerts, stagePrometheus, StagedPrometheus } from './harness';
 import { Expect, QuestionCase } from './conversation-cases';
+import { ANALYST_DEV_CASES } from './conversation-dev-analyst';
 import { CHAINS_DEV_CASES } from './conversation-dev-chains';
 import { CUSTOMER_DEV_CASES } from './conversation-dev-customer';
 import { DEBUG_DEV_CASES } from './conversation-dev-debug';
 import { EXTRA_DEV_CASES } from './conversation-dev-extra';
 import { HANDOVER_DEV_CASES } from './conversation-dev-handover';
 import { IC_DEV_CASES } from './conversation-dev-ic';
+import { LEAD_DEV_CASES } from './conversation-dev-lead';
 import { OWNER_DEV_CASES } from './conversation-dev-owner';
 import { PLATFORM_DEV_CASES } from './conversation-dev-platform';
 import { MORE_DEV_CASES } from './conversation-dev-more';
@@ -364,6 +366,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   relay: RELAY_DEV_CASES,
   debug: DEBUG_DEV_CASES,
   customer: CUSTOMER_DEV_CASES,
+  analyst: ANALYST_DEV_CASES,
+  lead: LEAD_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [

@@ -867,3 +867,60 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     expect(db.summary).not.toMatch(/error ratio/);
   }, 60_000);
 });
+
+describe('counts since an event, their share of all requests, routes a message gives, and the suspect a question names', () => {
+  // Each staged Prometheus serves three hours of one scenario.
+  const disk = stagedScenario('media-disk-full-flapping-alert');
+  // (A second scenario.)
+  const redis = stagedScenario('sessions-redis-down-flapping-alert');
+  // (A third.)
+  const harmless = stagedScenario('inventory-down-harmless-rollout');
+  // (A fourth.)
+  const bad = stagedScenario('checkout-bad-version');
+
+  it('counts failed requests since an event dated as the question of when it happened, and their share in a follow-up', async () => {
+    const asked = 'how many uploads failed since the media disk filled up?';
+    const { conclusion } = await disk.ask(asked);
+    const count = /^media had (\d+) failed requests since the media disk filled up \(((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)\)/.exec(conclusion.summary);
+    expect(count).not.toBeNull();
+    // The disk fills 37 minutes before the end; the count is that of media's failures since.
+    expect(Math.abs(minutesBefore(count![2], disk.end()) - 37)).toBeLessThanOrEqual(2);
+    const minutes = Math.round(minutesBefore(count![2], disk.end()));
+    const want = await disk.value(`sum(increase(http_requests_total{job="media", code=~"5.."}[${minutes}m]))`);
+    expect(Math.abs(Number(count![1]) - want) / want).toBeLessThan(0.1);
+    const { conclusion: share } = await disk.ask('and what % of all media requests is that in the same window?', [asked], [conclusion.summary]);
+    const ratio = /^([\d.]+)% of media's requests failed since the media disk filled up \([^)]*\): (\d+) of (\d+)/.exec(share.summary);
+    expect(ratio).not.toBeNull();
+    const all = await disk.value(`sum(increase(http_requests_total{job="media"}[${minutes}m]))`);
+    expect(Math.abs(Number(ratio![1]) / 100 - want / all)).toBeLessThan(0.05);
+  }, 90_000);
+
+  it('answers a count and its share of all requests asked in one message, each as its own part', async () => {
+    const { conclusion } = await redis.ask('how many cart requests failed since sessions-redis went down, and what % of cart traffic is that?');
+    const [count, share] = conclusion.summary.split('\n');
+    expect(count).toMatch(/^cart had \d+ failed requests since /);
+    const ratio = /^([\d.]+)% of cart's requests failed since /.exec(share);
+    expect(ratio).not.toBeNull();
+    // Nine in ten of cart's requests fail once its Redis is down.
+    expect(Number(ratio![1])).toBeGreaterThan(80);
+  }, 90_000);
+
+  it('says what the investigation ruled out of the release a question of the cause names', async () => {
+    const { conclusion } = await harmless.ask('someone noticed a checkout release right before the 503s started. is the release the problem?');
+    expect(conclusion.summary).toMatch(/^inventory, which checkout calls, went down/);
+    expect(conclusion.summary).toMatch(/\nNot the cause: The new build \([^)]*version="2\.14\.4"\)/);
+  }, 120_000);
+
+  it('reads the route a statement gives, of the service that serves it, whatever else the statement names', async () => {
+    const { conclusion } = await bad.ask(
+      "we're a partner integrating with your checkout API and our POST /api/checkout calls come back 'HTTP 500'. what failure rate are you seeing on that endpoint?",
+    );
+    expect(conclusion.summary).not.toMatch(/partner-bank/);
+    const route = /\/api\/checkout (?:is |was )?([\d.]+)%/.exec(conclusion.summary);
+    expect(route).not.toBeNull();
+    const want = await bad.value(
+      'sum(rate(http_requests_total{job="checkout", route="/api/checkout", code=~"5.."}[5m])) / sum(rate(http_requests_total{job="checkout", route="/api/checkout"}[5m]))',
+    );
+    expect(Math.abs(Number(route![1]) / 100 - want)).toBeLessThan(0.03);
+  }, 90_000);
+});

@@ -20,7 +20,7 @@ import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize
 import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
-import { followingUp, parseQuestion, QuestionKind, questionParts } from './questions/parse';
+import { followingUp, parseQuestion, QuestionKind, questionParts, suspectsOf } from './questions/parse';
 import { BudgetExhausted } from './reasoner';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
@@ -97,7 +97,9 @@ export class BuiltInReasoner {
     if (!cheap) answered = await answerParts();
     if (answered?.question !== undefined) return answered;
     const alsoTheCause = parts.some((p) => p.asked.kind === 'cause');
-    const answer = session.conversation ? answerInConversation(session.conversation, asksActions, concluded, alsoTheCause) : concluded;
+    const answer = session.conversation
+      ? answerInConversation(session.conversation, asksActions, concluded, alsoTheCause, asked && suspectsOf(asked, session.subject))
+      : concluded;
     if (!answered) return answer;
     const causeFirst = parts.findIndex((p) => !asAsked.includes(p)) < parts.indexOf(asAsked[0]);
     return {

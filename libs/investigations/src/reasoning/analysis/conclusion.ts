@@ -173,7 +173,14 @@ function citedSummary(concluded: Conclusion): string {
  * ends with the runs its cause rests on (those of every finding, without a cause); an answer that
  * an earlier turn gave word for word says so, instead of repeating itself unannounced.
  */
-export function answerInConversation(conversation: ConversationContext, asksWhatToDo: boolean, concluded: Conclusion, alsoTheCause = false): Conclusion {
+export function answerInConversation(
+  conversation: ConversationContext,
+  asksWhatToDo: boolean,
+  concluded: Conclusion,
+  alsoTheCause = false,
+  /** What the question names as its suspect (see suspectsOf): what the investigation ruled out of it is said too. */
+  suspect: RegExp | null = null,
+): Conclusion {
   let summary = concluded.summary;
   // The cause asked with what to do ("why is it slow, and how do we mitigate?"): the cause, then the actions.
   const cause = alsoTheCause && concluded.actions.length ? `${citedSummary(concluded)}\n` : '';
@@ -186,6 +193,11 @@ export function answerInConversation(conversation: ConversationContext, asksWhat
       : `No action is proposed: ${concluded.summary}`;
   // The answer cites the runs its cause rests on (or, without one, those of every finding), as every answer of a conversation does.
   if (!asksWhatToDo || !concluded.actions.length) summary = citedSummary({ ...concluded, summary });
+  // "Is the release the problem?": the suspect the question names, when the cause is another, is said to be ruled out, with why.
+  const causes = concluded.findings.filter((f) => f.kind === 'cause');
+  const ruledOut =
+    suspect && !causes.some((f) => suspect.test(f.statement)) ? concluded.findings.filter((f) => f.kind === 'ruled_out' && suspect.test(f.statement)) : [];
+  for (const f of ruledOut.slice(0, 2)) summary = `${summary}\n${f.statement} [${f.runRefs.map((r) => `#${r}`).join(', ')}]`;
   const same = [...conversation.turns].reverse().find((t) => t.summary === summary);
   if (same) summary = `The same answer as turn ${same.turn}: ${summary}`;
   return { ...concluded, summary: summary.slice(0, 4096) };

@@ -76,6 +76,8 @@ const reportedAt = (deploy: { what: string; at: Timestamp }, until: Timestamp, u
 interface Known {
   catalog: Subject[];
   runs: number[];
+  /** The labels whose values were read. */
+  read: Set<string>;
   objects?: boolean;
   queues?: boolean;
   all?: boolean;
@@ -482,7 +484,31 @@ export class IncidentQuestions {
           const jobs = known.catalog.filter((s) => whole(s, w) || names(w, s.value));
           return jobs.length > 0 && jobs.every((s) => isExporter(s.value));
         });
-      if (wanting) await this.allNames(session, source);
+      // The labels the question needs are read first (a node's, a pod's, a callee's); with a callee, the others only while a name it gives is still
+      // unknown: "the p99 of payments' calls to partner-bank" reads the peers, and stops once partner-bank is found there.
+      const first = [
+        ...(asksNode || this.asked.nodeOf || this.asked.onNode || this.asked.nodeHealth || this.asked.listings.includes('nodes') ? ['node'] : []),
+        ...(this.asked.other ? ['pod'] : []),
+        ...(this.asked.callee || this.asked.calleeRefers ? ['peer'] : []),
+      ];
+      const exporterOnly = (w: string): boolean => {
+        const jobs = known.catalog.filter((s) => whole(s, w) || names(w, s.value));
+        return jobs.length > 0 && jobs.every((s) => isExporter(s.value));
+      };
+      const wanted = [
+        ...words.filter(
+          (w) =>
+            (!inJobs(w) && (this.asked.placedAsNames.includes(w) || /[\d_.-]/.test(w) || known.catalog.some((s) => closeness(w, s.value) <= NEARLY))) ||
+            exporterOnly(w),
+        ),
+        ...earlier.flat().filter((w) => !inJobs(w) && (placedEarlier.includes(w) || /[\d_.-]/.test(w))),
+        ...this.asked.compounds.filter((c) => /db$/.test(c) && !inJobs(c)),
+        ...(this.asked.callee ? [this.asked.callee] : []),
+      ];
+      const found = (w: string): boolean => known.catalog.some((s) => !isExporter(s.value) && (whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value))));
+      // (Only a callee's name stops the reading early: a node, a pod or an unknown name reads every label.)
+      const enough = this.asked.callee && !first.includes('node') && !first.includes('pod') ? () => wanted.every(found) : undefined;
+      if (wanting) await this.allNames(session, source, first, enough);
     }
     const unknown = (w: string): boolean => !known.catalog.some((s) => whole(s, w) || (!WHOLE_ONLY.has(s.label) && names(w, s.value)));
     // A name-shaped word no service, pod or node is called may name a ConfigMap, a Secret or a volume claim ("cart-config", "the data-ledger PVC"): those are read then.
@@ -502,6 +528,16 @@ export class IncidentQuestions {
       ? words.find((w) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(w) && !catalog.some((s) => whole(s, w)))
       : undefined;
     if (host) return { found: [{ label: 'instance', value: host }] };
+    // A route the question gives ("our POST /api/checkout calls get 500s") is served by a service: that one is asked about
+    // (of those that serve it, the one the question names), whatever else its words name ("we're a partner integrating …").
+    // (A disk's paths are mounts, not routes.)
+    if (this.asked.routes.length && needs === 1 && !this.asked.signals.includes('disk')) {
+      const table = await this.routeTable(session, source);
+      const jobs = new Set(table.filter((r) => this.asked.routes.includes(r.route) && r.job).map((r) => r.job));
+      const serving = catalog.filter((s) => s.label === 'job' && jobs.has(s.value));
+      const namedServing = serving.filter((s) => words.some((w) => whole(s, w) || names(w, s.value)));
+      if (serving.length) return { found: namedServing.length ? namedServing : serving };
+    }
     // A word that names no service but a part of a route's path ("uploads", "the status route") asks about that route.
     if (
       !this.asked.routes.length &&
@@ -514,6 +550,9 @@ export class IncidentQuestions {
       if (named?.routes.length) {
         this.asked = { ...this.asked, routes: named.routes, byRoute: true };
         words = words.filter((w) => !named.words.includes(w));
+        // What serves the routes is asked about, not what an earlier message named ("how many uploads failed since then?" after a node's disk).
+        const serving = catalog.filter((s) => s.label === 'job' && named.jobs.includes(s.value));
+        if (!words.length && serving.length) return { found: serving };
       }
     }
     // A name written with a space ("the orders worker") is the one name when the sources know it, not its two words.
@@ -707,15 +746,9 @@ export class IncidentQuestions {
    * on the day of the window's end unless it names its own day.
    */
   private namedTime(session: InvestigationSession): Timestamp | null {
-    const until = session.window.until;
-    const time = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/g;
     for (const text of this.answersBefore()) {
-      for (const m of text.replace(new RegExp(`\\bfrom ${time.source} to ${time.source}`, 'g'), '').matchAll(time)) {
-        const day = m[1] ?? until.toISOString().slice(0, 10);
-        let at = Timestamp.parse(`${day}T${m[2]}:${m[3]}:00Z`);
-        if (at && !m[1] && at.isAfter(until)) at = at.plusSeconds(-86_400);
-        if (at && until.epochMicros - at.epochMicros >= MINUTE) return at;
-      }
+      const at = timeNamed(text, session.window.until);
+      if (at) return at;
     }
     return null;
   }
@@ -807,20 +840,8 @@ export class IncidentQuestions {
     words: string[],
     /** The services asked about, the first named first: writes or reads alone ("ledger writes") are of the first's routes. */
     jobs: string[],
-  ): Promise<{ routes: string[]; words: string[] }> {
-    const run = (this.routeCatalog ??= await session.runTool({
-      tool: 'prometheus.query',
-      integrationId: source.integrationId,
-      arguments: {
-        query: `group by (job, method, ${ROUTE_LABELS.join(', ')}) ({__name__=~${quote(REQUEST_RATES.join('|'))}})`,
-        time: session.window.until.toISOString(),
-      },
-      purpose: 'Which routes the services answer, to match the routes the question names',
-    }));
-    const routes = seriesOf(run).flatMap((s) => {
-      const route = routeOf(s.metric);
-      return route ? [{ route, method: s.metric.method?.toUpperCase() as string | undefined, job: s.metric.job as string | undefined }] : [];
-    });
+  ): Promise<{ routes: string[]; words: string[]; jobs: string[] }> {
+    const routes = await this.routeTable(session, source);
     const forms = (w: string): string[] => [w, `${w}s`, w.replace(/s$/, ''), w.replace(/ies$/, 'y'), w.replace(/y$/, 'ies')];
     const segments = (route: string): string[] =>
       route
@@ -835,28 +856,50 @@ export class IncidentQuestions {
         wanted(r.method) &&
         (used.length ? segments(r.route).some((x) => used.some((w) => forms(w).includes(x))) : !!this.asked.method && !!jobs[0] && r.job === jobs[0]),
     );
-    return { routes: [...new Set(found.map((r) => r.route))], words: used };
+    return { routes: [...new Set(found.map((r) => r.route))], words: used, jobs: [...new Set(found.flatMap((r) => (r.job ? [r.job] : [])))] };
+  }
+
+  /** The routes the services answer, each with its method and job, read once per turn. */
+  private async routeTable(session: InvestigationSession, source: SourceBrief): Promise<{ route: string; method?: string; job?: string }[]> {
+    const run = (this.routeCatalog ??= await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `group by (job, method, ${ROUTE_LABELS.join(', ')}) ({__name__=~${quote(REQUEST_RATES.join('|'))}})`,
+        time: session.window.until.toISOString(),
+      },
+      purpose: 'Which routes the services answer, to match the routes the question names',
+    }));
+    return seriesOf(run).flatMap((s) => {
+      const route = routeOf(s.metric);
+      return route ? [{ route, method: s.metric.method?.toUpperCase() as string | undefined, job: s.metric.job as string | undefined }] : [];
+    });
   }
 
   /** The names of every subject label, beside the jobs read first (see subjects). */
-  private async allNames(session: InvestigationSession, source: SourceBrief): Promise<Known> {
+  /**
+   * The names of the subject labels, beside the jobs read first (see subjects): `first` before the
+   * others, one label at a time until `enough` holds once `first` are read (every label without it).
+   */
+  private async allNames(session: InvestigationSession, source: SourceBrief, first: string[] = [], enough?: () => boolean): Promise<Known> {
     const known = (this.known ??= await this.readNames(session, source, ['job']));
-    if (known.all) return known;
-    await this.learnNames(
-      session,
-      source,
-      known,
-      SUBJECT_LABELS.filter((l) => l !== 'job'),
-    );
-    known.all = true;
+    for (const label of [...new Set([...first, ...SUBJECT_LABELS])]) {
+      if (known.read.has(label)) continue;
+      if (enough && first.every((l) => known.read.has(l)) && enough()) break;
+      await this.learnNames(session, source, known, [label]);
+    }
+    known.all = SUBJECT_LABELS.every((l) => known.read.has(l));
     return known;
   }
 
-  /** Reads the values of `labels` into what is known, with the runs that read them. */
+  /** Reads the values of `labels` into what is known, with the runs that read them; a value named by several labels is matched by the first of SUBJECT_LABELS. */
   private async learnNames(session: InvestigationSession, source: SourceBrief, known: Known, labels: string[]): Promise<void> {
     const read = await this.readNames(session, source, labels);
     known.catalog.push(...read.catalog);
     known.runs.push(...read.runs);
+    for (const label of labels) known.read.add(label);
+    const rank = (label: string): number => (SUBJECT_LABELS.includes(label) ? SUBJECT_LABELS.indexOf(label) : SUBJECT_LABELS.length);
+    known.catalog.sort((a, b) => rank(a.label) - rank(b.label));
   }
 
   private async readNames(session: InvestigationSession, source: SourceBrief, labels = SUBJECT_LABELS): Promise<Known> {
@@ -873,7 +916,7 @@ export class IncidentQuestions {
       const values = run.outcome === 'succeeded' ? ((run.output as { values?: unknown[] } | null)?.values ?? []).map(String) : [];
       catalog.push(...values.map((value) => ({ label, value })));
     }
-    return { catalog, runs };
+    return { catalog, runs, read: new Set(labels) };
   }
 
   /** The signals asked of `subject` from `from` to `until`, compared before and after a split when asked. */
@@ -959,8 +1002,40 @@ export class IncidentQuestions {
     since: { at: Timestamp; what: string | null; run?: RecordedRun | RecordedRun[] | null },
     until: Timestamp,
   ): Promise<void> {
-    const reads = await readSignals(session, source, subject, this.asked.signals, { ...this.readOptions(since.at, until), percentile: null, count: true });
+    const reads = await readSignals(session, source, subject, this.asked.signals, {
+      ...this.readOptions(since.at, until, { byRoute: this.asked.byRoute && !this.asked.shareOfCount }),
+      percentile: null,
+      count: true,
+    });
     const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+    // The failed requests as a share of all requests over the same range: both counted.
+    if (this.asked.shareOfCount) {
+      const [all] = await readSignals(session, source, subject, ['rate'], { ...this.readOptions(since.at, until), percentile: null, count: true });
+      const failed = reads.find((r) => !('cannot' in r) && r.signal === 'errors');
+      const n = (r: SignalRead | SignalMissing | undefined) => (r && !('cannot' in r) ? r.lines.flatMap((l) => l.points).at(-1)?.v : undefined);
+      const [f, t] = [n(failed), n(all)];
+      const expression = (r: SignalRead | SignalMissing | undefined) =>
+        r && !('cannot' in r) && typeof r.run.arguments.query === 'string' ? r.run.arguments.query : null;
+      const [fq, tq] = [expression(failed), expression(all)];
+      if (f !== undefined && t && fq && tq) {
+        // The share is read as one more expression of the two counts, so that the run shows it.
+        const share = await session.runTool({
+          tool: 'prometheus.query',
+          integrationId: source.integrationId,
+          arguments: { query: `(${fq}) / (${tq})`, time: until.toISOString() },
+          purpose: `The share of ${shownAs(subject)}'s requests that failed ${range}`,
+        });
+        const ratio = seriesOf(share)[0]?.value?.[1];
+        if (ratio !== undefined && Number.isFinite(Number(ratio))) {
+          this.answer.record(
+            session,
+            `${quantity(Number(ratio), 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`,
+            [share, ...[failed, all].flatMap((r) => (r && !('cannot' in r) ? [r.run, r.also] : [])), ...[since.run].flat()],
+          );
+          return;
+        }
+      }
+    }
     this.recordCounts(session, reads, subject, range, (name) => `no series counts the ${name} of ${shownAs(subject)} ${range}`, since.run);
   }
 
@@ -985,8 +1060,19 @@ export class IncidentQuestions {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
+      // Counted route by route ("… per route?"): each route's count, the most first.
+      const routes = read.lines
+        .filter((l) => routeOf(l.labels) && l.points.length)
+        .map((l) => ({ route: routeOf(l.labels)!, n: l.points.at(-1)!.v }))
+        .sort((a, b) => b.n - a.n);
       const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
-      if (n === undefined) this.answer.cannot(missing(read.name), read.run);
+      if (routes.length > 1)
+        this.answer.record(session, `${shownAs(subject)} had ${routes.map((r) => `${Math.round(r.n)} ${read.name} on ${r.route}`).join(', ')} ${when}`, [
+          read.run,
+          read.also,
+          ...[since].flat(),
+        ]);
+      else if (n === undefined) this.answer.cannot(missing(read.name), read.run);
       else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${when}`, [read.run, read.also, ...[since].flat()]);
     }
   }
@@ -1228,6 +1314,7 @@ export class IncidentQuestions {
       this.answer.limit('scope', `No earlier answer names a time ${range} to compare with`, []);
       return null;
     }
+    if (reference.event) return this.eventAt(session, reference.event, inRange);
     let whose = (await this.referenceSubject(session, source, reference)) ?? subject;
     if (reference.kind === 'rollout') {
       const rollout = await lastRollout(session, source, whose.value, from, until);
@@ -1263,6 +1350,28 @@ export class IncidentQuestions {
       return null;
     }
     return { at: started.at, what: `the ${started.name} of ${whose.value} began to change`, run: runs };
+  }
+
+  /**
+   * When an event the question names happened ("since the media disk filled up"): the question of
+   * when it happened, answered as it would be asked alone (its runs cited), and the first time its answer names.
+   */
+  private async eventAt(
+    session: InvestigationSession,
+    event: string,
+    inRange: (t: Timestamp | null | undefined) => t is Timestamp,
+  ): Promise<{ at: Timestamp; what: string; run: RecordedRun[] } | null> {
+    const dating = new IncidentQuestions(parseQuestion(event), this.conversation, [], this.lean);
+    dating.known = this.known;
+    dating.routeCatalog = this.routeCatalog;
+    const asked = await dating.answerPart(session, false);
+    const dated = dating.answer.conclusion(session, null);
+    const runs = session.runs.filter((r) => dated.findings.some((f) => f.runRefs.includes(r.ordinal)));
+    const at = asked ? null : timeNamed(dated.summary, session.window.until);
+    const what = event.replace(/^at what time\s+|\?$/g, '');
+    if (inRange(at)) return { at, what, run: runs };
+    this.answer.cannot(`when ${what} is not known from the data read (${dated.summary.split('\n')[0].replace(/\s*\[[#\d, ]+\]\s*$/, '')})`, runs);
+    return null;
   }
 
   /** The statement (and, split by route, the table) that answers one signal. */
@@ -1683,4 +1792,16 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
     if (named.size === 1) return { ...asked, signals, versions: [...named], reference, onNode: false, refersNode: false };
   }
   return { ...asked, signals, versions, reference };
+}
+
+/** The first time an answer names ("16:55 UTC", "2026-11-30 16:55 UTC"), not a range's bounds, a minute or more before `until`; null when it names none. */
+function timeNamed(text: string, until: Timestamp): Timestamp | null {
+  const time = /(?:(\d{4}-\d\d-\d\d) )?(\d\d):(\d\d) UTC/g;
+  for (const m of text.replace(new RegExp(`\\bfrom ${time.source} to ${time.source}`, 'g'), '').matchAll(time)) {
+    const day = m[1] ?? until.toISOString().slice(0, 10);
+    let at = Timestamp.parse(`${day}T${m[2]}:${m[3]}:00Z`);
+    if (at && !m[1] && at.isAfter(until)) at = at.plusSeconds(-86_400);
+    if (at && until.epochMicros - at.epochMicros >= MINUTE) return at;
+  }
+  return null;
 }

@@ -469,6 +469,62 @@ describe('parseQuestion', () => {
     expect(parseQuestion('pods on it + their nodes pls')).toMatchObject({ kind: 'which', refers: true });
   });
 
+  it('dates a count by an event that is no change of a measure, and reads the share of a count asked after it', () => {
+    expect(parseQuestion('how many uploads failed since the media disk filled up?')).toMatchObject({
+      signals: ['errors'],
+      count: true,
+      reference: { kind: 'change', event: 'at what time the media disk filled up?' },
+    });
+    expect(parseQuestion('how many frontend requests got a 502 since ip-10-0-3-41 went NotReady?')).toMatchObject({
+      words: ['frontend'],
+      signals: ['errors'],
+      nodeHealth: false,
+    });
+    const counted = 'how many payments requests failed since the partner-bank certificate expired?';
+    expect(
+      followingUp(parseQuestion('what share of all payments requests in that window is that?'), 'what share of all payments requests in that window is that?', [
+        counted,
+      ]),
+    ).toMatchObject({
+      signals: ['errors'],
+      count: true,
+      shareOfCount: true,
+      words: ['payments'],
+    });
+    expect(
+      questionParts('how many cart requests failed since sessions-redis went down, and what % of cart traffic is that?').map((p) => !!p.asked.shareOfCount),
+    ).toEqual([false, true]);
+  });
+
+  it('reads a quotation as said, not asked, and the cause, a suspect and what no source holds in the words of people outside the team', () => {
+    expect(questionParts("photo uploads are broken ('upload failed: insufficient storage'?!). what fraction of uploads are failing?")).toEqual([]);
+    expect(parseQuestion("photo uploads are broken ('upload failed: insufficient storage'?!). what fraction of uploads are failing?").words).toEqual([
+      'uploads',
+    ]);
+    for (const q of [
+      "any idea what's up?",
+      'anything wrong in the cluster?',
+      'is orders itself broken or something underneath it?',
+      'is the new version leaking db connections?',
+    ])
+      expect(parseQuestion(q).kind).toBe('cause');
+    expect(parseQuestion('did the image version change as well or just the limits?').kind).toBe('changes');
+    for (const q of [
+      'can you turn the failed checkouts into a € amount?',
+      'how many shoppers abandoned their cart?',
+      'who took it down to zero?',
+      'when are they going to renew it?',
+    ])
+      expect(parseQuestion(q).kind).toBe('outside');
+    expect(parseQuestion('who ran the last deploy of media?').kind).not.toBe('outside');
+    expect(parseQuestion('how many add-to-cart requests per second right now?')).toMatchObject({ method: 'write', words: ['cart'] });
+    expect(parseQuestion('thx. I need an exact start time for our incident log, when did the 500s begin?')).toMatchObject({
+      kind: 'when',
+      words: [],
+      signals: ['errors'],
+    });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

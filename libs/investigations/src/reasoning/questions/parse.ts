@@ -141,6 +141,8 @@ export interface TypedQuestion {
   reference: Reference | null;
   /** Whether it asks how many requests, failed requests or restarts there were ("how many requests failed since then?"), not how many a second. */
   count: boolean;
+  /** With `count`: whether it asks the share of all requests the failed ones counted were ("… and what % of cart traffic is that?"). */
+  shareOfCount?: boolean;
   /** Whether it asks failures per second ("how many reqs/s are failing?"), not their share of the requests. */
   failedPerSecond: boolean;
   /** The word naming what is called when it asks about calls to something ("billing's calls to ledger", "cart's redis calls"): read from the callers' side. */
@@ -215,6 +217,11 @@ export interface Reference {
   at: boolean;
   /** For `then`: whether it asks just before that moment ("how busy was it just before that?"). */
   justBefore?: boolean;
+  /**
+   * For `change`: an event the question dates as a question of when would ("since the media disk
+   * filled up", "after the certificate expired", "since the node went NotReady"): that question.
+   */
+  event?: string;
 }
 
 const SIGNALS: Array<[Signal, RegExp]> = [
@@ -224,7 +231,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'errors',
-    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|500s?|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?|(go|goes|going|went) wrong|connection_refused|too_many_connections|tls_error)\b/,
+    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|50x|5\d\ds?(?!\s*(?:ms|millis\w*|s|secs?|seconds?|mb|mib|gb|gib|kb|%|req\w*|rps|pods?|conn\w*|users?|customers?|errors?)\b)|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?|(go|goes|going|went) wrong|connection_refused|too_many_connections|tls_error)\b/,
   ],
   [
     'latency',
@@ -232,7 +239,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'down',
-    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(is|are) (?!(?:latency|errors?|traffic|cpu|memory|load|usage|throughput|rate|restarts|p\d\d|it'?s)\b)(it|they|that|this|[a-z0-9]+(?:-[a-z0-9]+)*) (still |even |actually )?up\s*(\?|$|,)|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable|reporting)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b|\bc[oa]me back\b/,
+    /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(is|are) (?!(?:latency|errors?|traffic|cpu|memory|load|usage|throughput|rate|restarts|p\d\d|it'?s)\b)(it|they|that|this|[a-z0-9]+(?:-[a-z0-9]+)*) (still |even |actually )?up\s*(\?|$|,)|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable|reporting)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b|\bc[oa]me back\b(?!\s+(?:with|as|from|empty|an?)\b)/,
   ],
   ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
@@ -300,15 +307,16 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b/;
-const ASKS_LOGS = /\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
+  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b/;
+// (The asker's own record, "for our incident log", "the change log", is no log of a service.)
+const ASKS_LOGS = /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
   /\b(is|was) (that|this|it) (the|a|our) [a-z0-9 ._-]{0,30}?(deploy|deployment|rollout|release|change|version|upgrade|push|config change)\w*\s*[?.!]*\s*$|\b(could|can|might|would|is|was) (that|this|it)( deploy| rollout| release| change| version)? (be )?(related|connected|linked|relevant|responsible)\s*[?.!]*\s*$|\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
-  /\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
+  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
   /\b(what'?s the plan|(?:should|shall|must|can|could|do) (?:we|i|you) roll (?:it|this|that|them|[a-z0-9_.-]+) back|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
@@ -331,7 +339,7 @@ const ASKS_AFFECTED =
   /\b(hurt|hurting|in trouble)\b|\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\bhow\b[^?.!]*\b(is|are) (doing|looking|holding up|behaving|performing)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
 /** How many of something countable there were: "how many requests failed", "how many restarts so far", "total number of errors". */
 const ASKS_COUNT =
-  /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (requests|errors|failures|failed requests|restarts|crashes|oom ?kills)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
+  /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (?:[a-z0-9_'-]+ ){0,2}?(requests|errors|failures|failed requests|restarts|crashes|oom ?kills|calls|uploads|writes)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
 const CALLS_TO =
   /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)/;
@@ -373,19 +381,26 @@ const REFERENCE = new RegExp(
 /** "before it started rising", "since errors began climbing", "around when search got slow": a reference by a change's start. */
 const REFERENCE_BY_VERB =
   /\b(?:before|since|after|prior to|until|around|about|near)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start|got|went|became|turned)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*|down|bad|worse)/;
+/**
+ * "since the media disk filled up", "after the partner-bank certificate expired", "since ip-10-0-3-41
+ * went NotReady", "since the pool ran dry": an event that is no change of a measure, dated as the
+ * question of when it happened is.
+ */
+const REFERENCE_BY_EVENT =
+  /\b(?:since|after|before|prior to|until|from)\s+(?:when\s+)?((?:[a-z0-9_.'/-]+\s+){1,5}?(?:filled up|fill(?:s|ed)? up|got full|was full|became full|ran out(?: of (?:space|disk|memory|connections))?|ran dry|run dry|expired|went (?:notready|not ready|unready)|became (?:notready|not ready|unready)|(?:got|was) (?:exhausted|edited|changed|modified)|hit (?:its |the )?(?:limit|max\w*|zero|100 ?%)|(?:got |was )?scaled (?:down|to zero|to 0)))(?=$|[\s?.!,;:)])/;
 /** "before the crawler showed up", "since the batch job kicked in": the start of a change of the question's own measure. */
 const REFERENCE_BY_ARRIVAL =
   /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|came up|came online|went live|rolled out|hit|started|began|landed)\b/;
 /** "compared to an hour ago", "vs 30 min ago", "than two hours ago": now against a moment that long before. */
 const REFERENCE_AGO =
-  /\b(?:(?:compared (?:to|with)|vs\.?|versus|than|since|from|to|with|at)\s+)?(an?|one|two|three|four|five|six|seven|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w)\s+ago\b/;
+  /\b(?:(?:compared (?:to|with)|vs\.?|versus|than|since|from|to|with|at)\s+)?(an?|one|two|three|four|five|six|seven|ten|fifteen|twenty|thirty|half an|\d+(?:\.\d+)?)\s*(minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w)\s+(?:ago|(?:earlier|back)\b(?!\s+(?:than|then|from|when)\b))\b/;
 /** "the same time yesterday", "vs yesterday", "last week": now against a day or a week before. */
 const REFERENCE_DAYS =
   /\b(?:(?:the )?same time (?:yesterday|last week)|(?:compared (?:to|with)|vs\.?|versus|than|with|from|since) (?:yesterday|last week)|yesterday|last week)\b/;
 /** "then", "since then", "at that time": the time the previous answer named. */
 const THEN =
-  /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b|\b(?:just|right) (?:before|after) (?:that|it)\s*[?.!]*\s*$/;
-const COMPARED_THEN = /\b(?:before|after|since|until|till|from) then\b/;
+  /\b(?:around|at|by|before|after|since|until|till|from|back) then\b|\bthen\s*[?.!]*\s*$|\b(?:ever )?since(?: (?:that|it)(?: time| point| moment)?)?\s*[?.!]*\s*$|\bat (?:that|the same|this) (?:time|moment|point)\b|\bat the time\b|\b(?:just|right) (?:before|after) (?:that|it)\s*[?.!]*\s*$/;
+const COMPARED_THEN = /\b(?:before|after|since|until|till|from) then\b|\bsince(?: (?:that|it)(?: time| point| moment)?)?\s*[?.!]*\s*$/;
 const REFERS =
   /\bthe (latest|last|first|other|previous|same|earlier|newer|older|new|old) ones?\b|\b(it|its|it's|that service|this service|the service|those|these|them|they|their|the (new|old|bad|previous|latest) (version|build|release|image|deploy)|(that|this) (version|build|release|image)|same)\b|\b(did|does|do|is|was|has|had|when) (that|this)\b(?!\s+(node|host|machine|pod|service|version|route)s?\b)|\b(that|this)\s*[?.!]*\s*$/;
 
@@ -438,7 +453,7 @@ const COMMON = new Set(
     'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real actually thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing even config configs configuration saw seen noticed notice harmless innocent guilty innocuous benign lead leads here there trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won can refused refusal refusals point points somewhere somehow exactly break breaks breaking'
   ).split(' '),
 );
 
@@ -556,13 +571,35 @@ function withoutPreamble(text: string): string {
 }
 
 /**
+ * The name a message's opening clause gives as its topic ("catalog-sync on the inventory node: when
+ * did its cpu go up?"): its first word shaped like a name (with a hyphen, an underscore or a digit),
+ * what "it" in the questions after it means; null when the message opens with none.
+ */
+function topicOf(message: string): string | null {
+  const lower = message.toLowerCase();
+  const opening = lower.slice(0, lower.length - withoutPreamble(lower).length);
+  if (!/:\s*$/.test(opening) || /^\s*(for|as|re|regarding)\b/.test(opening)) return null;
+  // (A hyphenated word of the language, "a follow-up on orders-worker:", "on-call here:", is no name.)
+  return (
+    subjectWords(opening, [], []).find(
+      (w) => /[a-z]/.test(w) && /[-_\d]/.test(w) && !/-(up|in|on|off|out|over|by|down|call|mortem|mail|run|side)$|^(e|re|co|non|pre|post|self)-/.test(w),
+    ) ?? null
+  );
+}
+
+/** A question that refers to what it does not name ("when did its cpu go up?") asks about the topic of its message. */
+function aboutTopic(asked: TypedQuestion, topic: string | null): TypedQuestion {
+  return topic && asked.refers && !asked.words.length ? { ...asked, words: [topic], placedAsNames: [topic], nameShaped: [topic], refers: false } : asked;
+}
+
+/**
  * Reads the typed question a message asks (from its first READ_CHARS characters). A question
  * after statements ("catalog-sync shares a node with inventory. what CPU does it take?") is
  * of the kind its own sentence asks, about what the statements name when it names nothing itself.
  */
 export function parseQuestion(message: string): TypedQuestion {
-  const whole = withoutClosingStatement(message.slice(0, READ_CHARS));
-  const full = parseText(whole);
+  const whole = withoutClosingStatement(withQuotesAsStatements(message.slice(0, READ_CHARS)));
+  const full = aboutTopic(parseText(whole), topicOf(whole));
   const sentences = whole.split(/(?<=[.!?])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
   // The questions begin at the first sentence that asks one (the last sentence when none ends with a question mark).
   const asking = sentences.findIndex((s) => /\?\s*$/.test(s));
@@ -589,6 +626,7 @@ export function parseQuestion(message: string): TypedQuestion {
     refers: names || !full.words.length ? own.refers : false,
     versions: own.versions.length ? own.versions : full.versions,
     routes: own.routes.length ? own.routes : full.routes,
+    byRoute: own.byRoute || (!own.routes.length && full.routes.length > 0),
   };
 }
 
@@ -784,7 +822,7 @@ function parseText(whole: string): TypedQuestion {
     refersNode: REFERS_NODE.test(text),
     nodeOf: NODE_OF.test(text),
     other: OTHER.test(text),
-    nodeHealth: NODE_HEALTH.test(text),
+    nodeHealth: NODE_HEALTH.test(asking),
     reference: reference && {
       kind: reference.kind,
       signal: reference.signal,
@@ -792,6 +830,7 @@ function parseText(whole: string): TypedQuestion {
       at: reference.at,
       ...(reference.minutes !== undefined ? { minutes: reference.minutes } : {}),
       ...(reference.justBefore ? { justBefore: true } : {}),
+      ...(reference.event ? { event: reference.event } : {}),
     },
     still: /\bstill\b/.test(text),
     status: affected,
@@ -825,11 +864,15 @@ function parseText(whole: string): TypedQuestion {
       ]),
     ].filter((w) => !ROUTE_NOUNS.has(w)),
     // Reads or writes of a service, not the asker's own ("I'm not sure I'm reading it right", "writing the status update").
-    method: /\b(writes?|posts?|puts?|writing)\b/.test(asking.replace(OWN_READING, ' '))
-      ? 'write'
-      : /\b(reads?|gets|reading)\b/.test(asking.replace(OWN_READING, ' '))
-        ? 'read'
-        : null,
+    // (Adding to a cart, placing an order, submitting or uploading something are writes too.)
+    method:
+      /\b(writes?|posts?|puts?|writing)\b|\badd(?:s|ing)?[- ](?:[a-z]+[- ]){0,2}?to\b|\bplac(?:e|es|ing)[- ](?:an?[- ]|the[- ]|their[- ]|my[- ])?orders?\b|\b(submit\w*|upload(?:s|ing)?)\b/.test(
+        asking.replace(OWN_READING, ' '),
+      )
+        ? 'write'
+        : /\b(reads?|gets|reading)\b/.test(asking.replace(OWN_READING, ' '))
+          ? 'read'
+          : null,
     before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
     wentOut:
@@ -915,6 +958,8 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
       !/\b(now|right now|currently|compared|vs\.?|versus|than|since|today|still)\b/.test(text.replace(ago[0], ' '));
     return { kind: 'ago', minutes: Math.round(count * (UNIT_MINUTES[unit] ?? (unit === 'm' ? 1 : 60))), signal: null, words: [], at, clause: ago[0] };
   }
+  const event = REFERENCE_BY_EVENT.exec(text);
+  if (event) return { kind: 'change', signal: null, words: subjectWords(event[1], [], []), at: false, clause: event[0], event: `at what time ${event[1]}?` };
   const byVerb = REFERENCE_BY_VERB.exec(text);
   const byNoun = byVerb ? null : REFERENCE.exec(text);
   const arrival = byVerb || byNoun ? null : REFERENCE_BY_ARRIVAL.exec(text);
@@ -949,6 +994,29 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
     : null;
 }
 
+/** A share of what was just counted: "as a % of all frontend traffic in that time?", "what share of all requests is that?". */
+const SHARE_OF_COUNT =
+  /(?:%|\b(?:percent(?:age)?s?|share|fraction|proportion)\b)[^?.!]*\b(of (all|the total|total|everything|the)\b|(is|was|are|were) (that|this|those|it|they)\b|(in|over|during|for) (that|the|this)( same)? (time|window|period|range)\b)/;
+
+/** The count `before` asked (of failed requests) as a share of all requests over its range; of the subject `asked` names, if it names one. */
+function shareOf(before: TypedQuestion, asked: TypedQuestion): TypedQuestion {
+  const names = asked.words.length > 0;
+  return {
+    ...before,
+    kind: 'signals',
+    signals: ['errors'],
+    count: true,
+    shareOfCount: true,
+    words: names ? asked.words : before.words,
+    placedAsNames: names ? asked.placedAsNames : before.placedAsNames,
+    nameShaped: names ? asked.nameShaped : before.nameShaped,
+    refers: false,
+    routes: asked.routes.length ? asked.routes : before.routes,
+    method: asked.method ?? before.method,
+    byRoute: false,
+  };
+}
+
 /** A message that asks only how it is now: "and now?", "ok and rn?", "what about currently?". */
 const ASKS_NOW =
   /^\W*(ok\W+|okay\W+|so\W+)?(and\s+)?(what about\s+|how about\s+|how is it\s+|how's it\s+)?(now|right now|currently|at the moment|at present|today|still)\W*$/;
@@ -979,6 +1047,11 @@ export function followingUp(
   // The earlier messages as the grammar reads them, the latest first: read once, for whichever form below needs them.
   let read: TypedQuestion[] | undefined;
   const latestFirst = (): TypedQuestion[] => (read ??= [...earlier].reverse().map((m) => parseQuestion(m)));
+  // "what % of all payments requests in that window is that?" after a count of failed requests: their share of all requests.
+  if (SHARE_OF_COUNT.test(text)) {
+    const before = latestFirst()[0];
+    if (before?.count && before.signals.includes('errors')) return shareOf(before, asked);
+  }
   // "what state are they stuck in?" after a question about connections: those connections, by state.
   if (asked.kind === 'unknown' && /\bstates?\b/.test(text)) {
     const before = latestFirst().find((q) => q.mentioned.includes('connections'));
@@ -1084,7 +1157,7 @@ const OWN_READING =
 
 /** How requests fail: "failing with what?", "and how?", "which status code?", "with which error?". */
 const HOW_FAILING =
-  /\bwhat(?:'s| is| are) the (errors?|codes?|status(es)?|outcomes?)\b(?! (ratio|rate|percent|share|count|budget|numbers?))|\bwhat (goes|went|is going|'s going) wrong\b|\bfail\w*,? (with|how)\b|\b(status|error|response|http|return) codes?\b|\b(what|which) (errors?|codes?|outcomes?|status(es)?|exceptions?)\b|\bwith (what|which)\b|\bhow (do|does|are|is|did) (the |its |their )?([^\s,.;?]+ ){0,4}fail\w*\b|\b(kind|type|sort)s? of (errors?|failures?)\b|\boutcomes?\b|\band how\b|\bhow\s*\?*\s*$/;
+  /\bwhat(?:'s| is| are) the (errors?|codes?|status(es)?|outcomes?)\b(?! (ratio|rate|percent|share|count|budget|numbers?))|\bwhat (goes|went|is going|'s going) wrong\b|\bfail\w*,? (with|how)\b|\b(status|error|response|http|return) codes?\b|\b(what|which) (errors?|codes?|outcomes?|status(es)?|exceptions?)\b|\bwith (what|which)\b|\bhow (exactly |actually |precisely )?(do|does|are|is|did|were|was) (the |its |their )?([^\s,.;?]+ ){0,6}fail\w*\b|\b(timeouts?|timing out|timed out) or (refused|resets?|refusals?|5xx|errors?)\b|\b(refused|resets?) or (timeouts?|timing out|timed out)\b|\b(kind|type|sort)s? of (errors?|failures?)\b|\boutcomes?\b|\band how\b|\bhow\s*\?*\s*$/;
 
 /** Words of the trade written as alert names are ("PostgreSQL", "ConfigMap"): no alert. */
 const NOT_ALERTS = new Set(
@@ -1123,6 +1196,17 @@ function onlyContext(part: string): boolean {
 }
 
 /**
+ * A message whose quotations ask nothing of their own: what a customer or an error said ("they
+ * write 'is checkout down?!'", "('upload failed: insufficient storage'?!)") is reported, so its
+ * question and exclamation marks and its full stops end no sentence and no question of the
+ * message. (An apostrophe within a word, "Contoso's", opens no quotation; a host name keeps its dots.)
+ */
+const QUOTATION = /(?<=^|[\s(:[])(?:'[^'\n]+?'|"[^"\n]+?"|“[^”\n]+?”|‘[^’\n]+?’)(?=$|[\s).,;:!?\]])/g;
+function withQuotesAsStatements(message: string): string {
+  return message.replace(QUOTATION, (q) => q.replace(/[?!;]|\.(?=\s|['"”’]$)/g, ','));
+}
+
+/**
  * A message without what it says after its last question ("… right now? Sorry, I'm still figuring
  * out the dashboards.", "… as a percentage? I don't remember what the max is set to."): an apology,
  * a hedge or context asks nothing, and its words name nothing. What follows a question and asks one
@@ -1153,7 +1237,7 @@ export interface QuestionPart {
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
 const PART_BREAK =
-  /\s*(?:[?;]+(?!\s*\))|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
+  /\s*(?:[?;]+(?![?!.\s]*\))|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and
@@ -1163,15 +1247,16 @@ const PART_BREAK =
  */
 export function questionParts(whole: string): QuestionPart[] {
   // The pleasantries and the purpose clause that open a message ("for the timeline, …") are no part of their own.
-  const message = withoutClosingStatement(whole.slice(0, READ_CHARS));
+  const message = withoutClosingStatement(withQuotesAsStatements(whole.slice(0, READ_CHARS)));
   const asked = message.slice(message.length - withoutPreamble(message.toLowerCase()).length);
+  const topic = topicOf(message);
   // What an alert is about is one question, whatever its sentences ("CPUThrottlingHigh fires too. Is that search? Which workload is it on?").
   if (parseText(message).listings.includes('alerts')) return [];
   const parts = asked
     .split(PART_BREAK)
     .map((t) => t.trim())
     .filter((t) => /[a-z]/i.test(t) && !FILLER.test(t) && !CONDITION.test(t) && !onlyContext(t))
-    .map((text) => ({ text, asked: parseQuestion(text) }))
+    .map((text) => ({ text, asked: aboutTopic(parseQuestion(text), topic) }))
     // A later part that only says how to read the part before again ("…, and how much was free on it an hour ago?") asks that part again.
     .map((p, i, all) =>
       i > 0 && p.asked.kind === 'unknown'
@@ -1184,6 +1269,12 @@ export function questionParts(whole: string): QuestionPart[] {
               true,
             ),
           }
+        : p,
+    )
+    // "…, and what % of cart traffic is that?" after a part that counted failed requests: their share of all requests.
+    .map((p, i, all) =>
+      i > 0 && SHARE_OF_COUNT.test(p.text.toLowerCase()) && all[i - 1].asked.count && all[i - 1].asked.signals.includes('errors')
+        ? { ...p, asked: shareOf(all[i - 1].asked, p.asked) }
         : p,
     )
     // "… and how full is it?" after a part about a disk: that disk's fill, not the saturation of a service.
@@ -1218,13 +1309,34 @@ export function questionParts(whole: string): QuestionPart[] {
   )
     return parts;
   // A share and a count of one measure ("peak 5xx ratio, and total failed requests since the rollout"), or a use and a limit
-  // ("working set of that pod, and what's its mem limit"): each its own.
+  // ("working set of that pod, and what's its mem limit"), or a queue's depth and its oldest message's age: each its own.
   if (
     parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length) &&
-    new Set(parts.map((p) => `${p.asked.count}|${p.asked.limitValue}`)).size === parts.length
+    new Set(parts.map((p) => `${p.asked.count}|${!!p.asked.shareOfCount}|${p.asked.limitValue}|${p.asked.signals.includes('queue') ? p.asked.queue : ''}`))
+      .size === parts.length
   )
     return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
+}
+
+/**
+ * What a question of the cause names as its suspect ("is the release the problem?", "was it the
+ * 2026.11.27-1 deploy?", "someone blamed ledger-reconcile, is it?"): a pattern of the versions and
+ * names it gives, and of the words findings use for builds, rollouts and edits when it speaks of
+ * one; null when it names none.
+ */
+export function suspectsOf(asked: TypedQuestion, message: string): RegExp | null {
+  const text = message.toLowerCase();
+  const names = [...asked.versions, ...asked.words.filter((w) => asked.placedAsNames.includes(w) || /[-_.\d]/.test(w))];
+  const change =
+    /\b(releases?|released|deploy\w*|rollouts?|roll(?:ed)? out|new (?:version|build|image|pods?)|versions?|builds?|images?|upgrade\w*|config\w*( change| edit)?|edit(?:ed)?)\b/.test(
+      text,
+    );
+  const parts = [
+    ...names.map((n) => `\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`),
+    ...(change ? ['\\bnew build\\b', '\\brolled out\\b', '\\brollout\\b', '\\bdeploy', '\\bversion=', '\\brelease', 'ConfigMap', '\\bconfiguration\\b'] : []),
+  ];
+  return parts.length ? new RegExp(parts.join('|'), 'i') : null;
 }
 
 /** Where a signal's words first appear in a question (its length when they do not). */
@@ -1307,6 +1419,8 @@ function subjectWords(text: string, routes: string[], versions: string[]): strin
   let rest = text;
   for (const r of routes) rest = rest.split(r.toLowerCase()).join(' ');
   for (const v of versions) rest = rest.split(v).join(' ');
+  // A phrase written with hyphens ("add-to-cart", "out-of-memory") is its words, not a name.
+  rest = rest.replace(/\b[a-z]+(?:-(?:to|of|and|or|in|on|for|the|a|an|at|by|from))+-[a-z]+\b/g, (m) => m.replace(/-/g, ' '));
   const words = rest
     .split(/[^a-z0-9_.:-]+/)
     .map((w) => w.replace(/^[.:-]+|[.:-]+$/g, '').replace(/'s$/, ''))
