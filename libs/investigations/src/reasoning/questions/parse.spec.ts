@@ -525,6 +525,21 @@ describe('parseQuestion', () => {
     });
   });
 
+  it('sets two moments side by side when asked whether one came before or after the other, and leaves out what the asker is about to do', () => {
+    const both = questionParts('did the frontend rollout start before or after search traffic jumped? give me both times');
+    expect(both.map((p) => p.asked.kind)).toEqual(['when', 'when']);
+    expect(both[0].asked).toMatchObject({ words: ['frontend'], rollout: true });
+    expect(both[1].asked).toMatchObject({ words: ['search'], signals: ['rate'] });
+    expect(questionParts('at what point did redis become slow? was that before cart started restarting or after').map((p) => p.asked.words)).toEqual([
+      ['redis'],
+      ['cart'],
+    ]);
+    expect(parseQuestion("before we say 'consumers are gone' - how old is the oldest message on the orders queue right now?")).toMatchObject({
+      reference: null,
+      compare: false,
+    });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

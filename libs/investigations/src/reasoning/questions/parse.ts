@@ -291,7 +291,7 @@ const ASKS_WHICH =
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
@@ -378,6 +378,12 @@ const TRAFFIC_NOUNS = /^(surge|flood|storm|burst)$/;
 const REFERENCE = new RegExp(
   `\\b(?:before|since|after|prior to|until|from)\\s+((?:(?:the|that|this|its|their|a)\\s+)?(?:[a-z0-9_.'-]+\\s+){0,3}?)(${REFERENCE_NOUNS})(?:s)?\\b`,
 );
+/**
+ * What the asker is about to do ("before I sign off on 'it's 2.15.0' -", "before we say 'consumers
+ * are gone'"): no moment of the data, and nothing the question asks about.
+ */
+const ASKERS_OWN_STEP =
+  /\bbefore (?:we|i|you|anyone|someone|somebody) (?!(?:deploy|roll|push|releas|ship|restart|scal|chang|edit|upgrad|merg|start|saw|notic|got|had)\w*)[^?.!,;:—–]*?(?=\s+[-—–]\s|[?.!,;:—–]|$)/g;
 /** "before it started rising", "since errors began climbing", "around when search got slow": a reference by a change's start. */
 const REFERENCE_BY_VERB =
   /\b(?:before|since|after|prior to|until|around|about|near)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start|got|went|became|turned)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*|down|bad|worse)/;
@@ -453,7 +459,7 @@ const COMMON = new Set(
     'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real actually thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing even config configs configuration saw seen noticed notice harmless innocent guilty innocuous benign lead leads here there trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won can refused refusal refusals point points somewhere somehow exactly break breaks breaking'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real actually thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing even config configs configuration saw seen noticed notice harmless innocent guilty innocuous benign lead leads here there trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won can refused refusal refusals point points somewhere somehow exactly break breaks breaking sitting sits sat become became becomes zero'
   ).split(' '),
 );
 
@@ -633,7 +639,7 @@ export function parseQuestion(message: string): TypedQuestion {
 /** The typed question of a message read whole. */
 function parseText(whole: string): TypedQuestion {
   const message = whole.slice(0, READ_CHARS);
-  const text = corrected(withoutPreamble(message.toLowerCase()));
+  const text = corrected(withoutPreamble(message.toLowerCase())).replace(ASKERS_OWN_STEP, ' ');
   const routes = [
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
@@ -1225,6 +1231,19 @@ function withoutClosingStatement(message: string): string {
   return statement ? message.slice(0, last + 1) : message;
 }
 
+/**
+ * "Did the frontend rollout start before or after search traffic jumped?", "was that before cart
+ * started restarting or after?": two moments to set side by side, each asked when it was (the
+ * second as "at what time search traffic jumped?").
+ */
+const BEFORE_OR_AFTER =
+  /(?:\s*[,;:—–-]\s*|\s+(?:was|is|did|does) (?:that|it|this|they) (?:start(?:ed)? |happen(?:ed)? )?|\s+)(?:(?:before|after) or (?:before|after) ([^?.!;]+)|(?:before|after) ([^?.!;]+?) or (?:before|after))(?=\s*[?.!;]|\s*$)/g;
+function withBothTimes(message: string): string {
+  const both = message.replace(BEFORE_OR_AFTER, (_, a: string | undefined, b: string | undefined) => `? at what time ${(a ?? b ?? '').trim()}?`);
+  // ("did the frontend rollout start" before it is when the rollout started.)
+  return both === message ? message : both.replace(/(^|[?.!]\s+)(did|was|were|does|do|has|had)\b(?=[^?]*\? at what time )/gi, '$1when $2');
+}
+
 /** One of the questions a message asks, with its own text. */
 export interface QuestionPart {
   text: string;
@@ -1247,7 +1266,7 @@ const PART_BREAK =
  */
 export function questionParts(whole: string): QuestionPart[] {
   // The pleasantries and the purpose clause that open a message ("for the timeline, …") are no part of their own.
-  const message = withoutClosingStatement(withQuotesAsStatements(whole.slice(0, READ_CHARS)));
+  const message = withoutClosingStatement(withBothTimes(withQuotesAsStatements(whole.slice(0, READ_CHARS))));
   const asked = message.slice(message.length - withoutPreamble(message.toLowerCase()).length);
   const topic = topicOf(message);
   // What an alert is about is one question, whatever its sentences ("CPUThrottlingHigh fires too. Is that search? Which workload is it on?").
