@@ -383,7 +383,7 @@ const REFERENCE = new RegExp(
  * are gone'"): no moment of the data, and nothing the question asks about.
  */
 const ASKERS_OWN_STEP =
-  /\bbefore (?:we|i|you|anyone|someone|somebody) (?!(?:deploy|roll|push|releas|ship|restart|scal|chang|edit|upgrad|merg|start|saw|notic|got|had)\w*)[^?.!,;:—–]*?(?=\s+[-—–]\s|[?.!,;:—–]|$)/g;
+  /\bbefore (?:we|i|you|anyone|someone|somebody) (?!(?:deploy|roll|push|releas|ship|restart|scal|chang|edit|upgrad|merg|start|saw|notic|got|had)\w*)(?:[^?.!,;:—–]|\.(?=\d))*?(?=\s+[-—–]\s|[?!,;:—–]|\.(?!\d)|$)/g;
 /** "before it started rising", "since errors began climbing", "around when search got slow": a reference by a change's start. */
 const REFERENCE_BY_VERB =
   /\b(?:before|since|after|prior to|until|around|about|near)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){0,3}?)(?:started|began|starts|begins|start|got|went|became|turned)\s+(?:to\s+)?(ris\w*|climb\w*|go(?:ing)? up|spik\w*|jump\w*|increas\w*|fail\w*|error\w*|slow\w*|drop\w*|fall\w*|crash\w*|restart\w*|down|bad|worse)/;
