@@ -1327,12 +1327,11 @@ export function questionParts(whole: string): QuestionPart[] {
     new Set(parts.map((p) => `${subjectOf(p.asked) === 'node'}|${p.asked.signals.join(' ')}|${p.asked.callee ?? ''}`)).size === parts.length
   )
     return parts;
-  // A share and a count of one measure ("peak 5xx ratio, and total failed requests since the rollout"), or a use and a limit
-  // ("working set of that pod, and what's its mem limit"), or a queue's depth and its oldest message's age: each its own.
+  // A share and a count of one measure ("peak 5xx ratio, and total failed requests since the rollout"), its share of all requests,
+  // or a use and a limit ("working set of that pod, and what's its mem limit"): each its own.
   if (
     parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length) &&
-    new Set(parts.map((p) => `${p.asked.count}|${!!p.asked.shareOfCount}|${p.asked.limitValue}|${p.asked.signals.includes('queue') ? p.asked.queue : ''}`))
-      .size === parts.length
+    new Set(parts.map((p) => `${p.asked.count}|${!!p.asked.shareOfCount}|${p.asked.limitValue}`)).size === parts.length
   )
     return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
