@@ -876,7 +876,6 @@ export class IncidentQuestions {
     });
   }
 
-  /** The names of every subject label, beside the jobs read first (see subjects). */
   /**
    * The names of the subject labels, beside the jobs read first (see subjects): `first` before the
    * others, one label at a time until `enough` holds once `first` are read (every label without it).
@@ -1002,11 +1001,7 @@ export class IncidentQuestions {
     since: { at: Timestamp; what: string | null; run?: RecordedRun | RecordedRun[] | null },
     until: Timestamp,
   ): Promise<void> {
-    const reads = await readSignals(session, source, subject, this.asked.signals, {
-      ...this.readOptions(since.at, until, { byRoute: this.asked.byRoute && !this.asked.shareOfCount }),
-      percentile: null,
-      count: true,
-    });
+    const reads = await readSignals(session, source, subject, this.asked.signals, { ...this.readOptions(since.at, until), percentile: null, count: true });
     const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
     // The failed requests as a share of all requests over the same range: both counted.
     if (this.asked.shareOfCount) {
@@ -1060,19 +1055,8 @@ export class IncidentQuestions {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
-      // Counted route by route ("… per route?"): each route's count, the most first.
-      const routes = read.lines
-        .filter((l) => routeOf(l.labels) && l.points.length)
-        .map((l) => ({ route: routeOf(l.labels)!, n: l.points.at(-1)!.v }))
-        .sort((a, b) => b.n - a.n);
       const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
-      if (routes.length > 1)
-        this.answer.record(session, `${shownAs(subject)} had ${routes.map((r) => `${Math.round(r.n)} ${read.name} on ${r.route}`).join(', ')} ${when}`, [
-          read.run,
-          read.also,
-          ...[since].flat(),
-        ]);
-      else if (n === undefined) this.answer.cannot(missing(read.name), read.run);
+      if (n === undefined) this.answer.cannot(missing(read.name), read.run);
       else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${when}`, [read.run, read.also, ...[since].flat()]);
     }
   }
