@@ -1004,34 +1004,46 @@ export class IncidentQuestions {
     const reads = await readSignals(session, source, subject, this.asked.signals, { ...this.readOptions(since.at, until), percentile: null, count: true });
     const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
     // The failed requests as a share of all requests over the same range: both counted.
-    if (this.asked.shareOfCount) {
-      const [all] = await readSignals(session, source, subject, ['rate'], { ...this.readOptions(since.at, until), percentile: null, count: true });
-      const failed = reads.find((r) => !('cannot' in r) && r.signal === 'errors');
-      const n = (r: SignalRead | SignalMissing | undefined) => (r && !('cannot' in r) ? r.lines.flatMap((l) => l.points).at(-1)?.v : undefined);
-      const [f, t] = [n(failed), n(all)];
-      const expression = (r: SignalRead | SignalMissing | undefined) =>
-        r && !('cannot' in r) && typeof r.run.arguments.query === 'string' ? r.run.arguments.query : null;
-      const [fq, tq] = [expression(failed), expression(all)];
-      if (f !== undefined && t && fq && tq) {
-        // The share is read as one more expression of the two counts, so that the run shows it.
-        const share = await session.runTool({
-          tool: 'prometheus.query',
-          integrationId: source.integrationId,
-          arguments: { query: `(${fq}) / (${tq})`, time: until.toISOString() },
-          purpose: `The share of ${shownAs(subject)}'s requests that failed ${range}`,
-        });
-        const ratio = seriesOf(share)[0]?.value?.[1];
-        if (ratio !== undefined && Number.isFinite(Number(ratio))) {
-          this.answer.record(
-            session,
-            `${quantity(Number(ratio), 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`,
-            [share, ...[failed, all].flatMap((r) => (r && !('cannot' in r) ? [r.run, r.also] : [])), ...[since.run].flat()],
-          );
-          return;
-        }
-      }
-    }
+    if (this.asked.shareOfCount && (await this.shareOfCounts(session, source, subject, reads, range, since, until))) return;
     this.recordCounts(session, reads, subject, range, (name) => `no series counts the ${name} of ${shownAs(subject)} ${range}`, since.run);
+  }
+
+  /**
+   * The failed requests `reads` counted as a share of all `subject`'s requests over the same range,
+   * read as one more expression of the two counts so that a run shows it; false when either count is missing.
+   */
+  private async shareOfCounts(
+    session: InvestigationSession,
+    source: SourceBrief,
+    subject: Subject,
+    reads: Array<SignalRead | SignalMissing>,
+    range: string,
+    since: { at: Timestamp; run?: RecordedRun | RecordedRun[] | null },
+    until: Timestamp,
+  ): Promise<boolean> {
+    const failed = reads.find((r): r is SignalRead => !('cannot' in r) && r.signal === 'errors');
+    const [all] = await readSignals(session, source, subject, ['rate'], { ...this.readOptions(since.at, until), percentile: null, count: true });
+    if (!failed || !all || 'cannot' in all) return false;
+    const [f, t] = [lastCount(failed), lastCount(all)];
+    const [fq, tq] = [failed.run.arguments.query, all.run.arguments.query];
+    if (f === undefined || !t || typeof fq !== 'string' || typeof tq !== 'string') return false;
+    const share = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: { query: `(${fq}) / (${tq})`, time: until.toISOString() },
+      purpose: `The share of ${shownAs(subject)}'s requests that failed ${range}`,
+    });
+    const ratio = Number(seriesOf(share)[0]?.value?.[1]);
+    if (!Number.isFinite(ratio)) return false;
+    this.answer.record(session, `${quantity(ratio, 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`, [
+      share,
+      failed.run,
+      failed.also,
+      all.run,
+      all.also,
+      ...[since.run].flat(),
+    ]);
+    return true;
   }
 
   /** How many times `subject`'s containers restarted so far: the restart counters of its pods now, as `kubectl get pods` shows them. */
@@ -1055,7 +1067,7 @@ export class IncidentQuestions {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
-      const n = read.lines.flatMap((l) => l.points).at(-1)?.v;
+      const n = lastCount(read);
       if (n === undefined) this.answer.cannot(missing(read.name), read.run);
       else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${when}`, [read.run, read.also, ...[since].flat()]);
     }
@@ -1349,6 +1361,9 @@ export class IncidentQuestions {
     dating.known = this.known;
     dating.routeCatalog = this.routeCatalog;
     const asked = await dating.answerPart(session, false);
+    // (What the dating read once is not read again by this turn.)
+    this.known ??= dating.known;
+    this.routeCatalog ??= dating.routeCatalog;
     const dated = dating.answer.conclusion(session, null);
     const runs = session.runs.filter((r) => dated.findings.some((f) => f.runRefs.includes(r.ordinal)));
     const at = asked ? null : timeNamed(dated.summary, session.window.until);
@@ -1788,4 +1803,9 @@ function timeNamed(text: string, until: Timestamp): Timestamp | null {
     if (at && until.epochMicros - at.epochMicros >= MINUTE) return at;
   }
   return null;
+}
+
+/** The last sample of a count read: the count over its whole range. */
+function lastCount(read: SignalRead): number | undefined {
+  return read.lines.flatMap((l) => l.points).at(-1)?.v;
 }

@@ -1,5 +1,5 @@
 import type { Timestamp } from '@svc/platform';
-import { quote } from '../explainers/labels';
+import { escape, quote } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { pointsOf, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
@@ -22,7 +22,7 @@ export async function answerNodeHealth(
   until: Timestamp,
 ): Promise<void> {
   const from = session.window.from;
-  const on = nodes.length ? `node=~${quote(nodes.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))}, ` : '';
+  const on = nodes.length ? `node=~${quote(nodes.map(escape).join('|'))}, ` : '';
   const run = await session.runTool({
     tool: 'prometheus.query_range',
     integrationId: source.integrationId,

@@ -1,4 +1,5 @@
 import { distance } from 'fastest-levenshtein';
+import { escape } from '../explainers/labels';
 
 /**
  * What people ask during an incident, read from a message without a model: the grammar of the
@@ -459,7 +460,7 @@ const COMMON = new Set(
     'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real actually thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing even config configs configuration saw seen noticed notice harmless innocent guilty innocuous benign lead leads here there trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won can refused refusal refusals point points somewhere somehow exactly break breaks breaking sitting sits sat become became becomes zero'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero'
   ).split(' '),
 );
 
@@ -1004,6 +1005,11 @@ function referenceOf(text: string): (Reference & { clause: string }) | null {
 const SHARE_OF_COUNT =
   /(?:%|\b(?:percent(?:age)?s?|share|fraction|proportion)\b)[^?.!]*\b(of (all|the total|total|everything|the)\b|(is|was|are|were) (that|this|those|it|they)\b|(in|over|during|for) (that|the|this)( same)? (time|window|period|range)\b)/;
 
+/** Whether a question counts failed requests ("how many cart requests failed since …?"): what a share of all requests is asked of. */
+function countsFailures(q: TypedQuestion): boolean {
+  return q.count && q.signals.includes('errors');
+}
+
 /** The count `before` asked (of failed requests) as a share of all requests over its range; of the subject `asked` names, if it names one. */
 function shareOf(before: TypedQuestion, asked: TypedQuestion): TypedQuestion {
   const names = asked.words.length > 0;
@@ -1056,7 +1062,7 @@ export function followingUp(
   // "what % of all payments requests in that window is that?" after a count of failed requests: their share of all requests.
   if (SHARE_OF_COUNT.test(text)) {
     const before = latestFirst()[0];
-    if (before?.count && before.signals.includes('errors')) return shareOf(before, asked);
+    if (before && countsFailures(before)) return shareOf(before, asked);
   }
   // "what state are they stuck in?" after a question about connections: those connections, by state.
   if (asked.kind === 'unknown' && /\bstates?\b/.test(text)) {
@@ -1292,9 +1298,7 @@ export function questionParts(whole: string): QuestionPart[] {
     )
     // "…, and what % of cart traffic is that?" after a part that counted failed requests: their share of all requests.
     .map((p, i, all) =>
-      i > 0 && SHARE_OF_COUNT.test(p.text.toLowerCase()) && all[i - 1].asked.count && all[i - 1].asked.signals.includes('errors')
-        ? { ...p, asked: shareOf(all[i - 1].asked, p.asked) }
-        : p,
+      i > 0 && SHARE_OF_COUNT.test(p.text.toLowerCase()) && countsFailures(all[i - 1].asked) ? { ...p, asked: shareOf(all[i - 1].asked, p.asked) } : p,
     )
     // "… and how full is it?" after a part about a disk: that disk's fill, not the saturation of a service.
     .map((p, i, all) =>
@@ -1351,7 +1355,7 @@ export function suspectsOf(asked: TypedQuestion, message: string): RegExp | null
       text,
     );
   const parts = [
-    ...names.map((n) => `\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`),
+    ...names.map((n) => `\\b${escape(n)}\\b`),
     ...(change ? ['\\bnew build\\b', '\\brolled out\\b', '\\brollout\\b', '\\bdeploy', '\\bversion=', '\\brelease', 'ConfigMap', '\\bconfiguration\\b'] : []),
   ];
   return parts.length ? new RegExp(parts.join('|'), 'i') : null;
