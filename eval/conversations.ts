@@ -34,6 +34,8 @@ import { SIXTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-6a';
 import { SIXTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-6b';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
+import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
+import { EIGHTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-8b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -46,7 +48,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6` or `--split=holdout-7`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7` or `--split=holdout-8`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -384,6 +386,8 @@ const CASES: QuestionCase[] = [
   ...SIXTH_HOLDOUT_QUESTIONS_B,
   ...SEVENTH_HOLDOUT_QUESTIONS_A,
   ...SEVENTH_HOLDOUT_QUESTIONS_B,
+  ...EIGHTH_HOLDOUT_QUESTIONS_A,
+  ...EIGHTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -624,7 +628,7 @@ async function main(): Promise<void> {
     console.log(
       `| ${name} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
     );
-  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6', 'holdout-7'] as const) {
+  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6', 'holdout-7', 'holdout-8'] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
     row(s, r);
