@@ -32,6 +32,7 @@ import { FIFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-5a';
 import { FIFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-5b';
 import { SIXTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-6a';
 import { SIXTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-6b';
+import { ARCHITECT_DEV_CASES } from './conversation-dev-architect';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
@@ -370,6 +371,7 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   customer: CUSTOMER_DEV_CASES,
   analyst: ANALYST_DEV_CASES,
   lead: LEAD_DEV_CASES,
+  architect: ARCHITECT_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [

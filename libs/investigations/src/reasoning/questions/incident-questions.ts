@@ -950,6 +950,10 @@ export class IncidentQuestions {
       await this.restartsSoFar(session, source, subject, until);
       return;
     }
+    if (this.asked.slowerThan && this.asked.signals.includes('latency')) {
+      await this.slowRequests(session, source, subject, this.asked.slowerThan, split ?? { at: from, what: null }, until);
+      return;
+    }
     if (this.asked.count) {
       await this.counts(session, source, subject, split ?? { at: from, what: null }, until);
       return;
@@ -1006,6 +1010,42 @@ export class IncidentQuestions {
     // The failed requests as a share of all requests over the same range: both counted.
     if (this.asked.shareOfCount && (await this.shareOfCounts(session, source, subject, reads, range, since, until))) return;
     this.recordCounts(session, reads, subject, range, (name) => `no series counts the ${name} of ${shownAs(subject)} ${range}`, since.run);
+  }
+
+  /**
+   * The requests of `subject` slower than a duration from `since.at` to `until`: their share of all
+   * its requests ("what % took longer than 1 s since the deploy?") or how many, from its latency
+   * histogram's buckets.
+   */
+  private async slowRequests(
+    session: InvestigationSession,
+    source: SourceBrief,
+    subject: Subject,
+    slower: { seconds: number; share: boolean },
+    since: { at: Timestamp; what: string | null; run?: RecordedRun | RecordedRun[] | null },
+    until: Timestamp,
+  ): Promise<void> {
+    const reads = await readSignals(session, source, subject, ['latency'], {
+      ...this.readOptions(since.at, until),
+      percentile: null,
+      count: true,
+      slowerThan: slower,
+    });
+    const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+    const beyond = quantity(slower.seconds, 'seconds');
+    for (const read of reads) {
+      if ('cannot' in read) {
+        this.answer.cannot(read.cannot, read.run);
+        continue;
+      }
+      const n = lastCount(read);
+      const cited = [read.run, read.also, ...[since.run].flat()];
+      if (n === undefined)
+        this.answer.cannot(`no request of ${shownAs(subject)} was counted ${range}, so how many took longer than ${beyond} is unknown`, read.run);
+      else if (slower.share)
+        this.answer.record(session, `${quantity(n, 'ratio')} of ${shownAs(subject)}'s requests took longer than ${beyond} ${range}`, cited);
+      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} requests that took longer than ${beyond} ${range}`, cited);
+    }
   }
 
   /**

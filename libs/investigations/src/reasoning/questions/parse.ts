@@ -161,6 +161,11 @@ export interface TypedQuestion {
   calleeRefers: boolean;
   /** Whether it asks the mean ("avg latency"), not a percentile. */
   mean: boolean;
+  /**
+   * The duration it counts requests beyond ("% of requests took longer than 1 s", "how many calls were
+   * slower than 500ms"), in seconds, and whether it asks their share of all requests (else how many).
+   */
+  slowerThan: { seconds: number; share: boolean } | null;
   /** Whether it asks the highest a measure reached ("peak 5xx ratio", "worst p99 during the incident"). */
   peak: boolean;
   /** Of restarts: how many so far, as the pods' restart counters say ("restarts of cart so far?", "total restarts"). */
@@ -228,7 +233,7 @@ export interface Reference {
 const SIGNALS: Array<[Signal, RegExp]> = [
   [
     'rate',
-    /\breqs?\/s(ec)?\b|\brequests?\/s(ec)?\b|\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many requests|volume)\b/,
+    /\breqs?\/s(ec)?\b|\brequests?\/s(ec)?\b|\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many (?:[^\s?.!]+ ){0,2}?(?:requests|calls|hits)\b(?! (?:\w+ )?(?:fail\w*|error\w*|tim\w+ out|5\d\d|return\w*|came back|got)\b)|volume)\b/,
   ],
   [
     'errors',
@@ -294,7 +299,7 @@ const ASKS_PEERS =
 const ASKS_WHEN =
   /\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
+  /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|(which|what) ([a-z0-9_-]+ ){0,2}?(config\w*|configmaps?|settings?|secrets?|flags?|env vars?|changes?|deploys?|releases?|rollouts?) (was |were |got |has been |have been )?(changed|edited|modified|updated|reported|applied|pushed|made|deployed|rolled out|released)|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -349,6 +354,10 @@ const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:cal
 const SO_FAR = /\b(so far|in total|total|altogether|to date|all[- ]time|restart count|restarts? counts?|counters?)\b/;
 /** A count asked as a share: "how many failed, as a %", "what fraction of requests failed". */
 const AS_A_SHARE = /%|\b(percent\w*|percentage|fraction|share|proportion|ratio)\b/;
+
+/** A duration requests are counted beyond ("took longer than 1 second", "slower than 500ms", "over 2s"). */
+const SLOWER_THAN =
+  /\b(?:took|take|takes|taking|slower than|longer than|over|more than|above|exceed(?:ed|ing|s)?|beyond|past)\s+(?:than\s+)?(\d+(?:\.\d+)?)\s*(ms|millis(?:econds?)?|s|secs?|seconds?)\b|>\s*(\d+(?:\.\d+)?)\s*(ms|s|secs?|seconds?)\b/;
 /** Failures asked per second, not as a share: "how many reqs/s are failing", "errors per second", "5xx/s". */
 const PER_SECOND = /\b(per (second|sec|s)|a (second|sec)|rps|qps)\b|\/s(ec)?\b/;
 /** A follow-up that asks the same of something else: "did errors rise as well?", "and cart too?". */
@@ -460,7 +469,8 @@ const COMMON = new Set(
     'wrong even pvc pvcs claim claims mount mounts mountpoint mountpoints volume volumes disk disks filesystem filesystems partition partitions taking take takes took exporter exporters returning returns returned throwing throws threw seeing getting showing shows showed coming sorry apologies dashboard dashboards panel panels graph graphs legend figure figuring learning basic silly obvious confused sure remember recognise recognize understand number numbers percentage percentages percent fraction thing things stuff ' +
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
-    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero'
+    'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero' +
+    ' reported evidence pinning pinned edit edits edited metrics'
   ).split(' '),
 );
 
@@ -564,7 +574,7 @@ const PLEASANTRY =
   /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*/;
 /** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …", "security here. …", "data eng: …". */
 const PURPOSE =
-  /^\s*(for|as|re|regarding) [^,:?]{0,100}[,:]\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
+  /^\s*(for|as|re|regarding) (?![^,:?]*\b(i|we|you|i'd|we'd|i'm|we're|need|want|give|show|tell|please|pls|can|could|what|how|which|when)\b)[^,:?]{0,100}[,:]\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
 
 /** The question of a message without the pleasantries that open it and the clause that says who asks it or what for. */
 function withoutPreamble(text: string): string {
@@ -606,8 +616,11 @@ function aboutTopic(asked: TypedQuestion, topic: string | null): TypedQuestion {
  */
 export function parseQuestion(message: string): TypedQuestion {
   const whole = withoutClosingStatement(withQuotesAsStatements(message.slice(0, READ_CHARS)));
-  const full = aboutTopic(parseText(whole), topicOf(whole));
   const sentences = whole.split(/(?<=[.!?])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
+  const read = aboutTopic(parseText(whole), topicOf(whole));
+  // The statistic the questions name, not one a statement beside them names ("the average latency right now? p99 alone looks scary").
+  const [statistic, ...others] = statisticsNamed(sentences.filter((s) => /\?\s*$/.test(s)).join(' '));
+  const full = read.signals.includes('latency') && statistic && !others.length ? { ...read, ...statistic } : read;
   // The questions begin at the first sentence that asks one (the last sentence when none ends with a question mark).
   const asking = sentences.findIndex((s) => /\?\s*$/.test(s));
   const from = asking < 0 ? sentences.length - 1 : asking;
@@ -709,10 +722,20 @@ function parseText(whole: string): TypedQuestion {
   if (affected) signals.push('errors', 'latency');
   // "is checkout recovering?": how its errors and latency moved lately.
   if (!signals.length && RECENT_DIRECTION.test(text) && !ASKS_CAUSE.test(text)) signals.push('errors', 'latency');
+  // Requests beyond a duration ("what % took longer than 1 s?") are counted from the latency histogram's buckets, whatever else it names.
+  const slower = SLOWER_THAN.exec(text);
+  const slowerThan = slower
+    ? {
+        seconds: Number(slower[1] ?? slower[3]) / (/^m/.test(slower[2] ?? slower[4]) ? 1000 : 1),
+        share: AS_A_SHARE.test(text) || !ASKS_COUNT.test(text),
+      }
+    : null;
+  if (slowerThan) signals.splice(0, signals.length, 'latency');
   // How many there were, not how many a second nor what share.
   // Restarts over a range asked ("cart restarts last 15m") are how many there were.
   const count =
-    (ASKS_COUNT.test(text) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
+    // (The moment a count runs from names no count of its own: "since the node went NotReady" asks no number of nodes.)
+    (ASKS_COUNT.test(asking) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
     !AS_A_SHARE.test(text) &&
     !PER_SECOND.test(text) &&
     signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes');
@@ -895,6 +918,7 @@ function parseText(whole: string): TypedQuestion {
       /\b(climb\w*|grow\w*|creep\w*|leak\w*|ramp\w*|trend\w*|ris(e|es|ing)|increas\w*|go(ing|es)? up|went up|build(s|ing)? up|swell\w*)\b/.test(text),
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
+    slowerThan,
     soFar: signals.includes('restarts') && rangeOf(text) === null && (SO_FAR.test(text) ? !reference || /\bso far\b/.test(text) : false),
     // ("as % of max", "vs the max" name a limit, not the highest.)
     peak:
@@ -1146,6 +1170,7 @@ export function followingUp(
     percentile: asked.percentile ?? before.percentile,
     howFailing: asked.howFailing || before.howFailing,
     mean: asked.mean || before.mean,
+    slowerThan: asked.slowerThan ?? before.slowerThan,
     peak: asked.peak || before.peak,
     // "… and total across all cart pods?" after a question of restarts: their counters.
     soFar: asked.soFar || before.soFar || (before.signals.includes('restarts') && SO_FAR.test(text)),
@@ -1308,8 +1333,17 @@ export function questionParts(whole: string): QuestionPart[] {
     )
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
+    // "which configmap changed and when?": the changes are listed with their times, and "when" asks nothing more of them.
+    .filter((p, i, all) => !(i > 0 && all[i - 1].asked.kind === 'changes' && /^(and )?(at )?(when|what time)\W*$/i.test(p.text)))
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
     .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
+  // Several statistics of one latency ("average and p99", "p50, p95 and p99"): each its own part, in the order named.
+  const statistics = parts.flatMap((p) =>
+    p.asked.kind === 'signals' && p.asked.signals.length === 1 && p.asked.signals[0] === 'latency' && !p.asked.slowerThan
+      ? statisticsOf(p.text).map((stat) => ({ ...p, asked: { ...p.asked, ...stat } }))
+      : [p],
+  );
+  if (statistics.length > parts.length && !parts.some((p) => p.asked.kind === 'unknown')) return statistics;
   if (parts.length < 2 || parts.some((p) => p.asked.kind === 'unknown')) return [];
   // Several times asked ("when did the rollout start, and when did inventory go down?"): each its own, when they ask of different things.
   const times = parts.every((p) => p.asked.kind === 'when');
@@ -1340,6 +1374,26 @@ export function questionParts(whole: string): QuestionPart[] {
     return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }
+
+/** A latency's statistics as a question names them: a percentile ("p95", "90th percentile", "median") or the mean ("average", "avg"; not "average p99"). */
+const STATISTICS =
+  /\bp(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b|\b(median)\b|\b(average|mean|avg)\b(?!\s+(?:p\d{2}|\d{2}(?:th)? percentile|median))/g;
+
+/** The statistics of a latency a text names, each once, in the order named. */
+function statisticsNamed(text: string): Array<Pick<TypedQuestion, 'percentile' | 'mean'>> {
+  const named = new Map<string, Pick<TypedQuestion, 'percentile' | 'mean'>>();
+  for (const m of text.toLowerCase().matchAll(STATISTICS)) {
+    const stat = m[4] ? { percentile: null, mean: true } : { percentile: Number(m[1] ?? m[2] ?? 50) / 100, mean: false };
+    named.set(`${stat.percentile}|${stat.mean}`, stat);
+  }
+  return [...named.values()];
+}
+
+/** The statistics of a latency a part asks side by side; none when it names fewer than two. */
+const statisticsOf = (text: string): Array<Pick<TypedQuestion, 'percentile' | 'mean'>> => {
+  const named = statisticsNamed(text);
+  return named.length > 1 ? named : [];
+};
 
 /**
  * What a question of the cause names as its suspect ("is the release the problem?", "was it the

@@ -3,7 +3,7 @@ import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, quote, REQUEST_RATES, ROUTE
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { anyOf, pointsOf, SeriesOut, seriesOf } from '../series-reading';
 import type { Timestamp } from '@svc/platform';
-import type { Unit } from './format';
+import { quantity, Unit } from './format';
 import type { Signal } from './parse';
 
 /**
@@ -210,6 +210,8 @@ export async function readSignals(
     largest?: boolean;
     /** Whether requests, errors and latency are split by pod ("is it both pods or just one?"). */
     byPod?: boolean;
+    /** Of latency, with `count`: the requests slower than a duration (its share of all requests, or how many), from the histogram's buckets. */
+    slowerThan?: { seconds: number; share: boolean } | null;
   },
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
@@ -295,6 +297,40 @@ export async function readSignals(
       }
       const run = await read(`(${failed ? `${failed} or ` : ''}${total} * 0) / ${total}`, `The share of the requests of ${of} that failed`);
       out.push({ signal, name: SIGNAL_NAMES.errors, run, lines: linesOf(run), unit: 'ratio', also: outcomes, failures: failingNow(outcomes, calls) });
+    } else if (signal === 'latency' && range.slowerThan) {
+      // A histogram counts the requests at most as slow as each bucket's bound: the slower ones are all of them less those.
+      const { seconds, share } = range.slowerThan;
+      const beyond = quantity(seconds, 'seconds');
+      const bounds = await session.runTool({
+        tool: 'prometheus.label_values',
+        integrationId: source.integrationId,
+        arguments: { label: 'le', match: [`${histogram}{${selector}}`], start: from.toISOString(), end: until.toISOString() },
+        purpose: `Which latency buckets ${of} has`,
+      });
+      const les = ((bounds.output as { values?: unknown[] } | null)?.values ?? []).map(String);
+      const le = les.find((v) => Math.abs(Number(v) - seconds) < 1e-9);
+      if (!le) {
+        const finite = les.filter((v) => Number.isFinite(Number(v))).sort((a, b) => Number(a) - Number(b));
+        out.push({
+          cannot: `no bucket of ${histogram} of ${of} ends at ${beyond} (its bounds: ${finite.join(', ') || 'none'} s), so how many requests took longer is unknown`,
+          run: bounds,
+        });
+        continue;
+      }
+      const observed = (bound: string): string => `sum(increase(${histogram}{${selector}, le=${quote(bound)}}[${span}]))`;
+      const slow = `(${observed('+Inf')} - ${observed(le)})`;
+      const run = await read(
+        share ? `${slow} / ${observed('+Inf')}` : slow,
+        share ? `The share of the requests of ${of} slower than ${beyond}` : `How many requests of ${of} were slower than ${beyond}`,
+      );
+      out.push({
+        signal,
+        name: share ? `share of requests slower than ${beyond}` : `requests slower than ${beyond}`,
+        run,
+        lines: linesOf(run),
+        unit: share ? 'ratio' : 'count',
+        also: bounds,
+      });
     } else if (signal === 'latency' && range.mean) {
       // The mean: the histogram's sum of durations over its count of observations.
       const base = histogram!.replace(/_bucket$/, '');
