@@ -406,15 +406,16 @@ const arg = (name: string): string | undefined => process.argv.find((a) => a.sta
 
 /**
  * The numbers of an answer with their units, in the unit the oracle computes (req/s, a ratio,
- * seconds, cores, bytes, or a count of what it names: "12 restarts", "480 failed requests"), in order.
+ * seconds, cores, bytes, or a count of what it names: "12 restarts", "480 failed requests"), and a
+ * count stated as a value now or at a time ("… of cart is 3 now"), in order.
  */
 function numbersIn(answer: string): number[] {
   const scale: Record<string, number> = { '%': 0.01, ms: 0.001, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
   return [
     ...answer.matchAll(
-      /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B|(?:(?:failed|container|OOM) )?(?:requests|restarts|errors|failures|kills|times))(?![A-Za-z])/g,
+      /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B|(?:(?:failed|container|OOM) )?(?:requests|restarts|errors|failures|kills|times))(?![A-Za-z])|\b(?:is|was) (-?\d+(?:\.\d+)?)(?= now\b| at \d\d:\d\d UTC)/g,
     ),
-  ].map((m) => Number(m[1]) * (scale[m[2]] ?? 1));
+  ].map((m) => (m[1] === undefined ? Number(m[3]) : Number(m[1]) * (scale[m[2]] ?? 1)));
 }
 
 /** The times an answer states (`05:01 UTC`, or `2026-11-26 05:01 UTC`), in Unix seconds, on the day of `until` unless it names its own, in order. */

@@ -181,7 +181,7 @@ describe('investigating an incident caused by a new version', () => {
     const changed = await turnEnded(opened.body.id, 1);
     expect(changed.status).toBe('concluded');
     expect(changed.answer).toMatch(
-      /^1 change from .*; the last before the first alert \(.*\): checkout 1\.0\.0 → 1\.1\.0 \(a new version\), at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \[#1\]/,
+      /^The last change before the first alert: checkout 1\.0\.0 → 1\.1\.0 \(a new version\), at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(.* the first alert, at .*\); 1 change from .* \[#1\]/,
     );
     const read = (await ctx.admin.get(`/api/v1/investigations/${changed.investigationId}`)).body;
     expect(read.conclusionStatus).toBe('answer_only');

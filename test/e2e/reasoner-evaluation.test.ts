@@ -192,7 +192,7 @@ describe('the reasoner on generated incidents', () => {
     // The metrics show no change; the configuration tool's report is listed, as it names itself.
     expect(answer!.status).toBe('concluded');
     expect(answer!.answer).toMatch(
-      /^1 change in namespace \S+ from .* to .*; the last before the first alert \(.*\): Reported: The configuration change "billing: ledger client timeout 2s -> 150ms" on billing by grace/,
+      /^The last change before the first alert: Reported: The configuration change "billing: ledger client timeout 2s -> 150ms" on billing by grace.*; 1 change in namespace \S+ from .* to /,
     );
   }, 120_000);
 

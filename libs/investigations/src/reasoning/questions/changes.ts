@@ -124,7 +124,8 @@ export async function answerChanges(
   const latest = said.filter((c) => !c.at.isAfter(firstAlert)).pop();
   answer.record(
     session,
-    `${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}${latest ? `; the last before the first alert (${clock(firstAlert, now)}): ${latest.what}, at ${clock(latest.at, now)}` : ''}`,
+    // The change nearest before the first alert leads, at its time; then how many there were in the range.
+    `${latest ? `The last change before the first alert: ${latest.what}, at ${clock(latest.at, now)} (${relative(latest.at).replace(/minute$/, 'minute as')} the first alert, at ${clock(firstAlert, now)}); ` : ''}${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}`,
     [...new Set(shown.map((c) => c.run))],
     table,
   );

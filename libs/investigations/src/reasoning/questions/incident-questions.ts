@@ -574,7 +574,7 @@ export class IncidentQuestions {
     }
     // "that node", "what else runs there": the nodes an earlier answer named, unless the question names one.
     const unknownShaped = this.asked.nameShaped.some((w) => words.includes(w) && !catalog.some((s) => whole(s, w) || names(w, s.value)));
-    if (asksNode && !unknownShaped && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w)))) {
+    if (asksNode && !unknownShaped && !catalog.some((s) => s.label === 'node' && words.some((w) => whole(s, w) || names(w, s.value)))) {
       const nodes = this.nodesNamedBefore(catalog.filter((s) => s.label === 'node'));
       if (nodes.length) return { found: nodes };
     }
@@ -1067,22 +1067,20 @@ export class IncidentQuestions {
     const [f, t] = [lastCount(failed), lastCount(all)];
     const [fq, tq] = [failed.run.arguments.query, all.run.arguments.query];
     if (f === undefined || !t || typeof fq !== 'string' || typeof tq !== 'string') return false;
+    // Availability is the share that succeeded: one less the share that failed.
+    const succeeded = !!this.asked.availability;
     const share = await session.runTool({
       tool: 'prometheus.query',
       integrationId: source.integrationId,
-      arguments: { query: `(${fq}) / (${tq})`, time: until.toISOString() },
-      purpose: `The share of ${shownAs(subject)}'s requests that failed ${range}`,
+      arguments: { query: succeeded ? `1 - (${fq}) / (${tq})` : `(${fq}) / (${tq})`, time: until.toISOString() },
+      purpose: `The share of ${shownAs(subject)}'s requests that ${succeeded ? 'succeeded' : 'failed'} ${range}`,
     });
     const ratio = Number(seriesOf(share)[0]?.value?.[1]);
     if (!Number.isFinite(ratio)) return false;
-    this.answer.record(session, `${quantity(ratio, 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`, [
-      share,
-      failed.run,
-      failed.also,
-      all.run,
-      all.also,
-      ...[since.run].flat(),
-    ]);
+    const statement = succeeded
+      ? `The availability of ${shownAs(subject)} ${range}: ${quantity(ratio, 'ratio')} of its requests succeeded (${Math.round(f)} of ${Math.round(t)} failed)`
+      : `${quantity(ratio, 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`;
+    this.answer.record(session, statement, [share, failed.run, failed.also, all.run, all.also, ...[since.run].flat()]);
     return true;
   }
 
@@ -1123,6 +1121,7 @@ export class IncidentQuestions {
       againstLimit: this.asked.againstLimit,
       failedPerSecond: this.asked.failedPerSecond,
       mean: this.asked.mean,
+      inCores: this.asked.inCores,
       queue: this.asked.queue,
       probe: this.asked.probe,
       byPod: this.asked.byPod && !options.byRoute,

@@ -144,6 +144,8 @@ export interface TypedQuestion {
   count: boolean;
   /** With `count`: whether it asks the share of all requests the failed ones counted were ("… and what % of cart traffic is that?"). */
   shareOfCount?: boolean;
+  /** With `shareOfCount`: whether it asks the share that succeeded ("availability over the last 30 min?"), not the share that failed. */
+  availability?: boolean;
   /** Whether it asks failures per second ("how many reqs/s are failing?"), not their share of the requests. */
   failedPerSecond: boolean;
   /** The word naming what is called when it asks about calls to something ("billing's calls to ledger", "cart's redis calls"): read from the callers' side. */
@@ -161,6 +163,8 @@ export interface TypedQuestion {
   calleeRefers: boolean;
   /** Whether it asks the mean ("avg latency"), not a percentile. */
   mean: boolean;
+  /** Whether it asks CPU in cores ("how many cores is the node using?"): a node's CPU is otherwise the share of its cores busy. */
+  inCores?: boolean;
   /**
    * The duration it counts requests beyond ("% of requests took longer than 1 s", "how many calls were
    * slower than 500ms"), in seconds, and whether it asks their share of all requests (else how many).
@@ -205,6 +209,10 @@ export interface TypedQuestion {
   /** Whether it asks how requests fail ("failing with what?", "which status code?"): the outcomes of the failing requests. */
   howFailing: boolean;
 }
+
+/** How many replicas serve ("how many cart replicas are actually serving traffic?"): the available replicas, not a listing of pods nor their traffic. */
+const SERVING_REPLICAS =
+  /\bhow many (?:[a-z0-9_-]+ ){0,2}(?:replicas|pods|instances|copies)\b(?: (?:are|is|were|do we have|does it have))?(?: (?:actually|still|currently|really|now))? (?:serving|up|available|ready|healthy|alive|taking traffic|in service|running)\b(?! (?:on|the|version|v?\d|build|release|image|pods?)\b)/;
 
 /**
  * A moment the question names by what happened then, found in the data: the start of a change of
@@ -260,7 +268,10 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ],
   [
     'replicas',
-    /\b(scaled?|scaling|scales|autoscal\w*|running at all|stop(ped|s)? running|no longer running|not running)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/,
+    new RegExp(
+      /\b(scaled?|scaling|scales|autoscal\w*|running at all|stop(ped|s)? running|no longer running|not running)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/
+        .source + `|${SERVING_REPLICAS.source}`,
+    ),
   ],
   ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
@@ -274,7 +285,8 @@ const DISK_VOLUME =
   /\b(?:(?:the|our|its|their|that|this|data|persistent|mounted|[a-z0-9]+-[a-z0-9-]+) volumes?|(?:the|our|its|their|that|this) (?!(?:traffic|request|requests|call|calls|message|messages|order|orders|error|errors|log|logs|query|queries|search|upload|uploads)\b)[a-z0-9-]+ volumes?\b|volumes? (?:claims?|mounts?|space|usage|full|fill\w*|size|capacity))\b|\bvolumes?\b(?=[^?.!]*\b(?:space|disk|full|fill\w*|bytes|gib|mib|pvc|claim|mount|free|capacity|size|left)\b)|(?<=\b(?:space|disk|full|bytes|pvc|claim|mount|capacity|size|big|large)\b[^?.!]*)\bvolumes?\b/g;
 
 /** Connections that failed ("connection refused errors", "conn resets", "connections timing out"): failed calls, not connections held. */
-const CONNECTION_FAILURES = /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b/g;
+const CONNECTION_FAILURES =
+  /\bconnections? (refused|reset|resets|dropped|closed|errors?|failures?|failed|failing|timed? ?out|timeouts?|timing out)\b|\b(fail\w*|errors?|rejected|refused) (with |because of |due to |on )?(a |the )?too many (connections|clients)\b/g;
 
 /** A probe from outside the service: blackbox's, a synthetic or uptime check; not the kubelet's liveness or readiness probes. */
 const PROBES =
@@ -313,7 +325,7 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b/;
+  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+|[a-z0-9][a-z0-9_.-]*) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b/;
 // (The asker's own record, "for our incident log", "the change log", is no log of a service.)
 const ASKS_LOGS = /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
@@ -322,7 +334,7 @@ const CONFIRMS_CAUSE =
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
-  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
+  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b(?! (?:latency|error|rate|calls?)\b)|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
   /\b(what'?s the plan|(?:should|shall|must|can|could|do) (?:we|i|you) roll (?:it|this|that|them|[a-z0-9_.-]+) back|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
@@ -348,12 +360,15 @@ const ASKS_COUNT =
   /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (?:[a-z0-9_'-]+ ){0,2}?(requests|errors|failures|failed requests|restarts|crashes|oom ?kills|calls|uploads|writes)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
 const CALLS_TO =
-  /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)/;
+  /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)|\b(?:calls?|requests?)(?:\/s(?:ec)?| per second| a second)? (?:is|are|does|do) [a-z0-9_.-]+ (?:making|sending|issuing|firing|doing|make|send) (?:to|into|against) (?:the )?([a-z0-9][a-z0-9_.-]*)\b/;
 const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries|call (?=time|latency|duration|errors?|failures?|rate))/;
 /** How many so far, as a counter says: "so far", "in total", "the restart count". */
 const SO_FAR = /\b(so far|in total|total|altogether|to date|all[- ]time|restart count|restarts? counts?|counters?)\b/;
 /** A count asked as a share: "how many failed, as a %", "what fraction of requests failed". */
 const AS_A_SHARE = /%|\b(percent\w*|percentage|fraction|share|proportion|ratio)\b/;
+
+/** The share of requests that succeeded, as an SLO counts it: "availability", "success rate", "non-5xx". */
+const AVAILABILITY = /\b(availability|availabilty|availibility|success (rate|ratio|share|percentage)|non-?5xx|successful requests share)\b/;
 
 /** A duration requests are counted beyond ("took longer than 1 second", "slower than 500ms", "over 2s"). */
 const SLOWER_THAN =
@@ -470,7 +485,7 @@ const COMMON = new Set(
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero' +
-    ' reported evidence pinning pinned edit edits edited metrics'
+    ' reported evidence pinning pinned edit edits edited metrics short'
   ).split(' '),
 );
 
@@ -670,7 +685,11 @@ function parseText(whole: string): TypedQuestion {
   // The signals of the question, not of its reference ("p99 before the surge" asks the p99, not the traffic).
   const asking = reference?.clause ? text.replace(reference.clause, ' ') : text;
   // "the node from before", "the version you mentioned earlier": what the conversation named, not a comparison in time.
-  const compared = text.replace(/\b(from|mentioned|named|said|listed|given|shown) (before|earlier)\b|\byou (mentioned|named|said|listed|gave|showed)\b/g, ' ');
+  // ("too many connections" is no comparison.)
+  const compared = text.replace(
+    /\b(from|mentioned|named|said|listed|given|shown) (before|earlier)\b|\byou (mentioned|named|said|listed|gave|showed)\b|\btoo (many|much|few|little)\b/g,
+    ' ',
+  );
   // An error or failure rate is a ratio of errors, not a request rate; a node "under load" is not one of requests.
   // Connections refused, reset or timed out are failed calls, not connections held.
   const signals = SIGNALS.filter(([s, re]) =>
@@ -731,28 +750,35 @@ function parseText(whole: string): TypedQuestion {
       }
     : null;
   if (slowerThan) signals.splice(0, signals.length, 'latency');
+  // Availability is the share of requests that succeeded over the range: both counted.
+  const availability = !slowerThan && AVAILABILITY.test(text);
+  if (availability) signals.splice(0, signals.length, 'errors');
   // How many there were, not how many a second nor what share.
   // Restarts over a range asked ("cart restarts last 15m") are how many there were.
   const count =
+    availability ||
     // (The moment a count runs from names no count of its own: "since the node went NotReady" asks no number of nodes.)
-    (ASKS_COUNT.test(asking) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
-    !AS_A_SHARE.test(text) &&
-    !PER_SECOND.test(text) &&
-    signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes');
+    ((ASKS_COUNT.test(asking) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
+      !AS_A_SHARE.test(text) &&
+      !PER_SECOND.test(text) &&
+      signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes'));
   // A count of failed requests is of the failures, and failures per second ("reqs/s failing") are a rate of failures, not of every
   // request; a count of OOM kills is one of restarts.
   const failedPerSecond = signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text);
   if ((count || failedPerSecond) && signals.includes('errors') && signals.includes('rate')) signals.splice(signals.indexOf('rate'), 1);
   if (count && signals.includes('restarts') && signals.includes('memory')) signals.splice(signals.indexOf('memory'), 1);
   const callsTo = CALLS_TO.exec(asking);
-  const calleeWord = callsTo?.[1] ?? callsTo?.[2] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
+  const calleeWord = callsTo?.[1] ?? callsTo?.[2] ?? callsTo?.[3] ?? NAMED_CALLS.exec(asking)?.[1] ?? null;
   const callee = calleeWord && !COMMON.has(calleeWord) && signals.length ? calleeWord : null;
   // "orders' calls to it": calls to what the conversation named before.
   const calleeRefers = !!calleeWord && /^(it|that|this|them|those)$/.test(calleeWord) && signals.length > 0;
   const onNode = (!signals.length && ASKS_ON_NODE.test(text)) || (signals.every((x) => x === 'cpu' || x === 'memory') && ASKS_USING_NODE.test(text));
   // "how many restarts did the cart pods have?" counts restarts; it lists no pods.
   // "which mount is full on the checkout nodes?" asks how full the disks are; the listing of them answers it.
-  const asksWhich = (!count && !signals.includes('disk') && ASKS_WHICH.test(text)) || (!callee && ASKS_PEERS.test(text)) || onNode;
+  // ("how many cart replicas are serving traffic?" asks the replicas available, not their traffic.)
+  if (SERVING_REPLICAS.test(text) && signals.includes('rate')) signals.splice(signals.indexOf('rate'), 1);
+  const asksWhich =
+    (!count && !signals.includes('disk') && !SERVING_REPLICAS.test(text) && ASKS_WHICH.test(text)) || (!callee && ASKS_PEERS.test(text)) || onNode;
   // "orders-worker replicas?", "the checkout pods": a listing asked without a question word.
   // "pods on it + their nodes pls": a fragment that begins with what it lists.
   const bareListing =
@@ -919,6 +945,8 @@ function parseText(whole: string): TypedQuestion {
     size: signals.includes('disk') && /\b(how big|how large|size|sized|capacity)\b/.test(text),
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
     slowerThan,
+    ...(signals.includes('cpu') && /\b(cores?|vcpus?|millicores?)\b/.test(text) ? { inCores: true } : {}),
+    ...(availability ? { shareOfCount: true, availability: true } : {}),
     soFar: signals.includes('restarts') && rangeOf(text) === null && (SO_FAR.test(text) ? !reference || /\bso far\b/.test(text) : false),
     // ("as % of max", "vs the max" name a limit, not the highest.)
     peak:
@@ -1331,10 +1359,28 @@ export function questionParts(whole: string): QuestionPart[] {
         ? { ...p, asked: { ...all[i - 1].asked, size: false, free: null, refers: true } }
         : p,
     )
+    // "… and how old is the oldest one?" after a part about a queue: that queue's oldest message.
+    .map((p, i, all) =>
+      i > 0 && p.asked.kind === 'unknown' && all[i - 1].asked.signals.includes('queue') && /\b(oldest|how old|age)\b/.test(p.text.toLowerCase())
+        ? { ...p, asked: { ...all[i - 1].asked, queue: 'age' as const, refers: true } }
+        : p,
+    )
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // "which configmap changed and when?": the changes are listed with their times, and "when" asks nothing more of them.
     .filter((p, i, all) => !(i > 0 && all[i - 1].asked.kind === 'changes' && /^(and )?(at )?(when|what time)\W*$/i.test(p.text)))
+    // "is ledger slow for billing? avg latency of billing's calls to ledger": the measure asked next answers whether it is.
+    .filter(
+      (p, i, all) =>
+        !(
+          i + 1 < all.length &&
+          p.asked.kind === 'signals' &&
+          /^(is|are|was|were|does|do|did)\b/i.test(p.text) &&
+          all[i + 1].asked.kind === 'signals' &&
+          p.asked.signals.join() === all[i + 1].asked.signals.join() &&
+          p.asked.words.every((w) => all[i + 1].asked.words.includes(w))
+        ),
+    )
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
     .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
   // Several statistics of one latency ("average and p99", "p50, p95 and p99"): each its own part, in the order named.
@@ -1363,6 +1409,14 @@ export function questionParts(whole: string): QuestionPart[] {
     parts.every((p) => p.asked.kind === 'signals' && (p.asked.words.length > 0 || p.asked.routes.length > 0 || p.asked.refersNode || p.asked.nodeOf)) &&
     new Set(parts.map((p) => subjectOf(p.asked))).size === parts.length &&
     new Set(parts.map((p) => `${subjectOf(p.asked) === 'node'}|${p.asked.signals.join(' ')}|${p.asked.callee ?? ''}`)).size === parts.length
+  )
+    return parts;
+  // A queue's depth and its oldest message's age, each asked in words of its own ("how many are waiting, and how old is the oldest?"): each its own.
+  if (
+    parts.length === 2 &&
+    parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length === 1 && p.asked.signals[0] === 'queue') &&
+    new Set(parts.map((p) => p.asked.queue)).size === 2 &&
+    parts.every((p) => p.asked.queue !== 'depth' || /\b(how many|depth|backlog|waiting|queued|size|count|number of)\b/i.test(p.text))
   )
     return parts;
   // A share and a count of one measure ("peak 5xx ratio, and total failed requests since the rollout"), its share of all requests,

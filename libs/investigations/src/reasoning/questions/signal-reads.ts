@@ -210,6 +210,8 @@ export async function readSignals(
     largest?: boolean;
     /** Whether requests, errors and latency are split by pod ("is it both pods or just one?"). */
     byPod?: boolean;
+    /** Of a node's CPU: in cores, not the share of its cores busy. */
+    inCores?: boolean;
     /** Of latency, with `count`: the requests slower than a duration (its share of all requests, or how many), from the histogram's buckets. */
     slowerThan?: { seconds: number; share: boolean } | null;
   },
@@ -232,7 +234,7 @@ export async function readSignals(
       : readFrom(from, query, purpose);
   const span = `${Math.max(STEP_SECONDS, Math.round(Number(until.epochMicros - from.epochMicros) / 1e6))}s`;
   const counted = range.count ? signals.filter((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes') : [];
-  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false, range.free?.mounts);
+  if (subject.label === 'node') return readNodeSignals(subject.value, signals, read, range.againstLimit ?? false, range.free?.mounts, !range.inCores);
   const needsMetrics = signals.some((s) => s === 'rate' || s === 'errors' || s === 'latency');
   const listed = needsMetrics
     ? await session.runTool({
@@ -623,11 +625,13 @@ async function readNodeSignals(
   againstCapacity: boolean,
   /** The mounts whose free space is asked (none named: the filesystem with the least left); undefined when how full is asked. */
   free?: string[],
+  /** Whether its CPU is the share of its cores busy ("how busy is the node?"), as node dashboards show it, rather than cores. */
+  cpuShare = true,
 ): Promise<Array<SignalRead | SignalMissing>> {
   const named = [`node=${quote(node)}`, `instance=~${quote(`${escape(node)}(:[0-9]+)?`)}`];
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of signals) {
-    if (againstCapacity && (signal === 'cpu' || signal === 'memory')) {
+    if ((againstCapacity && (signal === 'cpu' || signal === 'memory')) || (cpuShare && signal === 'cpu')) {
       const [query, name] =
         signal === 'cpu'
           ? [named.map((m) => `(1 - avg(rate(node_cpu_seconds_total{mode="idle", ${m}}[5m])))`).join(' or '), 'CPU busy (a share of its cores)']
