@@ -334,7 +334,7 @@ const CONFIRMS_CAUSE =
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
-  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b(?! (?:latency|error|rate|calls?)\b)|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
+  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b[^?.!]{0,40}\b(?:down|taking|failing|broken|at fault|to blame|causing|breaking|the (?:cause|problem|culprit))\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
   /\b(what'?s the plan|(?:should|shall|must|can|could|do) (?:we|i|you) roll (?:it|this|that|them|[a-z0-9_.-]+) back|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
@@ -370,9 +370,13 @@ const AS_A_SHARE = /%|\b(percent\w*|percentage|fraction|share|proportion|ratio)\
 /** The share of requests that succeeded, as an SLO counts it: "availability", "success rate", "non-5xx". */
 const AVAILABILITY = /\b(availability|availabilty|availibility|success (rate|ratio|share|percentage)|non-?5xx|successful requests share)\b/;
 
-/** A duration requests are counted beyond ("took longer than 1 second", "slower than 500ms", "over 2s"). */
+/** A measure asked pod by pod: "is it both pods or just one?", "which replica is slow?", "p99 per pod". */
+const BY_POD =
+  /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b/;
+
+/** A duration requests are counted beyond ("requests took longer than 1 second", "calls slower than 500ms", "those over 2s"). */
 const SLOWER_THAN =
-  /\b(?:took|take|takes|taking|slower than|longer than|over|more than|above|exceed(?:ed|ing|s)?|beyond|past)\s+(?:than\s+)?(\d+(?:\.\d+)?)\s*(ms|millis(?:econds?)?|s|secs?|seconds?)\b|>\s*(\d+(?:\.\d+)?)\s*(ms|s|secs?|seconds?)\b/;
+  /\b(?:requests?|reqs|calls?|hits|ones|queries|transactions|traffic|them|those)\b[^?.!]{0,40}?(?:\b(?:took|take|takes|taking|slower than|longer than|over|more than|above|exceed(?:ed|ing|s)?|beyond|past)\s+(?:than\s+)?(\d+(?:\.\d+)?)\s*(ms|millis(?:econds?)?|s|secs?|seconds?)\b|>\s*(\d+(?:\.\d+)?)\s*(ms|s|secs?|seconds?)\b)/;
 /** Failures asked per second, not as a share: "how many reqs/s are failing", "errors per second", "5xx/s". */
 const PER_SECOND = /\b(per (second|sec|s)|a (second|sec)|rps|qps)\b|\/s(ec)?\b/;
 /** A follow-up that asks the same of something else: "did errors rise as well?", "and cart too?". */
@@ -485,7 +489,7 @@ const COMMON = new Set(
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero' +
-    ' reported evidence pinning pinned edit edits edited metrics short'
+    ' reported evidence pinning pinned edit edits edited metrics short matters matter mattered two'
   ).split(' '),
 );
 
@@ -742,7 +746,8 @@ function parseText(whole: string): TypedQuestion {
   // "is checkout recovering?": how its errors and latency moved lately.
   if (!signals.length && RECENT_DIRECTION.test(text) && !ASKS_CAUSE.test(text)) signals.push('errors', 'latency');
   // Requests beyond a duration ("what % took longer than 1 s?") are counted from the latency histogram's buckets, whatever else it names.
-  const slower = SLOWER_THAN.exec(text);
+  // (Of requests counted or shared: "p99 is over 4 s" states a latency.)
+  const slower = AS_A_SHARE.test(text) || ASKS_COUNT.test(text) ? SLOWER_THAN.exec(text) : null;
   const slowerThan = slower
     ? {
         seconds: Number(slower[1] ?? slower[3]) / (/^m/.test(slower[2] ?? slower[4]) ? 1000 : 1),
@@ -805,7 +810,15 @@ function parseText(whole: string): TypedQuestion {
                 ? 'changes'
                 : ASKS_WHEN.test(text) && !(signals.includes('queue') && /\boldest\b/.test(text))
                   ? 'when'
-                  : asksWhich && listings.length && !(listings.length === 1 && listings[0] === 'routes' && signals.length)
+                  : asksWhich &&
+                      listings.length &&
+                      !(listings.length === 1 && listings[0] === 'routes' && signals.length) &&
+                      // ("is the error ratio the same on both pods?", "p99 per search pod and the node each is on": the measure pod by pod.)
+                      !(
+                        signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') &&
+                        BY_POD.test(text) &&
+                        !/\bwhich (pods?|replicas?|instances?)\b/.test(text)
+                      )
                     ? 'which'
                     : signals.length
                       ? 'signals'
@@ -827,11 +840,7 @@ function parseText(whole: string): TypedQuestion {
   const outside = [...new Set([...subjectWords(sentences[sentences.length - 1], routes, versions), ...subjectWords(asking, routes, versions)])];
   const words = outside.length || !reference ? outside : reference.words;
   // Requests, errors or latency asked pod by pod ("is it both pods or just one?", "which replica is slow?").
-  const byPod =
-    signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') &&
-    /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b/.test(
-      text,
-    );
+  const byPod = signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text);
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
     /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text) ??
@@ -1330,6 +1339,8 @@ export function questionParts(whole: string): QuestionPart[] {
   const topic = topicOf(message);
   // What an alert is about is one question, whatever its sentences ("CPUThrottlingHigh fires too. Is that search? Which workload is it on?").
   if (parseText(message).listings.includes('alerts')) return [];
+  // Whether a part was left out because the part after it answers it: the one left is the question, read alone.
+  let answeredNext = false;
   const parts = asked
     .split(PART_BREAK)
     .map((t) => t.trim())
@@ -1369,18 +1380,31 @@ export function questionParts(whole: string): QuestionPart[] {
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // "which configmap changed and when?": the changes are listed with their times, and "when" asks nothing more of them.
     .filter((p, i, all) => !(i > 0 && all[i - 1].asked.kind === 'changes' && /^(and )?(at )?(when|what time)\W*$/i.test(p.text)))
-    // "is ledger slow for billing? avg latency of billing's calls to ledger": the measure asked next answers whether it is.
-    .filter(
-      (p, i, all) =>
-        !(
-          i + 1 < all.length &&
-          p.asked.kind === 'signals' &&
-          /^(is|are|was|were|does|do|did)\b/i.test(p.text) &&
-          all[i + 1].asked.kind === 'signals' &&
-          p.asked.signals.join() === all[i + 1].asked.signals.join() &&
-          p.asked.words.every((w) => all[i + 1].asked.words.includes(w))
-        ),
-    )
+    // "is ledger slow for billing? avg latency of billing's calls to ledger", "crashlooping cart pod, how many restarts so far":
+    // the measure asked next of the same subject answers whether it is, of the subject either names.
+    .flatMap((p, i, all) => {
+      const next = all[i + 1];
+      const answered = (q: TypedQuestion, by: TypedQuestion): boolean =>
+        by.kind === 'signals' &&
+        q.kind === 'signals' &&
+        q.signals.join() === by.signals.join() &&
+        // (A part that asks a value of its own, "peak 5xx ratio", "size of /var/lib/media", is no mere mention of the measure.)
+        !(q.count || q.peak || q.size || q.free || q.limitValue || q.percentile !== null || q.mean || q.slowerThan || q.shareOfCount) &&
+        (q.words.every((w) => by.words.includes(w)) || by.words.every((w) => q.words.includes(w)));
+      if (next && !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(p.text) && answered(p.asked, next.asked)) {
+        answeredNext = true;
+        return [];
+      }
+      const before = all[i - 1];
+      if (before && !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(before.text) && answered(before.asked, p.asked) && !p.asked.words.length)
+        return [
+          {
+            ...p,
+            asked: { ...p.asked, words: before.asked.words, placedAsNames: before.asked.placedAsNames, nameShaped: before.asked.nameShaped, refers: false },
+          },
+        ];
+      return [p];
+    })
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
     .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
   // Several statistics of one latency ("average and p99", "p50, p95 and p99"): each its own part, in the order named.
@@ -1390,6 +1414,7 @@ export function questionParts(whole: string): QuestionPart[] {
       : [p],
   );
   if (statistics.length > parts.length && !parts.some((p) => p.asked.kind === 'unknown')) return statistics;
+  if (answeredNext && parts.length === 1 && parts[0].asked.kind !== 'unknown') return parts;
   if (parts.length < 2 || parts.some((p) => p.asked.kind === 'unknown')) return [];
   // Several times asked ("when did the rollout start, and when did inventory go down?"): each its own, when they ask of different things.
   const times = parts.every((p) => p.asked.kind === 'when');
