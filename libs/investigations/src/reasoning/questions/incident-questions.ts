@@ -566,7 +566,12 @@ export class IncidentQuestions {
     // "the other replica": the other pods of the workload whose pod the question before named.
     if (this.asked.other) {
       const lastAnswer = this.conversation?.turns.at(-1)?.summary ?? '';
-      const named = catalog.filter((s) => s.label === 'pod' && (words.some((w) => whole(s, w)) || lastAnswer.includes(s.value)));
+      // The pod the question names, else the first the last answer names (of several listed, the others are "the other").
+      const inWords = catalog.filter((s) => s.label === 'pod' && words.some((w) => whole(s, w)));
+      const inAnswer = catalog
+        .filter((s) => s.label === 'pod' && lastAnswer.includes(s.value))
+        .sort((a, b) => lastAnswer.indexOf(a.value) - lastAnswer.indexOf(b.value));
+      const named = inWords.length ? inWords : inAnswer.slice(0, 1);
       const others = catalog.filter(
         (s) => s.label === 'pod' && named.some((n) => n.value !== s.value && workloadOfPod(n.value) === workloadOfPod(s.value)) && !named.includes(s),
       );
@@ -598,7 +603,10 @@ export class IncidentQuestions {
         const exact = catalog.filter((s) => whole(s, w));
         if (exact.length) return exact;
         const part = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && names(w, s.value));
-        return part.length ? part : abbreviated(w);
+        if (part.length) return part;
+        // A pod named by its own suffix ("the rff78 pod"): the one pod whose name ends with it.
+        const bySuffix = /^[a-z0-9]{5}$/.test(w) ? catalog.filter((s) => s.label === 'pod' && s.value.endsWith(`-${w}`)) : [];
+        return bySuffix.length === 1 ? bySuffix : abbreviated(w);
       });
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
@@ -614,6 +622,7 @@ export class IncidentQuestions {
     const unresolved = words.filter(
       (w) =>
         !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) &&
+        !match([w]).length &&
         !abbreviated(w).length &&
         (this.asked.placedAsNames.includes(w) || nearlyNames(w)),
     );
@@ -965,10 +974,21 @@ export class IncidentQuestions {
       asked,
       this.readOptions(from, until, { byRoute: this.asked.byRoute && !this.asked.signals.includes('disk') }),
     );
+    // "… per pod and the node each one is on": where each pod runs, read once for every measure.
+    const podNodes = this.asked.podNodes && this.asked.byPod && subject.label !== 'peer' ? await this.podNodes(session, source, subject, until) : undefined;
     for (const read of reads) {
       if ('cannot' in read) this.answer.cannot(read.cannot, read.run);
       // The memory of what is called is its own, as its exporter says, not of the calls to it.
-      else this.describe(session, read, read.signal === 'memory' && subject.label === 'peer' ? { ...subject, label: 'service' } : subject, split, from, until);
+      else
+        this.describe(
+          session,
+          read,
+          read.signal === 'memory' && subject.label === 'peer' ? { ...subject, label: 'service' } : subject,
+          split,
+          from,
+          until,
+          podNodes,
+        );
     }
     // How a service is doing ("anything weird with payments?") is told with what it rolled out, when it did within the range.
     if (this.asked.status && subject.label !== 'node' && !this.lean) {
@@ -1030,9 +1050,11 @@ export class IncidentQuestions {
       percentile: null,
       count: true,
       slowerThan: slower,
+      routes: this.asked.routes,
     });
     const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
     const beyond = quantity(slower.seconds, 'seconds');
+    const of = `${shownAs(subject)}'s requests${this.asked.routes.length ? ` on ${this.asked.routes.join(', ')}` : ''}`;
     for (const read of reads) {
       if ('cannot' in read) {
         this.answer.cannot(read.cannot, read.run);
@@ -1042,9 +1064,8 @@ export class IncidentQuestions {
       const cited = [read.run, read.also, ...[since.run].flat()];
       if (n === undefined)
         this.answer.cannot(`no request of ${shownAs(subject)} was counted ${range}, so how many took longer than ${beyond} is unknown`, read.run);
-      else if (slower.share)
-        this.answer.record(session, `${quantity(n, 'ratio')} of ${shownAs(subject)}'s requests took longer than ${beyond} ${range}`, cited);
-      else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} requests that took longer than ${beyond} ${range}`, cited);
+      else if (slower.share) this.answer.record(session, `${quantity(n, 'ratio')} of ${of} took longer than ${beyond} ${range}`, cited);
+      else this.answer.record(session, `${Math.round(n)} of ${of} took longer than ${beyond} ${range}`, cited);
     }
   }
 
@@ -1420,6 +1441,8 @@ export class IncidentQuestions {
     split: { at: Timestamp; what: string; run: RecordedRun | RecordedRun[] | null } | null,
     from: Timestamp,
     until: Timestamp,
+    /** Where each pod runs, for a split by pod that asks it. */
+    podNodes?: { run: RecordedRun; of: Map<string, string> },
   ): void {
     const { name, run, unit } = read;
     const withPoints = read.lines.filter((s) => s.points.length);
@@ -1445,15 +1468,20 @@ export class IncidentQuestions {
         .map((s) => ({ pod: s.labels.pod, ...summarise(s.points) }))
         .sort((a, b) => (b.now ?? b.all) - (a.now ?? a.all))
         .slice(0, MAX_ROWS);
-      const table = [
-        `| pod | now | mean ${range} |`,
-        '|---|---:|---:|',
-        ...rows.map((r) => `| ${r.pod} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`),
-      ].join('\n');
+      const node = (pod: string): string => podNodes?.of.get(pod) ?? '';
+      const table = podNodes
+        ? [
+            `| pod | node | now | mean ${range} |`,
+            '|---|---|---:|---:|',
+            ...rows.map((r) => `| ${r.pod} | ${node(r.pod)} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`),
+          ].join('\n')
+        : [`| pod | now | mean ${range} |`, '|---|---:|---:|', ...rows.map((r) => `| ${r.pod} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`)].join('\n');
       this.answer.record(
         session,
-        `The ${name} of ${shownAs(subject)} by pod now (${clock(until, until)}), the highest first: ${rows.map((r) => `${r.pod} ${fmt(r.now, unit)}`).join(', ')}`,
-        [run, read.also],
+        `The ${name} of ${shownAs(subject)} by pod now (${clock(until, until)}), the highest first: ${rows
+          .map((r) => `${r.pod}${node(r.pod) ? ` (on ${node(r.pod)})` : ''} ${fmt(r.now, unit)}`)
+          .join(', ')}`,
+        [run, read.also, podNodes?.run],
         table,
       );
       return;
@@ -1596,6 +1624,22 @@ export class IncidentQuestions {
   }
 
   /** The nodes the pods of `subject` (a workload, or one pod) run on now (kube_pod_info). */
+  /** The node each pod of `subject` runs on, as kube-state-metrics says, with the run that read it. */
+  private async podNodes(
+    session: InvestigationSession,
+    source: SourceBrief,
+    subject: Subject,
+    until: Timestamp,
+  ): Promise<{ run: RecordedRun; of: Map<string, string> }> {
+    const run = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: { query: `count by (pod, node) (kube_pod_info{${subjectPods(incidentNamespace(session), subject)}})`, time: until.toISOString() },
+      purpose: `Which node each pod of ${subject.value} runs on`,
+    });
+    return { run, of: new Map(seriesOf(run).flatMap((s) => (s.metric.pod && s.metric.node ? [[s.metric.pod, s.metric.node] as [string, string]] : []))) };
+  }
+
   private async nodesOf(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<Subject[]> {
     const namespace = incidentNamespace(session);
     const pods =

@@ -198,6 +198,8 @@ export interface TypedQuestion {
   largest: boolean;
   /** Whether it asks requests, errors or latency pod by pod ("is it both pods or just one?", "which replica is slow?"). */
   byPod: boolean;
+  /** With `byPod`: whether it asks where each pod runs too ("p99 per pod and the node each one is on"). */
+  podNodes?: boolean;
   /** Whether it asks about what probes the subject from outside ("the blackbox probe on inventory", "the synthetic check"): whether it is down, by the probe. */
   probe: boolean;
   /** An alert the message names as Prometheus writes it ("CPUThrottlingHigh"), if any. */
@@ -348,7 +350,7 @@ const ASKS_LIMIT =
 const ASKS_LIMIT_VALUE = /\b(cpu|memory|mem|ram)\s+(limits?|quotas?)\b|\blimits?\s+(of|for|on)\b/;
 /** Use against a limit: "close to its limit", "vs its quota", "how much of its limit". */
 const AGAINST_LIMIT =
-  /\b(close|closer|near|nearing|against|vs|versus|hit|hits|hitting|reach\w*|approach\w*|how much of|percent|share|headroom|saturat\w*|over|above|under|below|within|exceed\w*|throttl\w*)\b|%/;
+  /\b(close|closer|near|nearing|against|vs|versus|hit|hits|hitting|reach\w*|approach\w*|how much of|percent|share|fraction|proportion|ratio|headroom|saturat\w*|over|above|under|below|within|exceed\w*|throttl\w*)\b|%/;
 /** Saturation asked without a measure ("is the node overloaded?", "how loaded is cart?"): its CPU and memory against what it may use. */
 const ASKS_SATURATION =
   /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|%? ?busy|utili[sz]\w*|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
@@ -394,7 +396,7 @@ const NODE_OF =
 const NODE_HEALTH =
   /\b(nodes?|hosts?|machines?|vms?|box|instances? of the cluster)\b[^?.!]*\b(died|dead|down|failed|failing|not ?ready|notready|unhealthy|lost|crashed|went away|gone|unreachable|under (memory|disk|pid) pressure)\b|\b(not ?ready|notready)\b|\b(memory|disk|pid) ?pressure\b/;
 /** The other pods of a workload one of whose pods was named: "the other replica", "the other one". */
-const OTHER = /\bthe other (one|replica|pod|instance|container)s?\b|\bthe other\s*\W*$/;
+const OTHER = /\bthe other (?:[a-z0-9-]+ )?(one|replica|pod|instance|container)s?\b|\bthe other\s*\W*$/;
 /** A node an earlier answer named: "that node", "the same host", "runs there". */
 const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine|box|server|vm)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
@@ -818,7 +820,9 @@ function parseText(whole: string): TypedQuestion {
                         signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') &&
                         BY_POD.test(text) &&
                         !/\bwhich (pods?|replicas?|instances?)\b/.test(text)
-                      )
+                      ) &&
+                      // ("the rff78 pod's working set": the measure of that pod.)
+                      !(signals.length && /\b(pod|replica|instance|container)['’]s\b/.test(text))
                     ? 'which'
                     : signals.length
                       ? 'signals'
@@ -884,7 +888,8 @@ function parseText(whole: string): TypedQuestion {
     asksCluster: ASKS_CLUSTER.test(probe ? text.replace(/\bprobes?\b/g, ' ') : text),
     onNode,
     also: ASKS_ALSO.test(text),
-    refersNode: REFERS_NODE.test(text),
+    // ("p99 per search pod and the node each one is on": the measure pod by pod, with where each runs.)
+    refersNode: REFERS_NODE.test(text) && !byPod,
     nodeOf: NODE_OF.test(text),
     other: OTHER.test(text),
     nodeHealth: NODE_HEALTH.test(asking),
@@ -972,6 +977,7 @@ function parseText(whole: string): TypedQuestion {
           : 'disks'
         : null,
     byPod,
+    ...(byPod && /\bnodes?\b/.test(text) ? { podNodes: true } : {}),
     largest:
       signals.some((x) => x === 'cpu' || x === 'memory') &&
       /\b(largest|biggest|heaviest|hungriest|single|one) (\w+ )?(pod|container|replica|instance)\b|\b(pod|container|replica|instance) (that uses|using) the most\b/.test(

@@ -214,6 +214,8 @@ export async function readSignals(
     inCores?: boolean;
     /** Of latency, with `count`: the requests slower than a duration (its share of all requests, or how many), from the histogram's buckets. */
     slowerThan?: { seconds: number; share: boolean } | null;
+    /** With `slowerThan`: the routes the requests are counted of (none: all of them). */
+    routes?: string[];
   },
 ): Promise<Array<SignalRead | SignalMissing>> {
   const { from, until } = range;
@@ -319,7 +321,12 @@ export async function readSignals(
         });
         continue;
       }
-      const observed = (bound: string): string => `sum(increase(${histogram}{${selector}, le=${quote(bound)}}[${span}]))`;
+      // Of the routes named, by whichever label the histogram names its routes with.
+      const routes = range.routes?.length ? `=~${quote(range.routes.map(escape).join('|'))}` : null;
+      const observed = (bound: string): string =>
+        routes
+          ? `(${ROUTE_LABELS.map((l) => `sum(increase(${histogram}{${selector}, ${l}${routes}, le=${quote(bound)}}[${span}]))`).join(' or ')})`
+          : `sum(increase(${histogram}{${selector}, le=${quote(bound)}}[${span}]))`;
       const slow = `(${observed('+Inf')} - ${observed(le)})`;
       const run = await read(
         share ? `${slow} / ${observed('+Inf')}` : slow,
