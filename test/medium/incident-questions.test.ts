@@ -883,15 +883,22 @@ describe('counts since an event, their share of all requests, routes a message g
   it('counts failed requests since an event dated as the question of when it happened, and their share in a follow-up', async () => {
     const asked = 'how many uploads failed since the media disk filled up?';
     const { conclusion } = await disk.ask(asked);
-    const count = /^media had (\d+) failed requests since the media disk filled up \(((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)\)/.exec(conclusion.summary);
+    // ("Uploads" is the route /api/uploads: the count is of it.)
+    const count = /^media had (\d+) failed requests on \/api\/uploads since the media disk filled up \(((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)\)/.exec(
+      conclusion.summary,
+    );
     expect(count).not.toBeNull();
     // The disk fills 37 minutes before the end; the count is that of media's failures since.
     expect(Math.abs(minutesBefore(count![2], disk.end()) - 37)).toBeLessThanOrEqual(2);
     const minutes = Math.round(minutesBefore(count![2], disk.end()));
-    const want = await disk.value(`sum(increase(http_requests_total{job="media", code=~"5.."}[${minutes}m]))`);
+    const want = await disk.value(`sum(increase(http_requests_total{job="media", route="/api/uploads", code=~"5.."}[${minutes}m]))`);
     expect(Math.abs(Number(count![1]) - want) / want).toBeLessThan(0.1);
     const { conclusion: share } = await disk.ask('and what % of all media requests is that in the same window?', [asked], [conclusion.summary]);
-    const ratio = /^([\d.]+)% of media's requests failed since the media disk filled up \([^)]*\): (\d+) of (\d+)/.exec(share.summary);
+    // ("Of all media requests": of every route's.)
+    const ratio =
+      /^The failed requests on \/api\/uploads since the media disk filled up \([^)]*\) were ([\d.]+)% of all of media's requests: (\d+) of (\d+)/.exec(
+        share.summary,
+      );
     expect(ratio).not.toBeNull();
     const all = await disk.value(`sum(increase(http_requests_total{job="media"}[${minutes}m]))`);
     expect(Math.abs(Number(ratio![1]) / 100 - want / all)).toBeLessThan(0.05);
@@ -927,11 +934,13 @@ describe('counts since an event, their share of all requests, routes a message g
   }, 90_000);
 });
 
-describe('what an SLO counts: requests slower than a duration, availability, statistics side by side, replicas serving, a queue in two parts', () => {
+describe('what an SLO counts: requests slower than a duration, availability, statistics side by side, replicas serving, a queue in two parts, pods by pod', () => {
   // search 3.3.0 is slow from 40 minutes before the end.
   const slow = stagedScenario('search-slow-version-chronic-alert');
   // (A second scenario: orders-worker scaled to zero, its queue filling.)
   const scaled = stagedScenario('orders-worker-scaled-to-zero');
+  // (A third: a neighbour starves one of search's two nodes of CPU.)
+  const noisy = stagedScenario('search-noisy-neighbour');
 
   it("reads the share of requests slower than a duration from the latency histogram's buckets, over the range asked", async () => {
     const { conclusion } = await slow.ask("what % of search's requests took longer than 1 second over the last 30 minutes?");
@@ -967,6 +976,19 @@ describe('what an SLO counts: requests slower than a duration, availability, sta
     const all = await slow.value('sum(increase(http_requests_total{job="search"}[30m]))');
     expect(Math.abs(Number(availability![1]) / 100 - (1 - failed / all))).toBeLessThan(0.01);
   }, 90_000);
+
+  it('gives each pod\'s node beside a measure asked pod by pod, reads "the other" pod after it, and a pod named by its own suffix', async () => {
+    const asked = 'give me p99 per search pod and the node each one is on';
+    const { conclusion } = await noisy.ask(asked);
+    const rows = [...conclusion.summary.split('\n')[0].matchAll(/(search-[a-z0-9]+-[a-z0-9]+) \(on (ip-[^)]+)\) [\d.]+ m?s/g)];
+    expect(rows).toHaveLength(2);
+    for (const [, pod, node] of rows) expect(await noisy.labelOf(`kube_pod_info{pod="${pod}"}`, 'node')).toBe(node);
+    const { conclusion: other } = await noisy.ask("and what does the other search pod's p99 look like?", [asked], [conclusion.summary]);
+    expect(other.summary).toMatch(new RegExp(`^The p99 latency of ${rows[1][1]} is `));
+    const suffix = rows[1][1].split('-').at(-1)!;
+    const { conclusion: bySuffix } = await noisy.ask(`what's the ${suffix} pod's p99 right now?`);
+    expect(bySuffix.summary).toMatch(new RegExp(`^The p99 latency of ${rows[1][1]} is `));
+  }, 120_000);
 
   it("counts the replicas serving from the workload's available replicas, and answers a queue's depth and its oldest message's age as two parts", async () => {
     const { conclusion: replicas } = await scaled.ask('how many orders-worker replicas are actually serving right now?');

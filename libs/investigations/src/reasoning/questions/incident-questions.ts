@@ -1025,8 +1025,16 @@ export class IncidentQuestions {
     since: { at: Timestamp; what: string | null; run?: RecordedRun | RecordedRun[] | null },
     until: Timestamp,
   ): Promise<void> {
-    const reads = await readSignals(session, source, subject, this.asked.signals, { ...this.readOptions(since.at, until), percentile: null, count: true });
-    const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+    const routes = this.asked.routes.length && this.asked.signals.every((x) => x === 'rate' || x === 'errors') ? this.asked.routes : [];
+    const reads = await readSignals(session, source, subject, this.asked.signals, {
+      ...this.readOptions(since.at, until, { byRoute: this.asked.byRoute && !this.asked.shareOfCount && !this.asked.signals.includes('restarts') }),
+      percentile: null,
+      count: true,
+      routes,
+    });
+    // (Of the routes named: "on /api/checkout".)
+    const on = routes.length ? ` on ${routes.join(', ')}` : '';
+    const range = `${on ? `${on.trim()} ` : ''}${since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`}`;
     // The failed requests as a share of all requests over the same range: both counted.
     if (this.asked.shareOfCount && (await this.shareOfCounts(session, source, subject, reads, range, since, until))) return;
     this.recordCounts(session, reads, subject, range, (name) => `no series counts the ${name} of ${shownAs(subject)} ${range}`, since.run);
@@ -1083,7 +1091,12 @@ export class IncidentQuestions {
     until: Timestamp,
   ): Promise<boolean> {
     const failed = reads.find((r): r is SignalRead => !('cannot' in r) && r.signal === 'errors');
-    const [all] = await readSignals(session, source, subject, ['rate'], { ...this.readOptions(since.at, until), percentile: null, count: true });
+    const [all] = await readSignals(session, source, subject, ['rate'], {
+      ...this.readOptions(since.at, until),
+      percentile: null,
+      count: true,
+      routes: this.asked.shareOfAll ? [] : this.asked.routes,
+    });
     if (!failed || !all || 'cannot' in all) return false;
     const [f, t] = [lastCount(failed), lastCount(all)];
     const [fq, tq] = [failed.run.arguments.query, all.run.arguments.query];
@@ -1100,7 +1113,9 @@ export class IncidentQuestions {
     if (!Number.isFinite(ratio)) return false;
     const statement = succeeded
       ? `The availability of ${shownAs(subject)} ${range}: ${quantity(ratio, 'ratio')} of its requests succeeded (${Math.round(f)} of ${Math.round(t)} failed)`
-      : `${quantity(ratio, 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`;
+      : this.asked.shareOfAll && this.asked.routes.length
+        ? `The failed requests ${range} were ${quantity(ratio, 'ratio')} of all of ${shownAs(subject)}'s requests: ${Math.round(f)} of ${Math.round(t)}`
+        : `${quantity(ratio, 'ratio')} of ${shownAs(subject)}'s requests failed ${range}: ${Math.round(f)} of ${Math.round(t)}`;
     this.answer.record(session, statement, [share, failed.run, failed.also, all.run, all.also, ...[since.run].flat()]);
     return true;
   }
@@ -1126,8 +1141,19 @@ export class IncidentQuestions {
         this.answer.cannot(read.cannot, read.run);
         continue;
       }
+      // Split by route: each route's count, the most first.
+      const routes = read.lines
+        .map((l) => ({ route: routeOf(l.labels), n: l.points.at(-1)?.v }))
+        .filter((r): r is { route: string; n: number } => r.route !== undefined && r.n !== undefined)
+        .sort((a, b) => b.n - a.n);
       const n = lastCount(read);
-      if (n === undefined) this.answer.cannot(missing(read.name), read.run);
+      if (routes.length > 1)
+        this.answer.record(
+          session,
+          `The ${read.name} of ${shownAs(subject)} ${when}, by route: ${routes.map((r) => `${r.route}: ${Math.round(r.n)} ${read.name}`).join(', ')}`,
+          [read.run, read.also, ...[since].flat()],
+        );
+      else if (n === undefined) this.answer.cannot(missing(read.name), read.run);
       else this.answer.record(session, `${shownAs(subject)} had ${Math.round(n)} ${read.name} ${when}`, [read.run, read.also, ...[since].flat()]);
     }
   }

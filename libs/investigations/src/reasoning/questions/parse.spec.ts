@@ -540,6 +540,29 @@ describe('parseQuestion', () => {
     });
   });
 
+  it('reads a duration requests are counted beyond only where requests are counted or shared, and availability as a share that succeeded', () => {
+    expect(parseQuestion('what % of /api/search requests took longer than 1 second since 3.3.0 went out?')).toMatchObject({
+      signals: ['latency'],
+      slowerThan: { seconds: 1, share: true },
+    });
+    expect(parseQuestion('how many calls to partner-bank were slower than 500ms in the last 30 min?').slowerThan).toEqual({ seconds: 0.5, share: false });
+    expect(parseQuestion("search's p99 is over 4 s. give me /api/search traffic now").slowerThan).toBeNull();
+    expect(parseQuestion('cart availabilty over the last 30 min?')).toMatchObject({ signals: ['errors'], count: true, shareOfCount: true, availability: true });
+  });
+
+  it('answers statistics of one latency asked side by side as parts in the order asked, and leaves out a part the next one answers', () => {
+    expect(questionParts('recommendations latency over the last 30 min: average and p99?').map((p) => [p.asked.mean, p.asked.percentile])).toEqual([
+      [true, null],
+      [false, 0.99],
+    ]);
+    expect(parseQuestion('and the average latency right now? p99 alone looks scary in a slide')).toMatchObject({ mean: true, percentile: null });
+    expect(parseQuestion("what's the average p99 of search over the last hour?")).toMatchObject({ mean: false, percentile: 0.99 });
+    const [restarts, ...rest] = questionParts('crashlooping cart pod, how many restarts so far');
+    expect(rest).toEqual([]);
+    expect(restarts.asked).toMatchObject({ signals: ['restarts'], count: true });
+    expect(restarts.asked.words).toContain('cart');
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -144,6 +144,8 @@ export interface TypedQuestion {
   count: boolean;
   /** With `count`: whether it asks the share of all requests the failed ones counted were ("… and what % of cart traffic is that?"). */
   shareOfCount?: boolean;
+  /** With `shareOfCount`: whether the share is of all the subject's requests, every route, though the failed ones counted are of the routes named. */
+  shareOfAll?: boolean;
   /** With `shareOfCount`: whether it asks the share that succeeded ("availability over the last 30 min?"), not the share that failed. */
   availability?: boolean;
   /** Whether it asks failures per second ("how many reqs/s are failing?"), not their share of the requests. */
@@ -360,6 +362,8 @@ const ASKS_AFFECTED =
 /** How many of something countable there were: "how many requests failed", "how many restarts so far", "total number of errors". */
 const ASKS_COUNT =
   /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (?:[a-z0-9_'-]+ ){0,2}?(requests|errors|failures|failed requests|restarts|crashes|oom ?kills|calls|uploads|writes)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
+/** Failed requests over a range, named without a question word ("failed orders API requests since ordersdb ran out …"): their count. */
+const FAILED_OVER = /\bfailed (?:[a-z0-9_'-]+ ){0,3}(?:requests|calls)\b(?= (?:since|from|between|during|in the|over)\b)/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
 const CALLS_TO =
   /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)|\b(?:calls?|requests?)(?:\/s(?:ec)?| per second| a second)? (?:is|are|does|do) [a-z0-9_.-]+ (?:making|sending|issuing|firing|doing|make|send) (?:to|into|against) (?:the )?([a-z0-9][a-z0-9_.-]*)\b/;
@@ -491,7 +495,7 @@ const COMMON = new Set(
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero' +
-    ' reported evidence pinning pinned edit edits edited metrics short matters matter mattered two'
+    ' reported evidence pinning pinned edit edits edited metrics short matters matter mattered two crashlooping crashloop crashloops crashlooped feels feel felt'
   ).split(' '),
 );
 
@@ -765,7 +769,7 @@ function parseText(whole: string): TypedQuestion {
   const count =
     availability ||
     // (The moment a count runs from names no count of its own: "since the node went NotReady" asks no number of nodes.)
-    ((ASKS_COUNT.test(asking) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
+    ((ASKS_COUNT.test(asking) || FAILED_OVER.test(text) || (signals.includes('restarts') && rangeOf(text) !== null && !ASKS_COMPARE.test(text))) &&
       !AS_A_SHARE.test(text) &&
       !PER_SECOND.test(text) &&
       signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes'));
@@ -1078,7 +1082,7 @@ function countsFailures(q: TypedQuestion): boolean {
 }
 
 /** The count `before` asked (of failed requests) as a share of all requests over its range; of the subject `asked` names, if it names one. */
-function shareOf(before: TypedQuestion, asked: TypedQuestion): TypedQuestion {
+function shareOf(before: TypedQuestion, asked: TypedQuestion, text = ''): TypedQuestion {
   const names = asked.words.length > 0;
   return {
     ...before,
@@ -1086,6 +1090,8 @@ function shareOf(before: TypedQuestion, asked: TypedQuestion): TypedQuestion {
     signals: ['errors'],
     count: true,
     shareOfCount: true,
+    // ("what % of all media requests is that?" after a count of failed uploads: of all of media's requests, every route.)
+    ...(!asked.routes.length && /\b(all|total|every|everything|whole|overall)\b/.test(text) ? { shareOfAll: true } : {}),
     words: names ? asked.words : before.words,
     placedAsNames: names ? asked.placedAsNames : before.placedAsNames,
     nameShaped: names ? asked.nameShaped : before.nameShaped,
@@ -1129,7 +1135,7 @@ export function followingUp(
   // "what % of all payments requests in that window is that?" after a count of failed requests: their share of all requests.
   if (SHARE_OF_COUNT.test(text)) {
     const before = latestFirst()[0];
-    if (before && countsFailures(before)) return shareOf(before, asked);
+    if (before && countsFailures(before)) return shareOf(before, asked, text);
   }
   // "what state are they stuck in?" after a question about connections: those connections, by state.
   if (asked.kind === 'unknown' && /\bstates?\b/.test(text)) {
@@ -1368,7 +1374,9 @@ export function questionParts(whole: string): QuestionPart[] {
     )
     // "…, and what % of cart traffic is that?" after a part that counted failed requests: their share of all requests.
     .map((p, i, all) =>
-      i > 0 && SHARE_OF_COUNT.test(p.text.toLowerCase()) && countsFailures(all[i - 1].asked) ? { ...p, asked: shareOf(all[i - 1].asked, p.asked) } : p,
+      i > 0 && SHARE_OF_COUNT.test(p.text.toLowerCase()) && countsFailures(all[i - 1].asked)
+        ? { ...p, asked: shareOf(all[i - 1].asked, p.asked, p.text.toLowerCase()) }
+        : p,
     )
     // "… and how full is it?" after a part about a disk: that disk's fill, not the saturation of a service.
     .map((p, i, all) =>
@@ -1394,15 +1402,42 @@ export function questionParts(whole: string): QuestionPart[] {
         by.kind === 'signals' &&
         q.kind === 'signals' &&
         q.signals.join() === by.signals.join() &&
-        // (A part that asks a value of its own, "peak 5xx ratio", "size of /var/lib/media", is no mere mention of the measure.)
-        !(q.count || q.peak || q.size || q.free || q.limitValue || q.percentile !== null || q.mean || q.slowerThan || q.shareOfCount) &&
+        // (A part that asks a value of its own, "peak 5xx ratio", "size of /var/lib/media", "rps now vs an hour ago", "calls failing
+        // per sec", is no mere mention of the measure; nor is a limit or a size the same measure as a use.)
+        !(
+          q.count ||
+          q.peak ||
+          q.size ||
+          q.free ||
+          q.limitValue ||
+          q.percentile !== null ||
+          q.mean ||
+          q.slowerThan ||
+          q.shareOfCount ||
+          q.failedPerSecond ||
+          q.reference ||
+          q.compare ||
+          q.rangeMinutes !== null ||
+          q.byPod ||
+          q.byRoute ||
+          q.routes.length
+        ) &&
+        !(by.limitValue || by.size || by.free) &&
         (q.words.every((w) => by.words.includes(w)) || by.words.every((w) => q.words.includes(w)));
-      if (next && !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(p.text) && answered(p.asked, next.asked)) {
+      // (The part after asks: "what's …", "how many …", "show me …"; a statement after a question answers nothing.)
+      const asks = (t: string): boolean => /^\W*(what|what's|whats|which|how|give|show|tell|avg|average|mean|median|p\d\d)\b/i.test(t);
+      if (next && !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(p.text) && asks(next.text) && answered(p.asked, next.asked)) {
         answeredNext = true;
         return [];
       }
       const before = all[i - 1];
-      if (before && !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(before.text) && answered(before.asked, p.asked) && !p.asked.words.length)
+      if (
+        before &&
+        !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(before.text) &&
+        asks(p.text) &&
+        answered(before.asked, p.asked) &&
+        !p.asked.words.length
+      )
         return [
           {
             ...p,

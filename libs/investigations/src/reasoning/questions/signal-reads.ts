@@ -214,7 +214,7 @@ export async function readSignals(
     inCores?: boolean;
     /** Of latency, with `count`: the requests slower than a duration (its share of all requests, or how many), from the histogram's buckets. */
     slowerThan?: { seconds: number; share: boolean } | null;
-    /** With `slowerThan`: the routes the requests are counted of (none: all of them). */
+    /** With `count` or `slowerThan`: the routes the requests are counted of (none: all of them). */
     routes?: string[];
   },
 ): Promise<Array<SignalRead | SignalMissing>> {
@@ -257,6 +257,12 @@ export async function readSignals(
   const p = `p${Math.round(percentile * 1000) / 10}`;
   const namespace = incidentNamespace(session);
   const pods = subjectPods(namespace, subject);
+  // A count of the routes named (`range.routes`), by whichever label the series name their routes with: `expr` of each label's matcher, or'ed.
+  const routeMatch = range.routes?.length ? `=~${quote(range.routes.map(escape).join('|'))}` : null;
+  const routed = (expr: (matcher: string) => string): string =>
+    routeMatch ? `(${ROUTE_LABELS.map((l) => expr(`, ${l}${routeMatch}`)).join(' or ')})` : expr('');
+  // Counts split by route ("failed requests since …, per route?").
+  const countBy = range.count && range.byRoute ? ` by (${ROUTE_LABELS.join(', ')})` : '';
   const out: Array<SignalRead | SignalMissing> = [];
   for (const signal of counted.length ? counted : signals) {
     if ((signal === 'rate' || signal === 'errors') && !counter) {
@@ -268,7 +274,10 @@ export async function readSignals(
       continue;
     }
     if (range.count && signal === 'rate') {
-      const run = await read(`sum(increase(${counter}{${selector}}[${span}]))`, `How many ${calls ? `${of} were made` : `requests ${of} answered`}`);
+      const run = await read(
+        routed((m) => `sum${countBy}(increase(${counter}{${selector}${m}}[${span}]))`),
+        `How many ${calls ? `${of} were made` : `requests ${of} answered`}`,
+      );
       out.push({ signal, name: COUNT_NAMES.rate, run, lines: linesOf(run), unit: 'count' });
     } else if (signal === 'rate') {
       const run = await read(`sum by (${subject.label}${byRoute}) (rate(${counter}{${selector}}[5m]))`, `The request rate of ${of}`);
@@ -286,8 +295,12 @@ export async function readSignals(
         continue;
       }
       if (range.count) {
-        const failed = failing.length ? `sum(${failing.map((m) => `increase(${counter}{${selector}, ${m}}[${span}])`).join(' or ')})` : null;
-        const run = await read(`${failed ? `${failed} or ` : ''}sum(increase(${counter}{${selector}}[${span}])) * 0`, `How many requests of ${of} failed`);
+        const failed = (r: string): string | null =>
+          failing.length ? `sum${countBy}(${failing.map((m) => `increase(${counter}{${selector}${r}, ${m}}[${span}])`).join(' or ')})` : null;
+        const run = await read(
+          routed((r) => `${failed(r) ? `${failed(r)} or ` : ''}sum${countBy}(increase(${counter}{${selector}${r}}[${span}])) * 0`),
+          `How many requests of ${of} failed`,
+        );
         out.push({ signal, name: COUNT_NAMES.errors, run, lines: linesOf(run), unit: 'count', also: outcomes });
         continue;
       }
@@ -321,12 +334,7 @@ export async function readSignals(
         });
         continue;
       }
-      // Of the routes named, by whichever label the histogram names its routes with.
-      const routes = range.routes?.length ? `=~${quote(range.routes.map(escape).join('|'))}` : null;
-      const observed = (bound: string): string =>
-        routes
-          ? `(${ROUTE_LABELS.map((l) => `sum(increase(${histogram}{${selector}, ${l}${routes}, le=${quote(bound)}}[${span}]))`).join(' or ')})`
-          : `sum(increase(${histogram}{${selector}, le=${quote(bound)}}[${span}]))`;
+      const observed = (bound: string): string => routed((r) => `sum(increase(${histogram}{${selector}${r}, le=${quote(bound)}}[${span}]))`);
       const slow = `(${observed('+Inf')} - ${observed(le)})`;
       const run = await read(
         share ? `${slow} / ${observed('+Inf')}` : slow,
