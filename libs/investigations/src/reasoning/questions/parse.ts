@@ -405,9 +405,9 @@ const OTHER = /\bthe other (?:[a-z0-9-]+ )?(one|replica|pod|instance|container)s
 const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine|box|server|vm)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
 const REFERENCE_NOUNS =
-  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes|change|edit|config change';
+  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes|change|edit|config change|config push|config update|push';
 /** A change made to a service (as deploy and configuration tools report them), not one of a measure. */
-const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade|change|edit|config change)$/;
+const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade|change|edit|config change|config push|config update|push)$/;
 const TRAFFIC_NOUNS = /^(surge|flood|storm|burst)$/;
 /** "before the surge started", "since the latency spike", "after frontend's rollout", "since the frontend deploy": a reference by what happened. */
 const REFERENCE = new RegExp(
@@ -1084,6 +1084,7 @@ function countsFailures(q: TypedQuestion): boolean {
 /** The count `before` asked (of failed requests) as a share of all requests over its range; of the subject `asked` names, if it names one. */
 function shareOf(before: TypedQuestion, asked: TypedQuestion, text = ''): TypedQuestion {
   const names = asked.words.length > 0;
+  const shareOfAll = !asked.routes.length && /\b(all|total|every|everything|whole|overall)\b/.test(text);
   return {
     ...before,
     kind: 'signals',
@@ -1091,13 +1092,14 @@ function shareOf(before: TypedQuestion, asked: TypedQuestion, text = ''): TypedQ
     count: true,
     shareOfCount: true,
     // ("what % of all media requests is that?" after a count of failed uploads: of all of media's requests, every route.)
-    ...(!asked.routes.length && /\b(all|total|every|everything|whole|overall)\b/.test(text) ? { shareOfAll: true } : {}),
+    ...(shareOfAll ? { shareOfAll } : {}),
     words: names ? asked.words : before.words,
     placedAsNames: names ? asked.placedAsNames : before.placedAsNames,
     nameShaped: names ? asked.nameShaped : before.nameShaped,
     refers: false,
     routes: asked.routes.length ? asked.routes : before.routes,
-    method: asked.method ?? before.method,
+    // ("… of all ledger requests, reads included?": the reads are of the whole, not of the failed ones counted.)
+    method: shareOfAll ? before.method : (asked.method ?? before.method),
     byRoute: false,
   };
 }
