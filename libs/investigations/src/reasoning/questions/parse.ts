@@ -366,7 +366,7 @@ const ASKS_COUNT =
 const FAILED_OVER = /\bfailed (?:[a-z0-9_'-]+ ){0,3}(?:requests|calls)\b(?= (?:since|from|between|during|in the|over)\b)/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
 const CALLS_TO =
-  /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)|\b(?:calls?|requests?)(?:\/s(?:ec)?| per second| a second)? (?:is|are|does|do) [a-z0-9_.-]+ (?:making|sending|issuing|firing|doing|make|send) (?:to|into|against) (?:the )?([a-z0-9][a-z0-9_.-]*)\b|\b(?:p\d\d|latency|latencies|error ratio|error rate|errors|timeouts)(?: of (?:its |the |their )?calls)? (?:to|into|against|toward) (?:the )?(?!(?:respond|reply|answer|load|complete|finish|serve|return|process|recover|settle|drop|go|come|rise|fall|spike|climb|normal|baseline|zero)\b)([a-z][a-z0-9_.-]*)\b(?!['’]s\b)/;
+  /\b(?:calls?|requests?|queries|connections?) (?:from [a-z0-9_.'-]+ )?(?:to|into|against|toward) (?:the )?([a-z0-9][a-z0-9_.-]*)\b(?!['’]s\b)|\bfrom [a-z][a-z0-9_.-]* to (?:the )?([a-z][a-z0-9_.-]*)\b(?!['’]s\b)|\b(?:calls?|requests?)(?:\/s(?:ec)?| per second| a second)? (?:is|are|does|do) [a-z0-9_.-]+ (?:making|sending|issuing|firing|doing|make|send) (?:to|into|against) (?:the )?([a-z0-9][a-z0-9_.-]*)\b|\b(?:p\d\d|latency|latencies|error ratio|error rate|errors|timeouts)(?: of (?:its |the |their )?calls)? (?:to|into|against|toward) (?:the )?(?!(?:respond|reply|answer|load|complete|finish|serve|return|process|recover|settle|drop|go|come|rise|fall|spike|climb|normal|baseline|zero|it|that|this|them|those)\b)([a-z][a-z0-9_.-]*)\b(?!['’]s\b)/;
 const NAMED_CALLS = /\b[a-z0-9][a-z0-9_.-]*(?:'s)? ([a-z0-9][a-z0-9_.-]*) (?:calls|queries|call (?=time|latency|duration|errors?|failures?|rate))/;
 /** How many so far, as a counter says: "so far", "in total", "the restart count". */
 const SO_FAR = /\b(so far|in total|total|altogether|to date|all[- ]time|restart count|restarts? counts?|counters?)\b/;
@@ -1353,7 +1353,7 @@ export function questionParts(whole: string): QuestionPart[] {
   const topic = topicOf(message);
   // What an alert is about is one question, whatever its sentences ("CPUThrottlingHigh fires too. Is that search? Which workload is it on?").
   if (parseText(message).listings.includes('alerts')) return [];
-  // Whether a part was left out because the part after it answers it: the one left is the question, read alone.
+  // Whether a part was left out because a part after it answers it: the one left is the question, read alone.
   let answeredNext = false;
   const parts = asked
     .split(PART_BREAK)
@@ -1455,8 +1455,13 @@ export function questionParts(whole: string): QuestionPart[] {
       const evidence = (j: number): boolean =>
         all[j].asked.kind === 'cause' &&
         /^\W*(is|was|are|were|did|does|do|could|can|has|have)\b/i.test(all[j].text) &&
+        // (A challenge of a suspect, "really harmless?", "the cause or a victim?"; not "did something get deployed or is it something else?".)
+        /\b(really|actually|truly|sure|victim|harmless|innocent|to blame)\b/i.test(all[j].text) &&
         all.some((q, k) => k > j && !['cause', 'unknown', 'outside', 'actions'].includes(q.asked.kind));
-      if (evidence(i)) return [];
+      if (evidence(i)) {
+        answeredNext = true;
+        return [];
+      }
       const dropped = i > 0 && evidence(i - 1) ? all[i - 1].asked : null;
       return dropped && p.asked.refers && !p.asked.words.length && !p.asked.versions.length
         ? [
