@@ -1032,9 +1032,8 @@ export class IncidentQuestions {
       count: true,
       routes,
     });
-    // (Of the routes named: "on /api/checkout".)
-    const on = routes.length ? ` on ${routes.join(', ')}` : '';
-    const range = `${on ? `${on.trim()} ` : ''}${since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`}`;
+    // (Of the routes named: "on /api/checkout since …".)
+    const range = `${routes.length ? `on ${routes.join(', ')} ` : ''}${rangeSince(since, until)}`;
     // The failed requests as a share of all requests over the same range: both counted.
     if (this.asked.shareOfCount && (await this.shareOfCounts(session, source, subject, reads, range, since, until))) return;
     this.recordCounts(session, reads, subject, range, (name) => `no series counts the ${name} of ${shownAs(subject)} ${range}`, since.run);
@@ -1060,7 +1059,7 @@ export class IncidentQuestions {
       slowerThan: slower,
       routes: this.asked.routes,
     });
-    const range = since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+    const range = rangeSince(since, until);
     const beyond = quantity(slower.seconds, 'seconds');
     const of = `${shownAs(subject)}'s requests${this.asked.routes.length ? ` on ${this.asked.routes.join(', ')}` : ''}`;
     for (const read of reads) {
@@ -1495,13 +1494,13 @@ export class IncidentQuestions {
         .sort((a, b) => (b.now ?? b.all) - (a.now ?? a.all))
         .slice(0, MAX_ROWS);
       const node = (pod: string): string => podNodes?.of.get(pod) ?? '';
-      const table = podNodes
-        ? [
-            `| pod | node | now | mean ${range} |`,
-            '|---|---|---:|---:|',
-            ...rows.map((r) => `| ${r.pod} | ${node(r.pod)} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`),
-          ].join('\n')
-        : [`| pod | now | mean ${range} |`, '|---|---:|---:|', ...rows.map((r) => `| ${r.pod} | ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`)].join('\n');
+      // (With where each pod runs, when asked.)
+      const nodeColumn = (cell: string): string => (podNodes ? ` ${cell} |` : '');
+      const table = [
+        `| pod |${nodeColumn('node')} now | mean ${range} |`,
+        `|---|${podNodes ? '---|' : ''}---:|---:|`,
+        ...rows.map((r) => `| ${r.pod} |${nodeColumn(node(r.pod))} ${fmt(r.now, unit)} | ${quantity(r.all, unit)} |`),
+      ].join('\n');
       this.answer.record(
         session,
         `The ${name} of ${shownAs(subject)} by pod now (${clock(until, until)}), the highest first: ${rows
@@ -1915,6 +1914,11 @@ function timeNamed(text: string, until: Timestamp): Timestamp | null {
 }
 
 /** The last sample of a count read: the count over its whole range. */
+/** The range a count or a share is read over, as the answer says it: since the moment named ("since the deploy (20:21 UTC)"), else from and to. */
+function rangeSince(since: { at: Timestamp; what: string | null }, until: Timestamp): string {
+  return since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
+}
+
 function lastCount(read: SignalRead): number | undefined {
   return read.lines.flatMap((l) => l.points).at(-1)?.v;
 }
