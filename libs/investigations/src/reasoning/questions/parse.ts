@@ -1400,46 +1400,12 @@ export function questionParts(whole: string): QuestionPart[] {
     // the measure asked next of the same subject answers whether it is, of the subject either names.
     .flatMap((p, i, all) => {
       const next = all[i + 1];
-      const answered = (q: TypedQuestion, by: TypedQuestion): boolean =>
-        by.kind === 'signals' &&
-        q.kind === 'signals' &&
-        q.signals.join() === by.signals.join() &&
-        // (A part that asks a value of its own, "peak 5xx ratio", "size of /var/lib/media", "rps now vs an hour ago", "calls failing
-        // per sec", is no mere mention of the measure; nor is a limit or a size the same measure as a use.)
-        !(
-          q.count ||
-          q.peak ||
-          q.size ||
-          q.free ||
-          q.limitValue ||
-          q.percentile !== null ||
-          q.mean ||
-          q.slowerThan ||
-          q.shareOfCount ||
-          q.failedPerSecond ||
-          q.reference ||
-          q.compare ||
-          q.rangeMinutes !== null ||
-          q.byPod ||
-          q.byRoute ||
-          q.routes.length
-        ) &&
-        !(by.limitValue || by.size || by.free) &&
-        (q.words.every((w) => by.words.includes(w)) || by.words.every((w) => q.words.includes(w)));
-      // (The part after asks: "what's …", "how many …", "show me …"; a statement after a question answers nothing.)
-      const asks = (t: string): boolean => /^\W*(what|what's|whats|which|how|give|show|tell|avg|average|mean|median|p\d\d)\b/i.test(t);
-      if (next && !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(p.text) && asks(next.text) && answered(p.asked, next.asked)) {
+      if (next && !OPENS_WITH_QUESTION_WORD.test(p.text) && ASKS_A_VALUE.test(next.text) && answeredBy(p.asked, next.asked)) {
         answeredNext = true;
         return [];
       }
       const before = all[i - 1];
-      if (
-        before &&
-        !/^\W*(what|what's|whats|which|when|where|who|why|how)\b/i.test(before.text) &&
-        asks(p.text) &&
-        answered(before.asked, p.asked) &&
-        !p.asked.words.length
-      )
+      if (before && !OPENS_WITH_QUESTION_WORD.test(before.text) && ASKS_A_VALUE.test(p.text) && answeredBy(before.asked, p.asked) && !p.asked.words.length)
         return [
           {
             ...p,
@@ -1526,6 +1492,42 @@ export function questionParts(whole: string): QuestionPart[] {
   )
     return parts;
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
+}
+
+/** A part that opens with a question word ("what …", "how …"): a question of its own, no mere mention. */
+const OPENS_WITH_QUESTION_WORD = /^\W*(what|what's|whats|which|when|where|who|why|how)\b/i;
+/** A part that asks a value ("what's …", "how many …", "show me …", "avg …"); a statement after a question answers nothing. */
+const ASKS_A_VALUE = /^\W*(what|what's|whats|which|how|give|show|tell|avg|average|mean|median|p\d\d)\b/i;
+
+/** Whether `by`, a part asking a measure, answers `q`, a part before or after it that only mentions the same measure of the same subject. */
+function answeredBy(q: TypedQuestion, by: TypedQuestion): boolean {
+  return (
+    by.kind === 'signals' &&
+    q.kind === 'signals' &&
+    q.signals.join() === by.signals.join() &&
+    // (A part that asks a value of its own, "peak 5xx ratio", "size of /var/lib/media", "rps now vs an hour ago", "calls failing
+    // per sec", is no mere mention of the measure; nor is a limit or a size the same measure as a use.)
+    !(
+      q.count ||
+      q.peak ||
+      q.size ||
+      q.free ||
+      q.limitValue ||
+      q.percentile !== null ||
+      q.mean ||
+      q.slowerThan ||
+      q.shareOfCount ||
+      q.failedPerSecond ||
+      q.reference ||
+      q.compare ||
+      q.rangeMinutes !== null ||
+      q.byPod ||
+      q.byRoute ||
+      q.routes.length
+    ) &&
+    !(by.limitValue || by.size || by.free) &&
+    (q.words.every((w) => by.words.includes(w)) || by.words.every((w) => q.words.includes(w)))
+  );
 }
 
 /** A latency's statistics as a question names them: a percentile ("p95", "90th percentile", "median") or the mean ("average", "avg"; not "average p99"). */
