@@ -255,7 +255,7 @@ export const NEWCOMER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-config-crashloop',
     split: 'dev',
-    earlier: ['which cart pod is crash looping?'],
+    earlier: ['which of the cart pods is crash looping?'],
     message: 'and how many times has that pod restarted so far?',
     expect: num('max(kube_pod_container_status_restarts_total{container="cart"})', 0.15),
   },

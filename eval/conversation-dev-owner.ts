@@ -114,7 +114,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-slow-version-chronic-alert',
     split: 'dev',
-    earlier: ['why is search so slow?', 'we also have CPUThrottlingHigh firing, is that our search pods being throttled?'],
+    earlier: ['why is search this slow?', 'we also have CPUThrottlingHigh firing, is that our search pods being throttled?'],
     message: 'ok so should I roll back search?',
     expect: { contains: ['3.3.0'] },
   },
@@ -244,7 +244,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-config-crashloop',
     split: 'dev',
-    earlier: ['which cart pod is crash looping?'],
+    earlier: ['which of the cart pods is crash looping?'],
     message: 'how many times did it restart?',
     expect: { number: 'sum (kube_pod_container_status_restarts_total{container="cart"})', tolerance: 0.15 },
   },
@@ -658,7 +658,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'inventory-liveness-unexplained',
     split: 'dev',
-    earlier: ['why is inventory restarting?'],
+    earlier: ['why does inventory keep on restarting?'],
     message: 'is our process deadlocking? which thread is stuck?',
     expect: { cannot: true },
   },
@@ -709,7 +709,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'billing-timeout-config-change',
     split: 'dev',
-    earlier: ['what changed on billing?'],
+    earlier: ['what was changed on billing?'],
     message: 'who pushed that, and when?',
     expect: { all: [{ contains: ['grace'] }, { at: 37, tolerance: 2 }] },
   },
@@ -722,7 +722,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'billing-timeout-config-change',
     split: 'dev',
-    earlier: ['why is billing failing?'],
+    earlier: ['why does billing fail?'],
     message: 'has our p99 to ledger changed compared to an hour ago?',
     expect: { direction: 'about the same' },
   },

@@ -208,7 +208,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-traffic-surge',
     split: 'dev',
-    earlier: ['Why is search so slow?'],
+    earlier: ['Why is search this slow?'],
     message: 'When did the extra traffic start?',
     expect: { at: 39, tolerance: 2 },
   },
@@ -454,14 +454,14 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'payments-bad-version-noisy-neighbour',
     split: 'dev',
-    earlier: ["What's wrong with payments?"],
+    earlier: ['What is wrong with payments?'],
     message: 'Which pods are running that version, and on which nodes?',
     expect: { podsOf: { workload: 'payments', version: '1.9.0' } },
   },
   {
     scenario: 'payments-bad-version-noisy-neighbour',
     split: 'dev',
-    earlier: ["What's wrong with payments?"],
+    earlier: ['What is wrong with payments?'],
     message: 'Did payments also get slower with the new version, or is its latency about the same as before?',
     expect: { direction: 'about the same' },
   },
@@ -586,14 +586,14 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'inventory-liveness-unexplained',
     split: 'dev',
-    earlier: ['Why is inventory restarting?'],
+    earlier: ['Why does inventory keep on restarting?'],
     message: 'When did the restarts start, and which nodes are the inventory pods on?',
     expect: all({ at: 36, tolerance: 2 }, { contains: ['ip-10-0-1-88', 'ip-10-0-3-41'] }),
   },
   {
     scenario: 'inventory-liveness-unexplained',
     split: 'dev',
-    earlier: ['Why is inventory restarting?'],
+    earlier: ['Why does inventory keep on restarting?'],
     message: "Can you tell what inventory's processes are actually stuck on inside? Is it a deadlock in the code?",
     expect: { cannot: true },
   },
@@ -616,7 +616,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    earlier: ['Why is search so slow?'],
+    earlier: ['Why is search this slow?'],
     message: 'how many CPU cores is video-transcode using right now?',
     expect: { number: 'sum (rate(container_cpu_usage_seconds_total{container="video-transcode"}[5m]))', tolerance: 0.15 },
   },
@@ -645,7 +645,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'billing-timeout-config-change',
     split: 'dev',
-    earlier: ['Why is billing failing?'],
+    earlier: ['Why does billing fail?'],
     message: 'Who made that change, and when?',
     expect: all({ contains: ['grace'] }, { at: 37, tolerance: 2 }),
   },
