@@ -33,6 +33,8 @@ import { FIFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-5b';
 import { SIXTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-6a';
 import { SIXTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-6b';
 import { ARCHITECT_DEV_CASES } from './conversation-dev-architect';
+import { OPS_DEV_CASES } from './conversation-dev-ops';
+import { TRIAGE_DEV_CASES } from './conversation-dev-triage';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
@@ -374,6 +376,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   analyst: ANALYST_DEV_CASES,
   lead: LEAD_DEV_CASES,
   architect: ARCHITECT_DEV_CASES,
+  ops: OPS_DEV_CASES,
+  triage: TRIAGE_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -410,14 +414,14 @@ const arg = (name: string): string | undefined => process.argv.find((a) => a.sta
 
 /**
  * The numbers of an answer with their units, in the unit the oracle computes (req/s, a ratio,
- * seconds, cores, bytes, or a count of what it names: "12 restarts", "480 failed requests"), and a
+ * seconds, cores, bytes, or a count of what it names: "12 restarts", "480 failed requests", "199 connections"), and a
  * count stated as a value now or at a time ("… of cart is 3 now"), in order.
  */
 function numbersIn(answer: string): number[] {
   const scale: Record<string, number> = { '%': 0.01, ms: 0.001, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
   return [
     ...answer.matchAll(
-      /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B|(?:(?:failed|container|OOM) )?(?:requests|restarts|errors|failures|kills|times))(?![A-Za-z])|\b(?:is|was) (-?\d+(?:\.\d+)?)(?= now\b| at \d\d:\d\d UTC)/g,
+      /(-?\d+(?:\.\d+)?)\s*(req\/s|%|ms|s|cores?|KiB|MiB|GiB|B|(?:(?:failed|container|OOM) )?(?:requests|restarts|errors|failures|kills|times|connections))(?![A-Za-z])|\b(?:is|was) (-?\d+(?:\.\d+)?)(?= now\b| at \d\d:\d\d UTC)/g,
     ),
   ].map((m) => (m[1] === undefined ? Number(m[3]) : Number(m[1]) * (scale[m[2]] ?? 1)));
 }

@@ -223,7 +223,8 @@ describe('questions about an incident, answered as asked', () => {
   it('lists the versions a service ran a time ago, and reads no name in an apology after the question', async () => {
     const { conclusion } = await ask('which version was search running an hour ago? sorry if that is an obvious one, still figuring out the panels');
     expect(conclusion.question).toBeUndefined();
-    expect(conclusion.summary).toMatch(/^search ran 3\.2\.1 \(2 pods\) at \d\d:\d\d UTC \[#\d+\]$/m);
+    // (A time of the day before carries its date.)
+    expect(conclusion.summary).toMatch(/^search ran 3\.2\.1 \(2 pods\) at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \[#\d+\]$/m);
   }, 60_000);
 
   it('answers what to do with the proposed actions, how to verify them and the runs they rest on', async () => {
@@ -541,7 +542,7 @@ describe('questions about a volume that fills up beside a disk full all along', 
   it('dates the volume that filled, not the disk full all along, and answers how full a claim named is', async () => {
     const { conclusion } = await staged.ask("When did ledger's storage fill up?");
     expect(conclusion.summary).toMatch(
-      /^volume claim data-ledger on \S+ filled up at \d\d:\d\d UTC \(from [\d.]+% used at \d\d:\d\d UTC\); \/var\/log\/archive on \S+ was full already/,
+      /^volume claim data-ledger on \S+ filled up at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(from [\d.]+% used at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\); \/var\/log\/archive on \S+ was full already/,
     );
     expect(Math.abs(minutesBefore(conclusion.summary, staged.end()) - 36)).toBeLessThanOrEqual(2);
     const { conclusion: claim } = await staged.ask('how full is the data-ledger PVC?');
@@ -625,12 +626,17 @@ describe('questions about what connections are doing, and about a deploy only a 
   // A deploy of statements is reported 48 minutes before the end; the metrics show no new version.
   const reported = stagedScenario('archive-down-reported-deploy-red-herring');
 
-  it("counts a PostgreSQL server's connections by state, the most first", async () => {
+  it("counts a PostgreSQL server's connections open against max_connections, and by state, the most first", async () => {
     const { conclusion } = await connections.ask('and what are the ordersdb connections doing, by state?');
-    const states = /^The connections of ordersdb by state at \d\d:\d\d UTC: idle in transaction (\d+), /.exec(conclusion.summary);
+    const states =
+      /^ordersdb has (\d+) connections open at \d\d:\d\d UTC, of (\d+) connections allowed \(max_connections\); by state: (\d+) connections idle in transaction, /.exec(
+        conclusion.summary,
+      );
     expect(states).not.toBeNull();
+    expect(Number(states![1])).toBe(Math.round(await connections.value('sum(pg_stat_activity_count{server="ordersdb:5432"})')));
+    expect(Number(states![2])).toBe(Math.round(await connections.value('max(pg_settings_max_connections{server="ordersdb:5432"})')));
     const want = await connections.value('sum by () (pg_stat_activity_count{state=~"idle in transaction"})');
-    expect(Number(states![1])).toBe(Math.round(want));
+    expect(Number(states![3])).toBe(Math.round(want));
     expect(conclusion.summary).toMatch(/^\| idle in transaction \| \d+ \|$/m);
   }, 60_000);
 
@@ -999,5 +1005,71 @@ describe('what an SLO counts: requests slower than a duration, availability, sta
     expect(waiting).not.toBeNull();
     expect(Math.abs(Number(waiting![1]) - (await scaled.value('sum(rabbitmq_queue_messages_ready{queue="orders"})'))) / Number(waiting![1])).toBeLessThan(0.05);
     expect(age).toMatch(/^The age of the oldest message waiting in the queue of orders is [\d.]+ (s|ms) now/);
+  }, 90_000);
+});
+
+describe("what words mean, the pods' restarts and last terminations, calls to the database by kind, each pod against its limits, and why beyond the data", () => {
+  // checkout's memory limit was lowered: its new pods are OOM-killed.
+  const lowered = stagedScenario('checkout-memory-limit-lowered');
+  // A report holds transactions open on ordersdb until its connections reach max_connections; orders fails to get connections.
+  const exhausted = stagedScenario('ordersdb-connections-exhausted');
+  // recommendations' CPU limit was lowered to 0.3 cores: it is throttled.
+  const throttled = stagedScenario('recommendations-cpu-throttled');
+  // A node went NotReady.
+  const notReady = stagedScenario('node-not-ready');
+
+  it("lists a workload's pods with how often each restarted and how its containers last ended, when they did", async () => {
+    const { conclusion } = await lowered.ask('customers get 502s from checkout on and off. are your checkout pods even up?');
+    const listed =
+      /^(\d+) pod\(s\) of checkout at \d\d:\d\d UTC, on \d+ node\(s\): [^;]+; (\d+) of them restarted \((\d+) restarts in all, last terminated: OOMKilled\)/.exec(
+        conclusion.summary,
+      );
+    expect(listed).not.toBeNull();
+    expect(Number(listed![3])).toBe(Math.round(await lowered.value('sum(kube_pod_container_status_restarts_total{pod=~"checkout-.*"})')));
+    expect(conclusion.summary).toMatch(/^\| pod \| node \| version \| restarts \| last terminated \| waiting \|$/m);
+    expect(conclusion.summary).toMatch(/^\| checkout-[a-z0-9]+-[a-z0-9]+ \| ip-[^|]+ \| [^|]+ \| [1-9]\d* \| OOMKilled \| /m);
+    // "last terminated reason" asks the same table.
+    const { conclusion: reason } = await lowered.ask("what's the last terminated reason of the checkout pods?");
+    expect(reason.summary).toMatch(/last terminated: OOMKilled/);
+  }, 90_000);
+
+  it('reads the calls to "the db" as the calls to the database the service calls, and how they fail', async () => {
+    const { conclusion } = await exhausted.ask("how are orders' calls to the db actually failing?");
+    expect(conclusion.summary).toMatch(/^The error ratio of calls of orders to ordersdb is [\d.]+% now/);
+    expect(conclusion.summary).toMatch(/^The failing outcomes of calls of orders to ordersdb now, the most first: code="too_many_connections" \[#\d+\]$/m);
+    // The connections of a service without a pool of its own are those it holds on the database it calls.
+    const { conclusion: held } = await exhausted.ask("how full are orders' connections?");
+    const share = /^The connections in use \(a share of the most allowed\) of ordersdb, the database of orders is ([\d.]+)% now/.exec(held.summary);
+    expect(share).not.toBeNull();
+    const want = await exhausted.value('sum(pg_stat_activity_count{server="ordersdb:5432"}) / max(pg_settings_max_connections{server="ordersdb:5432"})');
+    expect(Math.abs(Number(share![1]) / 100 - want)).toBeLessThan(0.01);
+  }, 90_000);
+
+  it('answers the rest of a message that asks what a word means, then says what it means, with no number of its own', async () => {
+    const { conclusion } = await throttled.ask('newbie q: what is CPU throttling? and how many cores is each recommendations pod using vs its limit?');
+    const [answer, meaning] = conclusion.summary.split('\n');
+    const pods = [...answer.matchAll(/(recommendations-[a-z0-9]+-[a-z0-9]+) ([\d.]+) cores of ([\d.]+) cores \(([\d.]+)%\)/g)];
+    expect(answer).toMatch(/^The CPU use of recommendations's pods against their limits at \d\d:\d\d UTC, the closest first: /);
+    expect(pods.length).toBeGreaterThan(0);
+    for (const [, pod, used, limit] of pods) {
+      const want = await throttled.value(`sum(rate(container_cpu_usage_seconds_total{pod="${pod}", container!=""}[5m]))`);
+      expect(Math.abs(Number(used) - want)).toBeLessThan(0.01);
+      expect(Number(limit)).toBe(await throttled.value(`sum(kube_pod_container_resource_limits{pod="${pod}", resource="cpu"})`));
+    }
+    expect(meaning).toMatch(/^CPU throttling: /);
+    expect(meaning).not.toMatch(/\d/);
+    // A value asked in the same words is no meaning asked: "what is the throttling of recommendations?" reads it.
+    const { conclusion: value } = await throttled.ask('what is the throttling of recommendations now?');
+    expect(value.summary).not.toMatch(/^CPU throttling: /m);
+    // A message that only asks a meaning is answered with it alone, citing nothing.
+    const { conclusion: only } = await throttled.ask("what's a liveness probe?");
+    expect(only.summary).toMatch(/^A liveness probe: /);
+    expect(only.findings).toHaveLength(0);
+  }, 90_000);
+
+  it('says the data cannot tell which of the mechanisms a why lists beyond what the metrics record', async () => {
+    const { conclusion } = await notReady.ask('why did that node die though? hardware fault, kernel panic?');
+    expect(conclusion.summary).toMatch(/^This cannot be answered from the data/);
+    expect(conclusion.findings).toHaveLength(0);
   }, 90_000);
 });

@@ -12,7 +12,7 @@ import { BuiltInQuestion } from './built-in-question';
 import type { Candidate } from './candidate';
 import { MetricPresence } from './discovery/metric-presence';
 import type { DetectedCause } from './explainers/explainer';
-import { aboutLatency, detectionScopeOf } from './explainers/labels';
+import { aboutLatency, detectionScopeOf, escape } from './explainers/labels';
 import { RESERVED_RUNS } from './explainers/context';
 import { CAUSE_EXPLAINERS, CHANGE_EXPLAINERS, explainCauses, explainersReads, LOG_EXPLAINERS } from './explainers/registry';
 import { selfCandidate, suspectCandidates, SUSPECT_HYPOTHESES } from './localize/hypotheses';
@@ -20,6 +20,7 @@ import { canPlace, canRankSuspects, placeEntity, rankSuspects } from './localize
 import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
+import { meaningsAsked, meaningsOnly } from './questions/glossary';
 import { followingUp, parseQuestion, QuestionKind, questionParts, suspectsOf } from './questions/parse';
 import { BudgetExhausted } from './reasoner';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
@@ -57,16 +58,28 @@ export class BuiltInReasoner {
       this.question = new BuiltInQuestion();
       return this.question.answer(session);
     }
+    // What the words of the incident mean ("what's a liveness probe, and how many times did cart restart?"): said after the answer
+    // to the rest of the message, which is answered as if they had not been asked.
+    const { meanings, rest } = session.conversation ? meaningsAsked(session.subject) : { meanings: [], rest: session.subject };
+    if (!meanings.length) return this.answerAbout(session, session.subject, session.incident);
+    if (!rest) return meaningsOnly(session, meanings);
+    const answer = await this.answerAbout(session, rest, session.incident);
+    if (answer.question !== undefined) return answer;
+    return { ...answer, summary: [answer.summary, ...meanings].join('\n').slice(0, 4096) };
+  }
+
+  /** The answer to `message` (a conversation's turn, or the incident's investigation). */
+  private async answerAbout(session: InvestigationSession, message: string, incident: IncidentBrief): Promise<Conclusion> {
     // In a conversation, a question about the incident's signals, pods, times, changes, relations, logs or cluster is answered as asked;
     // the cause (and anything the grammar does not read) is investigated, and what to do is
     // answered with the investigation's actions.
     // A follow-up that only names another subject ("what about payments?") asks the question before of it.
     const earlier = session.conversation?.messages.filter((m) => m.role === 'user').map((m) => m.text) ?? [];
-    const asked = session.conversation ? followingUp(parseQuestion(session.subject), session.subject, earlier) : null;
+    const asked = session.conversation ? followingUp(parseQuestion(message), message, earlier) : null;
     // What the cluster says (its events, why a pod crashed) is read from it when a Kubernetes integration is connected.
     const fromCluster = !!asked && readsTheCluster(asked, session);
     // A message that asks several questions answered as asked ("which pods are hit and what's their p99?") gets each answered, in order.
-    const parts = asked ? questionParts(session.subject) : [];
+    const parts = asked ? questionParts(message) : [];
     if (parts.length && parts.every((p) => ANSWERED_AS_ASKED.has(p.asked.kind) || readsTheCluster(p.asked, session))) {
       this.question = new IncidentQuestions(parts[0].asked, session.conversation, parts);
       return this.question.answerTurn(session);
@@ -79,6 +92,14 @@ export class BuiltInReasoner {
     if (asked && !asAsked.length && (ANSWERED_AS_ASKED.has(asked.kind) || fromCluster)) {
       this.question = new IncidentQuestions(asked, session.conversation);
       return this.question.answerTurn(session);
+    }
+    // A name no source knows, in a question the investigation would answer ("is shipping-api part of this?"), is asked about first.
+    // (Not a change's name: "the statements-static deploy or archive?" names a deploy, which the investigation weighs.)
+    const namesAChange = (w: string): boolean =>
+      new RegExp(`\\b${escape(w)}\\s+(deploy|deployment|rollout|release|build|version|image|change|config\\w*)`, 'i').test(message);
+    if (asked && asked.kind === 'unknown' && asked.nameShaped.some((w) => !namesAChange(w)) && !parts.length) {
+      const ask = await new IncidentQuestions(asked, session.conversation).askIfUnknown(session);
+      if (ask) return ask;
     }
     const asksActions = parts.length ? parts.some((p) => p.asked.kind === 'actions') : asked?.kind === 'actions';
     const cheap = asAsked.every((p) => CHEAP_KINDS.has(p.asked.kind) && !readsTheCluster(p.asked, session));
@@ -93,12 +114,12 @@ export class BuiltInReasoner {
     };
     let answered = cheap ? await answerParts() : null;
     if (answered?.question !== undefined) return answered;
-    const concluded = await this.investigateIncident(session, session.incident);
+    const concluded = await this.investigateIncident(session, incident);
     if (!cheap) answered = await answerParts();
     if (answered?.question !== undefined) return answered;
     const alsoTheCause = parts.some((p) => p.asked.kind === 'cause');
     const answer = session.conversation
-      ? answerInConversation(session.conversation, asksActions, concluded, alsoTheCause, asked && suspectsOf(asked, session.subject))
+      ? answerInConversation(session.conversation, asksActions, concluded, alsoTheCause, asked && suspectsOf(asked, message))
       : concluded;
     if (!answered) return answer;
     const causeFirst = parts.findIndex((p) => !asAsked.includes(p)) < parts.indexOf(asAsked[0]);

@@ -13,7 +13,8 @@ const LOOKBACK = 60n * 60n * 1_000_000n;
  * What the connections of a PostgreSQL server are doing now ("what state are those connections
  * in?", "how many are idle in transaction?"): postgres_exporter's pg_stat_activity_count by state,
  * of the server whose series name the subject (a database services call, or a service whose name
- * its series carry). The states are PostgreSQL's own: active, idle, idle in transaction, …
+ * its series carry), with how many it has open of the most its max_connections allows. The states are PostgreSQL's own: active,
+ * idle, idle in transaction, …
  */
 export async function answerConnectionStates(
   session: InvestigationSession,
@@ -43,10 +44,17 @@ export async function answerConnectionStates(
   const run = await session.runTool({
     tool: 'prometheus.query',
     integrationId: source.integrationId,
-    arguments: { query: `sum by (state) (pg_stat_activity_count{${label}=${quote(named[label])}})`, time: until.toISOString() },
+    arguments: {
+      // (With the server's max_connections, which the connections open count against.)
+      query: `sum by (state) (pg_stat_activity_count{${label}=${quote(named[label])}}) or label_replace(max(pg_settings_max_connections{${label}=${quote(named[label])}}), "limit", "max_connections", "", "")`,
+      time: until.toISOString(),
+    },
     purpose: `What the connections of ${subject.value} are doing, by state`,
   });
+  const max = seriesOf(run).find((s) => s.metric.limit === 'max_connections');
+  const allowed = max ? Number(max.value?.[1] ?? NaN) : NaN;
   const states = seriesOf(run)
+    .filter((s) => s !== max)
     .map((s) => ({ state: s.metric.state ?? '(no state)', n: Number(s.value?.[1] ?? NaN) }))
     .filter((s) => Number.isFinite(s.n))
     .sort((a, b) => b.n - a.n);
@@ -58,7 +66,7 @@ export async function answerConnectionStates(
   const table = ['| state | connections |', '|---|---:|', ...states.map((s) => `| ${s.state} | ${Math.round(s.n)} |`)].join('\n');
   answer.record(
     session,
-    `The connections of ${subject.value} by state at ${clock(until, until)}: ${states.map((s) => `${s.state} ${Math.round(s.n)}`).join(', ')} (the most are ${states[0].state})`,
+    `${subject.value} has ${Math.round(total)} connections open at ${clock(until, until)}${Number.isFinite(allowed) ? `, of ${Math.round(allowed)} connections allowed (max_connections)` : ''}; by state: ${states.map((s, i) => `${Math.round(s.n)}${i === 0 ? ' connections' : ''} ${s.state}`).join(', ')} (the most are ${states[0].state})`,
     [listed, run],
     table,
   );

@@ -21,7 +21,18 @@ import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, Signal, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
-import { incidentNamespace, readSignals, SignalMissing, SignalRead, STEP_SECONDS, Subject, subjectPods, workloadPods } from './signal-reads';
+import {
+  incidentNamespace,
+  PEER_KINDS,
+  readSignals,
+  SIGNAL_NAMES,
+  SignalMissing,
+  SignalRead,
+  STEP_SECONDS,
+  Subject,
+  subjectPods,
+  workloadPods,
+} from './signal-reads';
 import { answerWhen, changeStart, minimumMove } from './when';
 
 /** "Then" is read from this long before the moment to this long after it, for the sample nearest it. */
@@ -126,6 +137,17 @@ export class IncidentQuestions {
       if (ask) return ask;
     }
     return this.answer.conclusion(session, null);
+  }
+
+  /**
+   * The question back when the message names, shaped as a name, something none of the sources knows ("is shipping-api part of
+   * this?", "is the notifications-worker consuming?"), with the names they know; null when every name it gives is known.
+   */
+  async askIfUnknown(session: InvestigationSession): Promise<Conclusion | null> {
+    const source = session.sources.find((s) => s.type === 'prometheus');
+    if (!source || !this.asked.nameShaped.length) return null;
+    const named = await this.subjects(session, source);
+    return 'ask' in named ? named.ask : null;
   }
 
   /**
@@ -234,6 +256,18 @@ export class IncidentQuestions {
     const subjects = await this.subjects(session, source, peers, this.asked.kind === 'related' ? 2 : 1);
     if ('ask' in subjects) return subjects.ask;
     let found = this.asked.callee ? callsTo(subjects.found, this.asked.callee) : subjects.found;
+    // "orders' calls to the db": the database orders calls, whatever its name.
+    const kind = this.asked.callee ? PEER_KINDS.find(([word]) => word.test(this.asked.callee!))?.[1] : undefined;
+    const caller = found[0];
+    if (kind && caller && !found.some((f) => f.label === 'peer') && caller.label !== 'node' && caller.label !== 'pod') {
+      const { pairs } = await readCallPairs(
+        prometheusReader(session, source),
+        until.toISOString(),
+        `Which services ${caller.value} calls, to find the ${this.asked.callee} it calls`,
+      );
+      const callees = [...new Set(pairs.filter((p) => p.caller === caller.value && kind.test(p.callee)).map((p) => p.callee))];
+      if (callees.length === 1) found = [{ label: 'peer', value: callees[0], caller: caller.value }];
+    }
     // "p99 of the search pod on ip-10-0-2-34": the pods of the workload on the node named.
     const onNode = found.find((f) => f.label === 'node');
     const workload = found.find((f) => f.label !== 'node' && f.label !== 'peer' && f.label !== 'pod');
@@ -942,6 +976,20 @@ export class IncidentQuestions {
       await this.signalsAgo(session, source, subject, until, this.asked.reference.minutes);
       return;
     }
+    // Each pod's CPU or memory with its limit, as a capacity table shows them.
+    if (
+      this.asked.againstLimit &&
+      this.asked.byPod &&
+      subject.label !== 'node' &&
+      subject.label !== 'peer' &&
+      !this.asked.compare &&
+      !this.asked.peak &&
+      this.asked.signals.length &&
+      this.asked.signals.every((x) => x === 'cpu' || x === 'memory')
+    ) {
+      await this.useAgainstLimits(session, source, subject, until);
+      return;
+    }
     if (this.asked.connectionStates && this.asked.signals[0] === 'connections') {
       await answerConnectionStates(session, source, this.answer, subject, until);
       return;
@@ -1304,6 +1352,76 @@ export class IncidentQuestions {
           ? `The ${what} of ${subject.value}'s containers was ${quantity(before[0].v, unit)} until ${clock(since.t, until)}, when the first pod with ${quantity(last.v, unit)} started; it ${current(last, until, unit)}: ${last.v < before[0].v ? 'down' : 'up'}`
           : `The ${what} of ${subject.value}'s containers ${current(last, until, unit)}${before && since ? `; it was ${quantity(before[0].v, unit)} until ${clock(since.t, until)}: ${last.v < before[0].v ? 'down' : 'up'}` : `, the same from ${clock(from, until)}`}`,
         run,
+      );
+    }
+  }
+
+  /**
+   * Each pod's CPU or memory use now with the limits of its containers (kube-state-metrics', else cAdvisor's quota), the pod closest
+   * to its limit first: led by the use when an amount is asked ("how many cores is each pod using vs its limit?"), else by the share.
+   */
+  private async useAgainstLimits(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
+    const pods = subjectPods(incidentNamespace(session), subject);
+    for (const signal of this.asked.signals.filter((x): x is 'cpu' | 'memory' => x === 'cpu' || x === 'memory')) {
+      const [use, limit, unit]: [string, string, Unit] =
+        signal === 'cpu'
+          ? [
+              `sum by (pod) (rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))`,
+              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="cpu"}) or sum by (pod) (container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000)`,
+              'cores',
+            ]
+          : [
+              `sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""})`,
+              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="memory"}) or sum by (pod) (container_spec_memory_limit_bytes{${pods}, container!=""} > 0))`,
+              'bytes',
+            ];
+      const run = await session.runTool({
+        tool: 'prometheus.query',
+        integrationId: source.integrationId,
+        arguments: {
+          query: `label_replace(${use}, "measure", "use", "", "") or label_replace(${limit}, "measure", "limit", "", "") or label_replace(${use} / ${limit}, "measure", "share", "", "")`,
+          time: until.toISOString(),
+        },
+        purpose: `The ${SIGNAL_NAMES[signal]} of each pod of ${subject.value} with its limit`,
+      });
+      const rows = new Map<string, { use?: number; limit?: number; share?: number }>();
+      for (const x of seriesOf(run)) {
+        const pod = x.metric.pod;
+        const value = Number(x.value?.[1] ?? NaN);
+        const measure = x.metric.measure;
+        if (!pod || !Number.isFinite(value) || (measure !== 'use' && measure !== 'limit' && measure !== 'share')) continue;
+        rows.set(pod, { ...rows.get(pod), [measure]: value });
+      }
+      const share = (r: { share?: number }): number => r.share ?? -1;
+      const used = [...rows.entries()].filter(([, r]) => r.use !== undefined).sort((a, b) => share(b[1]) - share(a[1]));
+      if (!used.length) {
+        this.answer.cannot(`no ${SIGNAL_NAMES[signal]} of ${subject.value}'s pods was read, so their use against their limits is unknown`, run);
+        continue;
+      }
+      const amountFirst = this.asked.inCores || this.asked.amount;
+      const each = used.map(([pod, r]) =>
+        r.limit === undefined || r.share === undefined
+          ? `${pod} ${quantity(r.use!, unit)} (no limit)`
+          : amountFirst
+            ? `${pod} ${quantity(r.use!, unit)} of ${quantity(r.limit, unit)} (${quantity(share(r), 'ratio')})`
+            : `${pod} ${quantity(share(r), 'ratio')} of its limit (${quantity(r.use!, unit)} of ${quantity(r.limit, unit)})`,
+      );
+      this.answer.record(
+        session,
+        `The ${SIGNAL_NAMES[signal]} of ${subject.value}'s pods against their limits at ${clock(until, until)}, the closest first: ${each.slice(0, 4).join(', ')}${each.length > 4 ? `, and ${each.length - 4} more` : ''}`,
+        run,
+        each.length > 4
+          ? [
+              '| pod | use | limit | share |',
+              '|---|---|---|---|',
+              ...used
+                .slice(0, MAX_ROWS)
+                .map(
+                  ([pod, r]) =>
+                    `| ${pod} | ${quantity(r.use!, unit)} | ${r.limit === undefined ? '-' : quantity(r.limit, unit)} | ${r.limit === undefined ? '-' : quantity(share(r), 'ratio')} |`,
+                ),
+            ].join('\n')
+          : undefined,
       );
     }
   }
@@ -1736,16 +1854,60 @@ export class IncidentQuestions {
         : !matching.length
           ? `No pod of ${subject.value}${versionWord} at ${clock(until, until)} (${rows.size} pod(s) run other versions: ${[...new Set([...rows.values()].map((r) => r.version ?? 'unknown'))].join(', ')})`
           : `${matching.length} pod(s) of ${subject.value}${versionWord} at ${clock(until, until)}${nodes.length ? `, on ${nodes.length} node(s): ${nodes.join(', ')}` : ''}`;
+    // As `kubectl get pods` shows them: how often each pod's containers restarted, how they last ended and what they wait for.
+    const status = matching.length ? await this.podStatus(session, source, pods, until) : null;
+    const troubled = matching.filter(([pod]) => status?.pods.has(pod));
+    const restarts = troubled.reduce((n, [pod]) => n + (status!.pods.get(pod)!.restarts ?? 0), 0);
+    const endings = [...new Set(troubled.map(([pod]) => status!.pods.get(pod)!.terminated).filter((r): r is string => !!r))];
+    const health = troubled.length
+      ? `; ${troubled.length} of them restarted (${restarts} restarts in all${endings.length ? `, last terminated: ${endings.join(', ')}` : ''})`
+      : '';
     const table = matching.length
       ? [
-          '| pod | node | version |',
-          '|---|---|---|',
-          ...matching.slice(0, MAX_ROWS).map(([pod, r]) => `| ${pod} | ${r.node ?? 'unknown'} | ${r.version ?? 'unknown'} |`),
+          `| pod | node | version |${troubled.length ? ' restarts | last terminated | waiting |' : ''}`,
+          `|---|---|---|${troubled.length ? '---|---|---|' : ''}`,
+          ...matching.slice(0, MAX_ROWS).map(([pod, r]) => {
+            const st = status?.pods.get(pod);
+            const more = troubled.length ? ` ${st?.restarts ?? 0} | ${st?.terminated ?? '-'} | ${st?.waiting ?? '-'} |` : '';
+            return `| ${pod} | ${r.node ?? 'unknown'} | ${r.version ?? 'unknown'} |${more}`;
+          }),
         ].join('\n')
       : undefined;
     if (matching.length && this.asked.listings.includes('nodes') && !nodes.length)
       this.answer.cannot(`no kube_pod_info names the nodes of ${subject.value}'s pods, so their nodes are unknown`, run);
-    this.answer.record(session, statement, run, table);
+    this.answer.record(session, `${statement}${health}`, troubled.length ? [run, status!.run] : run, table);
+  }
+
+  /**
+   * The restarts of each pod's containers, the reason they last terminated and the reason they wait (kube-state-metrics), of the pods
+   * that restarted, terminated or wait.
+   */
+  private async podStatus(
+    session: InvestigationSession,
+    source: SourceBrief,
+    pods: string,
+    until: Timestamp,
+  ): Promise<{ run: RecordedRun; pods: Map<string, { restarts?: number; terminated?: string; waiting?: string }> }> {
+    const run = await session.runTool({
+      tool: 'prometheus.query',
+      integrationId: source.integrationId,
+      arguments: {
+        query: `sum by (pod) (kube_pod_container_status_restarts_total{${pods}}) > 0 or label_replace(max by (pod, reason) (kube_pod_container_status_last_terminated_reason{${pods}} == 1), "state", "terminated", "", "") or label_replace(max by (pod, reason) (kube_pod_container_status_waiting_reason{${pods}} == 1), "state", "waiting", "", "")`,
+        time: until.toISOString(),
+      },
+      purpose: 'How often the containers of each pod restarted, how they last ended and what they wait for',
+    });
+    const status = new Map<string, { restarts?: number; terminated?: string; waiting?: string }>();
+    for (const s of seriesOf(run)) {
+      const pod = s.metric.pod;
+      if (!pod) continue;
+      const row = status.get(pod) ?? {};
+      if (s.metric.state === 'terminated') row.terminated = s.metric.reason;
+      else if (s.metric.state === 'waiting') row.waiting = s.metric.reason;
+      else row.restarts = Math.round(Number(s.value?.[1] ?? 0));
+      status.set(pod, row);
+    }
+    return { run, pods: status };
   }
 }
 

@@ -167,6 +167,8 @@ export interface TypedQuestion {
   mean: boolean;
   /** Whether it asks CPU in cores ("how many cores is the node using?"): a node's CPU is otherwise the share of its cores busy. */
   inCores?: boolean;
+  /** Whether it asks how much CPU or memory is used ("how much is each pod using vs its limit?"), not only its share of a limit. */
+  amount?: boolean;
   /**
    * The duration it counts requests beyond ("% of requests took longer than 1 s", "how many calls were
    * slower than 500ms"), in seconds, and whether it asks their share of all requests (else how many).
@@ -215,6 +217,9 @@ export interface TypedQuestion {
 }
 
 /** How many replicas serve ("how many cart replicas are actually serving traffic?"): the available replicas, not a listing of pods nor their traffic. */
+/** How a pod's containers last ended ("last terminated reason", "exit code", "last state"): the pods' table, which shows it. */
+const TERMINATIONS = /\b(last[- ]?)?(terminat\w* (reasons?|states?|status)|terminations?|last states?|exit (codes?|reasons?|status))\b/;
+
 const SERVING_REPLICAS =
   /\bhow many (?:[a-z0-9_-]+ ){0,2}(?:replicas|pods|instances|copies)\b(?: (?:are|is|were|do we have|does it have))?(?: (?:actually|still|currently|really|now))? (?:serving|up|available|ready|healthy|alive|taking traffic|in service|running)\b(?! (?:on|the|version|v?\d|build|release|image|pods?)\b)/;
 
@@ -268,7 +273,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   // The kubelet's liveness, readiness and startup probes that fail (not a probe from outside: see PROBES).
   [
     'probes',
-    /\b(liveness|readiness|startup) ?(probes?|checks?)? ?(fail\w*|timeouts?|timing out|timed out)\b|\bprobes? (fail\w*|timeouts?|timing out|timed out)\b|\b(failing|failed) (liveness |readiness |startup )?probes?\b|\b(liveness|readiness|startup) probes?\b/,
+    /\b(liveness|readiness|startup) ?(probes?|checks?)? ?(fail\w*|timeouts?|timing out|timed out)\b|\bprobes? (fail\w*|timeouts?|timing out|timed out)\b|\b(failing|failed) (liveness |readiness |startup )?probes?\b|\b(failing|failed) (liveness|readiness|startup)\b|\b(liveness|readiness|startup) probes?\b/,
   ],
   [
     'replicas',
@@ -308,14 +313,14 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(?:are|is) (?:its |the |their |[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
+  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(?:are|is) (?:its |the |their |your |our )?(?:[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
   /\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|\bthe time (?:when )?(?:[a-z0-9_.'-]+ ){1,4}(?:went out|rolled out|started|began|deployed|landed|happened|stopped)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
-  /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we|you|they) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|(which|what) ([a-z0-9_-]+ ){0,2}?(config\w*|configmaps?|settings?|secrets?|flags?|env vars?|changes?|deploys?|releases?|rollouts?) (was |were |got |has been |have been )?(changed|edited|modified|updated|reported|applied|pushed|made|deployed|rolled out|released)|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
+  /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we|you|they) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update|scale|lower|raise|bump|resize)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|(which|what) ([a-z0-9_-]+ ){0,2}?(config\w*|configmaps?|settings?|secrets?|flags?|env vars?|changes?|deploys?|releases?|rollouts?) (was |were |got |has been |have been )?(changed|edited|modified|updated|reported|applied|pushed|made|deployed|rolled out|released)|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
 /** "does checkout call payments?": a relation when it names no signal ("how much cpu does cart use over..." does). */
 const ASKS_CALLS = /\b(does|do|is|are|did) \S+ (call|calling|use|using|talk to|talking to|reach|need)\s+[a-z0-9]/;
@@ -334,7 +339,7 @@ const ASKS_OUTSIDE =
 const ASKS_LOGS = /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
-  /\b(is|was) (that|this|it) (the|a|our) [a-z0-9 ._-]{0,30}?(deploy|deployment|rollout|release|change|version|upgrade|push|config change)\w*\s*[?.!]*\s*$|\b(could|can|might|would|is|was) (that|this|it)( deploy| rollout| release| change| version)? (be )?(related|connected|linked|relevant|responsible)\s*[?.!]*\s*$|\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b/;
+  /\b(is|was) (that|this|it) (the|a|our) [a-z0-9 ._-]{0,30}?(deploy|deployment|rollout|release|change|version|upgrade|push|config change)\w*\s*[?.!]*\s*$|\b(could|can|might|would|is|was) (that|this|it)( deploy| rollout| release| change| version)? (be )?(related|connected|linked|relevant|responsible)\s*[?.!]*\s*$|\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b|\b(are|am) (we|you|i) (really |actually |even )?(sure|certain|confident|positive) (that )?(it'?s|it is|it was|the cause is|the \w+ is)\b[^?.!]*\b(and|but|rather than|instead of|or) not\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
@@ -392,7 +397,7 @@ const ASKS_ON_NODE =
   /\b(what|what's|whats|which|who|anything|everything|list|show)\b[^?.!]*\b(else\b[^?.!]*\b(run|runs|running|on|there|scheduled|placed|shar\w*|co-?located)\b|(runs?|running|scheduled|placed|hosted|lives?|co-?located) (on|there)\b|(is|are|was|were) on\b|'?s on\b)/;
 /** What uses a node's CPU or memory: "what's eating cpu on ip-10-0-3-41?", "which pods hog memory on that node?". */
 const ASKS_USING_NODE =
-  /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there|(node|host|machine|box)'?s)\b/;
+  /\b(what|what's|whats|which|who)\b[^?.!]*\b(eating|using|hogging|taking|consuming|burning|uses|takes|eats|hogs)\b[^?.!]*\b(on|there|(node|host|machine|box)'?s)\b|\b(what|what's|whats|which|who)\b[^?.!]*\b(on|there)\b[^?.!]*\b(eating|hogging|taking|consuming|burning|eats|hogs)\b/;
 /** The node a workload or pod runs on: "the node ledger-reconcile is on", "catalog-sync's node", "the host running search". */
 const NODE_OF =
   /\b(node|host|machine|box|vm)s? (that |which |where )?[a-z0-9][a-z0-9_.-]* (is|are|runs?|was|were|sits?|lives?|is running|is scheduled) on\b|\b[a-z0-9][a-z0-9_.-]*'s (node|host|machine|box|vm)s?\b|\b(node|host|machine|box|vm)s? (running|hosting|under) [a-z0-9][a-z0-9_.-]*\b/;
@@ -468,6 +473,7 @@ const UNIT_MINUTES: Record<string, number> = { minute: 1, min: 1, m: 1, hour: 60
  */
 const COMMON = new Set(
   (
+    'liveness readiness startup pile piled piling dry idle transaction transactions txn crashloopbackoff oomkilled notready runbook ' +
     'a about after again all also am an and any anything are around as at back be been before being between both but by can could did do does doing done down during each ' +
     'else ever every for from get got had has have how i if in into is it its just know last let like look made make many may me more most much my no not now of off ok on ' +
     'once only or other others our out over past please really right same see seen should show since so some still tell than thanks that the their them then there these ' +
@@ -599,7 +605,7 @@ const PLEASANTRY =
   /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*/;
 /** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …", "security here. …", "data eng: …". */
 const PURPOSE =
-  /^\s*(for|as|re|regarding) (?![^,:?]*\b(i|we|you|i'd|we'd|i'm|we're|need|want|give|show|tell|please|pls|can|could|what|how|which|when)\b)[^,:?]{0,100}[,:]\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
+  /^\s*(for|as|re|regarding) (?![^,:?—–]*\b(i|we|you|i'd|we'd|i'm|we're|need|want|give|show|tell|please|pls|can|could|what|how|which|when)\b)[^,:?—–]{0,100}(?:[,:]|\s[—–-])\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
 
 /** The question of a message without the pleasantries that open it and the clause that says who asks it or what for. */
 function withoutPreamble(text: string): string {
@@ -641,7 +647,8 @@ function aboutTopic(asked: TypedQuestion, topic: string | null): TypedQuestion {
  */
 export function parseQuestion(message: string): TypedQuestion {
   const whole = withoutClosingStatement(withQuotesAsStatements(message.slice(0, READ_CHARS)));
-  const sentences = whole.split(/(?<=[.!?])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
+  // (A question after a dash is a sentence of its own: "ip-10-0-3-41 is at 98% cpu — what's on it?")
+  const sentences = whole.split(/(?<=[.!?])\s+(?=\S)|\s[—–]\s(?=(?:what|what's|whats|which|when|where|who|why|how)\b)/i).filter((s) => /[a-z]/i.test(s));
   const read = aboutTopic(parseText(whole), topicOf(whole));
   // The statistic the questions name, not one a statement beside them names ("the average latency right now? p99 alone looks scary").
   const [statistic, ...others] = statisticsNamed(sentences.filter((s) => /\?\s*$/.test(s)).join(' '));
@@ -655,7 +662,9 @@ export function parseQuestion(message: string): TypedQuestion {
   // (Nor a comparison only the statements make: "… keeps dying with 'too many clients'. how close is ordersdb to its limit right now?")
   const ownMeasures =
     own.kind === 'signals' && full.kind === 'signals' && own.signals.length > 0 && (own.signals.length < full.signals.length || (full.compare && !own.compare));
-  if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures)) return full;
+  // (Nor listings only the statements make: "our calls to checkout get resets. are its pods even up?" lists its pods, not its peers.)
+  const ownListings = own.kind === 'which' && full.kind === 'which' && own.listings.length > 0 && own.listings.join() !== full.listings.join();
+  if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures && !ownListings)) return full;
   // ("I look after accountsdb. Is the database itself overloaded?": "the database" is the one the statements named.)
   const names = own.words.some(
     (w) =>
@@ -798,6 +807,8 @@ function parseText(whole: string): TypedQuestion {
   // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
   if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
+  const terminations = TERMINATIONS.test(text);
+  if (terminations && !listings.includes('pods')) listings.unshift('pods');
   // "why ..." asks for the cause, whatever signal it names ("why is search this slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
   const read: QuestionKind = ASKS_ACTIONS.test(text)
@@ -808,7 +819,7 @@ function parseText(whole: string): TypedQuestion {
         ? 'logs'
         : /\bwhy\b/.test(text) || CONFIRMS_CAUSE.test(text) || ASKS_CAUSE_PHRASED.test(text)
           ? 'cause'
-          : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode
+          : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode || terminations
             ? 'which'
             : (ASKS_RELATED.test(text) || (!signals.length && ASKS_CALLS.test(text))) && !callee
               ? 'related'
@@ -848,7 +859,12 @@ function parseText(whole: string): TypedQuestion {
   const outside = [...new Set([...subjectWords(sentences[sentences.length - 1], routes, versions), ...subjectWords(asking, routes, versions)])];
   const words = outside.length || !reference ? outside : reference.words;
   // Requests, errors or latency asked pod by pod ("is it both pods or just one?", "which replica is slow?").
-  const byPod = signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text);
+  // CPU or memory against the limits asked of each pod ("how many cores is each search pod using vs its limit?", "cpu vs limit for the
+  // recommendations pods"): each pod's use with its limit.
+  const againstLimit = saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text));
+  const byPod =
+    (signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text)) ||
+    (againstLimit && signals.some((x) => x === 'cpu' || x === 'memory') && (BY_POD.test(text) || /\b(each|pods)\b/.test(text)));
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
     /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text) ??
@@ -872,7 +888,7 @@ function parseText(whole: string): TypedQuestion {
       !(signals.length > 0 && signals.every((x) => x === 'disk')) &&
       ((ASKS_BY_ROUTE.test(text) && !byPod) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text))),
     // The CPU or memory of the node a workload runs on is how much of the node's is in use, unless asked how much.
-    againstLimit: saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text)),
+    againstLimit,
     rangeMinutes: rangeOf(text),
     routes,
     versions,
@@ -964,6 +980,9 @@ function parseText(whole: string): TypedQuestion {
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
     slowerThan,
     ...(signals.includes('cpu') && /\b(cores?|vcpus?|millicores?)\b/.test(text) ? { inCores: true } : {}),
+    ...(signals.some((x) => x === 'cpu' || x === 'memory') && /\b(how (much|many)|using|uses|burning|eating|[mg]ib|bytes)\b/.test(text)
+      ? { amount: true }
+      : {}),
     ...(availability ? { shareOfCount: true, availability: true } : {}),
     soFar: signals.includes('restarts') && rangeOf(text) === null && (SO_FAR.test(text) ? !reference || /\bso far\b/.test(text) : false),
     // ("as % of max", "vs the max" name a limit, not the highest.)
@@ -1395,12 +1414,16 @@ export function questionParts(whole: string): QuestionPart[] {
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // "which configmap changed and when?": the changes are listed with their times, and "when" asks nothing more of them.
-    .filter((p, i, all) => !(i > 0 && all[i - 1].asked.kind === 'changes' && /^(and )?(at )?(when|what time)\W*$/i.test(p.text)))
+    .filter(
+      (p, i, all) =>
+        !(i > 0 && all[i - 1].asked.kind === 'changes' && /^(and )?(at )?(when|what time)( (was|did) (that|it|this)( happen)?)?\W*$/i.test(p.text)),
+    )
     // "is ledger slow for billing? avg latency of billing's calls to ledger", "crashlooping cart pod, how many restarts so far":
     // the measure asked next of the same subject answers whether it is, of the subject either names.
     .flatMap((p, i, all) => {
       const next = all[i + 1];
-      if (next && !OPENS_WITH_QUESTION_WORD.test(p.text) && ASKS_A_VALUE.test(next.text) && answeredBy(p.asked, next.asked)) {
+      // (Of its last clause: "ip-10-0-3-41 is at 98% cpu — what's on it" asks what is on the node.)
+      if (next && !OPENS_WITH_QUESTION_WORD.test(lastClause(p.text)) && ASKS_A_VALUE.test(next.text) && answeredBy(p.asked, next.asked)) {
         answeredNext = true;
         return [];
       }
@@ -1429,6 +1452,12 @@ export function questionParts(whole: string): QuestionPart[] {
         return [];
       }
       const dropped = i > 0 && evidence(i - 1) ? all[i - 1].asked : null;
+      // ("are you sure it's the certificate and not partner-bank? when did it expire, and how are payments' calls to them failing": the
+      // calls to the service the challenge named.)
+      const challenged = all.slice(0, i).findLast((_, j) => evidence(j))?.asked;
+      const callee = challenged && [...challenged.nameShaped, ...challenged.placedAsNames].find((w) => !p.asked.words.includes(w));
+      if (challenged && callee && p.asked.calleeRefers && !p.asked.callee)
+        return [{ ...p, asked: { ...p.asked, callee, calleeRefers: false, words: [...p.asked.words, callee] } }];
       return dropped && p.asked.refers && !p.asked.words.length && !p.asked.versions.length
         ? [
             {
@@ -1444,6 +1473,13 @@ export function questionParts(whole: string): QuestionPart[] {
             },
           ]
         : [p];
+    })
+    // "why did that node die? hardware fault, kernel panic?": the why asks which of the mechanisms named after it, none of which the data holds.
+    .filter((p, i, all) => {
+      const options = all[i + 1];
+      const outside = p.asked.kind === 'cause' && options?.asked.kind === 'outside' && !OPENS_WITH_QUESTION_WORD.test(options.text);
+      if (outside) answeredNext = true;
+      return !outside;
     })
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
     .filter((p) => !(p.asked.kind === 'unknown' && !p.asked.words.length && !p.asked.routes.length && !p.asked.versions.length));
@@ -1495,6 +1531,9 @@ export function questionParts(whole: string): QuestionPart[] {
 }
 
 /** A part that opens with a question word ("what …", "how …"): a question of its own, no mere mention. */
+/** The last clause of a part: what follows its last dash or colon ("the slow one — which node is it on"). */
+const lastClause = (text: string): string => text.split(/\s[—–-]\s|:\s/).at(-1) ?? text;
+
 const OPENS_WITH_QUESTION_WORD = /^\W*(what|what's|whats|which|when|where|who|why|how)\b/i;
 /** A part that asks a value ("what's …", "how many …", "show me …", "avg …"); a statement after a question answers nothing. */
 const ASKS_A_VALUE = /^\W*(what|what's|whats|which|how|give|show|tell|avg|average|mean|median|p\d\d)\b/i;

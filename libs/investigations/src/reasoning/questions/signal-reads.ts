@@ -2,6 +2,8 @@ import { failedOutcome, OUTCOME_LABELS } from '../discovery/meaning';
 import { CLIENT_COUNTERS, CLIENT_HISTOGRAMS, escape, quote, REQUEST_RATES, ROUTE_LABELS, SERVER_HISTOGRAMS } from '../explainers/labels';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { anyOf, pointsOf, SeriesOut, seriesOf } from '../series-reading';
+import { readCallPairs } from '../graph/call-graph';
+import { prometheusReader } from '../discovery/related-series';
 import type { Timestamp } from '@svc/platform';
 import { quantity, Unit } from './format';
 import type { Signal } from './parse';
@@ -24,6 +26,16 @@ export interface Line {
 }
 
 /** One signal of a subject, read: its name as the answer says it, the run, the series and their unit. */
+/** The kinds of peer a question names by kind, not by name ("the db", "the cache"), and the names such peers have. */
+export const PEER_KINDS: Array<[RegExp, RegExp]> = [
+  [/^(db|dbs|database|databases|postgres|postgresql|pg|mysql|mariadb|sql)$/, /db\b|db$|postgres|\bpg\b|mysql|maria|sql/],
+  [/^(cache|redis|memcached?|valkey)$/, /redis|memcache|cache|valkey/],
+  [/^(queue|broker|rabbit|rabbitmq|kafka|nats)$/, /rabbit|kafka|nats|queue|\bmq\b/],
+];
+
+/** A peer's name that says it is a database ("ordersdb", "accounts-postgres"). */
+const DATABASE_NAME = PEER_KINDS[0][1];
+
 export interface SignalRead {
   signal: Signal;
   /** `p99 latency`, `error ratio`, … */
@@ -121,8 +133,20 @@ async function readConnections(
     `sum by (pool) (hikaricp_connections_active{${selector}}) / sum by (pool) (hikaricp_connections_max{${selector}}) or sum by (pool_name) (db_client_connections_usage{${selector}, state="used"}) / sum by (pool_name) (db_client_connections_max{${selector}})`,
     `The connections of ${subject.value}'s pools in use against their size`,
   );
-  if (!seriesOf(run).length)
+  if (!seriesOf(run).length) {
+    // A service without a pool of its own holds connections to the database it calls ("orders' idle in transaction connections"): those.
+    const { pairs, run: calls } = await readCallPairs(
+      prometheusReader(session, source),
+      until.toISOString(),
+      `Which database ${subject.value} calls, whose connections it holds`,
+    );
+    const databases = [...new Set(pairs.filter((p) => p.caller === subject.value && DATABASE_NAME.test(p.callee)).map((p) => p.callee))];
+    if (databases.length === 1) {
+      const held = await readConnections(session, source, { label: 'peer', value: databases[0] }, selector, read, from, until);
+      if ('signal' in held) return { ...held, name: `${held.name} of ${databases[0]}, the database`, also: calls };
+    }
     return { cannot: `no connection pool of ${subject.value} (HikariCP's or OpenTelemetry's) was read, so its connections are unknown`, run };
+  }
   const lines = linesOf(run);
   const pools = [...new Set(lines.map((l) => l.labels.pool ?? l.labels.pool_name).filter(Boolean))];
   if (pools.length <= 1)
