@@ -31,7 +31,7 @@ export async function answerDisks(
   answer: AnswerWriter,
   subject: Subject,
   until: Timestamp,
-  asked: { mounts: string[]; size: boolean },
+  asked: { mounts: string[]; size: boolean; volumes?: boolean },
 ): Promise<void> {
   const query = (q: string, purpose: string): Promise<RecordedRun> =>
     session.runTool({ tool: 'prometheus.query', integrationId: source.integrationId, arguments: { query: q, time: until.toISOString() }, purpose });
@@ -65,7 +65,13 @@ export async function answerDisks(
     const volumes = await query(claimQuery('', pods), `How full the volumes ${subject.value}'s pods claim are`);
     disks.push(...paired(volumes, 'persistentvolumeclaim').map((d) => ({ ...d, mount: `volume claim ${d.mount}` })));
   }
-  const named = asked.mounts.length ? disks.filter((d) => asked.mounts.some((m) => d.mount === m || d.mount.endsWith(` ${m}`))) : disks;
+  // (The volumes alone, when the question names a volume and there are some: "how big is the ledger volume?")
+  const claimed = disks.filter((d) => d.mount.startsWith('volume claim '));
+  const named = asked.mounts.length
+    ? disks.filter((d) => asked.mounts.some((m) => d.mount === m || d.mount.endsWith(` ${m}`)))
+    : asked.volumes && claimed.length
+      ? claimed
+      : disks;
   if (!named.length) {
     answer.cannot(
       asked.mounts.length

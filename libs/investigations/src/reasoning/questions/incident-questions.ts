@@ -994,10 +994,18 @@ export class IncidentQuestions {
       await answerConnectionStates(session, source, this.answer, subject, until);
       return;
     }
-    // How full its disks are is a listing of its filesystems and volumes, not a series over time.
-    if (this.asked.signals.includes('disk') && !this.asked.free) {
-      await answerDisks(session, source, this.answer, subject, until, { mounts: this.asked.routes, size: this.asked.size });
-      if (this.asked.signals.length === 1) return;
+    // A volume claim has no CPU or memory of its own: "data-ledger pvc: what is its capacity?" asks its size.
+    if (subject.label === 'persistentvolumeclaim' && !this.asked.signals.includes('disk') && this.asked.signals.every((x) => x === 'cpu' || x === 'memory'))
+      this.asked = { ...this.asked, signals: ['disk'], size: true, free: null, againstLimit: false };
+    // How full its disks are is a listing of its filesystems and volumes, not a series over time (with their sizes when asked
+    // beside the space left: "how big is the ledger volume, and how much of it is free").
+    if (this.asked.signals.includes('disk') && (!this.asked.free || this.asked.size)) {
+      await answerDisks(session, source, this.answer, subject, until, {
+        mounts: this.asked.routes,
+        size: this.asked.size,
+        volumes: this.asked.free === 'volumes',
+      });
+      if (this.asked.signals.length === 1 && !this.asked.free) return;
     }
     const asked = this.asked.free ? this.asked.signals : this.asked.signals.filter((x) => x !== 'disk');
     const split = await this.splitAt(session, source, subject, from, until);
