@@ -563,6 +563,21 @@ describe('parseQuestion', () => {
     expect(restarts.asked.words).toContain('cart');
   });
 
+  it("reads a metric's name as the measure it is, with the subject its matchers name, and a challenge's name as the callee of the calls after it", () => {
+    expect(parseQuestion('what does container_memory_working_set_bytes say for orders right now?')).toMatchObject({ signals: ['memory'], words: ['orders'] });
+    expect(parseQuestion('histogram_quantile(0.99, rate(http_request_duration_seconds_bucket{job="search"}[5m])) - what is it now?')).toMatchObject({
+      signals: ['latency'],
+      percentile: 0.99,
+      words: ['search'],
+    });
+    expect(parseQuestion('rate of http_requests_total{code=~"5.."} for checkout?')).toMatchObject({ failedPerSecond: true, words: ['checkout'] });
+    const [when, calls] = questionParts(
+      "are you sure it's the certificate and not partner-bank simply being down? when exactly did the cert expire, and how are payments' calls to them failing",
+    );
+    expect(when.asked.kind).toBe('when');
+    expect(calls.asked).toMatchObject({ kind: 'signals', callee: 'partner-bank', howFailing: true });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -688,9 +688,51 @@ export function parseQuestion(message: string): TypedQuestion {
 }
 
 /** The typed question of a message read whole. */
+/**
+ * The metric names a question may use for a measure ("what does container_memory_working_set_bytes say for orders?",
+ * "histogram_quantile(0.99, …) of search", "http_requests_total{code=~\"5..\"} for checkout"), as the words of the measure, so
+ * that a metric's name is read as what it measures, not as the name of a service.
+ */
+const METRIC_WORDS: Array<[RegExp, string]> = [
+  [/^http_requests_total$|^http_server_requests_seconds_count$|_requests_total$|^requests_total$/, 'requests'],
+  [/_duration_seconds(?:_bucket|_sum|_count)?$|_latency_seconds(?:_bucket)?$/, 'latency'],
+  [/^kube_pod_container_status_restarts_total$/, 'restarts'],
+  [/^kube_pod_container_status_last_terminated_reason$/, 'last terminated reason'],
+  [/^container_memory_working_set_bytes$|_resident_memory_bytes$|^container_memory_usage_bytes$/, 'memory'],
+  [/^container_cpu_usage_seconds_total$|^process_cpu_seconds_total$|^node_cpu_seconds_total$/, 'cpu'],
+  [/^container_cpu_cfs_(?:throttled_)?periods_total$|^container_cpu_cfs_throttled_seconds_total$/, 'throttling'],
+  [/^pg_stat_activity_count$|^hikaricp_connections\w*$|^db_client_connections\w*$|^mysql_global_status_threads_connected$/, 'connections'],
+  [/^pg_settings_max_connections$/, 'max_connections'],
+  [/^node_filesystem_\w+$|^kubelet_volume_stats_\w+$/, 'disk space'],
+  [/^kube_deployment_status_replicas\w*$|^kube_deployment_spec_replicas$/, 'replicas'],
+  [/^rabbitmq_queue_messages\w*$/, 'queue messages'],
+  [/^probe_ssl_earliest_cert_expiry$/, 'certificate expiry'],
+  [/^kube_node_status_condition$/, 'node ready'],
+];
+
+/** A question with the metric names it uses written as the words of their measures (see METRIC_WORDS). */
+function withMetricNamesAsWords(text: string): string {
+  if (!/\b[a-z][a-z0-9]*_[a-z0-9_]+\b/.test(text)) return text;
+  return (
+    text
+      .replace(/\bhistogram_quantile\(\s*0?\.(\d{2})\d*\s*,/g, ' p$1 of ')
+      .replace(/\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(\{[^}]*\})?/g, (whole, name: string, matchers: string | undefined) => {
+        const words = METRIC_WORDS.find(([re]) => re.test(name))?.[1];
+        if (!words) return whole;
+        // (A matcher of 5xx codes says the failing ones; one of a job, service, app or container names the subject.)
+        const failing = matchers && /code\s*=~?\s*["'`]5/.test(matchers) ? '5xx ' : '';
+        const subject = matchers ? /\b(?:job|service|app|container|deployment)\s*=\s*["'`]([a-z0-9_.-]+)["'`]/.exec(matchers)?.[1] : undefined;
+        return ` ${failing}${words}${subject ? ` of ${subject}` : ''} `;
+      })
+      // (PromQL's functions and ranges around them are no words of the question.)
+      .replace(/\b(?:rate|irate|increase|sum|avg|max|min|by|without)\s*\(|\[\d+[smhd]\]|[()]/g, ' ')
+      .replace(/\s+/g, ' ')
+  );
+}
+
 function parseText(whole: string): TypedQuestion {
   const message = whole.slice(0, READ_CHARS);
-  const text = corrected(withoutPreamble(message.toLowerCase())).replace(ASKERS_OWN_STEP, ' ');
+  const text = corrected(withoutPreamble(withMetricNamesAsWords(message.toLowerCase()))).replace(ASKERS_OWN_STEP, ' ');
   const routes = [
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
