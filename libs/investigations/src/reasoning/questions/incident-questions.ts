@@ -51,7 +51,14 @@ const OBJECT_LABELS = ['configmap', 'secret', 'persistentvolumeclaim'];
 /** A word this close to a known name (see closeness) is that name misspelt: "chekout", "serch". */
 const NEARLY = 0.34;
 /** How far a word is from a name: the edits between them over the longer's length (0 the same, 1 nothing shared). */
-const closeness = (word: string, name: string): number => distance(word, name.toLowerCase()) / Math.max(word.length, name.length);
+const closeness = (word: string, name: string): number => {
+  const known = name.toLowerCase();
+  // Two letters typed the wrong way round ("crat", "paymetns") are one slip, not two.
+  const swapped =
+    word.length === known.length &&
+    [...word].some((_, i) => i + 1 < word.length && `${word.slice(0, i)}${word[i + 1]}${word[i]}${word.slice(i + 2)}` === known);
+  return (swapped ? 1 : distance(word, known)) / Math.max(word.length, known.length);
+};
 /** Versions as answers write them: `3.3.0`, `v2.15.0`, after an arrow when a change names the one before. */
 const NEW_VERSION = /→ v?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g;
 /** A version as an answer's table or sentence writes it (`2.15.0`), not a part of an address (`10.2.0.11`). */

@@ -907,7 +907,10 @@ function parseText(whole: string): TypedQuestion {
   // Requests, errors or latency asked pod by pod ("is it both pods or just one?", "which replica is slow?").
   // CPU or memory against the limits asked of each pod ("how many cores is each search pod using vs its limit?", "cpu vs limit for the
   // recommendations pods"): each pod's use with its limit.
-  const againstLimit = saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text));
+  // ("How many cores is it burning" asks an amount, unless a limit is named beside it.)
+  const againstLimit =
+    (saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text))) &&
+    !(/\bhow many (cores|vcpus|millicores)\b/.test(text) && !/\b(limits?|quotas?|max|requests?)\b/.test(text));
   const byPod =
     (signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text)) ||
     (againstLimit && signals.some((x) => x === 'cpu' || x === 'memory') && (BY_POD.test(text) || /\b(each|pods)\b/.test(text)));
@@ -1528,7 +1531,11 @@ export function questionParts(whole: string): QuestionPart[] {
     // "why did that node die? hardware fault, kernel panic?": the why asks which of the mechanisms named after it, none of which the data holds.
     .filter((p, i, all) => {
       const options = all[i + 1];
-      const outside = p.asked.kind === 'cause' && options?.asked.kind === 'outside' && !OPENS_WITH_QUESTION_WORD.test(options.text);
+      // (Or a short question of one: "why did the process hang, which thread?")
+      const outside =
+        p.asked.kind === 'cause' &&
+        options?.asked.kind === 'outside' &&
+        (!OPENS_WITH_QUESTION_WORD.test(options.text) || options.text.trim().split(/\s+/).length <= 3);
       if (outside) answeredNext = true;
       return !outside;
     })
