@@ -386,7 +386,7 @@ const SET_ASIDE = /,\s*(?:and )?(?:not|rather than|instead of) (?:the|a|an|its|t
 
 /** A measure asked pod by pod: "is it both pods or just one?", "which replica is slow?", "p99 per pod". */
 const BY_POD =
-  /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b/;
+  /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b|\b(healthy|other|remaining|surviving|good|new|old) (pods|replicas|instances)\b/;
 
 /** A duration requests are counted beyond ("requests took longer than 1 second", "calls slower than 500ms", "those over 2s"). */
 const SLOWER_THAN =
