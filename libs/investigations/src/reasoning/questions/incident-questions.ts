@@ -22,8 +22,10 @@ import type { QuestionPart, Reference, Signal, TypedQuestion } from './parse';
 import { parseQuestion } from './parse';
 import { answerRelated } from './related';
 import {
+  calleesOfKind,
   incidentNamespace,
   PEER_KINDS,
+  podUseAndLimit,
   readSignals,
   SIGNAL_NAMES,
   SignalMissing,
@@ -267,12 +269,14 @@ export class IncidentQuestions {
     const kind = this.asked.callee ? PEER_KINDS.find(([word]) => word.test(this.asked.callee!))?.[1] : undefined;
     const caller = found[0];
     if (kind && caller && !found.some((f) => f.label === 'peer') && caller.label !== 'node' && caller.label !== 'pod') {
-      const { pairs } = await readCallPairs(
-        prometheusReader(session, source),
-        until.toISOString(),
+      const { callees } = await calleesOfKind(
+        session,
+        source,
+        caller.value,
+        kind,
+        until,
         `Which services ${caller.value} calls, to find the ${this.asked.callee} it calls`,
       );
-      const callees = [...new Set(pairs.filter((p) => p.caller === caller.value && kind.test(p.callee)).map((p) => p.callee))];
       if (callees.length === 1) found = [{ label: 'peer', value: callees[0], caller: caller.value }];
     }
     // "p99 of the search pod on ip-10-0-2-34": the pods of the workload on the node named.
@@ -1378,18 +1382,8 @@ export class IncidentQuestions {
   private async useAgainstLimits(session: InvestigationSession, source: SourceBrief, subject: Subject, until: Timestamp): Promise<void> {
     const pods = subjectPods(incidentNamespace(session), subject);
     for (const signal of this.asked.signals.filter((x): x is 'cpu' | 'memory' => x === 'cpu' || x === 'memory')) {
-      const [use, limit, unit]: [string, string, Unit] =
-        signal === 'cpu'
-          ? [
-              `sum by (pod) (rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))`,
-              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="cpu"}) or sum by (pod) (container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000)`,
-              'cores',
-            ]
-          : [
-              `sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""})`,
-              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="memory"}) or sum by (pod) (container_spec_memory_limit_bytes{${pods}, container!=""} > 0))`,
-              'bytes',
-            ];
+      const { use, limit } = podUseAndLimit(signal, pods);
+      const unit: Unit = signal === 'cpu' ? 'cores' : 'bytes';
       const run = await session.runTool({
         tool: 'prometheus.query',
         integrationId: source.integrationId,
@@ -2090,12 +2084,12 @@ function timeNamed(text: string, until: Timestamp): Timestamp | null {
   return null;
 }
 
-/** The last sample of a count read: the count over its whole range. */
 /** The range a count or a share is read over, as the answer says it: since the moment named ("since the deploy (20:21 UTC)"), else from and to. */
 function rangeSince(since: { at: Timestamp; what: string | null }, until: Timestamp): string {
   return since.what ? `since ${since.what} (${clock(since.at, until)})` : `from ${clock(since.at, until)} to ${clock(until, until)}`;
 }
 
+/** The last sample of a count read: the count over its whole range. */
 function lastCount(read: SignalRead): number | undefined {
   return read.lines.flatMap((l) => l.points).at(-1)?.v;
 }

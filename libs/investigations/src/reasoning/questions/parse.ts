@@ -1599,10 +1599,10 @@ export function questionParts(whole: string): QuestionPart[] {
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }
 
-/** A part that opens with a question word ("what …", "how …"): a question of its own, no mere mention. */
 /** The last clause of a part: what follows its last dash or colon ("the slow one — which node is it on"). */
 const lastClause = (text: string): string => text.split(/\s[—–-]\s|:\s/).at(-1) ?? text;
 
+/** A part that opens with a question word ("what …", "how …"): a question of its own, no mere mention. */
 const OPENS_WITH_QUESTION_WORD = /^\W*(what|what's|whats|which|when|where|who|why|how)\b/i;
 /** A part that asks a value ("what's …", "how many …", "show me …", "avg …"); a statement after a question answers nothing. */
 const ASKS_A_VALUE = /^\W*(what|what's|whats|which|how|give|show|tell|avg|average|mean|median|p\d\d)\b/i;

@@ -25,7 +25,6 @@ export interface Line {
   points: Array<{ t: Timestamp; v: number }>;
 }
 
-/** One signal of a subject, read: its name as the answer says it, the run, the series and their unit. */
 /** The kinds of peer a question names by kind, not by name ("the db", "the cache"), and the names such peers have. */
 export const PEER_KINDS: Array<[RegExp, RegExp]> = [
   [/^(db|dbs|database|databases|postgres|postgresql|pg|mysql|mariadb|sql)$/, /db\b|db$|postgres|\bpg\b|mysql|maria|sql/],
@@ -36,6 +35,33 @@ export const PEER_KINDS: Array<[RegExp, RegExp]> = [
 /** A peer's name that says it is a database ("ordersdb", "accounts-postgres"). */
 const DATABASE_NAME = PEER_KINDS[0][1];
 
+/** The callees of `caller` whose names say they are of a kind (see PEER_KINDS), from the caller → callee pairs, with the run that read them. */
+export async function calleesOfKind(
+  session: InvestigationSession,
+  source: SourceBrief,
+  caller: string,
+  kind: RegExp,
+  until: Timestamp,
+  purpose: string,
+): Promise<{ callees: string[]; run: RecordedRun }> {
+  const { pairs, run } = await readCallPairs(prometheusReader(session, source), until.toISOString(), purpose);
+  return { callees: [...new Set(pairs.filter((p) => p.caller === caller && kind.test(p.callee)).map((p) => p.callee))], run };
+}
+
+/** Each pod's CPU (cores) or memory (working set) use and the limits of its containers (kube-state-metrics', else cAdvisor's quota), by pod. */
+export function podUseAndLimit(signal: 'cpu' | 'memory', pods: string): { use: string; limit: string } {
+  return signal === 'cpu'
+    ? {
+        use: `sum by (pod) (rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))`,
+        limit: `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="cpu"}) or sum by (pod) (container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000)`,
+      }
+    : {
+        use: `sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""})`,
+        limit: `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="memory"}) or sum by (pod) (container_spec_memory_limit_bytes{${pods}, container!=""} > 0))`,
+      };
+}
+
+/** One signal of a subject, read: its name as the answer says it, the run, the series and their unit. */
 export interface SignalRead {
   signal: Signal;
   /** `p99 latency`, `error ratio`, … */
@@ -135,12 +161,14 @@ async function readConnections(
   );
   if (!seriesOf(run).length) {
     // A service without a pool of its own holds connections to the database it calls ("orders' idle in transaction connections"): those.
-    const { pairs, run: calls } = await readCallPairs(
-      prometheusReader(session, source),
-      until.toISOString(),
+    const { callees: databases, run: calls } = await calleesOfKind(
+      session,
+      source,
+      subject.value,
+      DATABASE_NAME,
+      until,
       `Which database ${subject.value} calls, whose connections it holds`,
     );
-    const databases = [...new Set(pairs.filter((p) => p.caller === subject.value && DATABASE_NAME.test(p.callee)).map((p) => p.callee))];
     if (databases.length === 1) {
       const held = await readConnections(session, source, { label: 'peer', value: databases[0] }, selector, read, from, until);
       if ('signal' in held) return { ...held, name: `${held.name} of ${databases[0]}, the database`, also: calls };
@@ -512,16 +540,7 @@ export async function readSignals(
       out.push({ signal, name: 'share used of its fullest disk', run, lines: linesOf(run), unit: 'ratio' });
     } else if (range.againstLimit && pods) {
       // The pod closest to its limit: each pod's use over the limits of its containers (kube-state-metrics, else cAdvisor's quota).
-      const [use, limits] =
-        signal === 'cpu'
-          ? [
-              `sum by (pod) (rate(container_cpu_usage_seconds_total{${pods}, container!=""}[5m]))`,
-              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="cpu"}) or sum by (pod) (container_spec_cpu_quota{${pods}, container!=""} > 0) / 100000)`,
-            ]
-          : [
-              `sum by (pod) (container_memory_working_set_bytes{${pods}, container!=""})`,
-              `(sum by (pod) (kube_pod_container_resource_limits{${pods}, resource="memory"}) or sum by (pod) (container_spec_memory_limit_bytes{${pods}, container!=""} > 0))`,
-            ];
+      const { use, limit: limits } = podUseAndLimit(signal === 'cpu' ? 'cpu' : 'memory', pods);
       const name = `${SIGNAL_NAMES[signal]} against its limit (the pod closest to it)`;
       const run = await read(`max(${use} / ${limits})`, `The ${SIGNAL_NAMES[signal]} of ${subject.value}'s pods against their limits`);
       if (!seriesOf(run).length) {
