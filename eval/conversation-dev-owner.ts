@@ -432,7 +432,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ordersdb-connections-exhausted',
     split: 'dev',
-    earlier: ['why is orders erroring?'],
+    earlier: ['why does orders keep erroring?'],
     message: 'p99 on POST /api/orders now vs an hour ago?',
     expect: {
       all: [

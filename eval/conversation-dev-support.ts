@@ -549,7 +549,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-liveness-slow-redis',
     split: 'dev',
-    message: 'Customers say their basket is slow to load and sometimes comes up empty. why is cart restarting all the time?',
+    message: 'Customers say their basket is slow to load and sometimes comes up empty. why does cart keep restarting all the time?',
     expect: { contains: ['sessions-redis'] },
   },
   {
@@ -561,7 +561,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-liveness-slow-redis',
     split: 'dev',
-    earlier: ['why is cart restarting all the time?'],
+    earlier: ['why does cart keep restarting all the time?'],
     message: 'How long is Redis taking to answer cart on average right now, compared with an hour ago?',
     expect: all({ number: peerMean('sessions-redis'), tolerance: 0.2 }, { number: peerMean('sessions-redis', '1h'), tolerance: 0.2 }),
   },

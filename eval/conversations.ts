@@ -41,6 +41,8 @@ import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a'
 import { EIGHTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-8b';
 import { NINTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-9a';
 import { NINTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-9b';
+import { TENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-10a';
+import { TENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-10b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -53,7 +55,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8` or `--split=holdout-9`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9` or `--split=holdout-10`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -341,7 +343,7 @@ const DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-slow-version-chronic-alert',
     split: 'dev',
-    message: 'why is search slow, and what should we do about it?',
+    message: 'why is search this slow, and what should we do about it?',
     expect: { contains: ['3.3.0', 'is the cause', 'Roll back search'] },
   },
   // The same question asked again.
@@ -398,6 +400,8 @@ const CASES: QuestionCase[] = [
   ...EIGHTH_HOLDOUT_QUESTIONS_B,
   ...NINTH_HOLDOUT_QUESTIONS_A,
   ...NINTH_HOLDOUT_QUESTIONS_B,
+  ...TENTH_HOLDOUT_QUESTIONS_A,
+  ...TENTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -639,7 +643,19 @@ async function main(): Promise<void> {
     console.log(
       `| ${name} | ${r.length} | ${r.filter((x) => x.correct).length}/${r.length} | ${r.filter((x) => x.cited).length}/${r.length} | ${r.filter((x) => !x.unshown.length).length}/${r.length} |`,
     );
-  for (const s of ['dev', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6', 'holdout-7', 'holdout-8', 'holdout-9'] as const) {
+  for (const s of [
+    'dev',
+    'holdout',
+    'holdout-2',
+    'holdout-3',
+    'holdout-4',
+    'holdout-5',
+    'holdout-6',
+    'holdout-7',
+    'holdout-8',
+    'holdout-9',
+    'holdout-10',
+  ] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
     row(s, r);

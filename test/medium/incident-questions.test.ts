@@ -167,7 +167,7 @@ describe('questions about an incident, answered as asked', () => {
     const rateRun = Number(/\[#(\d+)\]$/.exec(rate)![1]);
     expect(runs.find((r) => r.ordinal === rateRun)?.tool).toBe('prometheus.query_range');
     // The cause asked with what to do: the cause, then the actions.
-    const { conclusion: both } = await ask('why is search slow, and what should we do about it?');
+    const { conclusion: both } = await ask('why is search this slow, and what should we do about it?');
     const lines = both.summary.split('\n');
     expect(lines[0]).toMatch(/version="3\.3\.0"\) that started at .* is the cause: .* \[#\d+(, #\d+)*\]$/);
     expect(lines[1]).toMatch(/^What to do, from the analysis/);
