@@ -35,6 +35,8 @@ import { SIXTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-6b';
 import { ARCHITECT_DEV_CASES } from './conversation-dev-architect';
 import { OPS_DEV_CASES } from './conversation-dev-ops';
 import { TRIAGE_DEV_CASES } from './conversation-dev-triage';
+import { STANDUP_DEV_CASES } from './conversation-dev-standup';
+import { KUBECTL_DEV_CASES } from './conversation-dev-kubectl';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
@@ -380,6 +382,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   architect: ARCHITECT_DEV_CASES,
   ops: OPS_DEV_CASES,
   triage: TRIAGE_DEV_CASES,
+  standup: STANDUP_DEV_CASES,
+  kubectl: KUBECTL_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
