@@ -1073,3 +1073,49 @@ describe("what words mean, the pods' restarts and last terminations, calls to th
     expect(conclusion.findings).toHaveLength(0);
   }, 90_000);
 });
+
+describe('PromQL given to evaluate, words of the language where a name may stand, typos, the cause asked over a measure, and when it started', () => {
+  const { ask, value } = stagedScenario('checkout-bad-version');
+
+  it('evaluates an expression the question gives as it is written, and cites the run that did', async () => {
+    const expr = 'sum(rate(http_requests_total{job="checkout",code=~"5.."}[5m])) / sum(rate(http_requests_total{job="checkout"}[5m]))';
+    const { conclusion, runs } = await ask(`${expr} pls`);
+    const stated = /^`(.+)` is (\d+(?:\.\d+)?) now \(\d\d:\d\d UTC\) \[#(\d+)\]$/m.exec(conclusion.summary);
+    expect(stated?.[1]).toBe(expr);
+    expect(Number(stated?.[2])).toBeCloseTo(await value(expr), 2);
+    expect(runs.find((r) => r.ordinal === Number(stated?.[3]))?.arguments.query).toBe(expr);
+  }, 60_000);
+
+  it('evaluates arithmetic whose sides share no labels matched on no labels, and says so', async () => {
+    const expr = 'sum(rate(http_requests_total{job="checkout"}[5m])) / kube_deployment_spec_replicas{deployment="checkout"}';
+    const { conclusion } = await ask(`what does ${expr} give now?`);
+    expect(conclusion.summary).toMatch(/^`.+` returns no series at \d\d:\d\d UTC: the two sides of its operator have no label set in common/m);
+    const matched = 'sum(rate(http_requests_total{job="checkout"}[5m])) / on() kube_deployment_spec_replicas{deployment="checkout"}';
+    const stated = /^`(.+)` is (\d+(?:\.\d+)?) now/m.exec(conclusion.summary);
+    expect(stated?.[1]).toBe(matched);
+    expect(Number(stated?.[2])).toBeCloseTo(await value(matched), 1);
+  }, 60_000);
+
+  it('reads people and words of the language after a preposition as words, not as names to ask about; a misspelt name is asked about', async () => {
+    const { conclusion } = await ask('what share of shoppers on the storefront get errors right now?');
+    expect(conclusion.question).toBeUndefined();
+    expect(conclusion.summary).toMatch(/^The error ratio of checkout is \d+(\.\d+)?% now/);
+    expect(conclusion.limitations.map((l) => l.statement)).toContain('Nothing named storefront was found in the sources');
+    const typo = await ask('chekout status?');
+    expect(typo.conclusion.question).toMatch(/^I could not find "chekout" .* Which of these do you mean: checkout[,?]/);
+  }, 120_000);
+
+  it('answers the cause when it is asked beside a measure, and when the trouble started before when the alert held', async () => {
+    const { conclusion } = await ask('checkout errors: root cause?');
+    expect(conclusion.summary).toMatch(/2\.15\.0/);
+    expect(conclusion.summary).not.toMatch(/^The error ratio of checkout is/);
+    const started = await ask('catching up on the overnight page. when did this begin?');
+    const [rose, held] = [
+      /^The error ratio of checkout rose from .+ at (\d\d:\d\d) UTC \[#\d+(, #\d+)*\]$/m.exec(started.conclusion.summary)?.[1],
+      /^The condition of CheckoutHighErrorRate \(the incident's alert\) has held since (\d\d:\d\d) UTC/m.exec(started.conclusion.summary)?.[1],
+    ];
+    expect(rose).toBeDefined();
+    expect(held).toBeDefined();
+    expect(rose! <= held!).toBe(true);
+  }, 120_000);
+});

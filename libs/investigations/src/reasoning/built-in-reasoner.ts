@@ -21,7 +21,7 @@ import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
 import { meaningsAsked, meaningsOnly } from './questions/glossary';
-import { followingUp, parseQuestion, QuestionKind, questionParts, suspectsOf } from './questions/parse';
+import { followingUp, isEnglish, parseQuestion, QuestionKind, questionParts, suspectsOf } from './questions/parse';
 import { BudgetExhausted } from './reasoner';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
@@ -97,7 +97,13 @@ export class BuiltInReasoner {
     // (Not a change's name: "the statements-static deploy or archive?" names a deploy, which the investigation weighs.)
     const namesAChange = (w: string): boolean =>
       new RegExp(`\\b${escape(w)}\\s+(deploy|deployment|rollout|release|build|version|image|change|config\\w*)`, 'i').test(message);
-    if (asked && asked.kind === 'unknown' && asked.nameShaped.some((w) => !namesAChange(w)) && !parts.length) {
+    if (
+      asked &&
+      // (Or whether it is involved: "is the thumbnailer service involved in this?")
+      (asked.kind === 'unknown' || asked.kind === 'cause') &&
+      (asked.nameShaped.some((w) => !namesAChange(w)) || asked.placedAsNames.some((w) => !/[\d_.-]/.test(w) && !isEnglish(w))) &&
+      !parts.length
+    ) {
       const ask = await new IncidentQuestions(asked, session.conversation).askIfUnknown(session);
       if (ask) return ask;
     }

@@ -16,10 +16,11 @@ import { answerAlertSubject } from './alert-subjects';
 import { answerCertificates } from './certificates';
 import { answerDiskFilled, answerDisks } from './disks';
 import { answerLogs } from './logs';
+import { answerQuery } from './query';
 import { answerNodeHealth } from './nodes';
 import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, Signal, TypedQuestion } from './parse';
-import { parseQuestion } from './parse';
+import { isEnglish, parseQuestion, peopleOrSuperlative } from './parse';
 import { answerRelated } from './related';
 import {
   calleesOfKind,
@@ -154,7 +155,8 @@ export class IncidentQuestions {
    */
   async askIfUnknown(session: InvestigationSession): Promise<Conclusion | null> {
     const source = session.sources.find((s) => s.type === 'prometheus');
-    if (!source || !this.asked.nameShaped.length) return null;
+    // (Or a word no dictionary holds where a name stands, which may be a known name misspelt: "invntory status?".)
+    if (!source || !(this.asked.nameShaped.length || this.asked.placedAsNames.some((w) => !/[\d_.-]/.test(w) && !isEnglish(w)))) return null;
     const named = await this.subjects(session, source);
     return 'ask' in named ? named.ask : null;
   }
@@ -210,6 +212,10 @@ export class IncidentQuestions {
       return null;
     }
     const until = session.window.until;
+    if (this.asked.query) {
+      await answerQuery(session, source, this.answer, this.asked.query, until);
+      return null;
+    }
     // "CPUThrottlingHigh is firing too: which workload is it about?"
     if (this.asked.listings.includes('alerts') && this.asked.alertNamed) {
       await answerAlertSubject(session, source, this.answer, this.asked.alertNamed, until);
@@ -651,7 +657,10 @@ export class IncidentQuestions {
         if (part.length) return part;
         // A pod named by its own suffix ("the rff78 pod"): the one pod whose name ends with it.
         const bySuffix = /^[a-z0-9]{5}$/.test(w) ? catalog.filter((s) => s.label === 'pod' && s.value.endsWith(`-${w}`)) : [];
-        return bySuffix.length === 1 ? bySuffix : abbreviated(w);
+        if (bySuffix.length === 1) return bySuffix;
+        // A plural of a service's name ("the slowest searches", "carts"): that service.
+        const plural = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && (w === `${s.value}s` || w === `${s.value}es`));
+        return plural.length ? plural.slice(0, 1) : abbreviated(w);
       });
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
@@ -669,7 +678,10 @@ export class IncidentQuestions {
         !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) &&
         !match([w]).length &&
         !abbreviated(w).length &&
-        (this.asked.placedAsNames.includes(w) || nearlyNames(w)),
+        // (A word of the language close to a name is that word, not a typo: "searches".)
+        // A word of the language stands for a name when the question needs one more than it names ("is search related to billing?").
+        ((this.asked.placedAsNames.includes(w) && (!this.asked.plainWords.includes(w) || (needs > 1 && !peopleOrSuperlative(w)))) ||
+          (nearlyNames(w) && !isEnglish(w))),
     );
     // A word that is a part of several names and the whole of none is ambiguous: asked about, never guessed.
     const ambiguous = words
@@ -695,6 +707,9 @@ export class IncidentQuestions {
       if (unresolved.length) this.answer.limit('scope', `Nothing named ${unresolved.join(', ')} was found in the sources`, runs);
       return { found: named };
     }
+    // A plain word where a name may stand ("errors on the storefront") that names nothing known is said, not asked about.
+    const plain = words.filter((w) => this.asked.plainWords.includes(w) && !peopleOrSuperlative(w) && !match([w]).length && !abbreviated(w).length);
+    if (plain.length) this.answer.limit('scope', `Nothing named ${plain.join(', ')} was found in the sources`, runs);
     // A reference, or no name at all: what the conversation named last, else the incident's service.
     // What an earlier message named that is a service, before an exporter it named ("so the kubelet is killing it" is still about inventory).
     const named_ = [...earlier].reverse().map(match);
@@ -989,7 +1004,7 @@ export class IncidentQuestions {
     }
     // Each pod's CPU or memory with its limit, as a capacity table shows them.
     if (
-      this.asked.againstLimit &&
+      (this.asked.againstLimit || this.asked.amount) &&
       this.asked.byPod &&
       subject.label !== 'node' &&
       subject.label !== 'peer' &&

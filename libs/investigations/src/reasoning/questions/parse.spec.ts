@@ -565,10 +565,13 @@ describe('parseQuestion', () => {
 
   it("reads a metric's name as the measure it is, with the subject its matchers name, and a challenge's name as the callee of the calls after it", () => {
     expect(parseQuestion('what does container_memory_working_set_bytes say for orders right now?')).toMatchObject({ signals: ['memory'], words: ['orders'] });
+    // (An expression given whole is evaluated as it is written.)
     expect(parseQuestion('histogram_quantile(0.99, rate(http_request_duration_seconds_bucket{job="search"}[5m])) - what is it now?')).toMatchObject({
-      signals: ['latency'],
-      percentile: 0.99,
-      words: ['search'],
+      kind: 'signals',
+      query: 'histogram_quantile(0.99, rate(http_request_duration_seconds_bucket{job="search"}[5m]))',
+    });
+    expect(parseQuestion('histogram_quantile(0.99, rate(http_request_duration_seconds_bucket{job="search"}[5m])) of search vs before?')).toMatchObject({
+      query: null,
     });
     expect(parseQuestion('rate of http_requests_total{code=~"5.."} for checkout?')).toMatchObject({ failedPerSecond: true, words: ['checkout'] });
     const [when, calls] = questionParts(

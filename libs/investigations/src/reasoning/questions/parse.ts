@@ -1,5 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import { escape } from '../explainers/labels';
+import ENGLISH_WORDS from 'an-array-of-english-words';
+import { pastedQuery } from './pasted-query';
 
 /**
  * What people ask during an incident, read from a message without a model: the grammar of the
@@ -105,6 +107,10 @@ export interface TypedQuestion {
    * "originating") unless it nearly matches a known name (a typo).
    */
   placedAsNames: string[];
+  /** Those of `placedAsNames` that are plainly words of the language, never asked about as names when the sources know none (see plainWordsOf). */
+  plainWords: string[];
+  /** A PromQL expression the message gives to be evaluated as written (see runnableQuery), else null. */
+  query: string | null;
   /** Those of `words` shaped as a service's name ("loyalty-points", "sessions-memcached"): joined parts, none a common word ("follow-up", "time-series" are not). */
   nameShaped: string[];
   /** Two neighbouring words joined by `-` ("orders worker" is `orders-worker`): a name written with a space; it stands for both words when the sources know it. */
@@ -218,7 +224,9 @@ export interface TypedQuestion {
 
 /** How many replicas serve ("how many cart replicas are actually serving traffic?"): the available replicas, not a listing of pods nor their traffic. */
 /** How a pod's containers last ended ("last terminated reason", "exit code", "last state"): the pods' table, which shows it. */
-const TERMINATIONS = /\b(last[- ]?)?(terminat\w* (reasons?|states?|status)|terminations?|last states?|exit (codes?|reasons?|status))\b/;
+/** How the pods' containers last ended, asked ("last terminated reason?", "exit codes", "OOMKilled?"): listed pod by pod. */
+const TERMINATIONS =
+  /\b(last[- ]?)?(terminat\w* (reasons?|states?|status)|terminations?|last states?|exit (codes?|reasons?|status))\b|\boom[- ]?kill(ed)?\s*(\?|$)/;
 
 const SERVING_REPLICAS =
   /\bhow many (?:[a-z0-9_-]+ ){0,2}(?:replicas|pods|instances|copies)\b(?: (?:are|is|were|do we have|does it have))?(?: (?:actually|still|currently|really|now))? (?:serving|up|available|ready|healthy|alive|taking traffic|in service|running)\b(?! (?:on|the|version|v?\d|build|release|image|pods?)\b)/;
@@ -278,7 +286,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   [
     'replicas',
     new RegExp(
-      /\b(scaled?|scaling|scales|autoscal\w*|running at all|stop(ped|s)? running|no longer running|not running)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/
+      /\b(scaled?|scaling|scales|autoscal\w*|running at all|stop(ped|s)? running|no longer running|not running|(go|goes|gone|went) (away|missing)|disappear\w*|vanish\w*)\b|\b(go|goes|gone|went|drop(ped)?|fell|down) to (0|zero|one|1)\b|\breplica ?counts?\b|\bnumber of (replicas|pods|instances)\b/
         .source + `|${SERVING_REPLICAS.source}`,
     ),
   ],
@@ -316,9 +324,9 @@ const ASKS_WHICH =
   /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(?:are|is) (?:its |the |their |your |our )?(?:[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
-  /^\W*(which|what|who|list|show)\b[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
+  /^\W*(which|what|who|list|show)\b(?!\s+(?:fraction|share|percent\w*|proportion|ratio|portion|part|rate|number|count|%)\b)[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /\b(?:the )?(?:time|moment|timestamp) of the (?:first|last|latest|most recent) \w+|\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|\bthe time (?:when )?(?:[a-z0-9_.'-]+ ){1,4}(?:went out|rolled out|started|began|deployed|landed|happened|stopped)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /\b(?:the )?(?:time|moment|timestamp) of (?:the )?(?:first|last|latest|most recent) \w+|\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|\bthe time (?:when )?(?:[a-z0-9_.'-]+ ){1,4}(?:went out|rolled out|started|began|deployed|landed|happened|stopped)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we|you|they) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update|scale|lower|raise|bump|resize)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|(which|what) ([a-z0-9_-]+ ){0,2}?(config\w*|configmaps?|settings?|secrets?|flags?|env vars?|changes?|deploys?|releases?|rollouts?) (was |were |got |has been |have been )?(changed|edited|modified|updated|reported|applied|pushed|made|deployed|rolled out|released)|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
@@ -341,6 +349,13 @@ const ASKS_LOGS = /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )\b(
 const CONFIRMS_CAUSE =
   /\b(is|was) (that|this|it) (the|a|our) [a-z0-9 ._-]{0,30}?(deploy|deployment|rollout|release|change|version|upgrade|push|config change)\w*\s*[?.!]*\s*$|\b(could|can|might|would|is|was) (that|this|it)( deploy| rollout| release| change| version)? (be )?(related|connected|linked|relevant|responsible)\s*[?.!]*\s*$|\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b|\b(are|am) (we|you|i) (really |actually |even )?(sure|certain|confident|positive) (that )?(it'?s|it is|it was|the cause is|the \w+ is)\b[^?.!]*\b(and|but|rather than|instead of|or) not\b/;
 const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|explain)\b/;
+/**
+ * The cause asked whatever measure is named beside it: "cart restarts: root cause?", "crashloop — trigger?", "is that the
+ * slowness or a red herring?", "the throttling or something else?", "is the throttling what slows search?", "what is making
+ * search slow?".
+ */
+const ASKS_CAUSE_OVER_MEASURES =
+  /\broot[- ]?causes?\b|\b(?:involved|implicated) in (?:this|the|these|that|our)\b|\btrigger(?:ed)?\s*[?!.]*\s*$|\bwhat (?:triggered|set off|kicked off) (?:it|this|that|the \w+)\b|\bred herring\b|\bculprit\b|\bor (?:is it |was it |is that |was that |is this )?(?:something|anything) else\b|\b(?:is|was|are|were) (?:the |that |this |our |those |these )?(?:[a-z0-9_.-]+ ){1,3}what(?:'s| is)? (?:making|causing|caus\w+|break\w*|slow\w*|kill\w*|fail\w*|hurt\w*|crash\w*|affect\w*|driv\w*)\b|\bwhat(?:'s| is| was) (?:making|causing|behind|driving) (?:the )?[a-z0-9_-]+\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
   /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:someone|somebody|people|they|folks|everyone|others)\b[^?.!]{0,40}\bblam(?:e|ed|es|ing)\b|\bwhat(?:'s| is| are) [a-z0-9_-]+ (?:choking|stuck|hanging|waiting|blocked|tripping) on\b|\b(?:is|was|are|were) (?:the |that |this )?(?:[a-z0-9_.-]+ ){1,3}(?:really |actually |truly )?(?:harmless|innocent|to blame|at fault|the (?:cause|culprit)|a victim)\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b[^?.!]{0,40}\b(?:down|taking|failing|broken|at fault|to blame|causing|breaking|the (?:cause|problem|culprit))\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
@@ -385,6 +400,8 @@ const AVAILABILITY = /\b(availability|availabilty|availibility|success (rate|rat
 const SET_ASIDE = /,\s*(?:and )?(?:not|rather than|instead of) (?:the|a|an|its|their|those|these|that|this) [^,?.!]*/g;
 
 /** A measure asked pod by pod: "is it both pods or just one?", "which replica is slow?", "p99 per pod". */
+/** A CPU or memory question that asks how much is used ("how many cores is it burning?"), not how close to a limit. */
+const USES_AN_AMOUNT = /\b(how (much|many)|using|uses|burning|eating|[mg]ib|bytes)\b/;
 const BY_POD =
   /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b|\b(healthy|other|remaining|surviving|good|new|old) (pods|replicas|instances)\b/;
 
@@ -647,8 +664,12 @@ function aboutTopic(asked: TypedQuestion, topic: string | null): TypedQuestion {
  * Reads the typed question a message asks (from its first READ_CHARS characters). A question
  * after statements ("catalog-sync shares a node with inventory. what CPU does it take?") is
  * of the kind its own sentence asks, about what the statements name when it names nothing itself.
+ * `pasted`: whether a PromQL expression it gives is evaluated (see runnableQuery); not in what is
+ * left of a message once its expression was taken out.
  */
-export function parseQuestion(message: string): TypedQuestion {
+export function parseQuestion(message: string, pasted = true): TypedQuestion {
+  const query = pasted ? runnableQuery(message) : null;
+  if (query) return query.asked;
   const whole = withoutClosingStatement(withQuotesAsStatements(message.slice(0, READ_CHARS)));
   // (A question after a dash is a sentence of its own: "ip-10-0-3-41 is at 98% cpu — what's on it?")
   const sentences = whole.split(/(?<=[.!?])\s+(?=\S)|\s[—–]\s(?=(?:what|what's|whats|which|when|where|who|why|how)\b)/i).filter((s) => /[a-z]/i.test(s));
@@ -664,10 +685,15 @@ export function parseQuestion(message: string): TypedQuestion {
   // Measures the questions name are what is asked, not those the statements before them name ("accounts is failing requests. What percent of its max_connections is used?").
   // (Nor a comparison only the statements make: "… keeps dying with 'too many clients'. how close is ordersdb to its limit right now?")
   const ownMeasures =
-    own.kind === 'signals' && full.kind === 'signals' && own.signals.length > 0 && (own.signals.length < full.signals.length || (full.compare && !own.compare));
+    (own.kind === 'signals' || own.kind === 'when') &&
+    full.kind === own.kind &&
+    own.signals.length > 0 &&
+    (own.signals.length < full.signals.length || (full.compare && !own.compare));
   // (Nor listings only the statements make: "our calls to checkout get resets. are its pods even up?" lists its pods, not its peers.)
   const ownListings = own.kind === 'which' && full.kind === 'which' && own.listings.length > 0 && own.listings.join() !== full.listings.join();
-  if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures && !ownListings)) return full;
+  // (Nor a measure only the statements name beside a question of when a version went out: "accounts errors overnight. when did 1.4.1 roll out?")
+  const ownRollout = own.kind === 'when' && own.rollout && !own.signals.length && full.signals.length > 0;
+  if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures && !ownListings && !ownRollout)) return full;
   // ("I look after accountsdb. Is the database itself overloaded?": "the database" is the one the statements named.)
   const names = own.words.some(
     (w) =>
@@ -678,6 +704,7 @@ export function parseQuestion(message: string): TypedQuestion {
     ...own,
     words: names ? own.words : full.words,
     placedAsNames: names ? own.placedAsNames : full.placedAsNames,
+    plainWords: names ? own.plainWords : full.plainWords,
     nameShaped: names ? own.nameShaped : full.nameShaped,
     compounds: names ? own.compounds : full.compounds,
     refers: names || !full.words.length ? own.refers : false,
@@ -710,6 +737,29 @@ const METRIC_WORDS: Array<[RegExp, string]> = [
   [/^kube_node_status_condition$/, 'node ready'],
 ];
 
+/**
+ * A PromQL expression the message gives to be evaluated ("sum(rate(…[5m])) pls", "<expr> — value?", "what does <expr> give
+ * now?"), as the question of a part of its own, with the message's own question about it (`rest`, the expression's measure
+ * written in its place) when it asks a measure of its own or one against a limit ("… — how high did it get vs the limit?"). Not a
+ * counter's or a histogram's raw series (whose values mean nothing until a rate is taken), and not an expression beside a
+ * question of another kind or about something else ("kube_node_status_condition{…} 0 — which cart pod was on that box?").
+ */
+function runnableQuery(message: string): { expr: string; asked: TypedQuestion; rest: string | null } | null {
+  const pasted = pastedQuery(message.slice(0, READ_CHARS));
+  // (Nor a metric's name alone: "what does container_memory_working_set_bytes say for orders?" names a measure.)
+  if (!pasted || !/[{([]/.test(pasted.expr) || /^[a-z_:][a-z0-9_:]*(_total|_count|_sum|_bucket)\s*(\{[^}]*\})?$/.test(pasted.expr)) return null;
+  const ownText = `${pasted.before} ${pasted.after}`;
+  const own = parseText(ownText);
+  // (A listing of pods is the expression's own split when it sums by pod: "… by (pod, le) … — what is the worst pod at?")
+  const splitByPod = /\bby\s*\([^)]*\bpod\b/.test(pasted.expr) && own.listings.every((l) => l === 'pods');
+  // (A comparison in time is read as the engine reads one: "<expr> of search vs before?".)
+  if (!['signals', 'unknown', ...(splitByPod ? ['which'] : [])].includes(own.kind) || own.compare || own.reference) return null;
+  const asked: TypedQuestion = { ...parseText(''), kind: 'signals', query: pasted.expr };
+  const asks =
+    own.kind === 'signals' || own.againstLimit || /\b(vs\.?|versus|against|compared|limits?|ceiling|max\w*|how many of (them|those|these))\b/i.test(ownText);
+  return { expr: pasted.expr, asked, rest: asks ? `${pasted.before} ${withMetricNamesAsWords(pasted.expr.toLowerCase())} ${pasted.after}`.trim() : null };
+}
+
 /** A question with the metric names it uses written as the words of their measures (see METRIC_WORDS). */
 function withMetricNamesAsWords(text: string): string {
   if (!/\b[a-z][a-z0-9]*_[a-z0-9_]+\b/.test(text)) return text;
@@ -721,11 +771,12 @@ function withMetricNamesAsWords(text: string): string {
         if (!words) return whole;
         // (A matcher of 5xx codes says the failing ones; one of a job, service, app or container names the subject.)
         const failing = matchers && /code\s*=~?\s*["'`]5/.test(matchers) ? '5xx ' : '';
-        const subject = matchers ? /\b(?:job|service|app|container|deployment)\s*=\s*["'`]([a-z0-9_.-]+)["'`]/.exec(matchers)?.[1] : undefined;
+        // (A database server's address names the database: server="ordersdb:5432".)
+        const subject = matchers ? /\b(?:job|service|app|container|deployment|server)\s*=\s*["'`]([a-z0-9_.-]+)(?::\d+)?["'`]/.exec(matchers)?.[1] : undefined;
         return ` ${failing}${words}${subject ? ` of ${subject}` : ''} `;
       })
       // (PromQL's functions and ranges around them are no words of the question.)
-      .replace(/\b(?:rate|irate|increase|sum|avg|max|min|by|without)\s*\(|\[\d+[smhd]\]|[()]/g, ' ')
+      .replace(/\b(?:rate|irate|increase|sum|avg|max|min|count|topk|bottomk|by|without|deriv|delta|abs|time|\w+_over_time)\s*\(|\[\d+[smhd]\]|[()]/g, ' ')
       .replace(/\s+/g, ' ')
   );
 }
@@ -853,7 +904,8 @@ function parseText(whole: string): TypedQuestion {
   // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
   if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
-  const terminations = TERMINATIONS.test(text);
+  // ("time of the first OOM kill?" asks when.)
+  const terminations = TERMINATIONS.test(text) && !ASKS_WHEN.test(text);
   if (terminations && !listings.includes('pods')) listings.unshift('pods');
   // "why ..." asks for the cause, whatever signal it names ("why is search this slow?"); the forms that
   // say what they ask (related, changed, when) come before the listings and signals they name.
@@ -863,7 +915,7 @@ function parseText(whole: string): TypedQuestion {
       ? 'outside'
       : ASKS_LOGS.test(routes.reduce((t, r) => t.split(r.toLowerCase()).join(' '), text))
         ? 'logs'
-        : /\bwhy\b/.test(text) || CONFIRMS_CAUSE.test(text) || ASKS_CAUSE_PHRASED.test(text)
+        : /\bwhy\b/.test(text) || CONFIRMS_CAUSE.test(text) || ASKS_CAUSE_PHRASED.test(text) || ASKS_CAUSE_OVER_MEASURES.test(text)
           ? 'cause'
           : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode || terminations
             ? 'which'
@@ -913,7 +965,17 @@ function parseText(whole: string): TypedQuestion {
     !(/\bhow many (cores|vcpus|millicores)\b/.test(text) && !/\b(limits?|quotas?|max|requests?)\b/.test(text));
   const byPod =
     (signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text)) ||
-    (againstLimit && signals.some((x) => x === 'cpu' || x === 'memory') && (BY_POD.test(text) || /\b(each|pods)\b/.test(text)));
+    (againstLimit && signals.some((x) => x === 'cpu' || x === 'memory') && (BY_POD.test(text) || /\b(each|pods)\b/.test(text))) ||
+    // ("how many cores is each search pod using?": each pod's use, with its limit beside it.)
+    (signals.some((x) => x === 'cpu' || x === 'memory') && BY_POD.test(text) && USES_AN_AMOUNT.test(text));
+  // "payments-gateway", or a word that a kind of workload follows ("the thumbnailer service"): shaped as a name, whether or not the sources know it.
+  const nameShaped = words.filter(
+    (w) =>
+      (/[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))) ||
+      new RegExp(
+        `\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker|one|cache|instance|cluster|database|db)\\b`,
+      ).test(text),
+  );
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
     /\b(\d{2}(?:\.\d+)?)(?:th)? percentile\b/.exec(text) ??
@@ -943,14 +1005,9 @@ function parseText(whole: string): TypedQuestion {
     versions,
     words,
     placedAsNames: words.filter((w) => namePlaced(text, w)),
-    // "payments-gateway", or a word that a kind of workload follows ("the thumbnailer service"): shaped as a name, whether or not the sources know it.
-    nameShaped: words.filter(
-      (w) =>
-        (/[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))) ||
-        new RegExp(
-          `\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker|one|cache|instance|cluster|database|db)\\b`,
-        ).test(text),
-    ),
+    plainWords: plainWordsOf(text, words, nameShaped),
+    nameShaped,
+    query: null,
     compounds: compoundsOf(asking, words),
     refers: REFERS.test(text),
     // A probe from outside is not one of the kubelet's: the cluster's events do not tell it.
@@ -1029,9 +1086,7 @@ function parseText(whole: string): TypedQuestion {
     mean: signals.includes('latency') && !percentile && /\b(average|mean)\b/.test(text),
     slowerThan,
     ...(signals.includes('cpu') && /\b(cores?|vcpus?|millicores?)\b/.test(text) ? { inCores: true } : {}),
-    ...(signals.some((x) => x === 'cpu' || x === 'memory') && /\b(how (much|many)|using|uses|burning|eating|[mg]ib|bytes)\b/.test(text)
-      ? { amount: true }
-      : {}),
+    ...(signals.some((x) => x === 'cpu' || x === 'memory') && USES_AN_AMOUNT.test(text) ? { amount: true } : {}),
     ...(availability ? { shareOfCount: true, availability: true } : {}),
     soFar: signals.includes('restarts') && rangeOf(text) === null && (SO_FAR.test(text) ? !reference || /\bso far\b/.test(text) : false),
     // ("as % of max", "vs the max" name a limit, not the highest.)
@@ -1062,7 +1117,11 @@ function parseText(whole: string): TypedQuestion {
         /\bhow many (\w+ )?connections\b[^?.!]*\b(max_connections|max|allowed|limit)\b|\btotal connections\b/.test(asking)),
     alertNamed,
     aboutVersions: kind === 'changes' && /\b(versions?|images?|builds?|tags?)\b/.test(text),
-    fired: kind === 'when' && !signals.length && /\b(fire|fired|fires|page|paged|trigger|triggered|go off|gone off|went off|alerted)\b/.test(text),
+    // (Of the sentence that asks: "catching up on the overnight page. when did this begin?" asks when it began.)
+    fired:
+      kind === 'when' &&
+      !signals.length &&
+      /\b(fire|fired|fires|page|paged|trigger|triggered|go off|gone off|went off|alerted)\b/.test(text.split(/[.!]\s+(?=\S)/).at(-1) ?? text),
     howFailing: signals.includes('errors') && HOW_FAILING.test(asking),
     rollout:
       kind === 'when' &&
@@ -1167,6 +1226,7 @@ function shareOf(before: TypedQuestion, asked: TypedQuestion, text = ''): TypedQ
     ...(shareOfAll ? { shareOfAll } : {}),
     words: names ? asked.words : before.words,
     placedAsNames: names ? asked.placedAsNames : before.placedAsNames,
+    plainWords: names ? asked.plainWords : before.plainWords,
     nameShaped: names ? asked.nameShaped : before.nameShaped,
     refers: false,
     routes: asked.routes.length ? asked.routes : before.routes,
@@ -1246,7 +1306,15 @@ export function followingUp(
       before &&
       (before.versions.length || before.rollout || /\b(roll(ed|s)? out|rollout|deploy\w*|released?|shipped)\b/.test(earlier.at(-1)?.toLowerCase() ?? ''))
     )
-      return { ...asked, words: before.words, placedAsNames: before.placedAsNames, versions: before.versions, rollout: !before.versions.length, wentOut: true };
+      return {
+        ...asked,
+        words: before.words,
+        placedAsNames: before.placedAsNames,
+        plainWords: before.plainWords,
+        versions: before.versions,
+        rollout: !before.versions.length,
+        wentOut: true,
+      };
   }
   // "and the other replica?": the question before, of the other pods of the workload it named a pod of.
   if (asked.other && !asked.words.length && !asked.signals.length) {
@@ -1283,6 +1351,7 @@ export function followingUp(
     ...before,
     words,
     placedAsNames: own.length ? (modifies ? asked.placedAsNames.filter((w) => own.includes(w)) : own) : before.placedAsNames,
+    plainWords: own.length ? asked.plainWords : before.plainWords,
     nameShaped: own.length ? asked.nameShaped : before.nameShaped,
     // "how much was free on it an hour ago?" after a question about a disk: its free space.
     ...(before.signals.includes('disk') && /\b(free|left|available|remaining)\b/.test(text)
@@ -1418,7 +1487,16 @@ const PART_BREAK =
  * asks one question (or several of one kind, which the grammar reads together), or when a part
  * is not understood alone.
  */
-export function questionParts(whole: string): QuestionPart[] {
+export function questionParts(whole: string, pasted = true): QuestionPart[] {
+  // A PromQL expression given to evaluate is a part of its own, first; the message's own question about it ("… — how high did it get
+  // vs the limit?") is read with the expression's measure in its place.
+  const query = pasted ? runnableQuery(whole) : null;
+  if (query) {
+    const first = { text: query.expr, asked: query.asked };
+    if (!query.rest) return [first];
+    const rest = questionParts(query.rest, false);
+    return [first, ...(rest.length ? rest : [{ text: query.rest, asked: parseQuestion(query.rest, false) }])];
+  }
   // The pleasantries and the purpose clause that open a message ("for the timeline, …") are no part of their own.
   const message = withoutClosingStatement(withBothTimes(withQuotesAsStatements(whole.slice(0, READ_CHARS))));
   const asked = message.slice(message.length - withoutPreamble(message.toLowerCase()).length);
@@ -1431,7 +1509,7 @@ export function questionParts(whole: string): QuestionPart[] {
     .split(PART_BREAK)
     .map((t) => t.trim())
     .filter((t) => /[a-z]/i.test(t) && !FILLER.test(t) && !CONDITION.test(t) && !onlyContext(t))
-    .map((text) => ({ text, asked: aboutTopic(parseQuestion(text), topic) }))
+    .map((text) => ({ text, asked: aboutTopic(parseQuestion(text, pasted), topic) }))
     // A later part that only says how to read the part before again ("…, and how much was free on it an hour ago?") asks that part again.
     .map((p, i, all) =>
       i > 0 && p.asked.kind === 'unknown'
@@ -1486,7 +1564,14 @@ export function questionParts(whole: string): QuestionPart[] {
         return [
           {
             ...p,
-            asked: { ...p.asked, words: before.asked.words, placedAsNames: before.asked.placedAsNames, nameShaped: before.asked.nameShaped, refers: false },
+            asked: {
+              ...p.asked,
+              words: before.asked.words,
+              placedAsNames: before.asked.placedAsNames,
+              plainWords: before.asked.plainWords,
+              nameShaped: before.asked.nameShaped,
+              refers: false,
+            },
           },
         ];
       return [p];
@@ -1520,6 +1605,7 @@ export function questionParts(whole: string): QuestionPart[] {
                 ...p.asked,
                 words: dropped.words,
                 placedAsNames: dropped.placedAsNames,
+                plainWords: dropped.plainWords,
                 nameShaped: dropped.nameShaped,
                 versions: dropped.versions,
                 refers: false,
@@ -1736,21 +1822,67 @@ const AFTER_NAMES = new Set(
  * rising?", "where are the errors originating?") stand elsewhere.
  */
 function namePlaced(text: string, word: string): boolean {
-  if (/[\d_.-]/.test(word)) return true;
+  return placement(text, word) !== null;
+}
+
+/**
+ * How firmly `word` stands where a name stands in `text`, at the firmest of its occurrences:
+ * `firm` when it looks like a name, opens the question, follows its opening verb ("is billing
+ * down?"), has a possessive `'s` or comes before a word of AFTER_NAMES ("the billing pods");
+ * `loose` when it only follows a word of BEFORE_NAMES ("of people", "on the storefront"); null
+ * when it stands nowhere a name stands.
+ */
+function placement(text: string, word: string): 'firm' | 'loose' | null {
+  if (/[\d_.-]/.test(word)) return 'firm';
   const tokens = text.split(/[^a-z0-9_.:'-]+/).filter(Boolean);
-  return tokens.some((t, i) => {
+  let found: 'loose' | null = null;
+  for (const [i, t] of tokens.entries()) {
     const bare = t.replace(/^[.:'-]+|[.:'-]+$/g, '');
-    if (bare.replace(/'s$/, '') !== word) return false;
-    if (i === 0 || bare.endsWith("'s")) return true;
+    if (bare.replace(/'s$/, '') !== word) continue;
+    if (i === 0 || bare.endsWith("'s")) return 'firm';
     // Skipping an article: "of the billing", "is the billing".
     const at = tokens[i - 1] === 'the' || tokens[i - 1] === 'a' ? i - 2 : i - 1;
     const before = tokens[at];
     // "is billing down?", "how is billing?", "how close is billing to its limit?"; not "which pods are affected?".
     const opens = before !== undefined && OPENING_VERBS.has(before) && (at === 0 || QUESTION_WORDS.has(tokens[at - 1]) || tokens[at - 2] === 'how');
-    return (
-      (before !== undefined && BEFORE_NAMES.has(before)) || opens || (tokens[i + 1] !== undefined && AFTER_NAMES.has(tokens[i + 1].replace(/[?.!,;:]+$/, '')))
-    );
-  });
+    if (opens || (tokens[i + 1] !== undefined && AFTER_NAMES.has(tokens[i + 1].replace(/[?.!,;:]+$/, '')))) return 'firm';
+    if (before !== undefined && BEFORE_NAMES.has(before)) found = 'loose';
+  }
+  return found;
+}
+
+/** The people a product serves, by the words they are called: never the name of a system, whatever their place. */
+const PEOPLE = new Set(
+  'people person persons users user shoppers shopper buyers buyer sellers seller merchants merchant creators creator visitors visitor clients client members member subscribers subscriber players player readers reader viewers viewer guests guest patients patient drivers driver riders rider folks humans traders trader tenants tenant partners partner vendors vendor'.split(
+    ' ',
+  ),
+);
+
+/** The words of English (an-array-of-english-words, some 275,000), as a set made when first needed. */
+let english: Set<string> | undefined;
+export const isEnglish = (word: string): boolean => (english ??= new Set(ENGLISH_WORDS)).has(word);
+
+/**
+ * The words of `words` that stand where a name may stand yet are plainly words of the language, not
+ * names: what a product's people are called ("shoppers", "creators"), and an English word that
+ * only follows a preposition ("the share of people", "errors on the storefront"). One shaped as a
+ * name ("the storefront service") is no plain word.
+ */
+function plainWordsOf(text: string, words: string[], nameShaped: string[]): string[] {
+  return words.filter((w) => !nameShaped.includes(w) && (peopleOrSuperlative(w) || (placement(text, w) === 'loose' && isEnglish(w))));
+}
+
+/** Whether a word says who ("shoppers") or which ("the slowest"), never what: no name, and nothing to say was not found. */
+export const peopleOrSuperlative = (word: string): boolean => PEOPLE.has(word) || superlative(word);
+
+/** An adjective's superlative ("slowest", "worst", "biggest", "latest"): it says which one, never names one. */
+function superlative(word: string): boolean {
+  if (/^(worst|least|best|most)$/.test(word)) return true;
+  if (!word.endsWith('est') || !isEnglish(word)) return false;
+  const base = word.slice(0, -3);
+  // slow-est, late-st, big-g-est, happi-est.
+  const adjectives = [base, `${base}e`, base.replace(/(\w)\1$/, '$1'), base.replace(/i$/, 'y')];
+  return adjectives.some((a) => a.length >= 2 && a !== word && isEnglish(a));
 }
 
 /** The words of a question that may name a subject: not the grammar's, not numbers, routes or versions. */

@@ -727,7 +727,12 @@ async function readNodeSignals(
         `How full the fullest filesystem of node ${node} is`,
       );
       out.push({ signal, name: SIGNAL_NAMES.disk, run, lines: linesOf(run), unit: 'ratio' });
-    } else out.push({ cannot: `the ${SIGNAL_NAMES[signal]} is a service's, not a node's: name a service that runs on that node to read it`, run: null });
+    } else
+      out.push({
+        // (Without the window it is counted over: a sentence no run shows states no number.)
+        cannot: `the ${SIGNAL_NAMES[signal].replace(/ per \d+ \w+$/, '')} is a service's, not a node's: name a service that runs on that node to read it`,
+        run: null,
+      });
   }
   return out;
 }

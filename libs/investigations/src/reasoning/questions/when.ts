@@ -20,6 +20,15 @@ export function minimumMove(unit: Unit): number {
   return { rps: 0.5, ratio: 0.01, seconds: 0.02, cores: 0.05, bytes: 16 * 1024 * 1024, count: 0.5 }[unit];
 }
 
+/** The measure an alert's name says it watches ("CheckoutHighErrorRate": errors; "SearchLatencyHigh": latency), else null. */
+function measureOfAlert(alertname: string | undefined): Signal | null {
+  if (!alertname) return null;
+  const words = alertname.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  if (/\b(errors?|5xx|failures?|failing)\b/.test(words)) return 'errors';
+  if (/\b(latency|slow|duration)\b/.test(words)) return 'latency';
+  return null;
+}
+
 /** What a `when` question needs of its turn. */
 export interface WhenQuestion {
   session: InvestigationSession;
@@ -55,6 +64,17 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
   const until = session.window.until;
   const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
   if (!q.signal || !subject) {
+    // "when did this begin?" of the incident: when the measure its alert watches began to move, then when the alert's condition held.
+    const measured = !q.signal && !q.alert && !q.fired && subject ? measureOfAlert(session.alerts.map((a) => a.labels.alertname).find((n) => !!n)) : null;
+    if (measured && subject) {
+      const read = await readChange(q, measured, subject);
+      if (!('cannot' in read) && read.change)
+        answer.record(
+          session,
+          `The ${read.read.name} of ${subject.value} ${read.change.after >= read.change.before ? 'rose' : 'fell'} from ${quantity(read.change.before, read.read.unit)} to ${quantity(read.change.after, read.read.unit)} at ${clock(Timestamp.fromEpochMicros(read.change.at), until)}`,
+          read.runs,
+        );
+    }
     await conditionEpisode(q, lookbackFrom(session, firstAlert), until, firstAlert);
     return;
   }
