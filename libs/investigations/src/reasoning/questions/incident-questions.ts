@@ -678,8 +678,8 @@ export class IncidentQuestions {
         !catalog.some((s) => (WHOLE_ONLY.has(s.label) ? whole(s, w) : names(w, s.value))) &&
         !match([w]).length &&
         !abbreviated(w).length &&
-        // (A word of the language close to a name is that word, not a typo: "searches".)
-        // A word of the language stands for a name when the question needs one more than it names ("is search related to billing?").
+        // A plain word of the language stands for a name only when the question needs one more than it names ("is search related
+        // to billing?"); a word of the language close to a name is that word, not a typo ("searches").
         ((this.asked.placedAsNames.includes(w) && (!this.asked.plainWords.includes(w) || (needs > 1 && !peopleOrSuperlative(w)))) ||
           (nearlyNames(w) && !isEnglish(w))),
     );

@@ -222,12 +222,11 @@ export interface TypedQuestion {
   howFailing: boolean;
 }
 
-/** How many replicas serve ("how many cart replicas are actually serving traffic?"): the available replicas, not a listing of pods nor their traffic. */
-/** How a pod's containers last ended ("last terminated reason", "exit code", "last state"): the pods' table, which shows it. */
-/** How the pods' containers last ended, asked ("last terminated reason?", "exit codes", "OOMKilled?"): listed pod by pod. */
+/** How a pod's containers last ended, asked ("last terminated reason", "exit code", "last state", "OOMKilled?"): the pods' table, which shows it. */
 const TERMINATIONS =
   /\b(last[- ]?)?(terminat\w* (reasons?|states?|status)|terminations?|last states?|exit (codes?|reasons?|status))\b|\boom[- ]?kill(ed)?\s*(\?|$)/;
 
+/** How many replicas serve ("how many cart replicas are actually serving traffic?"): the available replicas, not a listing of pods nor their traffic. */
 const SERVING_REPLICAS =
   /\bhow many (?:[a-z0-9_-]+ ){0,2}(?:replicas|pods|instances|copies)\b(?: (?:are|is|were|do we have|does it have))?(?: (?:actually|still|currently|really|now))? (?:serving|up|available|ready|healthy|alive|taking traffic|in service|running)\b(?! (?:on|the|version|v?\d|build|release|image|pods?)\b)/;
 
@@ -399,9 +398,10 @@ const AVAILABILITY = /\b(availability|availabilty|availibility|success (rate|rat
 /** What a question sets aside after a comma ("…, not the first crash", "…, rather than the errors"): no measure it asks. */
 const SET_ASIDE = /,\s*(?:and )?(?:not|rather than|instead of) (?:the|a|an|its|their|those|these|that|this) [^,?.!]*/g;
 
-/** A measure asked pod by pod: "is it both pods or just one?", "which replica is slow?", "p99 per pod". */
 /** A CPU or memory question that asks how much is used ("how many cores is it burning?"), not how close to a limit. */
 const USES_AN_AMOUNT = /\b(how (much|many)|using|uses|burning|eating|[mg]ib|bytes)\b/;
+
+/** A measure asked pod by pod: "is it both pods or just one?", "which replica is slow?", "p99 per pod". */
 const BY_POD =
   /\b(both|either|just one|only one|one of|each|every|all|per|by) (of )?(the |our |its |their |these |those )?([a-z0-9-]+ )?(pods?|replicas?|instances?)\b|\bwhich (one|pod|replica|instance)s?\b|\bone of (them|those|these)\b|\b(healthy|other|remaining|surviving|good|new|old) (pods|replicas|instances)\b/;
 
