@@ -65,7 +65,9 @@ export async function answerWhen(q: WhenQuestion, subject: Subject | null): Prom
   const firstAlert = earliest(session.alerts.map((a) => a.startsAt)) ?? until;
   if (!q.signal || !subject) {
     // "when did this begin?" of the incident: when the measure its alert watches began to move, then when the alert's condition held.
-    const measured = !q.signal && !q.alert && !q.fired && subject ? measureOfAlert(session.alerts.map((a) => a.labels.alertname).find((n) => !!n)) : null;
+    // ("Is it still happening?" asks whether the condition holds now, and when it fired asks that alone.)
+    const measured =
+      !q.signal && !q.alert && !q.fired && !q.still && subject ? measureOfAlert(session.alerts.map((a) => a.labels.alertname).find((n) => !!n)) : null;
     if (measured && subject) {
       const read = await readChange(q, measured, subject);
       if (!('cannot' in read) && read.change)
