@@ -21,7 +21,7 @@ import { logErrorCandidates, runsKeptForLogs } from './localize/log-errors';
 import { readsTheCluster } from './questions/cluster';
 import { IncidentQuestions } from './questions/incident-questions';
 import { meaningsAsked, meaningsOnly } from './questions/glossary';
-import { followingUp, isEnglish, parseQuestion, QuestionKind, questionParts, suspectsOf } from './questions/parse';
+import { followingUp, parseQuestion, placesAnUnknownWord, QuestionKind, questionParts, suspectsOf } from './questions/parse';
 import { BudgetExhausted } from './reasoner';
 import type { IncidentBrief, InvestigationSession, SourceBrief } from './reasoner';
 import { readDatastoresWithoutPrometheus, concludeWithDatastores } from './without-prometheus';
@@ -101,7 +101,7 @@ export class BuiltInReasoner {
       asked &&
       // (Or whether it is involved: "is the thumbnailer service involved in this?")
       (asked.kind === 'unknown' || asked.kind === 'cause') &&
-      (asked.nameShaped.some((w) => !namesAChange(w)) || asked.placedAsNames.some((w) => !/[\d_.-]/.test(w) && !isEnglish(w))) &&
+      (asked.nameShaped.some((w) => !namesAChange(w)) || placesAnUnknownWord(asked)) &&
       !parts.length
     ) {
       const ask = await new IncidentQuestions(asked, session.conversation).askIfUnknown(session);

@@ -20,7 +20,7 @@ import { answerQuery } from './query';
 import { answerNodeHealth } from './nodes';
 import { clock, quantity, Unit } from './format';
 import type { QuestionPart, Reference, Signal, TypedQuestion } from './parse';
-import { isEnglish, parseQuestion, peopleOrSuperlative } from './parse';
+import { isEnglish, parseQuestion, peopleOrSuperlative, placesAnUnknownWord } from './parse';
 import { answerRelated } from './related';
 import {
   calleesOfKind,
@@ -156,7 +156,7 @@ export class IncidentQuestions {
   async askIfUnknown(session: InvestigationSession): Promise<Conclusion | null> {
     const source = session.sources.find((s) => s.type === 'prometheus');
     // (Or a word no dictionary holds where a name stands, which may be a known name misspelt: "invntory status?".)
-    if (!source || !(this.asked.nameShaped.length || this.asked.placedAsNames.some((w) => !/[\d_.-]/.test(w) && !isEnglish(w)))) return null;
+    if (!source || !(this.asked.nameShaped.length || placesAnUnknownWord(this.asked))) return null;
     const named = await this.subjects(session, source);
     return 'ask' in named ? named.ask : null;
   }

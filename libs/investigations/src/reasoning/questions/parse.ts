@@ -1872,6 +1872,9 @@ function plainWordsOf(text: string, words: string[], nameShaped: string[]): stri
   return words.filter((w) => !nameShaped.includes(w) && (peopleOrSuperlative(w) || (placement(text, w) === 'loose' && isEnglish(w))));
 }
 
+/** Whether a question places as a name a word no dictionary holds (not shaped as a name either): perhaps a known name misspelt ("invntory status?"). */
+export const placesAnUnknownWord = (asked: TypedQuestion): boolean => asked.placedAsNames.some((w) => !/[\d_.-]/.test(w) && !isEnglish(w));
+
 /** Whether a word says who ("shoppers") or which ("the slowest"), never what: no name, and nothing to say was not found. */
 export const peopleOrSuperlative = (word: string): boolean => PEOPLE.has(word) || superlative(word);
 
