@@ -16,9 +16,13 @@ import { DEFAULT_BUDGETS, directSession } from '../support/direct-session';
  */
 function stagedScenario(name: string) {
   const scenario = SCENARIOS.find((s) => s.name === name)!;
-  const at: { staged?: StagedPrometheus; page?: Awaited<ReturnType<typeof deriveAlerts>>[number] } = {};
+  // readAt: the time the last answer read the data at (its window's end), in seconds. An answer reads at the moment it
+  // is asked, seconds or, on a loaded machine, minutes after the data's end; a rate over the last five minutes differs
+  // between the two, so the oracle reads where the answer did.
+  const at: { staged?: StagedPrometheus; page?: Awaited<ReturnType<typeof deriveAlerts>>[number]; readAt?: number } = {};
   const instant = async (query: string): Promise<{ metric: Record<string, string>; value: [number, string] } | undefined> => {
-    const res = await fetch(`${at.staged!.prometheus.url}/api/v1/query?${new URLSearchParams({ query, time: String(at.staged!.end) })}`);
+    const time = String(at.readAt ?? at.staged!.end);
+    const res = await fetch(`${at.staged!.prometheus.url}/api/v1/query?${new URLSearchParams({ query, time })}`);
     const body = (await res.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
     return body.data.result[0];
   };
@@ -31,9 +35,9 @@ function stagedScenario(name: string) {
   });
   return {
     end: () => at.staged!.end,
-    /** What PromQL gives at the data's end: the number an answer is checked against. */
+    /** What PromQL gives where the last answer read (at the data's end before any): the number an answer is checked against. */
     value: async (query: string): Promise<number> => Number((await instant(query))?.value[1]),
-    /** A label of the first series PromQL gives at the data's end (the name of a pod the generator made). */
+    /** A label of the first series PromQL gives where the last answer read (the name of a pod the generator made). */
     labelOf: async (query: string, label: string): Promise<string | undefined> => (await instant(query))?.metric[label],
     ask: async (message: string, earlier: string[] = [], answers: string[] = []) => {
       // The changes the scenario's deploy and configuration tools reported, as the worker reads them.
@@ -47,6 +51,7 @@ function stagedScenario(name: string) {
         undefined,
         scenario.changes?.(at.staged!.end),
       );
+      at.readAt = Number(session.window.until.epochMicros) / 1e6;
       const conclusion = checkConclusion(await new BuiltInReasoner().investigate(session), session.investigationId, session.runs);
       return { conclusion, runs: session.runs };
     },
