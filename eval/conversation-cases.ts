@@ -28,10 +28,22 @@ export interface QuestionCase {
   /** The scenario (eval/scenarios.ts) whose incident the conversation is about. */
   scenario: string;
   /**
-   * `dev` cases may be tuned on; `holdout` to `holdout-10` cases are written before the
+   * `dev` cases may be tuned on; `holdout` to `holdout-11` cases are written before the
    * code they score and never tuned on (each set written after the one before it had been scored).
    */
-  split: 'dev' | 'holdout' | 'holdout-2' | 'holdout-3' | 'holdout-4' | 'holdout-5' | 'holdout-6' | 'holdout-7' | 'holdout-8' | 'holdout-9' | 'holdout-10';
+  split:
+    | 'dev'
+    | 'holdout'
+    | 'holdout-2'
+    | 'holdout-3'
+    | 'holdout-4'
+    | 'holdout-5'
+    | 'holdout-6'
+    | 'holdout-7'
+    | 'holdout-8'
+    | 'holdout-9'
+    | 'holdout-10'
+    | 'holdout-11';
   message: string;
   /** Questions asked before in the same conversation, each answered in turn first. */
   earlier?: string[];

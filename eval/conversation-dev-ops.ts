@@ -517,7 +517,7 @@ export const OPS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ledger-volume-full-chronic-mount',
     split: 'dev',
-    earlier: ['why are ledger writes failing?'],
+    earlier: ['so why do writes to the ledger fail?'],
     message: 'how many writes came back 507 in the last 30 min?',
     expect: { number: 'sum(increase(http_requests_total{job="ledger", route="/api/ledger/entries", code="507"}[30m]))', tolerance: 0.2 },
   },

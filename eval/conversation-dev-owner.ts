@@ -561,7 +561,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'ledger-volume-full-chronic-mount',
     split: 'dev',
-    earlier: ['why are ledger writes failing?'],
+    earlier: ['so why do writes to the ledger fail?'],
     message: 'how much free space did our volume have an hour ago?',
     expect: { number: `kubelet_volume_stats_available_bytes{persistentvolumeclaim="data-ledger"}${HOUR_AGO}`, tolerance: 0.15 },
   },

@@ -257,7 +257,7 @@ export const SUPPORT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'orders-worker-scaled-to-zero',
     split: 'dev',
-    earlier: ['Why are messages piling up in the orders queue?'],
+    earlier: ['How come messages keep piling up in the orders queue?'],
     message: 'How long has the oldest message in that queue been waiting now?',
     expect: { number: 'max (-rabbitmq_queue_head_message_timestamp{queue="orders"} + time())', tolerance: 0.1 },
   },
