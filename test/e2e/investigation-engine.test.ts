@@ -155,7 +155,7 @@ describe('the investigation engine', () => {
     expect(done).toMatchObject({ status: 'concluded', conclusionStatus: 'inconclusive' });
     expect(done.runs.map((r: { tool: string }) => r.tool)).toEqual(['incident.alert_events', 'changes.near_onset']);
     expect(done.hypotheses).toEqual([
-      expect.objectContaining({ status: 'inconclusive', statement: expect.stringMatching(/^The deploy "Deployed probe 7" on probe at /) }),
+      expect.objectContaining({ status: 'inconclusive', statement: expect.stringMatching(/^The deploy "Deployed probe 7" \(probe-7\) on probe at /) }),
     ]);
     expect(done.summary).toMatch(/\. 1 change\(s\) near the onset were found, and none could be tested\.$/);
   });

@@ -158,7 +158,9 @@ describe('the reasoner on generated incidents', () => {
   it('names the faulty release of a release train on a service below the paged one, read with the changes of what it calls, not the harmless releases beside it', async () => {
     const result = await investigate('payments-release-train');
     expect(result.error).toBeNull();
-    expect(result.cause).toMatch(/^The deploy "Deployed payments [\d.]+" on payments by \S+ at .*, followed by a rise of the failure ratio of payments /);
+    expect(result.cause).toMatch(
+      /^The deploy "Deployed payments [\d.]+" \(\S+\) on payments by \S+ at .*, followed by a rise of the failure ratio of payments /,
+    );
     expect(result.top1).toBe(true);
     // Never more than supported: no run tied the failures to the new version's replicas.
     expect(result.conclusionStatus).toBe('supported_explanation');
@@ -192,7 +194,7 @@ describe('the reasoner on generated incidents', () => {
     // The metrics show no change; the configuration tool's report is listed, as it names itself.
     expect(answer!.status).toBe('concluded');
     expect(answer!.answer).toMatch(
-      /^The last change before the first alert: Reported: The configuration change "billing: ledger client timeout 2s -> 150ms" on billing by grace.*; 1 change in namespace \S+ from .* to /,
+      /^The last change before the first alert: Reported: The configuration change "billing: ledger client timeout 2s -> 150ms" \((?:\S+\/)?cfg-8841\) on billing by grace.*; 1 change in namespace \S+ from .* to /,
     );
   }, 120_000);
 
@@ -233,7 +235,7 @@ describe('the reasoner on generated incidents', () => {
     const read = second.runs.find((r: any) => r.tool === 'changes.near_onset');
     expect(read.summary).toMatch(/ on statements, what they call \(archive\) or naming no service /);
     expect(second.hypotheses.map((h: any) => h.statement)).toContainEqual(
-      expect.stringMatching(/^The configuration change "archive: storage quota 2 TiB -> 200 GiB" on Archive at /),
+      expect.stringMatching(/^The configuration change "archive: storage quota 2 TiB -> 200 GiB" \(archive-config-77\) on Archive at /),
     );
   }, 180_000);
 });

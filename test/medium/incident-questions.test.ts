@@ -297,6 +297,13 @@ describe('questions about memory against its limit', () => {
     expect(conclusion.summary).toMatch(/^The memory limit of orders's containers is 1 GiB now /);
     const { conclusion: worker } = await staged.ask('and the memory limit of the orders worker?');
     expect(worker.summary).toMatch(/^The memory limit of orders-worker's containers is 512 MiB now /);
+    // The singular of a plural name is that service, not a name to ask about among those it begins ("the order pods").
+    const { conclusion: restarts } = await staged.ask('how many times did the order pods restart in the last hour?');
+    expect(restarts.question).toBeUndefined();
+    const counted = /^orders had (\d+) container restarts from /.exec(restarts.summary);
+    expect(Number(counted?.[1])).toBe(
+      Math.round(await staged.value('sum(increase(kube_pod_container_status_restarts_total{pod=~"orders-[a-z0-9]+-[a-z0-9]+"}[1h]))')),
+    );
   }, 60_000);
 });
 
@@ -656,15 +663,16 @@ describe('questions about what connections are doing, and about a deploy only a 
 
   it('dates a deploy of the service named from its report when the metrics show none, and says what it runs', async () => {
     const { conclusion } = await reported.ask('at what time was statements deployed?');
-    const deploy = /^The deploy "Deployed statements-static [^"]+" on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
-      conclusion.summary,
-    );
+    const deploy =
+      /^The deploy "Deployed statements-static [^"]+" \(deploy-3301\) on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
+        conclusion.summary,
+      );
     expect(deploy).not.toBeNull();
     expect(Math.abs(minutesBefore(deploy![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
     // A version only the report names: dated from the report.
     const { conclusion: version } = await reported.ask('when did 2026.11.27-1 of statements go out?');
     const out =
-      /^The deploy "Deployed statements-static 2026\.11\.27-1[^"]*" on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC); the metrics show no 2026\.11\.27-1 of statements/.exec(
+      /^The deploy "Deployed statements-static 2026\.11\.27-1[^"]*" \(deploy-3301\) on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC); the metrics show no 2026\.11\.27-1 of statements/.exec(
         version.summary,
       );
     expect(out).not.toBeNull();
@@ -851,7 +859,9 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
 
   it('dates a configuration change the conversation asked about from its report, and says what no source holds', async () => {
     const { conclusion } = await config.ask('what time did that go out?', ['any config changes pushed to billing in the last hour? what changed?']);
-    expect(conclusion.summary).toMatch(/^The configuration change "billing: ledger client timeout 2s -> 150ms" on billing by grace was reported at /);
+    expect(conclusion.summary).toMatch(
+      /^The configuration change "billing: ledger client timeout 2s -> 150ms" \(cfg-8841\) on billing by grace was reported at /,
+    );
     expect(Math.abs(minutesBefore(conclusion.summary, config.end()) - 37)).toBeLessThanOrEqual(1);
     const { conclusion: outside } = await config.ask('why did grace push cfg-8841? is there a ticket for it?');
     expect(outside.findings).toEqual([]);
@@ -1132,4 +1142,45 @@ describe('PromQL given to evaluate, words of the language where a name may stand
     expect(held).toBeDefined();
     expect(rose! <= held!).toBe(true);
   }, 120_000);
+});
+
+describe("a word no dictionary holds where the subject stands, a deploy's program, how a route's requests fail, and what a cause's actor did", () => {
+  // /var/lib/media fills up 37 minutes before the end: uploads fail with 507.
+  const disk = stagedScenario('media-disk-full-flapping-alert');
+  // A deploy of statements-static (deploy-3301) is reported 48 minutes before the end; archive went down.
+  const reported = stagedScenario('archive-down-reported-deploy-red-herring');
+  // orders-worker was scaled to zero 44 minutes before the end.
+  const scaled = stagedScenario('orders-worker-scaled-to-zero');
+
+  it('asks which service is meant when the subject is a word no dictionary holds, though the clause after it names a known one', async () => {
+    const { conclusion } = await disk.ask('is the thumbnailer that resizes media uploads down as well?');
+    expect(conclusion.question).toMatch(/^I could not find "thumbnailer" among the services and jobs the sources know\. Which of these do you mean: media, /);
+  }, 60_000);
+
+  it("reads a program a version's deploy names as the service it deploys", async () => {
+    const { conclusion } = await reported.ask('statements-static 2026.11.27-1 shipped this morning, at what time did it go out?');
+    expect(conclusion.question).toBeUndefined();
+    const out =
+      /^The deploy "Deployed statements-static 2026\.11\.27-1[^"]*" \(deploy-3301\) on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
+        conclusion.summary,
+      );
+    expect(Math.abs(minutesBefore(out![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('says how the requests of a route named by its business word fail', async () => {
+    const { conclusion } = await disk.ask('which status codes are the failing uploads getting?');
+    expect(conclusion.summary).toMatch(/^\| \/api\/uploads \| /m);
+    expect(conclusion.summary).toMatch(/^The failing outcomes of media now, the most first: code="507"/m);
+  }, 60_000);
+
+  it('takes "it" after a cause answer for the service whose act the cause was', async () => {
+    const { conclusion } = await scaled.ask(
+      'when did it get scaled down?',
+      ['why is the orders queue backing up?'],
+      ['orders-worker was scaled to zero at 06:00 UTC'],
+    );
+    const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at (\d\d:\d\d UTC)/.exec(conclusion.summary);
+    expect(fell).not.toBeNull();
+    expect(Math.abs(minutesBefore(fell![1], scaled.end()) - 44)).toBeLessThanOrEqual(2);
+  }, 60_000);
 });

@@ -98,6 +98,7 @@ export async function runChangesNearOnsetTool(
       dependencies,
       changes: shown.map((c) => ({
         id: c.id,
+        externalId: c.externalId,
         occurredAt: c.occurredAt,
         minutesBeforeOnset: Math.round(minutesBefore(c) * 10) / 10,
         kind: c.kind,

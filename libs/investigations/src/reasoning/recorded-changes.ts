@@ -9,6 +9,8 @@ export const CHANGES_TOOL = 'changes.near_onset';
 /** A change as changes.near_onset returns it. */
 export interface RecordedChange {
   id: string;
+  /** The sender's id prefixed by its format ("generic:cfg-8841"); absent from runs recorded before the tool returned it. */
+  externalId?: string;
   occurredAt: string;
   /** Negative after the onset. */
   minutesBeforeOnset: number;
@@ -57,10 +59,18 @@ const KIND_TEXT: Record<string, string> = {
   code: 'code change',
 };
 
-/** The change as a sentence names it: `the deploy "Deployed checkout 2.4.1" on checkout by ada`. */
+/** The id the sender gave the change ("cfg-8841"), by which its own tool finds it: none for an id derived from its content, or a rollout the metrics showed. */
+export function senderIdOf(c: RecordedChange): string | null {
+  if (!c.externalId || isObserved(c)) return null;
+  const id = c.externalId.slice(c.externalId.indexOf(':') + 1);
+  return id && !id.startsWith('sha256:') ? id : null;
+}
+
+/** The change as a sentence names it: `the deploy "Deployed checkout 2.4.1" (dep-118) on checkout by ada`, with the sender's id when it gave one. */
 export function describeChange(c: RecordedChange): string {
   const kind = KIND_TEXT[c.kind] ?? 'change';
-  return `the ${kind} "${c.summary.slice(0, 200)}"${c.service ? ` on ${c.service}` : ''}${c.author ? ` by ${c.author}` : ''}`;
+  const id = senderIdOf(c);
+  return `the ${kind} "${c.summary.slice(0, 200)}"${id ? ` (${id})` : ''}${c.service ? ` on ${c.service}` : ''}${c.author ? ` by ${c.author}` : ''}`;
 }
 
 /** What to do about a change that caused the condition: undo it, in the terms of its kind. */

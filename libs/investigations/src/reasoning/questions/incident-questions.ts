@@ -658,9 +658,19 @@ export class IncidentQuestions {
         // A pod named by its own suffix ("the rff78 pod"): the one pod whose name ends with it.
         const bySuffix = /^[a-z0-9]{5}$/.test(w) ? catalog.filter((s) => s.label === 'pod' && s.value.endsWith(`-${w}`)) : [];
         if (bySuffix.length === 1) return bySuffix;
-        // A plural of a service's name ("the slowest searches", "carts"): that service.
-        const plural = catalog.filter((s) => !WHOLE_ONLY.has(s.label) && (w === `${s.value}s` || w === `${s.value}es`));
-        return plural.length ? plural.slice(0, 1) : abbreviated(w);
+        // A plural of a service's name ("the slowest searches", "carts"), or the singular of a plural one ("the order pods" of orders): that service.
+        const plural = catalog.filter(
+          (s) =>
+            !WHOLE_ONLY.has(s.label) && [`${s.value}s`, `${s.value}es`, s.value.replace(/e?s$/, ''), s.value.replace(/s$/, '')].includes(w) && w !== s.value,
+        );
+        if (plural.length) return plural.slice(0, 1);
+        // A program of a service a version's deploy names ("statements-static 2026.11.27-1" of statements): that service, the longest name first.
+        const program = this.asked.versions.length
+          ? catalog
+              .filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value) && w.startsWith(`${s.value}-`))
+              .sort((a, b) => b.value.length - a.value.length)
+          : [];
+        return program.length ? program.slice(0, 1) : abbreviated(w);
       });
       // A service named by several labels is one subject: its job, else the first label that names it.
       return found.filter((s, i) => found.findIndex((o) => o.value === s.value) === i);
@@ -736,9 +746,18 @@ export class IncidentQuestions {
       !measures(askedLatestFirst[latestNamed]).some((x) => this.asked.signals.includes(x))
         ? named_.find((s, i) => s.length && measures(askedLatestFirst[i]).some((x) => this.asked.signals.includes(x)))
         : undefined;
+    // After a cause was answered that a service's own act began ("orders-worker was scaled to zero …"), "when was it scaled down?" asks about that service.
+    const causeActor =
+      earlierAsked.at(-1)?.kind === 'cause' && !named.length && (this.asked.kind === 'when' || this.asked.signals.includes('replicas'))
+        ? catalog
+            .filter((s) => !WHOLE_ONLY.has(s.label) && !isExporter(s.value) && new RegExp(`^${escape(s.value)} (was|were|went|had|has|is) `).test(lastAnswer))
+            .slice(0, 1)
+        : [];
     const before = alertAnswered.length
       ? alertAnswered
-      : (sameMeasure ?? named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? []);
+      : causeActor.length
+        ? causeActor
+        : (sameMeasure ?? named_.find((s) => s.some((x) => !isExporter(x.value))) ?? named_.find((s) => s.length) ?? []);
     // A reference ("is it still failing?") means what was named before, unless a word of the question is plainly a name
     // nothing known is called: one shaped like a name ("notifications-gateway", "the thumbnailer service") or a known name misspelt ("the inventroy service").
     const plainlyNames = unresolved.some((w) => /[\d_.-]/.test(w) || nearlyNames(w) || this.asked.nameShaped.includes(w));
@@ -1697,6 +1716,7 @@ export class IncidentQuestions {
                 ? `Only ${changed.join(', ')} of ${shownAs(subject)} has a higher ${name} since ${split.what} (${clock(split.at, until)}); the other routes are about the same`
                 : `The ${name} of ${shownAs(subject)} is higher since ${split.what} (${clock(split.at, until)}) on ${changed.join(', ')}${asked.length ? `, not only on ${asked.join(', ')}` : ''}`;
       this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()], table);
+      this.howFailing(session, subject, read);
       return;
     }
     const whole = summarise(withPoints.flatMap((s) => s.points));
@@ -1718,7 +1738,11 @@ export class IncidentQuestions {
                 ? `The ${name} of ${shownAs(subject)} ${current(last, until, unit)}; it averaged ${quantity(whole.all, unit)} ${range}`
                 : `The ${name} of ${shownAs(subject)} averaged ${quantity(whole.all, unit)} ${range}`;
     this.answer.record(session, statement, [run, read.also, ...[split?.run].flat()]);
-    // How they fail: the outcomes of the requests failing now.
+    this.howFailing(session, subject, read);
+  }
+
+  /** How they fail, when asked: the outcomes of the requests failing now. */
+  private howFailing(session: InvestigationSession, subject: Subject, read: { failures?: string[]; also?: RecordedRun }): void {
     if (this.asked.howFailing && read.failures?.length && read.also)
       this.answer.record(session, `The failing outcomes of ${shownAs(subject)} now, the most first: ${read.failures.join('; ')}`, [read.also]);
   }

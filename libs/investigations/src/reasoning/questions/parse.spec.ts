@@ -581,6 +581,16 @@ describe('parseQuestion', () => {
     expect(calls.asked).toMatchObject({ kind: 'signals', callee: 'partner-bank', howFailing: true });
   });
 
+  it('reads a protocol as no name, a ticket the answer is for as nothing asked, and a route said not to be the one as not asked about', () => {
+    expect(parseQuestion('uploads to media fail with HTTP 507. any idea?').words).not.toContain('http');
+    expect(parseQuestion('is grpc to payments failing?').words).toEqual(['payments']);
+    // The ticket the answer goes into is not what is asked; what a ticket says is.
+    expect(parseQuestion('which release is it, so I can reference it in our ticket?').kind).not.toBe('outside');
+    expect(parseQuestion('what did the tickets say about checkout?').kind).toBe('outside');
+    expect(parseQuestion('we call /api/suggest, never /api/search: is suggest latency up since the release?').routes).toEqual(['/api/suggest']);
+    expect(parseQuestion('is /api/search slower than /api/suggest?').routes).toEqual(['/api/search', '/api/suggest']);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -521,7 +521,9 @@ const COMMON = new Set(
     'thank hello hi hey morning afternoon evening good great quick check whether overall update updates channel leadership team teams everyone anyone ' +
     'someone somebody kindly might need needs wondering curious question questions able give both roughly approximately moment present mentioned earlier typical typically ' +
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero' +
-    ' reported evidence pinning pinned edit edits edited metrics short matters matter mattered two crashlooping crashloop crashloops crashlooped feels feel felt side sides'
+    ' reported evidence pinning pinned edit edits edited metrics short matters matter mattered two crashlooping crashloop crashloops crashlooped feels feel felt side sides ' +
+    // The protocols requests are made in: "fails with HTTP 507" names no service.
+    'http https http2 grpc tcp udp graphql websocket websockets scale scaled scaling target targets'
   ).split(' '),
 );
 
@@ -626,6 +628,13 @@ const PLEASANTRY =
 /** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …", "security here. …", "data eng: …". */
 const PURPOSE =
   /^\s*(for|as|re|regarding) (?![^,:?—–]*\b(i|we|you|i'd|we'd|i'm|we're|need|want|give|show|tell|please|pls|can|could|what|how|which|when)\b)[^,:?—–]{0,100}(?:[,:]|\s[—–-])\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
+
+/**
+ * A clause that says what the answer is for ("… so I can reference it in our ticket", "… to paste it into the report"): what it
+ * names (a ticket) is not what is asked.
+ */
+const WHAT_FOR =
+  /,?\s+(?:so (?:that )?(?:i|we|you|they|the \w+) (?:can|could|may|might|will)|(?:in order )?to (?:put|reference|cite|add|paste|include|quote|note|mention|link) (?:it|that|this|them))\b[^?.!]*/g;
 
 /** The question of a message without the pleasantries that open it and the clause that says who asks it or what for. */
 function withoutPreamble(text: string): string {
@@ -744,7 +753,20 @@ const METRIC_WORDS: Array<[RegExp, string]> = [
  * counter's or a histogram's raw series (whose values mean nothing until a rate is taken), and not an expression beside a
  * question of another kind or about something else ("kube_node_status_condition{…} 0 — which cart pod was on that box?").
  */
-function runnableQuery(message: string): { expr: string; asked: TypedQuestion; rest: string | null } | null {
+function runnableQuery(message: string): RunnableQuery | null {
+  // (A message's parts and its question are both read from it: the expression is found once.)
+  if (lastRunnable?.message !== message) lastRunnable = { message, found: findRunnableQuery(message) };
+  return lastRunnable.found;
+}
+
+interface RunnableQuery {
+  expr: string;
+  asked: TypedQuestion;
+  rest: string | null;
+}
+let lastRunnable: { message: string; found: RunnableQuery | null } | undefined;
+
+function findRunnableQuery(message: string): RunnableQuery | null {
   const pasted = pastedQuery(message.slice(0, READ_CHARS));
   // (Nor a metric's name alone: "what does container_memory_working_set_bytes say for orders?" names a measure.)
   if (!pasted || !/[{([]/.test(pasted.expr) || /^[a-z_:][a-z0-9_:]*(_total|_count|_sum|_bucket)\s*(\{[^}]*\})?$/.test(pasted.expr)) return null;
@@ -784,9 +806,15 @@ function withMetricNamesAsWords(text: string): string {
 function parseText(whole: string): TypedQuestion {
   const message = whole.slice(0, READ_CHARS);
   const text = corrected(withoutPreamble(withMetricNamesAsWords(message.toLowerCase()))).replace(ASKERS_OWN_STEP, ' ');
-  const routes = [
+  const written = [
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
+  // A route said not to be the one ("only calls /api/suggest, never /api/search") is not asked about, when another is.
+  const ruledOut = (r: string): boolean =>
+    new RegExp(
+      `\\b(?:never|not|except|excluding|other than|apart from|but not)\\s+(?:(?:get|post|put|patch|delete)\\s+)?${escape(r.toLowerCase())}(?![\\w/])`,
+    ).test(message.toLowerCase());
+  const routes = written.some((r) => !ruledOut(r)) ? written.filter((r) => !ruledOut(r)) : written;
   const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
   // The root filesystem of a disk question ("how full is / on that node?") is a mount, as paths are.
   if (/(^|\s)\/(?=[\s?.!,]|$)/.test(message) && (SIGNALS.find(([x]) => x === 'disk')![1].test(text) || /\b(free|left|full|used)\b/.test(text)))
@@ -911,7 +939,7 @@ function parseText(whole: string): TypedQuestion {
   // say what they ask (related, changed, when) come before the listings and signals they name.
   const read: QuestionKind = ASKS_ACTIONS.test(text)
     ? 'actions'
-    : ASKS_OUTSIDE.test(text)
+    : ASKS_OUTSIDE.test(text.replace(WHAT_FOR, ''))
       ? 'outside'
       : ASKS_LOGS.test(routes.reduce((t, r) => t.split(r.toLowerCase()).join(' '), text))
         ? 'logs'
@@ -974,7 +1002,9 @@ function parseText(whole: string): TypedQuestion {
       (/[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length >= 3 && !COMMON.has(part) && !/^\d+$/.test(part))) ||
       new RegExp(
         `\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker|one|cache|instance|cluster|database|db)\\b`,
-      ).test(text),
+      ).test(text) ||
+      // (A word no dictionary holds that a relative clause says what it does: "the thumbnailer that processes uploads".)
+      (!isEnglish(w) && new RegExp(`\\bthe ${w.replace(/[.]/g, '\\.')},? (that|which|who)\\b`).test(text)),
   );
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
