@@ -1175,8 +1175,8 @@ describe("a word no dictionary holds where the subject stands, a deploy's progra
 
   it('takes "it" after a cause answer for the service whose act the cause was', async () => {
     const { conclusion } = await scaled.ask(
-      'when did it get scaled down?',
-      ['why is the orders queue backing up?'],
+      'at what time were its replicas scaled down?',
+      ['how come the orders queue keeps growing?'],
       ['orders-worker was scaled to zero at 06:00 UTC'],
     );
     const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at (\d\d:\d\d UTC)/.exec(conclusion.summary);

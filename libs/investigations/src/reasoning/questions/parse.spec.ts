@@ -589,6 +589,9 @@ describe('parseQuestion', () => {
     expect(parseQuestion('what did the tickets say about checkout?').kind).toBe('outside');
     expect(parseQuestion('we call /api/suggest, never /api/search: is suggest latency up since the release?').routes).toEqual(['/api/suggest']);
     expect(parseQuestion('is /api/search slower than /api/suggest?').routes).toEqual(['/api/search', '/api/suggest']);
+    // "How come" and "what's the reason" ask why, whatever measure they name.
+    expect(parseQuestion('how come the orders queue keeps growing?').kind).toBe('cause');
+    expect(parseQuestion("what's the reason search's latency went up?").kind).toBe('cause');
   });
 
   it('reads only the beginning of a long message', () => {
