@@ -943,7 +943,10 @@ function parseText(whole: string): TypedQuestion {
       ? 'outside'
       : ASKS_LOGS.test(routes.reduce((t, r) => t.split(r.toLowerCase()).join(' '), text))
         ? 'logs'
-        : /\bwhy\b|\bhow come\b|\bwhat(?:'s| is| was) the reason\b/.test(text) || CONFIRMS_CAUSE.test(text) || ASKS_CAUSE_PHRASED.test(text) || ASKS_CAUSE_OVER_MEASURES.test(text)
+        : /\bwhy\b|\bhow come\b|\bwhat(?:'s| is| was) the reason\b/.test(text) ||
+            CONFIRMS_CAUSE.test(text) ||
+            ASKS_CAUSE_PHRASED.test(text) ||
+            ASKS_CAUSE_OVER_MEASURES.test(text)
           ? 'cause'
           : (ASKS_PEERS.test(text) && !signals.length && !callee) || onNode || terminations
             ? 'which'
