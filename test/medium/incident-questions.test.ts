@@ -680,6 +680,16 @@ describe('questions about what connections are doing, and about a deploy only a 
     const { conclusion: shipped } = await reported.ask('did anyone ship anything for archive?');
     expect(shipped.summary).toMatch(/^archive runs 5\.0\.3 \(2 pods\) at \d\d:\d\d UTC \[#\d+\]$/m);
   }, 60_000);
+
+  it("reads a program a version's deploy names as the service it deploys", async () => {
+    const { conclusion } = await reported.ask('statements-static 2026.11.27-1 shipped this morning, at what time did it go out?');
+    expect(conclusion.question).toBeUndefined();
+    const out =
+      /^The deploy "Deployed statements-static 2026\.11\.27-1[^"]*" \(deploy-3301\) on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
+        conclusion.summary,
+      );
+    expect(Math.abs(minutesBefore(out![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
+  }, 60_000);
 });
 
 describe('questions that compare with a time ago, pod by pod, and free space', () => {
@@ -889,6 +899,17 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     expect(share).not.toBeNull();
     expect(db.summary).not.toMatch(/error ratio/);
   }, 60_000);
+
+  it('takes "it" after a cause answer for the service whose act the cause was', async () => {
+    const { conclusion } = await scaled.ask(
+      'at what time were its replicas scaled down?',
+      ['how come the orders queue keeps growing?'],
+      ['orders-worker was scaled to zero at 06:00 UTC'],
+    );
+    const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at (\d\d:\d\d UTC)/.exec(conclusion.summary);
+    expect(fell).not.toBeNull();
+    expect(Math.abs(minutesBefore(fell![1], scaled.end()) - 44)).toBeLessThanOrEqual(2);
+  }, 60_000);
 });
 
 describe('counts since an event, their share of all requests, routes a message gives, and the suspect a question names', () => {
@@ -953,6 +974,17 @@ describe('counts since an event, their share of all requests, routes a message g
     );
     expect(Math.abs(Number(route![1]) / 100 - want)).toBeLessThan(0.03);
   }, 90_000);
+
+  it('asks which service is meant when the subject is a word no dictionary holds, though the clause after it names a known one', async () => {
+    const { conclusion } = await disk.ask('is the thumbnailer that resizes media uploads down as well?');
+    expect(conclusion.question).toMatch(/^I could not find "thumbnailer" among the services and jobs the sources know\. Which of these do you mean: media, /);
+  }, 60_000);
+
+  it('says how the requests of a route named by its business word fail', async () => {
+    const { conclusion } = await disk.ask('which status codes are the failing uploads getting?');
+    expect(conclusion.summary).toMatch(/^\| \/api\/uploads \| /m);
+    expect(conclusion.summary).toMatch(/^The failing outcomes of media now, the most first: code="507"/m);
+  }, 60_000);
 });
 
 describe('what an SLO counts: requests slower than a duration, availability, statistics side by side, replicas serving, a queue in two parts, pods by pod', () => {
@@ -1142,45 +1174,4 @@ describe('PromQL given to evaluate, words of the language where a name may stand
     expect(held).toBeDefined();
     expect(rose! <= held!).toBe(true);
   }, 120_000);
-});
-
-describe("a word no dictionary holds where the subject stands, a deploy's program, how a route's requests fail, and what a cause's actor did", () => {
-  // /var/lib/media fills up 37 minutes before the end: uploads fail with 507.
-  const disk = stagedScenario('media-disk-full-flapping-alert');
-  // A deploy of statements-static (deploy-3301) is reported 48 minutes before the end; archive went down.
-  const reported = stagedScenario('archive-down-reported-deploy-red-herring');
-  // orders-worker was scaled to zero 44 minutes before the end.
-  const scaled = stagedScenario('orders-worker-scaled-to-zero');
-
-  it('asks which service is meant when the subject is a word no dictionary holds, though the clause after it names a known one', async () => {
-    const { conclusion } = await disk.ask('is the thumbnailer that resizes media uploads down as well?');
-    expect(conclusion.question).toMatch(/^I could not find "thumbnailer" among the services and jobs the sources know\. Which of these do you mean: media, /);
-  }, 60_000);
-
-  it("reads a program a version's deploy names as the service it deploys", async () => {
-    const { conclusion } = await reported.ask('statements-static 2026.11.27-1 shipped this morning, at what time did it go out?');
-    expect(conclusion.question).toBeUndefined();
-    const out =
-      /^The deploy "Deployed statements-static 2026\.11\.27-1[^"]*" \(deploy-3301\) on statements by ci-bot was reported at ((\d{4}-\d\d-\d\d )?\d\d:\d\d UTC)/.exec(
-        conclusion.summary,
-      );
-    expect(Math.abs(minutesBefore(out![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
-  }, 60_000);
-
-  it('says how the requests of a route named by its business word fail', async () => {
-    const { conclusion } = await disk.ask('which status codes are the failing uploads getting?');
-    expect(conclusion.summary).toMatch(/^\| \/api\/uploads \| /m);
-    expect(conclusion.summary).toMatch(/^The failing outcomes of media now, the most first: code="507"/m);
-  }, 60_000);
-
-  it('takes "it" after a cause answer for the service whose act the cause was', async () => {
-    const { conclusion } = await scaled.ask(
-      'at what time were its replicas scaled down?',
-      ['how come the orders queue keeps growing?'],
-      ['orders-worker was scaled to zero at 06:00 UTC'],
-    );
-    const fell = /^The number of available replicas of orders-worker fell from \d+ to 0 at (\d\d:\d\d UTC)/.exec(conclusion.summary);
-    expect(fell).not.toBeNull();
-    expect(Math.abs(minutesBefore(fell![1], scaled.end()) - 44)).toBeLessThanOrEqual(2);
-  }, 60_000);
 });

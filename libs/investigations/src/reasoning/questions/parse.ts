@@ -810,11 +810,14 @@ function parseText(whole: string): TypedQuestion {
     ...new Set([...message.matchAll(/(?:^|[\s(`'"])(\/[A-Za-z0-9_\-./{}:]*)/g)].map((m) => m[1].replace(/[.,;:]+$/, '')).filter((r) => r.length > 1)),
   ];
   // A route said not to be the one ("only calls /api/suggest, never /api/search") is not asked about, when another is.
-  const ruledOut = (r: string): boolean =>
-    new RegExp(
-      `\\b(?:never|not|except|excluding|other than|apart from|but not)\\s+(?:(?:get|post|put|patch|delete)\\s+)?${escape(r.toLowerCase())}(?![\\w/])`,
-    ).test(message.toLowerCase());
-  const routes = written.some((r) => !ruledOut(r)) ? written.filter((r) => !ruledOut(r)) : written;
+  const lower = message.toLowerCase();
+  const kept = written.filter(
+    (r) =>
+      !new RegExp(
+        `\\b(?:never|not|except|excluding|other than|apart from|but not)\\s+(?:(?:get|post|put|patch|delete)\\s+)?${escape(r.toLowerCase())}(?![\\w/])`,
+      ).test(lower),
+  );
+  const routes = kept.length ? kept : written;
   const versions = [...new Set([...text.matchAll(/\bv?(\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?)\b/g)].map((m) => m[1]))];
   // The root filesystem of a disk question ("how full is / on that node?") is a mount, as paths are.
   if (/(^|\s)\/(?=[\s?.!,]|$)/.test(message) && (SIGNALS.find(([x]) => x === 'disk')![1].test(text) || /\b(free|left|full|used)\b/.test(text)))
@@ -1007,7 +1010,7 @@ function parseText(whole: string): TypedQuestion {
         `\\b${w.replace(/[.]/g, '\\.')} (service|svc|microservice|deployment|daemonset|statefulset|cronjob|worker|one|cache|instance|cluster|database|db)\\b`,
       ).test(text) ||
       // (A word no dictionary holds that a relative clause says what it does: "the thumbnailer that processes uploads".)
-      (!isEnglish(w) && new RegExp(`\\bthe ${w.replace(/[.]/g, '\\.')},? (that|which|who)\\b`).test(text)),
+      (!isEnglish(w) && new RegExp(`\\bthe ${escape(w)},? (that|which|who)\\b`).test(text)),
   );
   const percentile =
     /\bp(\d{2}(?:\.\d+)?)\b/.exec(text) ??
