@@ -587,7 +587,7 @@ export const CHAINS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'accounts-pool-exhausted-harmless-rollout',
     split: 'dev',
-    earlier: ['did accounts 1.4.1 cause this?'],
+    earlier: ['was this caused by accounts 1.4.1?'],
     message: 'when did it roll out and when did the errors start',
     expect: { all: [at(47), at(38)] },
   },

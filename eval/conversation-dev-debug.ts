@@ -433,7 +433,7 @@ export const DEBUG_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'sessions-redis-down-flapping-alert',
     split: SPLIT,
-    message: 'when did sessions-redis go down? redis_up i mean',
+    message: 'at what point did sessions-redis go down? redis_up i mean',
     // redis_up 0 from 36 min before the end
     expect: { at: 36, tolerance: 2 },
   },

@@ -210,14 +210,14 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
-    message: 'which search pod is slow and what node is it on',
+    message: 'which of the search pods is slow and what node is it on',
     expect: { contains: ['ip-10-0-2-34'] },
   },
   {
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     message: 'whats also running on that host and how busy is it',
-    earlier: ['which search pod is slow and what node is it on'],
+    earlier: ['which of the search pods is slow and what node is it on'],
     expect: { all: [{ contains: ['video-transcode'] }, { number: nodeBusyNow('ip-10-0-2-34'), tolerance: 0.15 }] },
   },
   {

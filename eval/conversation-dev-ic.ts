@@ -662,7 +662,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
     scenario: 'search-noisy-neighbour',
     split: 'dev',
     earlier: ["SearchLatencyHigh. what's search's p99?", 'is it both search pods or one?'],
-    message: 'which search pod is slow and which node is it on?',
+    message: 'which of the search pods is slow, and which node is it on?',
     expect: { contains: [pod('search', '878b86fb7', 'm9xrk'), 'ip-10-0-2-34'] },
   },
   {

@@ -230,7 +230,7 @@ export const PLATFORM_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-config-crashloop',
     split: 'dev',
-    earlier: ['Is the cart rollout stuck?'],
+    earlier: ['is the cart rollout hung?'],
     message: 'how many restarts has the new pod racked up so far?',
     expect: { number: 'max(kube_pod_container_status_restarts_total{container="cart"})', tolerance: 0.15 },
   },

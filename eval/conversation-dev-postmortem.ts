@@ -364,7 +364,7 @@ const cases: Array<Omit<QuestionCase, 'split'>> = [
   // sessions-redis goes down 36 min before the end; cart fails; a frontend target flaps.
   {
     scenario: 'sessions-redis-down-flapping-alert',
-    message: 'when did sessions-redis go down? redis_up going to 0 i mean',
+    message: 'when did sessions-redis go down, redis_up going to 0 i mean?',
     expect: at(36),
   },
   {

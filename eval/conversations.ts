@@ -47,6 +47,8 @@ import { TENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-10a'
 import { TENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-10b';
 import { ELEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-11a';
 import { ELEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-11b';
+import { TWELFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-12a';
+import { TWELFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-12b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -59,7 +61,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10` or `--split=holdout-11`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11` or `--split=holdout-12`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -410,6 +412,8 @@ const CASES: QuestionCase[] = [
   ...TENTH_HOLDOUT_QUESTIONS_B,
   ...ELEVENTH_HOLDOUT_QUESTIONS_A,
   ...ELEVENTH_HOLDOUT_QUESTIONS_B,
+  ...TWELFTH_HOLDOUT_QUESTIONS_A,
+  ...TWELFTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -664,6 +668,7 @@ async function main(): Promise<void> {
     'holdout-9',
     'holdout-10',
     'holdout-11',
+    'holdout-12',
   ] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;

@@ -854,7 +854,7 @@ function parseText(whole: string): TypedQuestion {
   const probe = PROBES.test(asking);
   if (probe && signals.includes('errors')) signals.splice(signals.indexOf('errors'), 1, 'down');
   if (probe && !signals.length) signals.push('down');
-  // "when did sessions-redis go down?": a service going down, when no measure is named that could fall.
+  // "at what point did sessions-redis go down?": a service going down, when no measure is named that could fall.
   if (!signals.length && /\b(go|goes|went|gone|going) (down|offline|dark)\b/.test(asking)) signals.push('down');
   // Probes that fail are what is asked, not the requests that fail: the kubelet's, unless a probe from outside is meant.
   if (signals.includes('probes')) {
