@@ -458,7 +458,11 @@ describe('parseQuestion', () => {
   });
 
   it('reads a service going down, a metric named as no subject, and when a limit changed as a question of that limit', () => {
-    expect(parseQuestion('at what point did sessions-redis go down? redis_up i mean')).toMatchObject({ kind: 'when', signals: ['down'], words: ['sessions-redis'] });
+    expect(parseQuestion('at what point did sessions-redis go down? redis_up i mean')).toMatchObject({
+      kind: 'when',
+      signals: ['down'],
+      words: ['sessions-redis'],
+    });
     expect(parseQuestion('when did the error rate go down?').signals).toEqual(['errors']);
     expect(parseQuestion('when did the recommendations cpu limit get changed?')).toMatchObject({ kind: 'when', signals: ['cpu'], limitValue: true });
   });
