@@ -37,6 +37,7 @@ import { OPS_DEV_CASES } from './conversation-dev-ops';
 import { TRIAGE_DEV_CASES } from './conversation-dev-triage';
 import { STANDUP_DEV_CASES } from './conversation-dev-standup';
 import { KUBECTL_DEV_CASES } from './conversation-dev-kubectl';
+import { MOBILE_DEV_CASES } from './conversation-dev-mobile';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
@@ -388,6 +389,7 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   triage: TRIAGE_DEV_CASES,
   standup: STANDUP_DEV_CASES,
   kubectl: KUBECTL_DEV_CASES,
+  mobile: MOBILE_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
