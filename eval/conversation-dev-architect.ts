@@ -393,7 +393,7 @@ export const ARCHITECT_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
-    message: 'sessions-redis went down when? the exporter looks up to me',
+    message: 'at what point did sessions-redis go down? the exporter looks up to me',
     expect: { at: 36, tolerance: 2 }, // read off: redis_up 0 from 36.0 min before end
   },
   {

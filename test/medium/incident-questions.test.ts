@@ -900,6 +900,19 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     expect(db.summary).not.toMatch(/error ratio/);
   }, 60_000);
 
+  it("reads what of a service's pool is asked: the callers waiting, its size, or timeouts no counter records", async () => {
+    const { conclusion: waiting } = await pool.ask('how many threads are waiting for a db connection in accounts rn?');
+    const pending = /^The number of callers waiting for a connection of pool HikariPool-1 \(all its pods\) of accounts is (\d+) now/.exec(waiting.summary);
+    expect(pending).not.toBeNull();
+    expect(Number(pending![1])).toBe(await pool.value('sum(hikaricp_connections_pending{job="accounts"})'));
+    const { conclusion: size } = await pool.ask('how big is the accounts pool?');
+    const max = /^The size \(the connections each pod may open\) of pool HikariPool-1 of accounts is (\d+) now/.exec(size.summary);
+    expect(Number(max?.[1])).toBe(await pool.value('max(hikaricp_connections_max{job="accounts"})'));
+    const { conclusion: timeouts } = await pool.ask('any pool timeouts on accounts? ballpark is fine');
+    expect(timeouts.findings).toEqual([]);
+    expect(timeouts.summary).toMatch(/^No counter of waits for a connection that timed out .* names accounts/);
+  }, 60_000);
+
   it('takes "it" after a cause answer for the service whose act the cause was', async () => {
     const { conclusion } = await scaled.ask(
       'at what time were its replicas scaled down?',

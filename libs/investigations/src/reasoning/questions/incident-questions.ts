@@ -507,7 +507,10 @@ export class IncidentQuestions {
     const earlierAsked = this.earlier.map((text) => parseQuestion(text));
     const earlier = earlierAsked.map((q) => notAlerts(q.words));
     let words = notAlerts(this.asked.words);
-    const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length);
+    // ("which cart pod was on it?" after an answer about a node: that node.)
+    const onTheNodeAnswered =
+      this.asked.onNode && this.asked.refers && /^(Node |\d+ pod\(s\) run on node )/.test(this.conversation?.turns.at(-1)?.summary ?? '');
+    const asksNode = this.asked.refersNode || (this.asked.onNode && !words.length) || onTheNodeAnswered;
     if (!words.length && !earlier.some((w) => w.length) && !asksNode) return { found: incidentSubject ? [incidentSubject] : [] };
     // The jobs first (one read): the other labels (services, containers, pods, nodes, peers) only when a word the question
     // places as a name is none of the jobs, or it asks about nodes, pods or what is called.
@@ -898,6 +901,20 @@ export class IncidentQuestions {
         cpu: used.get(`${s.metric.namespace}/${s.metric.pod}`),
       }))
       .sort((a, b) => (b.cpu ?? -1) - (a.cpu ?? -1));
+    // The pods of the workloads the question names ("which cart pod was on it?"), unless it asks what else runs there.
+    const named =
+      /\b(which|what) (?:[a-z0-9_-]+ )?(pods?|replicas?|instances?)\b/i.test(session.subject) &&
+      !/\b(else|besides|other than|apart from|except)\b/i.test(session.subject)
+        ? rows.filter((r) => this.asked.words.includes(r.workload))
+        : [];
+    if (named.length) {
+      this.answer.record(
+        session,
+        `${named.length} pod(s) of ${[...new Set(named.map((r) => r.workload))].join(', ')} run on node ${node.value} at ${clock(until, until)}: ${named.map((r) => r.pod).join(', ')}`,
+        [pods],
+      );
+      return;
+    }
     const workloads = [...new Set(rows.map((r) => r.workload))];
     const busiest = rows.find((r) => r.cpu !== undefined && Number.isFinite(r.cpu));
     this.answer.record(
@@ -1270,6 +1287,7 @@ export class IncidentQuestions {
       mean: this.asked.mean,
       inCores: this.asked.inCores,
       queue: this.asked.queue,
+      pool: this.asked.pool,
       probe: this.asked.probe,
       byPod: this.asked.byPod && !options.byRoute,
       largest: this.asked.largest,
@@ -2073,7 +2091,12 @@ export function withContext(asked: TypedQuestion, conversation: InvestigationSes
   // "orders' calls to it": what is called is what the conversation named last (what it called, else its subject).
   if (asked.calleeRefers) {
     const named = earlier.find((q) => q.callee || q.words.length);
-    const callee = named?.callee ?? named?.words[0] ?? null;
+    // ("cart's calls to it" after an answer that "sessions-redis answered slowly": what the answer opened with, not cart again.)
+    const actor = /^([a-z][a-z0-9_.-]*[a-z0-9]) (?:answered|was|were|went|had|has|is|failed|returned|timed|ran|reached|expired)\b/.exec(
+      conversation.turns?.at(-1)?.summary ?? '',
+    )?.[1];
+    const opened = actor && !asked.words.includes(actor) && !named?.callee ? actor : null;
+    const callee = opened ?? named?.callee ?? named?.words[0] ?? null;
     if (callee) asked = { ...asked, callee, words: asked.words.includes(callee) ? asked.words : [...asked.words, callee] };
   }
   // "when did those start?" after a question about calls to something keeps what was called.

@@ -598,6 +598,42 @@ describe('parseQuestion', () => {
     expect(parseQuestion("what's the reason search's latency went up?").kind).toBe('cause');
   });
 
+  it("reads what of a connection pool is asked, a pool's waiting threads as no runtime measure, and a CPU-bound service as one against its limit", () => {
+    expect(parseQuestion('how many threads are stuck waiting on the hikari pool of ledger?')).toMatchObject({
+      signals: ['connections'],
+      pool: 'pending',
+      runtime: null,
+    });
+    expect(parseQuestion('what is the pool size of ledger?')).toMatchObject({ signals: ['connections'], pool: 'size' });
+    expect(parseQuestion('ledger pool timeouts in the last hour?')).toMatchObject({ signals: ['connections'], pool: 'timeouts' });
+    expect(parseQuestion('ledger pool usage vs its max?')).toMatchObject({ signals: ['connections'], pool: 'share' });
+    expect(parseQuestion('how many threads does ledger run?').runtime).toMatchObject({ what: 'threads' });
+    expect(parseQuestion('is ledger cpu-bound?')).toMatchObject({ signals: ['cpu'], againstLimit: true });
+  });
+
+  it('reads how exact an answer need be as no name, counts of failed requests of any kind since an event, and the minute something began', () => {
+    expect(parseQuestion('how many uploads failed since the volume filled? a rough count is ok')).toMatchObject({
+      signals: ['errors'],
+      count: true,
+      placedAsNames: [],
+      reference: { event: 'at what time the volume filled?' },
+    });
+    expect(parseQuestion('approx: how many transactions errored since the new ledger build went out?')).toMatchObject({
+      count: true,
+      placedAsNames: [],
+      reference: { kind: 'rollout', words: ['ledger'] },
+    });
+    expect(parseQuestion('how many ledger calls failed since it began ~25 min ago?')).toMatchObject({ count: true, reference: null, rangeMinutes: 25 });
+    expect(parseQuestion('what minute did ledger start returning 503s?').kind).toBe('when');
+    expect(questionParts('when the ledger deploy landed, and when billing stopped answering. in UTC pls').map((p) => p.asked.kind)).toEqual(['when', 'when']);
+    expect(
+      questionParts('is it throttled? what share of its cpu periods, and whats the limit per pod').map((p) => [p.asked.signals, p.asked.limitValue]),
+    ).toEqual([
+      [['throttling'], false],
+      [['cpu'], true],
+    ]);
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -64,7 +64,34 @@ const RUNTIME_MEASURES: Array<{ words: RegExp; what: string; metrics: string }> 
 /** The measure outside the signals a question asks about, if any (see RUNTIME_MEASURES). */
 function runtimeMeasure(text: string): { what: string; metrics: string } | null {
   const found = RUNTIME_MEASURES.find((m) => m.words.test(text));
+  // ("how many threads wait for a connection?": the pool's waiting callers.)
+  if (found?.what === 'threads' && POOL_WORDS.test(text)) return null;
   return found ? { what: found.what, metrics: found.metrics } : null;
+}
+
+/** What of a connection pool a question asks (see TypedQuestion.pool). */
+export type PoolAspect = 'share' | 'active' | 'pending' | 'idle' | 'size' | 'timeouts';
+
+/** Words of a connection pool: a thread or a request that waits is one waiting for a connection, not the runtime's threads. */
+const POOL_WORDS = /\b(connections?|conns?|connection ?pools?|pools?|hikari\w*)\b/;
+
+/**
+ * What of a connection pool `text` asks: waits that timed out, callers waiting, idle connections, its size, how many are in use, or
+ * (else) how full it is.
+ */
+function poolAspect(text: string): PoolAspect {
+  if (/\btime ?outs?\b|\btimed out\b|\btiming out\b/.test(text)) return 'timeouts';
+  // (How many wait, not "what pool is it waiting on?".)
+  if (
+    /\b(pending|waiting|wait|waits|waited|queued|queueing|queuing|blocked|stuck)\b/.test(text) &&
+    /\b(pending|how many|number of|count|any|are there|is there)\b/.test(text)
+  )
+    return 'pending';
+  if (/\b(idle|spare|unused|free)\b/.test(text) && !/\bidle in transaction\b/.test(text)) return 'idle';
+  if (/\b(how big|sized?|capacity|maximumpoolsize|max(imum)?[- ]pool[- ]size|configured (max\w*|size|to)|set to)\b/.test(text) && !AGAINST_LIMIT.test(text))
+    return 'size';
+  if (/\b(how many|number of|count)\b/.test(text) && !AGAINST_LIMIT.test(text) && !/\b(limits?|max\w*)\b/.test(text)) return 'active';
+  return 'share';
 }
 
 /** What a `which` question lists. */
@@ -198,6 +225,11 @@ export interface TypedQuestion {
   mentioned: Signal[];
   /** For a queue: what of it is asked: how old its oldest message is, how many consume it, else how many messages wait. */
   queue: 'age' | 'consumers' | 'depth';
+  /**
+   * For a service's connection pool: what of it is asked: how full it is (a share of its size), how many connections are in use,
+   * how many callers wait for one, how many are idle, its size, or how many waits for one timed out.
+   */
+  pool: PoolAspect;
   /** Whether it asks what the connections are doing ("what state are they in?", "how many are idle in transaction?"): by state. */
   connectionStates: boolean;
   /** For `when`: whether it asks when a rollout went out without naming its version ("when did the checkout rollout start?", "when was orders deployed?"). */
@@ -257,25 +289,28 @@ export interface Reference {
 const SIGNALS: Array<[Signal, RegExp]> = [
   [
     'rate',
-    /\breqs?\/s(ec)?\b|\brequests?\/s(ec)?\b|\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many (?:[^\s?.!]+ ){0,2}?(?:requests|calls|hits)\b(?! (?:\w+ )?(?:fail\w*|error\w*|tim\w+ out|5\d\d|return\w*|came back|got)\b)|volume)\b/,
+    /\b(more|fewer|less) (requests|calls|traffic)\b|\b(answering|serving|handling|getting|receiving|taking) (more|fewer|less|any) (requests|calls|traffic)\b|\breqs?\/s(ec)?\b|\brequests?\/s(ec)?\b|\b(request ?rates?|rates?|traffic|throughput|rps|qps|requests? per second|load|how many (?:[^\s?.!]+ ){0,2}?(?:requests|calls|hits)\b(?! (?:\w+ )?(?:fail\w*|error\w*|tim\w+ out|5\d\d|return\w*|came back|got)\b)|volume)\b/,
   ],
   [
     'errors',
-    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|50x|5\d\ds?(?!\s*(?:ms|millis\w*|s|secs?|seconds?|mb|mib|gb|gib|kb|%|req\w*|rps|pods?|conn\w*|users?|customers?|errors?)\b)|exceptions?|tim(e|es|ed|ing) ?outs?|refused|connections? resets?|(go|goes|going|went) wrong|connection_refused|too_many_connections|tls_error)\b/,
+    /\b(errors?|error ?rates?|erroring|errored|failures?|failing|failed|fail|5xx|50x|5\d\ds?(?!\s*(?:ms|millis\w*|s|secs?|seconds?|mb|mib|gb|gib|kb|%|req\w*|rps|pods?|conn\w*|users?|customers?|errors?)\b)|exceptions?|tim(e|es|ed|ing) ?outs?|refused|rejected|connections? resets?|(go|goes|going|went) wrong|connection_refused|too_many_connections|tls_error)\b/,
   ],
   [
     'latency',
-    /\bhow long\b[^?.!]*\b(tak(e|es|ing)|took)\b|\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|(response|call|request|query) ?times?|durations?|fast|faster|drag\w*|sluggish|lag\w*|crawl(s|ing)?)\b/,
+    /\bhow long\b[^?.!]*\b(tak(e|es|ing)|took)\b|\b(typical|median|average|avg|mean)\)? (\(?\w+\)? )?(time|wait)s?\b|\bwait(ing)? times?\b|\b(latency|latencies|slow|slower|slowness|p\d{2}(\.\d+)?|percentiles?|(response|call|request|query) ?times?|durations?|fast|faster|drag\w*|sluggish|lag\w*|crawl(s|ing)?)\b/,
   ],
   [
     'down',
     /\b(is|are|was|were|been) (\S+ )?(down|unreachable|unavailable)\b|\b(is|are) (?!(?:latency|errors?|traffic|cpu|memory|load|usage|throughput|rate|restarts|p\d\d|it'?s)\b)(it|they|that|this|[a-z0-9]+(?:-[a-z0-9]+)*) (still |even |actually )?up\s*(\?|$|,)|\b(not|stop(s|ped)?|stopping|quit|quits) (answering|responding|reachable|reporting)\b|\bunreachable\b|\bflap(s|ped|ping|py)?\b|\bback (up|online)\b|\bup again\b|\bc[oa]me back\b(?!\s+(?:with|as|from|empty|an?)\b)/,
   ],
-  ['restarts', /\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
+  ['restarts', /\bstay(s|ing)? (up|alive)\b|\b(restart(s|ed|ing)?|crash(es|ed|ing)?|crash ?loop(s|ing)?|oom ?kill(s|ed)?|killed|kills)\b/],
   ['cpu', /\b(cpu|cores?|processor)\b/],
   ['memory', /\b(memory|mem|ram|heap|working ?set|oom)\b/],
   ['throttling', /\b(throttl\w*|cfs|(cpu |its |their |of )periods)\b/],
-  ['queue', /\b(queues?|backlog|messages? (waiting|ready|queued|pending)|oldest (message|msg)|consumers?|unacked|enqueued)\b/],
+  [
+    'queue',
+    /\bpick(s|ing|ed)? (them |it |messages |jobs |orders |work |anything )?up\b|\b(queues?|backlog|messages? (waiting|ready|queued|pending)|oldest (message|msg)|consumers?|unacked|enqueued)\b/,
+  ],
   ['certificate', /\b(certs?|certificates?|tls|ssl|x509)\b/],
   // The kubelet's liveness, readiness and startup probes that fail (not a probe from outside: see PROBES).
   [
@@ -292,7 +327,7 @@ const SIGNALS: Array<[Signal, RegExp]> = [
   ['connections', /\b(connections?|connection ?pools?|pools?|hikari\w*|max_connections|clients connected|connected clients)\b/],
   [
     'disk',
-    /\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space (was |is |are )?(left|remaining|free|available)|(size|capacity)(?=[^?.!]*(\s\/|volumes?|pvcs?|claims?|mounts?|disks?|filesystems?))|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)|\b(free|left|used|full) (on|in|at) \//,
+    /\b(?:anything|something|what|nothing|everything)(?: else)? (?:is |are |getting |running |that'?s )?(?:almost |nearly |also )?full\b|\b(fill (level|ratio|percentage)|fill(s|ed|ing)? up|out of (disk )?space|(no|free|disk) space|space (was |is |are )?(left|remaining|free|available)|(size|capacity)(?=[^?.!]*(\s\/|volumes?|pvcs?|claims?|mounts?|disks?|filesystems?))|space left|disks?|filesystems?|file systems?|mounts?|mount ?points?|volumes?|pvcs?|storage|disk ?space|free space|inodes?)\b|\bhow (full|big|large) is \/|\/\S* (is )?(full|at 100)|\b(free|left|used|full) (on|in|at) \//,
   ],
 ];
 
@@ -320,12 +355,12 @@ const LISTINGS: Array<[Listing, RegExp]> = [
 ];
 
 const ASKS_WHICH =
-  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b|\b(?:are|is) (?:its |the |their |your |our )?(?:[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
+  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b(?!,? (together|combined|summed|added up|in total|total)\b)|\b(?:are|is) (?:its |the |their |your |our )?(?:[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b(?!\s+(?:fraction|share|percent\w*|proportion|ratio|portion|part|rate|number|count|%)\b)[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
 const ASKS_WHEN =
-  /\b(?:the )?(?:time|moment|timestamp) of (?:the )?(?:first|last|latest|most recent) \w+|\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|got worse)\b|\bthe time (?:when )?(?:[a-z0-9_.'-]+ ){1,4}(?:went out|rolled out|started|began|deployed|landed|happened|stopped)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
+  /\b(?:what|which|at what) (?:exact )?(?:minute|timestamp|hour)\b(?! (?:window|average|mean|rate|of (?:data|traffic)))|\b(?:the )?(?:time|moment|timestamp) of (?:the )?(?:first|last|latest|most recent) \w+|\b(fired|fire|fires|started|began|happened|paged|triggered|went off|expired|recovered|stopped|broke|failed) when\s*\??\s*$|^\W*(?:and |so |ok |okay )?(?:when|at what time|what time)(?: exactly| precisely| roughly| approximately| was (?:that|it|this))?\W*$|\bwhen (this|it|that|the [a-z0-9 _-]{1,40}?|[a-z0-9_-]+) (began|started|begin|start|kicked off|stopped|ended|happened|went down|went out|went live|got worse|landed|shipped|rolled out|(?:was |got )?(?:deployed|released|pushed))\b|\bthe time (?:when )?(?:[a-z0-9_.'-]+ ){1,4}(?:went out|rolled out|started|began|deployed|landed|happened|stopped)\b|^\W*(and |ok |so )?(the )?(first|last|latest|most recent) (\w+ )?(oom ?kill|restart|crash|error|failure|alert|page|timeout)s?\W*$|\b(when (exactly |roughly |approximately |precisely )?(did|does|do|was|were|is|are|has|have)|since when|starting when|from when|from what time|at what point|as of when|what time|how long ago|how long (has|have|did|is|are|was|were)\b(?![^.!]*\b(tak(e|es|ing)|took)\b)|(is|are) (it|they|\S+) still|still (happening|failing|slow|down|firing|going on|broken|ongoing|high|crashing|erroring|restarting)|(has|have) (it|they|\S+) (stopped|recovered|ended|resolved)|did (it|they|\S+) (stop|recover|end))\b/;
 const ASKS_CHANGES =
   /\bdid (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag|release)s?( version)? (also |actually |even |really )?change\b|\b(has|have) (the |its |their )?([a-z0-9_-]+ )?(image|version|build|tag)s? (also |actually |even |really )?changed\b|\b(did (?:somebody|someone|anybody|anyone|any\w*|we|you|they) (?:push|deploy|change|roll|ship|release|edit|apply|touch|modify|update|scale|lower|raise|bump|resize)\b|who (pushed|ran|scaled|deployed|changed|edited|modified|applied|triggered|rolled|released|shipped|made|did|touched|lowered|raised|bumped|updated|set|put|turned|dropped|killed|removed|deleted)\b|(by|from) who(m)?\b|what (has |have )?changed|(which|what) ([a-z0-9_-]+ ){0,2}?(config\w*|configmaps?|settings?|secrets?|flags?|env vars?|changes?|deploys?|releases?|rollouts?) (was |were |got |has been |have been )?(changed|edited|modified|updated|reported|applied|pushed|made|deployed|rolled out|released)|what (was|were|got|has been|have been) (deployed|released|rolled out|changed|shipped|pushed)|what (went|go|goes) out|what (did we|did they|did someone) (ship|push|deploy|release|roll out)|any(thing)? (deploys?|deployments?|rollouts?|releases?|changes?|config(uration)? changes?)|(was|were) there (any )?(deploys?|deployments?|rollouts?|releases?|changes?)|recent (deploys?|deployments?|rollouts?|releases?|changes?)|(deployed|released|rolled out) recently|who deployed|(was|were|has|have|had) (anything|something|any\w*) (been )?(deployed|released|rolled out|changed|pushed)|did (anything|something) change|any(thing)? (new )?(deployed|released|rolled out|changed|pushed))\b/;
 const ASKS_RELATED = /\b(related|connected|linked|depends? on|dependent on|(on|share\w*|in|at|run\w* on) (the )?same nodes?|shares?d? (a |any )?nodes?)\b/;
@@ -354,7 +389,7 @@ const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|e
  * search slow?".
  */
 const ASKS_CAUSE_OVER_MEASURES =
-  /\broot[- ]?causes?\b|\b(?:involved|implicated) in (?:this|the|these|that|our)\b|\btrigger(?:ed)?\s*[?!.]*\s*$|\bwhat (?:triggered|set off|kicked off) (?:it|this|that|the \w+)\b|\bred herring\b|\bculprit\b|\bor (?:is it |was it |is that |was that |is this )?(?:something|anything) else\b|\b(?:is|was|are|were) (?:the |that |this |our |those |these )?(?:[a-z0-9_.-]+ ){1,3}what(?:'s| is)? (?:making|causing|caus\w+|break\w*|slow\w*|kill\w*|fail\w*|hurt\w*|crash\w*|affect\w*|driv\w*)\b|\bwhat(?:'s| is| was) (?:making|causing|behind|driving) (?:the )?[a-z0-9_-]+\b/;
+  /\b(?:us|our (?:side|end|code|app|service|fault)|my (?:side|end|code|app|service))\b[^?.!]*\bor (?:the |a |an |our |their |some )?(?:[a-z0-9_-]+ )?(?:provider|vendor|partner|third[- ]party|upstream|downstream|dependenc\w+|bank|them|they|their side|their end|network|infra\w*)\b|\bwhat (?:dependenc\w+|downstream|upstream|callee|backend)\b[^?.!]*\b(?:broken|failing|down|erroring|bad|wrong|dead|at fault|to blame)\b|\broot[- ]?causes?\b|\b(?:involved|implicated) in (?:this|the|these|that|our)\b|\btrigger(?:ed)?\s*[?!.]*\s*$|\bwhat (?:triggered|set off|kicked off) (?:it|this|that|the \w+)\b|\bred herring\b|\bculprit\b|\bor (?:is it |was it |is that |was that |is this )?(?:something|anything) else\b|\b(?:is|was|are|were) (?:the |that |this |our |those |these )?(?:[a-z0-9_.-]+ ){1,3}what(?:'s| is)? (?:making|causing|caus\w+|break\w*|slow\w*|kill\w*|fail\w*|hurt\w*|crash\w*|affect\w*|driv\w*)\b|\bwhat(?:'s| is| was) (?:making|causing|behind|driving) (?:the )?[a-z0-9_-]+\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
   /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:someone|somebody|people|they|folks|everyone|others)\b[^?.!]{0,40}\bblam(?:e|ed|es|ing)\b|\bwhat(?:'s| is| are) [a-z0-9_-]+ (?:choking|stuck|hanging|waiting|blocked|tripping) on\b|\b(?:is|was|are|were) (?:the |that |this )?(?:[a-z0-9_.-]+ ){1,3}(?:really |actually |truly )?(?:harmless|innocent|to blame|at fault|the (?:cause|culprit)|a victim)\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b[^?.!]{0,40}\b(?:down|taking|failing|broken|at fault|to blame|causing|breaking|the (?:cause|problem|culprit))\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
@@ -366,7 +401,7 @@ const ASKS_BY_ROUTE =
   /\bwhich (?:[a-z0-9_-]+ )?(?:routes?|endpoints?|paths?|urls?|handlers?)\b|\b(other routes?|per route|by route|each route|which routes?|every route|all routes|other endpoints?|limited to|only|(one|a single|single|specific|particular|some|certain|all the|every) (routes?|endpoints?|paths?)|spread (over|across))\b/;
 /** CPU or memory against the containers' limits. */
 const ASKS_LIMIT =
-  /\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out|starv\w*|pegged|overload\w*|over ?loaded|busy|utili[sz]\w*|out of (cpu|memory|mem|cores?|capacity))\b/;
+  /\b(cpu|memory|mem|ram)[- ]?(bound|constrained|capped|limited)\b|\b(limits?|quotas?|headroom|saturat\w*|maxed out|max(ed)? out|starv\w*|pegged|overload\w*|over ?loaded|busy|utili[sz]\w*|out of (cpu|memory|mem|cores?|capacity))\b/;
 /** The limit itself: "cpu limit of recommendations", "what memory limit does checkout have". */
 const ASKS_LIMIT_VALUE = /\b(cpu|memory|mem|ram)\s+(limits?|quotas?)\b|\blimits?\s+(of|for|on)\b/;
 /** Use against a limit: "close to its limit", "vs its quota", "how much of its limit". */
@@ -377,10 +412,10 @@ const ASKS_SATURATION =
   /\b(saturat\w*|overload\w*|over ?loaded|under (heavy |much )?(load|pressure)|(cpu|memory|resource) pressure|maxed out|out of (capacity|resources)|capacity|headroom|how (busy|loaded|full)|%? ?busy|utili[sz]\w*|(is|are|was|were) (\S+ )?(busy|loaded|full|starved))\b/;
 /** Whether a service is affected, asked without a measure: "is payments affected?", "was cart hit too?", "is search ok?". */
 const ASKS_AFFECTED =
-  /\b(hurt|hurting|in trouble)\b|\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\bhow\b[^?.!]*\b(is|are) (doing|looking|holding up|behaving|performing)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
+  /\b(hurt|hurting|in trouble)\b|\b(does|did|do|is|will) (this|it|that|the (incident|outage|issue|problem)) (also |even |now )?(hit|hitting|affect\w*|impact\w*|touch\w*|reach\w*|spread\w* to)\b|\b(is|are|was|were|has|have|got)\b[^?.!]*\b(affected|impacted|hit|degraded|healthy|unhealthy|ok|okay|fine|suffering|involved|touched|broken|on fire)\b|\bhow('?s| is| are| was|s)\b[^?.!]*\b(doing|looking|holding up|going)\b|\bhow\b[^?.!]*\b(is|are) (doing|looking|holding up|behaving|performing)\b|\b(anything|something) (weird|wrong|odd|off|strange|unusual) (with|about|on)\b|\bwhat'?s (wrong|up|going on) with\b|^\W*how('?s| is| are)\s+[a-z0-9_.-]+\s*\W*$|\bhow bad\b|\b(ok|okay|fine|healthy)\s*\?*\s*$/;
 /** How many of something countable there were: "how many requests failed", "how many restarts so far", "total number of errors". */
 const ASKS_COUNT =
-  /\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (?:[a-z0-9_'-]+ ){0,2}?(requests|errors|failures|failed requests|restarts|crashes|oom ?kills|calls|uploads|writes)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
+  /\bhow many (?:[a-z0-9_'-]+ ){0,3}?(?:requests|calls|orders|payments|uploads|writes|reads|transactions|checkouts|logins|searches|attempts|jobs)\b[^?.!]*\b(?:fail\w*|error\w*|rejected|refused|timed out|dropped|lost|5\d\d|5xx)\b|\bso far\b|\bhow many (?:\w+ ){0,2}(failures|errors|probes?|probe failures)\b|\b(in )?total\b|\bhow many (?:\w+ ){0,2}(restarts?|oom ?kills?|crash(es)?|kills)\b|\bhow many (times\b|requests\b|errors\b|failures\b|failed\b|restarts?\b|crash\w*|oom ?kills?\b|5xx|500s\b)|\bhow many\b(?![^?.!]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|routes?|endpoints?|containers?|services?|per (second|sec|s|minute|min))\b)|\b(number|count|total|tally) of (?:[a-z0-9_'-]+ ){0,2}?(requests|errors|failures|failed requests|restarts|crashes|oom ?kills|calls|uploads|writes)\b|\bhow often\b[^?.!]*\b(restart\w*|crash\w*|fail\w*|killed)\b/;
 /** Failed requests over a range, named without a question word ("failed orders API requests since ordersdb ran out …"): their count. */
 const FAILED_OVER = /\bfailed (?:[a-z0-9_'-]+ ){0,3}(?:requests|calls)\b(?= (?:since|from|between|during|in the|over)\b)/;
 /** Calls to something, read from the callers' side: "calls to ledger", "calls from frontend to cart", "cart's redis calls". */
@@ -430,9 +465,9 @@ const OTHER = /\bthe other (?:[a-z0-9-]+ )?(one|replica|pod|instance|container)s
 const REFERS_NODE = /\b(that|this|the|same|those|these) (node|host|machine|box|server|vm)s?\b|\b(runs?|running|else|scheduled|placed) there\b/;
 /** What a reference's noun says changed: a rollout, or a change of a measure ("surge" and "flood" are traffic). */
 const REFERENCE_NOUNS =
-  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes|change|edit|config change|config push|config update|push';
+  'surge|spike|jump|rise|increase|climb|burst|flood|storm|drop|dip|fall|rollout|roll-out|deploy|deployment|release|upgrade|downgrade|restart|restarts|crash|crashes|change|edit|config change|config push|config update|push|build|version';
 /** A change made to a service (as deploy and configuration tools report them), not one of a measure. */
-const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade|change|edit|config change|config push|config update|push)$/;
+const ROLLOUT_NOUNS = /^(rollout|roll-out|deploy|deployment|release|upgrade|downgrade|change|edit|config change|config push|config update|push|build|version)$/;
 const TRAFFIC_NOUNS = /^(surge|flood|storm|burst)$/;
 /** "before the surge started", "since the latency spike", "after frontend's rollout", "since the frontend deploy": a reference by what happened. */
 const REFERENCE = new RegExp(
@@ -453,7 +488,7 @@ const REFERENCE_BY_VERB =
  * question of when it happened is.
  */
 const REFERENCE_BY_EVENT =
-  /\b(?:since|after|before|prior to|until|from)\s+(?:when\s+)?((?:[a-z0-9_.'/-]+\s+){1,5}?(?:filled up|fill(?:s|ed)? up|got full|was full|became full|ran out(?: of (?:space|disk|memory|connections))?|ran dry|run dry|expired|went (?:notready|not ready|unready)|became (?:notready|not ready|unready)|(?:got|was) (?:exhausted|edited|changed|modified)|hit (?:its |the )?(?:limit|max\w*|zero|100 ?%)|(?:got |was )?scaled (?:down|to zero|to 0)))(?=$|[\s?.!,;:)])/;
+  /\b(?:since|after|before|prior to|until|from)\s+(?:when\s+)?((?:[a-z0-9_.'/-]+\s+){1,5}?(?:filled up|fill(?:s|ed)?(?: up)?|got full|was full|became full|ran out(?: of (?:space|disk|memory|connections))?|ran dry|run dry|expired|went (?:notready|not ready|unready)|became (?:notready|not ready|unready)|(?:got|was) (?:exhausted|edited|changed|modified)|hit (?:its |the )?(?:limit|max\w*|zero|100 ?%)|(?:got |was )?scaled (?:down|to zero|to 0)))(?=$|[\s?.!,;:)])/;
 /** "before the crawler showed up", "since the batch job kicked in": the start of a change of the question's own measure. */
 const REFERENCE_BY_ARRIVAL =
   /\b(?:before|since|after|prior to|until)\s+(?:when\s+)?((?:[a-z0-9_.'-]+\s+){1,3}?)(?:showed up|shows up|appeared|arrived|kicked in|came in|came along|came up|came online|went live|rolled out|hit|started|began|landed)\b/;
@@ -523,7 +558,10 @@ const COMMON = new Set(
     'part leaving aside besides apart setting ignoring regardless best tell reads writes read write req reqs 5xx 4xx 5xxs 4xxs 500s 503s 504s kick kicked kicks off far total overall whole entire own spread extra additional size capacity big large come starting utc gmt timezone exact page paged paging pages came outage space left remaining available free room move moved moving budge budged shift shifted post put patch delete actually really replicaset replicasets statefulset daemonset plan hurt hurting placing place places adding add adds submitting submit real thx ty thanx safe keep keeps kept retry retries retrying retried leak leaks leaking leaked idea underneath beneath behind choking choke chokes hard callers caller renew renewed renewing config configs configuration saw noticed notice harmless innocent guilty innocuous benign lead leads here trying across mib mb gib gb kib length window windows slide slides deck placements placement sheet spreadsheet report notready unready dry don doesn didn isn wasn aren weren won refused refusal refusals point points somewhere somehow break breaks breaking sitting sits sat become became becomes zero' +
     ' reported evidence pinning pinned edit edits edited metrics short matters matter mattered two crashlooping crashloop crashloops crashlooped feels feel felt side sides ' +
     // A protocol ("fails with HTTP 507"), a scrape target and scaling name no service.
-    'http https http2 grpc tcp udp graphql websocket websockets scale scaled scaling target targets'
+    'http https http2 grpc tcp udp graphql websocket websockets scale scaled scaling target targets ' +
+    // Verbs of failing and waiting, and how exact an answer need be.
+    'errored rejected rejecting rejects refused live wait waits waited ballpark rough estimate estimated impact backend staying stays lot lots together fewer ' +
+    'patchy flaky spotty intermittent intermittently provider dependency dependencies landed shipped picking picks picked processing forever nothing'
   ).split(' '),
 );
 
@@ -624,7 +662,7 @@ const READ_CHARS = 2000;
 
 /** Greetings and thanks a message opens with: "Good morning.", "Thanks!", "hi team,". */
 const PLEASANTRY =
-  /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*/;
+  /^\s*(good (morning|afternoon|evening)|hi|hello|hey|thanks?( you)?( so much| a lot)?|thank you|ok(ay)?|cool|great|sorry|quick (one|question))\b( (all|team|folks|everyone|there))?[\s,.!:;-]*|^\s*(?:a |the )?(?:ballpark|rough(?:ly)?|approx\w*|estimate|best guess|back of (?:the )?envelope|tl;?dr|urgent|asap)(?: (?:number|figure|estimate|count|answer)s?)?\s*[:,-]\s*/;
 /** Who asks or what for, before the question itself: "For the status page, …", "As the incident commander I need …: when did …", "security here. …", "data eng: …". */
 const PURPOSE =
   /^\s*(for|as|re|regarding) (?![^,:?—–]*\b(i|we|you|i'd|we'd|i'm|we're|need|want|give|show|tell|please|pls|can|could|what|how|which|when)\b)[^,:?—–]{0,100}(?:[,:]|\s[—–-])\s+|^\s*(security|secops|data|data ?eng\w*|support|product|qa|legal|finance|comms|management|mgmt|sales|marketing|cs|csm)( here| team| eng\w*| engineering| side)?\s*(:|[-—–.,]\s)\s*|^(?!\s*[a-z0-9_.-]+\s*:)(?![^?:]*(->|→|=>))[^?:]{0,160}:\s*(?=(when|what|which|how|is|are|was|were|did|does|do|can|could|where|who|why|has|have)\b)/;
@@ -871,6 +909,12 @@ function parseText(whole: string): TypedQuestion {
     signals.splice(signals.indexOf('errors'), 1, 'down');
   // A version's ReplicaSet that scaled up ("when did the 2.15.0 ReplicaSet start scaling up?") is the version going out.
   if (versions.length && /\breplicasets?\b/.test(asking) && signals.includes('replicas')) signals.splice(signals.indexOf('replicas'), 1);
+  // A pool's callers that wait for a connection, or whose wait timed out ("threads queued on the hikari pool", "pool timeouts"), are the
+  // pool's own counts, not a message queue nor failed requests.
+  if (/\b(pools?|hikari\w*)\b|\b(get|getting|acquir\w*|wait\w* for|borrow\w*|checkout of) an? (db |database )?connection\b/.test(asking)) {
+    const aspect = poolAspect(text);
+    if (aspect === 'pending' || aspect === 'timeouts') signals.splice(0, signals.length, 'connections');
+  }
   // CPU throttling is its own measure, not the CPU used.
   if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
   // Saturation asked without a measure is its CPU and memory against what it may use.
@@ -910,6 +954,9 @@ function parseText(whole: string): TypedQuestion {
       !AS_A_SHARE.test(text) &&
       !PER_SECOND.test(text) &&
       signals.some((x) => x === 'rate' || x === 'errors' || x === 'restarts' || x === 'probes'));
+  // A count since a time ago ("how many errored since it began ~40 min ago?") is one over the range since then, not a comparison with then.
+  const countedSince = count && reference?.kind === 'ago' && !reference.at && /\bsince\b[^?.!]*\bago\b/.test(text) ? (reference.minutes ?? null) : null;
+  const ownReference = countedSince === null ? reference : null;
   // A count of failed requests is of the failures, and failures per second ("reqs/s failing") are a rate of failures, not of every
   // request; a count of OOM kills is one of restarts.
   const failedPerSecond = signals.includes('errors') && PER_SECOND.test(text) && !AS_A_SHARE.test(text);
@@ -1027,7 +1074,7 @@ function parseText(whole: string): TypedQuestion {
       : (ASKS_COMPARE.test(compared) &&
           !/^[^?.!]*\b(vs\.?|versus|against)\s+(its |the |their )?(max\w*|limits?|capacity|quotas?|pool size)\b[^?.!]*$/.test(text)) ||
         versions.length > 0 ||
-        !!reference ||
+        (!!reference && countedSince === null) ||
         affected,
     // "only one of the pods?" splits by pod, not by route.
     // A disk's paths are mounts, not routes.
@@ -1036,7 +1083,7 @@ function parseText(whole: string): TypedQuestion {
       ((ASKS_BY_ROUTE.test(text) && !byPod) || routes.length > 0 || (signals.length > 0 && /\broutes?\b/.test(text))),
     // The CPU or memory of the node a workload runs on is how much of the node's is in use, unless asked how much.
     againstLimit,
-    rangeMinutes: rangeOf(text),
+    rangeMinutes: countedSince ?? rangeOf(text),
     routes,
     versions,
     words,
@@ -1055,14 +1102,14 @@ function parseText(whole: string): TypedQuestion {
     nodeOf: NODE_OF.test(text),
     other: OTHER.test(text),
     nodeHealth: NODE_HEALTH.test(asking),
-    reference: reference && {
-      kind: reference.kind,
-      signal: reference.signal,
-      words: reference.words,
-      at: reference.at,
-      ...(reference.minutes !== undefined ? { minutes: reference.minutes } : {}),
-      ...(reference.justBefore ? { justBefore: true } : {}),
-      ...(reference.event ? { event: reference.event } : {}),
+    reference: ownReference && {
+      kind: ownReference.kind,
+      signal: ownReference.signal,
+      words: ownReference.words,
+      at: ownReference.at,
+      ...(ownReference.minutes !== undefined ? { minutes: ownReference.minutes } : {}),
+      ...(ownReference.justBefore ? { justBefore: true } : {}),
+      ...(ownReference.event ? { event: ownReference.event } : {}),
     },
     still: /\bstill\b/.test(text),
     status: affected,
@@ -1106,7 +1153,14 @@ function parseText(whole: string): TypedQuestion {
           ? 'read'
           : null,
     before: /\b(before|prior to|until)\b/.test(compared),
-    queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text) ? 'age' : /\bconsumers?\b/.test(text) ? 'consumers' : 'depth',
+    queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text)
+      ? 'age'
+      : /\bconsumers?\b|\bconsum(es|ing)\b|\bpick(s|ing|ed)? (them |it |messages |jobs |orders |work |anything )?up\b|\b(reads?|reading) from (the |that |this )?queue\b/.test(
+            text,
+          )
+        ? 'consumers'
+        : 'depth',
+    pool: poolAspect(text),
     wentOut:
       /\b(go|goes|gone|went) (out|live)\b|\breplicasets?\b|\bscal(ed|ing) up\b|\bcame up\b|\broll(s|ed|ing)? out\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(
         text,
@@ -1317,6 +1371,17 @@ export function followingUp(
     const alertNamed = latestFirst()[0]?.alertNamed;
     if (alertNamed) return { ...asked, kind: 'which', listings: ['alerts'], alertNamed };
   }
+  // "out of how many allowed?", "what's the max?" after a question of connections: the most allowed (a pool's size, a server's limit).
+  if (
+    asked.kind === 'unknown' &&
+    !asked.signals.length &&
+    /\b(out of how many|how many (are |is )?(allowed|permitted|possible)|max(imum)?|limit|ceiling|cap)\b/.test(text) &&
+    !/\b(vs\.?|versus|against|near|close)\b/.test(text)
+  ) {
+    const before = latestFirst()[0];
+    if (before?.signals.includes('connections'))
+      return { ...before, kind: 'signals', signals: ['connections'], pool: 'size', refers: true, compare: false, reference: null };
+  }
   // "what's the limit on those?" after a question of memory or CPU: that limit's value.
   if (asked.kind === 'unknown' && !asked.signals.length && /\b(limits?|quotas?)\b/.test(text) && !/\b(vs\.?|versus|against|near|close)\b/.test(text)) {
     const before = latestFirst().find((q) => q.signals.some((x) => x === 'cpu' || x === 'memory'));
@@ -1456,6 +1521,8 @@ const CONDITION = /^\W*(?:(?:so|and|but|ok|okay)\W+)?(?:if|assuming|given that|u
 function onlyContext(part: string): boolean {
   const sentences = part.split(/(?<=[.!])\s+(?=\S)/).filter((s) => /[a-z]/i.test(s));
   if (sentences.length < 2) return false;
+  // ("when inventory stopped answering. UTC pls": a question without its mark, then how to write the answer.)
+  if (sentences.slice(0, -1).some((s) => OPENS_WITH_QUESTION_WORD.test(s))) return false;
   const last = parseText(sentences[sentences.length - 1]);
   return last.kind === 'unknown' && !last.words.length && !last.routes.length && !last.versions.length;
 }
@@ -1478,6 +1545,9 @@ function withQuotesAsStatements(message: string): string {
  * of its own, or only says how to read it again ("… ? payments too", "… ? and over the last hour"),
  * is kept.
  */
+/** How exact the answer need be, said after the question ("ballpark is fine", "rough count ok", "plain seconds pls"): no question, and no name. */
+const HEDGE =
+  /^\W*(?:i'?m |i am |we'?re |we are |just )?trying to (?:size|estimate|gauge|scope|quantify|ballpark)\b|^\W*(?:(?:just|even|only|a|an|the)\s+)*(?:ballpark|rough(?:ly)?|approx\w*|estimates?|round(?:ed)?|plain|order of magnitude|best guess|guess|ish|number|figure|count|seconds|ms|percent(?:age)?)\b[^?]{0,40}?\b(?:fine|ok|okay|good|enough|works|please|pls|plz)\b\W*$/;
 const STATEMENT_OPENER =
   /^\W*(sorry|apolog\w*|thanks|thank you|cheers|fyi|btw|i|i'm|im|i've|i'd|i'll|we|we're|we've|our|my|the|a|this|that|it|it's|there|customers?|someone|somebody|just|still|not sure|no rush|hope|need|needs|needed|want|wants|asking|trying|gotta)\b(?![^.!]*\b(what|which|when|where|how|why|who)\b[^.!]*$)/;
 function withoutClosingStatement(message: string): string {
@@ -1486,7 +1556,7 @@ function withoutClosingStatement(message: string): string {
   if (last < 0 || !/[a-z]/i.test(tail)) return message;
   const lower = tail.toLowerCase().trim();
   if (FOLLOW_UP.test(lower) || FRAGMENT_START.test(lower)) return message;
-  const statement = STATEMENT_OPENER.test(lower) || (parseText(tail).kind === 'unknown' && lower.split(/\s+/).filter(Boolean).length > 3);
+  const statement = STATEMENT_OPENER.test(lower) || HEDGE.test(lower) || (parseText(tail).kind === 'unknown' && lower.split(/\s+/).filter(Boolean).length > 3);
   return statement ? message.slice(0, last + 1) : message;
 }
 
@@ -1575,8 +1645,36 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
     )
     // "… and how old is the oldest one?" after a part about a queue: that queue's oldest message.
     .map((p, i, all) =>
-      i > 0 && p.asked.kind === 'unknown' && all[i - 1].asked.signals.includes('queue') && /\b(oldest|how old|age)\b/.test(p.text.toLowerCase())
+      i > 0 &&
+      (p.asked.kind === 'unknown' || (p.asked.kind === 'when' && !p.asked.signals.length && !p.asked.words.length)) &&
+      all[i - 1].asked.signals.includes('queue') &&
+      /\b(oldest|how old|age)\b/.test(p.text.toLowerCase())
         ? { ...p, asked: { ...all[i - 1].asked, queue: 'age' as const, refers: true } }
+        : p,
+    )
+    // "…, and what's the limit per pod?" after a part about CPU, throttling or memory: that limit's value.
+    .map((p, i, all) =>
+      i > 0 &&
+      p.asked.kind === 'which' &&
+      !p.asked.signals.length &&
+      /\blimits?\b/.test(p.text.toLowerCase()) &&
+      !AGAINST_LIMIT.test(p.text.toLowerCase().replace(/\bper\b/g, ' ')) &&
+      all[i - 1].asked.signals.some((x) => x === 'cpu' || x === 'memory' || x === 'throttling')
+        ? {
+            ...p,
+            asked: {
+              ...all[i - 1].asked,
+              kind: 'signals' as const,
+              signals: [all[i - 1].asked.signals.includes('memory') ? ('memory' as const) : ('cpu' as const)],
+              limitValue: true,
+              againstLimit: false,
+              byPod: false,
+              largest: false,
+              compare: false,
+              reference: null,
+              refers: true,
+            },
+          }
         : p,
     )
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
@@ -1713,11 +1811,13 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
     return parts;
   // A share and a count of one measure ("peak 5xx ratio, and total failed requests since the rollout"), its share of all requests,
   // or a use and a limit ("working set of that pod, and what's its mem limit"): each its own.
-  if (
-    parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length) &&
-    new Set(parts.map((p) => `${p.asked.count}|${!!p.asked.shareOfCount}|${p.asked.limitValue}`)).size === parts.length
-  )
-    return parts;
+  // (Two parts of the same reading, "is it throttled? what fraction of its periods, and the limit?", are one: the later, which asks its value.)
+  if (parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length)) {
+    const reading = (q: TypedQuestion): string => `${q.count}|${!!q.shareOfCount}|${q.limitValue}`;
+    const last = new Map(parts.map((p) => [reading(p.asked), p]));
+    if (last.size === parts.length || (last.size > 1 && parts.every((p) => p.asked.signals.join() === last.get(reading(p.asked))!.asked.signals.join())))
+      return parts.filter((p) => last.get(reading(p.asked)) === p);
+  }
   return new Set(parts.map((p) => p.asked.kind)).size > 1 ? parts : [];
 }
 

@@ -6,7 +6,7 @@ import { readCallPairs } from '../graph/call-graph';
 import { prometheusReader } from '../discovery/related-series';
 import type { Timestamp } from '@svc/platform';
 import { quantity, Unit } from './format';
-import type { Signal } from './parse';
+import type { PoolAspect, Signal } from './parse';
 
 /**
  * What an answer is about: a label value that names a service, job or container; or, labelled
@@ -120,6 +120,41 @@ const SERVER_CONNECTIONS: Array<{ max: string; held: (m: string) => string }> = 
   { max: 'redis_config_maxclients', held: (m) => `max(redis_connected_clients{${m}})` },
 ];
 
+/** Series added moment by moment (several pools' counts as one). */
+function summed(lines: ReadonlyArray<{ points: ReadonlyArray<{ t: Timestamp; v: number }> }>): Array<{ t: Timestamp; v: number }> {
+  const at = new Map<bigint, { t: Timestamp; v: number }>();
+  for (const p of lines.flatMap((l) => l.points)) at.set(p.t.epochMicros, { t: p.t, v: (at.get(p.t.epochMicros)?.v ?? 0) + p.v });
+  return [...at.values()].sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
+}
+
+/** What of a service's connection pools a question may ask, besides how full they are: each convention's gauges, or its counter of waits that timed out. */
+const POOL_ASPECTS: Record<Exclude<PoolAspect, 'share'>, { name: string; query: (selector: string, span: string) => string }> = {
+  active: {
+    name: 'number of connections in use',
+    query: (m) =>
+      `sum by (pool) (hikaricp_connections_active{${m}}) or sum by (pool_name) (db_client_connections_usage{${m}, state="used"}) or sum by (db_name) (go_sql_stats_connections_in_use{${m}})`,
+  },
+  pending: {
+    name: 'number of callers waiting for a connection',
+    query: (m) => `sum by (pool) (hikaricp_connections_pending{${m}}) or sum by (pool_name) (db_client_connections_pending_requests{${m}})`,
+  },
+  idle: {
+    name: 'number of idle connections',
+    query: (m) =>
+      `sum by (pool) (hikaricp_connections_idle{${m}}) or sum by (pool_name) (db_client_connections_usage{${m}, state="idle"}) or sum by (db_name) (go_sql_stats_connections_idle{${m}})`,
+  },
+  size: {
+    name: 'size (the connections each pod may open)',
+    query: (m) =>
+      `max by (pool) (hikaricp_connections_max{${m}}) or max by (pool_name) (db_client_connections_max{${m}}) or max by (db_name) (go_sql_stats_connections_max_open{${m}})`,
+  },
+  timeouts: {
+    name: 'number of waits for a connection that timed out',
+    query: (m, span) =>
+      `sum by (pool) (increase(hikaricp_connections_timeout_total{${m}}[${span}])) or sum by (pool_name) (increase(db_client_connections_timeouts_total{${m}}[${span}]))`,
+  },
+};
+
 /**
  * The connections in use against the most allowed: of a database (what services call), its
  * server's count against its own limit, found by the exporter series whose labels name it; of a
@@ -133,6 +168,8 @@ async function readConnections(
   read: (query: string, purpose: string) => Promise<RecordedRun>,
   from: Timestamp,
   until: Timestamp,
+  /** What of a service's pool is asked, and the range a count of timeouts runs over (none: the last 5 minutes at each moment). */
+  pool?: { aspect: PoolAspect; span: string | null },
 ): Promise<SignalRead | SignalMissing> {
   const name = SIGNAL_NAMES.connections;
   if (subject.label === 'peer') {
@@ -151,8 +188,44 @@ async function readConnections(
     if (!named || !label || !kind)
       return { cannot: `no database exporter's limit on connections names ${subject.value}, so its connections are unknown`, run: listed };
     const m = `${label}=${quote(named[label])}`;
+    // How many it holds, or the most it allows, when asked; else the one against the other.
+    if (pool?.aspect === 'size' || pool?.aspect === 'active') {
+      const size = pool.aspect === 'size';
+      const run = await read(size ? `max(${kind.max}{${m}})` : kind.held(m), `The ${size ? kind.max : 'connections held'} of ${subject.value}`);
+      return {
+        signal: 'connections',
+        name: size ? `most connections allowed (${kind.max})` : 'number of connections open',
+        run,
+        lines: linesOf(run),
+        unit: 'count',
+        also: listed,
+      };
+    }
     const run = await read(`${kind.held(m)} / max(${kind.max}{${m}})`, `The connections of ${subject.value} against its ${kind.max}`);
     return { signal: 'connections', name, run, lines: linesOf(run), unit: 'ratio', also: listed };
+  }
+  if (pool && pool.aspect !== 'share') {
+    // A count of the pools (HikariCP's, OpenTelemetry's, Go's database/sql) summed over the pods, by pool (the size is each pod's own).
+    const aspect = POOL_ASPECTS[pool.aspect];
+    const run = await read(aspect.query(selector, pool.span ?? '5m'), `The ${aspect.name} of ${subject.value}'s connection pools`);
+    const lines = linesOf(run);
+    if (lines.length) {
+      const names = [...new Set(lines.map((l) => l.labels.pool ?? l.labels.pool_name ?? l.labels.db_name).filter(Boolean))];
+      const over = pool.aspect === 'timeouts' ? (pool.span ? ` over the range` : ` in 5 minutes`) : '';
+      return {
+        signal: 'connections',
+        name: `${aspect.name}${over}${names.length ? ` of pool ${names.join(', ')}` : ''}${pool.aspect === 'size' ? '' : ' (all its pods)'}`,
+        run,
+        // Several pools: their sum at each moment.
+        lines: lines.length === 1 ? lines : [{ labels: {}, points: summed(lines) }],
+        unit: 'count',
+      };
+    }
+    if (pool.aspect === 'timeouts')
+      return {
+        cannot: `no counter of waits for a connection that timed out (hikaricp_connections_timeout_total, db_client_connections_timeouts_total) names ${subject.value}, so its pool timeouts are unknown`,
+        run,
+      };
   }
   const run = await read(
     // By pool, which names it (HikariCP's `pool`, OpenTelemetry's `pool.name`): a service may hold several.
@@ -254,6 +327,8 @@ export async function readSignals(
     mean?: boolean;
     /** For a queue: its oldest message's age, its consumers, or the messages waiting. */
     queue?: 'age' | 'consumers' | 'depth';
+    /** For a service's connection pool: what of it (see TypedQuestion.pool). */
+    pool?: PoolAspect;
     /** Whether whether it is down is asked of what probes it (blackbox's probe_success, an exporter's `<name>_up`), not of its own scrape targets. */
     probe?: boolean;
     /** For disks: the free space asked (bytes left), of the volumes only when `volumes`, of the mounts named when `mounts`. */
@@ -501,7 +576,18 @@ export async function readSignals(
       }
       out.push({ signal, name: SIGNAL_NAMES.replicas, run, lines: linesOf(run), unit: 'count' });
     } else if (signal === 'connections') {
-      out.push(await readConnections(session, source, subject, selector, read, from, until));
+      out.push(
+        await readConnections(
+          session,
+          source,
+          subject,
+          selector,
+          read,
+          from,
+          until,
+          range.pool ? { aspect: range.pool, span: range.count ? span : null } : undefined,
+        ),
+      );
     } else if (signal === 'disk' && range.free) {
       // The free space of the disk with the least left: the mounts named, else the filesystems of the nodes its pods run on and the volumes its pods claim (a node's own are read by readNodeSignals).
       const mounts = range.free.mounts.length ? `, mountpoint=~${quote(range.free.mounts.map(escape).join('|'))}` : '';
