@@ -608,6 +608,7 @@ describe('parseQuestion', () => {
     expect(parseQuestion('ledger pool timeouts in the last hour?')).toMatchObject({ signals: ['connections'], pool: 'timeouts' });
     expect(parseQuestion('ledger pool usage vs its max?')).toMatchObject({ signals: ['connections'], pool: 'share' });
     expect(parseQuestion('how many threads does ledger run?').runtime).toMatchObject({ what: 'threads' });
+    expect(parseQuestion('how busy is the thread pool of ledger?').runtime).toMatchObject({ what: 'threads' });
     expect(parseQuestion('is ledger cpu-bound?')).toMatchObject({ signals: ['cpu'], againstLimit: true });
   });
 

@@ -65,7 +65,7 @@ const RUNTIME_MEASURES: Array<{ words: RegExp; what: string; metrics: string }> 
 function runtimeMeasure(text: string): { what: string; metrics: string } | null {
   const found = RUNTIME_MEASURES.find((m) => m.words.test(text));
   // ("how many threads wait for a connection?": the pool's waiting callers.)
-  if (found?.what === 'threads' && POOL_WORDS.test(text)) return null;
+  if (found?.what === 'threads' && POOL_WORDS.test(text.replace(/\b(thread|worker|executor) ?pools?\b/g, ' '))) return null;
   return found ? { what: found.what, metrics: found.metrics } : null;
 }
 
