@@ -1538,6 +1538,9 @@ function withQuotesAsStatements(message: string): string {
   return message.replace(QUOTATION, (q) => q.replace(/[?!;]|\.(?=\s|['"”’]$)/g, ','));
 }
 
+/** How exact the answer need be, said after the question ("ballpark is fine", "rough count ok", "plain seconds pls"): no question, and no name. */
+const HEDGE =
+  /^\W*(?:i'?m |i am |we'?re |we are |just )?trying to (?:size|estimate|gauge|scope|quantify|ballpark)\b|^\W*(?:(?:just|even|only|a|an|the)\s+)*(?:ballpark|rough(?:ly)?|approx\w*|estimates?|round(?:ed)?|plain|order of magnitude|best guess|guess|ish|number|figure|count|seconds|ms|percent(?:age)?)\b[^?]{0,40}?\b(?:fine|ok|okay|good|enough|works|please|pls|plz)\b\W*$/;
 /**
  * A message without what it says after its last question ("… right now? Sorry, I'm still figuring
  * out the dashboards.", "… as a percentage? I don't remember what the max is set to."): an apology,
@@ -1545,9 +1548,6 @@ function withQuotesAsStatements(message: string): string {
  * of its own, or only says how to read it again ("… ? payments too", "… ? and over the last hour"),
  * is kept.
  */
-/** How exact the answer need be, said after the question ("ballpark is fine", "rough count ok", "plain seconds pls"): no question, and no name. */
-const HEDGE =
-  /^\W*(?:i'?m |i am |we'?re |we are |just )?trying to (?:size|estimate|gauge|scope|quantify|ballpark)\b|^\W*(?:(?:just|even|only|a|an|the)\s+)*(?:ballpark|rough(?:ly)?|approx\w*|estimates?|round(?:ed)?|plain|order of magnitude|best guess|guess|ish|number|figure|count|seconds|ms|percent(?:age)?)\b[^?]{0,40}?\b(?:fine|ok|okay|good|enough|works|please|pls|plz)\b\W*$/;
 const STATEMENT_OPENER =
   /^\W*(sorry|apolog\w*|thanks|thank you|cheers|fyi|btw|i|i'm|im|i've|i'd|i'll|we|we're|we've|our|my|the|a|this|that|it|it's|there|customers?|someone|somebody|just|still|not sure|no rush|hope|need|needs|needed|want|wants|asking|trying|gotta)\b(?![^.!]*\b(what|which|when|where|how|why|who)\b[^.!]*$)/;
 function withoutClosingStatement(message: string): string {
