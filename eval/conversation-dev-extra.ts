@@ -155,7 +155,7 @@ export const EXTRA_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'node-not-ready',
     split: 'dev',
-    message: 'frontend 5xx ratio now',
+    message: '5xx ratio of frontend right now',
     expect: { number: errorRatioNow('frontend'), tolerance: 0.25 },
   },
 

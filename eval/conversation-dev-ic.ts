@@ -451,7 +451,7 @@ export const IC_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'sessions-redis-down-flapping-alert',
     split: 'dev',
-    message: 'what time did sessions-redis go down?',
+    message: 'sessions-redis went down at what time?',
     expect: { at: 36, tolerance: 2 },
   },
   {

@@ -305,7 +305,7 @@ export const OPS_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'recommendations-cpu-throttled',
     split: 'dev',
-    earlier: ['what changed on recommendations in the last hour?'],
+    earlier: ['anything changed on recommendations within the last hour?'],
     message: 'these two pods — what % of their cfs periods are getting throttled?',
     expect: {
       number:

@@ -50,6 +50,8 @@ import { ELEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-1
 import { ELEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-11b';
 import { TWELFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-12a';
 import { TWELFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-12b';
+import { THIRTEENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-13a';
+import { THIRTEENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-13b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -62,7 +64,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11` or `--split=holdout-12`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11`, `--split=holdout-12` or `--split=holdout-13`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -416,6 +418,8 @@ const CASES: QuestionCase[] = [
   ...ELEVENTH_HOLDOUT_QUESTIONS_B,
   ...TWELFTH_HOLDOUT_QUESTIONS_A,
   ...TWELFTH_HOLDOUT_QUESTIONS_B,
+  ...THIRTEENTH_HOLDOUT_QUESTIONS_A,
+  ...THIRTEENTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -671,6 +675,7 @@ async function main(): Promise<void> {
     'holdout-10',
     'holdout-11',
     'holdout-12',
+    'holdout-13',
   ] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
