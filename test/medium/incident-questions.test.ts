@@ -887,6 +887,12 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     expect(lowered).not.toBeNull();
     // The rollout begins 40 minutes before the end.
     expect(Math.abs(minutesBefore(lowered![1], throttled.end()) - 40)).toBeLessThanOrEqual(3);
+    // New pods with another limit and the same build: the changes say the version they still run, citing the run that shows it.
+    const { conclusion: changed } = await throttled.ask('anything deployed to recommendations? the pods are new');
+    const row = /recommendations's CPU limit 1 core → 0\.3 cores \(new pods, still version (\S+)\) \| \d+ min before \| #(\d+), #(\d+) \|/.exec(
+      changed.summary,
+    );
+    expect(row?.[1]).toBe('0.9.4');
   }, 60_000);
 
   it("names the pool a service's connections wait on, and reads the measure a question asks rather than the one its statement names", async () => {
@@ -905,6 +911,11 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     const pending = /^The number of callers waiting for a connection of pool HikariPool-1 \(all its pods\) of accounts is (\d+) now/.exec(waiting.summary);
     expect(pending).not.toBeNull();
     expect(Number(pending![1])).toBe(await pool.value('sum(hikaricp_connections_pending{job="accounts"})'));
+    // Of each pod: the most any one pod has waiting, not their sum.
+    const { conclusion: each } = await pool.ask('how many callers are waiting for a connection per accounts pod?');
+    const most = /^The number of callers waiting for a connection of pool HikariPool-1 \(the most of any one pod\) of accounts is (\d+) now/.exec(each.summary);
+    expect(Number(most?.[1])).toBe(await pool.value('max(hikaricp_connections_pending{job="accounts"})'));
+    expect(Number(most?.[1])).toBeLessThan(Number(pending![1]));
     const { conclusion: size } = await pool.ask('how big is the accounts pool?');
     const max = /^The size \(the connections each pod may open\) of pool HikariPool-1 of accounts is (\d+) now/.exec(size.summary);
     expect(Number(max?.[1])).toBe(await pool.value('max(hikaricp_connections_max{job="accounts"})'));

@@ -28,6 +28,8 @@ interface Change {
   /** For a rollout (a new version or image, a new generation): what rolled out, without the kind of change ("frontend 5.2.0 → 5.2.1"). */
   rolled?: string;
   run: RecordedRun;
+  /** A second run what it says reads from (the build a workload's new pods still run). */
+  also?: RecordedRun;
   /** A new generation, said only when nothing else says what the rollout changed. */
   generation?: boolean;
 }
@@ -80,7 +82,24 @@ export async function answerChanges(
   // What deploy and configuration tools reported over the same range, when some change was recorded around the window.
   const reported = await readReported(session, from, until, [], 'Which changes deploy and configuration tools reported over the range');
   const runs = [versions, workloads, limits];
-  const changes = [...newVersions(versions, from, step), ...workloadChanges(workloads), ...limitChanges(limits, from, step), ...reportedChanges(reported)];
+  // New pods with other limits of a workload whose build stayed the same over the range: the version they still run is said ("did you deploy something? the version still says 0.9.4").
+  const builds = (workload: string): string[] => [
+    ...new Set(
+      seriesOf(versions)
+        .filter((s) => s.metric.job === workload && s.metric.version)
+        .map((s) => s.metric.version),
+    ),
+  ];
+  const sameBuild = (c: Change): Change => {
+    const built = builds(c.of);
+    return built.length === 1 ? { ...c, what: c.what.replace(/\(new pods\)$/, `(new pods, still version ${built[0]})`), also: versions } : c;
+  };
+  const changes = [
+    ...newVersions(versions, from, step),
+    ...workloadChanges(workloads),
+    ...limitChanges(limits, from, step).map(sameBuild),
+    ...reportedChanges(reported),
+  ];
   // A new generation is a rollout: said only when no version or limit change of the same workload says what it changed.
   const said = changes.filter(
     (c) =>
@@ -119,14 +138,20 @@ export async function answerChanges(
   const table = [
     '| time | change | first alert | run |',
     '|---|---|---|---|',
-    ...shown.map((c) => `| ${clock(c.at, now)} | ${c.what} | ${relative(c.at)} | #${c.run.ordinal} |`),
+    ...shown.map(
+      (c) =>
+        `| ${clock(c.at, now)} | ${c.what} | ${relative(c.at)} | ${[c.run, c.also ?? []]
+          .flat()
+          .map((r) => `#${r.ordinal}`)
+          .join(', ')} |`,
+    ),
   ].join('\n');
   const latest = said.filter((c) => !c.at.isAfter(firstAlert)).pop();
   answer.record(
     session,
     // The change nearest before the first alert leads, at its time; then how many there were in the range.
     `${latest ? `The last change before the first alert: ${latest.what}, at ${clock(latest.at, now)} (${relative(latest.at).replace(/minute$/, 'minute as')} the first alert, at ${clock(firstAlert, now)}); ` : ''}${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}`,
-    [...new Set(shown.map((c) => c.run))],
+    [...new Set(shown.flatMap((c) => [c.run, c.also ?? []].flat()))],
     table,
   );
 }

@@ -629,7 +629,8 @@ export class IncidentQuestions {
       const others = catalog.filter(
         (s) => s.label === 'pod' && named.some((n) => n.value !== s.value && workloadOfPod(n.value) === workloadOfPod(s.value)) && !named.includes(s),
       );
-      if (others.length) return { found: others };
+      // ("p99 of search-…-m9xrk, and the other search pod for comparison?": the pod named and the others beside it.)
+      if (others.length) return { found: inWords.length && this.asked.withOther ? [...inWords, ...others] : others };
     }
     // "that node", "what else runs there": the nodes an earlier answer named, unless the question names one.
     const unknownShaped = this.asked.nameShaped.some((w) => words.includes(w) && !catalog.some((s) => whole(s, w) || names(w, s.value)));

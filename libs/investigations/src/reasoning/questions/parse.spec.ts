@@ -635,6 +635,73 @@ describe('parseQuestion', () => {
     ]);
   });
 
+  it('reads whether a rollout was a new build as its versions, a limit beside them, and the first event of a part asked when as a time', () => {
+    const parts = questionParts('the billing deploy an hour ago, was it a new image? which version runs now, and memory limit per pod before vs after');
+    expect(parts.map((p) => [p.asked.kind, p.asked.listings, p.asked.limitValue])).toEqual([
+      ['which', ['versions'], false],
+      ['signals', [], true],
+    ]);
+    expect(parseQuestion('ledger: same image or new one?')).toMatchObject({ kind: 'which', listings: ['versions'] });
+    expect(parseQuestion('what tag is ledger on?')).toMatchObject({ kind: 'which', listings: ['versions'], words: ['ledger'] });
+    expect(questionParts('the latest restart of billing, at what time was that?')).toEqual([]);
+    expect(parseQuestion('the latest restart of billing, at what time was that?')).toMatchObject({ kind: 'when', signals: ['restarts'], words: ['billing'] });
+    // Which of two came first: when each did.
+    expect(questionParts('which came first: billing timeouts or the ledger rollout?').map((p) => [p.asked.kind, p.asked.words, p.asked.rollout])).toEqual([
+      ['when', ['billing'], false],
+      ['when', ['ledger'], true],
+    ]);
+    // (A value and its start are two parts: "p99, and since when?".)
+    expect(questionParts('billing p95, and since when?').map((p) => p.asked.kind)).toEqual(['signals', 'when']);
+  });
+
+  it('reads "backend" beside a listing as no call, the service that is the problem as the cause, and a measure of statements split by what the question lists', () => {
+    expect(parseQuestion('which backend route returns the 502s?')).toMatchObject({ kind: 'signals', listings: ['routes'], byRoute: true });
+    expect(parseQuestion('users on android see timeouts. which backend service is the problem?').kind).toBe('cause');
+    expect(questionParts('users on android see timeouts. which backend service and which host are the problem?').map((p) => p.asked.kind)).toEqual(['cause']);
+    expect(parseQuestion('the android app gets 503s from ledger. which endpoint is returning them?')).toMatchObject({
+      kind: 'signals',
+      signals: ['errors'],
+      byRoute: true,
+      words: ['ledger'],
+    });
+    // A word of the language before another that qualifies it opens a statement, no name.
+    expect(parseQuestion('invoice exports return 504 since noon. is ledger ok?').plainWords).toContain('invoice');
+    expect(parseQuestion('ledger errors?').placedAsNames).toEqual(['ledger']);
+  });
+
+  it("reads a pool's count on each pod, what no source holds inside a process or of customers, and a measure pod by pod or beside the other pod", () => {
+    expect(parseQuestion('how many threads wait for a connection in each ledger pod?')).toMatchObject({
+      signals: ['connections'],
+      pool: 'pending',
+      byPod: true,
+    });
+    expect(questionParts('what is ledger hanging on? which lock is it blocked on').map((p) => p.asked.kind)).toEqual(['outside']);
+    for (const q of [
+      'the specific setting that was modified in ledger-config, please',
+      "who's holding all the ledger connections?",
+      'names of the affected customers please',
+      'how many invoices were lost?',
+    ])
+      expect(parseQuestion(q).kind).toBe('outside');
+    expect(followingUp(parseQuestion('every ledger replica, or only one?'), 'every ledger replica, or only one?', ['ledger p99 now?'])).toMatchObject({
+      kind: 'signals',
+      signals: ['latency'],
+      byPod: true,
+    });
+    expect(parseQuestion('error ratio of ledger-6d4f9b7c8-abcde and the other ledger pod')).toMatchObject({ other: true, withOther: true });
+    expect(followingUp(parseQuestion('when did it get to 100 %?'), 'when did it get to 100 %?', ['how full is /data on ip-10-0-9-9?'])).toMatchObject({
+      kind: 'when',
+      signals: ['disk'],
+    });
+    // A workload's pods together, not the one pod an alert named before.
+    expect(parseQuestion('pod=ledger-6d4f9b7c8-abcde restarts often. restarts of ledger in the last hour, all pods combined?').words).not.toContain(
+      'ledger-6d4f9b7c8-abcde',
+    );
+    expect(parseQuestion('restarts of ledger-6d4f9b7c8-abcde, and of all ledger pods?').words).toContain('ledger-6d4f9b7c8-abcde');
+    // What a moment is named by is no measure asked: "vs before the crawler hit" asks no errors.
+    expect(parseQuestion('ledger req/s now, and is that up vs before the batch hit?')).toMatchObject({ signals: ['rate'], compare: true });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -169,6 +169,8 @@ export interface TypedQuestion {
   nodeHealth: boolean;
   /** Whether it asks about the other pods of the workload whose pod was named before ("and the other replica?", "same for the other one"). */
   other: boolean;
+  /** Whether the other pods are asked beside the one it names ("p99 of search-…-m9xrk, and the other search pod"). */
+  withOther?: boolean;
   /** Whether it refers to a node an earlier answer named ("that node", "the host", "runs there"). */
   refersNode: boolean;
   /** The moment a comparison splits at, or the value is read at, when the question names one other than the incident's start (see Reference). */
@@ -349,13 +351,13 @@ const CALLS = /\b(call|calls|calling|callers?|depends?|dependencies|dependents|u
 const LISTINGS: Array<[Listing, RegExp]> = [
   ['pods', /\b(pods?|replicas?|instances?|containers?)\b/],
   ['nodes', /\b(nodes?|hosts?|machines?)\b/],
-  ['versions', /\b(versions?|builds?|images?|releases?)\b/],
+  ['versions', /\b(versions?|builds?|images?|releases?|(?:image )?tags?)\b/],
   ['routes', /\b(routes?|endpoints?|paths?|urls?|handlers?)\b/],
   ['peers', CALLS],
 ];
 
 const ASKS_WHICH =
-  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b(?!,? (together|combined|summed|added up|in total|total)\b)|\b(?:are|is) (?:its |the |their |your |our )?(?:[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b/;
+  /\b(both|all|every|just one|only one) (of (the|its|their) )?(replicas|pods|instances|nodes)\b(?!,? (together|combined|summed|added up|in total|total)\b)|\b(?:are|is) (?:its |the |their |your |our )?(?:[a-z0-9_-]+(?:'s)? )?(?:pods?|replicas?|instances?) (?:even |still |actually |all |really )?(?:up|running|ready|alive|there)\b|\bhow many (?:[a-z0-9_.-]+ ){0,2}(?:pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|tags?|routes?|endpoints?|paths?)\b|\b(which|list|show|give me|tell me|get me)\b[^?.!,]*\b(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|tags?|routes?|endpoints?|paths?)\b|\bwhat(?:'s|s| is| are| were| was)?(?: (?:the|all|its|their|those|these))?(?: [a-z0-9_.-]+)?\s+(pods?|replicas?|instances?|nodes?|hosts?|versions?|builds?|images?|tags?|routes?|endpoints?|paths?)\b|\bwhere (do|does|did|is|are|was|were)\b[^?!]*\b(run|running|scheduled|land|landed|go|went|deployed|rolled out|placed)\b|\b(?:was|is|were|are) (?:that|it|this|they|those|these|(?:the |that |this )?(?:[a-z0-9_.-]+ )?(?:rollout|roll-out|deploy(?:ment)?|release|push|update|upgrade))(?: really| actually| even)? (?:a )?new (?:builds?|images?|tags?|versions?|releases?)\b|\bnew (?:builds?|images?|tags?|versions?) or (?:the )?(?:same|old)\b|\bsame (?:builds?|images?|tags?|versions?) or (?:a )?new\b/;
 /** "what does checkout depend on?", "who calls inventory?", "which services does cart call?": a listing of the calls of one service. */
 const ASKS_PEERS =
   /^\W*(which|what|who|list|show)\b(?!\s+(?:fraction|share|percent\w*|proportion|ratio|portion|part|rate|number|count|%)\b)[^?.!]*\b(call|calls|calling|callers?|depends?|dependencies|dependents|upstreams?|downstreams?|backends?|peers?|reach|reaching|talks? to|talking to)\b/;
@@ -376,7 +378,7 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+|[a-z0-9][a-z0-9_.-]*) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\bhow (much|many) (of it |of them )?(is|are) (the )?(crawlers?|bots?|scrapers?|real (users|shoppers|customers|people|traffic))\b|\b(is it|is that|is this|are they|are these|are those|was it) (just |all |only |some )?(bots?|crawlers?|scrapers?|a bot|a crawler|a scraper|a ddos|ddos|an attack|real (users|customers|shoppers|people))\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b/;
+  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+|[a-z0-9][a-z0-9_.-]*) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\bhow (much|many) (of it |of them )?(is|are) (the )?(crawlers?|bots?|scrapers?|real (users|shoppers|customers|people|traffic))\b|\b(is it|is that|is this|are they|are these|are those|was it) (just |all |only |some )?(bots?|crawlers?|scrapers?|a bot|a crawler|a scraper|a ddos|ddos|an attack|real (users|customers|shoppers|people))\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b|\b(?:exact|specific|particular) (?:keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(?:edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwho(?:'s| is| are)? (?:holding|keeping|hogging|owning|opening|leaking)\b|\bnames? of (?:(?:the|our|those|these|all|affected|impacted) )*(?:customers?|users?|accounts?|tenants?|merchants?|shoppers?)\b|\bcustomer accounts?\b|\bhow many (?:invoices|bookings|purchases|signups|sign-ups)\b/;
 // (The asker's own record, "for our incident log", "the change log", is no log of a service.)
 const ASKS_LOGS = /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
@@ -389,10 +391,10 @@ const ASKS_CAUSE = /\b(why|root ?cause|cause[sd]?|causing|reason|what happened|e
  * search slow?".
  */
 const ASKS_CAUSE_OVER_MEASURES =
-  /\b(?:us|our (?:side|end|code|app|service|fault)|my (?:side|end|code|app|service))\b[^?.!]*\bor (?:the |a |an |our |their |some )?(?:[a-z0-9_-]+ )?(?:provider|vendor|partner|third[- ]party|upstream|downstream|dependenc\w+|bank|them|they|their side|their end|network|infra\w*)\b|\bwhat (?:dependenc\w+|downstream|upstream|callee|backend)\b[^?.!]*\b(?:broken|failing|down|erroring|bad|wrong|dead|at fault|to blame)\b|\broot[- ]?causes?\b|\b(?:involved|implicated) in (?:this|the|these|that|our)\b|\btrigger(?:ed)?\s*[?!.]*\s*$|\bwhat (?:triggered|set off|kicked off) (?:it|this|that|the \w+)\b|\bred herring\b|\bculprit\b|\bor (?:is it |was it |is that |was that |is this )?(?:something|anything) else\b|\b(?:is|was|are|were) (?:the |that |this |our |those |these )?(?:[a-z0-9_.-]+ ){1,3}what(?:'s| is)? (?:making|causing|caus\w+|break\w*|slow\w*|kill\w*|fail\w*|hurt\w*|crash\w*|affect\w*|driv\w*)\b|\bwhat(?:'s| is| was) (?:making|causing|behind|driving) (?:the )?[a-z0-9_-]+\b/;
+  /\b(?:us|our (?:side|end|code|app|service|fault)|my (?:side|end|code|app|service))\b[^?.!]*\bor (?:the |a |an |our |their |some )?(?:[a-z0-9_-]+ )?(?:provider|vendor|partner|third[- ]party|upstream|downstream|dependenc\w+|bank|them|they|their side|their end|network|infra\w*)\b|\bwhat (?:dependenc\w+|downstream|upstream|callee|backend)\b[^?.!]*\b(?:broken|failing|down|erroring|bad|wrong|dead|at fault|to blame)\b|\b(?:what|which) (?:(?:backend|downstream|upstream) )?(?:services?|components?|dependenc\w+|systems?|backends?|machines?|nodes?|hosts?)\b[^?.!]*\b(?:is|are|was|were)\s+(?:the|our|at) (?:real |actual |root )?(?:problem|issue|culprit|cause|fault)\b|\broot[- ]?causes?\b|\b(?:involved|implicated) in (?:this|the|these|that|our)\b|\btrigger(?:ed)?\s*[?!.]*\s*$|\bwhat (?:triggered|set off|kicked off) (?:it|this|that|the \w+)\b|\bred herring\b|\bculprit\b|\bor (?:is it |was it |is that |was that |is this )?(?:something|anything) else\b|\b(?:is|was|are|were) (?:the |that |this |our |those |these )?(?:[a-z0-9_.-]+ ){1,3}what(?:'s| is)? (?:making|causing|caus\w+|break\w*|slow\w*|kill\w*|fail\w*|hurt\w*|crash\w*|affect\w*|driv\w*)\b|\bwhat(?:'s| is| was) (?:making|causing|behind|driving) (?:the )?[a-z0-9_-]+\b/;
 /** The cause asked in other words: "what is checkout failing on?", "what's killing them?", "was it the deploy or not?". */
 const ASKS_CAUSE_PHRASED =
-  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:someone|somebody|people|they|folks|everyone|others)\b[^?.!]{0,40}\bblam(?:e|ed|es|ing)\b|\bwhat(?:'s| is| are) [a-z0-9_-]+ (?:choking|stuck|hanging|waiting|blocked|tripping) on\b|\b(?:is|was|are|were) (?:the |that |this )?(?:[a-z0-9_.-]+ ){1,3}(?:really |actually |truly )?(?:harmless|innocent|to blame|at fault|the (?:cause|culprit)|a victim)\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b[^?.!]{0,40}\b(?:down|taking|failing|broken|at fault|to blame|causing|breaking|the (?:cause|problem|culprit))\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ )?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
+  /\b(?:is|was|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:\w+ )?(?!(?:rolling|running|deploying|starting|finishing|going|coming|pending)\b)[a-z]+ing\b|\b(?:did|does|could|might) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade) (?:cause|break|introduce|trigger|leak)\w*\b|\b(?:is|was) (?:the|this|that|our|your) (?:new |latest |last |recent )?(?:version|release|deploy(?:ment)?|rollout|build|image|upgrade|change) (?:really |actually |maybe |definitely |even )?(?:the (?:problem|issue|cause|culprit|reason|trigger)|harmless|innocent|responsible|to blame|at fault|guilty|bad|broken)\b|\b(?:any ?idea|no idea|any clue|know) what'?s? (?:is )?(?:up|going on|happening|wrong)\b|\bwhat'?s up with\b|^\W*(?:so |ok |and )?what'?s up\s*[?.!]*\s*$|\b(?:anything|something) (?:wrong|off|broken|weird) (?:in|with|on|inside) (?:the |your |our )?(?:cluster|cloud|infra\w*|platform|network|side|end)\b|\bor (?:is )?(?:it )?(?:something|anything) (?:underneath|beneath|below|behind|under|further down|deeper)\b|\bis [a-z0-9_-]+ what'?s? (?:is )?(?:making|causing|breaking|slowing|killing|failing)\b|\bor is (?:that|it|this) unrelated\b|\b(?:someone|somebody|people|they|folks|everyone|others)\b[^?.!]{0,40}\bblam(?:e|ed|es|ing)\b|\bwhat(?:'s| is| are) [a-z0-9_-]+ (?:choking|stuck|hanging|waiting|blocked|tripping) on\b|\b(?:is|was|are|were) (?:the |that |this )?(?:[a-z0-9_.-]+ ){1,3}(?:really |actually |truly )?(?:harmless|innocent|to blame|at fault|the (?:cause|culprit)|a victim)\b|\b(?:fail\w*|break\w*|broken|slow\w*|dying|down) (?:on its own|by itself|itself)\b[^?.!]*\bor\b|\bor (?:is |was |are )?(?:a |an |the |one of (?:its|the) |some )?(?:downstream |upstream )?(?:dependenc\w+|callees?|downstream)\b[^?.!]{0,40}\b(?:down|taking|failing|broken|at fault|to blame|causing|breaking|the (?:cause|problem|culprit))\b|\bor is (?:something|anything) else\b|\bis [a-z0-9_-]+ (?:the )?(?:cause|culprit|reason) of\b|\bis [a-z0-9_-]+ (?:a |the )?part of (?:this|the|our) (?:problem|issue|incident|outage|failures?|errors?)\b|\bwhere (?:is|are) (?:the |this |that )?[a-z0-9_-]+ coming from\b|\bor is it (?:something|anything)\b|\bwhat(?:'s| is) (?:actually |really )?(?:failing|breaking|killing|crashing|slowing(?: down)?|hurting) (?:the |our )?[a-z0-9_-]+|\bwhat(?:'s| is) (?:actually |really )?(?:wrong|going on|happening) (?:there|here|with (?:it|them|that|this))\b|\bor (?:is|was) (?:it|this|that) (?:something|anything) else\b|\bor is the (?:problem|issue|fault) (?:in|within|with|on|inside)\b|\bis (?:it|this|that) (?:us|me|our \w+|the app|the code|\S+) or (?:something|someone|anything|the|a|our|them)\b|\b(?:something|anything) (?:downstream|upstream|else) (?:of|from) (?:us|it|them)\b|^\W*(?:so |ok |and )?what(?:'s| is) (?:going on|happening|wrong)\s*[?.!]*\s*$|\bwhat(?:'s| is| are)? (?:\S+ ){0,3}?(?:actually |really |even )?(failing|erroring|breaking|choking|dying|crashing|timing out|hanging|stuck|blocked|waiting) on\b|\bwhat(?:'s| is) (?:actually |really )?(killing|breaking|crashing|slowing( down)?|taking down|hurting|behind|driving|causing) (it|them|this|that|those|these|[a-z0-9_-]+)\b|\b(?:was|is) (?:it|this|that) (?:the|a|our) [a-z0-9 _.-]{0,30}?(?:deploy|deployment|rollout|release|change|config|version|upgrade|push)\w*,? or (?:not|something else|what)\b/;
 const ASKS_ACTIONS =
   /\b(what'?s the plan|(?:should|shall|must|can|could|do) (?:we|i|you) roll (?:it|this|that|them|[a-z0-9_.-]+) back|roll (?:it |this |that |them |[a-z0-9_-]+ )?back to|revert (?:it |this |that |[a-z0-9_-]+ )?to|(?:what|how) (?:do|should|must|can) (?:we|i) (?:have to|need to|got to) (?:fix|do|change)|what (?:needs|has) to (?:be done|be fixed|happen|change)|plan of action|game ?plan|roll ?back or|^\W*(should we |do we |can we )?(roll ?back|revert)\W*$|(would|do|what|which|can|could) (you )?recommend|recommend(ed)? (that|we|to|rolling|a|doing)|your recommendation|(should|shall|must|can|could) (we|i|you)\b[^?.!]*\b(roll ?back|revert|restart|scale|undo|drain|cordon)|which version should|go back to (?=v?\d|the (?:old|previous|last|prior)|[a-z0-9_-]+ v?\d)|(is|was) the fix|the fix is|how (do|can|should) (we|i) fix (it|this|that)|what (should|can|do|must) (i|we|you) do|what to do|how (do|can|should) (i|we) (fix|mitigate|resolve|stop|recover)|how to (fix|mitigate|resolve|recover)|next steps?|remediat\w*|mitigat\w*|should (i|we) roll ?back)\b/;
 const ASKS_COMPARE =
@@ -561,7 +563,9 @@ const COMMON = new Set(
     'http https http2 grpc tcp udp graphql websocket websockets scale scaled scaling target targets ' +
     // Verbs of failing and waiting, and how exact an answer need be.
     'errored rejected rejecting rejects refused live wait waits waited ballpark rough estimate estimated impact backend staying stays lot lots together fewer ' +
-    'patchy flaky spotty intermittent intermittently provider dependency dependencies landed shipped picking picks picked processing forever nothing'
+    'patchy flaky spotty intermittent intermittently provider dependency dependencies landed shipped picking picks picked processing forever nothing ' +
+    // A client's platform ("the ios app", "users on android") names no service.
+    'ios android iphone ipad mobile browser browsers desktop tag tags way gets got'
   ).split(' '),
 );
 
@@ -740,7 +744,9 @@ export function parseQuestion(message: string, pasted = true): TypedQuestion {
   const ownListings = own.kind === 'which' && full.kind === 'which' && own.listings.length > 0 && own.listings.join() !== full.listings.join();
   // (Nor a measure only the statements name beside a question of when a version went out: "accounts errors overnight. when did 1.4.1 roll out?")
   const ownRollout = own.kind === 'when' && own.rollout && !own.signals.length && full.signals.length > 0;
-  if (own.kind === 'unknown' || (own.kind === full.kind && !ownMeasures && !ownListings && !ownRollout)) return full;
+  // (Nor a listing of routes or pods the measure of the statements is split by: "getting 500s on checkout. which endpoint is throwing them?")
+  const splitsTheirMeasure = own.kind === 'which' && full.kind === 'signals' && (full.byRoute || full.byPod) && !own.signals.length;
+  if (own.kind === 'unknown' || splitsTheirMeasure || (own.kind === full.kind && !ownMeasures && !ownListings && !ownRollout)) return full;
   // ("I look after accountsdb. Is the database itself overloaded?": "the database" is the one the statements named.)
   const names = own.words.some(
     (w) =>
@@ -928,7 +934,7 @@ function parseText(whole: string): TypedQuestion {
   const saturation = !signals.length && ASKS_SATURATION.test(text);
   if (saturation) signals.push('cpu', 'memory');
   // Whether a service is affected, asked without a measure, is its errors and latency compared.
-  const affected = !signals.length && ASKS_AFFECTED.test(text);
+  const affected = !signals.length && ASKS_AFFECTED.test(asking);
   if (affected) signals.push('errors', 'latency');
   // "is checkout recovering?": how its errors and latency moved lately.
   if (!signals.length && RECENT_DIRECTION.test(text) && !ASKS_CAUSE.test(text)) signals.push('errors', 'latency');
@@ -978,7 +984,12 @@ function parseText(whole: string): TypedQuestion {
   // "pods on it + their nodes pls": a fragment that begins with what it lists.
   const bareListing =
     !signals.length && !SO_FAR.test(text) && /\b(pods?|replicas?|instances?|nodes?)\s*\??\s*$|^\W*(its |their |the )?(pods?|replicas?|instances?)\b/.test(text);
-  const listings = asksWhich || bareListing ? LISTINGS.filter(([, re]) => re.test(text)).map(([l]) => l) : [];
+  // ("which backend endpoint is throwing them?": a route; "backend" only says which side it is on.)
+  const listed = text.replace(
+    /\b(?:backend|downstream|upstream)s? (?=(?:endpoints?|routes?|paths?|urls?|handlers?|pods?|replicas?|instances?|nodes?|hosts?|machines?)\b)/g,
+    '',
+  );
+  const listings = asksWhich || bareListing ? LISTINGS.filter(([, re]) => re.test(listed)).map(([l]) => l) : [];
   // "Where did 2.15.0 land?", "where does cart run?": its pods and their nodes.
   if (asksWhich && !listings.length && /\bwhere (do|does|did|is|are|was|were)\b/.test(text)) listings.push('pods', 'nodes');
   if (onNode && !listings.includes('pods')) listings.unshift('pods');
@@ -1036,7 +1047,16 @@ function parseText(whole: string): TypedQuestion {
   // A question after statements ("We also had a frontend alert. Leaving that aside, when did media …?") is about what the question names first.
   const sentences = asking.split(/(?<=[.!])\s+(?=[a-z])/);
   const outside = [...new Set([...subjectWords(sentences[sentences.length - 1], routes, versions), ...subjectWords(asking, routes, versions)])];
-  const words = outside.length || !reference ? outside : reference.words;
+  const named = outside.length || !reference ? outside : reference.words;
+  // "pod=orders-6fb5cc5f8-rff78 … how many restarts for orders, both pods summed?": the workload's pods together, not the one pod a
+  // pasted alert's labels named (a pod asked of itself beside them, "restarts on <pod>? and across all cart pods?", stays).
+  const together = /\b(both|all|every) (of )?(the |its |their )?([a-z0-9-]+ )?pods\b|\b(summed|combined|together|added up)\b/.test(text);
+  const words = together
+    ? named.filter((w) => {
+        const pod = /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(w);
+        return !(pod && named.includes(pod[1]) && new RegExp(`\\bpod=["']?${escape(w)}\\b`).test(text));
+      })
+    : named;
   // Requests, errors or latency asked pod by pod ("is it both pods or just one?", "which replica is slow?").
   // CPU or memory against the limits asked of each pod ("how many cores is each search pod using vs its limit?", "cpu vs limit for the
   // recommendations pods"): each pod's use with its limit.
@@ -1048,7 +1068,9 @@ function parseText(whole: string): TypedQuestion {
     (signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text)) ||
     (againstLimit && signals.some((x) => x === 'cpu' || x === 'memory') && (BY_POD.test(text) || /\b(each|pods)\b/.test(text))) ||
     // ("how many cores is each search pod using?": each pod's use, with its limit beside it.)
-    (signals.some((x) => x === 'cpu' || x === 'memory') && BY_POD.test(text) && USES_AN_AMOUNT.test(text));
+    (signals.some((x) => x === 'cpu' || x === 'memory') && BY_POD.test(text) && USES_AN_AMOUNT.test(text)) ||
+    // ("how many are waiting for a connection on each pod?": a pool's count on one pod, not summed over them.)
+    (signals.includes('connections') && poolAspect(text) !== 'share' && BY_POD.test(text));
   // "payments-gateway", or a word that a kind of workload follows ("the thumbnailer service"): shaped as a name, whether or not the sources know it.
   const nameShaped = words.filter(
     (w) =>
@@ -1101,6 +1123,7 @@ function parseText(whole: string): TypedQuestion {
     refersNode: REFERS_NODE.test(text) && !byPod,
     nodeOf: NODE_OF.test(text),
     other: OTHER.test(text),
+    withOther: OTHER.test(text) && /\b(?:and|plus|with|vs\.?|versus|against|beside|next to) (?:the )?other\b/.test(text),
     nodeHealth: NODE_HEALTH.test(asking),
     reference: ownReference && {
       kind: ownReference.kind,
@@ -1127,7 +1150,7 @@ function parseText(whole: string): TypedQuestion {
       (/\bwhat(?:'s| is| was| were)? (?:the |its |their )?(cpu|memory|mem|ram) limits?\b/.test(text) ||
         !AGAINST_LIMIT.test(
           asking.replace(
-            /\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(the )?(before|earlier|then|yesterday|last|prior|old|older|previous|original|new|newer)\b|\bnow vs\.?\b/g,
+            /\b(now )?(vs\.?|versus|compared (to|with)|than)\s+(the )?(before|earlier|then|yesterday|last|prior|old|older|previous|original|new|newer)\b|\bnow vs\.?\b|\bbefore (?:vs\.?|versus|and|or|compared to) after\b/g,
             ' ',
           ),
         )),
@@ -1361,6 +1384,16 @@ export function followingUp(
     const before = latestFirst()[0];
     if (before && countsFailures(before)) return shareOf(before, asked, text);
   }
+  // "when did it hit 100%?", "when did it fill up?" after a question about a disk: when that disk filled.
+  if (
+    asked.kind === 'when' &&
+    !asked.words.length &&
+    /\b(?:hit|reach\w*|got to|get to|at)\s+100\s*%|\bfill(?:ed)?(?: up)?\b|\b(?:run|ran) out\b|\bfull\b/.test(text)
+  ) {
+    const before = latestFirst()[0];
+    if (before?.signals.includes('disk'))
+      return { ...before, kind: 'when', signals: ['disk'], size: false, free: null, refers: true, compare: false, reference: null };
+  }
   // "what state are they stuck in?" after a question about connections: those connections, by state.
   if (asked.kind === 'unknown' && /\bstates?\b/.test(text)) {
     const before = latestFirst().find((q) => q.mentioned.includes('connections'));
@@ -1416,6 +1449,11 @@ export function followingUp(
         rollout: !before.versions.length,
         wentOut: true,
       };
+  }
+  // "is it all search instances or just one of them?" after a question of requests, errors or latency: that measure, pod by pod.
+  if (asked.kind === 'unknown' && !asked.signals.length && BY_POD.test(text)) {
+    const before = latestFirst().find((q) => q.kind === 'signals' && q.signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency'));
+    if (before) return { ...before, byPod: true, refers: false, compare: false, reference: null };
   }
   // "and the other replica?": the question before, of the other pods of the workload it named a pod of.
   if (asked.other && !asked.words.length && !asked.signals.length) {
@@ -1567,7 +1605,12 @@ function withoutClosingStatement(message: string): string {
  */
 const BEFORE_OR_AFTER =
   /(?:\s*[,;:—–-]\s*|\s+(?:was|is|did|does) (?:that|it|this|they) (?:start(?:ed)? |happen(?:ed)? )?|\s+)(?:(?:before|after) or (?:before|after) ([^?.!;]+)|(?:before|after) ([^?.!;]+?) or (?:before|after))(?=\s*[?.!;]|\s*$)/g;
+/** "what happened first, the ledger-reconcile cpu spike or the payments rollout?": when each did. */
+const WHICH_FIRST =
+  /\b(?:what|which)(?: one| of them| of the two)? (?:happened|came|started|began|was|went|hit|showed up)(?: first| earlier)\s*[,:—–-]?\s+([^?.!;]+?)\s+or\s+([^?.!;]+?)(?=\s*[?.!;]|\s*$)/gi;
 function withBothTimes(message: string): string {
+  const first = message.replace(WHICH_FIRST, (_, a: string, b: string) => `at what time ${a.trim()}? at what time ${b.trim()}`);
+  if (first !== message) return first;
   const both = message.replace(BEFORE_OR_AFTER, (_, a: string | undefined, b: string | undefined) => `? at what time ${(a ?? b ?? '').trim()}?`);
   // ("did the frontend rollout start" before it is when the rollout started.)
   return both === message ? message : both.replace(/(^|[?.!]\s+)(did|was|were|does|do|has|had)\b(?=[^?]*\? at what time )/gi, '$1when $2');
@@ -1585,7 +1628,7 @@ export interface QuestionPart {
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
 const PART_BREAK =
-  /\s*(?:[?;]+(?![?!.\s]*\))|\s+and\s+(?=the time\b|at what (?:time|moment|point)\b)|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage|failed|failures)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
+  /\s*(?:[?;]+(?![?!.\s]*\))|\s+and\s+(?=the time\b|at what (?:time|moment|point)\b)|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage|failed|failures)\b|(?:its |their |the )?(?:cpu|memory|mem|ram) (?:limits?|requests?)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and
@@ -1677,6 +1720,18 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
           }
         : p,
     )
+    // "the first OOM kill after that, what time was it?": when the event the part before it names happened, asked of it (not "p99, and since when?").
+    .flatMap((p, i, all) => {
+      const bareWhen = (q?: QuestionPart): boolean =>
+        !!q && q.asked.kind === 'when' && !q.asked.signals.length && !q.asked.words.length && !q.asked.versions.length && !q.asked.rollout;
+      const event = (q?: QuestionPart): boolean =>
+        !!q && q.asked.kind === 'signals' && q.asked.signals.length > 0 && /\b(first|last|latest|earliest)\b/i.test(q.text);
+      if (event(p) && bareWhen(all[i + 1])) return [];
+      const before = all[i - 1];
+      return i > 0 && bareWhen(p) && event(before)
+        ? [{ text: `${before.text}, ${p.text}`, asked: { ...before.asked, kind: 'when' as const, compare: false } }]
+        : [p];
+    })
     // A later part that names no subject and no measure ("… and since what moment?") asks about what the part before it named.
     .map((p, i) => (i > 0 && !p.asked.words.length && !p.asked.signals.length ? { ...p, asked: { ...p.asked, refers: true } } : p))
     // "which configmap changed and when?": the changes are listed with their times, and "when" asks nothing more of them.
@@ -1748,14 +1803,26 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
           ]
         : [p];
     })
+    // "which backend service and which machine is the problem?": the cause, which names both; the bare "which service" is no listing of its own.
+    .filter((p, i, all) => {
+      const bare =
+        p.asked.kind === 'which' &&
+        all[i + 1]?.asked.kind === 'cause' &&
+        /(?:^|[.!?]\s+)(?:which|what) (?:(?:backend|downstream|upstream) )?(?:services?|components?|systems?|backends?|dependenc\w+)\s*$/i.test(p.text);
+      if (bare) answeredNext = true;
+      return !bare;
+    })
     // "why did that node die? hardware fault, kernel panic?": the why asks which of the mechanisms named after it, none of which the data holds.
     .filter((p, i, all) => {
       const options = all[i + 1];
       // (Or a short question of one: "why did the process hang, which thread?")
+      // (Or of what inside the process it waits on: "what is it stuck on? which thread or lock is it waiting for?")
       const outside =
         p.asked.kind === 'cause' &&
         options?.asked.kind === 'outside' &&
-        (!OPENS_WITH_QUESTION_WORD.test(options.text) || options.text.trim().split(/\s+/).length <= 3);
+        (!OPENS_WITH_QUESTION_WORD.test(options.text) ||
+          options.text.trim().split(/\s+/).length <= 3 ||
+          /\b(threads?|locks?|deadlock\w*|mutex\w*|goroutines?|stack|lines? of code|functions?|methods?)\b/i.test(options.text));
       if (outside) answeredNext = true;
       return !outside;
     })
@@ -1768,6 +1835,18 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
           p.asked.kind !== 'outside' &&
           /^\W*(of|for|from|about|regarding|on|among|within) (the|its|their|our|all|this|that|those|these)\b/i.test(p.text) &&
           all.every((q, j) => j === i || q.asked.kind === 'outside')
+        ),
+    )
+    // "was that a new build? what version is it on?": one listing, asked twice in other words.
+    .filter(
+      (p, i, all) =>
+        !(
+          i > 0 &&
+          p.asked.kind === 'which' &&
+          all[i - 1].asked.kind === 'which' &&
+          p.asked.listings.join() === all[i - 1].asked.listings.join() &&
+          !p.asked.words.length &&
+          !p.asked.versions.length
         ),
     )
     // A part that asks nothing and names nothing ("could you give me both, please?") is no question of its own.
@@ -1975,7 +2054,24 @@ function placement(text: string, word: string): 'firm' | 'loose' | null {
   for (const [i, t] of tokens.entries()) {
     const bare = t.replace(/^[.:'-]+|[.:'-]+$/g, '');
     if (bare.replace(/'s$/, '') !== word) continue;
-    if (i === 0 || bare.endsWith("'s")) return 'firm';
+    if (bare.endsWith("'s")) return 'firm';
+    if (i === 0) {
+      // ("photo uploads come back with 507", "stock lookups feel patchy": a word of the language before another that is no word of
+      // the grammar qualifies it, and opens a statement no name; a known name is known whatever its place.)
+      const next = tokens[1]?.replace(/[?.!,;:'-]+$/, '');
+      const qualifies =
+        !!next &&
+        isEnglish(word) &&
+        isEnglish(next) &&
+        !COMMON.has(next) &&
+        !AFTER_NAMES.has(next) &&
+        !BEFORE_NAMES.has(next) &&
+        !OPENING_VERBS.has(next) &&
+        !/(ing|ed)$/.test(next);
+      if (!qualifies) return 'firm';
+      found = 'loose';
+      continue;
+    }
     // Skipping an article: "of the billing", "is the billing".
     const at = tokens[i - 1] === 'the' || tokens[i - 1] === 'a' ? i - 2 : i - 1;
     const before = tokens[at];

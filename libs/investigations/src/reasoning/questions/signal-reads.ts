@@ -169,7 +169,7 @@ async function readConnections(
   from: Timestamp,
   until: Timestamp,
   /** What of a service's pool is asked, and the range a count of timeouts runs over (none: the last 5 minutes at each moment). */
-  pool?: { aspect: PoolAspect; span: string | null },
+  pool?: { aspect: PoolAspect; span: string | null; perPod?: boolean },
 ): Promise<SignalRead | SignalMissing> {
   const name = SIGNAL_NAMES.connections;
   if (subject.label === 'peer') {
@@ -205,16 +205,22 @@ async function readConnections(
     return { signal: 'connections', name, run, lines: linesOf(run), unit: 'ratio', also: listed };
   }
   if (pool && pool.aspect !== 'share') {
-    // A count of the pools (HikariCP's, OpenTelemetry's, Go's database/sql) summed over the pods, by pool (the size is each pod's own).
+    // A count of the pools (HikariCP's, OpenTelemetry's, Go's database/sql) summed over the pods, by pool (the size is each pod's own);
+    // asked of each pod, the most any one pod has.
     const aspect = POOL_ASPECTS[pool.aspect];
-    const run = await read(aspect.query(selector, pool.span ?? '5m'), `The ${aspect.name} of ${subject.value}'s connection pools`);
+    const perPod = !!pool.perPod && pool.aspect !== 'size';
+    const query = aspect.query(selector, pool.span ?? '5m');
+    const run = await read(
+      perPod ? query.replace(/\bsum by \(/g, 'max by (') : query,
+      `The ${aspect.name} of ${subject.value}'s connection pools${perPod ? ', the most of any one pod' : ''}`,
+    );
     const lines = linesOf(run);
     if (lines.length) {
       const names = [...new Set(lines.map((l) => l.labels.pool ?? l.labels.pool_name ?? l.labels.db_name).filter(Boolean))];
       const over = pool.aspect === 'timeouts' ? (pool.span ? ` over the range` : ` in 5 minutes`) : '';
       return {
         signal: 'connections',
-        name: `${aspect.name}${over}${names.length ? ` of pool ${names.join(', ')}` : ''}${pool.aspect === 'size' ? '' : ' (all its pods)'}`,
+        name: `${aspect.name}${over}${names.length ? ` of pool ${names.join(', ')}` : ''}${pool.aspect === 'size' ? '' : perPod ? ' (the most of any one pod)' : ' (all its pods)'}`,
         run,
         // Several pools: their sum at each moment.
         lines: lines.length === 1 ? lines : [{ labels: {}, points: summed(lines) }],
@@ -585,7 +591,7 @@ export async function readSignals(
           read,
           from,
           until,
-          range.pool ? { aspect: range.pool, span: range.count ? span : null } : undefined,
+          range.pool ? { aspect: range.pool, span: range.count ? span : null, perPod: range.byPod } : undefined,
         ),
       );
     } else if (signal === 'disk' && range.free) {
