@@ -598,7 +598,9 @@ describe('questions about resources that run out', () => {
     const want = await scaled.value('time() - max by (queue) (rabbitmq_queue_head_message_timestamp{queue="orders"})');
     expect(Math.abs(Number(age?.[1]) - want)).toBeLessThanOrEqual(want * 0.05);
     const { conclusion: consumers } = await scaled.ask('consumers on the orders queue vs an hour ago');
-    expect(consumers.summary).toMatch(/^The number of consumers in the queue of orders is 0 now .* and was [1-9]\d* 1 hour ago \(.*\): down \[#\d+\]$/m);
+    expect(consumers.summary).toMatch(
+      /^The number of consumers \(of the Deployment named after the queue, orders-worker wants 0 replicas now\) in the queue of orders is 0 now .* and was [1-9]\d* 1 hour ago \(.*\): down \[#\d+(, #\d+)*\]$/m,
+    );
   }, 60_000);
 
   it('dates when a workload was scaled down from its available replicas', async () => {
@@ -922,6 +924,16 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     const { conclusion: timeouts } = await pool.ask('any pool timeouts on accounts? ballpark is fine');
     expect(timeouts.findings).toEqual([]);
     expect(timeouts.summary).toMatch(/^No counter of waits for a connection that timed out .* names accounts/);
+  }, 60_000);
+
+  it('answers what consumes a queue with its consumers and the replicas the Deployment named after it wants', async () => {
+    const { conclusion } = await scaled.ask('what normally reads the orders queue?');
+    const consumers =
+      /^The number of consumers \(of the Deployment named after the queue, orders-worker wants (\d+) replicas now\) in the queue of orders is (\d+) now/.exec(
+        conclusion.summary,
+      );
+    expect(Number(consumers?.[1])).toBe(await scaled.value('max(kube_deployment_spec_replicas{deployment="orders-worker"})'));
+    expect(Number(consumers?.[2])).toBe(await scaled.value('sum(rabbitmq_queue_consumers{queue="orders"})'));
   }, 60_000);
 
   it('takes "it" after a cause answer for the service whose act the cause was', async () => {

@@ -565,7 +565,7 @@ const COMMON = new Set(
     'errored rejected rejecting rejects refused live wait waits waited ballpark rough estimate estimated impact backend staying stays lot lots together fewer ' +
     'patchy flaky spotty intermittent intermittently provider dependency dependencies landed shipped picking picks picked processing forever nothing ' +
     // A client's platform ("the ios app", "users on android") names no service.
-    'ios android iphone ipad mobile browser browsers desktop tag tags way gets got'
+    'ios android iphone ipad mobile browser browsers desktop tag tags way gets got pulls'
   ).split(' '),
 );
 
@@ -1178,7 +1178,7 @@ function parseText(whole: string): TypedQuestion {
     before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text)
       ? 'age'
-      : /\bconsumers?\b|\bconsum(es|ing)\b|\bpick(s|ing|ed)? (them |it |messages |jobs |orders |work |anything )?up\b|\b(reads?|reading) from (the |that |this )?queue\b/.test(
+      : /\bconsumers?\b|\bconsum(es|ing)\b|\bpick(s|ing|ed)? (them |it |messages |jobs |orders |work |anything )?up\b|\b(reads?|reading|pulls?|pulling) (from |off )?(the |that |this )?([a-z0-9_-]+ )?queue\b|\bwhat (normally |usually )?(reads|consumes|processes|handles|works off)\b/.test(
             text,
           )
         ? 'consumers'

@@ -568,6 +568,28 @@ export async function readSignals(
         out.push({ cannot: `no queue named ${subject.value} is in the metrics (RabbitMQ's rabbitmq_queue_*), so its ${name} is unknown`, run });
         continue;
       }
+      // Its consumers: with the Deployment named after the queue ("orders-worker" of queue orders) and the replicas it wants, what normally consumes it.
+      if (range.queue === 'consumers') {
+        const workers = await read(
+          `max by (deployment) (kube_deployment_spec_replicas{${namespace ? `namespace=${quote(namespace)}, ` : ''}deployment=~${quote(`${escape(subject.value)}-.+|.+-${escape(subject.value)}`)}})`,
+          `Which Deployment is named after queue ${subject.value}, and how many replicas it wants`,
+        );
+        const named = linesOf(workers)
+          .filter((l) => l.labels.deployment && l.points.length)
+          .slice(0, 3)
+          .map((l) => `${l.labels.deployment} wants ${l.points.at(-1)!.v} replicas now`);
+        if (named.length) {
+          out.push({
+            signal,
+            name: `${name} (of the Deployment${named.length > 1 ? 's' : ''} named after the queue, ${named.join('; ')}) in the queue`,
+            run,
+            lines: linesOf(run),
+            unit,
+            also: workers,
+          });
+          continue;
+        }
+      }
       out.push({ signal, name: `${name} in the queue`, run, lines: linesOf(run), unit });
     } else if (signal === 'replicas') {
       // kube-state-metrics' available replicas of its Deployment (or ready ones of its StatefulSet), named after it.
