@@ -683,6 +683,8 @@ describe('parseQuestion', () => {
       'how many invoices were lost?',
     ])
       expect(parseQuestion(q).kind).toBe('outside');
+    // (What takes a node's CPU is a question of the data.)
+    expect(parseQuestion("who's hogging the cpu on ip-10-0-9-9?").kind).not.toBe('outside');
     expect(followingUp(parseQuestion('every ledger replica, or only one?'), 'every ledger replica, or only one?', ['ledger p99 now?'])).toMatchObject({
       kind: 'signals',
       signals: ['latency'],
