@@ -135,13 +135,14 @@ export async function answerChanges(
     const minutes = Math.round(Number(firstAlert.epochMicros - t.epochMicros) / 60e6);
     return minutes > 0 ? `${minutes} min before` : minutes < 0 ? `${-minutes} min after` : 'at the same minute';
   };
+  // The runs each change reads from: its own, and the build run a limit change's "still version …" reads.
+  const runsOf = (c: Change): RecordedRun[] => (c.also ? [c.run, c.also] : [c.run]);
   const table = [
     '| time | change | first alert | run |',
     '|---|---|---|---|',
     ...shown.map(
       (c) =>
-        `| ${clock(c.at, now)} | ${c.what} | ${relative(c.at)} | ${[c.run, c.also ?? []]
-          .flat()
+        `| ${clock(c.at, now)} | ${c.what} | ${relative(c.at)} | ${runsOf(c)
           .map((r) => `#${r.ordinal}`)
           .join(', ')} |`,
     ),
@@ -151,7 +152,7 @@ export async function answerChanges(
     session,
     // The change nearest before the first alert leads, at its time; then how many there were in the range.
     `${latest ? `The last change before the first alert: ${latest.what}, at ${clock(latest.at, now)} (${relative(latest.at).replace(/minute$/, 'minute as')} the first alert, at ${clock(firstAlert, now)}); ` : ''}${said.length} change${said.length === 1 ? '' : 's'}${where} ${range}${said.length > shown.length ? ` (the latest ${shown.length} listed)` : ''}`,
-    [...new Set(shown.flatMap((c) => [c.run, c.also ?? []].flat()))],
+    [...new Set(shown.flatMap(runsOf))],
     table,
   );
 }

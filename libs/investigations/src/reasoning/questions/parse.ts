@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { escape } from '../explainers/labels';
+import { escape, workloadOfPod } from '../explainers/labels';
 import ENGLISH_WORDS from 'an-array-of-english-words';
 import { pastedQuery } from './pasted-query';
 
@@ -915,11 +915,12 @@ function parseText(whole: string): TypedQuestion {
     signals.splice(signals.indexOf('errors'), 1, 'down');
   // A version's ReplicaSet that scaled up ("when did the 2.15.0 ReplicaSet start scaling up?") is the version going out.
   if (versions.length && /\breplicasets?\b/.test(asking) && signals.includes('replicas')) signals.splice(signals.indexOf('replicas'), 1);
+  // What of a connection pool is asked (see TypedQuestion.pool).
+  const pool = poolAspect(text);
   // A pool's callers that wait for a connection, or whose wait timed out ("threads queued on the hikari pool", "pool timeouts"), are the
   // pool's own counts, not a message queue nor failed requests.
   if (/\b(pools?|hikari\w*)\b|\b(get|getting|acquir\w*|wait\w* for|borrow\w*|checkout of) an? (db |database )?connection\b/.test(asking)) {
-    const aspect = poolAspect(text);
-    if (aspect === 'pending' || aspect === 'timeouts') signals.splice(0, signals.length, 'connections');
+    if (pool === 'pending' || pool === 'timeouts') signals.splice(0, signals.length, 'connections');
   }
   // CPU throttling is its own measure, not the CPU used.
   if (signals.includes('throttling') && signals.includes('cpu')) signals.splice(signals.indexOf('cpu'), 1);
@@ -1053,8 +1054,8 @@ function parseText(whole: string): TypedQuestion {
   const together = /\b(both|all|every) (of )?(the |its |their )?([a-z0-9-]+ )?pods\b|\b(summed|combined|together|added up)\b/.test(text);
   const words = together
     ? named.filter((w) => {
-        const pod = /^(.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(w);
-        return !(pod && named.includes(pod[1]) && new RegExp(`\\bpod=["']?${escape(w)}\\b`).test(text));
+        const workload = workloadOfPod(w);
+        return !(workload !== w && named.includes(workload) && new RegExp(`\\bpod=["']?${escape(w)}\\b`).test(text));
       })
     : named;
   // Requests, errors or latency asked pod by pod ("is it both pods or just one?", "which replica is slow?").
@@ -1064,13 +1065,14 @@ function parseText(whole: string): TypedQuestion {
   const againstLimit =
     (saturation || ASKS_LIMIT.test(text) || (NODE_OF.test(text) && !/\b(how much|cores?|bytes|[mg]ib)\b/.test(text))) &&
     !(/\bhow many (cores|vcpus|millicores)\b/.test(text) && !/\b(limits?|quotas?|max|requests?)\b/.test(text));
+  const other = OTHER.test(text);
   const byPod =
     (signals.some((x) => x === 'rate' || x === 'errors' || x === 'latency') && BY_POD.test(text)) ||
     (againstLimit && signals.some((x) => x === 'cpu' || x === 'memory') && (BY_POD.test(text) || /\b(each|pods)\b/.test(text))) ||
     // ("how many cores is each search pod using?": each pod's use, with its limit beside it.)
     (signals.some((x) => x === 'cpu' || x === 'memory') && BY_POD.test(text) && USES_AN_AMOUNT.test(text)) ||
     // ("how many are waiting for a connection on each pod?": a pool's count on one pod, not summed over them.)
-    (signals.includes('connections') && poolAspect(text) !== 'share' && BY_POD.test(text));
+    (signals.includes('connections') && pool !== 'share' && BY_POD.test(text));
   // "payments-gateway", or a word that a kind of workload follows ("the thumbnailer service"): shaped as a name, whether or not the sources know it.
   const nameShaped = words.filter(
     (w) =>
@@ -1122,8 +1124,8 @@ function parseText(whole: string): TypedQuestion {
     // ("p99 per search pod and the node each one is on": the measure pod by pod, with where each runs.)
     refersNode: REFERS_NODE.test(text) && !byPod,
     nodeOf: NODE_OF.test(text),
-    other: OTHER.test(text),
-    withOther: OTHER.test(text) && /\b(?:and|plus|with|vs\.?|versus|against|beside|next to) (?:the )?other\b/.test(text),
+    other,
+    withOther: other && /\b(?:and|plus|with|vs\.?|versus|against|beside|next to) (?:the )?other\b/.test(text),
     nodeHealth: NODE_HEALTH.test(asking),
     reference: ownReference && {
       kind: ownReference.kind,
@@ -1183,7 +1185,7 @@ function parseText(whole: string): TypedQuestion {
           )
         ? 'consumers'
         : 'depth',
-    pool: poolAspect(text),
+    pool,
     wentOut:
       /\b(go|goes|gone|went) (out|live)\b|\breplicasets?\b|\bscal(ed|ing) up\b|\bcame up\b|\broll(s|ed|ing)? out\b|\bship(ped|s)?\b|\b(deployed|rolled out|released|landed|land|start|started|begin|began)\b/.test(
         text,
@@ -1360,6 +1362,9 @@ const FRAGMENT_START = /^\W*(compared|vs\.?|versus|since|before|after|over|durin
 /** The kinds of question a follow-up may repeat of another subject. */
 const REPEATABLE = new Set<QuestionKind>(['signals', 'which', 'when', 'related', 'logs']);
 
+/** "When exactly?", "what time was it?": when, of nothing the question names itself (no measure, subject, version or rollout). */
+const asksOnlyWhen = (q: TypedQuestion): boolean => q.kind === 'when' && !q.signals.length && !q.words.length && !q.versions.length && !q.rollout;
+
 /**
  * A message that names subjects and asks nothing the grammar reads ("what about payments?",
  * "same for cart", "and inventory?", or only a name) asks the latest earlier question the grammar
@@ -1434,7 +1439,7 @@ export function followingUp(
       };
   }
   // "when exactly?", "when was that?" after a question naming a rollout or a version: when it went out.
-  if (asked.kind === 'when' && !asked.signals.length && !asked.words.length && !asked.versions.length && !asked.rollout && !asked.alertNamed) {
+  if (asksOnlyWhen(asked) && !asked.alertNamed) {
     const before = latestFirst()[0];
     if (
       before &&
@@ -1722,8 +1727,7 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
     )
     // "the first OOM kill after that, what time was it?": when the event the part before it names happened, asked of it (not "p99, and since when?").
     .flatMap((p, i, all) => {
-      const bareWhen = (q?: QuestionPart): boolean =>
-        !!q && q.asked.kind === 'when' && !q.asked.signals.length && !q.asked.words.length && !q.asked.versions.length && !q.asked.rollout;
+      const bareWhen = (q?: QuestionPart): boolean => !!q && asksOnlyWhen(q.asked);
       const event = (q?: QuestionPart): boolean =>
         !!q && q.asked.kind === 'signals' && q.asked.signals.length > 0 && /\b(first|last|latest|earliest)\b/i.test(q.text);
       if (event(p) && bareWhen(all[i + 1])) return [];

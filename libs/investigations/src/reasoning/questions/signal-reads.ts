@@ -127,21 +127,24 @@ function summed(lines: ReadonlyArray<{ points: ReadonlyArray<{ t: Timestamp; v: 
   return [...at.values()].sort((a, b) => (a.t.isBefore(b.t) ? -1 : 1));
 }
 
-/** What of a service's connection pools a question may ask, besides how full they are: each convention's gauges, or its counter of waits that timed out. */
-const POOL_ASPECTS: Record<Exclude<PoolAspect, 'share'>, { name: string; query: (selector: string, span: string) => string }> = {
+/**
+ * What of a service's connection pools a question may ask, besides how full they are: each convention's gauges, or its counter of
+ * waits that timed out, aggregated over the pods by `over` (`sum`, or `max` for the most any one pod has; a size is each pod's own).
+ */
+const POOL_ASPECTS: Record<Exclude<PoolAspect, 'share'>, { name: string; query: (selector: string, span: string, over: 'sum' | 'max') => string }> = {
   active: {
     name: 'number of connections in use',
-    query: (m) =>
-      `sum by (pool) (hikaricp_connections_active{${m}}) or sum by (pool_name) (db_client_connections_usage{${m}, state="used"}) or sum by (db_name) (go_sql_stats_connections_in_use{${m}})`,
+    query: (m, _, over) =>
+      `${over} by (pool) (hikaricp_connections_active{${m}}) or ${over} by (pool_name) (db_client_connections_usage{${m}, state="used"}) or ${over} by (db_name) (go_sql_stats_connections_in_use{${m}})`,
   },
   pending: {
     name: 'number of callers waiting for a connection',
-    query: (m) => `sum by (pool) (hikaricp_connections_pending{${m}}) or sum by (pool_name) (db_client_connections_pending_requests{${m}})`,
+    query: (m, _, over) => `${over} by (pool) (hikaricp_connections_pending{${m}}) or ${over} by (pool_name) (db_client_connections_pending_requests{${m}})`,
   },
   idle: {
     name: 'number of idle connections',
-    query: (m) =>
-      `sum by (pool) (hikaricp_connections_idle{${m}}) or sum by (pool_name) (db_client_connections_usage{${m}, state="idle"}) or sum by (db_name) (go_sql_stats_connections_idle{${m}})`,
+    query: (m, _, over) =>
+      `${over} by (pool) (hikaricp_connections_idle{${m}}) or ${over} by (pool_name) (db_client_connections_usage{${m}, state="idle"}) or ${over} by (db_name) (go_sql_stats_connections_idle{${m}})`,
   },
   size: {
     name: 'size (the connections each pod may open)',
@@ -150,8 +153,8 @@ const POOL_ASPECTS: Record<Exclude<PoolAspect, 'share'>, { name: string; query: 
   },
   timeouts: {
     name: 'number of waits for a connection that timed out',
-    query: (m, span) =>
-      `sum by (pool) (increase(hikaricp_connections_timeout_total{${m}}[${span}])) or sum by (pool_name) (increase(db_client_connections_timeouts_total{${m}}[${span}]))`,
+    query: (m, span, over) =>
+      `${over} by (pool) (increase(hikaricp_connections_timeout_total{${m}}[${span}])) or ${over} by (pool_name) (increase(db_client_connections_timeouts_total{${m}}[${span}]))`,
   },
 };
 
@@ -209,9 +212,8 @@ async function readConnections(
     // asked of each pod, the most any one pod has.
     const aspect = POOL_ASPECTS[pool.aspect];
     const perPod = !!pool.perPod && pool.aspect !== 'size';
-    const query = aspect.query(selector, pool.span ?? '5m');
     const run = await read(
-      perPod ? query.replace(/\bsum by \(/g, 'max by (') : query,
+      aspect.query(selector, pool.span ?? '5m', perPod ? 'max' : 'sum'),
       `The ${aspect.name} of ${subject.value}'s connection pools${perPod ? ', the most of any one pod' : ''}`,
     );
     const lines = linesOf(run);
@@ -569,28 +571,27 @@ export async function readSignals(
         continue;
       }
       // Its consumers: with the Deployment named after the queue ("orders-worker" of queue orders) and the replicas it wants, what normally consumes it.
-      if (range.queue === 'consumers') {
-        const workers = await read(
-          `max by (deployment) (kube_deployment_spec_replicas{${namespace ? `namespace=${quote(namespace)}, ` : ''}deployment=~${quote(`${escape(subject.value)}-.+|.+-${escape(subject.value)}`)}})`,
-          `Which Deployment is named after queue ${subject.value}, and how many replicas it wants`,
-        );
-        const named = linesOf(workers)
-          .filter((l) => l.labels.deployment && l.points.length)
-          .slice(0, 3)
-          .map((l) => `${l.labels.deployment} wants ${l.points.at(-1)!.v} replicas now`);
-        if (named.length) {
-          out.push({
-            signal,
-            name: `${name} (of the Deployment${named.length > 1 ? 's' : ''} named after the queue, ${named.join('; ')}) in the queue`,
-            run,
-            lines: linesOf(run),
-            unit,
-            also: workers,
-          });
-          continue;
-        }
-      }
-      out.push({ signal, name: `${name} in the queue`, run, lines: linesOf(run), unit });
+      const workers =
+        range.queue === 'consumers'
+          ? await read(
+              `max by (deployment) (kube_deployment_spec_replicas{${namespace ? `namespace=${quote(namespace)}, ` : ''}deployment=~${quote(`${escape(subject.value)}-.+|.+-${escape(subject.value)}`)}})`,
+              `Which Deployment is named after queue ${subject.value}, and how many replicas it wants`,
+            )
+          : null;
+      const named = (workers ? linesOf(workers) : [])
+        .filter((l) => l.labels.deployment && l.points.length)
+        .slice(0, 3)
+        .map((l) => `${l.labels.deployment} wants ${l.points.at(-1)!.v} replicas now`);
+      out.push({
+        signal,
+        name: named.length
+          ? `${name} (of the Deployment${named.length > 1 ? 's' : ''} named after the queue, ${named.join('; ')}) in the queue`
+          : `${name} in the queue`,
+        run,
+        lines: linesOf(run),
+        unit,
+        ...(workers && named.length ? { also: workers } : {}),
+      });
     } else if (signal === 'replicas') {
       // kube-state-metrics' available replicas of its Deployment (or ready ones of its StatefulSet), named after it.
       const named = `${namespace ? `namespace=${quote(namespace)}, ` : ''}`;
