@@ -28,7 +28,7 @@ export interface QuestionCase {
   /** The scenario (eval/scenarios.ts) whose incident the conversation is about. */
   scenario: string;
   /**
-   * `dev` cases may be tuned on; `holdout` to `holdout-13` cases are written before the
+   * `dev` cases may be tuned on; `holdout` to `holdout-14` cases are written before the
    * code they score and never tuned on (each set written after the one before it had been scored).
    */
   split:
@@ -45,7 +45,8 @@ export interface QuestionCase {
     | 'holdout-10'
     | 'holdout-11'
     | 'holdout-12'
-    | 'holdout-13';
+    | 'holdout-13'
+    | 'holdout-14';
   message: string;
   /** Questions asked before in the same conversation, each answered in turn first. */
   earlier?: string[];

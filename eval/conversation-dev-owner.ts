@@ -531,7 +531,7 @@ export const OWNER_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'checkout-memory-limit-lowered',
     split: 'dev',
-    earlier: ['why is checkout crash looping?'],
+    earlier: ['why does checkout keep crash looping?'],
     message: 'who lowered our memory limit, and what were they trying to do?',
     expect: { cannot: true },
   },

@@ -38,6 +38,8 @@ import { TRIAGE_DEV_CASES } from './conversation-dev-triage';
 import { STANDUP_DEV_CASES } from './conversation-dev-standup';
 import { KUBECTL_DEV_CASES } from './conversation-dev-kubectl';
 import { MOBILE_DEV_CASES } from './conversation-dev-mobile';
+import { FIRSTWEEK_DEV_CASES } from './conversation-dev-firstweek';
+import { TAKEOVER_DEV_CASES } from './conversation-dev-takeover';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
@@ -52,6 +54,8 @@ import { TWELFTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-12
 import { TWELFTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-12b';
 import { THIRTEENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-13a';
 import { THIRTEENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-13b';
+import { FOURTEENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-14a';
+import { FOURTEENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-14b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -64,7 +68,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11`, `--split=holdout-12` or `--split=holdout-13`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11`, `--split=holdout-12`, `--split=holdout-13` or `--split=holdout-14`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -392,6 +396,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   standup: STANDUP_DEV_CASES,
   kubectl: KUBECTL_DEV_CASES,
   mobile: MOBILE_DEV_CASES,
+  firstweek: FIRSTWEEK_DEV_CASES,
+  takeover: TAKEOVER_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -420,6 +426,8 @@ const CASES: QuestionCase[] = [
   ...TWELFTH_HOLDOUT_QUESTIONS_B,
   ...THIRTEENTH_HOLDOUT_QUESTIONS_A,
   ...THIRTEENTH_HOLDOUT_QUESTIONS_B,
+  ...FOURTEENTH_HOLDOUT_QUESTIONS_A,
+  ...FOURTEENTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -676,6 +684,7 @@ async function main(): Promise<void> {
     'holdout-11',
     'holdout-12',
     'holdout-13',
+    'holdout-14',
   ] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
