@@ -174,7 +174,7 @@ export const FIRSTWEEK_DEV_CASES: QuestionCase[] = [
     scenario: 'cart-config-crashloop',
     split: 'dev',
     message: "haven't shipped cart in a week so this isn't a release. which cart pod is crashlooping and what image tag is it running",
-    expect: { contains: ['cart-bdcf5cf6b-6qxd5', '4.1.2'] },
+    expect: { contains: ['CrashLoopBackOff', '4.1.2'] },
   },
   // voice: incident commander
   {

@@ -1,4 +1,5 @@
 import { Timestamp } from '@svc/platform';
+import { escape, quote } from '../explainers/labels';
 import type { InvestigationSession, SourceBrief } from '../reasoner';
 import { seriesOf } from '../series-reading';
 import type { AnswerWriter } from './answer';
@@ -76,5 +77,16 @@ export async function answerAlertSubject(
       const values = [...new Set(labels.map((x) => x[l]).filter(Boolean))];
       return `${l} ${values.slice(0, MAX_VALUES).join(', ')}${values.length > MAX_VALUES ? ` and ${values.length - MAX_VALUES} more` : ''}`;
     });
-  answer.record(session, `${rule.alerts.length ? `${name} is active` : `The condition of ${name} ${when}`} for ${named.join('; ')}`, run);
+  // The nodes of the pods it names ("KubePodCrashLooping on cart: which pod, on what node?"), from kube-state-metrics.
+  const pods = [...new Set(labels.filter((x) => x.pod).map((x) => x.pod))].slice(0, MAX_VALUES);
+  const placed = pods.length
+    ? await query(`max by (pod, node) (kube_pod_info{pod=~${quote(pods.map(escape).join('|'))}})`, `Which nodes the pods ${name} names run on`)
+    : null;
+  const nodes = placed ? seriesOf(placed).filter((s) => s.metric.node && s.metric.pod) : [];
+  const where = nodes.length ? `; ${nodes.map((s) => `pod ${s.metric.pod} runs on node ${s.metric.node}`).join(', ')}` : '';
+  answer.record(
+    session,
+    `${rule.alerts.length ? `${name} is active` : `The condition of ${name} ${when}`} for ${named.join('; ')}${where}`,
+    placed && nodes.length ? [run, placed] : run,
+  );
 }

@@ -22,6 +22,8 @@ export async function answerConnectionStates(
   answer: AnswerWriter,
   subject: Subject,
   until: Timestamp,
+  /** The question asked: a state it names ("how many are idle in transaction?") is said first. */
+  message = '',
 ): Promise<void> {
   const listed = await session.runTool({
     tool: 'prometheus.series',
@@ -63,10 +65,16 @@ export async function answerConnectionStates(
     answer.cannot(`no connection of ${subject.value} is counted at ${clock(until, until)}`, [listed, run]);
     return;
   }
+  // The state the question names, the longest that its words hold ("idle in transaction", not "idle"), counted first.
+  const lower = message.toLowerCase();
+  const asked = states
+    .filter((s) => new RegExp(`(^|[^a-z])${s.state.toLowerCase().replace(/[^a-z0-9 ]/g, '.')}($|[^a-z])`).test(lower))
+    .sort((a, b) => b.state.length - a.state.length)[0];
   const table = ['| state | connections |', '|---|---:|', ...states.map((s) => `| ${s.state} | ${Math.round(s.n)} |`)].join('\n');
+  const first = asked ? `${Math.round(asked.n)} connections of ${subject.value} are ${asked.state} at ${clock(until, until)}; ` : '';
   answer.record(
     session,
-    `${subject.value} has ${Math.round(total)} connections open at ${clock(until, until)}${Number.isFinite(allowed) ? `, of ${Math.round(allowed)} connections allowed (max_connections)` : ''}; by state: ${states.map((s, i) => `${Math.round(s.n)}${i === 0 ? ' connections' : ''} ${s.state}`).join(', ')} (the most are ${states[0].state})`,
+    `${first}${subject.value} has ${Math.round(total)} connections open at ${clock(until, until)}${Number.isFinite(allowed) ? `, of ${Math.round(allowed)} connections allowed (max_connections)` : ''}; by state: ${states.map((s, i) => `${Math.round(s.n)}${i === 0 ? ' connections' : ''} ${s.state}`).join(', ')} (the most are ${states[0].state})`,
     [listed, run],
     table,
   );

@@ -695,7 +695,9 @@ export class IncidentQuestions {
         // A plain word of the language stands for a name only when the question needs one more than it names ("is search related
         // to billing?"); a word of the language close to a name is that word, not a typo ("searches").
         ((this.asked.placedAsNames.includes(w) && (!this.asked.plainWords.includes(w) || (needs > 1 && !peopleOrSuperlative(w)))) ||
-          (nearlyNames(w) && !isEnglish(w))),
+          (nearlyNames(w) && !isEnglish(w)) ||
+          // (Shaped as a name, where a relation needs one more than it names: "the thumbnailer cronjob - is that related to search?")
+          (needs > 1 && this.asked.nameShaped.includes(w))),
     );
     // A word that is a part of several names and the whole of none is ambiguous: asked about, never guessed.
     const ambiguous = words
@@ -1054,7 +1056,7 @@ export class IncidentQuestions {
       return;
     }
     if (this.asked.connectionStates && this.asked.signals[0] === 'connections') {
-      await answerConnectionStates(session, source, this.answer, subject, until);
+      await answerConnectionStates(session, source, this.answer, subject, until, session.subject);
       return;
     }
     // A volume claim has no CPU or memory of its own: "data-ledger pvc: what is its capacity?" asks its size.
@@ -1066,7 +1068,7 @@ export class IncidentQuestions {
       await answerDisks(session, source, this.answer, subject, until, {
         mounts: this.asked.routes,
         size: this.asked.size,
-        volumes: this.asked.free === 'volumes',
+        volumes: this.asked.free === 'volumes' || !!this.asked.volumes,
       });
       if (this.asked.signals.length === 1 && !this.asked.free) return;
     }
@@ -1927,7 +1929,7 @@ export class IncidentQuestions {
     const restarts = troubled.reduce((n, [pod]) => n + (status!.pods.get(pod)!.restarts ?? 0), 0);
     const endings = [...new Set(troubled.map(([pod]) => status!.pods.get(pod)!.terminated).filter((r): r is string => !!r))];
     const health = troubled.length
-      ? `; ${troubled.length} of them restarted (${restarts} restarts in all${endings.length ? `, last terminated: ${endings.join(', ')}` : ''})`
+      ? `; ${troubled.length} of them restarted${troubled.length <= 3 ? `, ${troubled.map(([pod]) => pod).join(', ')}` : ''} (${restarts} restarts in all${endings.length ? `, last terminated: ${endings.join(', ')}` : ''})`
       : '';
     const table = matching.length
       ? [

@@ -704,6 +704,35 @@ describe('parseQuestion', () => {
     expect(parseQuestion('ledger req/s now, and is that up vs before the batch hit?')).toMatchObject({ signals: ['rate'], compare: true });
   });
 
+  it('reads a question after the last question mark, after a dash between questions, and what a name, a disk or an up gauge asks', () => {
+    // What follows the last question mark asks when a question word or a request opens it; "I want …" is context.
+    expect(parseQuestion('why does BillingSlow fire in this group? which workload is that even on')).toMatchObject({ kind: 'which', listings: ['alerts'] });
+    expect(parseQuestion('what is ledger blocked on? need the goroutine dump').kind).toBe('outside');
+    expect(parseQuestion("when did ledger's memory start rising? I want the time it left its usual level").words).not.toContain('level');
+    // A dash between two questions parts them; a name before a dash is their subject.
+    expect(questionParts('why do the billing connections run out - how many is the pool allowed?').map((p) => p.asked.kind)).toEqual(['cause', 'signals']);
+    expect(questionParts('why do the billing connections run out - how many is the pool allowed?')[1].asked.pool).toBe('size');
+    expect(questionParts('ledger-sync — which node, and its cpu in cores')[0].asked.words).toContain('ledger-sync');
+    // The subjects the question names come first; those only its statements name after.
+    expect(parseQuestion('the notes say billing 3.1.0 shipped and then ledger broke - since when exactly has ledger been down?').words[0]).toBe('ledger');
+    // A superlative of more asks of the pod that uses the most.
+    expect(parseQuestion('memory of the hungriest-looking... no: the busiest ledger pod right now?').largest).toBe(true);
+    expect(parseQuestion('working set of the fattest billing container?').largest).toBe(true);
+    expect(parseQuestion('working set of the leanest billing container?').largest).toBe(false);
+    // An up gauge at 0 is a target down; a volume named asks of the volumes; "log" in a name or a disk asks no logs.
+    expect(parseQuestion('ledger-redis: when did redis_up go to 0?')).toMatchObject({ kind: 'when', signals: ['down'] });
+    expect(parseQuestion('how big is the billing pvc?')).toMatchObject({ signals: ['disk'], volumes: true });
+    expect(parseQuestion('is the archive log mount full?').kind).not.toBe('logs');
+    expect(parseQuestion('when did log-shipper start?').kind).not.toBe('logs');
+    expect(parseQuestion('the billing disk: read/write iops?').kind).toBe('outside');
+    // Requests failing for customers are requests; a count of the customers is not in the data.
+    expect(parseQuestion('how many billing requests per second are failing for customers?')).toMatchObject({ kind: 'signals', signals: ['errors'] });
+    expect(parseQuestion('how many customers were affected?').kind).toBe('outside');
+    // The calls named before: their outcomes, not a listing of what is called.
+    expect(parseQuestion('what error do those calls get back?')).toMatchObject({ kind: 'signals', signals: ['errors'], calleeRefers: true });
+    expect(parseQuestion('which deployment is meant to consume the ledger queue?')).toMatchObject({ signals: ['queue'], queue: 'consumers' });
+  });
+
   it('reads only the beginning of a long message', () => {
     expect(parseQuestion(`what is the latency of search? ${'what which list show '.repeat(5000)}`)).toMatchObject({ kind: 'signals', signals: ['latency'] });
     expect(parseQuestion(`${'and so on '.repeat(250)} what is the latency of search?`).kind).toBe('unknown');

@@ -88,7 +88,13 @@ function poolAspect(text: string): PoolAspect {
   )
     return 'pending';
   if (/\b(idle|spare|unused|free)\b/.test(text) && !/\bidle in transaction\b/.test(text)) return 'idle';
-  if (/\b(how big|sized?|capacity|maximumpoolsize|max(imum)?[- ]pool[- ]size|configured (max\w*|size|to)|set to)\b/.test(text) && !AGAINST_LIMIT.test(text))
+  // ("how many connections is it allowed?", "what's the pool max?")
+  if (
+    /\b(how big|sized?|capacity|maximumpoolsize|max(imum)?[- ]pool[- ]size|configured (max\w*|size|to)|set to|pool max|allowed to (have|open|hold|use))\b|\bhow many\b[^?.!]*\b(allowed|permitted)\b/.test(
+      text,
+    ) &&
+    !AGAINST_LIMIT.test(text)
+  )
     return 'size';
   if (/\b(how many|number of|count)\b/.test(text) && !AGAINST_LIMIT.test(text) && !/\b(limits?|max\w*)\b/.test(text)) return 'active';
   return 'share';
@@ -244,6 +250,8 @@ export interface TypedQuestion {
   byPod: boolean;
   /** With `byPod`: whether it asks where each pod runs too ("p99 per pod and the node each one is on"). */
   podNodes?: boolean;
+  /** For disks: whether it names volumes ("how big is the ledger volume?", "the ledger pvc's capacity"): those its pods claim, not its nodes' filesystems. */
+  volumes?: boolean;
   /** Whether it asks about what probes the subject from outside ("the blackbox probe on inventory", "the synthetic check"): whether it is down, by the probe. */
   probe: boolean;
   /** An alert the message names as Prometheus writes it ("CPUThrottlingHigh"), if any. */
@@ -378,9 +386,11 @@ const ASKS_CLUSTER =
  * thread, line or function). Who deployed or changed something is what a changes integration reports.
  */
 const ASKS_OUTSIDE =
-  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+|[a-z0-9][a-z0-9_.-]*) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\bhow (much|many) (of it |of them )?(is|are) (the )?(crawlers?|bots?|scrapers?|real (users|shoppers|customers|people|traffic))\b|\b(is it|is that|is this|are they|are these|are those|was it) (just |all |only |some )?(bots?|crawlers?|scrapers?|a bot|a crawler|a scraper|a ddos|ddos|an attack|real (users|customers|shoppers|people))\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b[^?.!]*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory) ?dumps?\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b|\b(?:exact|specific|particular) (?:keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(?:edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwho(?:'s| is| are)? (?:holding|keeping|owning|opening|leaking)\b[^?.!]*\b(?:connections?|conns?|locks?|sessions?|transactions?)\b|\bnames? of (?:(?:the|our|those|these|all|affected|impacted) )*(?:customers?|users?|accounts?|tenants?|merchants?|shoppers?)\b|\bcustomer accounts?\b|\bhow many (?:invoices|bookings|purchases|signups|sign-ups)\b/;
+  /[€£]|\$\s?\d|\b(eur|usd|gbp)\b|\bbasket (value|size)s?\b|\b(total |the )?(value|amount|worth) of (those|these|them|their|all|the (failed|lost|missed))\b|\btotal amount\b|\bhow many (shoppers|buyers|people|persons|visitors|merchants|signups|members)\b|\bcustomer counts?\b|\b(order|invoice|ticket|case) numbers\b|\babandon\w*\b|\bwho (took|cut|scaled|lowered|deleted|killed|turned)\b|\b(hardware (fault|failure|issue|problem)s?|kernel (panic|bug|oops)|hypervisor|gc pauses?|garbage collect\w*|stuck threads?|thread (dump|starvation)|inside (the )?(process|jvm|app|code))\b|\b(has|have|did) (anyone|anybody|someone|somebody|we|you) (already |yet )?(contact\w*|reach\w* out|call\w*|email\w*|ping\w*|talk\w* to|spoken to|spoke to|notif\w*|told)\b|\bwhen (they'll|they will|it'll|we'll|we will|he'll|she'll)\b|\bwhen (?:are|is) (?:they|we|you|he|she|the \w+|[a-z0-9][a-z0-9_.-]*) (?:going to|gonna|planning to|planning on|expected to|supposed to)\b|\bwhich (redis |sql |db |database )?(commands?|keys?)\b|\b(running|ran|runs) keys\b|\b(has|have|did) [a-z0-9_-]+ (told|said|confirmed|promised|informed|emailed|notified|replied|answered)( us| you| me)?\b|\b(told|said to) us\b|\bwhich (keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwhat (was|got|has been) (actually |exactly )?(changed|edited|modified) (inside|in) (the |that |this )?[a-z0-9_-]*\s*(configmap|config ?map|secret|config file)\b|\bdeadlock\w*\b|\b(tested|testing|qa'?d|verified|validated|tried)\b[^?.!]*\b(staging|qa|pre-?prod|test env\w*|canary|first|beforehand)\b|\b(user[- ]?agents?|source ips?|client ips?|remote ips?|referr?ers?|which bots?|which crawlers?)\b|\bhow (much|many) (of it |of them )?(is|are) (the )?(crawlers?|bots?|scrapers?|real (users|shoppers|customers|people|traffic))\b|\b(is it|is that|is this|are they|are these|are those|was it) (just |all |only |some )?(bots?|crawlers?|scrapers?|a bot|a crawler|a scraper|a ddos|ddos|an attack|real (users|customers|shoppers|people))\b|\b(?:in|inside) the code\b|\bstuck on inside\b|\bwhich (?:\w+ or )?(?:clients?|sessions?|callers?|process(?:es)?|quer(?:y|ies)|sql)\b[^?.!]*\b(?:hold\w*|keep\w*|lock\w*)\b|\bwhen will\b(?![^?.!]*\bexpir)|\bhow long (?:until|till|before) (?:it'?s |it is |we'?re |they'?re |\S+ (?:is|are) )?(?:fixed|back|resolved|restored|renewed|recovered|done|up)\b|\beta\b|\bwhich (?:quer(?:y|ies)|sql|code ?paths?|locks?|transactions?)\b|\bcode ?paths?\b|\bwho\b[^?.!]*\b(approv\w*|signed off|sign off|review\w*|merg\w*|authori[sz]\w*|on[- ]?call|owns?|owner|responsible|accountable|paged|acknowledg\w*|ack'?d|notif\w*|escalat\w*)\b|\b(what|did|do|does|have|has|any|how many|which)\b[^?.!]*\b(customers?|users?|clients?) (said|say|says|complain\w*|report(ed|ing)?|tweet\w*|emailed|called)\b|\b(tickets?|jira|zendesk|sla credits?)\b|\bwhich (threads?|lines? of code|functions?|methods?|goroutines?|commits?|classes)\b|\b(what|which) (line|function|method|commit) (of|in) (the )?code\b|\bsign(ed)? off\b|\b(approved|approval)\b|\b(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|by hand) or (a |an |the |by )?(hpa|autoscaler|kubectl|pipeline|ci|cd|argo\w*|flux|terraform|script|cron\w*|bot|human|person|someone|somebody|manual\w*|hand)\b|\b(vendor|support) contacts?\b|\bcontact (details|info\w*|person)\b|\bphone (numbers?)\b|\bwho (should|do|can) (we|i) (call|page|contact|ping|escalate to)\b|\bwhich (keys?|fields?|settings?|flags?) (in|of|did)\b|\b(which|how many|number of|list( of)?)\b(?:(?!\b(?:requests?|reqs?|calls?|errors?|failures?|5xxs?|timeouts?|responses?)\b)[^?.!])*\b(customers?|tenants?|users|compan(y|ies)|ip (ranges?|addresses)|isps?|end[- ]users?)\b|\b(customers?|users|tenants?) (lost|rely|relying|depend\w*)\b|\b(compan(y|ies)|ip (ranges?|addresses)|isps?)\b|\b(revenue|money|dollars|euros|cost us|financial\w*|contracts?|slas?|guarantee\w*|penalt\w*|refunds?|compensat\w*|double[- ]?(billed|charged)|charged twice|error budgets?)\b|\b(engineer|person|people|team|who|whom|rota|rotation|schedule)\b[^?.!]*\bon[- ]?call\b|\bon[- ]?call (engineer|person|team|rota|rotation|schedule)\b|\b(which|what) team\b|\b(intentional\w*|intended|on purpose|deliberate\w*|planned|by design|by accident|accidental\w*)\b|\b(aws|gcp|azure|amazon|google|cloud provider)\b[^?.!]*\b(acknowledg\w*|confirm\w*|announc\w*|status|retir\w*|maintenance|terminat\w*|scheduled events?)\b|\b(marketing|campaigns?|promotions?|promo|newsletters?)\b|\b(thread|heap|core|memory|goroutine|stack) ?dumps?\b|\biops\b|\bdisk (?:i\/?o|reads?|writes?) (?:latency|throughput|ops|operations)\b|\bread\/write (?:ops|iops|throughput|latency)\b|\b(order|user|customer|transaction|trace|session|account|payment|message) ?ids\b|\bcredit(s|ed|ing)?\b(?! ?cards?)|\b(lost|lose|losing) (any |their |our |the )?(data|files|orders|uploads|photos|payments)\b|\b(files|data|orders|uploads|photos|payments) (were|was|got|are|have been) (lost|deleted|corrupted|gone)\b|\b(last|previous|prior|earlier) (\w+ )?(incidents?|outages?|postmortems?|post-mortems?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day'?s (incident|outage|issue|problem)\b|\bwhy (did|would|does|do) [a-z]+ (push|merge|approve|ship|decide|choose|pick)\b|\b(?:exact|specific|particular) (?:keys?|values?|fields?|settings?|lines?|entries|parameters?)\b[^?.!]*\b(?:edit\w*|chang\w*|modif\w*|touched|updated)\b|\bwho(?:'s| is| are)? (?:holding|keeping|owning|opening|leaking)\b[^?.!]*\b(?:connections?|conns?|locks?|sessions?|transactions?)\b|\bnames? of (?:(?:the|our|those|these|all|affected|impacted) )*(?:customers?|users?|accounts?|tenants?|merchants?|shoppers?)\b|\bcustomer accounts?\b|\bhow many (?:invoices|bookings|purchases|signups|sign-ups)\b/;
 // (The asker's own record, "for our incident log", "the change log", is no log of a service.)
-const ASKS_LOGS = /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b/;
+// (Nor a disk that holds logs, "the archive log mount", "the logs volume"; nor a part of a name, "log-shipper".)
+const ASKS_LOGS =
+  /(?<!\b(?:incident|change|audit|decision|ops|work|our|my) )(?<!-)\b(logs?|log ?lines?|logged|logging|log ?messages?|stack ?traces?)\b(?!-\w|\s+(?:mounts?|volumes?|disks?|dirs?|directory|directories|partitions?|paths?|folders?|filesystems?|pvcs?|rotation)\b)/;
 /** Asking whether what was just named is the cause: "is that it?", "could that be the culprit?", "is this what's causing it?". */
 const CONFIRMS_CAUSE =
   /\b(is|was) (that|this|it) (the|a|our) [a-z0-9 ._-]{0,30}?(deploy|deployment|rollout|release|change|version|upgrade|push|config change)\w*\s*[?.!]*\s*$|\b(could|can|might|would|is|was) (that|this|it)( deploy| rollout| release| change| version)? (be )?(related|connected|linked|relevant|responsible)\s*[?.!]*\s*$|\b(is|was|could|would|might) (that|this|it)( be)? (it|the (main |real |root )?(cause|culprit|reason|problem|issue|trigger))\s*[?.!]*\s*$|\b(is|was) (that|this|it) (a |the )?part of (this|the|our) (problem|issue|incident|outage)\b|\b(is|was) (that|this) why\b|\b(is|was) (that|this) (what'?s |what is )?(causing|behind|driving) (it|this|that|the \w+)\b|\b(is|was) (that|this|it) what('?s| is)? ?(causes?|caused|causing|broke|breaks?|breaking|kills?|killing|slows?|slowing|hurts?|hurting|failing|fails|crashing|affecting)\b|\b(are|am) (we|you|i) (really |actually |even )?(sure|certain|confident|positive) (that )?(it'?s|it is|it was|the cause is|the \w+ is)\b[^?.!]*\b(and|but|rather than|instead of|or) not\b/;
@@ -723,7 +733,9 @@ export function parseQuestion(message: string, pasted = true): TypedQuestion {
   if (query) return query.asked;
   const whole = withoutClosingStatement(withQuotesAsStatements(message.slice(0, READ_CHARS)));
   // (A question after a dash is a sentence of its own: "ip-10-0-3-41 is at 98% cpu — what's on it?")
-  const sentences = whole.split(/(?<=[.!?])\s+(?=\S)|\s[—–]\s(?=(?:what|what's|whats|which|when|where|who|why|how)\b)/i).filter((s) => /[a-z]/i.test(s));
+  const sentences = whole
+    .split(/(?<=[.!?])\s+(?=\S)|\s[—–-]\s(?=(?:what|what's|whats|which|when|where|who|why|how|since when)\b)/i)
+    .filter((s) => /[a-z]/i.test(s));
   const read = aboutTopic(parseText(whole), topicOf(whole));
   // The statistic the questions name, not one a statement beside them names ("the average latency right now? p99 alone looks scary").
   const [statistic, ...others] = statisticsNamed(sentences.filter((s) => /\?\s*$/.test(s)).join(' '));
@@ -731,7 +743,8 @@ export function parseQuestion(message: string, pasted = true): TypedQuestion {
   // The questions begin at the first sentence that asks one (the last sentence when none ends with a question mark).
   const asking = sentences.findIndex((s) => /\?\s*$/.test(s));
   const from = asking < 0 ? sentences.length - 1 : asking;
-  if (sentences.length < 2 || from === 0) return full;
+  // (What an alert is about is asked of the whole message: "KubePodCrashLooping on cart - which pod is it?")
+  if (sentences.length < 2 || from === 0 || full.listings.includes('alerts')) return full;
   const own = parseText(sentences.slice(from).join(' '));
   // Measures the questions name are what is asked, not those the statements before them name ("accounts is failing requests. What percent of its max_connections is used?").
   // (Nor a comparison only the statements make: "… keeps dying with 'too many clients'. how close is ordersdb to its limit right now?")
@@ -746,19 +759,25 @@ export function parseQuestion(message: string, pasted = true): TypedQuestion {
   const ownRollout = own.kind === 'when' && own.rollout && !own.signals.length && full.signals.length > 0;
   // (Nor a listing of routes or pods the measure of the statements is split by: "getting 500s on checkout. which endpoint is throwing them?")
   const splitsTheirMeasure = own.kind === 'which' && full.kind === 'signals' && (full.byRoute || full.byPod) && !own.signals.length;
-  if (own.kind === 'unknown' || splitsTheirMeasure || (own.kind === full.kind && !ownMeasures && !ownListings && !ownRollout)) return full;
+  // (The subjects the question names come before those only the statements name: "handover says checkout 2.14.4 went out and then
+  // inventory fell over - since when has inventory been down?" asks of inventory.)
+  const questionFirst = { ...full, words: [...own.words.filter((w) => full.words.includes(w)), ...full.words.filter((w) => !own.words.includes(w))] };
+  if (own.kind === 'unknown' || splitsTheirMeasure || (own.kind === full.kind && !ownMeasures && !ownListings && !ownRollout)) return questionFirst;
   // ("I look after accountsdb. Is the database itself overloaded?": "the database" is the one the statements named.)
   const names = own.words.some(
     (w) =>
       (own.placedAsNames.includes(w) || own.nameShaped.includes(w) || /[-_.\d]/.test(w)) &&
       !/^(database|db|service|app|server|cache|queue|cluster|system|thing|one)$/.test(w),
   );
+  // ("the handover mentions the thumbnailer cronjob - is that related to SearchLatencyHigh?": "that" is what the statements named,
+  // shaped as a name, related to what the question names.)
+  const referent = own.kind === 'related' && own.refers && names ? full.nameShaped.filter((w) => !own.words.includes(w)) : [];
   return {
     ...own,
-    words: names ? own.words : full.words,
-    placedAsNames: names ? own.placedAsNames : full.placedAsNames,
+    words: names ? [...referent, ...own.words] : full.words,
+    placedAsNames: names ? [...referent, ...own.placedAsNames] : full.placedAsNames,
     plainWords: names ? own.plainWords : full.plainWords,
-    nameShaped: names ? own.nameShaped : full.nameShaped,
+    nameShaped: names ? [...referent, ...own.nameShaped] : full.nameShaped,
     compounds: names ? own.compounds : full.compounds,
     refers: names || !full.words.length ? own.refers : false,
     versions: own.versions.length ? own.versions : full.versions,
@@ -898,6 +917,13 @@ function parseText(whole: string): TypedQuestion {
   const probe = PROBES.test(asking);
   if (probe && signals.includes('errors')) signals.splice(signals.indexOf('errors'), 1, 'down');
   if (probe && !signals.length) signals.push('down');
+  // "when did redis_up drop to 0?": an exporter's up gauge at 0 is its target down, not replicas scaled to zero.
+  if (
+    /\b(?:[a-z][a-z0-9]*_)?up\b(?:\{[^}]*\})?\s+(?:(?:first )?(?:drop(?:s|ped)?|fell|fall|falls|went|go|goes|hit|was|is|=+)\s+)?(?:to |at )?(?:0|zero)\b/.test(
+      asking,
+    )
+  )
+    signals.splice(0, signals.length, 'down');
   // "at what point did sessions-redis go down?": a service going down, when no measure is named that could fall.
   if (!signals.length && /\b(go|goes|went|gone|going) (down|offline|dark)\b/.test(asking)) signals.push('down');
   // Probes that fail are what is asked, not the requests that fail: the kubelet's, unless a probe from outside is meant.
@@ -1028,7 +1054,15 @@ function parseText(whole: string): TypedQuestion {
                         !/\bwhich (pods?|replicas?|instances?)\b/.test(text)
                       ) &&
                       // ("the rff78 pod's working set": the measure of that pod.)
-                      !(signals.length && /\b(pod|replica|instance|container)['’]s\b/.test(text))
+                      !(signals.length && /\b(pod|replica|instance|container)['’]s\b/.test(text)) &&
+                      // ("what error do those calls get back?": the measure of the calls named before, not a listing of what is called.)
+                      !(calleeRefers && listings.every((l) => l === 'peers')) &&
+                      // ("how many threads are waiting for a connection across both pods?": a count of what the measure counts, over the pods.)
+                      !(
+                        signals.length &&
+                        listings.every((l) => l === 'pods') &&
+                        /\bhow many (?!(?:\w+ )?(?:pods?|replicas?|instances?|containers?|nodes?)\b)\w+/.test(text)
+                      )
                     ? 'which'
                     : signals.length
                       ? 'signals'
@@ -1180,7 +1214,7 @@ function parseText(whole: string): TypedQuestion {
     before: /\b(before|prior to|until)\b/.test(compared),
     queue: /\b(oldest|stale|staleness|age|aged|ageing|aging|old|how long)\b/.test(text)
       ? 'age'
-      : /\bconsumers?\b|\bconsum(es|ing)\b|\bpick(s|ing|ed)? (them |it |messages |jobs |orders |work |anything )?up\b|\b(reads?|reading|pulls?|pulling) (from |off )?(the |that |this )?([a-z0-9_-]+ )?queue\b|\bwhat (normally |usually )?(reads|consumes|processes|handles|works off)\b/.test(
+      : /\bconsumers?\b|\bconsum(e|es|ed|ing)\b|\b(works?|processe?s?|drains?|handles?|empties|empty) (off )?(the |that |this )?([a-z0-9_-]+ )?queue\b|\bpick(s|ing|ed)? (them |it |messages |jobs |orders |work |anything )?up\b|\b(reads?|reading|pulls?|pulling) (from |off )?(the |that |this )?([a-z0-9_-]+ )?queue\b|\bwhat (normally |usually )?(reads|consumes|processes|handles|works off)\b/.test(
             text,
           )
         ? 'consumers'
@@ -1220,11 +1254,16 @@ function parseText(whole: string): TypedQuestion {
         : null,
     byPod,
     ...(byPod && /\bnodes?\b/.test(text) ? { podNodes: true } : {}),
+    ...(signals.includes('disk') && /\b(volumes?|pvcs?|claims?|persistent)\b/.test(asking) ? { volumes: true } : {}),
+    // ("the fattest orders pod", "the busiest search container": any superlative of more, not of less.)
     largest:
       signals.some((x) => x === 'cpu' || x === 'memory') &&
-      /\b(largest|biggest|heaviest|hungriest|single|one) (\w+ )?(pod|container|replica|instance)\b|\b(pod|container|replica|instance) (that uses|using) the most\b/.test(
+      (/\b(largest|biggest|heaviest|hungriest|single|one) (\w+ )?(pod|container|replica|instance)\b|\b(pod|container|replica|instance) (that uses|using) the most\b/.test(
         asking,
-      ),
+      ) ||
+        [...asking.matchAll(/\b([a-z]+est) (?:[a-z0-9-]+ )?(?:pod|container|replica|instance)\b/g)].some(
+          (m) => superlative(m[1]) && !/^(least|small|low|lean|light|cool|quiet|idl|slim|thin|few|calm)/.test(m[1]),
+        )),
     // (And "how many connections vs max_connections": how many are open of the most allowed, which the states' answer says.)
     connectionStates:
       signals.includes('connections') &&
@@ -1242,7 +1281,7 @@ function parseText(whole: string): TypedQuestion {
       kind === 'when' &&
       !signals.length &&
       // "when did the new pods come up?", "when were the pods replaced?": a rollout too.
-      /\b(rollouts?|roll-outs?|deploys?|deployments?|releases?|upgrades?|roll(?:s|ed|ing)? out|deployed|released|shipped|went out|go out|went live|go live)\b|\bnew (pods?|replicas?|replicasets?|builds?|images?)\b|\b(pods?|replicas?) (were |got |was )?(replaced|recreated|rolled)\b/.test(
+      /\b(rollouts?|roll-outs?|deploys?|deployments?|releases?|upgrades?|roll(?:s|ed|ing)? out|deployed|released|shipped|went out|go out|went live|go live)\b|\b(did|does|has) (it|that|this|they|the version|the build) (roll|ship|land)\b|\bnew (pods?|replicas?|replicasets?|builds?|images?)\b|\b(pods?|replicas?) (were |got |was )?(replaced|recreated|rolled)\b/.test(
         text,
       ),
   };
@@ -1436,6 +1475,8 @@ export function followingUp(
         compare: false,
         reference: null,
         rangeMinutes: null,
+        // ("and what was the limit before that rollout?": its value before, first.)
+        before: asked.before,
       };
   }
   // "when exactly?", "when was that?" after a question naming a rollout or a version: when it went out.
@@ -1593,12 +1634,18 @@ const HEDGE =
  */
 const STATEMENT_OPENER =
   /^\W*(sorry|apolog\w*|thanks|thank you|cheers|fyi|btw|i|i'm|im|i've|i'd|i'll|we|we're|we've|our|my|the|a|this|that|it|it's|there|customers?|someone|somebody|just|still|not sure|no rush|hope|need|needs|needed|want|wants|asking|trying|gotta)\b(?![^.!]*\b(what|which|when|where|how|why|who)\b[^.!]*$)/;
+/**
+ * What follows the last question mark and asks a question of its own, without one: a question word opens it ("… in the same group?
+ * which workload is that even on"), or a request names what it wants ("… stuck on? need the thread dump").
+ */
+const ASKS_AFTER =
+  /^\W*(?:what|what's|whats|which|when|where|how|why|who|whose)\b|^\W*(?:need|want|gimme|give me|show me|send me)\s+(?!(?:it|this|that|them|these|those|to|for|by|asap|quick\w*|soon|now)\b)\w/;
 function withoutClosingStatement(message: string): string {
   const last = message.lastIndexOf('?');
   const tail = message.slice(last + 1);
   if (last < 0 || !/[a-z]/i.test(tail)) return message;
   const lower = tail.toLowerCase().trim();
-  if (FOLLOW_UP.test(lower) || FRAGMENT_START.test(lower)) return message;
+  if (FOLLOW_UP.test(lower) || FRAGMENT_START.test(lower) || ASKS_AFTER.test(lower)) return message;
   const statement = STATEMENT_OPENER.test(lower) || HEDGE.test(lower) || (parseText(tail).kind === 'unknown' && lower.split(/\s+/).filter(Boolean).length > 3);
   return statement ? message.slice(0, last + 1) : message;
 }
@@ -1633,7 +1680,7 @@ export interface QuestionPart {
  * "and" inside one question ("which pods run 3.3.0 and on which nodes?").
  */
 const PART_BREAK =
-  /\s*(?:[?;]+(?![?!.\s]*\))|\s+and\s+(?=the time\b|at what (?:time|moment|point)\b)|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage|failed|failures)\b|(?:its |their |the )?(?:cpu|memory|mem|ram) (?:limits?|requests?)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
+  /\s*(?:[?;]+(?![?!.\s]*\))|\s+and\s+(?=the time\b|at what (?:time|moment|point)\b)|,\s+and\s+(?=(?:the\s+)?(?:total|peak|max|maximum|highest|lowest|number|count|share|ratio|rate|percentage|failed|failures)\b|(?:its |their |the )?(?:cpu|memory|mem|ram) (?:limits?|requests?)\b)|,?\s+(?:vs\.?|versus|compared (?:to|with))\s+(?=(?:when|what|which|how)\b)|,\s+(?=(?:what|what's|which|when|where|how|who)\b)|(?<=(?:^|[?;]\s*)\W*(?:why|what|what's|whats|how|which|when|where|who|is|are|was|were|does|did|do|can|could)\b[^?;—–]*?)\s+[—–-]+\s+(?=(?:what|what's|whats|which|when|where|how|who)\b)|,?\s+(?:and|[&+])\s+(?:(?:roughly|approximately|also|then|just|exactly|if so,?)\s+)?(?=(?:what|what's|whats|wat|which|wich|when|wen|where|how|is|are|was|were|did|does|do|has|have|any|show|list|its|their|since|by who|who|starting when|from when)\b))\s*/;
 
 /**
  * The questions of a message that asks several of different kinds ("which pods are affected and
@@ -1763,6 +1810,8 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
               placedAsNames: before.asked.placedAsNames,
               plainWords: before.asked.plainWords,
               nameShaped: before.asked.nameShaped,
+              // ("checkout -> inventory calls: connection refused? how many per second are failing that way": of those calls.)
+              callee: p.asked.callee ?? before.asked.callee,
               refers: false,
             },
           },
