@@ -707,6 +707,9 @@ describe('parseQuestion', () => {
   it('reads a question after the last question mark, after a dash between questions, and what a name, a disk or an up gauge asks', () => {
     // What follows the last question mark asks when a question word or a request opens it; "I want …" is context.
     expect(parseQuestion('why does BillingSlow fire in this group? which workload is that even on')).toMatchObject({ kind: 'which', listings: ['alerts'] });
+    // What an alert is about when the question follows its name; not a question after a statement of what else happened.
+    expect(parseQuestion('BillingPodCrashLooping on billing - which pod is it?')).toMatchObject({ kind: 'which', listings: ['alerts'] });
+    expect(parseQuestion('BillingHighErrorRate - the notes mention a node going away. which node, and when did it drop?').listings).not.toContain('alerts');
     expect(parseQuestion('what is ledger blocked on? need the goroutine dump').kind).toBe('outside');
     expect(parseQuestion("when did ledger's memory start rising? I want the time it left its usual level").words).not.toContain('level');
     // A dash between two questions parts them; a name before a dash is their subject.

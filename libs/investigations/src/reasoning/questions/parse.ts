@@ -743,8 +743,11 @@ export function parseQuestion(message: string, pasted = true): TypedQuestion {
   // The questions begin at the first sentence that asks one (the last sentence when none ends with a question mark).
   const asking = sentences.findIndex((s) => /\?\s*$/.test(s));
   const from = asking < 0 ? sentences.length - 1 : asking;
-  // (What an alert is about is asked of the whole message: "KubePodCrashLooping on cart - which pod is it?")
-  if (sentences.length < 2 || from === 0 || full.listings.includes('alerts')) return full;
+  // (What an alert is about is asked of the whole message when the question follows its name in the same sentence, "KubePodCrashLooping
+  // on cart - which pod is it?"; not after a statement that names what else happened: "FrontendHighErrorRate - the handover mentions a
+  // node going away. which node?")
+  const ofTheAlert = !!full.alertNamed && new RegExp(`${escape(full.alertNamed)}[^.!?]*$`).test(sentences.slice(0, from).join(' '));
+  if (sentences.length < 2 || from === 0 || (full.listings.includes('alerts') && ofTheAlert)) return full;
   const own = parseText(sentences.slice(from).join(' '));
   // Measures the questions name are what is asked, not those the statements before them name ("accounts is failing requests. What percent of its max_connections is used?").
   // (Nor a comparison only the statements make: "… keeps dying with 'too many clients'. how close is ordersdb to its limit right now?")
