@@ -28,7 +28,7 @@ export interface QuestionCase {
   /** The scenario (eval/scenarios.ts) whose incident the conversation is about. */
   scenario: string;
   /**
-   * `dev` cases may be tuned on; `holdout` to `holdout-14` cases are written before the
+   * `dev` cases may be tuned on; `holdout` to `holdout-15` cases are written before the
    * code they score and never tuned on (each set written after the one before it had been scored).
    */
   split:
@@ -46,7 +46,8 @@ export interface QuestionCase {
     | 'holdout-11'
     | 'holdout-12'
     | 'holdout-13'
-    | 'holdout-14';
+    | 'holdout-14'
+    | 'holdout-15';
   message: string;
   /** Questions asked before in the same conversation, each answered in turn first. */
   earlier?: string[];

@@ -238,7 +238,7 @@ export const DEBUG_DEV_CASES: QuestionCase[] = [
   {
     scenario: 'cart-config-crashloop',
     split: SPLIT,
-    earlier: ['why is the new cart pod crashlooping? exit reason?'],
+    earlier: ['what makes the new cart pod crashloop? exit reason?'],
     message: 'when was cart-config edited?',
     // its resource version changes 38.3 min before the end
     expect: { at: 38.3, tolerance: 2 },

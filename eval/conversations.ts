@@ -40,6 +40,8 @@ import { KUBECTL_DEV_CASES } from './conversation-dev-kubectl';
 import { MOBILE_DEV_CASES } from './conversation-dev-mobile';
 import { FIRSTWEEK_DEV_CASES } from './conversation-dev-firstweek';
 import { TAKEOVER_DEV_CASES } from './conversation-dev-takeover';
+import { BRIDGE_DEV_CASES } from './conversation-dev-bridge';
+import { REVIEW_DEV_CASES } from './conversation-dev-review';
 import { SEVENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-7a';
 import { SEVENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-7b';
 import { EIGHTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-8a';
@@ -56,6 +58,8 @@ import { THIRTEENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions
 import { THIRTEENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-13b';
 import { FOURTEENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-14a';
 import { FOURTEENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-14b';
+import { FIFTEENTH_HOLDOUT_QUESTIONS_A } from './holdout/conversation-questions-15a';
+import { FIFTEENTH_HOLDOUT_QUESTIONS_B } from './holdout/conversation-questions-15b';
 import { Scenario, SCENARIOS } from './scenarios';
 
 /**
@@ -68,7 +72,7 @@ import { Scenario, SCENARIOS } from './scenarios';
  * cite a run. The `holdout` split was written before the answers were looked at and is never
  * tuned on: report it apart.
  *
- * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11`, `--split=holdout-12`, `--split=holdout-13` or `--split=holdout-14`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
+ * `npm run eval:conversations` (add `-- --split=dev`, `--split=holdout`, `--split=holdout-2`, `--split=holdout-3`, `--split=holdout-4`, `--split=holdout-5`, `--split=holdout-6`, `--split=holdout-7`, `--split=holdout-8`, `--split=holdout-9`, `--split=holdout-10`, `--split=holdout-11`, `--split=holdout-12`, `--split=holdout-13`, `--split=holdout-14` or `--split=holdout-15`, `--only=<words of the questions>`, `--scenario=<names, comma-separated>`, `--batch=<a batch of development cases>`; `--verbose` prints each answer whole).
  */
 
 /**
@@ -398,6 +402,8 @@ const DEV_BATCHES: Record<string, QuestionCase[]> = {
   mobile: MOBILE_DEV_CASES,
   firstweek: FIRSTWEEK_DEV_CASES,
   takeover: TAKEOVER_DEV_CASES,
+  bridge: BRIDGE_DEV_CASES,
+  review: REVIEW_DEV_CASES,
 };
 
 const CASES: QuestionCase[] = [
@@ -428,6 +434,8 @@ const CASES: QuestionCase[] = [
   ...THIRTEENTH_HOLDOUT_QUESTIONS_B,
   ...FOURTEENTH_HOLDOUT_QUESTIONS_A,
   ...FOURTEENTH_HOLDOUT_QUESTIONS_B,
+  ...FIFTEENTH_HOLDOUT_QUESTIONS_A,
+  ...FIFTEENTH_HOLDOUT_QUESTIONS_B,
 ];
 
 interface Scored {
@@ -685,6 +693,7 @@ async function main(): Promise<void> {
     'holdout-12',
     'holdout-13',
     'holdout-14',
+    'holdout-15',
   ] as const) {
     const r = results.filter((x) => x.case.split === s);
     if (!r.length) continue;
