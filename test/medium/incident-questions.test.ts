@@ -703,6 +703,14 @@ describe('questions about what connections are doing, and about a deploy only a 
       );
     expect(Math.abs(minutesBefore(out![1], reported.end()) - 48)).toBeLessThanOrEqual(1);
   }, 60_000);
+
+  it('knows the names a reported change gives (its author, the program it deployed) without asking, and leaves the investigation its runs', async () => {
+    const { conclusion } = await reported.ask('ci-bot pushed a statements-static bundle before the errors began. did that deploy break it?');
+    expect(conclusion.question).toBeUndefined();
+    // The cause is the callee that went down, found with the runs the names did not spend; the deploy named is ruled out.
+    expect(conclusion.summary).toMatch(/^archive, which statements calls, went down at /);
+    expect(conclusion.summary).toMatch(/^Not the cause: The deploy "Deployed statements-static [^"]+" \(deploy-3301\)/m);
+  }, 90_000);
 });
 
 describe('questions that compare with a time ago, pod by pod, and free space', () => {
@@ -893,6 +901,18 @@ describe('follow-ups that name a queue, a pod or a change of the conversation, c
     const { conclusion: outside } = await config.ask('why did grace push cfg-8841? is there a ticket for it?');
     expect(outside.findings).toEqual([]);
     expect(outside.summary).toMatch(/cannot/);
+  }, 60_000);
+
+  it('dates a change the question names by its id from the reported changes, not asking which service it is, and answers the part after it', async () => {
+    const { conclusion } = await config.ask('at what time was cfg-8841 rolled out, and when did billing start failing?');
+    expect(conclusion.question).toBeUndefined();
+    const [change, failing] = conclusion.summary.split('\n');
+    expect(change).toMatch(/^The configuration change "billing: ledger client timeout 2s -> 150ms" \(cfg-8841\) on billing by grace .*was reported at /);
+    expect(Math.abs(minutesBefore(change, config.end()) - 37)).toBeLessThanOrEqual(1);
+    expect(failing).toMatch(/^The error ratio of billing rose /);
+    // An id no tool reported is a name like any other: asked about.
+    const { conclusion: unknown } = await config.ask('when was chg-4242 applied?');
+    expect(unknown.question).toMatch(/chg-4242/);
   }, 60_000);
 
   it('dates when a CPU limit was lowered from the limit of the pods before and after it', async () => {

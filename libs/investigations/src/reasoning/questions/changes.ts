@@ -214,6 +214,45 @@ async function readReported(
 }
 
 /**
+ * The names the changes deploy and configuration tools reported over the conversation's window give
+ * (their ids, services, authors and the words of their summaries): "ci-bot" and "statements-static"
+ * are names a report knows, not names to ask about. Empty with no changes integration.
+ */
+export async function reportedNames(session: InvestigationSession): Promise<Set<string>> {
+  const run = await readReported(session, session.window.from, session.window.until, [], 'Which names the reported changes give');
+  const names = new Set<string>();
+  for (const c of recordedChangesOf(run ?? undefined))
+    for (const text of [c.externalId?.slice(c.externalId.indexOf(':') + 1), c.service, c.author, c.summary])
+      for (const w of (text ?? '').toLowerCase().split(/[^a-z0-9_.-]+/)) if (w) names.add(w);
+  return names;
+}
+
+/** A change's id as deploy and configuration tools give it ("cfg-8841", "deploy-3301", "chg-12"): letters, a dash, digits. */
+export const CHANGE_ID = /^[a-z][a-z0-9]*-\d+$/;
+
+/**
+ * When the changes a question names by their ids ("when was cfg-8841 applied?") were reported, read
+ * from the changes deploy and configuration tools reported over the conversation's window; false
+ * when no changes integration reports one of them (the ids are then names like any other).
+ */
+export async function answerNamedChanges(session: InvestigationSession, answer: AnswerWriter, ids: string[]): Promise<boolean> {
+  const now = session.window.until;
+  const run = await readReported(session, session.window.from, now, [], `Which change ${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'}`);
+  const named = recordedChangesOf(run ?? undefined).filter((c) => {
+    const id = (c.externalId ?? '').slice((c.externalId ?? '').indexOf(':') + 1).toLowerCase();
+    return ids.includes(id);
+  });
+  if (!run || !named.length) return false;
+  for (const c of named) {
+    const at = Timestamp.parse(c.occurredAt);
+    const what = describeChange(c);
+    const versions = c.versionBefore || c.versionAfter ? ` (${c.versionBefore ?? '?'} → ${c.versionAfter ?? '?'})` : '';
+    answer.record(session, `${what[0].toUpperCase()}${what.slice(1)}${versions} was reported ${at ? `at ${clock(at, now)}` : 'without a time'}`, [run]);
+  }
+  return true;
+}
+
+/**
  * The latest deploy that deploy tools reported between `from` and `until` that `matches` accepts (of
  * `service`, or naming a version), with the run that read it; null with no changes integration
  * or no such report.

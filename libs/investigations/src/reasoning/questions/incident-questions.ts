@@ -9,7 +9,7 @@ import { earliest, MINUTE, pointsOf, seriesOf, shift } from '../series-reading';
 import { names } from '../built-in-question';
 import { AnswerWriter } from './answer';
 import { CHANGES_TOOL } from '../recorded-changes';
-import { answerChanges, answerEdits, lastRollout, reportedDeploy } from './changes';
+import { answerChanges, answerEdits, answerNamedChanges, CHANGE_ID, lastRollout, reportedDeploy, reportedNames } from './changes';
 import { answerConnectionStates } from './connection-states';
 import { answerCluster, readsTheCluster } from './cluster';
 import { answerAlertSubject } from './alert-subjects';
@@ -113,6 +113,8 @@ export class IncidentQuestions {
   private routeCatalog?: RecordedRun;
   /** The names the sources know, read once per turn (see readNames): every part of a message matches its words against them. */
   private known?: Known;
+  /** The names the reported changes give (see reportedNames), read once per turn when a name-shaped word names nothing else. */
+  private reportedNames?: Set<string>;
 
   /**
    * `parts`: the questions of a message that asks several (see questionParts), answered in order
@@ -192,6 +194,10 @@ export class IncidentQuestions {
       );
       return null;
     }
+    // "when was cfg-8841 applied?": a change named by the id its tool gave it is read from the changes reported, not asked about as a service.
+    const changeIds = this.asked.words.filter((w) => CHANGE_ID.test(w));
+    if ((this.asked.kind === 'when' || this.asked.kind === 'changes') && changeIds.length && (await answerNamedChanges(session, this.answer, changeIds)))
+      return null;
     const source = session.sources.find((s) => s.type === 'prometheus');
     // The cluster's events and pod states, when a Kubernetes integration is connected and the question asks what it says.
     if (readsTheCluster(this.asked, session)) {
@@ -515,6 +521,13 @@ export class IncidentQuestions {
     // The jobs first (one read): the other labels (services, containers, pods, nodes, peers) only when a word the question
     // places as a name is none of the jobs, or it asks about nodes, pods or what is called.
     const known: Known = (this.known ??= await this.readNames(session, source, ['job']));
+    // A name a reported change gives and no job is called (its author "ci-bot", the program "statements-static" it deployed) is known
+    // from the changes, read once for it: no other label is read for it, and it is asked about as nothing.
+    const fromChanges = (w: string): boolean => /[\d_.-]/.test(w) && !known.catalog.some((s) => whole(s, w) || names(w, s.value));
+    if (session.tools.some((t) => t.name === CHANGES_TOOL) && words.some(fromChanges)) {
+      const reported = (this.reportedNames ??= await reportedNames(session));
+      words = words.filter((w) => !fromChanges(w) || !reported.has(w));
+    }
     if (!known.all) {
       const inJobs = (w: string): boolean => known.catalog.some((s) => whole(s, w) || names(w, s.value));
       const placedEarlier = earlierAsked.flatMap((q) => q.placedAsNames);
