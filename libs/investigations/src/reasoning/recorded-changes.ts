@@ -60,7 +60,7 @@ const KIND_TEXT: Record<string, string> = {
 };
 
 /** The id the sender gave the change ("cfg-8841"), by which its own tool finds it: none for an id derived from its content, or a rollout the metrics showed. */
-function senderIdOf(c: RecordedChange): string | null {
+export function senderIdOf(c: RecordedChange): string | null {
   if (!c.externalId || isObserved(c)) return null;
   const id = c.externalId.slice(c.externalId.indexOf(':') + 1);
   return id && !id.startsWith('sha256:') ? id : null;

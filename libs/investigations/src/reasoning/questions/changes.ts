@@ -1,6 +1,6 @@
 import { Timestamp } from '@svc/platform';
 import { quote } from '../explainers/labels';
-import { CHANGES_TOOL, describeChange, isObserved, RecordedChange, recordedChangesOf } from '../recorded-changes';
+import { CHANGES_TOOL, describeChange, isObserved, RecordedChange, recordedChangesOf, senderIdOf } from '../recorded-changes';
 import type { InvestigationSession, RecordedRun, SourceBrief } from '../reasoner';
 import { earliest, MINUTE, pointsOf, SeriesOut, seriesOf, shift } from '../series-reading';
 import type { AnswerWriter } from './answer';
@@ -222,10 +222,12 @@ export async function reportedNames(session: InvestigationSession): Promise<Set<
   const run = await readReported(session, session.window.from, session.window.until, [], 'Which names the reported changes give');
   const names = new Set<string>();
   for (const c of recordedChangesOf(run ?? undefined))
-    for (const text of [c.externalId?.slice(c.externalId.indexOf(':') + 1), c.service, c.author, c.summary])
-      for (const w of (text ?? '').toLowerCase().split(/[^a-z0-9_.-]+/)) if (w) names.add(w);
+    for (const text of [senderIdOf(c), c.service, c.author, c.summary]) for (const w of (text ?? '').toLowerCase().split(/[^a-z0-9_.-]+/)) if (w) names.add(w);
   return names;
 }
+
+/** What a reported change changed from and to, when the report says ("timeout=2s → timeout=150ms"); empty when it does not. */
+const fromTo = (c: RecordedChange): string => (c.versionBefore || c.versionAfter ? `${c.versionBefore ?? '?'} → ${c.versionAfter ?? '?'}` : '');
 
 /** A change's id as deploy and configuration tools give it ("cfg-8841", "deploy-3301", "chg-12"): letters, a dash, digits. */
 export const CHANGE_ID = /^[a-z][a-z0-9]*-\d+$/;
@@ -238,15 +240,12 @@ export const CHANGE_ID = /^[a-z][a-z0-9]*-\d+$/;
 export async function answerNamedChanges(session: InvestigationSession, answer: AnswerWriter, ids: string[]): Promise<boolean> {
   const now = session.window.until;
   const run = await readReported(session, session.window.from, now, [], `Which change ${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'}`);
-  const named = recordedChangesOf(run ?? undefined).filter((c) => {
-    const id = (c.externalId ?? '').slice((c.externalId ?? '').indexOf(':') + 1).toLowerCase();
-    return ids.includes(id);
-  });
+  const named = recordedChangesOf(run ?? undefined).filter((c) => ids.includes(senderIdOf(c)?.toLowerCase() ?? ''));
   if (!run || !named.length) return false;
   for (const c of named) {
     const at = Timestamp.parse(c.occurredAt);
     const what = describeChange(c);
-    const versions = c.versionBefore || c.versionAfter ? ` (${c.versionBefore ?? '?'} → ${c.versionAfter ?? '?'})` : '';
+    const versions = fromTo(c) ? ` (${fromTo(c)})` : '';
     answer.record(session, `${what[0].toUpperCase()}${what.slice(1)}${versions} was reported ${at ? `at ${clock(at, now)}` : 'without a time'}`, [run]);
   }
   return true;
@@ -292,7 +291,7 @@ function reportedChanges(run: RecordedRun | null): Change[] {
       const at = Timestamp.parse(c.occurredAt);
       const what = describeChange(c);
       // What it changed from and to, when the report says ("timeout=2s → timeout=150ms").
-      const versions = c.versionBefore || c.versionAfter ? `, ${c.versionBefore ?? '?'} → ${c.versionAfter ?? '?'}` : '';
+      const versions = fromTo(c) ? `, ${fromTo(c)}` : '';
       return at ? [{ at, of: c.service ?? '', what: `Reported: ${what[0].toUpperCase()}${what.slice(1)} (${c.source}${versions})`, run: run! }] : [];
     });
 }

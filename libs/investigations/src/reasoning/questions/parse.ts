@@ -1966,8 +1966,8 @@ export function questionParts(whole: string, pasted = true): QuestionPart[] {
   // (Two parts of the same reading, "is it throttled? what fraction of its periods, and the limit?", are one: the later, which asks its value.)
   if (parts.every((p) => p.asked.kind === 'signals' && p.asked.signals.length)) {
     // (A pool's waiting callers and its size, "how many wait … and what's the pool max?", are two readings too.)
-    const reading = (q: TypedQuestion): string =>
-      `${q.count}|${!!q.shareOfCount}|${q.limitValue}|${q.signals.length === 1 && q.signals[0] === 'connections' ? q.pool : ''}`;
+    const ofPools = parts.every((p) => p.asked.signals.length === 1 && p.asked.signals[0] === 'connections');
+    const reading = (q: TypedQuestion): string => `${q.count}|${!!q.shareOfCount}|${q.limitValue}|${ofPools ? q.pool : ''}`;
     const last = new Map(parts.map((p) => [reading(p.asked), p]));
     if (last.size === parts.length || (last.size > 1 && parts.every((p) => p.asked.signals.join() === last.get(reading(p.asked))!.asked.signals.join())))
       return parts.filter((p) => last.get(reading(p.asked)) === p);
